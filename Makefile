@@ -1,0 +1,36 @@
+# Wayfarer — common tasks. `make demo` shows the bot in a local world; `make test` runs every test.
+
+CARGO ?= cargo
+SERVER_DIR := tests/server
+PORT ?= 25565
+OWNER ?= Steve
+export CARGO_TARGET_DIR ?= $(CURDIR)/target
+BIN := $(CARGO_TARGET_DIR)/debug/wayfarer
+
+.PHONY: setup build demo test test-rust test-world bench clean
+
+## setup: install the test world's npm packages (pinned by package-lock.json)
+setup: $(SERVER_DIR)/node_modules/.package-lock.json
+
+$(SERVER_DIR)/node_modules/.package-lock.json: $(SERVER_DIR)/package-lock.json
+	npm ci --prefix $(SERVER_DIR) --no-audit --no-fund
+
+## build: compile the bot (dependencies optimised, see Cargo.toml)
+build:
+	$(CARGO) build --bin wayfarer
+
+## demo: start the local test world on PORT and a bot in it, with a scripted owner showing the commands
+demo: setup build
+	node $(SERVER_DIR)/demo.js --port $(PORT) --bot $(BIN) --owner $(OWNER)
+
+## test: every test: Rust unit + integration tests against the test world, then the Mineflayer referee
+test: setup
+	$(CARGO) test --all-targets -- --test-threads 2
+	npm test --prefix $(SERVER_DIR)
+
+## bench: memory and connect-time figures, Wayfarer vs Mineflayer, side by side
+bench: setup build
+	node $(SERVER_DIR)/bench/compare.js --bot $(BIN)
+
+clean:
+	$(CARGO) clean

@@ -1,0 +1,95 @@
+//! What a bot is doing right now (`!status` reports it) and the handle that `!stop` uses to end it.
+//!
+//! A bot does one long-running thing at a time: starting a new one ends the previous one. The activity future runs
+//! on azalea's local task set; ending it aborts the future, and the caller also stops the bot's movement.
+
+use std::{
+    future::Future,
+    sync::{Arc, Mutex, MutexGuard},
+};
+
+use tokio::task::AbortHandle;
+
+#[derive(Default)]
+struct Current {
+    label: Option<String>,
+    task: Option<AbortHandle>,
+    /// Increases with every start, so a finishing task only clears its own label.
+    generation: u64,
+}
+
+/// A bot's current activity, shared between its event handler and the activity's own task.
+#[derive(Clone, Default)]
+pub struct Activity(Arc<Mutex<Current>>);
+
+impl Activity {
+    fn lock(&self) -> MutexGuard<'_, Current> {
+        // A panic while holding this lock cannot leave it inconsistent (every write is one assignment).
+        self.0.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// `idle`, or the label of what is running.
+    pub fn describe(&self) -> String {
+        self.lock().label.clone().unwrap_or_else(|| "idle".to_owned())
+    }
+
+    /// Ends the current activity (if any) and runs `work` as the new one, labelled `label` until it finishes.
+    /// Must be called from inside azalea's local task set (event handlers are).
+    pub fn start(&self, label: impl Into<String>, work: impl Future<Output = ()> + 'static) {
+        let mut current = self.lock();
+        if let Some(task) = current.task.take() {
+            task.abort();
+        }
+        current.generation += 1;
+        let generation = current.generation;
+        current.label = Some(label.into());
+        let this = self.clone();
+        let handle = tokio::task::spawn_local(async move {
+            work.await;
+            let mut current = this.lock();
+            if current.generation == generation {
+                current.label = None;
+                current.task = None;
+            }
+        });
+        current.task = Some(handle.abort_handle());
+    }
+
+    /// Ends the current activity. Returns its label, or `None` if the bot was idle.
+    pub fn cancel(&self) -> Option<String> {
+        let mut current = self.lock();
+        current.generation += 1;
+        if let Some(task) = current.task.take() {
+            task.abort();
+        }
+        current.label.take()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+
+    #[tokio::test(flavor = "current_thread")]
+    async fn start_replaces_and_cancel_ends() {
+        let local = tokio::task::LocalSet::new();
+        local
+            .run_until(async {
+                let activity = Activity::default();
+                assert_eq!(activity.describe(), "idle");
+                activity.start("waiting", std::future::pending());
+                assert_eq!(activity.describe(), "waiting");
+                activity.start("short", tokio::time::sleep(Duration::from_millis(10)));
+                assert_eq!(activity.describe(), "short");
+                tokio::time::sleep(Duration::from_millis(50)).await;
+                assert_eq!(activity.describe(), "idle", "a finished activity clears its label");
+                activity.start("long", std::future::pending());
+                assert_eq!(activity.cancel().as_deref(), Some("long"));
+                assert_eq!(activity.cancel(), None);
+                assert_eq!(activity.describe(), "idle");
+            })
+            .await;
+    }
+}

@@ -1,0 +1,176 @@
+//! Carrying out owners' chat commands on one bot, and answering them.
+//!
+//! Quick commands answer at once; movements run as the bot's [`Activity`] so `!stop` (or the next movement) can end
+//! them, and they answer again when they finish.
+
+use std::time::Duration;
+
+use azalea::{BlockPos, Vec3};
+
+use super::{BotHandle, BotState, activity::Activity, handle::fmt_pos};
+use crate::{
+    chat::{Command, MAX_CHAT_LEN, help_text, split_for_chat},
+    config::ReplyMode,
+};
+
+/// How many item kinds `!status` lists before summarising the rest.
+const STATUS_ITEMS: usize = 5;
+/// How close `!come` and `!follow` get to the player.
+const NEAR_PLAYER: f32 = 2.0;
+/// How often `!follow` looks where its player went.
+const FOLLOW_POLL: Duration = Duration::from_millis(250);
+
+/// Answers the player who gave a command: publicly or by `/msg`, as configured, cut to fit chat.
+#[derive(Clone)]
+pub struct Replier {
+    bot: BotHandle,
+    to: String,
+    mode: ReplyMode,
+}
+
+impl Replier {
+    pub fn new(bot: BotHandle, to: impl Into<String>, mode: ReplyMode) -> Self {
+        Self { bot, to: to.into(), mode }
+    }
+
+    pub fn say(&self, text: &str) {
+        match self.mode {
+            ReplyMode::Public => split_for_chat(text, MAX_CHAT_LEN).iter().for_each(|line| self.bot.chat(line)),
+            ReplyMode::Whisper => {
+                let head = format!("/msg {} ", self.to);
+                for line in split_for_chat(text, MAX_CHAT_LEN - head.len() + 1) {
+                    self.bot.chat(&format!("{head}{line}"));
+                }
+            }
+        }
+    }
+}
+
+/// Runs `command`, given by `speaker`, on `bot`.
+pub fn execute(bot: BotHandle, state: &BotState, speaker: &str, command: Command) {
+    let reply = Replier::new(bot.clone(), speaker, state.shared.config.reply);
+    let prefix = &state.shared.config.prefix;
+    tracing::info!("{} obeys {speaker}: {command:?}", bot.name());
+    match command {
+        Command::Help { topic } => reply.say(&help_text(topic.as_deref(), prefix)),
+        Command::Status => reply.say(&status_line(&bot, &state.activity)),
+        Command::Inventory => reply.say(&inventory_line(&bot.items())),
+        Command::Stop => {
+            let stopped = state.activity.cancel();
+            bot.stop_moving();
+            reply.say(&match stopped {
+                Some(label) => format!("Stopped {label}."),
+                None => "I wasn't doing anything.".to_owned(),
+            });
+        }
+        Command::Goto(target) => {
+            let own = BlockPos::from(bot.position());
+            let block = BlockPos::new(target.x.resolve(own.x), target.y.resolve(own.y), target.z.resolve(own.z));
+            let label = format!("going to {} {} {}", block.x, block.y, block.z);
+            let distance = bot.position().distance_to(Vec3::new(block.x as f64 + 0.5, block.y as f64, block.z as f64 + 0.5));
+            reply.say(&format!("Going to {} {} {} ({distance:.0} blocks away).", block.x, block.y, block.z));
+            let activity = state.activity.clone();
+            activity.start(label, async move {
+                match bot.goto_block(block).await {
+                    Ok(()) => reply.say(&format!("Arrived at {} {} {}.", block.x, block.y, block.z)),
+                    Err(err) => reply.say(&format!("{err}.")),
+                }
+            });
+        }
+        Command::Come => {
+            let Some(position) = bot.player_position(speaker) else {
+                reply.say(&format!("I can't see you, {speaker}. Tell me where with {prefix}goto X Y Z."));
+                return;
+            };
+            let speaker = speaker.to_owned();
+            state.activity.start(format!("coming to {speaker}"), async move {
+                match bot.goto_near(position, NEAR_PLAYER).await {
+                    Ok(()) => reply.say(&format!("I'm here, {speaker}.")),
+                    Err(err) => reply.say(&format!("{err}.")),
+                }
+            });
+        }
+        Command::Follow { player } => {
+            let seen = bot.player_position(&player).is_some();
+            reply.say(&if seen {
+                format!("Following {player}. Say {prefix}stop to stop.")
+            } else {
+                format!("I can't see {player} yet; I'll follow once they are in view. Say {prefix}stop to stop.")
+            });
+            state.activity.start(format!("following {player}"), follow(bot, player));
+        }
+    }
+}
+
+/// Keeps within reach of `player` until the activity is ended.
+async fn follow(bot: BotHandle, player: String) {
+    let mut heading_for: Option<Vec3> = None;
+    loop {
+        if let Some(target) = bot.player_position(&player) {
+            let far = bot.position().distance_to(target) > f64::from(NEAR_PLAYER) + 1.0;
+            let moved = heading_for.is_none_or(|goal| goal.distance_to(target) > 1.5);
+            if far && moved {
+                bot.start_toward(target, NEAR_PLAYER);
+                heading_for = Some(target);
+            } else if !far {
+                heading_for = None;
+            }
+        }
+        tokio::time::sleep(FOLLOW_POLL).await;
+    }
+}
+
+/// `At 0.5 64.0 0.5 in overworld | health 20, food 20 | carrying 3 dirt | idle`
+pub fn status_line(bot: &BotHandle, activity: &Activity) -> String {
+    let status = bot.status();
+    let carrying = if status.items.is_empty() {
+        "carrying nothing".to_owned()
+    } else {
+        let mut shown: Vec<String> =
+            status.items.iter().take(STATUS_ITEMS).map(|(name, count)| format!("{count} {name}")).collect();
+        if status.items.len() > STATUS_ITEMS {
+            shown.push(format!("{} more kinds", status.items.len() - STATUS_ITEMS));
+        }
+        format!("carrying {}", shown.join(", "))
+    };
+    format!(
+        "At {} in {} | health {}/20, food {}/20 | {carrying} | {}",
+        fmt_pos(status.position),
+        status.dimension,
+        trim_float(status.health),
+        status.food,
+        activity.describe()
+    )
+}
+
+/// `Inventory: 12 oak_log, 3 dirt` or `Inventory: empty`.
+pub fn inventory_line(items: &[(String, i32)]) -> String {
+    if items.is_empty() {
+        return "Inventory: empty".to_owned();
+    }
+    let listed: Vec<String> = items.iter().map(|(name, count)| format!("{count} {name}")).collect();
+    format!("Inventory: {}", listed.join(", "))
+}
+
+/// `20` for 20.0, `19.5` for 19.5.
+fn trim_float(value: f32) -> String {
+    let text = format!("{value:.1}");
+    text.strip_suffix(".0").map(str::to_owned).unwrap_or(text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn inventory_lines() {
+        assert_eq!(inventory_line(&[]), "Inventory: empty");
+        assert_eq!(inventory_line(&[("oak_log".into(), 12), ("dirt".into(), 3)]), "Inventory: 12 oak_log, 3 dirt");
+    }
+
+    #[test]
+    fn health_shows_halves_only_when_present() {
+        assert_eq!(trim_float(20.0), "20");
+        assert_eq!(trim_float(19.5), "19.5");
+    }
+}

@@ -1,0 +1,159 @@
+//! `BotHandle`: the bot as the rest of Wayfarer sees it — observations and movements as plain values and async
+//! calls, over azalea's `Client`.
+//!
+//! Every method copies what it needs out of the ECS and drops the guard before returning or awaiting; nothing here
+//! holds a component guard across an `.await`.
+
+use std::time::Duration;
+
+use azalea::{
+    BlockPos, Client, Vec3,
+    entity::inventory::Inventory,
+    inventory::ItemStack,
+    pathfinder::{
+        PathfinderClientExt,
+        goals::{BlockPosGoal, Goal, RadiusGoal},
+    },
+};
+
+/// Why a walk ended short of its goal.
+#[derive(Debug, thiserror::Error)]
+pub enum MoveError {
+    #[error("I could not get there within {}s; I stopped at {}", .waited.as_secs(), fmt_pos(*.stopped_at))]
+    Timeout { waited: Duration, stopped_at: Vec3 },
+    #[error("I found no way there; I stopped at {}", fmt_pos(*.stopped_at))]
+    Unreachable { stopped_at: Vec3 },
+}
+
+/// What `!status` reports, copied out of the world at one moment.
+#[derive(Clone, Debug)]
+pub struct Status {
+    pub position: Vec3,
+    pub health: f32,
+    pub food: u32,
+    pub dimension: String,
+    pub items: Vec<(String, i32)>,
+}
+
+/// A connected bot.
+#[derive(Clone)]
+pub struct BotHandle {
+    client: Client,
+}
+
+impl BotHandle {
+    pub fn new(client: Client) -> Self {
+        Self { client }
+    }
+
+    pub fn client(&self) -> &Client {
+        &self.client
+    }
+
+    pub fn name(&self) -> String {
+        self.client.username()
+    }
+
+    /// Feet position.
+    pub fn position(&self) -> Vec3 {
+        self.client.position()
+    }
+
+    pub fn status(&self) -> Status {
+        let dimension = self.client.world_name().to_string();
+        Status {
+            position: self.position(),
+            health: self.client.health(),
+            food: self.client.hunger().food,
+            dimension: dimension.strip_prefix("minecraft:").unwrap_or(&dimension).to_owned(),
+            items: self.items(),
+        }
+    }
+
+    /// Every item the bot carries (armour and off-hand included, crafting grid excluded), totalled by kind, most
+    /// numerous first, then by name.
+    pub fn items(&self) -> Vec<(String, i32)> {
+        let slots = {
+            let inventory = self.client.component::<Inventory>();
+            inventory.inventory_menu.slots()
+        };
+        // Player menu slots 0..=4 are the crafting result and 2×2 grid.
+        let mut totals: Vec<(String, i32)> = Vec::new();
+        for stack in slots.iter().skip(5) {
+            if let ItemStack::Present(data) = stack {
+                let name = data.kind.to_string();
+                let name = name.strip_prefix("minecraft:").unwrap_or(&name).to_owned();
+                match totals.iter_mut().find(|(n, _)| *n == name) {
+                    Some((_, count)) => *count += data.count,
+                    None => totals.push((name, data.count)),
+                }
+            }
+        }
+        totals.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+        totals
+    }
+
+    /// The feet position of the player called `name` (any case), if the bot can see them.
+    pub fn player_position(&self, name: &str) -> Option<Vec3> {
+        let uuid = self
+            .client
+            .tab_list()
+            .into_iter()
+            .find(|(_, info)| info.profile.name.eq_ignore_ascii_case(name))
+            .map(|(uuid, _)| uuid)?;
+        let entity = self.client.entity_by_uuid(uuid)?;
+        Some(entity.position())
+    }
+
+    /// Walks to stand on block position `target` (feet in that block). Succeeds if and only if the bot ends within
+    /// 1 block of the target's centre.
+    pub async fn goto_block(&self, target: BlockPos) -> Result<(), MoveError> {
+        let centre = Vec3::new(target.x as f64 + 0.5, target.y as f64, target.z as f64 + 0.5);
+        self.walk(BlockPosGoal(target), centre, 1.0).await
+    }
+
+    /// Walks until within `radius` blocks of `position`.
+    pub async fn goto_near(&self, position: Vec3, radius: f32) -> Result<(), MoveError> {
+        self.walk(RadiusGoal::new(position, radius), position, radius as f64 + 0.5).await
+    }
+
+    /// Starts walking toward `position` without waiting (used to keep up with a moving player).
+    pub fn start_toward(&self, position: Vec3, radius: f32) {
+        self.client.start_goto(RadiusGoal::new(position, radius));
+    }
+
+    /// Stops walking at once.
+    pub fn stop_moving(&self) {
+        self.client.force_stop_pathfinding();
+    }
+
+    /// Says `text` in public chat.
+    pub fn chat(&self, text: &str) {
+        self.client.chat(text);
+    }
+
+    async fn walk(&self, goal: impl Goal + 'static, target: Vec3, tolerance: f64) -> Result<(), MoveError> {
+        let waited = walk_timeout(self.position().distance_to(target));
+        let finished = tokio::time::timeout(waited, self.client.goto(goal)).await;
+        let stopped_at = self.position();
+        if finished.is_err() {
+            self.stop_moving();
+            return Err(MoveError::Timeout { waited, stopped_at });
+        }
+        if stopped_at.distance_to(target) <= tolerance {
+            Ok(())
+        } else {
+            Err(MoveError::Unreachable { stopped_at })
+        }
+    }
+}
+
+/// How long a walk of `distance` blocks may take: generous for detours (walking speed is ~4.3 blocks/s).
+fn walk_timeout(distance: f64) -> Duration {
+    Duration::from_secs_f64((10.0 + distance * 0.75).min(600.0))
+}
+
+/// `12.5 64 -3.5`: one decimal, as `!status` shows positions.
+pub fn fmt_pos(p: Vec3) -> String {
+    format!("{:.1} {:.1} {:.1}", p.x, p.y, p.z)
+}

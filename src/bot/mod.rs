@@ -1,0 +1,178 @@
+//! The bots: connecting (one or a swarm), staying connected, and turning chat lines into commands.
+//!
+//! This module owns everything that talks to azalea. It answers owners only; other players' lines are logged at
+//! debug level and dropped. It must not parse chat grammar itself ([`crate::chat`] does) nor read configuration
+//! sources ([`crate::config`] does).
+
+mod activity;
+mod commands;
+mod connect;
+mod handle;
+mod reconnect;
+
+use std::{
+    net::SocketAddr,
+    sync::{
+        Arc,
+        atomic::{AtomicBool, Ordering},
+    },
+    time::Instant,
+};
+
+use azalea::{
+    Client, Event,
+    account::Account,
+    app::AppExit,
+    chat::ChatPacket,
+    ecs::component::Component,
+    swarm::{Swarm, SwarmBuilder, SwarmEvent},
+};
+
+// The ECS derive macros expect `bevy_ecs` in scope; azalea re-exports it.
+use azalea::ecs as bevy_ecs;
+pub use activity::Activity;
+pub use handle::{BotHandle, MoveError, Status, fmt_pos};
+use reconnect::ReconnectBackoffPlugin;
+
+use crate::{
+    chat::{Owners, parse_line},
+    config::{AuthMode, Config},
+};
+
+/// Why a run could not start or ended with an error.
+#[derive(Debug, thiserror::Error)]
+pub enum BotError {
+    #[error("cannot resolve server address {server}: {reason}")]
+    Resolve { server: String, reason: String },
+    #[error("cannot connect to {server} ({socket}): {reason}; is the server running and the address right?")]
+    Unreachable { server: String, socket: SocketAddr, reason: String },
+    #[error("Microsoft sign-in for {account} failed: {reason}")]
+    Auth { account: String, reason: String },
+    #[error("the bots stopped with an error (see the log above)")]
+    Stopped,
+}
+
+/// What every bot in the process shares.
+#[derive(Debug)]
+pub struct Shared {
+    pub config: Config,
+    pub owners: Owners,
+    /// Our own bots' names: their chat is never taken as a command.
+    pub bot_names: Vec<String>,
+    /// When the run started: the first spawn is logged with the time it took.
+    pub started: Instant,
+}
+
+impl Default for Shared {
+    fn default() -> Self {
+        Self::new(Config::default())
+    }
+}
+
+impl Shared {
+    pub fn new(config: Config) -> Self {
+        Self {
+            owners: Owners::new(config.owners.iter().cloned()),
+            bot_names: config.bot_names(),
+            config,
+            started: Instant::now(),
+        }
+    }
+}
+
+/// Per-bot state handed to the event handler with every event.
+#[derive(Clone, Component, Default)]
+pub struct BotState {
+    pub shared: Arc<Shared>,
+    pub activity: Activity,
+    spawned_before: Arc<AtomicBool>,
+}
+
+/// Joins the configured server with every configured bot and serves chat commands until the process is stopped.
+pub async fn run(config: Config) -> Result<(), BotError> {
+    let address = connect::preflight(&config.server).await?;
+    if config.owners.is_empty() {
+        tracing::warn!("no owners configured: every chat command will be ignored (add --owner PLAYER)");
+    }
+    let shared = Arc::new(Shared::new(config));
+    let config = &shared.config;
+
+    let mut builder = SwarmBuilder::new()
+        .set_handler(handle_event)
+        .set_swarm_handler(handle_swarm_event)
+        .reconnect_after(config.reconnect.initial)
+        .add_plugins(ReconnectBackoffPlugin { policy: config.reconnect });
+    for name in &shared.bot_names {
+        let account = match config.auth {
+            AuthMode::Offline => Account::offline(name),
+            AuthMode::Microsoft => Account::microsoft(name)
+                .await
+                .map_err(|e| BotError::Auth { account: name.clone(), reason: e.to_string() })?,
+        };
+        let state = BotState { shared: shared.clone(), ..Default::default() };
+        builder = builder.add_account_with_state(account, state);
+    }
+    tracing::info!(
+        "joining {} ({}) with {} bot{}; owners: {}",
+        config.server,
+        address.socket,
+        shared.bot_names.len(),
+        if shared.bot_names.len() == 1 { "" } else { "s" },
+        if config.owners.is_empty() { "none".to_owned() } else { config.owners.join(", ") }
+    );
+    match builder.start(&address).await {
+        AppExit::Success => Ok(()),
+        AppExit::Error(_) => Err(BotError::Stopped),
+    }
+}
+
+async fn handle_swarm_event(_swarm: Swarm, _event: SwarmEvent, _state: azalea::swarm::NoSwarmState) {}
+
+async fn handle_event(client: Client, event: Event, state: BotState) {
+    match event {
+        Event::Spawn => {
+            let bot = BotHandle::new(client);
+            if state.spawned_before.swap(true, Ordering::Relaxed) {
+                tracing::info!("{} spawned again at {}", bot.name(), fmt_pos(bot.position()));
+            } else {
+                let ms = state.shared.started.elapsed().as_millis();
+                tracing::info!("{} spawned at {} in {ms} ms", bot.name(), fmt_pos(bot.position()));
+            }
+        }
+        Event::Chat(packet) => on_chat(BotHandle::new(client), &packet, &state),
+        Event::Disconnect(_) => {
+            // The reconnect plugin logs the reason; whatever the bot was doing cannot go on.
+            state.activity.cancel();
+        }
+        Event::Death(_) => tracing::warn!("{} died", client.username()),
+        _ => {}
+    }
+}
+
+fn on_chat(bot: BotHandle, packet: &ChatPacket, state: &BotState) {
+    let (Some(sender), content) = packet.split_sender_and_content() else {
+        return;
+    };
+    let shared = &state.shared;
+    if shared.bot_names.iter().any(|name| name.eq_ignore_ascii_case(&sender)) {
+        return;
+    }
+    let Some(line) = parse_line(&content, &shared.config.prefix) else {
+        return;
+    };
+    let me = bot.name();
+    if !line.is_for(&me) {
+        return;
+    }
+    if !shared.owners.contains(&sender) {
+        tracing::debug!("{me} ignores a command from {sender}, who is not an owner: {content:?}");
+        return;
+    }
+    match line.command {
+        Ok(command) => commands::execute(bot, state, &sender, command),
+        Err(hint) => {
+            tracing::info!("{me}: malformed command from {sender}: {content:?}");
+            commands::Replier::new(bot, &sender, shared.config.reply).say(&hint.to_string());
+        }
+    }
+}

@@ -1,0 +1,289 @@
+//! The chat command grammar.
+//!
+//! A line is a command when its first word starts with the prefix (`!status`), or when its first word names a bot
+//! and the second starts with the prefix (`Wayfarer_2 !come`, `Wayfarer_2: !come`, `@Wayfarer_2 !come`). Anything
+//! else is ordinary chat and parses to `None`.
+
+use std::fmt;
+
+/// One command an owner can give, fully parsed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    /// List the commands, or show one command's usage.
+    Help { topic: Option<String> },
+    /// Report position, health, food, dimension, main inventory items and the current activity.
+    Status,
+    /// List everything in the inventory.
+    Inventory,
+    /// Walk to the player who gave the command.
+    Come,
+    /// Walk to a block position.
+    Goto(Target),
+    /// Keep walking after a player until stopped.
+    Follow { player: String },
+    /// Stop whatever the bot is doing.
+    Stop,
+}
+
+/// One axis of a `!goto` target: an absolute block coordinate, or `~N` relative to the bot.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Coord {
+    Absolute(i32),
+    Relative(i32),
+}
+
+impl Coord {
+    /// The block coordinate, given the bot's own block coordinate on this axis.
+    pub fn resolve(self, own: i32) -> i32 {
+        match self {
+            Coord::Absolute(v) => v,
+            Coord::Relative(d) => own.saturating_add(d),
+        }
+    }
+}
+
+/// A `!goto` target.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Target {
+    pub x: Coord,
+    pub y: Coord,
+    pub z: Coord,
+}
+
+/// What a command is called, how it is written, and what it does: the source of `!help` and usage hints.
+#[derive(Debug)]
+pub struct CommandSpec {
+    pub name: &'static str,
+    /// Arguments after the name, e.g. `X Y Z`.
+    pub args: &'static str,
+    pub summary: &'static str,
+}
+
+/// Every command, in the order `!help` lists them.
+pub const COMMANDS: &[CommandSpec] = &[
+    CommandSpec { name: "help", args: "[COMMAND]", summary: "list commands, or show how to use one" },
+    CommandSpec { name: "status", args: "", summary: "position, health, food, dimension, items, activity" },
+    CommandSpec { name: "inventory", args: "", summary: "everything I carry" },
+    CommandSpec { name: "come", args: "", summary: "walk to you" },
+    CommandSpec { name: "goto", args: "X Y Z", summary: "walk to a block (~ for relative, e.g. ~5 ~ ~-3)" },
+    CommandSpec { name: "follow", args: "PLAYER", summary: "keep following a player until !stop" },
+    CommandSpec { name: "stop", args: "", summary: "stop what I am doing" },
+];
+
+/// A command line that was recognised as meant for the bots, with the bot it names (if any).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Addressed {
+    /// The bot named in front of the command; `None` means every bot.
+    pub to: Option<String>,
+    pub command: Result<Command, ParseError>,
+}
+
+impl Addressed {
+    /// True if a bot called `bot_name` should act on this line.
+    pub fn is_for(&self, bot_name: &str) -> bool {
+        self.to.as_deref().is_none_or(|to| to.eq_ignore_ascii_case(bot_name))
+    }
+}
+
+/// A line that looked like a command but is not a valid one. `Display` gives the one-line hint for chat.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ParseError {
+    Unknown { name: String, prefix: String },
+    Usage { spec: &'static str, prefix: String, problem: String },
+}
+
+impl fmt::Display for ParseError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ParseError::Unknown { name, prefix } if name.is_empty() => {
+                write!(f, "Which command? Try {prefix}help")
+            }
+            ParseError::Unknown { name, prefix } => write!(f, "Unknown command {prefix}{name}. Try {prefix}help"),
+            ParseError::Usage { spec, prefix, problem } => {
+                let spec = spec_named(spec).expect("usage errors name a known command");
+                write!(f, "Usage: {}", usage(spec, prefix))?;
+                if !problem.is_empty() {
+                    write!(f, " ({problem})")?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+impl std::error::Error for ParseError {}
+
+/// `!goto X Y Z` for a spec and prefix.
+pub fn usage(spec: &CommandSpec, prefix: &str) -> String {
+    if spec.args.is_empty() { format!("{prefix}{}", spec.name) } else { format!("{prefix}{} {}", spec.name, spec.args) }
+}
+
+fn spec_named(name: &str) -> Option<&'static CommandSpec> {
+    COMMANDS.iter().find(|s| s.name.eq_ignore_ascii_case(name))
+}
+
+/// Parses one chat line. Returns `None` for ordinary chat, which the bots ignore silently.
+pub fn parse_line(line: &str, prefix: &str) -> Option<Addressed> {
+    let mut words = line.split_whitespace();
+    let first = words.next()?;
+    if let Some(name) = first.strip_prefix(prefix) {
+        return Some(Addressed { to: None, command: parse_command(name, words.collect(), prefix) });
+    }
+    // `Bot !cmd`, `Bot: !cmd`, `@Bot !cmd`, `@Bot: !cmd`
+    let to = first.strip_prefix('@').unwrap_or(first);
+    let to = to.strip_suffix(':').unwrap_or(to);
+    if !crate::config::is_player_name(to, 1) {
+        return None;
+    }
+    let name = words.next()?.strip_prefix(prefix)?;
+    Some(Addressed { to: Some(to.to_owned()), command: parse_command(name, words.collect(), prefix) })
+}
+
+fn parse_command(name: &str, args: Vec<&str>, prefix: &str) -> Result<Command, ParseError> {
+    let Some(spec) = spec_named(name) else {
+        return Err(ParseError::Unknown { name: name.to_owned(), prefix: prefix.to_owned() });
+    };
+    let usage_error =
+        |problem: &str| ParseError::Usage { spec: spec.name, prefix: prefix.to_owned(), problem: problem.to_owned() };
+    let no_args = |command: Command| {
+        if args.is_empty() { Ok(command) } else { Err(usage_error("it takes no arguments")) }
+    };
+    match spec.name {
+        "help" => match args.as_slice() {
+            [] => Ok(Command::Help { topic: None }),
+            [topic] => Ok(Command::Help { topic: Some(topic.strip_prefix(prefix).unwrap_or(topic).to_lowercase()) }),
+            _ => Err(usage_error("one command at a time")),
+        },
+        "status" => no_args(Command::Status),
+        "inventory" => no_args(Command::Inventory),
+        "come" => no_args(Command::Come),
+        "stop" => no_args(Command::Stop),
+        "goto" => match args.as_slice() {
+            [x, y, z] => {
+                let coord = |s: &str| parse_coord(s).ok_or_else(|| usage_error(&format!("{s:?} is not a coordinate")));
+                Ok(Command::Goto(Target { x: coord(x)?, y: coord(y)?, z: coord(z)? }))
+            }
+            _ => Err(usage_error("three coordinates")),
+        },
+        "follow" => match args.as_slice() {
+            [player] if crate::config::is_player_name(player, 1) => Ok(Command::Follow { player: (*player).to_owned() }),
+            [player] => Err(usage_error(&format!("{player:?} is not a player name"))),
+            _ => Err(usage_error("one player name")),
+        },
+        other => unreachable!("command {other} is in COMMANDS but has no parser"),
+    }
+}
+
+/// `12`, `-4`, `~`, `~5`, `~-3`. Coordinates are whole blocks, within the world border (±30 million).
+fn parse_coord(text: &str) -> Option<Coord> {
+    const BORDER: i32 = 30_000_000;
+    let (relative, digits) = match text.strip_prefix('~') {
+        Some("") => return Some(Coord::Relative(0)),
+        Some(rest) => (true, rest),
+        None => (false, text),
+    };
+    let value: i32 = digits.parse().ok().filter(|v: &i32| (-BORDER..=BORDER).contains(v))?;
+    Some(if relative { Coord::Relative(value) } else { Coord::Absolute(value) })
+}
+
+/// The `!help` text: every command on one line, or one command's usage and summary.
+pub fn help_text(topic: Option<&str>, prefix: &str) -> String {
+    match topic {
+        None => {
+            let names: Vec<String> = COMMANDS.iter().map(|s| format!("{prefix}{}", s.name)).collect();
+            format!(
+                "Commands: {}. Say {prefix}help COMMAND for details; put a bot's name first to command only that bot.",
+                names.join(", ")
+            )
+        }
+        Some(topic) => match spec_named(topic) {
+            Some(spec) => format!("{}: {}", usage(spec, prefix), spec.summary),
+            None => ParseError::Unknown { name: topic.to_owned(), prefix: prefix.to_owned() }.to_string(),
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cmd(line: &str) -> Result<Command, ParseError> {
+        parse_line(line, "!").expect("line is a command").command
+    }
+
+    #[test]
+    fn ordinary_chat_is_not_a_command() {
+        for line in ["", "hello there", "I said !status", "wow!", "Alice says hi", "x! status"] {
+            assert_eq!(parse_line(line, "!"), None, "{line:?}");
+        }
+    }
+
+    #[test]
+    fn simple_commands() {
+        assert_eq!(cmd("!status"), Ok(Command::Status));
+        assert_eq!(cmd("  !STATUS  "), Ok(Command::Status));
+        assert_eq!(cmd("!inventory"), Ok(Command::Inventory));
+        assert_eq!(cmd("!come"), Ok(Command::Come));
+        assert_eq!(cmd("!stop"), Ok(Command::Stop));
+        assert_eq!(cmd("!help"), Ok(Command::Help { topic: None }));
+        assert_eq!(cmd("!help !goto"), Ok(Command::Help { topic: Some("goto".into()) }));
+        assert_eq!(cmd("!follow Alice"), Ok(Command::Follow { player: "Alice".into() }));
+    }
+
+    #[test]
+    fn goto_takes_absolute_and_relative_coordinates() {
+        let target = Target { x: Coord::Absolute(10), y: Coord::Relative(0), z: Coord::Relative(-3) };
+        assert_eq!(cmd("!goto 10 ~ ~-3"), Ok(Command::Goto(target)));
+        assert_eq!(Coord::Relative(-3).resolve(5), 2);
+        assert_eq!(Coord::Absolute(-3).resolve(5), -3);
+    }
+
+    #[test]
+    fn malformed_commands_give_usage_lines() {
+        assert_eq!(cmd("!goto 1 two 3").unwrap_err().to_string(), "Usage: !goto X Y Z (\"two\" is not a coordinate)");
+        assert_eq!(cmd("!goto 1 2").unwrap_err().to_string(), "Usage: !goto X Y Z (three coordinates)");
+        assert_eq!(cmd("!goto 1 2 99999999999").unwrap_err().to_string().lines().count(), 1);
+        assert_eq!(cmd("!goto 1.5 2 3").unwrap_err().to_string(), "Usage: !goto X Y Z (\"1.5\" is not a coordinate)");
+        assert_eq!(cmd("!status now").unwrap_err().to_string(), "Usage: !status (it takes no arguments)");
+        assert_eq!(cmd("!follow").unwrap_err().to_string(), "Usage: !follow PLAYER (one player name)");
+        assert_eq!(cmd("!follow a-b").unwrap_err().to_string(), "Usage: !follow PLAYER (\"a-b\" is not a player name)");
+        assert_eq!(cmd("!dance").unwrap_err().to_string(), "Unknown command !dance. Try !help");
+        assert_eq!(cmd("!").unwrap_err().to_string(), "Which command? Try !help");
+    }
+
+    #[test]
+    fn addressed_commands_name_one_bot() {
+        for line in ["Wayfarer_2 !come", "Wayfarer_2: !come", "@Wayfarer_2 !come", "@wayfarer_2: !come"] {
+            let parsed = parse_line(line, "!").unwrap();
+            assert_eq!(parsed.command, Ok(Command::Come), "{line}");
+            assert!(parsed.is_for("Wayfarer_2"), "{line}");
+            assert!(!parsed.is_for("Wayfarer_1"), "{line}");
+        }
+        assert!(parse_line("!come", "!").unwrap().is_for("anyone"));
+        // A name followed by ordinary chat is not a command.
+        assert_eq!(parse_line("Wayfarer_2 come here", "!"), None);
+    }
+
+    #[test]
+    fn custom_prefix() {
+        assert_eq!(parse_line("#status", "#").unwrap().command, Ok(Command::Status));
+        assert_eq!(parse_line("!status", "#"), None);
+        assert_eq!(parse_line("wf:status", "wf:").unwrap().command, Ok(Command::Status));
+        assert_eq!(cmd_with("#goto", "#").unwrap_err().to_string(), "Usage: #goto X Y Z (three coordinates)");
+    }
+
+    fn cmd_with(line: &str, prefix: &str) -> Result<Command, ParseError> {
+        parse_line(line, prefix).unwrap().command
+    }
+
+    #[test]
+    fn help_lists_every_command_within_one_chat_line() {
+        let text = help_text(None, "!");
+        assert!(text.chars().count() <= super::super::MAX_CHAT_LEN, "{}", text.len());
+        for spec in COMMANDS {
+            assert!(text.contains(&format!("!{}", spec.name)));
+            assert!(help_text(Some(spec.name), "!").starts_with(&format!("!{}", spec.name)));
+        }
+        assert_eq!(help_text(Some("dance"), "!"), "Unknown command !dance. Try !help");
+    }
+}

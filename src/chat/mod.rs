@@ -1,0 +1,13 @@
+//! Chat commands: the grammar (`!goto 1 64 2` → [`Command::Goto`]), who may give them, and how replies are cut to
+//! fit Minecraft's chat.
+//!
+//! This module is pure text: it never touches the network or the world, so every rule is unit-tested. Executing a
+//! command is the bot's job ([`crate::bot`]).
+
+mod command;
+mod owners;
+mod reply;
+
+pub use command::{Addressed, COMMANDS, Command, CommandSpec, Coord, ParseError, Target, help_text, parse_line, usage};
+pub use owners::Owners;
+pub use reply::{split_for_chat, MAX_CHAT_LEN};

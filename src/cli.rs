@@ -1,0 +1,98 @@
+//! The command line: raw flags as clap parses them, and the dispatch of each subcommand.
+//!
+//! Flags (and their `WAYFARER_*` environment twins) are only *read* here; [`crate::config`] resolves them, together
+//! with `wayfarer.toml`, into the one validated [`Config`] the rest of the program uses.
+
+use std::path::PathBuf;
+
+use anyhow::Context;
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use crate::config::Config;
+
+/// Wayfarer: a Minecraft bot that joins a Java 26.1 server and obeys its owners in chat.
+#[derive(Debug, Parser)]
+#[command(name = "wayfarer", version, propagate_version = true)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: CliCommand,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum CliCommand {
+    /// Join a server with one or more bots and obey the owners' chat commands (`!help` in game lists them).
+    Run(RunArgs),
+}
+
+/// Flags of `wayfarer run`. Every flag also reads an environment variable; both override `wayfarer.toml`.
+#[derive(Debug, Default, Args)]
+pub struct RunArgs {
+    /// Server to join: HOST or HOST:PORT (port defaults to 25565) [default: localhost]
+    #[arg(long, short, env = "WAYFARER_SERVER", value_name = "HOST[:PORT]")]
+    pub server: Option<String>,
+
+    /// Player name (offline auth) or Microsoft account e-mail (microsoft auth) [default: Wayfarer]
+    #[arg(long, short, env = "WAYFARER_USERNAME", value_name = "NAME")]
+    pub username: Option<String>,
+
+    /// How to log in: `offline` for servers with online-mode=false, `microsoft` for real accounts [default: offline]
+    #[arg(long, value_enum, env = "WAYFARER_AUTH")]
+    pub auth: Option<AuthMode>,
+
+    /// A player allowed to command the bots; repeat the flag for several (env: comma-separated)
+    #[arg(long = "owner", env = "WAYFARER_OWNERS", value_delimiter = ',', value_name = "PLAYER")]
+    pub owners: Vec<String>,
+
+    /// Run N bots in one process, named NAME_1..NAME_N [default: 1]
+    #[arg(long, env = "WAYFARER_BOTS", value_name = "N")]
+    pub bots: Option<usize>,
+
+    /// What chat commands start with [default: !]
+    #[arg(long, env = "WAYFARER_PREFIX", value_name = "TEXT")]
+    pub prefix: Option<String>,
+
+    /// Where replies go: `public` chat, or `whisper` (/msg) to the player who asked [default: public]
+    #[arg(long, value_enum, env = "WAYFARER_REPLY")]
+    pub reply: Option<ReplyMode>,
+
+    /// Configuration file [default: ./wayfarer.toml when it exists]
+    #[arg(long, short, env = "WAYFARER_CONFIG", value_name = "FILE")]
+    pub config: Option<PathBuf>,
+}
+
+/// How the bots authenticate with the server.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum AuthMode {
+    /// No account: the server must run with `online-mode=false`.
+    #[default]
+    Offline,
+    /// A Microsoft account, signed in with a device code the first time and cached afterwards.
+    Microsoft,
+}
+
+/// Where a bot's replies to chat commands go.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ReplyMode {
+    /// Public chat, seen by everyone.
+    #[default]
+    Public,
+    /// A private message (`/msg`) to the player who gave the command.
+    Whisper,
+}
+
+/// Runs one parsed command line to completion.
+pub fn run(cli: Cli) -> anyhow::Result<()> {
+    match cli.command {
+        CliCommand::Run(args) => {
+            let config = Config::resolve(args)?;
+            let runtime = tokio::runtime::Builder::new_multi_thread()
+                .enable_all()
+                .build()
+                .context("cannot start the async runtime")?;
+            runtime.block_on(crate::bot::run(config))?;
+            Ok(())
+        }
+    }
+}

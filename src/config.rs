@@ -1,0 +1,348 @@
+//! One resolved configuration: defaults, then `wayfarer.toml`, then `WAYFARER_*` environment variables and flags.
+//!
+//! Everything is validated here, once; the rest of the program receives a [`Config`] and never reads flags, files or
+//! the environment itself.
+
+use std::{
+    path::{Path, PathBuf},
+    time::Duration,
+};
+
+use serde::Deserialize;
+
+pub use crate::cli::{AuthMode, ReplyMode};
+use crate::cli::RunArgs;
+
+/// The file read when `--config` is not given, if it exists in the working directory.
+pub const DEFAULT_CONFIG_FILE: &str = "wayfarer.toml";
+/// Minecraft's default server port.
+pub const DEFAULT_PORT: u16 = 25565;
+/// Offline player names are 3 to 16 characters of `A-Z a-z 0-9 _`.
+const MAX_NAME_LEN: usize = 16;
+/// More bots than this in one process is almost certainly a typo.
+const MAX_BOTS: usize = 1000;
+
+/// Why a configuration could not be resolved. Each message names the setting and the source it came from.
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    #[error("cannot read config file {path}: {source}")]
+    Read { path: PathBuf, source: std::io::Error },
+    #[error("invalid config file {path}: {message}")]
+    Parse { path: PathBuf, message: String },
+    #[error("invalid server address {address:?}: {reason}")]
+    Server { address: String, reason: String },
+    #[error("invalid username {name:?}: {reason}")]
+    Username { name: String, reason: String },
+    #[error("invalid owner name {name:?}: player names are 1 to 16 letters, digits or _")]
+    Owner { name: String },
+    #[error("invalid bot count {count}: {reason}")]
+    Bots { count: usize, reason: String },
+    #[error("invalid command prefix {prefix:?}: {reason}")]
+    Prefix { prefix: String, reason: String },
+    #[error("invalid reconnect delays: {reason}")]
+    Reconnect { reason: String },
+}
+
+/// A server to join, as the user wrote it (the host is resolved, with SRV records, when connecting).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ServerAddress {
+    pub host: String,
+    pub port: u16,
+}
+
+impl ServerAddress {
+    /// Parses `HOST`, `HOST:PORT`, `[V6]` or `[V6]:PORT`.
+    pub fn parse(text: &str) -> Result<Self, ConfigError> {
+        let fail = |reason: &str| ConfigError::Server { address: text.to_owned(), reason: reason.to_owned() };
+        let text = text.trim();
+        if text.is_empty() {
+            return Err(fail("it is empty"));
+        }
+        let (host, port) = if let Some(rest) = text.strip_prefix('[') {
+            let (host, after) = rest.split_once(']').ok_or_else(|| fail("missing ] after an IPv6 address"))?;
+            match after {
+                "" => (host, None),
+                _ => (host, Some(after.strip_prefix(':').ok_or_else(|| fail("expected :PORT after ]"))?)),
+            }
+        } else {
+            match text.rsplit_once(':') {
+                Some((host, _)) if host.contains(':') => return Err(fail("write IPv6 addresses as [ADDRESS]:PORT")),
+                Some((host, port)) => (host, Some(port)),
+                None => (text, None),
+            }
+        };
+        if host.is_empty() {
+            return Err(fail("the host is empty"));
+        }
+        let port = match port {
+            None => DEFAULT_PORT,
+            Some(port) => match port.parse::<u16>() {
+                Ok(0) | Err(_) => return Err(fail("the port must be a number from 1 to 65535")),
+                Ok(port) => port,
+            },
+        };
+        Ok(Self { host: host.to_owned(), port })
+    }
+}
+
+impl std::fmt::Display for ServerAddress {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.host.contains(':') {
+            write!(f, "[{}]:{}", self.host, self.port)
+        } else {
+            write!(f, "{}:{}", self.host, self.port)
+        }
+    }
+}
+
+/// Reconnection policy: the delay starts at `initial` and doubles after each failed attempt, up to `max`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Backoff {
+    pub initial: Duration,
+    pub max: Duration,
+}
+
+impl Backoff {
+    /// The delay before reconnect attempt number `attempt` (1 = the first after a disconnect).
+    pub fn delay(&self, attempt: u32) -> Duration {
+        let factor = 1u32.checked_shl(attempt.saturating_sub(1)).unwrap_or(u32::MAX);
+        self.initial.saturating_mul(factor).min(self.max)
+    }
+}
+
+impl Default for Backoff {
+    fn default() -> Self {
+        Self { initial: Duration::from_secs(1), max: Duration::from_secs(30) }
+    }
+}
+
+/// Everything a run needs, validated.
+#[derive(Clone, Debug)]
+pub struct Config {
+    pub server: ServerAddress,
+    /// The base name: the player name itself with one bot, `NAME_1..NAME_N` with several.
+    pub username: String,
+    pub auth: AuthMode,
+    /// Players allowed to command the bots (compared case-insensitively, as Minecraft names are).
+    pub owners: Vec<String>,
+    pub bots: usize,
+    pub prefix: String,
+    pub reply: ReplyMode,
+    pub reconnect: Backoff,
+}
+
+impl Default for Config {
+    /// The configuration with nothing set: one offline bot `Wayfarer` joining `localhost:25565`, no owners.
+    fn default() -> Self {
+        Self::merge(RunArgs::default(), FileConfig::default()).expect("the defaults are valid")
+    }
+}
+
+impl Config {
+    /// The player names of the bots this configuration starts.
+    pub fn bot_names(&self) -> Vec<String> {
+        if self.bots == 1 {
+            vec![self.username.clone()]
+        } else {
+            (1..=self.bots).map(|i| format!("{}_{i}", self.username)).collect()
+        }
+    }
+
+    /// Resolves flags (which already carry their environment variables) over the config file over defaults.
+    pub fn resolve(args: RunArgs) -> Result<Self, ConfigError> {
+        let file = match &args.config {
+            Some(path) => FileConfig::load(path)?,
+            None if Path::new(DEFAULT_CONFIG_FILE).is_file() => FileConfig::load(Path::new(DEFAULT_CONFIG_FILE))?,
+            None => FileConfig::default(),
+        };
+        Self::merge(args, file)
+    }
+
+    fn merge(args: RunArgs, file: FileConfig) -> Result<Self, ConfigError> {
+        let server = ServerAddress::parse(args.server.as_deref().or(file.server.as_deref()).unwrap_or("localhost"))?;
+        let username = args.username.or(file.username).unwrap_or_else(|| "Wayfarer".to_owned());
+        let auth = args.auth.or(file.auth).unwrap_or_default();
+        let owners = if args.owners.is_empty() { file.owners } else { args.owners };
+        let owners: Vec<String> = owners.iter().map(|o| o.trim().to_owned()).filter(|o| !o.is_empty()).collect();
+        let bots = args.bots.or(file.bots).unwrap_or(1);
+        let prefix = args.prefix.or(file.prefix).unwrap_or_else(|| "!".to_owned());
+        let reply = args.reply.or(file.reply).unwrap_or_default();
+        let reconnect = file.reconnect.unwrap_or_default().resolve()?;
+
+        for owner in &owners {
+            if !is_player_name(owner, 1) {
+                return Err(ConfigError::Owner { name: owner.clone() });
+            }
+        }
+        if bots == 0 || bots > MAX_BOTS {
+            return Err(ConfigError::Bots { count: bots, reason: format!("use 1 to {MAX_BOTS}") });
+        }
+        if prefix.is_empty() || prefix.chars().any(char::is_whitespace) || prefix.starts_with('/') {
+            return Err(ConfigError::Prefix {
+                prefix,
+                reason: "it must be non-empty, contain no spaces and not start with / (server commands)".to_owned(),
+            });
+        }
+        match auth {
+            AuthMode::Offline => {
+                // The longest generated name is the one that must fit.
+                let longest = if bots == 1 { username.clone() } else { format!("{username}_{bots}") };
+                if !is_player_name(&longest, 3) {
+                    return Err(ConfigError::Username {
+                        name: longest,
+                        reason: "offline player names are 3 to 16 letters, digits or _ (with --bots N the name gets \
+                                 a _N suffix)"
+                            .to_owned(),
+                    });
+                }
+            }
+            AuthMode::Microsoft if bots > 1 => {
+                return Err(ConfigError::Bots {
+                    count: bots,
+                    reason: "one Microsoft account is one player; use --auth offline for several bots".to_owned(),
+                });
+            }
+            AuthMode::Microsoft if username.trim().is_empty() => {
+                return Err(ConfigError::Username {
+                    name: username,
+                    reason: "give the Microsoft account's e-mail address".to_owned(),
+                });
+            }
+            AuthMode::Microsoft => {}
+        }
+        Ok(Self { server, username, auth, owners, bots, prefix, reply, reconnect })
+    }
+}
+
+/// True if `name` is a valid Minecraft player name of at least `min_len` characters.
+pub fn is_player_name(name: &str, min_len: usize) -> bool {
+    (min_len..=MAX_NAME_LEN).contains(&name.len()) && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// `wayfarer.toml` as written by a user. Unknown keys are errors, so a typo never goes unnoticed.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FileConfig {
+    pub server: Option<String>,
+    pub username: Option<String>,
+    pub auth: Option<AuthMode>,
+    #[serde(default)]
+    pub owners: Vec<String>,
+    pub bots: Option<usize>,
+    pub prefix: Option<String>,
+    pub reply: Option<ReplyMode>,
+    pub reconnect: Option<FileBackoff>,
+}
+
+/// `[reconnect]` in `wayfarer.toml`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FileBackoff {
+    pub initial_delay_secs: Option<f64>,
+    pub max_delay_secs: Option<f64>,
+}
+
+impl FileBackoff {
+    fn resolve(self) -> Result<Backoff, ConfigError> {
+        let default = Backoff::default();
+        let secs = |value: Option<f64>, fallback: Duration, key: &str| match value {
+            None => Ok(fallback),
+            Some(s) if s.is_finite() && (0.05..=3600.0).contains(&s) => Ok(Duration::from_secs_f64(s)),
+            Some(s) => Err(ConfigError::Reconnect { reason: format!("{key} = {s} is outside 0.05..=3600 seconds") }),
+        };
+        let initial = secs(self.initial_delay_secs, default.initial, "initial_delay_secs")?;
+        let max = secs(self.max_delay_secs, default.max.max(initial), "max_delay_secs")?;
+        if max < initial {
+            return Err(ConfigError::Reconnect { reason: "max_delay_secs is smaller than initial_delay_secs".to_owned() });
+        }
+        Ok(Backoff { initial, max })
+    }
+}
+
+impl FileConfig {
+    pub fn load(path: &Path) -> Result<Self, ConfigError> {
+        let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read { path: path.to_owned(), source })?;
+        toml::from_str(&text).map_err(|e| ConfigError::Parse { path: path.to_owned(), message: e.to_string() })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn merge(args: RunArgs, file: &str) -> Result<Config, ConfigError> {
+        Config::merge(args, toml::from_str(file).expect("test file parses"))
+    }
+
+    #[test]
+    fn defaults_need_nothing() {
+        let config = merge(RunArgs::default(), "").unwrap();
+        assert_eq!(config.server, ServerAddress { host: "localhost".into(), port: 25565 });
+        assert_eq!(config.bot_names(), ["Wayfarer"]);
+        assert_eq!(config.auth, AuthMode::Offline);
+        assert_eq!(config.prefix, "!");
+        assert!(config.owners.is_empty());
+    }
+
+    #[test]
+    fn flags_override_file() {
+        let args = RunArgs { server: Some("mc.example.org:25570".into()), owners: vec!["Alice".into()], ..Default::default() };
+        let config = merge(args, "server = \"other\"\nowners = [\"Bob\"]\nusername = \"Scout\"\nbots = 3").unwrap();
+        assert_eq!(config.server.to_string(), "mc.example.org:25570");
+        assert_eq!(config.owners, ["Alice"]);
+        assert_eq!(config.bot_names(), ["Scout_1", "Scout_2", "Scout_3"]);
+    }
+
+    #[test]
+    fn unknown_file_key_is_an_error() {
+        let err = toml::from_str::<FileConfig>("sever = \"x\"").unwrap_err();
+        assert!(err.to_string().contains("unknown field `sever`"), "{err}");
+    }
+
+    #[test]
+    fn server_addresses() {
+        assert_eq!(ServerAddress::parse("example.org").unwrap().port, 25565);
+        assert_eq!(ServerAddress::parse("127.0.0.1:4000").unwrap().port, 4000);
+        assert_eq!(ServerAddress::parse("[::1]:4000").unwrap(), ServerAddress { host: "::1".into(), port: 4000 });
+        assert_eq!(ServerAddress::parse("[::1]:4000").unwrap().to_string(), "[::1]:4000");
+        for bad in ["", "host:", "host:0", "host:70000", "host:abc", "::1", ":25565", "[::1"] {
+            assert!(ServerAddress::parse(bad).is_err(), "{bad:?} should be rejected");
+        }
+    }
+
+    #[test]
+    fn swarm_names_must_fit_sixteen_characters() {
+        let args = RunArgs { username: Some("FifteenCharName".into()), bots: Some(3), ..Default::default() };
+        let err = merge(args, "").unwrap_err();
+        assert!(err.to_string().contains("FifteenCharName_3"), "{err}");
+    }
+
+    #[test]
+    fn microsoft_auth_is_one_bot() {
+        let args = RunArgs { auth: Some(AuthMode::Microsoft), bots: Some(2), ..Default::default() };
+        assert!(matches!(merge(args, ""), Err(ConfigError::Bots { .. })));
+    }
+
+    #[test]
+    fn bad_owner_and_prefix_are_rejected() {
+        let args = RunArgs { owners: vec!["not a name".into()], ..Default::default() };
+        assert!(matches!(merge(args, ""), Err(ConfigError::Owner { .. })));
+        let args = RunArgs { prefix: Some("/".into()), ..Default::default() };
+        assert!(matches!(merge(args, ""), Err(ConfigError::Prefix { .. })));
+    }
+
+    #[test]
+    fn backoff_doubles_up_to_max() {
+        let b = Backoff { initial: Duration::from_secs(1), max: Duration::from_secs(10) };
+        let delays: Vec<u64> = (1..=6).map(|a| b.delay(a).as_secs()).collect();
+        assert_eq!(delays, [1, 2, 4, 8, 10, 10]);
+        assert_eq!(b.delay(200), Duration::from_secs(10));
+    }
+
+    #[test]
+    fn reconnect_section_is_validated() {
+        let config = merge(RunArgs::default(), "[reconnect]\ninitial_delay_secs = 0.5\nmax_delay_secs = 4").unwrap();
+        assert_eq!(config.reconnect.initial, Duration::from_millis(500));
+        assert!(merge(RunArgs::default(), "[reconnect]\ninitial_delay_secs = 9\nmax_delay_secs = 4").is_err());
+    }
+}

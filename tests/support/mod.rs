@@ -1,0 +1,382 @@
+//! Test support: start the test world (`tests/server`, a Node process) and the real `wayfarer` binary, talk to the
+//! world's control channel, and wait for what happens.
+//!
+//! Every wait has a timeout and panics with what was seen instead, so a failing scenario says why.
+
+#![allow(dead_code)] // each scenario file uses a different part of this module
+
+use std::{
+    io::{BufRead, BufReader, Read, Write},
+    path::PathBuf,
+    process::{Child, ChildStdin, Command, Stdio},
+    sync::{
+        Arc, Condvar, Mutex,
+        atomic::{AtomicU64, Ordering},
+        mpsc,
+    },
+    time::{Duration, Instant},
+};
+
+use serde_json::{Value, json};
+
+/// Where the bots spawn in the test world (feet position).
+pub const SPAWN: [f64; 3] = [0.5, 64.0, 0.5];
+
+/// Lines collected from a child process, with a condition variable to wait on.
+#[derive(Clone, Default)]
+struct Lines(Arc<(Mutex<Vec<String>>, Condvar)>);
+
+impl Lines {
+    fn push(&self, line: String) {
+        let (lines, ready) = &*self.0;
+        lines.lock().unwrap().push(line);
+        ready.notify_all();
+    }
+
+    /// Waits until a line at index `from` or later satisfies `pred`; returns its index and text.
+    fn wait(&self, from: usize, timeout: Duration, mut pred: impl FnMut(&str) -> bool) -> Option<(usize, String)> {
+        let deadline = Instant::now() + timeout;
+        let (lines, ready) = &*self.0;
+        let mut guard = lines.lock().unwrap();
+        loop {
+            if let Some((i, line)) = guard.iter().enumerate().skip(from).find(|(_, l)| pred(l)) {
+                return Some((i, line.clone()));
+            }
+            let now = Instant::now();
+            if now >= deadline {
+                return None;
+            }
+            guard = ready.wait_timeout(guard, deadline - now).unwrap().0;
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.0.0.lock().unwrap().len()
+    }
+
+    fn snapshot(&self) -> Vec<String> {
+        self.0.0.lock().unwrap().clone()
+    }
+}
+
+fn collect(stream: impl Read + Send + 'static, lines: Lines, echo: &'static str) {
+    std::thread::spawn(move || {
+        for line in BufReader::new(stream).lines().map_while(Result::ok) {
+            if std::env::var_os("WAYFARER_TEST_ECHO").is_some() {
+                eprintln!("[{echo}] {line}");
+            }
+            lines.push(line);
+        }
+    });
+}
+
+fn repo_root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// A player as the world sees it.
+#[derive(Clone, Debug)]
+pub struct Player {
+    pub name: String,
+    pub pos: [f64; 3],
+    pub virtual_player: bool,
+}
+
+impl Player {
+    pub fn distance_to(&self, p: [f64; 3]) -> f64 {
+        ((self.pos[0] - p[0]).powi(2) + (self.pos[1] - p[1]).powi(2) + (self.pos[2] - p[2]).powi(2)).sqrt()
+    }
+}
+
+/// A running test world.
+pub struct World {
+    child: Child,
+    stdin: Mutex<ChildStdin>,
+    pub port: u16,
+    events: Lines,
+    replies: Arc<Mutex<std::collections::HashMap<u64, mpsc::Sender<Value>>>>,
+    next_id: AtomicU64,
+    log: Lines,
+}
+
+impl World {
+    /// Starts the world on a free port.
+    pub fn start() -> World {
+        Self::start_on(0)
+    }
+
+    /// Starts the world on `port` (0 = any free port) and waits for its ready line.
+    pub fn start_on(port: u16) -> World {
+        let dir = repo_root().join("tests/server");
+        assert!(
+            dir.join("node_modules/minecraft-protocol").is_dir(),
+            "the test world's npm packages are missing: run `npm ci --prefix tests/server` (or `make setup`)"
+        );
+        let mut child = Command::new("node")
+            .arg(dir.join("server.js"))
+            .args(["--port", &port.to_string()])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("cannot start `node` for the test world: is Node.js installed?");
+        let stdin = child.stdin.take().unwrap();
+        let (stdout, stderr) = (child.stdout.take().unwrap(), child.stderr.take().unwrap());
+        let log = Lines::default();
+        collect(stderr, log.clone(), "world");
+
+        let events = Lines::default();
+        let replies: Arc<Mutex<std::collections::HashMap<u64, mpsc::Sender<Value>>>> = Default::default();
+        let (ready_tx, ready_rx) = mpsc::channel();
+        {
+            let (events, replies) = (events.clone(), replies.clone());
+            std::thread::spawn(move || {
+                for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                    if std::env::var_os("WAYFARER_TEST_ECHO").is_some() {
+                        eprintln!("[world>] {line}");
+                    }
+                    if let Some(ready) = line.strip_prefix("READY ") {
+                        let _ = ready_tx.send(ready.to_owned());
+                        continue;
+                    }
+                    let Ok(value) = serde_json::from_str::<Value>(&line) else { continue };
+                    if let Some(id) = value.get("id").and_then(Value::as_u64) {
+                        if let Some(tx) = replies.lock().unwrap().remove(&id) {
+                            let _ = tx.send(value);
+                        }
+                    } else if value.get("event").is_some() {
+                        events.push(line);
+                    }
+                }
+            });
+        }
+        let ready = match ready_rx.recv_timeout(Duration::from_secs(30)) {
+            Ok(ready) => ready,
+            Err(_) => {
+                let _ = child.kill();
+                panic!("the test world did not print READY within 30 s; its log:\n{}", log.snapshot().join("\n"));
+            }
+        };
+        let port = serde_json::from_str::<Value>(&ready).unwrap()["port"].as_u64().unwrap() as u16;
+        World { child, stdin: Mutex::new(stdin), port, events, replies, next_id: AtomicU64::new(1), log }
+    }
+
+    /// `127.0.0.1:PORT`
+    pub fn address(&self) -> String {
+        format!("127.0.0.1:{}", self.port)
+    }
+
+    /// Sends one control command and waits for its reply; `Err` carries the world's error text.
+    pub fn try_cmd(&self, mut request: Value) -> Result<Value, String> {
+        let id = self.next_id.fetch_add(1, Ordering::Relaxed);
+        request["id"] = json!(id);
+        let (tx, rx) = mpsc::channel();
+        self.replies.lock().unwrap().insert(id, tx);
+        {
+            let mut stdin = self.stdin.lock().unwrap();
+            writeln!(stdin, "{request}").expect("the test world's control channel is closed");
+            stdin.flush().unwrap();
+        }
+        let reply = rx.recv_timeout(Duration::from_secs(10)).unwrap_or_else(|_| panic!("no reply to {request}"));
+        if reply["ok"].as_bool() == Some(true) {
+            Ok(reply.get("result").cloned().unwrap_or(Value::Null))
+        } else {
+            Err(reply["error"].as_str().unwrap_or("unknown error").to_owned())
+        }
+    }
+
+    pub fn cmd(&self, request: Value) -> Value {
+        let text = request.to_string();
+        self.try_cmd(request).unwrap_or_else(|e| panic!("world command {text} failed: {e}"))
+    }
+
+    /// Adds a player the test controls (it looks like any other player to the bots).
+    pub fn add_player(&self, name: &str, pos: [f64; 3]) {
+        self.cmd(json!({"cmd": "addPlayer", "name": name, "x": pos[0], "y": pos[1], "z": pos[2]}));
+    }
+
+    pub fn move_player(&self, name: &str, pos: [f64; 3]) {
+        self.cmd(json!({"cmd": "movePlayer", "name": name, "x": pos[0], "y": pos[1], "z": pos[2]}));
+    }
+
+    /// `name` says `text` in chat. Returns the event cursor from before the line was said.
+    pub fn say(&self, name: &str, text: &str) -> usize {
+        let cursor = self.cursor();
+        self.cmd(json!({"cmd": "say", "as": name, "text": text}));
+        cursor
+    }
+
+    pub fn players(&self) -> Vec<Player> {
+        let list = self.cmd(json!({"cmd": "players"}));
+        list.as_array()
+            .expect("players returns a list")
+            .iter()
+            .map(|p| Player {
+                name: p["name"].as_str().unwrap().to_owned(),
+                pos: [p["x"].as_f64().unwrap(), p["y"].as_f64().unwrap(), p["z"].as_f64().unwrap()],
+                virtual_player: p["virtual"].as_bool().unwrap_or(false),
+            })
+            .collect()
+    }
+
+    pub fn player(&self, name: &str) -> Player {
+        let players = self.players();
+        players
+            .iter()
+            .find(|p| p.name == name)
+            .cloned()
+            .unwrap_or_else(|| panic!("{name} is not in the world; players: {players:?}"))
+    }
+
+    /// The index the next event will have: pass it to the waits to see only what comes after.
+    pub fn cursor(&self) -> usize {
+        self.events.len()
+    }
+
+    /// Waits for an event (a JSON object) after `from` that satisfies `pred`.
+    pub fn wait_event(&self, from: usize, timeout: Duration, mut pred: impl FnMut(&Value) -> bool) -> Option<Value> {
+        self.events
+            .wait(from, timeout, |line| serde_json::from_str::<Value>(line).is_ok_and(|v| pred(&v)))
+            .map(|(_, line)| serde_json::from_str(&line).unwrap())
+    }
+
+    /// Waits for `from_player` to say something containing `needle`; panics with the chat seen so far if not.
+    pub fn expect_chat(&self, from: usize, from_player: &str, needle: &str, timeout: Duration) -> String {
+        let found = self.wait_event(from, timeout, |e| {
+            e["event"] == "chat" && e["from"] == from_player && e["text"].as_str().is_some_and(|t| t.contains(needle))
+        });
+        match found {
+            Some(event) => event["text"].as_str().unwrap().to_owned(),
+            None => panic!(
+                "{from_player} did not say {needle:?} within {timeout:?}; chat seen:\n{}",
+                self.chat_since(from).join("\n")
+            ),
+        }
+    }
+
+    /// Every chat line after `from`, as `<name> text`.
+    pub fn chat_since(&self, from: usize) -> Vec<String> {
+        self.events
+            .snapshot()
+            .iter()
+            .skip(from)
+            .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+            .filter(|e| e["event"] == "chat")
+            .map(|e| format!("<{}> {}", e["from"].as_str().unwrap_or("?"), e["text"].as_str().unwrap_or("")))
+            .collect()
+    }
+
+    /// Waits until `name` has joined (after `from`).
+    pub fn expect_join(&self, from: usize, name: &str, timeout: Duration) {
+        if self.wait_event(from, timeout, |e| e["event"] == "join" && e["name"] == name).is_none() {
+            panic!("{name} did not join within {timeout:?}; world log:\n{}", self.log.snapshot().join("\n"));
+        }
+    }
+
+    /// Kills the world process at once, as a crash would.
+    pub fn kill(mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Drop for World {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// A running `wayfarer` process.
+pub struct Bot {
+    child: Child,
+    log: Lines,
+}
+
+impl Bot {
+    /// Runs `wayfarer run --server ADDRESS` with `args` and the test's log level.
+    pub fn start(address: &str, args: &[&str]) -> Bot {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_wayfarer"))
+            .args(["run", "--server", address])
+            .args(args)
+            .env("RUST_LOG", "warn,wayfarer=debug")
+            .env_remove("WAYFARER_CONFIG")
+            .current_dir(std::env::temp_dir())
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("cannot start the wayfarer binary");
+        let log = Lines::default();
+        collect(child.stdout.take().unwrap(), log.clone(), "bot");
+        collect(child.stderr.take().unwrap(), log.clone(), "bot");
+        Bot { child, log }
+    }
+
+    /// Waits for a log line containing `needle`; panics with the log so far if it does not come.
+    pub fn expect_log(&self, needle: &str, timeout: Duration) -> String {
+        match self.log.wait(0, timeout, |l| l.contains(needle)) {
+            Some((_, line)) => line,
+            None => panic!("the bot did not log {needle:?} within {timeout:?}; its log:\n{}", self.log_text()),
+        }
+    }
+
+    /// Waits for `count` distinct log lines containing `needle`.
+    pub fn expect_log_count(&self, needle: &str, count: usize, timeout: Duration) {
+        let deadline = Instant::now() + timeout;
+        let mut from = 0;
+        for _ in 0..count {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.log.wait(from, left, |l| l.contains(needle)) {
+                Some((i, _)) => from = i + 1,
+                None => panic!("the bot logged {needle:?} fewer than {count} times; its log:\n{}", self.log_text()),
+            }
+        }
+    }
+
+    pub fn log_text(&self) -> String {
+        self.log.snapshot().join("\n")
+    }
+
+    /// Waits for the process to exit by itself; returns its status, or `None` if it is still running.
+    pub fn wait_exit(&mut self, timeout: Duration) -> Option<std::process::ExitStatus> {
+        let deadline = Instant::now() + timeout;
+        while Instant::now() < deadline {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                // Let the reader threads take the last lines.
+                std::thread::sleep(Duration::from_millis(100));
+                return Some(status);
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        None
+    }
+
+    pub fn is_running(&mut self) -> bool {
+        self.child.try_wait().unwrap().is_none()
+    }
+}
+
+impl Drop for Bot {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// Starts a world with an owner `Alice` standing near spawn, and one bot called `name` owned by Alice; waits until
+/// the bot has spawned.
+pub fn world_with_bot(name: &str) -> (World, Bot) {
+    let world = World::start();
+    world.add_player("Alice", [3.5, 64.0, 3.5]);
+    let bot = Bot::start(&world.address(), &["--username", name, "--owner", "Alice"]);
+    bot.expect_log(&format!("{name} spawned at"), Duration::from_secs(60));
+    (world, bot)
+}
+
+/// Parses the `At X Y Z` part of a `!status` reply.
+pub fn status_position(reply: &str) -> [f64; 3] {
+    let rest = reply.strip_prefix("At ").unwrap_or_else(|| panic!("not a status reply: {reply:?}"));
+    let numbers: Vec<f64> = rest.split_whitespace().take(3).map(|n| n.parse().unwrap()).collect();
+    [numbers[0], numbers[1], numbers[2]]
+}
