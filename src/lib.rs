@@ -8,3 +8,4 @@ pub mod chat;
 pub mod cli;
 pub mod config;
 pub mod logging;
+pub mod script;

@@ -1,0 +1,298 @@
+//! Registers Wayfarer's functions — the primitives and the observation helpers — on a script engine.
+//!
+//! Names and meanings follow Voyager (camelCase, `mineBlock(name, count)` …). Arguments are checked here, so a bad
+//! call fails with a message saying what to pass; everything else is the [`Host`]'s job. Every function documented
+//! in `primitives/*.rhai` is registered here and nothing else (a test holds the two together).
+
+use std::{sync::Arc, time::{Duration, Instant}};
+
+use rhai::{Dynamic, Engine, EvalAltResult, FLOAT, FnPtr, INT, Map, NativeCallContext};
+
+use super::{
+    RunBounds,
+    host::{Call, Host},
+    vec3::Vec3,
+};
+
+type Fallible<T> = Result<T, Box<EvalAltResult>>;
+
+/// Every function name registered by [`register`], for the documentation check and the LLM's prompt.
+pub const FUNCTIONS: &[&str] = &[
+    "position", "inventory", "inventoryCount", "health", "food", "chat", "findBlock", "findBlocks", "nearestEntity",
+    "goto", "equip", "mineBlock", "craftItem", "smeltItem", "placeItem", "killMob", "exploreUntil",
+    "getItemFromChest", "depositItemIntoChest", "checkItemInsideChest", "vec3",
+];
+
+/// The farthest any search looks, as in Voyager.
+pub const MAX_SEARCH_DISTANCE: f64 = 64.0;
+/// Default search distance for `findBlock` and `nearestEntity`.
+pub const DEFAULT_SEARCH_DISTANCE: f64 = 32.0;
+/// How long one `exploreUntil` leg walks before the callback is asked again.
+const EXPLORE_LEG: Duration = Duration::from_secs(1);
+
+fn fail<T>(message: impl Into<String>) -> Fallible<T> {
+    Err(message.into().into())
+}
+
+/// Registers every script-facing function. `host` carries out the calls; `bounds` ends waits when the run ends.
+pub fn register(engine: &mut Engine, host: Arc<dyn Host>, bounds: RunBounds) {
+    super::vec3::register(engine);
+    let call: Arc<dyn Fn(Call) -> Fallible<Dynamic> + Send + Sync> =
+        Arc::new(move |call: Call| host.call(call, &bounds).map_err(Into::into));
+
+    // `reg!(call, "name", |args| body)`: registers `name`; inside `body`, `call(Call::…)` asks the host.
+    macro_rules! reg {
+        ($call:ident, $name:literal, |$($arg:ident : $ty:ty),*| $body:expr) => {{
+            let $call = $call.clone();
+            engine.register_fn($name, move |$($arg: $ty),*| -> Fallible<Dynamic> {
+                let $call: &dyn Fn(Call) -> Fallible<Dynamic> = &*$call;
+                $body
+            });
+        }};
+    }
+
+    // Observations and small actions.
+    reg!(call, "position", | | call(Call::Position));
+    reg!(call, "inventory", | | call(Call::Inventory));
+    reg!(call, "inventoryCount", |name: &str| call(Call::InventoryCount { name: item_name(name)? }));
+    reg!(call, "health", | | call(Call::Health));
+    reg!(call, "food", | | call(Call::Food));
+    reg!(call, "chat", |text: &str| {
+        if text.trim().is_empty() {
+            return fail("chat needs some text");
+        }
+        call(Call::Chat { text: text.to_owned() })
+    });
+    reg!(call, "findBlock", |name: &str| find_block(call, name, DEFAULT_SEARCH_DISTANCE));
+    reg!(call, "findBlock", |name: &str, max_distance: INT| find_block(call, name, max_distance as f64));
+    reg!(call, "findBlocks", |name: &str, max_distance: INT, count: INT| {
+        call(Call::FindBlocks {
+            name: block_name(name)?,
+            max_distance: distance(max_distance as f64)?,
+            count: positive(count, "count", 4096)? as usize,
+        })
+    });
+    reg!(call, "nearestEntity", |name: &str| {
+        call(Call::NearestEntity { name: name.trim().to_owned(), max_distance: DEFAULT_SEARCH_DISTANCE })
+    });
+    reg!(call, "nearestEntity", |name: &str, max_distance: INT| {
+        call(Call::NearestEntity { name: name.trim().to_owned(), max_distance: distance(max_distance as f64)? })
+    });
+    reg!(call, "goto", |pos: Vec3| call(Call::Goto { pos, range: 1.0 }));
+    reg!(call, "goto", |pos: Vec3, range: INT| call(Call::Goto { pos, range: (range as f64).clamp(0.0, 64.0) }));
+    reg!(call, "goto", |pos: Vec3, range: FLOAT| call(Call::Goto { pos, range: range.clamp(0.0, 64.0) }));
+    reg!(call, "equip", |name: &str| call(Call::Equip { name: item_name(name)?, slot: "hand".to_owned() }));
+    reg!(call, "equip", |name: &str, slot: &str| call(Call::Equip { name: item_name(name)?, slot: equip_slot(slot)? }));
+
+    // The primitives.
+    reg!(call, "mineBlock", |name: &str| call(Call::MineBlock { name: block_name(name)?, count: 1 }));
+    reg!(call, "mineBlock", |name: &str, count: INT| {
+        call(Call::MineBlock { name: block_name(name)?, count: positive(count, "count", 256)? })
+    });
+    reg!(call, "craftItem", |name: &str| call(Call::CraftItem { name: item_name(name)?, count: 1 }));
+    reg!(call, "craftItem", |name: &str, count: INT| {
+        call(Call::CraftItem { name: item_name(name)?, count: positive(count, "count", 2304)? })
+    });
+    reg!(call, "smeltItem", |item: &str| {
+        call(Call::SmeltItem { item: item_name(item)?, fuel: "coal".to_owned(), count: 1 })
+    });
+    reg!(call, "smeltItem", |item: &str, fuel: &str| {
+        call(Call::SmeltItem { item: item_name(item)?, fuel: item_name(fuel)?, count: 1 })
+    });
+    reg!(call, "smeltItem", |item: &str, fuel: &str, count: INT| {
+        call(Call::SmeltItem { item: item_name(item)?, fuel: item_name(fuel)?, count: positive(count, "count", 64)? })
+    });
+    reg!(call, "placeItem", |name: &str, pos: Vec3| call(Call::PlaceItem { name: item_name(name)?, pos }));
+    reg!(call, "killMob", |name: &str| {
+        call(Call::KillMob { name: mob_name(name)?, timeout: Duration::from_secs(300) })
+    });
+    reg!(call, "killMob", |name: &str, timeout: INT| {
+        let timeout = Duration::from_secs(positive(timeout, "timeout (seconds)", 3600)? as u64);
+        call(Call::KillMob { name: mob_name(name)?, timeout })
+    });
+    reg!(call, "getItemFromChest", |pos: Vec3, items: Map| {
+        call(Call::GetItemFromChest { pos, items: item_counts(&items)? })
+    });
+    reg!(call, "depositItemIntoChest", |pos: Vec3, items: Map| {
+        call(Call::DepositItemIntoChest { pos, items: item_counts(&items)? })
+    });
+    reg!(call, "checkItemInsideChest", |pos: Vec3| call(Call::CheckItemInsideChest { pos }));
+
+    // exploreUntil calls back into the script between legs, so it needs the calling context.
+    engine.register_fn(
+        "exploreUntil",
+        move |ctx: NativeCallContext, direction: Vec3, max_time: INT, callback: FnPtr| -> Fallible<Dynamic> {
+            explore_until(&ctx, &*call, direction, max_time, &callback)
+        },
+    );
+}
+
+fn find_block(call: &dyn Fn(Call) -> Fallible<Dynamic>, name: &str, max_distance: f64) -> Fallible<Dynamic> {
+    let found = call(Call::FindBlocks { name: block_name(name)?, max_distance: distance(max_distance)?, count: 1 })?;
+    let list = found.into_array().map_err(|t| format!("findBlocks answered a {t}, not an array"))?;
+    Ok(list.into_iter().next().unwrap_or(Dynamic::UNIT))
+}
+
+/// Walks toward `direction` a leg at a time, asking `callback` after each leg; returns the callback's first
+/// non-unit answer, or unit when `max_time` seconds run out.
+fn explore_until(
+    ctx: &NativeCallContext,
+    call: &dyn Fn(Call) -> Fallible<Dynamic>,
+    direction: Vec3,
+    max_time: INT,
+    callback: &FnPtr,
+) -> Fallible<Dynamic> {
+    let horizontal = (direction.x * direction.x + direction.z * direction.z).sqrt();
+    if !(horizontal > 0.0) || direction.x.is_nan() || direction.z.is_nan() {
+        return fail("exploreUntil needs a direction with an x or z part, e.g. vec3(1, 0, 0) or vec3(-1, 0, 1)");
+    }
+    let max_time = Duration::from_secs(positive(max_time, "maxTime (seconds)", 1200)? as u64);
+    let started = Instant::now();
+    loop {
+        let found: Dynamic = callback.call_within_context(ctx, ())?;
+        if !found.is_unit() {
+            return Ok(found);
+        }
+        let left = max_time.saturating_sub(started.elapsed());
+        if left.is_zero() {
+            return Ok(Dynamic::UNIT);
+        }
+        let _arrived = call(Call::Explore { direction, leg: left.min(EXPLORE_LEG) })?;
+    }
+}
+
+/// Names are Minecraft ids without the namespace: `oak_log`, not `minecraft:oak_log` or `Oak Log`.
+fn id_name(name: &str, what: &str) -> Fallible<String> {
+    let trimmed = name.trim();
+    let bare = trimmed.strip_prefix("minecraft:").unwrap_or(trimmed);
+    if bare.is_empty() || !bare.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_') {
+        return fail(format!("{name:?} is not a {what} name; use Minecraft ids such as \"oak_log\" (lowercase, with _)"));
+    }
+    Ok(bare.to_owned())
+}
+
+fn item_name(name: &str) -> Fallible<String> {
+    id_name(name, "item")
+}
+
+fn block_name(name: &str) -> Fallible<String> {
+    id_name(name, "block")
+}
+
+fn mob_name(name: &str) -> Fallible<String> {
+    id_name(name, "mob")
+}
+
+fn positive(value: INT, what: &str, max: INT) -> Fallible<u32> {
+    if (1..=max).contains(&value) {
+        Ok(value as u32)
+    } else {
+        fail(format!("{what} must be from 1 to {max}, not {value}"))
+    }
+}
+
+fn distance(value: f64) -> Fallible<f64> {
+    if value > 0.0 && value <= MAX_SEARCH_DISTANCE {
+        Ok(value)
+    } else {
+        fail(format!("maxDistance must be from 1 to {MAX_SEARCH_DISTANCE}, not {value}"))
+    }
+}
+
+fn equip_slot(slot: &str) -> Fallible<String> {
+    const SLOTS: [&str; 6] = ["hand", "off-hand", "head", "torso", "legs", "feet"];
+    match SLOTS.iter().find(|s| s.eq_ignore_ascii_case(slot.trim())) {
+        Some(s) => Ok((*s).to_owned()),
+        None => fail(format!("{slot:?} is not an equipment slot; use one of {}", SLOTS.join(", "))),
+    }
+}
+
+/// `#{oak_log: 3, dirt: 10}` → pairs. Counts must be positive whole numbers.
+fn item_counts(items: &Map) -> Fallible<Vec<(String, u32)>> {
+    if items.is_empty() {
+        return fail("name at least one item, e.g. #{oak_log: 3}");
+    }
+    items
+        .iter()
+        .map(|(name, count)| {
+            let count = count.as_int().map_err(|_| format!("the count for {name} must be a whole number"))?;
+            Ok((item_name(name)?, positive(count, &format!("the count for {name}"), 2304)?))
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Mutex;
+
+    use super::*;
+    use crate::script::{Limits, StopFlag, build_engine};
+
+    /// Records calls and answers each with a canned value.
+    struct Recorder(Mutex<Vec<Call>>);
+
+    impl Host for Recorder {
+        fn call(&self, call: Call, _bounds: &RunBounds) -> Result<Dynamic, String> {
+            self.0.lock().unwrap().push(call.clone());
+            Ok(match call {
+                Call::Position => Dynamic::from(Vec3::new(1.0, 64.0, 2.0)),
+                Call::FindBlocks { .. } => Dynamic::from_array(vec![Dynamic::from(Vec3::new(5.0, 63.0, 5.0))]),
+                Call::MineBlock { name, .. } if name == "bedrock" => return Err("I cannot mine bedrock".into()),
+                _ => Dynamic::UNIT,
+            })
+        }
+    }
+
+    fn engine(recorder: Arc<Recorder>) -> Engine {
+        let limits = Limits::default();
+        let bounds = RunBounds::new(StopFlag::default(), &limits);
+        let mut engine = build_engine(&limits, bounds.clone());
+        register(&mut engine, recorder, bounds);
+        engine
+    }
+
+    #[test]
+    fn calls_reach_the_host_with_checked_arguments() {
+        let recorder = Arc::new(Recorder(Mutex::new(Vec::new())));
+        let engine = engine(recorder.clone());
+        let found: Vec3 = engine.eval("mineBlock(\"oak_log\", 3); craftItem(\"minecraft:stick\"); findBlock(\"stone\")").unwrap();
+        assert_eq!(found, Vec3::new(5.0, 63.0, 5.0));
+        let calls = recorder.0.lock().unwrap().clone();
+        assert_eq!(calls[0], Call::MineBlock { name: "oak_log".into(), count: 3 });
+        assert_eq!(calls[1], Call::CraftItem { name: "stick".into(), count: 1 });
+        assert_eq!(calls[2], Call::FindBlocks { name: "stone".into(), max_distance: 32.0, count: 1 });
+    }
+
+    #[test]
+    fn bad_arguments_say_what_to_pass() {
+        let engine = engine(Arc::new(Recorder(Mutex::new(Vec::new()))));
+        let err = engine.eval::<Dynamic>("mineBlock(\"Oak Log\", 1)").unwrap_err().to_string();
+        assert!(err.contains("use Minecraft ids such as \"oak_log\""), "{err}");
+        let err = engine.eval::<Dynamic>("craftItem(\"stick\", 0)").unwrap_err().to_string();
+        assert!(err.contains("count must be from 1 to 2304, not 0"), "{err}");
+        let err = engine.eval::<Dynamic>("equip(\"iron_helmet\", \"hat\")").unwrap_err().to_string();
+        assert!(err.contains("not an equipment slot"), "{err}");
+        let err = engine.eval::<Dynamic>("getItemFromChest(vec3(1, 2, 3), #{})").unwrap_err().to_string();
+        assert!(err.contains("name at least one item"), "{err}");
+    }
+
+    #[test]
+    fn host_errors_become_script_errors_with_a_line() {
+        let engine = engine(Arc::new(Recorder(Mutex::new(Vec::new()))));
+        let err = engine.eval::<Dynamic>("let a = 1;\nmineBlock(\"bedrock\", 1);").unwrap_err();
+        assert!(err.to_string().contains("I cannot mine bedrock"), "{err}");
+        assert_eq!(err.position().line(), Some(2));
+    }
+
+    #[test]
+    fn explore_until_returns_the_callback_answer() {
+        let recorder = Arc::new(Recorder(Mutex::new(Vec::new())));
+        let engine = engine(recorder.clone());
+        let found: Dynamic = engine
+            .eval("let found = exploreUntil(vec3(1, 0, 0), 60, || findBlock(\"stone\")); found")
+            .unwrap();
+        assert_eq!(found.cast::<Vec3>(), Vec3::new(5.0, 63.0, 5.0));
+        let err = engine.eval::<Dynamic>("exploreUntil(vec3(0, 1, 0), 60, || ())").unwrap_err().to_string();
+        assert!(err.contains("needs a direction with an x or z part"), "{err}");
+    }
+}

@@ -1,0 +1,93 @@
+//! The boundary between a script thread and the bot: typed calls go out, values or error texts come back.
+//!
+//! A script thread never touches azalea. It sends a [`Call`] to the bot's async side and blocks until the answer
+//! comes — or until its run is stopped, in which case the call in flight is cancelled too.
+
+use std::{sync::mpsc, time::Duration};
+
+use rhai::Dynamic;
+use tokio_util::sync::CancellationToken;
+
+use super::{RunBounds, vec3::Vec3};
+
+/// Everything a script can ask of the bot.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Call {
+    Position,
+    Inventory,
+    InventoryCount { name: String },
+    Health,
+    Food,
+    Chat { text: String },
+    FindBlocks { name: String, max_distance: f64, count: usize },
+    NearestEntity { name: String, max_distance: f64 },
+    Goto { pos: Vec3, range: f64 },
+    Equip { name: String, slot: String },
+    MineBlock { name: String, count: u32 },
+    CraftItem { name: String, count: u32 },
+    SmeltItem { item: String, fuel: String, count: u32 },
+    PlaceItem { name: String, pos: Vec3 },
+    KillMob { name: String, timeout: Duration },
+    /// One leg of `exploreUntil`: start walking toward `direction` (the script thread polls its callback between legs).
+    Explore { direction: Vec3, leg: Duration },
+    GetItemFromChest { pos: Vec3, items: Vec<(String, u32)> },
+    DepositItemIntoChest { pos: Vec3, items: Vec<(String, u32)> },
+    CheckItemInsideChest { pos: Vec3 },
+}
+
+/// The answer to a call: a script value, or a message telling the script (and an LLM reading it) what went wrong.
+pub type Answer = Result<Dynamic, String>;
+
+/// Carries out calls for scripts.
+pub trait Host: Send + Sync {
+    /// Performs `call`, blocking the calling (script) thread until it is answered or `bounds` says the run must end.
+    fn call(&self, call: Call, bounds: &RunBounds) -> Answer;
+}
+
+/// One call in flight, as the async side receives it.
+pub struct Job {
+    pub call: Call,
+    pub reply: mpsc::Sender<Answer>,
+    /// Cancelled when the script's run is stopped while this call is in flight.
+    pub cancel: CancellationToken,
+}
+
+/// A [`Host`] that forwards calls over a channel to an async executor (see `crate::primitives::Executor`).
+#[derive(Clone)]
+pub struct ChannelHost {
+    jobs: tokio::sync::mpsc::UnboundedSender<Job>,
+}
+
+/// How often a waiting script thread checks whether its run was stopped.
+const STOP_POLL: Duration = Duration::from_millis(50);
+
+impl ChannelHost {
+    pub fn new(jobs: tokio::sync::mpsc::UnboundedSender<Job>) -> Self {
+        Self { jobs }
+    }
+}
+
+impl Host for ChannelHost {
+    fn call(&self, call: Call, bounds: &RunBounds) -> Answer {
+        if let Some(reason) = bounds.reason_to_end() {
+            return Err(reason.to_owned());
+        }
+        let (reply, answer) = mpsc::channel();
+        let cancel = CancellationToken::new();
+        self.jobs
+            .send(Job { call, reply, cancel: cancel.clone() })
+            .map_err(|_| "the bot is not connected".to_owned())?;
+        loop {
+            match answer.recv_timeout(STOP_POLL) {
+                Ok(answer) => return answer,
+                Err(mpsc::RecvTimeoutError::Disconnected) => return Err("the bot disconnected".to_owned()),
+                Err(mpsc::RecvTimeoutError::Timeout) => {
+                    if let Some(reason) = bounds.reason_to_end() {
+                        cancel.cancel();
+                        return Err(reason.to_owned());
+                    }
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,258 @@
+//! One script run on its own thread, from start to report.
+//!
+//! The run gets a fresh sandboxed engine with Wayfarer's functions, the shared function library (hand-written
+//! scripts' and skills' `fn`s), and `args`. It ends with a [`Report`]: the value or the error (with its line), what
+//! the bot said, what it printed, the inventory before and after, and how long it took.
+
+use std::{
+    sync::{Arc, Mutex},
+    time::{Duration, Instant},
+};
+
+use rhai::{AST, Dynamic, EvalAltResult, Map, Scope};
+
+use super::{
+    Limits, RunBounds, StopFlag, bindings, build_engine,
+    host::{Answer, Call, Host},
+};
+
+/// How a run ended.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Outcome {
+    /// The script's value, as text (`()` when it returned nothing).
+    Value(String),
+    Failed(Failure),
+}
+
+/// A script error: the message, and the line it happened on when known.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Failure {
+    pub message: String,
+    pub line: Option<usize>,
+}
+
+impl std::fmt::Display for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.line {
+            Some(line) => write!(f, "line {line}: {}", self.message),
+            None => f.write_str(&self.message),
+        }
+    }
+}
+
+/// Everything a run produced.
+#[derive(Clone, Debug)]
+pub struct Report {
+    pub name: String,
+    pub outcome: Outcome,
+    /// Lines the script said in chat.
+    pub chat: Vec<String>,
+    /// Lines the script printed with `print` / `debug`.
+    pub printed: Vec<String>,
+    pub inventory_before: Vec<(String, i64)>,
+    pub inventory_after: Vec<(String, i64)>,
+    pub elapsed: Duration,
+}
+
+impl Report {
+    pub fn succeeded(&self) -> bool {
+        matches!(self.outcome, Outcome::Value(_))
+    }
+
+    /// `+3 oak_log, -1 stick`, or `no change`.
+    pub fn inventory_change(&self) -> String {
+        let mut names: Vec<&String> =
+            self.inventory_before.iter().chain(&self.inventory_after).map(|(n, _)| n).collect();
+        names.sort();
+        names.dedup();
+        let count = |list: &[(String, i64)], name: &str| list.iter().find(|(n, _)| n == name).map_or(0, |(_, c)| *c);
+        let changes: Vec<String> = names
+            .into_iter()
+            .filter_map(|name| {
+                let delta = count(&self.inventory_after, name) - count(&self.inventory_before, name);
+                (delta != 0).then(|| format!("{delta:+} {name}"))
+            })
+            .collect();
+        if changes.is_empty() { "no change".to_owned() } else { changes.join(", ") }
+    }
+}
+
+/// What to run: a compiled script and, optionally, the function in it to call.
+pub struct Job {
+    pub name: String,
+    pub ast: Arc<AST>,
+    /// Functions every script can call (skills, helpers), merged under the script's own.
+    pub library: Option<Arc<AST>>,
+    pub args: Vec<String>,
+    pub limits: Limits,
+    pub stop: StopFlag,
+}
+
+/// Records what a script says while passing every call on.
+struct Recording {
+    inner: Arc<dyn Host>,
+    chat: Mutex<Vec<String>>,
+}
+
+impl Host for Recording {
+    fn call(&self, call: Call, bounds: &RunBounds) -> Answer {
+        if let Call::Chat { text } = &call {
+            self.chat.lock().unwrap_or_else(|p| p.into_inner()).push(text.clone());
+        }
+        self.inner.call(call, bounds)
+    }
+}
+
+/// Runs `job` on the calling thread (callers put it on its own thread: see [`spawn`]).
+pub fn run(job: Job, host: Arc<dyn Host>) -> Report {
+    let started = Instant::now();
+    let bounds = RunBounds::new(job.stop.clone(), &job.limits);
+    let recording = Arc::new(Recording { inner: host, chat: Mutex::new(Vec::new()) });
+    let inventory_before = inventory(&*recording, &bounds);
+
+    let mut engine = build_engine(&job.limits, bounds.clone());
+    bindings::register(&mut engine, recording.clone(), bounds.clone());
+    let printed = Arc::new(Mutex::new(Vec::new()));
+    {
+        let printed_by_print = printed.clone();
+        engine.on_print(move |text| printed_by_print.lock().unwrap_or_else(|p| p.into_inner()).push(text.to_owned()));
+        let printed_by_debug = printed.clone();
+        engine.on_debug(move |text, _source, pos| {
+            printed_by_debug.lock().unwrap_or_else(|p| p.into_inner()).push(format!("[{pos}] {text}"))
+        });
+    }
+
+    let ast = match &job.library {
+        Some(library) => library.merge(&job.ast),
+        None => (*job.ast).clone(),
+    };
+    let mut scope = Scope::new();
+    scope.push("args", job.args.iter().map(|a| Dynamic::from(a.clone())).collect::<rhai::Array>());
+    let outcome = match engine.eval_ast_with_scope::<Dynamic>(&mut scope, &ast) {
+        Ok(value) => Outcome::Value(if value.is_unit() { "()".to_owned() } else { value.to_string() }),
+        Err(err) => Outcome::Failed(failure(*err)),
+    };
+
+    // The inventory after is read even when the run was stopped, with a fresh bound.
+    let after_bounds = RunBounds::new(StopFlag::default(), &Limits { deadline: Duration::from_secs(5), ..job.limits });
+    let inventory_after = inventory(&*recording, &after_bounds);
+    let chat = std::mem::take(&mut *recording.chat.lock().unwrap_or_else(|p| p.into_inner()));
+    let printed = std::mem::take(&mut *printed.lock().unwrap_or_else(|p| p.into_inner()));
+    Report { name: job.name, outcome, chat, printed, inventory_before, inventory_after, elapsed: started.elapsed() }
+}
+
+/// Runs `job` on a new thread; the returned receiver yields the report when the run ends.
+pub fn spawn(job: Job, host: Arc<dyn Host>) -> tokio::sync::oneshot::Receiver<Report> {
+    let (tx, rx) = tokio::sync::oneshot::channel();
+    let name = job.name.clone();
+    let spawned = std::thread::Builder::new().name(format!("script {name}")).spawn(move || {
+        let _ = tx.send(run(job, host));
+    });
+    if let Err(err) = spawned {
+        tracing::error!("cannot start a thread for script {name}: {err}");
+    }
+    rx
+}
+
+fn inventory(host: &dyn Host, bounds: &RunBounds) -> Vec<(String, i64)> {
+    let Ok(value) = host.call(Call::Inventory, bounds) else { return Vec::new() };
+    let Some(map) = value.try_cast::<Map>() else { return Vec::new() };
+    map.into_iter().filter_map(|(name, count)| Some((name.to_string(), count.as_int().ok()?))).collect()
+}
+
+/// Turns a Rhai error into a message an LLM can act on, with the line it happened on.
+pub fn failure(err: EvalAltResult) -> Failure {
+    let line = err.position().line();
+    let message = match err {
+        EvalAltResult::ErrorTerminated(reason, _) => format!("the script was {}", reason),
+        EvalAltResult::ErrorTooManyOperations(_) => {
+            "the script did too much work without calling a primitive (endless loop?)".to_owned()
+        }
+        EvalAltResult::ErrorStackOverflow(_) => "too many nested function calls (endless recursion?)".to_owned(),
+        EvalAltResult::ErrorDataTooLarge(what, _) => format!("{what} grew past its limit"),
+        EvalAltResult::ErrorRuntime(value, _) => value.to_string(),
+        // A native function's error arrives wrapped in the call that failed; keep the inner message.
+        EvalAltResult::ErrorInFunctionCall(name, _, inner, _) => {
+            let inner = failure(*inner);
+            return Failure { message: format!("in {name}: {}", inner.message), line: inner.line.or(line) };
+        }
+        other => other.to_string().split(" (line ").next().unwrap_or_default().to_owned(),
+    };
+    Failure { message, line }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::script::Vec3;
+
+    /// A bot that stands still with 2 dirt and answers every call at once.
+    struct Idle;
+
+    impl Host for Idle {
+        fn call(&self, call: Call, _bounds: &RunBounds) -> Answer {
+            Ok(match call {
+                Call::Position => Dynamic::from(Vec3::new(0.5, 64.0, 0.5)),
+                Call::Inventory => {
+                    let mut map = Map::new();
+                    map.insert("dirt".into(), Dynamic::from_int(2));
+                    Dynamic::from_map(map)
+                }
+                Call::MineBlock { .. } => return Err("No iron_ore within 32 blocks; explore first".to_owned()),
+                _ => Dynamic::UNIT,
+            })
+        }
+    }
+
+    fn job(source: &str) -> Job {
+        let engine = rhai::Engine::new_raw();
+        Job {
+            name: "test".into(),
+            ast: Arc::new(engine.compile(source).unwrap()),
+            library: None,
+            args: vec!["7".into()],
+            limits: Limits { deadline: Duration::from_millis(500), ..Limits::default() },
+            stop: StopFlag::default(),
+        }
+    }
+
+    #[test]
+    fn report_has_value_chat_and_inventory() {
+        let report = run(job("chat(\"hello\"); print(\"note\"); position().y + args[0].parse_int()"), Arc::new(Idle));
+        assert_eq!(report.outcome, Outcome::Value("71.0".into()));
+        assert_eq!(report.chat, ["hello"]);
+        assert_eq!(report.printed, ["note"]);
+        assert_eq!(report.inventory_before, [("dirt".to_owned(), 2)]);
+        assert_eq!(report.inventory_change(), "no change");
+    }
+
+    #[test]
+    fn primitive_errors_keep_their_text_and_line() {
+        let report = run(job("let x = 1;\n\nmineBlock(\"iron_ore\", 1);"), Arc::new(Idle));
+        let Outcome::Failed(failure) = report.outcome else { panic!("{:?}", report.outcome) };
+        assert_eq!(failure.message, "No iron_ore within 32 blocks; explore first");
+        assert_eq!(failure.line, Some(3));
+        assert_eq!(failure.to_string(), "line 3: No iron_ore within 32 blocks; explore first");
+    }
+
+    #[test]
+    fn errors_inside_functions_point_at_the_failing_line() {
+        let report = run(job("fn getIron() {\n  mineBlock(\"iron_ore\", 1)\n}\ngetIron()"), Arc::new(Idle));
+        let Outcome::Failed(failure) = report.outcome else { panic!("{:?}", report.outcome) };
+        assert_eq!(failure.message, "in getIron: No iron_ore within 32 blocks; explore first");
+        assert_eq!(failure.line, Some(2));
+    }
+
+    #[test]
+    fn sandbox_failures_read_as_advice() {
+        let report = run(job("loop { }"), Arc::new(Idle));
+        let Outcome::Failed(failure) = report.outcome else { panic!() };
+        assert!(failure.message == "the script was stopped at its time limit" || failure.message.contains("endless loop"), "{failure}");
+        let report = run(job("fn f(n) { f(n + 1) }\nf(0)"), Arc::new(Idle));
+        let Outcome::Failed(failure) = report.outcome else { panic!() };
+        assert!(failure.message.contains("endless recursion"), "{failure}");
+        let report = run(job("undefinedThing(3)"), Arc::new(Idle));
+        let Outcome::Failed(failure) = report.outcome else { panic!() };
+        assert!(failure.message.contains("undefinedThing"), "{failure}");
+    }
+}
