@@ -55,6 +55,10 @@ pub struct RunArgs {
     #[arg(long, value_enum, env = "WAYFARER_REPLY")]
     pub reply: Option<ReplyMode>,
 
+    /// Folder of hand-written Rhai scripts for `!run`, reloaded when files change [default: scripts]
+    #[arg(long, env = "WAYFARER_SCRIPTS", value_name = "DIR")]
+    pub scripts: Option<PathBuf>,
+
     /// Configuration file [default: ./wayfarer.toml when it exists]
     #[arg(long, short, env = "WAYFARER_CONFIG", value_name = "FILE")]
     pub config: Option<PathBuf>,

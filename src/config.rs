@@ -11,7 +11,7 @@ use std::{
 use serde::Deserialize;
 
 pub use crate::cli::{AuthMode, ReplyMode};
-use crate::cli::RunArgs;
+use crate::{cli::RunArgs, script::Limits};
 
 /// The file read when `--config` is not given, if it exists in the working directory.
 pub const DEFAULT_CONFIG_FILE: &str = "wayfarer.toml";
@@ -39,6 +39,8 @@ pub enum ConfigError {
     Bots { count: usize, reason: String },
     #[error("invalid command prefix {prefix:?}: {reason}")]
     Prefix { prefix: String, reason: String },
+    #[error("invalid script_time_limit_secs = {0}: use 1 to 86400 seconds")]
+    ScriptTime(u64),
     #[error("invalid reconnect delays: {reason}")]
     Reconnect { reason: String },
 }
@@ -129,6 +131,10 @@ pub struct Config {
     pub prefix: String,
     pub reply: ReplyMode,
     pub reconnect: Backoff,
+    /// Where `!run` finds scripts.
+    pub scripts_dir: PathBuf,
+    /// Sandbox limits for every script run.
+    pub script_limits: Limits,
 }
 
 impl Default for Config {
@@ -168,6 +174,14 @@ impl Config {
         let prefix = args.prefix.or(file.prefix).unwrap_or_else(|| "!".to_owned());
         let reply = args.reply.or(file.reply).unwrap_or_default();
         let reconnect = file.reconnect.unwrap_or_default().resolve()?;
+        let scripts_dir = args.scripts.or(file.scripts_dir).unwrap_or_else(|| PathBuf::from("scripts"));
+        let mut script_limits = Limits::default();
+        if let Some(secs) = file.script_time_limit_secs {
+            if !(1..=86_400).contains(&secs) {
+                return Err(ConfigError::ScriptTime(secs));
+            }
+            script_limits.deadline = Duration::from_secs(secs);
+        }
 
         for owner in &owners {
             if !is_player_name(owner, 1) {
@@ -210,7 +224,7 @@ impl Config {
             }
             AuthMode::Microsoft => {}
         }
-        Ok(Self { server, username, auth, owners, bots, prefix, reply, reconnect })
+        Ok(Self { server, username, auth, owners, bots, prefix, reply, reconnect, scripts_dir, script_limits })
     }
 }
 
@@ -232,6 +246,8 @@ pub struct FileConfig {
     pub prefix: Option<String>,
     pub reply: Option<ReplyMode>,
     pub reconnect: Option<FileBackoff>,
+    pub scripts_dir: Option<PathBuf>,
+    pub script_time_limit_secs: Option<u64>,
 }
 
 /// `[reconnect]` in `wayfarer.toml`.
@@ -282,6 +298,8 @@ mod tests {
         assert_eq!(config.auth, AuthMode::Offline);
         assert_eq!(config.prefix, "!");
         assert!(config.owners.is_empty());
+        assert_eq!(config.scripts_dir, PathBuf::from("scripts"));
+        assert_eq!(config.script_limits.deadline, Duration::from_secs(600));
     }
 
     #[test]

@@ -8,4 +8,5 @@ pub mod chat;
 pub mod cli;
 pub mod config;
 pub mod logging;
+pub mod primitives;
 pub mod script;

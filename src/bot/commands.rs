@@ -3,7 +3,7 @@
 //! Quick commands answer at once; movements run as the bot's [`Activity`] so `!stop` (or the next movement) can end
 //! them, and they answer again when they finish.
 
-use std::time::Duration;
+use std::{sync::Arc, time::Duration};
 
 use azalea::{BlockPos, Vec3};
 
@@ -11,6 +11,8 @@ use super::{BotHandle, BotState, activity::Activity, handle::fmt_pos};
 use crate::{
     chat::{Command, MAX_CHAT_LEN, help_text, split_for_chat},
     config::ReplyMode,
+    primitives,
+    script::{StopFlag, runner},
 };
 
 /// How many item kinds `!status` lists before summarising the rest.
@@ -90,6 +92,15 @@ pub fn execute(bot: BotHandle, state: &BotState, speaker: &str, command: Command
                 }
             });
         }
+        Command::Scripts => {
+            let names = state.shared.scripts.names();
+            reply.say(&if names.is_empty() {
+                format!("No scripts yet: put NAME.rhai files in {}.", state.shared.scripts.dir().display())
+            } else {
+                format!("Scripts: {}. Run one with {prefix}run NAME.", names.join(", "))
+            });
+        }
+        Command::Run { name, args } => run_script(bot, state, reply, name, args),
         Command::Follow { player } => {
             let seen = bot.player_position(&player).is_some();
             reply.say(&if seen {
@@ -99,6 +110,60 @@ pub fn execute(bot: BotHandle, state: &BotState, speaker: &str, command: Command
             });
             state.activity.start(format!("following {player}"), follow(bot, player));
         }
+    }
+}
+
+/// Starts script `name` on its own thread as the bot's activity; reports in chat when it ends.
+fn run_script(bot: BotHandle, state: &BotState, reply: Replier, name: String, args: Vec<String>) {
+    let shared = &state.shared;
+    let Some(script) = shared.scripts.get(&name) else {
+        let names = shared.scripts.names();
+        let known = if names.is_empty() { "none".to_owned() } else { names.join(", ") };
+        reply.say(&format!("No script called {name}. Scripts: {known}."));
+        return;
+    };
+    let stop = StopFlag::default();
+    let (host, serve) = primitives::serve(bot);
+    tokio::task::spawn_local(serve);
+    let job = runner::Job {
+        name: name.clone(),
+        ast: script.ast.clone(),
+        library: None,
+        args,
+        limits: shared.config.script_limits.clone(),
+        stop: stop.clone(),
+    };
+    let report = runner::spawn(job, Arc::new(host));
+    reply.say(&format!("Running {name}."));
+    state.activity.start(format!("running {name}"), async move {
+        // Ending the activity (`!stop`, another command) drops this future, which stops the script.
+        let _stop_on_drop = StopOnDrop(stop);
+        match report.await {
+            Ok(report) => reply.say(&summary(&report)),
+            Err(_) => reply.say(&format!("{name} ended without a report (its thread died).")),
+        }
+    });
+}
+
+/// Raises a script's stop flag when dropped.
+struct StopOnDrop(StopFlag);
+
+impl Drop for StopOnDrop {
+    fn drop(&mut self) {
+        self.0.stop();
+    }
+}
+
+/// `get_wood finished in 3.2 s: 4 (+4 oak_log)` or `get_wood failed at line 3 after 1.0 s: …`
+pub fn summary(report: &runner::Report) -> String {
+    let secs = report.elapsed.as_secs_f64();
+    let change = report.inventory_change();
+    match &report.outcome {
+        runner::Outcome::Value(value) => format!("{} finished in {secs:.1} s: {value} (inventory: {change})", report.name),
+        runner::Outcome::Failed(failure) => match failure.line {
+            Some(line) => format!("{} failed at line {line} after {secs:.1} s: {}", report.name, failure.message),
+            None => format!("{} failed after {secs:.1} s: {}", report.name, failure.message),
+        },
     }
 }
 

@@ -12,7 +12,7 @@ use azalea::{
     inventory::ItemStack,
     pathfinder::{
         PathfinderClientExt,
-        goals::{BlockPosGoal, Goal, RadiusGoal},
+        goals::{BlockPosGoal, Goal, RadiusGoal, XZGoal},
     },
 };
 
@@ -120,6 +120,11 @@ impl BotHandle {
     /// Starts walking toward `position` without waiting (used to keep up with a moving player).
     pub fn start_toward(&self, position: Vec3, radius: f32) {
         self.client.start_goto(RadiusGoal::new(position, radius));
+    }
+
+    /// Starts walking toward the column at `position`, at whatever height the ground there has.
+    pub fn start_toward_xz(&self, position: Vec3) {
+        self.client.start_goto(XZGoal { x: position.x.floor() as i32, z: position.z.floor() as i32 });
     }
 
     /// Stops walking at once.

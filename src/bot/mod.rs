@@ -34,9 +34,12 @@ pub use activity::Activity;
 pub use handle::{BotHandle, MoveError, Status, fmt_pos};
 use reconnect::ReconnectBackoffPlugin;
 
+use tokio::sync::broadcast;
+
 use crate::{
     chat::{Owners, parse_line},
-    config::{AuthMode, Config},
+    config::{AuthMode, Config, ReplyMode},
+    script::library::{LoadEvent, ScriptLibrary},
 };
 
 /// Why a run could not start or ended with an error.
@@ -53,7 +56,6 @@ pub enum BotError {
 }
 
 /// What every bot in the process shares.
-#[derive(Debug)]
 pub struct Shared {
     pub config: Config,
     pub owners: Owners,
@@ -61,21 +63,29 @@ pub struct Shared {
     pub bot_names: Vec<String>,
     /// When the run started: the first spawn is logged with the time it took.
     pub started: Instant,
+    /// The scripts `!run` knows, kept current by a file watcher.
+    pub scripts: Arc<ScriptLibrary>,
+    /// News for the owners (script reload results), said in chat by the first bot.
+    pub announcements: broadcast::Sender<String>,
 }
 
 impl Default for Shared {
     fn default() -> Self {
-        Self::new(Config::default())
+        let config = Config::default();
+        let scripts = Arc::new(ScriptLibrary::empty(&config.scripts_dir));
+        Self::new(config, scripts)
     }
 }
 
 impl Shared {
-    pub fn new(config: Config) -> Self {
+    pub fn new(config: Config, scripts: Arc<ScriptLibrary>) -> Self {
         Self {
             owners: Owners::new(config.owners.iter().cloned()),
             bot_names: config.bot_names(),
             config,
             started: Instant::now(),
+            scripts,
+            announcements: broadcast::channel(64).0,
         }
     }
 }
@@ -94,7 +104,28 @@ pub async fn run(config: Config) -> Result<(), BotError> {
     if config.owners.is_empty() {
         tracing::warn!("no owners configured: every chat command will be ignored (add --owner PLAYER)");
     }
-    let shared = Arc::new(Shared::new(config));
+    let (scripts, loaded) = ScriptLibrary::open(&config.scripts_dir);
+    for event in &loaded {
+        match event {
+            LoadEvent::Failed { .. } => tracing::warn!("{event}"),
+            _ => tracing::debug!("{event}"),
+        }
+    }
+    tracing::info!("{} script(s) in {}", scripts.names().len(), config.scripts_dir.display());
+    let shared = Arc::new(Shared::new(config, Arc::new(scripts)));
+    let announcements = shared.announcements.clone();
+    // Kept alive for the whole run: dropping it stops the hot reload.
+    let _watcher = shared
+        .scripts
+        .watch(move |event| {
+            match &event {
+                LoadEvent::Failed { .. } => tracing::warn!("{event}"),
+                _ => tracing::info!("{event}"),
+            }
+            let _ = announcements.send(format!("Scripts: {event}"));
+        })
+        .inspect_err(|err| tracing::warn!("script files will not hot-reload: {err}"))
+        .ok();
     let config = &shared.config;
 
     let mut builder = SwarmBuilder::new()
@@ -137,6 +168,9 @@ async fn handle_event(client: Client, event: Event, state: BotState) {
             } else {
                 let ms = state.shared.started.elapsed().as_millis();
                 tracing::info!("{} spawned at {} in {ms} ms", bot.name(), fmt_pos(bot.position()));
+                if state.shared.bot_names.first() == Some(&bot.name()) {
+                    tokio::task::spawn_local(announce(bot, state.shared.clone()));
+                }
             }
         }
         Event::Chat(packet) => on_chat(BotHandle::new(client), &packet, &state),
@@ -146,6 +180,25 @@ async fn handle_event(client: Client, event: Event, state: BotState) {
         }
         Event::Death(_) => tracing::warn!("{} died", client.username()),
         _ => {}
+    }
+}
+
+/// Says the owners' news in chat for as long as the run lasts (only the first bot does this).
+async fn announce(bot: BotHandle, shared: Arc<Shared>) {
+    let mut news = shared.announcements.subscribe();
+    loop {
+        match news.recv().await {
+            Ok(line) => match shared.config.reply {
+                ReplyMode::Public => commands::Replier::new(bot.clone(), "", ReplyMode::Public).say(&line),
+                ReplyMode::Whisper => {
+                    for owner in &shared.config.owners {
+                        commands::Replier::new(bot.clone(), owner, ReplyMode::Whisper).say(&line);
+                    }
+                }
+            },
+            Err(broadcast::error::RecvError::Lagged(missed)) => tracing::warn!("{missed} announcements were dropped"),
+            Err(broadcast::error::RecvError::Closed) => return,
+        }
     }
 }
 

@@ -23,6 +23,10 @@ pub enum Command {
     Follow { player: String },
     /// Stop whatever the bot is doing.
     Stop,
+    /// List the scripts `!run` knows.
+    Scripts,
+    /// Run a script by name, with words after the name as its `args`.
+    Run { name: String, args: Vec<String> },
 }
 
 /// One axis of a `!goto` target: an absolute block coordinate, or `~N` relative to the bot.
@@ -68,6 +72,8 @@ pub const COMMANDS: &[CommandSpec] = &[
     CommandSpec { name: "goto", args: "X Y Z", summary: "walk to a block (~ for relative, e.g. ~5 ~ ~-3)" },
     CommandSpec { name: "follow", args: "PLAYER", summary: "keep following a player until !stop" },
     CommandSpec { name: "stop", args: "", summary: "stop what I am doing" },
+    CommandSpec { name: "scripts", args: "", summary: "list the scripts I can run" },
+    CommandSpec { name: "run", args: "SCRIPT [ARGS...]", summary: "run a script (its words after the name are `args`)" },
 ];
 
 /// A command line that was recognised as meant for the bots, with the bot it names (if any).
@@ -158,6 +164,14 @@ fn parse_command(name: &str, args: Vec<&str>, prefix: &str) -> Result<Command, P
         "inventory" => no_args(Command::Inventory),
         "come" => no_args(Command::Come),
         "stop" => no_args(Command::Stop),
+        "scripts" => no_args(Command::Scripts),
+        "run" => match args.split_first() {
+            Some((name, rest)) if is_script_name(name) => {
+                Ok(Command::Run { name: (*name).to_owned(), args: rest.iter().map(|a| (*a).to_owned()).collect() })
+            }
+            Some((name, _)) => Err(usage_error(&format!("{name:?} is not a script name"))),
+            None => Err(usage_error("which script?")),
+        },
         "goto" => match args.as_slice() {
             [x, y, z] => {
                 let coord = |s: &str| parse_coord(s).ok_or_else(|| usage_error(&format!("{s:?} is not a coordinate")));
@@ -172,6 +186,11 @@ fn parse_command(name: &str, args: Vec<&str>, prefix: &str) -> Result<Command, P
         },
         other => unreachable!("command {other} is in COMMANDS but has no parser"),
     }
+}
+
+/// Script names are file stems: letters, digits and `_`.
+fn is_script_name(name: &str) -> bool {
+    !name.is_empty() && name.len() <= 64 && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
 /// `12`, `-4`, `~`, `~5`, `~-3`. Coordinates are whole blocks, within the world border (±30 million).
@@ -228,6 +247,9 @@ mod tests {
         assert_eq!(cmd("!help"), Ok(Command::Help { topic: None }));
         assert_eq!(cmd("!help !goto"), Ok(Command::Help { topic: Some("goto".into()) }));
         assert_eq!(cmd("!follow Alice"), Ok(Command::Follow { player: "Alice".into() }));
+        assert_eq!(cmd("!scripts"), Ok(Command::Scripts));
+        assert_eq!(cmd("!run get_wood"), Ok(Command::Run { name: "get_wood".into(), args: vec![] }));
+        assert_eq!(cmd("!run dig 3 dirt"), Ok(Command::Run { name: "dig".into(), args: vec!["3".into(), "dirt".into()] }));
     }
 
     #[test]
@@ -248,6 +270,8 @@ mod tests {
         assert_eq!(cmd("!follow").unwrap_err().to_string(), "Usage: !follow PLAYER (one player name)");
         assert_eq!(cmd("!follow a-b").unwrap_err().to_string(), "Usage: !follow PLAYER (\"a-b\" is not a player name)");
         assert_eq!(cmd("!dance").unwrap_err().to_string(), "Unknown command !dance. Try !help");
+        assert_eq!(cmd("!run").unwrap_err().to_string(), "Usage: !run SCRIPT [ARGS...] (which script?)");
+        assert_eq!(cmd("!run ../x").unwrap_err().to_string(), "Usage: !run SCRIPT [ARGS...] (\"../x\" is not a script name)");
         assert_eq!(cmd("!").unwrap_err().to_string(), "Which command? Try !help");
     }
 

@@ -251,6 +251,55 @@ mod tests {
         engine
     }
 
+    /// The documentation the LLM is shown (`primitives/*.rhai`) and what is registered must name the same functions,
+    /// with the same parameter counts.
+    #[test]
+    fn primitive_docs_match_registered_functions() {
+        let engine = engine(Arc::new(Recorder(Mutex::new(Vec::new()))));
+        let vec3_methods = ["distance", "floor", "offset", "to_string", "to_debug"];
+        let mut registered: Vec<(String, usize)> = engine
+            .gen_fn_signatures(false)
+            .iter()
+            .filter_map(|sig| {
+                let (name, rest) = sig.split_once('(')?;
+                let params = rest.split_once(')')?.0;
+                let arity = if params.trim().is_empty() { 0 } else { params.split(',').count() };
+                Some((name.trim().to_owned(), arity))
+            })
+            .filter(|(name, _)| name.starts_with(|c: char| c.is_ascii_lowercase()) && !name.contains('$'))
+            .filter(|(name, _)| !vec3_methods.contains(&name.as_str()))
+            .collect();
+        registered.sort();
+        registered.dedup();
+        let mut names: Vec<&str> = registered.iter().map(|(n, _)| n.as_str()).collect();
+        names.dedup();
+        let mut expected = FUNCTIONS.to_vec();
+        expected.sort();
+        assert_eq!(names, expected, "FUNCTIONS and the registered functions differ");
+
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("primitives");
+        let mut documented = Vec::new();
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            let text = std::fs::read_to_string(&path).unwrap();
+            let stem = path.file_stem().unwrap().to_str().unwrap().to_owned();
+            assert!(text.lines().any(|l| l.starts_with("///")), "{stem}.rhai has no doc comment");
+            assert!(text.lines().any(|l| l.starts_with("// ")), "{stem}.rhai has no example");
+            let signature = text.lines().find(|l| l.starts_with("fn ")).unwrap_or_else(|| panic!("{stem}.rhai names no fn"));
+            let (name, rest) = signature[3..].split_once('(').unwrap();
+            assert_eq!(name, stem, "{stem}.rhai documents {name}");
+            let params = rest.split_once(')').unwrap().0;
+            let arity = if params.trim().is_empty() { 0 } else { params.split(',').count() };
+            assert!(
+                registered.contains(&(name.to_owned(), arity)),
+                "{stem}.rhai shows {arity} parameters, but no such overload is registered: {registered:?}"
+            );
+            documented.push(stem);
+        }
+        documented.sort();
+        assert_eq!(documented, expected, "every registered function needs primitives/NAME.rhai, and only those");
+    }
+
     #[test]
     fn calls_reach_the_host_with_checked_arguments() {
         let recorder = Arc::new(Recorder(Mutex::new(Vec::new())));

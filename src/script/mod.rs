@@ -6,6 +6,7 @@
 pub mod bindings;
 mod engine;
 pub mod host;
+pub mod library;
 pub mod runner;
 pub mod vec3;
 

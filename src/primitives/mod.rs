@@ -1,0 +1,94 @@
+//! The Rust side of every function scripts call: observations, movement and the Voyager primitives.
+//!
+//! Calls arrive from script threads as [`Call`]s over a channel ([`serve`]) and are carried out one at a time on
+//! azalea's local task set. A call whose run is stopped is dropped mid-way and the bot stops moving. Answers are
+//! script values, or texts that tell the script (and an LLM reading them) what to do next.
+
+mod explore;
+mod observe;
+
+use std::future::Future;
+
+use rhai::Dynamic;
+use tokio::sync::mpsc;
+
+use crate::{
+    bot::BotHandle,
+    script::{Answer, CANCELLED, Call, ChannelHost, Job},
+};
+
+/// A host for scripts acting through `bot`, and the task that serves its calls. Spawn the task on azalea's local
+/// task set (`tokio::task::spawn_local` from an event handler); it ends when the host and its clones are dropped.
+pub fn serve(bot: BotHandle) -> (ChannelHost, impl Future<Output = ()>) {
+    let (jobs, mut incoming) = mpsc::unbounded_channel::<Job>();
+    let task = async move {
+        while let Some(Job { call, reply, cancel }) = incoming.recv().await {
+            let answer = tokio::select! {
+                answer = perform(&bot, call) => answer,
+                () = cancel.cancelled() => {
+                    bot.stop_moving();
+                    Err(CANCELLED.to_owned())
+                }
+            };
+            // The script may have given up waiting (stopped); nobody to tell then.
+            let _ = reply.send(answer);
+        }
+    };
+    (ChannelHost::new(jobs), task)
+}
+
+/// Carries out one call.
+pub async fn perform(bot: &BotHandle, call: Call) -> Answer {
+    match call {
+        Call::Position => Ok(Dynamic::from(crate::script::Vec3::from(bot.position()))),
+        Call::Inventory => Ok(observe::inventory(bot)),
+        Call::InventoryCount { name } => Ok(Dynamic::from_int(observe::inventory_count(bot, &name))),
+        Call::Health => Ok(Dynamic::from_float(f64::from(bot.client().health()))),
+        Call::Food => Ok(Dynamic::from_int(i64::from(bot.client().hunger().food))),
+        Call::Chat { text } => {
+            bot.chat(&text);
+            Ok(Dynamic::UNIT)
+        }
+        Call::FindBlocks { name, max_distance, count } => observe::find_blocks(bot, &name, max_distance, count),
+        Call::NearestEntity { name, max_distance } => observe::nearest_entity(bot, &name, max_distance),
+        Call::Goto { pos, range } => {
+            bot.goto_near(pos.into(), range as f32).await.map_err(|e| e.to_string())?;
+            Ok(Dynamic::UNIT)
+        }
+        Call::Explore { direction, leg } => explore::leg(bot, direction, leg).await,
+        Call::Equip { .. }
+        | Call::MineBlock { .. }
+        | Call::CraftItem { .. }
+        | Call::SmeltItem { .. }
+        | Call::PlaceItem { .. }
+        | Call::KillMob { .. }
+        | Call::GetItemFromChest { .. }
+        | Call::DepositItemIntoChest { .. }
+        | Call::CheckItemInsideChest { .. } => Err(format!("{} is not available in this version of Wayfarer", call_name(&call))),
+    }
+}
+
+/// The script-facing name of a call.
+fn call_name(call: &Call) -> &'static str {
+    match call {
+        Call::Position => "position",
+        Call::Inventory => "inventory",
+        Call::InventoryCount { .. } => "inventoryCount",
+        Call::Health => "health",
+        Call::Food => "food",
+        Call::Chat { .. } => "chat",
+        Call::FindBlocks { .. } => "findBlocks",
+        Call::NearestEntity { .. } => "nearestEntity",
+        Call::Goto { .. } => "goto",
+        Call::Explore { .. } => "exploreUntil",
+        Call::Equip { .. } => "equip",
+        Call::MineBlock { .. } => "mineBlock",
+        Call::CraftItem { .. } => "craftItem",
+        Call::SmeltItem { .. } => "smeltItem",
+        Call::PlaceItem { .. } => "placeItem",
+        Call::KillMob { .. } => "killMob",
+        Call::GetItemFromChest { .. } => "getItemFromChest",
+        Call::DepositItemIntoChest { .. } => "depositItemIntoChest",
+        Call::CheckItemInsideChest { .. } => "checkItemInsideChest",
+    }
+}

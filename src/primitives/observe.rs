@@ -1,0 +1,87 @@
+//! Observations: inventory, blocks and entities around the bot. Nothing here moves the bot or waits.
+
+use std::str::FromStr;
+
+use azalea::{
+    BlockPos,
+    entity::{EntityKindComponent, LocalEntity},
+    ecs::query::Without,
+    registry::builtin::{BlockKind, EntityKind},
+};
+use rhai::{Dynamic, Map};
+
+use crate::{bot::BotHandle, script::Vec3};
+
+/// `#{oak_log: 12, dirt: 3}`
+pub fn inventory(bot: &BotHandle) -> Dynamic {
+    let map: Map = bot.items().into_iter().map(|(name, count)| (name.into(), Dynamic::from_int(count.into()))).collect();
+    Dynamic::from_map(map)
+}
+
+pub fn inventory_count(bot: &BotHandle, name: &str) -> i64 {
+    bot.items().into_iter().find(|(n, _)| n == name).map_or(0, |(_, c)| c.into())
+}
+
+/// The positions of up to `count` blocks called `name` within `max_distance` of the bot, nearest first.
+pub fn find_blocks(bot: &BotHandle, name: &str, max_distance: f64, count: usize) -> Result<Dynamic, String> {
+    let kind = BlockKind::from_str(name).map_err(|()| format!("There is no block called {name}"))?;
+    let found = nearest_blocks(bot, kind, max_distance, count);
+    Ok(Dynamic::from_array(found.into_iter().map(|p| Dynamic::from(Vec3::from(p))).collect()))
+}
+
+/// Scans the loaded world in a cube around the bot; returns matches within `max_distance` (from the bot's feet to
+/// block centres), nearest first.
+pub fn nearest_blocks(bot: &BotHandle, kind: BlockKind, max_distance: f64, count: usize) -> Vec<BlockPos> {
+    let origin = bot.position();
+    let centre = BlockPos::from(origin);
+    let radius = max_distance.ceil() as i32;
+    let world = bot.client().world();
+    let world = world.read();
+    let (min_y, max_y) = (world.chunks.min_y(), world.chunks.min_y() + world.chunks.height() as i32 - 1);
+    let mut found: Vec<(f64, BlockPos)> = Vec::new();
+    for y in (centre.y - radius).max(min_y)..=(centre.y + radius).min(max_y) {
+        for x in centre.x - radius..=centre.x + radius {
+            for z in centre.z - radius..=centre.z + radius {
+                let pos = BlockPos::new(x, y, z);
+                let Some(state) = world.get_block_state(pos) else { continue };
+                if BlockKind::from(state) != kind {
+                    continue;
+                }
+                let distance = pos.center().distance_to(origin);
+                if distance <= max_distance {
+                    found.push((distance, pos));
+                }
+            }
+        }
+    }
+    found.sort_by(|a, b| a.0.total_cmp(&b.0));
+    found.into_iter().take(count).map(|(_, pos)| pos).collect()
+}
+
+/// The nearest entity of kind `name` (`pig`, `zombie`, `item`…) or the player called `name`, within `max_distance`:
+/// `#{name, position, distance}`, or `()` when there is none.
+pub fn nearest_entity(bot: &BotHandle, name: &str, max_distance: f64) -> Result<Dynamic, String> {
+    let origin = bot.position();
+    let describe = |label: String, position: azalea::Vec3| {
+        let distance = position.distance_to(origin);
+        (distance <= max_distance).then(|| {
+            let mut map = Map::new();
+            map.insert("name".into(), label.into());
+            map.insert("position".into(), Dynamic::from(Vec3::from(position)));
+            map.insert("distance".into(), Dynamic::from_float(distance));
+            Dynamic::from_map(map)
+        })
+    };
+    if let Some(position) = bot.player_position(name) {
+        return Ok(describe(name.to_owned(), position).unwrap_or(Dynamic::UNIT));
+    }
+    let kind = EntityKind::from_str(name)
+        .map_err(|()| format!("There is no entity type or visible player called {name}"))?;
+    let nearest = bot
+        .client()
+        .nearest_entities_by::<&EntityKindComponent, Without<LocalEntity>>(move |k: &EntityKindComponent| k.0 == kind);
+    Ok(nearest
+        .iter()
+        .find_map(|entity| describe(name.to_owned(), entity.position()))
+        .unwrap_or(Dynamic::UNIT))
+}

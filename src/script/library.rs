@@ -1,0 +1,233 @@
+//! Hand-written scripts: every `*.rhai` file in a folder (`scripts/` by default), compiled, kept current by a file
+//! watcher, runnable by name with `!run NAME`.
+//!
+//! A file that fails to compile is reported with its line and the previous version stays usable; a deleted file is
+//! dropped. Nothing here runs scripts (see [`super::runner`]).
+
+use std::{
+    collections::BTreeMap,
+    path::{Path, PathBuf},
+    sync::{Arc, RwLock, mpsc},
+    time::Duration,
+};
+
+use notify::{RecursiveMode, Watcher};
+use rhai::{AST, Engine, Scope};
+
+use super::{Limits, RunBounds, StopFlag, build_engine};
+
+/// A compiled script.
+#[derive(Debug)]
+pub struct Script {
+    pub name: String,
+    pub path: PathBuf,
+    pub ast: Arc<AST>,
+}
+
+/// What a (re)load did, for the log and for owners in chat.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LoadEvent {
+    Loaded { name: String },
+    Removed { name: String },
+    Failed { file: String, line: Option<usize>, message: String },
+}
+
+impl std::fmt::Display for LoadEvent {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            LoadEvent::Loaded { name } => write!(f, "script {name} loaded"),
+            LoadEvent::Removed { name } => write!(f, "script {name} removed"),
+            LoadEvent::Failed { file, line: Some(line), message } => {
+                write!(f, "{file} line {line}: {message} (the previous version stays in use)")
+            }
+            LoadEvent::Failed { file, line: None, message } => write!(f, "{file}: {message}"),
+        }
+    }
+}
+
+/// The scripts in one folder.
+pub struct ScriptLibrary {
+    dir: PathBuf,
+    scripts: RwLock<BTreeMap<String, Arc<Script>>>,
+    compiler: Engine,
+}
+
+/// How long the watcher waits for a burst of file events (an editor's save) to settle.
+const SETTLE: Duration = Duration::from_millis(150);
+
+impl ScriptLibrary {
+    /// A library with no scripts that has not looked at `dir` yet.
+    pub fn empty(dir: impl Into<PathBuf>) -> Self {
+        let compiler = build_engine(&Limits::default(), RunBounds::new(StopFlag::default(), &Limits::default()));
+        Self { dir: dir.into(), scripts: RwLock::new(BTreeMap::new()), compiler }
+    }
+
+    /// Compiles every `*.rhai` in `dir` (which need not exist yet). Returns the library and what loading did.
+    pub fn open(dir: impl Into<PathBuf>) -> (Self, Vec<LoadEvent>) {
+        let library = Self::empty(dir);
+        let mut files: Vec<PathBuf> = std::fs::read_dir(&library.dir)
+            .map(|entries| entries.filter_map(|e| e.ok().map(|e| e.path())).filter(|p| is_script(p)).collect())
+            .unwrap_or_default();
+        files.sort();
+        let events = files.iter().filter_map(|path| library.reload(path)).collect();
+        (library, events)
+    }
+
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    pub fn get(&self, name: &str) -> Option<Arc<Script>> {
+        self.scripts.read().unwrap_or_else(|p| p.into_inner()).get(name).cloned()
+    }
+
+    pub fn names(&self) -> Vec<String> {
+        self.scripts.read().unwrap_or_else(|p| p.into_inner()).keys().cloned().collect()
+    }
+
+    /// Brings one file's entry up to date with the disk. `None` if `path` is not a script file.
+    pub fn reload(&self, path: &Path) -> Option<LoadEvent> {
+        let name = script_name(path)?;
+        let file = path.file_name().map_or_else(|| name.clone(), |f| f.to_string_lossy().into_owned());
+        let source = match std::fs::read_to_string(path) {
+            Ok(source) => source,
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
+                let removed = self.scripts.write().unwrap_or_else(|p| p.into_inner()).remove(&name);
+                return removed.map(|_| LoadEvent::Removed { name });
+            }
+            Err(err) => return Some(LoadEvent::Failed { file, line: None, message: err.to_string() }),
+        };
+        let mut scope = Scope::new();
+        scope.push("args", rhai::Array::new());
+        match self.compiler.compile_with_scope(&scope, &source) {
+            Ok(ast) => {
+                let script = Arc::new(Script { name: name.clone(), path: path.to_owned(), ast: Arc::new(ast) });
+                self.scripts.write().unwrap_or_else(|p| p.into_inner()).insert(name.clone(), script);
+                Some(LoadEvent::Loaded { name })
+            }
+            Err(err) => Some(LoadEvent::Failed {
+                file,
+                line: err.1.line(),
+                message: err.0.to_string(),
+            }),
+        }
+    }
+
+    /// Watches the folder and reloads changed files until the returned watcher is dropped; `report` is called with
+    /// every load event.
+    pub fn watch(
+        self: &Arc<Self>,
+        report: impl Fn(LoadEvent) + Send + 'static,
+    ) -> notify::Result<notify::RecommendedWatcher> {
+        std::fs::create_dir_all(&self.dir).map_err(notify::Error::io)?;
+        let (tx, rx) = mpsc::channel::<PathBuf>();
+        let mut watcher = notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
+            if let Ok(event) = event {
+                for path in event.paths {
+                    let _ = tx.send(path);
+                }
+            }
+        })?;
+        watcher.watch(&self.dir, RecursiveMode::NonRecursive)?;
+        let library = Arc::downgrade(self);
+        std::thread::Builder::new()
+            .name("script watcher".into())
+            .spawn(move || {
+                while let Ok(first) = rx.recv() {
+                    let mut changed = vec![first];
+                    while let Ok(more) = rx.recv_timeout(SETTLE) {
+                        changed.push(more);
+                    }
+                    changed.sort();
+                    changed.dedup();
+                    let Some(library) = library.upgrade() else { return };
+                    for event in changed.iter().filter_map(|path| library.reload(path)) {
+                        report(event);
+                    }
+                }
+            })
+            .map_err(notify::Error::io)?;
+        Ok(watcher)
+    }
+}
+
+fn is_script(path: &Path) -> bool {
+    script_name(path).is_some()
+}
+
+/// `scripts/get_wood.rhai` → `get_wood`. Editor temp files and other extensions are not scripts.
+fn script_name(path: &Path) -> Option<String> {
+    if path.extension()? != "rhai" {
+        return None;
+    }
+    let stem = path.file_stem()?.to_str()?;
+    let valid = !stem.is_empty() && stem.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+    valid.then(|| stem.to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Instant;
+
+    use super::*;
+
+    fn temp_dir(tag: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!("wayfarer-scripts-{tag}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+
+    #[test]
+    fn loads_good_files_and_reports_bad_ones_with_lines() {
+        let dir = temp_dir("load");
+        std::fs::write(dir.join("hello.rhai"), "chat(\"hi\")").unwrap();
+        std::fs::write(dir.join("broken.rhai"), "let x = 1;\nlet = ;").unwrap();
+        std::fs::write(dir.join("notes.txt"), "not a script").unwrap();
+        std::fs::write(dir.join(".#hello.rhai"), "editor lock file").unwrap();
+        let (library, events) = ScriptLibrary::open(&dir);
+        assert_eq!(library.names(), ["hello"]);
+        let failed = events.iter().find(|e| matches!(e, LoadEvent::Failed { .. })).expect("broken.rhai fails");
+        let LoadEvent::Failed { file, line, .. } = failed else { unreachable!() };
+        assert_eq!((file.as_str(), *line), ("broken.rhai", Some(2)));
+    }
+
+    #[test]
+    fn a_bad_edit_keeps_the_old_version_and_a_delete_removes() {
+        let dir = temp_dir("edit");
+        let path = dir.join("work.rhai");
+        std::fs::write(&path, "1 + 1").unwrap();
+        let (library, _) = ScriptLibrary::open(&dir);
+        let before = library.get("work").unwrap();
+        std::fs::write(&path, "1 +").unwrap();
+        assert!(matches!(library.reload(&path), Some(LoadEvent::Failed { .. })));
+        assert!(Arc::ptr_eq(&before, &library.get("work").unwrap()), "a failed reload replaced the good version");
+        std::fs::remove_file(&path).unwrap();
+        assert_eq!(library.reload(&path), Some(LoadEvent::Removed { name: "work".into() }));
+        assert!(library.get("work").is_none());
+    }
+
+    #[test]
+    fn watcher_picks_up_new_and_edited_files() {
+        let dir = temp_dir("watch");
+        let (library, _) = ScriptLibrary::open(&dir);
+        let library = Arc::new(library);
+        let (tx, rx) = mpsc::channel();
+        let _watcher = library.watch(move |event| tx.send(event).unwrap()).unwrap();
+        std::fs::write(dir.join("fresh.rhai"), "40 + 2").unwrap();
+        let deadline = Instant::now() + Duration::from_secs(5);
+        loop {
+            let event = rx.recv_timeout(deadline.saturating_duration_since(Instant::now())).expect("no reload event");
+            if event == (LoadEvent::Loaded { name: "fresh".into() }) {
+                break;
+            }
+        }
+        let first = library.get("fresh").unwrap();
+        std::fs::write(dir.join("fresh.rhai"), "41 + 2").unwrap();
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while Arc::ptr_eq(&first, &library.get("fresh").unwrap()) {
+            assert!(Instant::now() < deadline, "the edit was not picked up");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
