@@ -26,7 +26,7 @@ pub struct ReconnectBackoffPlugin {
 impl Plugin for ReconnectBackoffPlugin {
     fn build(&self, app: &mut App) {
         app.insert_resource(BackoffPolicy(self.policy))
-            .add_systems(Update, (reset_after_spawn, schedule_rejoin.before(start_rejoin_on_disconnect)));
+            .add_systems(Update, (reset_after_spawn, schedule_rejoin).chain().before(start_rejoin_on_disconnect));
     }
 }
 

@@ -5,6 +5,7 @@
 //! script values, or texts that tell the script (and an LLM reading them) what to do next.
 
 mod explore;
+pub mod facts;
 mod observe;
 
 use std::future::Future;

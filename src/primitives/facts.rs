@@ -1,0 +1,211 @@
+//! Game facts the primitives plan with: crafting recipes, which tools harvest which blocks and what they drop,
+//! smelting and fuel. They come from `data/facts.json`, generated from minecraft-data 26.1 by
+//! `tests/server/tools/gen_facts.js` (facts, not code), and are parsed once on first use.
+
+use std::{
+    collections::{BTreeMap, HashMap},
+    sync::LazyLock,
+};
+
+use serde::Deserialize;
+
+/// One way to craft an item.
+#[derive(Clone, Debug, Deserialize, PartialEq, Eq)]
+#[serde(untagged)]
+pub enum Recipe {
+    /// A grid of item names (`None` = empty cell), top row first.
+    Shaped { shape: Vec<Vec<Option<String>>>, count: u32 },
+    Shapeless { ingredients: Vec<String>, count: u32 },
+}
+
+impl Recipe {
+    /// How many items one craft yields.
+    pub fn count(&self) -> u32 {
+        match self {
+            Recipe::Shaped { count, .. } | Recipe::Shapeless { count, .. } => *count,
+        }
+    }
+
+    /// Ingredients of one craft, totalled by name.
+    pub fn needs(&self) -> BTreeMap<String, u32> {
+        let mut needs = BTreeMap::new();
+        let names: Vec<&String> = match self {
+            Recipe::Shaped { shape, .. } => shape.iter().flatten().flatten().collect(),
+            Recipe::Shapeless { ingredients, .. } => ingredients.iter().collect(),
+        };
+        for name in names {
+            *needs.entry(name.clone()).or_insert(0) += 1;
+        }
+        needs
+    }
+
+    /// True if the recipe fits the 2×2 grid of the player's inventory.
+    pub fn fits_inventory_grid(&self) -> bool {
+        match self {
+            Recipe::Shaped { shape, .. } => shape.len() <= 2 && shape.iter().all(|row| row.len() <= 2),
+            Recipe::Shapeless { ingredients, .. } => ingredients.len() <= 4,
+        }
+    }
+
+    /// The grid cells to fill, as (row, column, item), for a grid `width` wide.
+    pub fn cells(&self, width: usize) -> Vec<(usize, usize, String)> {
+        match self {
+            Recipe::Shaped { shape, .. } => shape
+                .iter()
+                .enumerate()
+                .flat_map(|(r, row)| row.iter().enumerate().filter_map(move |(c, cell)| Some((r, c, cell.clone()?))))
+                .collect(),
+            Recipe::Shapeless { ingredients, .. } => {
+                ingredients.iter().enumerate().map(|(i, name)| (i / width, i % width, name.clone())).collect()
+            }
+        }
+    }
+}
+
+/// What is known about mining a block.
+#[derive(Clone, Debug, Default, Deserialize)]
+pub struct BlockFacts {
+    /// Tools that harvest it; absent means anything (even a hand) does.
+    pub tools: Option<Vec<String>>,
+    /// What it drops, when that is not the block itself.
+    pub drops: Option<Vec<String>>,
+    pub hardness: Option<f64>,
+}
+
+#[derive(Debug, Deserialize)]
+pub struct Facts {
+    pub crafting: HashMap<String, Vec<Recipe>>,
+    pub blocks: HashMap<String, BlockFacts>,
+    pub smelting: HashMap<String, String>,
+    /// Burn time in ticks; one item smelts in 200.
+    pub fuels: HashMap<String, u32>,
+}
+
+static FACTS: LazyLock<Facts> = LazyLock::new(|| {
+    serde_json::from_str(include_str!("data/facts.json")).expect("data/facts.json is generated and valid")
+});
+
+pub fn facts() -> &'static Facts {
+    &FACTS
+}
+
+/// Tool tiers from weakest to strongest, for "I need at least a …".
+const TIERS: [&str; 7] = ["wooden", "golden", "stone", "copper", "iron", "diamond", "netherite"];
+
+fn tier(tool: &str) -> usize {
+    TIERS.iter().position(|t| tool.starts_with(t)).unwrap_or(TIERS.len())
+}
+
+/// Checks that a block can be harvested with what the bot carries. `Err` names the weakest tool that would do.
+pub fn check_harvest(block: &str, carried: &HashMap<String, i32>) -> Result<(), String> {
+    let Some(tools) = facts().blocks.get(block).and_then(|b| b.tools.as_ref()) else { return Ok(()) };
+    if tools.iter().any(|t| carried.get(t).copied().unwrap_or(0) > 0) {
+        return Ok(());
+    }
+    let weakest = tools.iter().min_by_key(|t| tier(t)).map_or("tool", String::as_str);
+    Err(format!("I need at least a {weakest} to mine {block}"))
+}
+
+/// What mining `block` yields (empty for blocks that drop nothing, like leaves without shears).
+pub fn drops_of(block: &str) -> Vec<String> {
+    match facts().blocks.get(block).and_then(|b| b.drops.clone()) {
+        Some(drops) => drops,
+        None => vec![block.to_owned()],
+    }
+}
+
+/// A craft that the inventory can pay for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CraftPlan {
+    pub recipe: Recipe,
+    /// How many times to craft (each yields `recipe.count()`).
+    pub times: u32,
+}
+
+/// Picks the recipe variant for `count` × `item` that the inventory can pay for. `Err` says exactly what is missing
+/// for the variant closest to being possible: `I cannot make wooden_pickaxe because I need: 2 more stick`.
+pub fn plan_craft(item: &str, count: u32, carried: &HashMap<String, i32>) -> Result<CraftPlan, String> {
+    let Some(recipes) = facts().crafting.get(item) else {
+        let hint = match facts().smelting.iter().find(|(_, out)| *out == item) {
+            Some((input, _)) => format!("; smelt {input} to get it"),
+            None => String::new(),
+        };
+        return Err(format!("{item} cannot be crafted{hint}"));
+    };
+    let mut best: Option<(u32, Vec<String>)> = None;
+    for recipe in recipes {
+        let times = count.div_ceil(recipe.count());
+        let mut short_total = 0;
+        let mut missing = Vec::new();
+        for (name, per_craft) in recipe.needs() {
+            let need = per_craft * times;
+            let have = carried.get(&name).copied().unwrap_or(0).max(0) as u32;
+            if have < need {
+                short_total += need - have;
+                missing.push(format!("{} more {name}", need - have));
+            }
+        }
+        if missing.is_empty() {
+            return Ok(CraftPlan { recipe: recipe.clone(), times });
+        }
+        if best.as_ref().is_none_or(|(total, _)| short_total < *total) {
+            best = Some((short_total, missing));
+        }
+    }
+    let (_, missing) = best.expect("an item in the table has at least one recipe");
+    Err(format!("I cannot make {item} because I need: {}", missing.join(", ")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn inv(items: &[(&str, i32)]) -> HashMap<String, i32> {
+        items.iter().map(|(n, c)| ((*n).to_owned(), *c)).collect()
+    }
+
+    #[test]
+    fn missing_ingredients_are_listed_exactly() {
+        let err = plan_craft("wooden_pickaxe", 1, &inv(&[("oak_planks", 3)])).unwrap_err();
+        assert_eq!(err, "I cannot make wooden_pickaxe because I need: 2 more stick");
+        let err = plan_craft("stick", 8, &inv(&[])).unwrap_err();
+        assert!(err.starts_with("I cannot make stick because I need: 4 more "), "{err}");
+    }
+
+    #[test]
+    fn the_variant_the_inventory_can_pay_for_is_chosen() {
+        let plan = plan_craft("wooden_pickaxe", 1, &inv(&[("birch_planks", 3), ("stick", 2)])).unwrap();
+        assert_eq!(plan.times, 1);
+        assert_eq!(plan.recipe.needs().get("birch_planks"), Some(&3));
+        assert!(!plan.recipe.fits_inventory_grid());
+        let plan = plan_craft("oak_planks", 6, &inv(&[("oak_log", 2)])).unwrap();
+        assert_eq!(plan.times, 2, "4 planks per log: 6 planks need 2 crafts");
+        assert!(plan.recipe.fits_inventory_grid());
+    }
+
+    #[test]
+    fn uncraftable_items_say_how_to_get_them() {
+        assert_eq!(plan_craft("iron_ore", 1, &inv(&[])).unwrap_err(), "iron_ore cannot be crafted");
+        // iron_ingot has crafting recipes (from nuggets or a block), so it is planned, not refused
+        assert!(plan_craft("iron_ingot", 1, &inv(&[])).unwrap_err().starts_with("I cannot make iron_ingot"));
+    }
+
+    #[test]
+    fn harvest_rules_name_the_weakest_tool() {
+        assert_eq!(check_harvest("iron_ore", &inv(&[("wooden_pickaxe", 1)])), Err("I need at least a stone_pickaxe to mine iron_ore".into()));
+        assert_eq!(check_harvest("stone", &inv(&[])), Err("I need at least a wooden_pickaxe to mine stone".into()));
+        assert!(check_harvest("iron_ore", &inv(&[("stone_pickaxe", 1)])).is_ok());
+        assert!(check_harvest("oak_log", &inv(&[])).is_ok());
+        assert_eq!(drops_of("stone"), ["cobblestone"]);
+        assert_eq!(drops_of("oak_log"), ["oak_log"]);
+        assert!(drops_of("oak_leaves").is_empty());
+    }
+
+    #[test]
+    fn shaped_cells_keep_positions() {
+        let plan = plan_craft("stick", 4, &inv(&[("oak_planks", 2)])).unwrap();
+        let cells = plan.recipe.cells(2);
+        assert_eq!(cells.len(), 2);
+        assert!(cells.iter().all(|(_, c, _)| *c == cells[0].1), "a stick is one column: {cells:?}");
+    }
+}
