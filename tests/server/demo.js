@@ -1,0 +1,69 @@
+#!/usr/bin/env node
+// `make demo`: starts the local test world, joins it with a Wayfarer bot, and has a scripted owner ("Guide") show
+// the chat commands while the chat scrolls by. Afterwards the world stays up: join it with a Minecraft 26.1 client
+// (offline mode, as the --owner name) to command the bot yourself. Ctrl-C stops everything.
+// Usage: node demo.js --bot PATH/TO/wayfarer [--port 25565] [--owner Steve]
+'use strict'
+
+const { spawn } = require('node:child_process')
+const fs = require('node:fs')
+const path = require('node:path')
+const readline = require('node:readline')
+
+const opts = { port: '25565', owner: 'Steve' }
+for (let i = 2; i < process.argv.length; i += 2) opts[process.argv[i].replace(/^--/, '')] = process.argv[i + 1]
+if (!opts.bot || !fs.existsSync(opts.bot)) {
+  console.error(`demo: no wayfarer binary at ${opts.bot}; run \`make demo\` (it builds the bot first)`)
+  process.exit(2)
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
+const children = []
+let nextId = 1
+
+function shutdown (code) {
+  for (const child of children) if (child.exitCode === null) child.kill('SIGTERM')
+  setTimeout(() => process.exit(code), 300)
+}
+process.on('SIGINT', () => { console.log('\nstopping the demo'); shutdown(0) })
+process.on('SIGTERM', () => shutdown(0))
+
+async function main () {
+  const world = spawn('node', [path.join(__dirname, 'server.js'), '--port', opts.port], { stdio: ['pipe', 'pipe', 'inherit'] })
+  children.push(world)
+  world.on('exit', (code) => { console.error(`demo: the test world exited (${code}); is port ${opts.port} free?`); shutdown(1) })
+  let ready = false
+  readline.createInterface({ input: world.stdout }).on('line', (line) => {
+    if (line.startsWith('READY ')) { ready = true; return }
+    let msg
+    try { msg = JSON.parse(line) } catch { return }
+    if (msg.event === 'chat') console.log(`  <${msg.from}> ${msg.text}`)
+    else if (msg.event === 'join') console.log(`  * ${msg.name} joined`)
+    else if (msg.event === 'leave') console.log(`  * ${msg.name} left`)
+  })
+  const control = (cmd) => world.stdin.write(JSON.stringify({ id: nextId++, ...cmd }) + '\n')
+  while (!ready) await sleep(50)
+  console.log(`Test world listening on 127.0.0.1:${opts.port}`)
+
+  const bot = spawn(opts.bot, ['run', '--server', `127.0.0.1:${opts.port}`, '--owner', 'Guide', '--owner', opts.owner],
+    { stdio: ['ignore', 'inherit', 'inherit'] })
+  children.push(bot)
+  bot.on('exit', (code) => { console.error(`demo: the bot exited (${code})`); shutdown(code || 1) })
+
+  await sleep(3000)
+  control({ cmd: 'addPlayer', name: 'Guide', x: 4.5, y: 64, z: 4.5 })
+  const tour = [
+    ['!help'], ['!status'], ['!goto 8 64 -6', 6000], ['!come', 6000], ['!follow Guide', 1500],
+    [{ cmd: 'movePlayer', name: 'Guide', x: -6.5, y: 64, z: 9.5 }, 5000], ['!status'], ['!stop'], ['!dance']
+  ]
+  for (const [step, wait = 2000] of tour) {
+    await sleep(1000)
+    if (typeof step === 'string') control({ cmd: 'say', as: 'Guide', text: step })
+    else { console.log('  (Guide walks away)'); control(step) }
+    await sleep(wait)
+  }
+  console.log(`\nThe tour is over; the world and the bot keep running. Join 127.0.0.1:${opts.port} with a Minecraft 26.1`)
+  console.log(`client in offline mode as "${opts.owner}" and type !help in chat. Ctrl-C stops the demo.`)
+}
+
+main().catch((err) => { console.error(`demo failed: ${err.message}`); shutdown(1) })

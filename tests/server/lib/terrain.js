@@ -1,0 +1,92 @@
+// The test world's terrain: a deterministic superflat overworld (bedrock at y=-64, stone up to 59, dirt 60..62,
+// grass at 63) plus the block edits tests make. Chunks are cloned from one template column, so streaming a new
+// chunk costs a copy, not 100 000 block writes.
+'use strict'
+
+const { Vec3 } = require('vec3')
+const registry = require('prismarine-registry')('26.1')
+const Chunk = require('prismarine-chunk')(registry)
+
+const MIN_Y = -64
+const HEIGHT = 384
+const GROUND_Y = 63 // the grass layer; players stand at y = 64
+
+function stateOf (name) {
+  const block = registry.blocksByName[name]
+  if (!block) throw new Error(`unknown block ${JSON.stringify(name)}`)
+  return block.defaultState
+}
+
+function buildTemplate () {
+  const chunk = new Chunk({ minY: MIN_Y, worldHeight: HEIGHT })
+  const layers = [[-64, -64, 'bedrock'], [-63, 59, 'stone'], [60, 62, 'dirt'], [63, 63, 'grass_block']]
+  const pos = new Vec3(0, 0, 0)
+  for (let x = 0; x < 16; x++) {
+    for (let z = 0; z < 16; z++) {
+      pos.x = x; pos.z = z
+      for (const [from, to, name] of layers) {
+        const state = stateOf(name)
+        for (let y = from; y <= to; y++) { pos.y = y; chunk.setBlockStateId(pos, state) }
+      }
+      for (let y = GROUND_Y + 1; y < MIN_Y + HEIGHT; y++) { pos.y = y; chunk.setSkyLight(pos, 15) }
+    }
+  }
+  return chunk
+}
+
+class Terrain {
+  constructor () {
+    this.template = buildTemplate()
+    this.templateJson = this.template.toJson()
+    this.edited = new Map() // "cx,cz" -> Chunk, only for columns with edits
+    this.packets = new Map() // "cx,cz" -> cached map_chunk fields
+  }
+
+  key (cx, cz) { return `${cx},${cz}` }
+
+  column (cx, cz) {
+    return this.edited.get(this.key(cx, cz)) || this.template
+  }
+
+  /** The block state id at a world position. */
+  stateAt (x, y, z) {
+    if (y < MIN_Y || y >= MIN_Y + HEIGHT) return 0
+    return this.column(Math.floor(x / 16), Math.floor(z / 16)).getBlockStateId(new Vec3(mod16(x), y, mod16(z)))
+  }
+
+  blockAt (x, y, z) {
+    return registry.blocksByStateId[this.stateAt(x, y, z)]
+  }
+
+  /** Sets a block (by state id); returns false if y is outside the world. */
+  setState (x, y, z, state) {
+    if (y < MIN_Y || y >= MIN_Y + HEIGHT) return false
+    const cx = Math.floor(x / 16)
+    const cz = Math.floor(z / 16)
+    const key = this.key(cx, cz)
+    let chunk = this.edited.get(key)
+    if (!chunk) {
+      chunk = Chunk.fromJson(this.templateJson)
+      this.edited.set(key, chunk)
+    }
+    chunk.setBlockStateId(new Vec3(mod16(x), y, mod16(z)), state)
+    this.packets.delete(key)
+    return true
+  }
+
+  /** The map_chunk packet fields for a column. */
+  chunkPacket (cx, cz) {
+    const key = this.key(cx, cz)
+    let cached = this.packets.get(key) || (this.edited.has(key) ? null : this.packets.get('template'))
+    if (!cached) {
+      const chunk = this.column(cx, cz)
+      cached = { chunkData: chunk.dump(), ...chunk.dumpLight() }
+      this.packets.set(this.edited.has(key) ? key : 'template', cached)
+    }
+    return { x: cx, z: cz, heightmaps: [], blockEntities: [], ...cached }
+  }
+}
+
+function mod16 (v) { return ((v % 16) + 16) % 16 }
+
+module.exports = { Terrain, stateOf, registry, MIN_Y, HEIGHT, GROUND_Y }

@@ -1,0 +1,378 @@
+#!/usr/bin/env node
+// Wayfarer's test world: a Minecraft Java 26.1 server for tests and the demo, on minecraft-protocol.
+//
+//   node tests/server/server.js --port 0 [--view-distance 4]
+//
+// Prints `READY {"port":N}` once listening. Afterwards every stdout line is JSON: replies to control commands
+// (`{"id":…,"ok":true,"result":…}`) and events (`{"event":"chat",…}`). Control commands are JSON lines on stdin;
+// see README.md beside this file. Human-readable logs go to stderr.
+'use strict'
+
+const crypto = require('node:crypto')
+const readline = require('node:readline')
+const mc = require('minecraft-protocol')
+const nbt = require('prismarine-nbt')
+const mcData = require('minecraft-data')('26.1')
+const { Terrain, stateOf, registry, GROUND_Y } = require('./lib/terrain')
+
+const args = parseArgs(process.argv.slice(2))
+const VIEW_DISTANCE = Number(args['view-distance'] ?? 4)
+const SPAWN = { x: 0.5, y: GROUND_Y + 1, z: 0.5 }
+const PLAYER_TYPE = mcData.entitiesByName.player.id
+
+function parseArgs (argv) {
+  const out = {}
+  for (let i = 0; i < argv.length; i++) {
+    if (!argv[i].startsWith('--')) continue
+    const [key, inline] = argv[i].slice(2).split('=')
+    out[key] = inline ?? argv[++i]
+  }
+  return out
+}
+
+const log = (...parts) => process.stderr.write(`[world] ${parts.join(' ')}\n`)
+const emit = (object) => process.stdout.write(JSON.stringify(object) + '\n')
+const text = (s) => nbt.comp({ text: nbt.string(s) })
+
+const terrain = new Terrain()
+let nextEntityId = 100000
+let worldAge = 0
+
+/** Everyone in the world: real clients and test-controlled players alike. */
+const players = new Map() // name -> Player
+
+class Player {
+  constructor ({ name, uuid, entityId, client = null, pos = { ...SPAWN } }) {
+    Object.assign(this, { name, uuid, entityId, client, pos, yaw: 0, pitch: 0, onGround: true })
+    this.loaded = new Set() // chunk keys this client has
+    this.center = null // chunk the view is centred on
+  }
+
+  get virtual () { return this.client === null }
+
+  send (name, params) { if (this.client && this.client.state === 'play') this.client.write(name, params) }
+}
+
+/** Offline-mode UUID for a name, as vanilla derives it (MD5 of "OfflinePlayer:NAME", version 3). */
+function offlineUuid (name) {
+  const hash = crypto.createHash('md5').update(`OfflinePlayer:${name}`).digest()
+  hash[6] = (hash[6] & 0x0f) | 0x30
+  hash[8] = (hash[8] & 0x3f) | 0x80
+  const hex = hash.toString('hex')
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`
+}
+
+// ---- what players see of each other -------------------------------------------------------------------------
+
+function infoAdd (p) {
+  return {
+    action: { add_player: true, update_game_mode: true, update_listed: true, update_latency: true },
+    data: [{ uuid: p.uuid, player: { name: p.name, properties: [] }, gamemode: 0, listed: 1, latency: 0 }]
+  }
+}
+
+function spawnPacket (p) {
+  return {
+    entityId: p.entityId,
+    objectUUID: p.uuid,
+    type: PLAYER_TYPE,
+    x: p.pos.x,
+    y: p.pos.y,
+    z: p.pos.z,
+    velocity: { x: 0, y: 0, z: 0 },
+    pitch: 0,
+    yaw: angle(p.yaw),
+    headPitch: 0,
+    objectData: 0
+  }
+}
+
+function angle (degrees) { return (Math.round(degrees * 256 / 360) << 24) >> 24 }
+
+/** Shows `p` to everyone else and everyone else to `p`. */
+function introduce (p) {
+  for (const other of players.values()) {
+    if (other === p) continue
+    other.send('player_info', infoAdd(p))
+    other.send('spawn_entity', spawnPacket(p))
+    p.send('player_info', infoAdd(other))
+    p.send('spawn_entity', spawnPacket(other))
+  }
+}
+
+function relayMove (p) {
+  for (const other of players.values()) {
+    if (other === p) continue
+    other.send('sync_entity_position', {
+      entityId: p.entityId, x: p.pos.x, y: p.pos.y, z: p.pos.z, dx: 0, dy: 0, dz: 0, yaw: p.yaw, pitch: p.pitch, onGround: p.onGround
+    })
+    other.send('entity_head_rotation', { entityId: p.entityId, headYaw: angle(p.yaw) })
+  }
+}
+
+function removeFromWorld (p, reason) {
+  players.delete(p.name)
+  for (const other of players.values()) {
+    other.send('player_remove', { players: [p.uuid] })
+    other.send('entity_destroy', { entityIds: [p.entityId] })
+  }
+  emit({ event: 'leave', name: p.name, reason })
+}
+
+// ---- chunks -------------------------------------------------------------------------------------------------
+
+function chunkOf (v) { return Math.floor(v / 16) }
+
+/** Sends the chunks around `p` that it lacks and unloads the ones out of range. */
+function streamChunks (p, force = false) {
+  if (!p.client) return
+  const cx = chunkOf(p.pos.x)
+  const cz = chunkOf(p.pos.z)
+  if (!force && p.center && p.center.cx === cx && p.center.cz === cz) return
+  p.center = { cx, cz }
+  p.send('update_view_position', { chunkX: cx, chunkZ: cz })
+  const wanted = new Set()
+  const fresh = []
+  for (let dx = -VIEW_DISTANCE; dx <= VIEW_DISTANCE; dx++) {
+    for (let dz = -VIEW_DISTANCE; dz <= VIEW_DISTANCE; dz++) {
+      const key = `${cx + dx},${cz + dz}`
+      wanted.add(key)
+      if (!p.loaded.has(key)) fresh.push([cx + dx, cz + dz, dx * dx + dz * dz])
+    }
+  }
+  fresh.sort((a, b) => a[2] - b[2])
+  if (fresh.length) {
+    p.send('chunk_batch_start', {})
+    for (const [x, z] of fresh) { p.send('map_chunk', terrain.chunkPacket(x, z)); p.loaded.add(`${x},${z}`) }
+    p.send('chunk_batch_finished', { batchSize: fresh.length })
+  }
+  for (const key of [...p.loaded]) {
+    if (wanted.has(key)) continue
+    const [x, z] = key.split(',').map(Number)
+    p.send('unload_chunk', { chunkX: x, chunkZ: z })
+    p.loaded.delete(key)
+  }
+}
+
+/** Changes a block and tells every client that has its chunk. */
+function setBlock (x, y, z, state) {
+  if (!terrain.setState(x, y, z, state)) throw new Error(`y=${y} is outside the world`)
+  const key = `${chunkOf(x)},${chunkOf(z)}`
+  for (const p of players.values()) {
+    if (p.loaded.has(key)) p.send('block_change', { location: { x, y, z }, type: state })
+  }
+  emit({ event: 'blockChanged', x, y, z, block: registry.blocksByStateId[state].name })
+}
+
+// ---- chat ---------------------------------------------------------------------------------------------------
+
+/** `name` says `message`: everyone sees `<name> message`, as on a vanilla server without chat signing. */
+function say (name, message) {
+  for (const p of players.values()) p.send('system_chat', { content: text(`<${name}> ${message}`), isActionBar: false })
+  emit({ event: 'chat', from: name, text: message })
+  log(`<${name}> ${message}`)
+}
+
+function whisper (from, to, message) {
+  const target = findPlayer(to)
+  if (!target) return false
+  target.send('system_chat', { content: text(`${from} whispers to you: ${message}`), isActionBar: false })
+  emit({ event: 'whisper', from, to: target.name, text: message })
+  return true
+}
+
+function findPlayer (name) {
+  if (players.has(name)) return players.get(name)
+  const lower = String(name).toLowerCase()
+  return [...players.values()].find((p) => p.name.toLowerCase() === lower)
+}
+
+/** Moves a player: a real client is teleported (it confirms), a virtual one just moves. Others see it. */
+function teleport (p, pos) {
+  p.pos = { x: pos.x, y: pos.y, z: pos.z }
+  if (p.client) {
+    p.send('position', { teleportId: ++p.teleports, x: pos.x, y: pos.y, z: pos.z, dx: 0, dy: 0, dz: 0, yaw: p.yaw, pitch: p.pitch, flags: {} })
+    streamChunks(p)
+  }
+  relayMove(p)
+}
+
+// ---- the server ---------------------------------------------------------------------------------------------
+
+const server = mc.createServer({
+  'online-mode': false,
+  host: '127.0.0.1',
+  port: Number(args.port ?? 25565),
+  version: '26.1',
+  motd: 'Wayfarer test world',
+  maxPlayers: 1000,
+  hideErrors: true
+})
+
+server.on('playerJoin', (client) => {
+  const existing = findPlayer(client.username)
+  if (existing) {
+    if (existing.client) existing.client.end('You logged in from another location')
+    removeFromWorld(existing, 'replaced')
+  }
+  const p = new Player({ name: client.username, uuid: client.uuid, entityId: client.id, client })
+  p.teleports = 1
+  players.set(p.name, p)
+
+  const login = { ...mcData.loginPacket }
+  delete login.dimensionCodec
+  client.write('login', { ...login, entityId: client.id, viewDistance: VIEW_DISTANCE, simulationDistance: VIEW_DISTANCE, enforcesSecureChat: false })
+  client.write('spawn_position', { globalPos: { dimensionName: 'minecraft:overworld', location: { x: 0, y: SPAWN.y, z: 0 } }, yaw: 0, pitch: 0 })
+  client.write('game_state_change', { reason: 'level_chunks_load_start', gameMode: 0 })
+  streamChunks(p, true)
+  client.write('update_health', { health: 20, food: 20, foodSaturation: 5 })
+  client.write('position', { teleportId: 1, ...SPAWN, dx: 0, dy: 0, dz: 0, yaw: 0, pitch: 0, flags: {} })
+  introduce(p)
+  emit({ event: 'join', name: p.name })
+  log(`${p.name} joined`)
+
+  const moved = (d) => {
+    if (players.get(p.name) !== p) return
+    if (d.x !== undefined) p.pos = { x: d.x, y: d.y, z: d.z }
+    if (d.yaw !== undefined) { p.yaw = d.yaw; p.pitch = d.pitch }
+    if (d.flags) p.onGround = !!d.flags.onGround
+    streamChunks(p)
+    relayMove(p)
+  }
+  client.on('position', moved)
+  client.on('position_look', moved)
+  client.on('look', moved)
+  client.on('chat_message', (d) => say(p.name, d.message))
+  client.on('chat_command', (d) => runCommand(p, d.command))
+  client.on('chat_command_signed', (d) => runCommand(p, d.command))
+  client.on('end', (reason) => {
+    if (players.get(p.name) === p) removeFromWorld(p, reason || 'disconnected')
+    log(`${p.name} left (${reason || 'disconnected'})`)
+  })
+  client.on('error', (err) => log(`${p.name}: ${err.message}`))
+})
+
+/** Player commands: /msg (and its aliases) whisper; everything else is unknown, as a server without it would say. */
+function runCommand (p, command) {
+  const [name, target, ...rest] = command.trim().split(/\s+/)
+  if (['msg', 'tell', 'w'].includes(name) && target && rest.length) {
+    if (!whisper(p.name, target, rest.join(' '))) p.send('system_chat', { content: text('No player was found'), isActionBar: false })
+    return
+  }
+  p.send('system_chat', { content: text(`Unknown or incomplete command: /${command}`), isActionBar: false })
+}
+
+server.on('error', (err) => { log(`server error: ${err.message}`); process.exitCode = 1 })
+server.on('listening', () => {
+  process.stdout.write(`READY ${JSON.stringify({ port: server.socketServer.address().port })}\n`)
+  log(`listening on 127.0.0.1:${server.socketServer.address().port}`)
+})
+
+// Time passes: clients get the world age every second.
+setInterval(() => {
+  worldAge += 20
+  for (const p of players.values()) p.send('update_time', { age: BigInt(worldAge), clockUpdates: [] })
+}, 1000).unref()
+
+// ---- the control channel ------------------------------------------------------------------------------------
+
+const commands = {
+  setBlock ({ x, y, z, block }) { setBlock(int(x, 'x'), int(y, 'y'), int(z, 'z'), stateOf(block)); return null },
+  fill ({ from, to, block }) {
+    const state = stateOf(block)
+    const [a, b] = [from.map((v) => int(v, 'from')), to.map((v) => int(v, 'to'))]
+    const count = (Math.abs(a[0] - b[0]) + 1) * (Math.abs(a[1] - b[1]) + 1) * (Math.abs(a[2] - b[2]) + 1)
+    if (count > 100000) throw new Error(`fill of ${count} blocks is over the limit of 100000`)
+    for (let x = Math.min(a[0], b[0]); x <= Math.max(a[0], b[0]); x++) {
+      for (let y = Math.min(a[1], b[1]); y <= Math.max(a[1], b[1]); y++) {
+        for (let z = Math.min(a[2], b[2]); z <= Math.max(a[2], b[2]); z++) setBlock(x, y, z, state)
+      }
+    }
+    return count
+  },
+  getBlock ({ x, y, z }) { return terrain.blockAt(int(x, 'x'), int(y, 'y'), int(z, 'z')).name },
+  addPlayer ({ name, x = SPAWN.x, y = SPAWN.y, z = SPAWN.z }) {
+    if (!/^\w{1,16}$/.test(name ?? '')) throw new Error('name must be 1 to 16 letters, digits or _')
+    if (findPlayer(name)) throw new Error(`${name} is already in the world`)
+    const p = new Player({ name, uuid: offlineUuid(name), entityId: nextEntityId++, pos: { x, y, z } })
+    players.set(name, p)
+    introduce(p)
+    emit({ event: 'join', name, virtual: true })
+    return { entityId: p.entityId, uuid: p.uuid }
+  },
+  movePlayer ({ name, x, y, z }) { return commands.teleport({ name, x, y, z }) },
+  teleport ({ name, x, y, z }) {
+    const p = mustFind(name)
+    teleport(p, { x: num(x, 'x'), y: num(y, 'y'), z: num(z, 'z') })
+    return null
+  },
+  removePlayer ({ name }) {
+    const p = mustFind(name)
+    if (!p.virtual) throw new Error(`${name} is a connected client; use kick`)
+    removeFromWorld(p, 'removed')
+    return null
+  },
+  say ({ as, text: message }) {
+    const p = mustFind(as)
+    if (typeof message !== 'string' || !message) throw new Error('text must be a non-empty string')
+    say(p.name, message)
+    return null
+  },
+  kick ({ name, reason = 'Kicked by the test' }) {
+    const p = mustFind(name)
+    if (p.virtual) throw new Error(`${name} is a virtual player; use removePlayer`)
+    p.send('kick_disconnect', { reason: text(reason) })
+    p.client.end(reason)
+    return null
+  },
+  players () {
+    return [...players.values()].map((p) => ({ name: p.name, x: p.pos.x, y: p.pos.y, z: p.pos.z, virtual: p.virtual, entityId: p.entityId }))
+  },
+  stop () { setImmediate(shutdown); return null }
+}
+
+function mustFind (name) {
+  const p = findPlayer(name)
+  if (!p) throw new Error(`no player called ${JSON.stringify(name)}`)
+  return p
+}
+
+function int (v, what) {
+  if (!Number.isInteger(v)) throw new Error(`${what} must be a whole number`)
+  return v
+}
+
+function num (v, what) {
+  if (typeof v !== 'number' || !Number.isFinite(v)) throw new Error(`${what} must be a number`)
+  return v
+}
+
+readline.createInterface({ input: process.stdin }).on('line', (line) => {
+  if (!line.trim()) return
+  let request
+  try {
+    request = JSON.parse(line)
+  } catch (err) {
+    emit({ id: null, ok: false, error: `not JSON: ${err.message}` })
+    return
+  }
+  const id = request.id ?? null
+  const handler = Object.hasOwn(commands, request.cmd) ? commands[request.cmd] : null
+  if (!handler) {
+    emit({ id, ok: false, error: `unknown command ${JSON.stringify(request.cmd)}; known: ${Object.keys(commands).join(', ')}` })
+    return
+  }
+  try {
+    emit({ id, ok: true, result: handler(request) ?? null })
+  } catch (err) {
+    emit({ id, ok: false, error: err.message })
+  }
+})
+
+function shutdown () {
+  for (const p of players.values()) if (p.client) p.client.end('Server closed')
+  server.close()
+  setTimeout(() => process.exit(0), 100).unref()
+}
+process.on('SIGTERM', shutdown)
+process.on('SIGINT', shutdown)
