@@ -20,8 +20,10 @@ if (!opts.bot || !fs.existsSync(opts.bot)) {
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
 const children = []
 let nextId = 1
+let stopping = false
 
 function shutdown (code) {
+  stopping = true
   for (const child of children) if (child.exitCode === null) child.kill('SIGTERM')
   setTimeout(() => process.exit(code), 300)
 }
@@ -31,7 +33,7 @@ process.on('SIGTERM', () => shutdown(0))
 async function main () {
   const world = spawn('node', [path.join(__dirname, 'server.js'), '--port', opts.port], { stdio: ['pipe', 'pipe', 'inherit'] })
   children.push(world)
-  world.on('exit', (code) => { console.error(`demo: the test world exited (${code}); is port ${opts.port} free?`); shutdown(1) })
+  world.on('exit', (code) => { if (!stopping) { console.error(`demo: the test world exited (${code}); is port ${opts.port} free?`); shutdown(1) } })
   let ready = false
   readline.createInterface({ input: world.stdout }).on('line', (line) => {
     if (line.startsWith('READY ')) { ready = true; return }
@@ -48,7 +50,7 @@ async function main () {
   const bot = spawn(opts.bot, ['run', '--server', `127.0.0.1:${opts.port}`, '--owner', 'Guide', '--owner', opts.owner],
     { stdio: ['ignore', 'inherit', 'inherit'] })
   children.push(bot)
-  bot.on('exit', (code) => { console.error(`demo: the bot exited (${code})`); shutdown(code || 1) })
+  bot.on('exit', (code) => { if (!stopping) { console.error(`demo: the bot exited (${code})`); shutdown(code || 1) } })
 
   await sleep(3000)
   control({ cmd: 'addPlayer', name: 'Guide', x: 4.5, y: 64, z: 4.5 })

@@ -14,6 +14,9 @@ const mc = require('minecraft-protocol')
 const nbt = require('prismarine-nbt')
 const mcData = require('minecraft-data')('26.1')
 const { Terrain, stateOf, registry, GROUND_Y } = require('./lib/terrain')
+const Block = require('prismarine-block')(registry)
+const { MENU, stack, maxStack, toSlot, playerWindow, containerWindow, range } = require('./lib/inventory')
+const { Entities } = require('./lib/entities')
 
 const args = parseArgs(process.argv.slice(2))
 const VIEW_DISTANCE = Number(args['view-distance'] ?? 4)
@@ -32,6 +35,8 @@ function parseArgs (argv) {
 
 const log = (...parts) => process.stderr.write(`[world] ${parts.join(' ')}\n`)
 const emit = (object) => process.stdout.write(JSON.stringify(object) + '\n')
+// The test that started the world may be gone; losing its events must not crash the world.
+process.stdout.on('error', () => {})
 const text = (s) => nbt.comp({ text: nbt.string(s) })
 
 const terrain = new Terrain()
@@ -46,7 +51,16 @@ class Player {
     Object.assign(this, { name, uuid, entityId, client, pos, yaw: 0, pitch: 0, onGround: true })
     this.loaded = new Set() // chunk keys this client has
     this.center = null // chunk the view is centred on
+    this.inv = Array(46).fill(null) // the inventory window's slots (see lib/inventory.js)
+    this.cursor = null // the stack held by the mouse in an open window
+    this.held = 0 // selected hotbar slot, 0-8
+    this.invWindow = playerWindow(this)
+    this.window = null // an open container window
+    this.windowIds = 0
+    this.digging = null // { x, y, z, started, ms }
   }
+
+  heldStack () { return this.inv[36 + this.held] }
 
   get virtual () { return this.client === null }
 
@@ -164,13 +178,206 @@ function setBlock (x, y, z, state) {
   emit({ event: 'blockChanged', x, y, z, block: registry.blocksByStateId[state].name })
 }
 
+// ---- inventories, digging, placing, containers ----------------------------------------------------------------
+
+/** Puts a stack in a player's inventory (hotbar first, then main, as vanilla does); returns what did not fit. */
+function give (p, s) {
+  const rest = p.invWindow.insert(s, [...range(36, 44), ...range(9, 35)])
+  syncInventory(p)
+  return rest
+}
+
+function syncInventory (p) {
+  if (p.client) (p.window ?? p.invWindow).sync(p.client)
+}
+
+function blockKey (x, y, z) { return `${x},${y},${z}` }
+
+/** Furnace and chest contents, by block position. */
+const chests = new Map()
+const furnaces = new Map()
+
+function chestAt (x, y, z) {
+  const key = blockKey(x, y, z)
+  if (!chests.has(key)) chests.set(key, Array(27).fill(null))
+  return chests.get(key)
+}
+
+function furnaceAt (x, y, z) {
+  const key = blockKey(x, y, z)
+  if (!furnaces.has(key)) furnaces.set(key, { slots: [null, null, null], burn: 0, burnTotal: 0, cook: 0, viewers: new Set() })
+  return furnaces.get(key)
+}
+
+/** What breaking `block` while holding `held` drops: nothing if the block needs a tool the player lacks. */
+function dropsOf (block, held) {
+  if (block.harvestTools && !(held && block.harvestTools[mcData.itemsByName[held.name].id])) return []
+  return (block.drops || []).map((d) => mcData.items[typeof d === 'object' ? d.drop?.id ?? d.id : d]?.name).filter(Boolean)
+}
+
+function digTimeMs (state, held) {
+  const heldId = held ? mcData.itemsByName[held.name].id : null
+  return Block.fromStateId(state, 0).digTime(heldId, false, false, false, [], [])
+}
+
+function breakBlock (p, x, y, z) {
+  const state = terrain.stateAt(x, y, z)
+  const block = registry.blocksByStateId[state]
+  setBlock(x, y, z, stateOf('air'))
+  for (const name of dropsOf(block, p.heldStack())) entities.dropItem({ name, count: 1 }, { x: x + 0.5, y: y + 0.25, z: z + 0.5 })
+  if (block.name === 'chest') { for (const s of chestAt(x, y, z)) if (s) entities.dropItem(s, { x: x + 0.5, y: y + 0.25, z: z + 0.5 }); chests.delete(blockKey(x, y, z)) }
+  if (block.name === 'furnace') { for (const s of furnaceAt(x, y, z).slots) if (s) entities.dropItem(s, { x: x + 0.5, y: y + 0.25, z: z + 0.5 }); furnaces.delete(blockKey(x, y, z)) }
+  emit({ event: 'blockBroken', name: p.name, x, y, z, block: block.name })
+}
+
+function onDig (p, d) {
+  const { x, y, z } = d.location
+  const state = terrain.stateAt(x, y, z)
+  const block = registry.blocksByStateId[state]
+  const ack = () => p.send('acknowledge_player_digging', { sequenceId: d.sequence })
+  const reach = Math.hypot(x + 0.5 - p.pos.x, y + 0.5 - (p.pos.y + 1.62), z + 0.5 - p.pos.z)
+  if (d.status === 0) { // start
+    if (block.name === 'air' || block.hardness === null || block.hardness < 0 || reach > 6) { p.send('block_change', { location: d.location, type: state }); ack(); return }
+    const ms = digTimeMs(state, p.heldStack())
+    if (ms <= 50) breakBlock(p, x, y, z)
+    else p.digging = { x, y, z, started: Date.now(), ms }
+  } else if (d.status === 1) { // cancel
+    p.digging = null
+  } else if (d.status === 2) { // finish: accept when at least 70% of the survival dig time has passed, as vanilla
+    const dig = p.digging
+    p.digging = null
+    const ok = dig && dig.x === x && dig.y === y && dig.z === z && Date.now() - dig.started >= dig.ms * 0.7 - 100
+    if (ok && block.name !== 'air') breakBlock(p, x, y, z)
+    else p.send('block_change', { location: d.location, type: state })
+  }
+  ack()
+}
+
+const FACES = [[0, -1, 0], [0, 1, 0], [0, 0, -1], [0, 0, 1], [-1, 0, 0], [1, 0, 0]]
+const REPLACEABLE = new Set(['air', 'cave_air', 'short_grass', 'tall_grass', 'water', 'lava', 'snow', 'fern', 'dead_bush'])
+
+function onPlace (p, d) {
+  const { x, y, z } = d.location
+  const clicked = terrain.blockAt(x, y, z).name
+  const ack = () => p.send('acknowledge_player_digging', { sequenceId: d.sequence })
+  if (['crafting_table', 'furnace', 'chest'].includes(clicked)) { openContainer(p, clicked, x, y, z); ack(); return }
+  const held = p.heldStack()
+  const [fx, fy, fz] = FACES[d.direction] ?? [0, 1, 0]
+  const at = { x: x + fx, y: y + fy, z: z + fz }
+  const reject = () => { p.send('block_change', { location: at, type: terrain.stateAt(at.x, at.y, at.z) }); ack() }
+  if (!held || !registry.blocksByName[held.name] || !REPLACEABLE.has(terrain.blockAt(at.x, at.y, at.z).name)) return reject()
+  const inside = [...players.values()].some((o) => o.pos.x + 0.3 > at.x && o.pos.x - 0.3 < at.x + 1 && o.pos.z + 0.3 > at.z && o.pos.z - 0.3 < at.z + 1 && o.pos.y + 1.8 > at.y && o.pos.y < at.y + 1)
+  if (inside) return reject()
+  setBlock(at.x, at.y, at.z, stateOf(held.name))
+  p.inv[36 + p.held] = held.count > 1 ? { ...held, count: held.count - 1 } : null
+  syncInventory(p)
+  emit({ event: 'blockPlaced', name: p.name, ...at, block: held.name })
+  ack()
+}
+
+function openContainer (p, kind, x, y, z) {
+  closeWindow(p)
+  const id = (p.windowIds % 100) + 1
+  p.windowIds++
+  if (kind === 'crafting_table') {
+    const grid = Array(10).fill(null)
+    p.window = containerWindow({ id, kind, title: 'Crafting', store: grid, player: p, craft: { result: 0, grid: range(1, 9), size: 3 } })
+    p.window.onClose = () => { for (const s of grid.slice(1)) if (s) { const rest = give(p, s); if (rest) entities.dropItem(rest, p.pos) } }
+    p.send('open_window', { windowId: id, inventoryType: MENU.crafting, windowTitle: text('Crafting') })
+  } else if (kind === 'chest') {
+    p.window = containerWindow({ id, kind, title: 'Chest', store: chestAt(x, y, z), player: p })
+    p.send('open_window', { windowId: id, inventoryType: MENU.generic_9x3, windowTitle: text('Chest') })
+  } else {
+    const furnace = furnaceAt(x, y, z)
+    const own = range(0, 2); const main = range(3, 29); const hotbar = range(30, 38)
+    p.window = containerWindow({
+      id, kind, title: 'Furnace', store: furnace.slots, player: p,
+      sections: [
+        { slots: own, to: [...hotbar.slice().reverse(), ...main.slice().reverse()] },
+        { slots: [...main, ...hotbar], to: null }
+      ]
+    })
+    // Shift-click from the inventory goes to the fuel slot for fuel, the input slot for anything smeltable.
+    const targetsFor = p.window.targetsFor.bind(p.window)
+    p.window.targetsFor = (i) => {
+      if (i <= 2) return targetsFor(i)
+      const s = p.window.get(i)
+      return s && FUELS[s.name] && !SMELTING[s.name] ? [1] : [0]
+    }
+    const click = p.window.click.bind(p.window)
+    p.window.click = (slot, button, mode) => { if (!(slot === 2 && mode === 0 && p.cursor)) click(slot, button, mode) }
+    furnace.viewers.add(p)
+    p.window.onClose = () => furnace.viewers.delete(p)
+    p.send('open_window', { windowId: id, inventoryType: MENU.furnace, windowTitle: text('Furnace') })
+    sendFurnaceProgress(furnace)
+  }
+  p.window.sync(p.client)
+  emit({ event: 'windowOpened', name: p.name, kind, x, y, z })
+}
+
+function closeWindow (p) {
+  if (!p.window) return
+  if (p.cursor) { const rest = give(p, p.cursor); p.cursor = null; if (rest) entities.dropItem(rest, p.pos) }
+  p.window.onClose?.()
+  p.window = null
+  syncInventory(p)
+}
+
+// Smelting: what each input becomes, and fuel burn times in ticks (200 ticks smelt one item).
+const SMELTING = require('../../src/primitives/data/facts.json').smelting
+const FUELS = require('../../src/primitives/data/facts.json').fuels
+
+function sendFurnaceProgress (f) {
+  for (const p of f.viewers) {
+    if (!p.window) continue
+    const props = [f.burn, f.burnTotal, f.cook, 200]
+    props.forEach((value, property) => p.send('craft_progress_bar', { windowId: p.window.id, property, value }))
+  }
+}
+
+/** Furnaces burn and cook 20 times a second, as vanilla's tick does. */
+setInterval(() => {
+  for (const f of furnaces.values()) {
+    const [input, fuel, output] = f.slots
+    const product = input && SMELTING[input.name]
+    const fits = product && (!output || (output.name === product && output.count < maxStack(product)))
+    const slotsBefore = JSON.stringify(f.slots)
+    const burningBefore = f.burn > 0
+    if (f.burn === 0 && fits && fuel && FUELS[fuel.name]) {
+      f.burn = f.burnTotal = FUELS[fuel.name]
+      f.slots[1] = fuel.count > 1 ? { ...fuel, count: fuel.count - 1 } : null
+    }
+    if (f.burn > 0) {
+      f.burn--
+      if (fits) {
+        f.cook++
+        if (f.cook >= 200) {
+          f.cook = 0
+          f.slots[0] = input.count > 1 ? { ...input, count: input.count - 1 } : null
+          f.slots[2] = { name: product, count: (output?.count ?? 0) + 1 }
+        }
+      } else f.cook = 0
+    } else f.cook = Math.max(0, f.cook - 2)
+    if (!f.viewers.size) continue
+    if (JSON.stringify(f.slots) !== slotsBefore) for (const v of f.viewers) v.window?.sync(v.client)
+    if (f.cook % 10 === 0 || burningBefore !== f.burn > 0) sendFurnaceProgress(f)
+  }
+}, 50).unref()
+
+const entities = new Entities({
+  players: () => players.values(),
+  send: (p, name, params) => p.send(name, params),
+  nextEntityId: () => nextEntityId++,
+  give,
+  emit
+})
+
 // ---- chat ---------------------------------------------------------------------------------------------------
 
 /** `name` says `message`: everyone sees `<name> message`, as on a vanilla server without chat signing. */
 function say (name, message) {
   for (const p of players.values()) p.send('system_chat', { content: text(`<${name}> ${message}`), isActionBar: false })
   emit({ event: 'chat', from: name, text: message })
-  log(`<${name}> ${message}`)
 }
 
 function whisper (from, to, message) {
@@ -228,6 +435,8 @@ server.on('playerJoin', (client) => {
   client.write('update_health', { health: 20, food: 20, foodSaturation: 5 })
   client.write('position', { teleportId: 1, ...SPAWN, dx: 0, dy: 0, dz: 0, yaw: 0, pitch: 0, flags: {} })
   introduce(p)
+  entities.showAll(p)
+  p.invWindow.sync(client)
   emit({ event: 'join', name: p.name })
   log(`${p.name} joined`)
 
@@ -243,6 +452,17 @@ server.on('playerJoin', (client) => {
   client.on('position_look', moved)
   client.on('look', moved)
   client.on('chat_message', (d) => say(p.name, d.message))
+  client.on('held_item_slot', (d) => { if (d.slotId >= 0 && d.slotId <= 8) p.held = d.slotId })
+  client.on('block_dig', (d) => onDig(p, d))
+  client.on('block_place', (d) => onPlace(p, d))
+  client.on('attack', (d) => entities.attack(p, d.entityId, p.heldStack()))
+  client.on('window_click', (d) => {
+    const w = d.windowId === 0 ? p.invWindow : p.window
+    if (!w || w.id !== d.windowId) return
+    if (process.env.WORLD_DEBUG) log('click', JSON.stringify({ w: d.windowId, slot: d.slot, b: d.mouseButton, mode: d.mode, cursor: p.cursor }))
+    w.handleClick(client, d)
+  })
+  client.on('close_window', () => closeWindow(p))
   client.on('chat_command', (d) => runCommand(p, d.command))
   client.on('chat_command_signed', (d) => runCommand(p, d.command))
   client.on('end', (reason) => {
@@ -327,6 +547,39 @@ const commands = {
   },
   players () {
     return [...players.values()].map((p) => ({ name: p.name, x: p.pos.x, y: p.pos.y, z: p.pos.z, virtual: p.virtual, entityId: p.entityId }))
+  },
+  give ({ name, item, count = 1 }) {
+    const p = mustFind(name)
+    if (p.virtual) throw new Error(`${name} is a virtual player and has no inventory`)
+    const rest = give(p, stack(item, int(count, 'count')))
+    return { given: count - (rest?.count ?? 0) }
+  },
+  clearInventory ({ name }) {
+    const p = mustFind(name)
+    p.inv.fill(null); p.cursor = null
+    syncInventory(p)
+    return null
+  },
+  inventory ({ name }) {
+    const p = mustFind(name)
+    const totals = {}
+    for (const s of p.inv.slice(1)) if (s) totals[s.name] = (totals[s.name] ?? 0) + s.count
+    return totals
+  },
+  spawnMob ({ kind, x, y = SPAWN.y, z }) { return entities.spawnMob(kind, { x: num(x, 'x'), y: num(y, 'y'), z: num(z, 'z') }) },
+  entities () { return entities.list() },
+  container ({ x, y, z }) {
+    const block = terrain.blockAt(int(x, 'x'), int(y, 'y'), int(z, 'z')).name
+    const slots = block === 'chest' ? chestAt(x, y, z) : block === 'furnace' ? furnaceAt(x, y, z).slots : null
+    if (!slots) throw new Error(`the block at ${x} ${y} ${z} is ${block}, not a chest or furnace`)
+    return slots.map((s) => s && { item: s.name, count: s.count })
+  },
+  fillChest ({ x, y, z, items }) {
+    if (terrain.blockAt(int(x, 'x'), int(y, 'y'), int(z, 'z')).name !== 'chest') setBlock(x, y, z, stateOf('chest'))
+    const slots = chestAt(x, y, z)
+    slots.fill(null)
+    Object.entries(items ?? {}).forEach(([item, count], i) => { slots[i] = stack(item, int(count, 'count')) })
+    return null
   },
   stop () { setImmediate(shutdown); return null }
 }

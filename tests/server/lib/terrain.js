@@ -37,7 +37,8 @@ function buildTemplate () {
 class Terrain {
   constructor () {
     this.template = buildTemplate()
-    this.templateJson = this.template.toJson()
+    this.templateData = this.template.dump()
+    this.templateLight = this.template.dumpLight() // edits do not relight: every column keeps full sky light
     this.edited = new Map() // "cx,cz" -> Chunk, only for columns with edits
     this.packets = new Map() // "cx,cz" -> cached map_chunk fields
   }
@@ -66,7 +67,8 @@ class Terrain {
     const key = this.key(cx, cz)
     let chunk = this.edited.get(key)
     if (!chunk) {
-      chunk = Chunk.fromJson(this.templateJson)
+      chunk = new Chunk({ minY: MIN_Y, worldHeight: HEIGHT })
+      chunk.load(this.templateData)
       this.edited.set(key, chunk)
     }
     chunk.setBlockStateId(new Vec3(mod16(x), y, mod16(z)), state)
@@ -79,8 +81,7 @@ class Terrain {
     const key = this.key(cx, cz)
     let cached = this.packets.get(key) || (this.edited.has(key) ? null : this.packets.get('template'))
     if (!cached) {
-      const chunk = this.column(cx, cz)
-      cached = { chunkData: chunk.dump(), ...chunk.dumpLight() }
+      cached = { chunkData: this.column(cx, cz).dump(), ...this.templateLight }
       this.packets.set(this.edited.has(key) ? key : 'template', cached)
     }
     return { x: cx, z: cz, heightmaps: [], blockEntities: [], ...cached }
