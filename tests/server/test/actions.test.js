@@ -1,0 +1,142 @@
+// Referee, part 2: Mineflayer does every action Wayfarer's primitives do — dig and collect logs, craft planks,
+// a crafting table, sticks and a wooden pickaxe (in the table), mine stone with it, smelt raw iron, use a chest,
+// kill a pig and collect the drops. Each passing test is evidence that the test world behaves as vanilla does.
+'use strict'
+
+const { test, before, after } = require('node:test')
+const assert = require('node:assert/strict')
+const { Vec3 } = require('vec3')
+const { pathfinder, Movements, goals } = require('mineflayer-pathfinder')
+const { startWorld, until } = require('../lib/harness')
+
+let world
+before(async () => { world = await startWorld() })
+after(async () => { await world.close() })
+
+const count = (bot, name) => bot.inventory.items().filter((i) => i.name === name).reduce((n, i) => n + i.count, 0)
+
+async function walkTo (bot, x, y, z, range = 0) {
+  if (!bot.pathfinder) { bot.loadPlugin(pathfinder); bot.pathfinder.setMovements(new Movements(bot)) }
+  await bot.pathfinder.goto(range ? new goals.GoalNear(x, y, z, range) : new goals.GoalBlock(x, y, z))
+}
+
+/** Digs the block at `pos` and walks over the drop; resolves once `item` arrived. */
+async function digAndCollect (bot, pos, item) {
+  const before = count(bot, item)
+  await walkTo(bot, pos.x, pos.y, pos.z, 2)
+  await bot.dig(bot.blockAt(pos))
+  await walkTo(bot, pos.x, bot.entity.position.y === pos.y ? pos.y : Math.floor(bot.entity.position.y), pos.z)
+  await until(() => count(bot, item) > before, 5000, `${item} to be picked up`)
+}
+
+test('dig three logs and collect them; the world counts the same', async () => {
+  const bot = await world.bot('Lumber')
+  for (const z of [4, 6, 8]) await world.cmd({ cmd: 'setBlock', x: 4, y: 64, z, block: 'oak_log' })
+  for (const z of [4, 6, 8]) await digAndCollect(bot, new Vec3(4, 64, z), 'oak_log')
+  assert.equal(count(bot, 'oak_log'), 3)
+  assert.deepEqual(await world.cmd({ cmd: 'inventory', name: 'Lumber' }), { oak_log: 3 })
+  assert.equal(await world.cmd({ cmd: 'getBlock', x: 4, y: 64, z: 6 }), 'air')
+  bot.end()
+})
+
+test('craft planks, a crafting table, sticks and a wooden pickaxe in the table, then mine stone with it', async () => {
+  const bot = await world.bot('Crafter')
+  await world.cmd({ cmd: 'give', name: 'Crafter', item: 'oak_log', count: 3 })
+  await until(() => count(bot, 'oak_log') === 3, 3000, 'the logs')
+  const recipe = (name, table = null) => bot.recipesFor(bot.registry.itemsByName[name].id, null, 1, table)[0]
+
+  await bot.craft(recipe('oak_planks'), 3, null)
+  assert.equal(count(bot, 'oak_planks'), 12)
+  await bot.craft(recipe('crafting_table'), 1, null)
+  assert.equal(count(bot, 'crafting_table'), 1)
+  assert.equal(count(bot, 'oak_planks'), 8)
+
+  // Place the table on the ground two blocks away and craft in it.
+  await bot.equip(bot.registry.itemsByName.crafting_table.id, 'hand')
+  const ground = bot.blockAt(bot.entity.position.floored().offset(2, -1, 0))
+  await bot.placeBlock(ground, new Vec3(0, 1, 0))
+  const table = bot.blockAt(ground.position.offset(0, 1, 0))
+  assert.equal(table.name, 'crafting_table')
+  await bot.craft(recipe('stick'), 1, null)
+  assert.equal(count(bot, 'stick'), 4)
+  await bot.craft(recipe('wooden_pickaxe', table), 1, table)
+  assert.equal(count(bot, 'wooden_pickaxe'), 1)
+  assert.deepEqual(await world.cmd({ cmd: 'inventory', name: 'Crafter' }), { oak_planks: 3, stick: 2, wooden_pickaxe: 1 })
+
+  // Stone needs a pickaxe: with it, stone drops cobblestone.
+  await bot.equip(bot.registry.itemsByName.wooden_pickaxe.id, 'hand')
+  const stone = bot.entity.position.floored().offset(-1, -1, 0)
+  await world.cmd({ cmd: 'setBlock', x: stone.x, y: stone.y, z: stone.z, block: 'stone' })
+  await until(() => bot.blockAt(stone)?.name === 'stone', 2000, 'the stone')
+  await bot.dig(bot.blockAt(stone))
+  await until(() => count(bot, 'cobblestone') === 1, 5000, 'cobblestone')
+  bot.end()
+})
+
+test('a block dug too fast is refused and put back', async () => {
+  const bot = await world.bot('Cheater')
+  const pos = bot.entity.position.floored().offset(1, -1, 0)
+  await world.cmd({ cmd: 'setBlock', x: pos.x, y: pos.y, z: pos.z, block: 'stone' })
+  await until(() => bot.blockAt(pos)?.name === 'stone', 2000, 'the stone')
+  // Start and finish at once: bare-handed stone takes 7.5 s in survival.
+  bot._client.write('block_dig', { status: 0, location: pos, face: 1, sequence: 1 })
+  bot._client.write('block_dig', { status: 2, location: pos, face: 1, sequence: 2 })
+  await new Promise((resolve) => setTimeout(resolve, 500))
+  assert.equal(await world.cmd({ cmd: 'getBlock', x: pos.x, y: pos.y, z: pos.z }), 'stone')
+  bot.end()
+})
+
+test('smelt raw iron with coal in a furnace', async () => {
+  const bot = await world.bot('Smelter')
+  const pos = bot.entity.position.floored().offset(2, 0, 0)
+  await world.cmd({ cmd: 'setBlock', x: pos.x, y: pos.y, z: pos.z, block: 'furnace' })
+  await world.cmd({ cmd: 'give', name: 'Smelter', item: 'raw_iron', count: 1 })
+  await world.cmd({ cmd: 'give', name: 'Smelter', item: 'coal', count: 1 })
+  await until(() => count(bot, 'coal') === 1 && bot.blockAt(pos)?.name === 'furnace', 3000, 'the furnace and items')
+  const furnace = await bot.openFurnace(bot.blockAt(pos))
+  await furnace.putFuel(bot.registry.itemsByName.coal.id, null, 1)
+  await furnace.putInput(bot.registry.itemsByName.raw_iron.id, null, 1)
+  await until(() => furnace.outputItem()?.name === 'iron_ingot', 15000, 'the ingot (10 s of smelting)')
+  await furnace.takeOutput()
+  furnace.close()
+  await until(() => count(bot, 'iron_ingot') === 1, 3000, 'the ingot in the inventory')
+  assert.equal(count(bot, 'raw_iron'), 0)
+  bot.end()
+})
+
+test('deposit into a chest and take back out', async () => {
+  const bot = await world.bot('Keeper')
+  const pos = bot.entity.position.floored().offset(0, 0, 2)
+  await world.cmd({ cmd: 'fillChest', x: pos.x, y: pos.y, z: pos.z, items: { coal: 5 } })
+  await world.cmd({ cmd: 'give', name: 'Keeper', item: 'dirt', count: 10 })
+  await until(() => count(bot, 'dirt') === 10 && bot.blockAt(pos)?.name === 'chest', 3000, 'the chest and dirt')
+  const chest = await bot.openContainer(bot.blockAt(pos))
+  assert.equal(chest.containerItems().find((i) => i.name === 'coal')?.count, 5)
+  await chest.deposit(bot.registry.itemsByName.dirt.id, null, 7)
+  await chest.withdraw(bot.registry.itemsByName.coal.id, null, 2)
+  chest.close()
+  await until(() => count(bot, 'coal') === 2, 3000, 'the coal')
+  assert.equal(count(bot, 'dirt'), 3)
+  const stored = (await world.cmd({ cmd: 'container', x: pos.x, y: pos.y, z: pos.z })).filter(Boolean)
+  assert.deepEqual(stored.sort((a, b) => a.item.localeCompare(b.item)), [{ item: 'coal', count: 3 }, { item: 'dirt', count: 7 }])
+  bot.end()
+})
+
+test('kill a pig and collect its drops', async () => {
+  const bot = await world.bot('Hunter')
+  await world.cmd({ cmd: 'give', name: 'Hunter', item: 'stone_sword', count: 1 })
+  const id = await world.cmd({ cmd: 'spawnMob', kind: 'pig', x: 3.5, z: 0.5 })
+  await until(() => bot.entities[id], 3000, 'the pig to be seen')
+  await until(() => count(bot, 'stone_sword') === 1, 3000, 'the sword')
+  await bot.equip(bot.registry.itemsByName.stone_sword.id, 'hand')
+  await walkTo(bot, 3, 64, 0, 2)
+  const killed = world.waitEvent((e) => e.event === 'mobKilled' && e.entityId === id, 10000)
+  while (!world.events.some((e) => e.event === 'mobKilled' && e.entityId === id)) {
+    if (bot.entities[id]) bot.attack(bot.entities[id])
+    await new Promise((resolve) => setTimeout(resolve, 600))
+  }
+  assert.equal((await killed).by, 'Hunter')
+  await walkTo(bot, 3, 64, 0)
+  await until(() => count(bot, 'porkchop') === 2, 5000, 'the porkchops')
+  bot.end()
+})
