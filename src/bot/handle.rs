@@ -12,7 +12,7 @@ use azalea::{
     inventory::ItemStack,
     pathfinder::{
         PathfinderClientExt,
-        goals::{BlockPosGoal, Goal, RadiusGoal, XZGoal},
+        goals::{BlockPosGoal, Goal, RadiusGoal, ReachBlockPosGoal, XZGoal},
     },
 };
 
@@ -110,6 +110,16 @@ impl BotHandle {
     pub async fn goto_block(&self, target: BlockPos) -> Result<(), MoveError> {
         let centre = Vec3::new(target.x as f64 + 0.5, target.y as f64, target.z as f64 + 0.5);
         self.walk(BlockPosGoal(target), centre, 1.0).await
+    }
+
+    /// Walks until the block at `pos` is within reach (4.5 blocks from the eyes) and in sight.
+    pub async fn goto_reach(&self, pos: BlockPos) -> Result<(), MoveError> {
+        let chunks = self.client.world().read().chunks.clone();
+        let eyes = self.client.eye_position();
+        if eyes.distance_to(pos.center()) <= 4.0 {
+            return Ok(());
+        }
+        self.walk(ReachBlockPosGoal::new(pos, chunks), pos.center(), 5.5).await
     }
 
     /// Walks until within `radius` blocks of `position`.

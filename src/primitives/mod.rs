@@ -5,6 +5,8 @@
 //! script values, or texts that tell the script (and an LLM reading them) what to do next.
 
 mod explore;
+mod items;
+mod mine;
 pub mod facts;
 mod observe;
 
@@ -57,8 +59,8 @@ pub async fn perform(bot: &BotHandle, call: Call) -> Answer {
             Ok(Dynamic::UNIT)
         }
         Call::Explore { direction, leg } => explore::leg(bot, direction, leg).await,
+        Call::MineBlock { name, count } => mine::mine_block(bot, &name, count).await,
         Call::Equip { .. }
-        | Call::MineBlock { .. }
         | Call::CraftItem { .. }
         | Call::SmeltItem { .. }
         | Call::PlaceItem { .. }

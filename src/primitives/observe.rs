@@ -58,6 +58,11 @@ pub fn nearest_blocks(bot: &BotHandle, kind: BlockKind, max_distance: f64, count
     found.into_iter().take(count).map(|(_, pos)| pos).collect()
 }
 
+/// The kind of block at `pos`, if its chunk is loaded.
+pub fn block_kind(bot: &BotHandle, pos: BlockPos) -> Option<BlockKind> {
+    bot.client().world().read().get_block_state(pos).map(BlockKind::from)
+}
+
 /// The nearest entity of kind `name` (`pig`, `zombie`, `item`…) or the player called `name`, within `max_distance`:
 /// `#{name, position, distance}`, or `()` when there is none.
 pub fn nearest_entity(bot: &BotHandle, name: &str, max_distance: f64) -> Result<Dynamic, String> {

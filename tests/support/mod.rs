@@ -374,6 +374,66 @@ pub fn world_with_bot(name: &str) -> (World, Bot) {
     (world, bot)
 }
 
+/// A scripts folder for one test, removed when dropped.
+pub struct ScriptDir(pub PathBuf);
+
+impl ScriptDir {
+    /// Writes `files` (name, source) into a fresh folder.
+    pub fn new(tag: &str, files: &[(&str, &str)]) -> ScriptDir {
+        let dir = std::env::temp_dir().join(format!("wayfarer-test-{tag}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        for (name, source) in files {
+            std::fs::write(dir.join(name), source).unwrap();
+        }
+        ScriptDir(dir)
+    }
+
+    pub fn path(&self) -> &str {
+        self.0.to_str().unwrap()
+    }
+}
+
+impl Drop for ScriptDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Like [`world_with_bot`], with the bot's scripts folder set to `scripts`.
+pub fn world_with_scripted_bot(scripts: &ScriptDir) -> (World, Bot) {
+    let world = World::start();
+    world.add_player("Alice", [3.5, 64.0, 3.5]);
+    let bot = Bot::start(&world.address(), &["--username", "Wayfarer", "--owner", "Alice", "--scripts", scripts.path()]);
+    bot.expect_log("Wayfarer spawned at", Duration::from_secs(60));
+    (world, bot)
+}
+
+/// Gives the bot items through the world and waits until the world counts them in its inventory.
+pub fn give(world: &World, player: &str, item: &str, count: u32) {
+    world.cmd(json!({"cmd": "give", "name": player, "item": item, "count": count}));
+}
+
+/// The world's count of `item` in `player`'s inventory.
+pub fn inventory_count(world: &World, player: &str, item: &str) -> u64 {
+    world.cmd(json!({"cmd": "inventory", "name": player}))[item].as_u64().unwrap_or(0)
+}
+
+/// Says `!run NAME` as Alice and returns the bot's closing line (`… finished …` or `… failed …`).
+pub fn run_script(world: &World, name: &str, timeout: Duration) -> String {
+    let from = world.say("Alice", &format!("!run {name}"));
+    world.expect_chat(from, "Wayfarer", &format!("Running {name}."), Duration::from_secs(10));
+    let done = world.wait_event(from, timeout, |e| {
+        e["event"] == "chat"
+            && e["from"] == "Wayfarer"
+            && e["text"].as_str().is_some_and(|t| t.starts_with(&format!("{name} finished")) || t.starts_with(&format!("{name} failed")))
+    });
+    match done {
+        Some(event) => event["text"].as_str().unwrap().to_owned(),
+        None => panic!("{name} did not finish within {timeout:?}; chat:\n{}", world.chat_since(from).join("\n")),
+    }
+}
+
 /// Parses the `At X Y Z` part of a `!status` reply.
 pub fn status_position(reply: &str) -> [f64; 3] {
     let rest = reply.strip_prefix("At ").unwrap_or_else(|| panic!("not a status reply: {reply:?}"));

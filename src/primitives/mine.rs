@@ -1,0 +1,109 @@
+//! `mineBlock(name, count)`: find the nearest such block within 32, walk to it, take the best tool, dig, and pick
+//! up the drops — `count` times.
+
+use std::{str::FromStr, time::Duration};
+
+use azalea::{
+    BlockPos,
+    entity::{EntityKindComponent, LocalEntity},
+    ecs::query::Without,
+    inventory::operations::{ClickOperation, SwapClick},
+    registry::builtin::{BlockKind, EntityKind},
+};
+use rhai::Dynamic;
+
+use super::{facts, items, observe};
+use crate::{bot::BotHandle, script::Answer};
+
+const SEARCH: f64 = 32.0;
+
+pub async fn mine_block(bot: &BotHandle, name: &str, count: u32) -> Answer {
+    let kind = BlockKind::from_str(name).map_err(|()| format!("There is no block called {name}"))?;
+    let drops = facts::drops_of(name);
+    let mut mined = 0;
+    while mined < count {
+        let Some(&pos) = observe::nearest_blocks(bot, kind, SEARCH, 1).first() else {
+            return if mined == 0 {
+                Err(format!("No {name} within {SEARCH} blocks; explore first"))
+            } else {
+                Err(format!("I mined {mined} {name} but found no more within {SEARCH} blocks; explore for more"))
+            };
+        };
+        facts::check_harvest(name, &items::carried(bot))?;
+        bot.goto_reach(pos).await.map_err(|e| format!("I could not get to the {name} at {}: {e}", fmt_block(pos)))?;
+        take_best_tool(bot, pos).await;
+        dig(bot, pos, kind, name).await?;
+        mined += 1;
+        collect_drops(bot, pos, &drops).await;
+    }
+    Ok(Dynamic::from_int(i64::from(mined)))
+}
+
+/// Digs the block at `pos` and waits until it is gone.
+async fn dig(bot: &BotHandle, pos: BlockPos, kind: BlockKind, name: &str) -> Result<(), String> {
+    let client = bot.client();
+    client.look_at(pos.center());
+    client.wait_ticks(1).await;
+    // Survival dig times reach ~15 s for hard blocks bare-handed; anything past a minute is stuck.
+    if tokio::time::timeout(Duration::from_secs(60), client.mine(pos)).await.is_err() {
+        return Err(format!("I could not break the {name} at {} within a minute", fmt_block(pos)));
+    }
+    let gone = items::wait_until(bot, Duration::from_secs(2), || observe::block_kind(bot, pos).is_some_and(|k| k != kind)).await;
+    if gone { Ok(()) } else { Err(format!("The server did not let me break the {name} at {}", fmt_block(pos))) }
+}
+
+/// Moves the fastest tool for the block into the hand (from anywhere in the inventory).
+async fn take_best_tool(bot: &BotHandle, pos: BlockPos) {
+    let Some(state) = bot.client().world().read().get_block_state(pos) else { return };
+    let slots = items::inventory_slots(bot);
+    let menu = bot.client().component::<azalea::entity::inventory::Inventory>().inventory_menu.clone();
+    let best_in_hotbar = azalea::auto_tool::best_tool_in_hotbar_for_block(state, &menu);
+    // Tools in the main inventory are not seen by the hotbar search: bring the best tier pickaxe/axe/shovel over.
+    let candidates = ["netherite", "diamond", "iron", "copper", "stone", "golden", "wooden"];
+    let tool_kinds = ["pickaxe", "axe", "shovel", "hoe"];
+    let mut best_main = None;
+    'search: for tier in candidates {
+        for tool in tool_kinds {
+            let name = format!("{tier}_{tool}");
+            if let Some(&slot) = items::slots_with(&slots, 9..=35, &name).first() {
+                best_main = Some(slot);
+                break 'search;
+            }
+        }
+    }
+    let client = bot.client();
+    if let Some(slot) = best_main {
+        let selected = client.selected_hotbar_slot();
+        client.get_inventory().click(ClickOperation::Swap(SwapClick { source_slot: slot as u16, target_slot: selected }));
+        items::settle(bot).await;
+        let menu = bot.client().component::<azalea::entity::inventory::Inventory>().inventory_menu.clone();
+        let best = azalea::auto_tool::best_tool_in_hotbar_for_block(state, &menu);
+        client.set_selected_hotbar_slot(best.index as u8);
+    } else {
+        client.set_selected_hotbar_slot(best_in_hotbar.index as u8);
+    }
+}
+
+/// Walks over the items that fell near `pos` until the expected drops arrive (or two seconds pass).
+async fn collect_drops(bot: &BotHandle, pos: BlockPos, drops: &[String]) {
+    if drops.is_empty() {
+        return;
+    }
+    let before: Vec<i32> = drops.iter().map(|d| items::count(bot, d)).collect();
+    let arrived = |bot: &BotHandle| drops.iter().zip(&before).any(|(d, b)| items::count(bot, d) > *b);
+    for _ in 0..3 {
+        if items::wait_until(bot, Duration::from_millis(700), || arrived(bot)).await {
+            return;
+        }
+        let centre = pos.center();
+        let nearby = bot
+            .client()
+            .nearest_entities_by::<&EntityKindComponent, Without<LocalEntity>>(|k: &EntityKindComponent| k.0 == EntityKind::Item);
+        let Some(item) = nearby.iter().map(|e| e.position()).find(|p| p.distance_to(centre) < 4.0) else { return };
+        let _ = bot.goto_block(BlockPos::from(item)).await;
+    }
+}
+
+fn fmt_block(pos: BlockPos) -> String {
+    format!("{} {} {}", pos.x, pos.y, pos.z)
+}
