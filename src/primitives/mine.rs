@@ -39,17 +39,24 @@ pub async fn mine_block(bot: &BotHandle, name: &str, count: u32) -> Answer {
     Ok(Dynamic::from_int(i64::from(mined)))
 }
 
-/// Digs the block at `pos` and waits until it is gone.
+/// Digs the block at `pos` and waits until it is gone. A dig the client abandons (the view moved, the server
+/// disagreed about timing) is tried again, up to three times.
 async fn dig(bot: &BotHandle, pos: BlockPos, kind: BlockKind, name: &str) -> Result<(), String> {
     let client = bot.client();
-    client.look_at(pos.center());
-    client.wait_ticks(1).await;
-    // Survival dig times reach ~15 s for hard blocks bare-handed; anything past a minute is stuck.
-    if tokio::time::timeout(Duration::from_secs(60), client.mine(pos)).await.is_err() {
-        return Err(format!("I could not break the {name} at {} within a minute", fmt_block(pos)));
+    for _attempt in 0..3 {
+        client.look_at(pos.center());
+        client.wait_ticks(1).await;
+        // Survival dig times reach ~15 s for hard blocks bare-handed; anything past a minute is stuck.
+        if tokio::time::timeout(Duration::from_secs(60), client.mine(pos)).await.is_err() {
+            return Err(format!("I could not break the {name} at {} within a minute", fmt_block(pos)));
+        }
+        let gone = |bot: &BotHandle| observe::block_kind(bot, pos).is_some_and(|k| k != kind);
+        if items::wait_until(bot, Duration::from_secs(1), || gone(bot)).await {
+            return Ok(());
+        }
+        tracing::debug!("{}: the {name} at {} is still there; digging again", bot.name(), fmt_block(pos));
     }
-    let gone = items::wait_until(bot, Duration::from_secs(2), || observe::block_kind(bot, pos).is_some_and(|k| k != kind)).await;
-    if gone { Ok(()) } else { Err(format!("The server did not let me break the {name} at {}", fmt_block(pos))) }
+    Err(format!("The server did not let me break the {name} at {}", fmt_block(pos)))
 }
 
 /// Moves the fastest tool for the block into the hand (from anywhere in the inventory).
