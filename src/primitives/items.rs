@@ -66,6 +66,40 @@ pub async fn hold(bot: &BotHandle, name: &str) -> Result<(), String> {
     Ok(())
 }
 
+/// Takes `name` into `slot`: "hand", "off-hand", "head", "torso", "legs" or "feet".
+pub async fn equip(bot: &BotHandle, name: &str, slot: &str) -> Result<(), String> {
+    let slots = inventory_slots(bot);
+    let Some(&source) = slots_with(&slots, STORAGE, name).first() else {
+        return Err(format!("I have no {name} to equip"));
+    };
+    let inventory = bot.client().get_inventory();
+    match slot {
+        "hand" => return hold(bot, name).await,
+        "off-hand" => inventory.click(ClickOperation::Swap(SwapClick { source_slot: source as u16, target_slot: 40 })),
+        armour => {
+            let target = match armour {
+                "head" => 5,
+                "torso" => 6,
+                "legs" => 7,
+                _ => 8,
+            };
+            inventory.left_click(source);
+            inventory.left_click(target);
+            // Whatever was worn before is now on the cursor: put it where the new piece came from.
+            if !slots[target].is_empty() {
+                inventory.left_click(source);
+            }
+        }
+    }
+    settle(bot).await;
+    let worn = inventory_slots(bot);
+    let at = if slot == "off-hand" { 45 } else { source };
+    if slot != "off-hand" && item_name(&worn[at]).as_deref() == Some(name) && slots[source].count() == worn[at].count() {
+        return Err(format!("{name} cannot be worn on the {slot}"));
+    }
+    Ok(())
+}
+
 /// Lets clicks reach the server and its corrections come back.
 pub async fn settle(bot: &BotHandle) {
     bot.client().wait_ticks(3).await;

@@ -4,9 +4,14 @@
 //! azalea's local task set. A call whose run is stopped is dropped mid-way and the bot stops moving. Answers are
 //! script values, or texts that tell the script (and an LLM reading them) what to do next.
 
+mod chest;
+mod craft;
 mod explore;
 mod items;
+mod kill;
 mod mine;
+mod place;
+mod smelt;
 pub mod facts;
 mod observe;
 
@@ -59,39 +64,14 @@ pub async fn perform(bot: &BotHandle, call: Call) -> Answer {
             Ok(Dynamic::UNIT)
         }
         Call::Explore { direction, leg } => explore::leg(bot, direction, leg).await,
+        Call::Equip { name, slot } => items::equip(bot, &name, &slot).await.map(|()| Dynamic::UNIT),
         Call::MineBlock { name, count } => mine::mine_block(bot, &name, count).await,
-        Call::Equip { .. }
-        | Call::CraftItem { .. }
-        | Call::SmeltItem { .. }
-        | Call::PlaceItem { .. }
-        | Call::KillMob { .. }
-        | Call::GetItemFromChest { .. }
-        | Call::DepositItemIntoChest { .. }
-        | Call::CheckItemInsideChest { .. } => Err(format!("{} is not available in this version of Wayfarer", call_name(&call))),
-    }
-}
-
-/// The script-facing name of a call.
-fn call_name(call: &Call) -> &'static str {
-    match call {
-        Call::Position => "position",
-        Call::Inventory => "inventory",
-        Call::InventoryCount { .. } => "inventoryCount",
-        Call::Health => "health",
-        Call::Food => "food",
-        Call::Chat { .. } => "chat",
-        Call::FindBlocks { .. } => "findBlocks",
-        Call::NearestEntity { .. } => "nearestEntity",
-        Call::Goto { .. } => "goto",
-        Call::Explore { .. } => "exploreUntil",
-        Call::Equip { .. } => "equip",
-        Call::MineBlock { .. } => "mineBlock",
-        Call::CraftItem { .. } => "craftItem",
-        Call::SmeltItem { .. } => "smeltItem",
-        Call::PlaceItem { .. } => "placeItem",
-        Call::KillMob { .. } => "killMob",
-        Call::GetItemFromChest { .. } => "getItemFromChest",
-        Call::DepositItemIntoChest { .. } => "depositItemIntoChest",
-        Call::CheckItemInsideChest { .. } => "checkItemInsideChest",
+        Call::CraftItem { name, count } => craft::craft_item(bot, &name, count).await,
+        Call::SmeltItem { item, fuel, count } => smelt::smelt_item(bot, &item, &fuel, count).await,
+        Call::PlaceItem { name, pos } => place::place_item(bot, &name, pos).await,
+        Call::KillMob { name, timeout } => kill::kill_mob(bot, &name, timeout).await,
+        Call::GetItemFromChest { pos, items } => chest::transfer(bot, pos, &items, false).await,
+        Call::DepositItemIntoChest { pos, items } => chest::transfer(bot, pos, &items, true).await,
+        Call::CheckItemInsideChest { pos } => chest::check(bot, pos).await,
     }
 }

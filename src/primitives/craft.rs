@@ -1,0 +1,66 @@
+//! `craftItem(name, count)`: plan the recipe from the inventory, then click it together in the 2×2 inventory grid
+//! or in a crafting table within 32 blocks, and take the results.
+
+use std::time::Duration;
+
+use azalea::{container::ContainerHandleRef, inventory::ItemStack, registry::builtin::BlockKind};
+use rhai::Dynamic;
+
+use super::{facts, items, observe};
+use crate::{bot::BotHandle, script::Answer};
+
+pub async fn craft_item(bot: &BotHandle, name: &str, count: u32) -> Answer {
+    let plan = facts::plan_craft(name, count, &items::carried(bot))?;
+    let before = items::count(bot, name);
+    let made = plan.recipe.count() * plan.times;
+    if plan.recipe.fits_inventory_grid() {
+        let inventory = bot.client().get_inventory();
+        // Player inventory: result 0, grid 1..=4 (2 wide), storage 9..=44.
+        craft_in(bot, &inventory, &plan, 2, 9..=44).await;
+    } else {
+        let Some(&table) = observe::nearest_blocks(bot, BlockKind::CraftingTable, 32.0, 1).first() else {
+            return Err(format!(
+                "I cannot make {name} because there is no crafting_table within 32 blocks; craft one (4 planks) and place it"
+            ));
+        };
+        bot.goto_reach(table).await.map_err(|e| format!("I could not get to the crafting_table: {e}"))?;
+        let handle = bot
+            .client()
+            .open_container_at(table)
+            .await
+            .ok_or_else(|| "The crafting_table did not open".to_owned())?;
+        // Crafting table: result 0, grid 1..=9 (3 wide), storage 10..=45.
+        craft_in(bot, &handle, &plan, 3, 10..=45).await;
+        handle.close();
+    }
+    let arrived =
+        items::wait_until(bot, Duration::from_secs(3), || items::count(bot, name) >= before + made as i32).await;
+    if arrived {
+        Ok(Dynamic::from_int(i64::from(made)))
+    } else {
+        Err(format!(
+            "Crafting {name} did not work: I have {} of the {made} I expected",
+            items::count(bot, name) - before
+        ))
+    }
+}
+
+/// Fills the grid for each craft and shift-clicks the result into the inventory.
+async fn craft_in(
+    bot: &BotHandle,
+    handle: &ContainerHandleRef,
+    plan: &facts::CraftPlan,
+    width: usize,
+    storage: std::ops::RangeInclusive<usize>,
+) {
+    for _ in 0..plan.times {
+        for (row, column, ingredient) in plan.recipe.cells(width) {
+            let slots: Vec<ItemStack> = handle.slots().unwrap_or_default();
+            let grid_slot = 1 + row * width + column;
+            items::move_items(handle, &slots, &ingredient, 1, storage.clone(), [grid_slot]);
+            items::settle(bot).await;
+        }
+        handle.shift_click(0usize);
+        items::settle(bot).await;
+    }
+}

@@ -1,0 +1,60 @@
+//! `killMob(name, timeout)`: hunt the nearest mob of a kind within 32 blocks with the best weapon carried, then pick
+//! up what it dropped.
+
+use std::{str::FromStr, time::Duration};
+
+use azalea::{
+    entity::{EntityKindComponent, LocalEntity},
+    ecs::query::Without,
+    registry::builtin::EntityKind,
+};
+use rhai::Dynamic;
+
+use super::items;
+use crate::{bot::BotHandle, script::Answer};
+
+/// Weapons from best to worst; the first carried one is used.
+const WEAPONS: [&str; 12] = [
+    "netherite_sword", "diamond_sword", "iron_sword", "netherite_axe", "diamond_axe", "iron_axe", "copper_sword",
+    "stone_sword", "stone_axe", "golden_sword", "wooden_sword", "wooden_axe",
+];
+
+pub async fn kill_mob(bot: &BotHandle, name: &str, timeout: Duration) -> Answer {
+    let kind = EntityKind::from_str(name).map_err(|()| format!("There is no mob called {name}"))?;
+    let client = bot.client();
+    let nearest = client
+        .nearest_entities_by::<&EntityKindComponent, Without<LocalEntity>>(move |k: &EntityKindComponent| k.0 == kind);
+    let target = nearest
+        .iter()
+        .find(|e| e.position().distance_to(bot.position()) <= 32.0)
+        .cloned()
+        .ok_or_else(|| format!("No {name} within 32 blocks; explore first"))?;
+    if let Some(weapon) = WEAPONS.iter().find(|w| items::count(bot, w) > 0) {
+        items::hold(bot, weapon).await?;
+    }
+    let deadline = tokio::time::Instant::now() + timeout;
+    let mut last_seen = target.position();
+    while target.exists() && target.is_alive() {
+        if tokio::time::Instant::now() > deadline {
+            bot.stop_moving();
+            return Err(format!("I could not kill the {name} within {}s", timeout.as_secs()));
+        }
+        last_seen = target.position();
+        if bot.position().distance_to(last_seen) > 2.5 {
+            bot.start_toward(last_seen, 1.5);
+        } else {
+            bot.stop_moving();
+            target.look_at();
+            if !client.has_attack_cooldown() {
+                target.attack();
+            }
+        }
+        client.wait_ticks(2).await;
+    }
+    bot.stop_moving();
+    // Drops appear where it died; walking there picks them up.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let _ = bot.goto_block(azalea::BlockPos::from(last_seen)).await;
+    client.wait_ticks(10).await;
+    Ok(Dynamic::TRUE)
+}
