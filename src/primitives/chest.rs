@@ -38,6 +38,7 @@ pub async fn check(bot: &BotHandle, pos: Vec3) -> Answer {
     let handle = open(bot, pos).await?;
     let slots = handle.slots().unwrap_or_default();
     handle.close();
+    items::settle(bot).await;
     Ok(Dynamic::from_map(totals(&slots, CHEST)))
 }
 
@@ -65,5 +66,7 @@ pub async fn transfer(bot: &BotHandle, pos: Vec3, wanted: &[(String, u32)], depo
     }
     let slots = handle.slots().unwrap_or_default();
     handle.close();
+    // Closing hands the inventory back to the server's view; let it arrive before anyone reads it.
+    items::settle(bot).await;
     Ok(Dynamic::from_map(totals(&slots, CHEST)))
 }

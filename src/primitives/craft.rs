@@ -32,6 +32,7 @@ pub async fn craft_item(bot: &BotHandle, name: &str, count: u32) -> Answer {
         // Crafting table: result 0, grid 1..=9 (3 wide), storage 10..=45.
         craft_in(bot, &handle, &plan, 3, 10..=45).await;
         handle.close();
+        items::settle(bot).await;
     }
     let arrived =
         items::wait_until(bot, Duration::from_secs(3), || items::count(bot, name) >= before + made as i32).await;

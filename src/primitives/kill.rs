@@ -4,8 +4,14 @@
 use std::{str::FromStr, time::Duration};
 
 use azalea::{
+    EntityRef,
+    buf::AzBufVar,
     entity::{EntityKindComponent, LocalEntity},
     ecs::query::Without,
+    protocol::packets::{
+        ProtocolPacket,
+        game::{ServerboundGamePacket, s_attack::ServerboundAttack, s_interact::InteractionHand, s_swing::ServerboundSwing},
+    },
     registry::builtin::EntityKind,
 };
 use rhai::Dynamic;
@@ -18,6 +24,30 @@ const WEAPONS: [&str; 12] = [
     "netherite_sword", "diamond_sword", "iron_sword", "netherite_axe", "diamond_axe", "iron_axe", "copper_sword",
     "stone_sword", "stone_axe", "golden_sword", "wooden_sword", "wooden_axe",
 ];
+
+/// A full-strength hit with a sword needs 0.625 s between swings; waiting that long makes every hit count.
+const ATTACK_INTERVAL: Duration = Duration::from_millis(650);
+
+/// Hits `target` once and swings the arm.
+///
+/// azalea 0.16 writes the attack packet's entity id as a fixed 4-byte int, but 26.1 reads a VarInt (as
+/// minecraft-data and vanilla-tested Mineflayer have it), so a server sees the wrong entity or a malformed packet.
+/// The packet is therefore written by hand here: its id, then the entity id as a VarInt.
+fn attack(bot: &BotHandle, target: &EntityRef) {
+    let entity_id = target.minecraft_id();
+    let packet_id = ServerboundGamePacket::Attack(ServerboundAttack { entity_id }).id();
+    let mut raw = Vec::with_capacity(8);
+    let encoded = packet_id.azalea_write_var(&mut raw).and_then(|()| entity_id.0.azalea_write_var(&mut raw));
+    if encoded.is_err() {
+        return;
+    }
+    let client = bot.client();
+    let sent = client.with_raw_connection_mut(|mut connection| connection.net_conn().map(|net| net.write_raw(&raw)));
+    if !matches!(sent, Some(Ok(()))) {
+        tracing::warn!("{}: could not send an attack on {entity_id}", bot.name());
+    }
+    client.write_packet(ServerboundSwing { hand: InteractionHand::MainHand });
+}
 
 pub async fn kill_mob(bot: &BotHandle, name: &str, timeout: Duration) -> Answer {
     let kind = EntityKind::from_str(name).map_err(|()| format!("There is no mob called {name}"))?;
@@ -34,6 +64,7 @@ pub async fn kill_mob(bot: &BotHandle, name: &str, timeout: Duration) -> Answer 
     }
     let deadline = tokio::time::Instant::now() + timeout;
     let mut last_seen = target.position();
+    let mut last_hit = None;
     while target.exists() && target.is_alive() {
         if tokio::time::Instant::now() > deadline {
             bot.stop_moving();
@@ -45,8 +76,9 @@ pub async fn kill_mob(bot: &BotHandle, name: &str, timeout: Duration) -> Answer 
         } else {
             bot.stop_moving();
             target.look_at();
-            if !client.has_attack_cooldown() {
-                target.attack();
+            if last_hit.is_none_or(|t: tokio::time::Instant| t.elapsed() >= ATTACK_INTERVAL) {
+                attack(bot, &target);
+                last_hit = Some(tokio::time::Instant::now());
             }
         }
         client.wait_ticks(2).await;

@@ -43,19 +43,28 @@ pub async fn smelt_item(bot: &BotHandle, item: &str, fuel: &str, count: u32) -> 
     items::move_items(&handle, &slots, item, count as i32, 3..=38, [0]);
     items::settle(bot).await;
 
-    let before = items::count(bot, &output);
+    // While the furnace is open, the inventory is seen through its window (slots 3..=38).
+    let carried_output = |slots: &[azalea::inventory::ItemStack]| -> i32 {
+        items::slots_with(slots, 3..=38, &output).iter().map(|&i| slots[i].count()).sum()
+    };
+    let before = carried_output(&handle.slots().unwrap_or_default());
     let deadline = tokio::time::Instant::now() + TICK * (SMELT_TICKS * (count + 1)) + Duration::from_secs(5);
-    while items::count(bot, &output) < before + count as i32 {
+    loop {
+        let slots = handle.slots().unwrap_or_default();
+        if carried_output(&slots) >= before + count as i32 {
+            break;
+        }
         if tokio::time::Instant::now() > deadline {
-            let got = items::count(bot, &output) - before;
+            let got = carried_output(&slots) - before;
+            handle.close();
             return Err(format!("The furnace made only {got} of {count} {output} in time"));
         }
-        let ready = handle.slots().and_then(|s| s.get(2).cloned()).is_some_and(|s| !s.is_empty());
-        if ready {
+        if slots.get(2).is_some_and(|s| !s.is_empty()) {
             handle.shift_click(2usize);
         }
         bot.client().wait_ticks(10).await;
     }
     handle.close();
+    items::settle(bot).await;
     Ok(Dynamic::from_int(i64::from(count)))
 }

@@ -1,0 +1,38 @@
+//! `placeItem` puts a block where asked (against the ground) and refuses occupied spots; `equip` wears armour.
+
+mod support;
+
+use std::time::Duration;
+
+use serde_json::json;
+use support::*;
+
+#[test]
+fn place_item_places_and_refuses_occupied_spots() {
+    let scripts = ScriptDir::new(
+        "place",
+        &[
+            ("place.rhai", "placeItem(\"cobblestone\", vec3(4, 64, -2))"),
+            ("occupied.rhai", "placeItem(\"cobblestone\", vec3(4, 63, -2))"),
+            ("nothing.rhai", "placeItem(\"oak_planks\", vec3(1, 64, 1))"),
+            ("helmet.rhai", "equip(\"iron_helmet\", \"head\"); inventoryCount(\"iron_helmet\")"),
+        ],
+    );
+    let (world, _bot) = world_with_scripted_bot(&scripts);
+    give(&world, "Wayfarer", "cobblestone", 2);
+    give(&world, "Wayfarer", "iron_helmet", 1);
+    std::thread::sleep(Duration::from_millis(300));
+
+    let done = run_script(&world, "place", Duration::from_secs(30));
+    assert!(done.contains("finished") && done.contains("-1 cobblestone"), "{done}");
+    assert_eq!(world.cmd(json!({"cmd": "getBlock", "x": 4, "y": 64, "z": -2})), "cobblestone");
+
+    let done = run_script(&world, "occupied", Duration::from_secs(30));
+    assert!(done.ends_with("There is already grass_block at 4 63 -2; pick an empty spot"), "{done}");
+    let done = run_script(&world, "nothing", Duration::from_secs(30));
+    assert!(done.ends_with("I have no oak_planks to place"), "{done}");
+
+    let done = run_script(&world, "helmet", Duration::from_secs(30));
+    assert!(done.contains("finished"), "{done}");
+    assert_eq!(inventory_count(&world, "Wayfarer", "iron_helmet"), 1, "the helmet is still carried (worn)");
+}
