@@ -1,25 +1,29 @@
-//! One leg of `exploreUntil`: walk toward a direction for a while, then stop so the script can look around.
+//! One leg of `exploreUntil`: keep walking toward a direction for a while, so the script can look around between
+//! legs. The bot heads for a point 32 blocks ahead and is only re-aimed when the pathfinder is idle (arrived, or
+//! gave up at an obstacle), so legs flow into each other without stopping.
 
 use std::time::Duration;
 
+use azalea::pathfinder::PathfinderClientExt;
 use rhai::Dynamic;
 
 use crate::{bot::BotHandle, script::{Answer, Vec3}};
 
-/// Walking speed is about 4.3 blocks/s; aim a little past what one leg can cover so the bot never idles.
-const BLOCKS_PER_SECOND: f64 = 5.0;
+/// How far ahead each aim point lies.
+const AHEAD: f64 = 32.0;
 
 pub async fn leg(bot: &BotHandle, direction: Vec3, leg: Duration) -> Answer {
-    let length = (direction.x * direction.x + direction.z * direction.z).sqrt();
-    let here = bot.position();
-    let reach = leg.as_secs_f64() * BLOCKS_PER_SECOND + 2.0;
-    let target = azalea::Vec3::new(
-        here.x + direction.x / length * reach,
-        here.y,
-        here.z + direction.z / length * reach,
-    );
-    bot.start_toward_xz(target);
+    let client = bot.client();
+    if !client.is_executing_path() && !client.is_calculating_path() {
+        let length = (direction.x * direction.x + direction.z * direction.z).sqrt();
+        let here = bot.position();
+        let target = azalea::Vec3::new(
+            here.x + direction.x / length * AHEAD,
+            here.y,
+            here.z + direction.z / length * AHEAD,
+        );
+        bot.start_toward_xz(target);
+    }
     tokio::time::sleep(leg).await;
-    bot.stop_moving();
     Ok(Dynamic::UNIT)
 }

@@ -64,6 +64,10 @@ pub async fn perform(bot: &BotHandle, call: Call) -> Answer {
             Ok(Dynamic::UNIT)
         }
         Call::Explore { direction, leg } => explore::leg(bot, direction, leg).await,
+        Call::StopMoving => {
+            bot.stop_moving();
+            Ok(Dynamic::UNIT)
+        }
         Call::Equip { name, slot } => items::equip(bot, &name, &slot).await.map(|()| Dynamic::UNIT),
         Call::MineBlock { name, count } => mine::mine_block(bot, &name, count).await,
         Call::CraftItem { name, count } => craft::craft_item(bot, &name, count).await,

@@ -148,17 +148,16 @@ fn explore_until(
     }
     let max_time = Duration::from_secs(positive(max_time, "maxTime (seconds)", 1200)? as u64);
     let started = Instant::now();
-    loop {
+    let found = loop {
         let found: Dynamic = callback.call_within_context(ctx, ())?;
-        if !found.is_unit() {
-            return Ok(found);
-        }
         let left = max_time.saturating_sub(started.elapsed());
-        if left.is_zero() {
-            return Ok(Dynamic::UNIT);
+        if !found.is_unit() || left.is_zero() {
+            break found;
         }
-        let _arrived = call(Call::Explore { direction, leg: left.min(EXPLORE_LEG) })?;
-    }
+        let _walking = call(Call::Explore { direction, leg: left.min(EXPLORE_LEG) })?;
+    };
+    let _stopped = call(Call::StopMoving)?;
+    Ok(found)
 }
 
 /// Names are Minecraft ids without the namespace: `oak_log`, not `minecraft:oak_log` or `Oak Log`.

@@ -28,8 +28,10 @@ pub enum Call {
     SmeltItem { item: String, fuel: String, count: u32 },
     PlaceItem { name: String, pos: Vec3 },
     KillMob { name: String, timeout: Duration },
-    /// One leg of `exploreUntil`: start walking toward `direction` (the script thread polls its callback between legs).
+    /// One leg of `exploreUntil`: keep walking toward `direction` (the script thread polls its callback between legs).
     Explore { direction: Vec3, leg: Duration },
+    /// Stop walking (the end of `exploreUntil`).
+    StopMoving,
     GetItemFromChest { pos: Vec3, items: Vec<(String, u32)> },
     DepositItemIntoChest { pos: Vec3, items: Vec<(String, u32)> },
     CheckItemInsideChest { pos: Vec3 },
