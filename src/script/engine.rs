@@ -38,9 +38,10 @@ pub struct Limits {
 impl Default for Limits {
     fn default() -> Self {
         Self {
-            // Bots spend their time waiting in primitives, not computing: 50 million operations is ~1 s of pure
-            // computation, far above what a sensible script needs between primitive calls.
-            max_operations: 50_000_000,
+            // Bots spend their time waiting in primitives, not computing: 5 million operations is a few tenths of
+            // a second of pure computation, far above what a sensible script needs, and it ends a runaway loop
+            // well within a second.
+            max_operations: 5_000_000,
             max_call_levels: 48,
             max_string_size: 1 << 20,
             max_array_size: 100_000,
