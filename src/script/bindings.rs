@@ -19,7 +19,7 @@ type Fallible<T> = Result<T, Box<EvalAltResult>>;
 /// Every function name registered by [`register`], for the documentation check and the LLM's prompt.
 pub const FUNCTIONS: &[&str] = &[
     "position", "inventory", "inventoryCount", "health", "food", "chat", "findBlock", "findBlocks", "nearestEntity",
-    "goto", "equip", "mineBlock", "craftItem", "smeltItem", "placeItem", "killMob", "exploreUntil",
+    "goTo", "equip", "mineBlock", "craftItem", "smeltItem", "placeItem", "killMob", "exploreUntil",
     "getItemFromChest", "depositItemIntoChest", "checkItemInsideChest", "vec3",
 ];
 
@@ -78,9 +78,9 @@ pub fn register(engine: &mut Engine, host: Arc<dyn Host>, bounds: RunBounds) {
     reg!(call, "nearestEntity", |name: &str, max_distance: INT| {
         call(Call::NearestEntity { name: name.trim().to_owned(), max_distance: distance(max_distance as f64)? })
     });
-    reg!(call, "goto", |pos: Vec3| call(Call::Goto { pos, range: 1.0 }));
-    reg!(call, "goto", |pos: Vec3, range: INT| call(Call::Goto { pos, range: (range as f64).clamp(0.0, 64.0) }));
-    reg!(call, "goto", |pos: Vec3, range: FLOAT| call(Call::Goto { pos, range: range.clamp(0.0, 64.0) }));
+    reg!(call, "goTo", |pos: Vec3| call(Call::Goto { pos, range: 1.0 }));
+    reg!(call, "goTo", |pos: Vec3, range: INT| call(Call::Goto { pos, range: (range as f64).clamp(0.0, 64.0) }));
+    reg!(call, "goTo", |pos: Vec3, range: FLOAT| call(Call::Goto { pos, range: range.clamp(0.0, 64.0) }));
     reg!(call, "equip", |name: &str| call(Call::Equip { name: item_name(name)?, slot: "hand".to_owned() }));
     reg!(call, "equip", |name: &str, slot: &str| call(Call::Equip { name: item_name(name)?, slot: equip_slot(slot)? }));
 
@@ -233,10 +233,25 @@ mod tests {
     impl Host for Recorder {
         fn call(&self, call: Call, _bounds: &RunBounds) -> Result<Dynamic, String> {
             self.0.lock().unwrap().push(call.clone());
+            let items = || {
+                let mut map = Map::new();
+                map.insert("oak_log".into(), Dynamic::from_int(4));
+                Dynamic::from_map(map)
+            };
             Ok(match call {
                 Call::Position => Dynamic::from(Vec3::new(1.0, 64.0, 2.0)),
                 Call::FindBlocks { .. } => Dynamic::from_array(vec![Dynamic::from(Vec3::new(5.0, 63.0, 5.0))]),
                 Call::MineBlock { name, .. } if name == "bedrock" => return Err("I cannot mine bedrock".into()),
+                Call::Inventory | Call::CheckItemInsideChest { .. } => items(),
+                Call::InventoryCount { .. } | Call::Food => Dynamic::from_int(4),
+                Call::Health => Dynamic::from_float(20.0),
+                Call::NearestEntity { name, .. } => {
+                    let mut map = Map::new();
+                    map.insert("name".into(), name.into());
+                    map.insert("position".into(), Dynamic::from(Vec3::new(3.0, 64.0, 3.0)));
+                    map.insert("distance".into(), Dynamic::from_float(2.0));
+                    Dynamic::from_map(map)
+                }
                 _ => Dynamic::UNIT,
             })
         }
@@ -297,6 +312,23 @@ mod tests {
         }
         documented.sort();
         assert_eq!(documented, expected, "every registered function needs primitives/NAME.rhai, and only those");
+    }
+
+    /// Every example in `primitives/*.rhai` compiles and runs against the registered functions (a reserved word such
+    /// as `goto` used as a function name would fail here).
+    #[test]
+    fn primitive_examples_run() {
+        let engine = engine(Arc::new(Recorder(Mutex::new(Vec::new()))));
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("primitives");
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            let text = std::fs::read_to_string(&path).unwrap();
+            let example: String =
+                text.lines().filter_map(|l| l.strip_prefix("// ")).map(|l| format!("{l}\n")).collect();
+            if let Err(err) = engine.eval::<Dynamic>(&example) {
+                panic!("{}: {err}\n{example}", path.display());
+            }
+        }
     }
 
     #[test]

@@ -29,7 +29,8 @@ pub struct Script {
 pub enum LoadEvent {
     Loaded { name: String },
     Removed { name: String },
-    Failed { file: String, line: Option<usize>, message: String },
+    /// `kept` is true when an earlier good version stays in use.
+    Failed { file: String, line: Option<usize>, message: String, kept: bool },
 }
 
 impl std::fmt::Display for LoadEvent {
@@ -37,10 +38,17 @@ impl std::fmt::Display for LoadEvent {
         match self {
             LoadEvent::Loaded { name } => write!(f, "script {name} loaded"),
             LoadEvent::Removed { name } => write!(f, "script {name} removed"),
-            LoadEvent::Failed { file, line: Some(line), message } => {
-                write!(f, "{file} line {line}: {message} (the previous version stays in use)")
+            LoadEvent::Failed { file, line, message, kept } => {
+                write!(f, "{file}")?;
+                if let Some(line) = line {
+                    write!(f, " line {line}")?;
+                }
+                write!(f, ": {message}")?;
+                if *kept {
+                    write!(f, " (the previous version stays in use)")?;
+                }
+                Ok(())
             }
-            LoadEvent::Failed { file, line: None, message } => write!(f, "{file}: {message}"),
         }
     }
 }
@@ -95,7 +103,7 @@ impl ScriptLibrary {
                 let removed = self.scripts.write().unwrap_or_else(|p| p.into_inner()).remove(&name);
                 return removed.map(|_| LoadEvent::Removed { name });
             }
-            Err(err) => return Some(LoadEvent::Failed { file, line: None, message: err.to_string() }),
+            Err(err) => return Some(LoadEvent::Failed { file, line: None, message: err.to_string(), kept: self.get(&name).is_some() }),
         };
         let mut scope = Scope::new();
         scope.push("args", rhai::Array::new());
@@ -109,6 +117,7 @@ impl ScriptLibrary {
                 file,
                 line: err.1.line(),
                 message: err.0.to_string(),
+                kept: self.get(&name).is_some(),
             }),
         }
     }
@@ -188,8 +197,9 @@ mod tests {
         let (library, events) = ScriptLibrary::open(&dir);
         assert_eq!(library.names(), ["hello"]);
         let failed = events.iter().find(|e| matches!(e, LoadEvent::Failed { .. })).expect("broken.rhai fails");
-        let LoadEvent::Failed { file, line, .. } = failed else { unreachable!() };
-        assert_eq!((file.as_str(), *line), ("broken.rhai", Some(2)));
+        let LoadEvent::Failed { file, line, kept, .. } = failed else { unreachable!() };
+        assert_eq!((file.as_str(), *line, *kept), ("broken.rhai", Some(2), false));
+        assert!(!failed.to_string().contains("previous version"), "{failed}");
     }
 
     #[test]
@@ -200,7 +210,7 @@ mod tests {
         let (library, _) = ScriptLibrary::open(&dir);
         let before = library.get("work").unwrap();
         std::fs::write(&path, "1 +").unwrap();
-        assert!(matches!(library.reload(&path), Some(LoadEvent::Failed { .. })));
+        assert!(matches!(library.reload(&path), Some(LoadEvent::Failed { kept: true, .. })));
         assert!(Arc::ptr_eq(&before, &library.get("work").unwrap()), "a failed reload replaced the good version");
         std::fs::remove_file(&path).unwrap();
         assert_eq!(library.reload(&path), Some(LoadEvent::Removed { name: "work".into() }));
