@@ -16,7 +16,7 @@ pub async fn craft_item(bot: &BotHandle, name: &str, count: u32) -> Answer {
     if plan.recipe.fits_inventory_grid() {
         let inventory = bot.client().get_inventory();
         // Player inventory: result 0, grid 1..=4 (2 wide), storage 9..=44.
-        craft_in(bot, &inventory, &plan, 2, 9..=44).await;
+        craft_in(&inventory, &plan, 2, 9..=44);
     } else {
         let Some(&table) = observe::nearest_blocks(bot, BlockKind::CraftingTable, 32.0, 1).first() else {
             return Err(format!(
@@ -30,9 +30,8 @@ pub async fn craft_item(bot: &BotHandle, name: &str, count: u32) -> Answer {
             .await
             .ok_or_else(|| "The crafting_table did not open".to_owned())?;
         // Crafting table: result 0, grid 1..=9 (3 wide), storage 10..=45.
-        craft_in(bot, &handle, &plan, 3, 10..=45).await;
+        craft_in(&handle, &plan, 3, 10..=45);
         handle.close();
-        items::settle(bot).await;
     }
     let arrived =
         items::wait_until(bot, Duration::from_secs(3), || items::count(bot, name) >= before + made as i32).await;
@@ -46,9 +45,10 @@ pub async fn craft_item(bot: &BotHandle, name: &str, count: u32) -> Answer {
     }
 }
 
-/// Fills the grid for each craft and shift-clicks the result into the inventory.
-async fn craft_in(
-    bot: &BotHandle,
+/// Fills the grid for each craft and shift-clicks the result into the inventory. The clicks go out back to back:
+/// azalea predicts each one locally (so the next ingredient is found where it now is) and the server applies them
+/// in order, computing the result before the shift-click reaches it.
+fn craft_in(
     handle: &ContainerHandleRef,
     plan: &facts::CraftPlan,
     width: usize,
@@ -59,9 +59,7 @@ async fn craft_in(
             let slots: Vec<ItemStack> = handle.slots().unwrap_or_default();
             let grid_slot = 1 + row * width + column;
             items::move_items(handle, &slots, &ingredient, 1, storage.clone(), [grid_slot]);
-            items::settle(bot).await;
         }
         handle.shift_click(0usize);
-        items::settle(bot).await;
     }
 }

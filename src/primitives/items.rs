@@ -60,9 +60,9 @@ pub async fn hold(bot: &BotHandle, name: &str) -> Result<(), String> {
         client.set_selected_hotbar_slot((slot - HOTBAR.start()) as u8);
     } else {
         let selected = client.selected_hotbar_slot();
+        // azalea applies the swap to its own copy at once, and the server gets it before anything sent later.
         client.get_inventory().click(ClickOperation::Swap(SwapClick { source_slot: slot as u16, target_slot: selected }));
     }
-    settle(bot).await;
     Ok(())
 }
 

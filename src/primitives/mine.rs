@@ -91,23 +91,37 @@ async fn take_best_tool(bot: &BotHandle, pos: BlockPos) {
     }
 }
 
-/// Walks over the items that fell near `pos` until the expected drops arrive (or two seconds pass).
+/// Walks over the items that fell near `pos` until the expected drops arrive: the item entity appears a tick or two
+/// after the block breaks, and the bot walks onto it straight away.
 async fn collect_drops(bot: &BotHandle, pos: BlockPos, drops: &[String]) {
     if drops.is_empty() {
         return;
     }
     let before: Vec<i32> = drops.iter().map(|d| items::count(bot, d)).collect();
     let arrived = |bot: &BotHandle| drops.iter().zip(&before).any(|(d, b)| items::count(bot, d) > *b);
+    let centre = pos.center();
+    let dropped_item = |bot: &BotHandle| {
+        bot.client()
+            .nearest_entities_by::<&EntityKindComponent, Without<LocalEntity>>(|k: &EntityKindComponent| k.0 == EntityKind::Item)
+            .iter()
+            .map(|e| e.position())
+            .find(|p| p.distance_to(centre) < 4.0)
+    };
     for _ in 0..3 {
-        if items::wait_until(bot, Duration::from_millis(700), || arrived(bot)).await {
+        let mut item = None;
+        items::wait_until(bot, Duration::from_millis(500), || {
+            item = dropped_item(bot);
+            item.is_some() || arrived(bot)
+        })
+        .await;
+        if arrived(bot) {
             return;
         }
-        let centre = pos.center();
-        let nearby = bot
-            .client()
-            .nearest_entities_by::<&EntityKindComponent, Without<LocalEntity>>(|k: &EntityKindComponent| k.0 == EntityKind::Item);
-        let Some(item) = nearby.iter().map(|e| e.position()).find(|p| p.distance_to(centre) < 4.0) else { return };
+        let Some(item) = item else { return };
         let _ = bot.goto_block(BlockPos::from(item)).await;
+        if items::wait_until(bot, Duration::from_millis(800), || arrived(bot)).await {
+            return;
+        }
     }
 }
 

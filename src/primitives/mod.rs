@@ -60,7 +60,13 @@ pub async fn perform(bot: &BotHandle, call: Call) -> Answer {
         Call::FindBlocks { name, max_distance, count } => observe::find_blocks(bot, &name, max_distance, count),
         Call::NearestEntity { name, max_distance } => observe::nearest_entity(bot, &name, max_distance),
         Call::Goto { pos, range } => {
-            bot.goto_near(pos.into(), range as f32).await.map_err(|e| e.to_string())?;
+            // Within one block means "stand on that block"; farther ranges are a radius around the point.
+            let walked = if range <= 1.0 {
+                bot.goto_block(azalea::BlockPos::from(pos)).await
+            } else {
+                bot.goto_near(pos.into(), range as f32).await
+            };
+            walked.map_err(|e| e.to_string())?;
             Ok(Dynamic::UNIT)
         }
         Call::Explore { direction, leg } => explore::leg(bot, direction, leg).await,
