@@ -28,9 +28,11 @@ test: setup
 	$(CARGO) test --all-targets -- --test-threads 2
 	npm test --prefix $(SERVER_DIR)
 
-## bench: memory and connect-time figures, Wayfarer vs Mineflayer, side by side
+## bench: figures, Wayfarer vs Mineflayer side by side (footprint, connect, actions), and script dispatch cost
 bench: setup build
 	node $(SERVER_DIR)/bench/compare.js --bot $(BIN)
+	node $(SERVER_DIR)/bench/actions.js --bot $(BIN)
+	$(CARGO) bench --bench script_dispatch
 
 clean:
 	$(CARGO) clean
