@@ -6,6 +6,7 @@ PORT ?= 25565
 OWNER ?= Steve
 export CARGO_TARGET_DIR ?= $(CURDIR)/target
 BIN := $(CARGO_TARGET_DIR)/debug/wayfarer
+RELEASE_BIN := $(CARGO_TARGET_DIR)/release/wayfarer
 
 .PHONY: setup build demo test test-rust test-world bench clean
 
@@ -28,10 +29,12 @@ test: setup
 	$(CARGO) test --all-targets -- --test-threads 2
 	npm test --prefix $(SERVER_DIR)
 
-## bench: figures, Wayfarer vs Mineflayer side by side (footprint, connect, actions), and script dispatch cost
-bench: setup build
-	node $(SERVER_DIR)/bench/compare.js --bot $(BIN)
-	node $(SERVER_DIR)/bench/actions.js --bot $(BIN)
+## bench: figures, Wayfarer (release build) vs Mineflayer side by side (footprint, connect, actions), and the
+## cost of script dispatch
+bench: setup
+	$(CARGO) build --release --bin wayfarer
+	node $(SERVER_DIR)/bench/compare.js --bot $(RELEASE_BIN)
+	node $(SERVER_DIR)/bench/actions.js --bot $(RELEASE_BIN)
 	$(CARGO) bench --bench script_dispatch
 
 clean:

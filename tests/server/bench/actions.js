@@ -102,6 +102,8 @@ async function mineflayer () {
       await bot.placeBlock(ground, new Vec3(0, 1, 0))
       const table = bot.blockAt(ground.position.offset(0, 1, 0))
       await bot.craft(recipe('stick'), 1, null)
+      // Mineflayer's view of the inventory can trail the craft's end by a packet; its recipe search needs it current.
+      await until(() => count('stick') >= 4 && recipe('wooden_pickaxe', table), 3000, 'the sticks')
       await bot.craft(recipe('wooden_pickaxe', table), 1, table)
       if (count('wooden_pickaxe') !== 1) throw new Error('no pickaxe')
     })
