@@ -11,12 +11,12 @@
 const crypto = require('node:crypto')
 const readline = require('node:readline')
 const mc = require('minecraft-protocol')
-const nbt = require('prismarine-nbt')
 const mcData = require('minecraft-data')('26.1')
-const { Terrain, stateOf, registry, GROUND_Y } = require('./lib/terrain')
+const { Terrain, stateOf, registry, GROUND_Y, MIN_Y, HEIGHT } = require('./lib/terrain')
 const Block = require('prismarine-block')(registry)
 const { MENU, stack, maxStack, toSlot, playerWindow, containerWindow, range } = require('./lib/inventory')
 const { Entities } = require('./lib/entities')
+const { Chat, text } = require('./lib/chat')
 
 const args = parseArgs(process.argv.slice(2))
 const VIEW_DISTANCE = Number(args['view-distance'] ?? 4)
@@ -37,7 +37,6 @@ const log = (...parts) => process.stderr.write(`[world] ${parts.join(' ')}\n`)
 const emit = (object) => process.stdout.write(JSON.stringify(object) + '\n')
 // The test that started the world may be gone; losing its events must not crash the world.
 process.stdout.on('error', () => {})
-const text = (s) => nbt.comp({ text: nbt.string(s) })
 
 const terrain = new Terrain()
 let nextEntityId = 100000
@@ -58,6 +57,10 @@ class Player {
     this.window = null // an open container window
     this.windowIds = 0
     this.digging = null // { x, y, z, started, ms }
+    this.chatIndex = 0 // player_chat packets this client has been sent (their globalIndex)
+    this.teleportId = 0 // the last `position` packet's id
+    this.awaitingTeleport = null // { id, sent }: moves are ignored until the client confirms, as vanilla does
+    this.shown = null // the position and rotation others were last shown
   }
 
   heldStack () { return this.inv[36 + this.held] }
@@ -65,6 +68,25 @@ class Player {
   get virtual () { return this.client === null }
 
   send (name, params) { if (this.client && this.client.state === 'play') this.client.write(name, params) }
+
+  /** Sends an already serialized play packet (see chunkBuffer), in order with the packets sent before it. */
+  sendRaw (buffer) {
+    const c = this.client
+    if (c && c.state === 'play' && c.serializer.writable) passesRaw(c.serializer).write({ raw: buffer })
+  }
+}
+
+/**
+ * Makes a client's packet serializer pass `{raw: Buffer}` through unchanged. Writing bytes there rather than with
+ * nmp's writeRaw (which skips the serializer) keeps them in order behind packets still queued in the serializer.
+ */
+function passesRaw (serializer) {
+  if (!serializer.passesRaw) {
+    const create = serializer.createPacketBuffer.bind(serializer)
+    serializer.createPacketBuffer = (packet) => packet.raw ?? create(packet)
+    serializer.passesRaw = true
+  }
+  return serializer
 }
 
 /** Offline-mode UUID for a name, as vanilla derives it (MD5 of "OfflinePlayer:NAME", version 3). */
@@ -103,24 +125,37 @@ function spawnPacket (p) {
 
 function angle (degrees) { return (Math.round(degrees * 256 / 360) << 24) >> 24 }
 
-/** Shows `p` to everyone else and everyone else to `p`. */
+/**
+ * Shows `p` to everyone else and everyone else to `p`, as vanilla does on join: every client's tab list holds
+ * every player, itself included (a client needs its own entry to show its own chat), and player entities for
+ * everyone but itself.
+ */
 function introduce (p) {
+  p.send('player_info', infoAdd(p))
+  p.shown = { ...p.pos, yaw: p.yaw, pitch: p.pitch }
   for (const other of players.values()) {
     if (other === p) continue
     other.send('player_info', infoAdd(p))
     other.send('spawn_entity', spawnPacket(p))
     p.send('player_info', infoAdd(other))
     p.send('spawn_entity', spawnPacket(other))
+    p.send('entity_head_rotation', { entityId: other.entityId, headYaw: angle(other.yaw) })
   }
 }
 
+/** Tells everyone else where `p` is now, if it moved or turned since they were last told. */
 function relayMove (p) {
+  const was = p.shown
+  const moved = !was || was.x !== p.pos.x || was.y !== p.pos.y || was.z !== p.pos.z
+  const turned = !was || was.yaw !== p.yaw || was.pitch !== p.pitch
+  if (!moved && !turned) return
+  p.shown = { ...p.pos, yaw: p.yaw, pitch: p.pitch }
   for (const other of players.values()) {
-    if (other === p) continue
+    if (other === p || !other.client) continue
     other.send('sync_entity_position', {
       entityId: p.entityId, x: p.pos.x, y: p.pos.y, z: p.pos.z, dx: 0, dy: 0, dz: 0, yaw: p.yaw, pitch: p.pitch, onGround: p.onGround
     })
-    other.send('entity_head_rotation', { entityId: p.entityId, headYaw: angle(p.yaw) })
+    if (turned) other.send('entity_head_rotation', { entityId: p.entityId, headYaw: angle(p.yaw) })
   }
 }
 
@@ -157,7 +192,7 @@ function streamChunks (p, force = false) {
   fresh.sort((a, b) => a[2] - b[2])
   if (fresh.length) {
     p.send('chunk_batch_start', {})
-    for (const [x, z] of fresh) { p.send('map_chunk', terrain.chunkPacket(x, z)); p.loaded.add(`${x},${z}`) }
+    for (const [x, z] of fresh) { p.sendRaw(chunkBuffer(x, z)); p.loaded.add(`${x},${z}`) }
     p.send('chunk_batch_finished', { batchSize: fresh.length })
   }
   for (const key of [...p.loaded]) {
@@ -168,14 +203,72 @@ function streamChunks (p, force = false) {
   }
 }
 
+// Serializing a column takes about 1 ms and most clients want the same columns, so each column's map_chunk packet
+// is serialized once and the bytes shared; an edit drops that column's copy. At most CHUNK_CACHE columns are kept.
+const serializer = mc.createSerializer({ state: 'play', isServer: true, version: '26.1' })
+const chunkBuffers = new Map() // "cx,cz" -> Buffer
+const CHUNK_CACHE = 1024
+
+function chunkBuffer (cx, cz) {
+  const key = `${cx},${cz}`
+  let buffer = chunkBuffers.get(key)
+  if (!buffer) {
+    buffer = serializer.createPacketBuffer({ name: 'map_chunk', params: terrain.chunkPacket(cx, cz) })
+    if (chunkBuffers.size >= CHUNK_CACHE) chunkBuffers.delete(chunkBuffers.keys().next().value)
+    chunkBuffers.set(key, buffer)
+  }
+  return buffer
+}
+
 /** Changes a block and tells every client that has its chunk. */
 function setBlock (x, y, z, state) {
-  if (!terrain.setState(x, y, z, state)) throw new Error(`y=${y} is outside the world`)
-  const key = `${chunkOf(x)},${chunkOf(z)}`
-  for (const p of players.values()) {
-    if (p.loaded.has(key)) p.send('block_change', { location: { x, y, z }, type: state })
+  setBlocks([{ x, y, z, state }])
+}
+
+/**
+ * Changes blocks (`[{x, y, z, state}]`) and tells every client that has their chunks, as vanilla does: a
+ * block_change for a lone block, one multi_block_change per 16³ section otherwise. Unchanged blocks are skipped;
+ * every changed one is a `blockChanged` event.
+ */
+function setBlocks (changes) {
+  for (const { y } of changes) if (y < MIN_Y || y >= MIN_Y + HEIGHT) throw new Error(`y=${y} is outside the world`)
+  const sections = new Map() // "cx,sy,cz" -> changes in that section
+  for (const c of changes) {
+    if (terrain.stateAt(c.x, c.y, c.z) === c.state) continue
+    terrain.setState(c.x, c.y, c.z, c.state)
+    chunkBuffers.delete(`${chunkOf(c.x)},${chunkOf(c.z)}`)
+    const key = `${chunkOf(c.x)},${chunkOf(c.y)},${chunkOf(c.z)}`
+    if (!sections.has(key)) sections.set(key, [])
+    sections.get(key).push(c)
+    emit({ event: 'blockChanged', x: c.x, y: c.y, z: c.z, block: registry.blocksByStateId[c.state].name })
   }
-  emit({ event: 'blockChanged', x, y, z, block: registry.blocksByStateId[state].name })
+  for (const [key, list] of sections) {
+    const [cx, sy, cz] = key.split(',').map(Number)
+    const packet = list.length === 1
+      ? ['block_change', { location: { x: list[0].x, y: list[0].y, z: list[0].z }, type: list[0].state }]
+      : ['multi_block_change', {
+          chunkCoordinates: { x: cx, y: sy, z: cz },
+          // state id << 12 | x << 8 | z << 4 | y, coordinates within the section
+          records: list.map((c) => c.state * 4096 + (((c.x & 15) << 8) | ((c.z & 15) << 4) | (c.y & 15)))
+        }]
+    for (const p of players.values()) if (p.loaded.has(`${cx},${cz}`)) p.send(...packet)
+  }
+}
+
+/** The state id for a block name, default state unless `properties` (e.g. `{axis: 'x'}`) say otherwise. */
+function stateWith (name, properties) {
+  const state = stateOf(name)
+  if (properties == null) return state
+  if (typeof properties !== 'object') throw new Error('properties must be an object')
+  const block = Block.fromProperties(name, properties, 0)
+  const actual = block.getProperties()
+  for (const [key, value] of Object.entries(properties)) {
+    if (!(key in actual) || String(actual[key]) !== String(value)) {
+      const known = (registry.blocksByName[name].states ?? []).map((s) => `${s.name}: ${s.values ? s.values.join('|') : s.type}`)
+      throw new Error(`${name} has no property ${key}=${value}; its properties: ${known.join(', ') || 'none'}`)
+    }
+  }
+  return block.stateId
 }
 
 // ---- inventories, digging, placing, containers ----------------------------------------------------------------
@@ -372,20 +465,14 @@ const entities = new Entities({
   emit
 })
 
-// ---- chat ---------------------------------------------------------------------------------------------------
+// ---- chat and movement ----------------------------------------------------------------------------------------
 
-/** `name` says `message`: everyone sees `<name> message`, as on a vanilla server without chat signing. */
-function say (name, message) {
-  for (const p of players.values()) p.send('system_chat', { content: text(`<${name}> ${message}`), isActionBar: false })
-  emit({ event: 'chat', from: name, text: message })
-}
+const chat = new Chat({ players: () => players.values(), find: findPlayer, emit })
 
-function whisper (from, to, message) {
-  const target = findPlayer(to)
-  if (!target) return false
-  target.send('system_chat', { content: text(`${from} whispers to you: ${message}`), isActionBar: false })
-  emit({ event: 'whisper', from, to: target.name, text: message })
-  return true
+/** A line `p` typed: a command if it starts with `/`, public chat otherwise. */
+function typed (p, line) {
+  if (line.startsWith('/')) chat.command(p, line.slice(1))
+  else chat.say(p, line)
 }
 
 function findPlayer (name) {
@@ -398,10 +485,31 @@ function findPlayer (name) {
 function teleport (p, pos) {
   p.pos = { x: pos.x, y: pos.y, z: pos.z }
   if (p.client) {
-    p.send('position', { teleportId: ++p.teleports, x: pos.x, y: pos.y, z: pos.z, dx: 0, dy: 0, dz: 0, yaw: p.yaw, pitch: p.pitch, flags: {} })
+    sendPosition(p)
     streamChunks(p)
   }
   relayMove(p)
+}
+
+/** Sends a client where the server says it is; until it confirms, its own moves are ignored (vanilla does so). */
+function sendPosition (p) {
+  const id = ++p.teleportId
+  p.awaitingTeleport = { id, sent: Date.now() }
+  p.send('position', { teleportId: id, ...p.pos, dx: 0, dy: 0, dz: 0, yaw: p.yaw, pitch: p.pitch, flags: {} })
+}
+
+/** A movement packet from a client: position, rotation and on-ground flag, each only if the packet has it. */
+function onMove (p, d) {
+  if (players.get(p.name) !== p || p.awaitingTeleport) return
+  if (d.x !== undefined) p.pos = { x: d.x, y: d.y, z: d.z }
+  if (d.yaw !== undefined) { p.yaw = d.yaw; p.pitch = d.pitch }
+  if (d.flags) p.onGround = !!d.flags.onGround
+  streamChunks(p)
+  relayMove(p)
+}
+
+function onTeleportConfirm (p, d) {
+  if (p.awaitingTeleport && d.teleportId === p.awaitingTeleport.id) p.awaitingTeleport = null
 }
 
 // ---- the server ---------------------------------------------------------------------------------------------
@@ -413,7 +521,8 @@ const server = mc.createServer({
   version: '26.1',
   motd: 'Wayfarer test world',
   maxPlayers: 1000,
-  hideErrors: true
+  hideErrors: true,
+  validateChannelProtocol: false // skips compiling a packet validator for every joining client (~90 ms each)
 })
 
 server.on('playerJoin', (client) => {
@@ -423,7 +532,6 @@ server.on('playerJoin', (client) => {
     removeFromWorld(existing, 'replaced')
   }
   const p = new Player({ name: client.username, uuid: client.uuid, entityId: client.id, client })
-  p.teleports = 1
   players.set(p.name, p)
 
   const login = { ...mcData.loginPacket }
@@ -433,29 +541,23 @@ server.on('playerJoin', (client) => {
   client.write('game_state_change', { reason: 'level_chunks_load_start', gameMode: 0 })
   streamChunks(p, true)
   client.write('update_health', { health: 20, food: 20, foodSaturation: 5 })
-  client.write('position', { teleportId: 1, ...SPAWN, dx: 0, dy: 0, dz: 0, yaw: 0, pitch: 0, flags: {} })
+  sendPosition(p)
   introduce(p)
   entities.showAll(p)
   p.invWindow.sync(client)
   emit({ event: 'join', name: p.name })
   log(`${p.name} joined`)
 
-  const moved = (d) => {
-    if (players.get(p.name) !== p) return
-    if (d.x !== undefined) p.pos = { x: d.x, y: d.y, z: d.z }
-    if (d.yaw !== undefined) { p.yaw = d.yaw; p.pitch = d.pitch }
-    if (d.flags) p.onGround = !!d.flags.onGround
-    streamChunks(p)
-    relayMove(p)
-  }
-  client.on('position', moved)
-  client.on('position_look', moved)
-  client.on('look', moved)
-  client.on('chat_message', (d) => say(p.name, d.message))
+  for (const name of ['position', 'position_look', 'look', 'flying']) client.on(name, (d) => onMove(p, d))
+  client.on('teleport_confirm', (d) => onTeleportConfirm(p, d))
+  client.on('chat_message', (d) => chat.say(p, d.message))
   client.on('held_item_slot', (d) => { if (d.slotId >= 0 && d.slotId <= 8) p.held = d.slotId })
   client.on('block_dig', (d) => onDig(p, d))
   client.on('block_place', (d) => onPlace(p, d))
-  client.on('attack', (d) => entities.attack(p, d.entityId, p.heldStack()))
+  client.on('attack', (d) => {
+    if (process.env.WORLD_DEBUG) log('attack', JSON.stringify({ target: d.entityId, held: p.heldStack() }))
+    entities.attack(p, d.entityId, p.heldStack())
+  })
   client.on('window_click', (d) => {
     const w = d.windowId === 0 ? p.invWindow : p.window
     if (!w || w.id !== d.windowId) return
@@ -463,8 +565,8 @@ server.on('playerJoin', (client) => {
     w.handleClick(client, d)
   })
   client.on('close_window', () => closeWindow(p))
-  client.on('chat_command', (d) => runCommand(p, d.command))
-  client.on('chat_command_signed', (d) => runCommand(p, d.command))
+  client.on('chat_command', (d) => chat.command(p, d.command))
+  client.on('chat_command_signed', (d) => chat.command(p, d.command))
   client.on('end', (reason) => {
     if (players.get(p.name) === p) removeFromWorld(p, reason || 'disconnected')
     log(`${p.name} left (${reason || 'disconnected'})`)
@@ -472,49 +574,49 @@ server.on('playerJoin', (client) => {
   client.on('error', (err) => log(`${p.name}: ${err.message}`))
 })
 
-/** Player commands: /msg (and its aliases) whisper; everything else is unknown, as a server without it would say. */
-function runCommand (p, command) {
-  const [name, target, ...rest] = command.trim().split(/\s+/)
-  if (['msg', 'tell', 'w'].includes(name) && target && rest.length) {
-    if (!whisper(p.name, target, rest.join(' '))) p.send('system_chat', { content: text('No player was found'), isActionBar: false })
-    return
-  }
-  p.send('system_chat', { content: text(`Unknown or incomplete command: /${command}`), isActionBar: false })
-}
-
 server.on('error', (err) => { log(`server error: ${err.message}`); process.exitCode = 1 })
 server.on('listening', () => {
   process.stdout.write(`READY ${JSON.stringify({ port: server.socketServer.address().port })}\n`)
   log(`listening on 127.0.0.1:${server.socketServer.address().port}`)
 })
 
-// Time passes: clients get the world age every second.
+// Once a second: time passes (clients get the world age), and a teleport a client has not confirmed within a
+// second is sent again, as vanilla resends it.
 setInterval(() => {
   worldAge += 20
-  for (const p of players.values()) p.send('update_time', { age: BigInt(worldAge), clockUpdates: [] })
+  for (const p of players.values()) {
+    p.send('update_time', { age: BigInt(worldAge), clockUpdates: [] })
+    if (p.awaitingTeleport && Date.now() - p.awaitingTeleport.sent > 1000) sendPosition(p)
+  }
 }, 1000).unref()
 
 // ---- the control channel ------------------------------------------------------------------------------------
 
 const commands = {
-  setBlock ({ x, y, z, block }) { setBlock(int(x, 'x'), int(y, 'y'), int(z, 'z'), stateOf(block)); return null },
-  fill ({ from, to, block }) {
-    const state = stateOf(block)
-    const [a, b] = [from.map((v) => int(v, 'from')), to.map((v) => int(v, 'to'))]
+  setBlock ({ x, y, z, block, properties }) {
+    setBlock(int(x, 'x'), int(y, 'y'), int(z, 'z'), stateWith(block, properties))
+    return null
+  },
+  fill ({ from, to, block, properties }) {
+    const state = stateWith(block, properties)
+    const [a, b] = [corner(from, 'from'), corner(to, 'to')]
     const count = (Math.abs(a[0] - b[0]) + 1) * (Math.abs(a[1] - b[1]) + 1) * (Math.abs(a[2] - b[2]) + 1)
     if (count > 100000) throw new Error(`fill of ${count} blocks is over the limit of 100000`)
+    const changes = []
     for (let x = Math.min(a[0], b[0]); x <= Math.max(a[0], b[0]); x++) {
       for (let y = Math.min(a[1], b[1]); y <= Math.max(a[1], b[1]); y++) {
-        for (let z = Math.min(a[2], b[2]); z <= Math.max(a[2], b[2]); z++) setBlock(x, y, z, state)
+        for (let z = Math.min(a[2], b[2]); z <= Math.max(a[2], b[2]); z++) changes.push({ x, y, z, state })
       }
     }
+    setBlocks(changes)
     return count
   },
   getBlock ({ x, y, z }) { return terrain.blockAt(int(x, 'x'), int(y, 'y'), int(z, 'z')).name },
   addPlayer ({ name, x = SPAWN.x, y = SPAWN.y, z = SPAWN.z }) {
     if (!/^\w{1,16}$/.test(name ?? '')) throw new Error('name must be 1 to 16 letters, digits or _')
     if (findPlayer(name)) throw new Error(`${name} is already in the world`)
-    const p = new Player({ name, uuid: offlineUuid(name), entityId: nextEntityId++, pos: { x, y, z } })
+    const pos = { x: num(x, 'x'), y: num(y, 'y'), z: num(z, 'z') }
+    const p = new Player({ name, uuid: offlineUuid(name), entityId: nextEntityId++, pos })
     players.set(name, p)
     introduce(p)
     emit({ event: 'join', name, virtual: true })
@@ -532,21 +634,29 @@ const commands = {
     removeFromWorld(p, 'removed')
     return null
   },
+  // What a player types: chat, or a command if it starts with `/` (e.g. "/msg Bot hi").
   say ({ as, text: message }) {
     const p = mustFind(as)
     if (typeof message !== 'string' || !message) throw new Error('text must be a non-empty string')
-    say(p.name, message)
+    typed(p, message)
+    return null
+  },
+  whisper ({ from, to, text: message }) {
+    const p = mustFind(from)
+    if (typeof message !== 'string' || !message) throw new Error('text must be a non-empty string')
+    if (!chat.whisper(p, to, message)) throw new Error(`no player called ${JSON.stringify(to)}`)
     return null
   },
   kick ({ name, reason = 'Kicked by the test' }) {
     const p = mustFind(name)
     if (p.virtual) throw new Error(`${name} is a virtual player; use removePlayer`)
-    p.send('kick_disconnect', { reason: text(reason) })
-    p.client.end(reason)
+    p.client.end(String(reason), text(String(reason))) // sends kick_disconnect with the reason, then closes
     return null
   },
   players () {
-    return [...players.values()].map((p) => ({ name: p.name, x: p.pos.x, y: p.pos.y, z: p.pos.z, virtual: p.virtual, entityId: p.entityId }))
+    return [...players.values()].map((p) => ({
+      name: p.name, x: p.pos.x, y: p.pos.y, z: p.pos.z, yaw: p.yaw, pitch: p.pitch, onGround: p.onGround, virtual: p.virtual, entityId: p.entityId
+    }))
   },
   give ({ name, item, count = 1 }) {
     const p = mustFind(name)
@@ -595,6 +705,12 @@ function int (v, what) {
   return v
 }
 
+/** An `[x, y, z]` of whole numbers. */
+function corner (v, what) {
+  if (!Array.isArray(v) || v.length !== 3) throw new Error(`${what} must be [x, y, z]`)
+  return v.map((n) => int(n, what))
+}
+
 function num (v, what) {
   if (typeof v !== 'number' || !Number.isFinite(v)) throw new Error(`${what} must be a number`)
   return v
@@ -607,6 +723,10 @@ readline.createInterface({ input: process.stdin }).on('line', (line) => {
     request = JSON.parse(line)
   } catch (err) {
     emit({ id: null, ok: false, error: `not JSON: ${err.message}` })
+    return
+  }
+  if (request === null || typeof request !== 'object' || Array.isArray(request)) {
+    emit({ id: null, ok: false, error: 'a request must be a JSON object like {"cmd":"players"}' })
     return
   }
   const id = request.id ?? null

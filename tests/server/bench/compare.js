@@ -40,7 +40,16 @@ function rssBytes (pid) {
 /** Starts a process and calls onLine for every line it prints (stdout and stderr). */
 function start (cmd, argv, onLine, env = {}) {
   const child = spawn(cmd, argv, { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } })
-  for (const stream of [child.stdout, child.stderr]) readline.createInterface({ input: stream }).on('line', onLine)
+  const lines = []
+  for (const stream of [child.stdout, child.stderr]) {
+    readline.createInterface({ input: stream }).on('line', (line) => { lines.push(line); onLine(line) })
+  }
+  child.on('exit', (code) => {
+    if (code !== 0 && code !== null && !child.stopping) {
+      console.error(`bench: ${path.basename(cmd)} exited with ${code}:\n${lines.slice(-10).join('\n')}`)
+      process.exit(1)
+    }
+  })
   return child
 }
 
@@ -67,6 +76,7 @@ async function startWorld () {
 
 async function stop (child) {
   if (child.exitCode !== null) return
+  child.stopping = true
   child.kill('SIGTERM')
   await Promise.race([new Promise((resolve) => child.once('exit', resolve)), sleep(3000)])
   if (child.exitCode === null) child.kill('SIGKILL')
@@ -77,7 +87,7 @@ async function measureWayfarer (port, n) {
   const inside = []
   let firstSpawnWall
   const began = Date.now()
-  const child = start(BOT, ['run', '--server', `127.0.0.1:${port}`, '--username', 'WF', '--bots', String(n)], (line) => {
+  const child = start(BOT, ['run', '--server', `127.0.0.1:${port}`, '--username', 'Wayfarer', '--bots', String(n)], (line) => {
     const m = / spawned at .* in (\d+) ms/.exec(line)
     if (m) { inside.push(Number(m[1])); firstSpawnWall ??= Date.now() - began }
   }, { RUST_LOG: 'warn,wayfarer=info' })
