@@ -26,7 +26,8 @@ demo: setup build
 
 ## test: every test: Rust unit + integration tests against the test world, then the Mineflayer referee
 test: setup
-	$(CARGO) test --all-targets -- --test-threads 2
+	$(CARGO) test --benches --no-run
+	$(CARGO) test -- --test-threads 2
 	npm test --prefix $(SERVER_DIR)
 
 ## bench: figures, Wayfarer (release build) vs Mineflayer side by side (footprint, connect, actions), and the
