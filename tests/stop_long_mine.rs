@@ -1,5 +1,5 @@
 //! `!stop` during a long `mineBlock` ends the script and the primitive in flight within a second: the bot stops
-//! walking and digging, and no further block breaks.
+//! walking, stops digging the block it had started on, and no further block breaks.
 
 mod support;
 
@@ -10,7 +10,10 @@ use support::*;
 
 #[test]
 fn stop_ends_a_long_mine_block() {
-    let scripts = ScriptDir::new("stop", &[("logs.rhai", "mineBlock(\"oak_log\", 5)")]);
+    let scripts = ScriptDir::new(
+        "stop",
+        &[("logs.rhai", "mineBlock(\"oak_log\", 5)"), ("planks.rhai", "mineBlock(\"oak_planks\", 1)")],
+    );
     let (world, _bot) = world_with_scripted_bot(&scripts);
     // Far enough that the walk alone takes seconds.
     for z in [20, 22, 24, 26, 28] {
@@ -34,4 +37,16 @@ fn stop_ends_a_long_mine_block() {
     let broken = world.wait_event(cursor, Duration::from_millis(1), |e| e["event"] == "blockBroken");
     assert!(broken.is_none(), "a block broke after !stop: {broken:?}");
     assert!(inventory_count(&world, "Wayfarer", "oak_log") < 5);
+
+    // Now stop in the middle of digging: planks take 3 s by hand, the stop comes after ~1 s of it.
+    let here = world.player("Wayfarer").pos;
+    let (x, z) = (here[0].floor() as i64 + 1, here[2].floor() as i64);
+    world.cmd(json!({"cmd": "setBlock", "x": x, "y": 64, "z": z, "block": "oak_planks"}));
+    let from = world.say("Alice", "!run planks");
+    world.expect_chat(from, "Wayfarer", "Running planks.", Duration::from_secs(10));
+    std::thread::sleep(Duration::from_millis(1300));
+    let stop = world.say("Alice", "!stop");
+    world.expect_chat(stop, "Wayfarer", "Stopped running planks.", Duration::from_secs(1));
+    std::thread::sleep(Duration::from_secs(3));
+    assert_eq!(world.cmd(json!({"cmd": "getBlock", "x": x, "y": 64, "z": z})), "oak_planks", "the dig went on after !stop");
 }

@@ -59,7 +59,7 @@ pub fn execute(bot: BotHandle, state: &BotState, speaker: &str, command: Command
         Command::Inventory => reply.say(&inventory_line(&bot.items())),
         Command::Stop => {
             let stopped = state.activity.cancel();
-            bot.stop_moving();
+            bot.stop_all();
             reply.say(&match stopped {
                 Some(label) => format!("Stopped {label}."),
                 None => "I wasn't doing anything.".to_owned(),

@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use azalea::{
     BlockPos, Client, Vec3,
+    mining::StopMiningBlockEvent,
     entity::inventory::Inventory,
     inventory::ItemStack,
     pathfinder::{
@@ -140,6 +141,14 @@ impl BotHandle {
     /// Stops walking at once.
     pub fn stop_moving(&self) {
         self.client.force_stop_pathfinding();
+    }
+
+    /// Stops walking and abandons a block being dug (telling the server, as a client letting go of the mouse does).
+    pub fn stop_all(&self) {
+        self.stop_moving();
+        if self.client.is_mining() {
+            self.client.ecs.write().write_message(StopMiningBlockEvent { entity: self.client.entity });
+        }
     }
 
     /// Says `text` in public chat.

@@ -34,7 +34,7 @@ pub fn serve(bot: BotHandle) -> (ChannelHost, impl Future<Output = ()>) {
             let answer = tokio::select! {
                 answer = perform(&bot, call) => answer,
                 () = cancel.cancelled() => {
-                    bot.stop_moving();
+                    bot.stop_all();
                     Err(CANCELLED.to_owned())
                 }
             };
