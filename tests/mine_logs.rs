@@ -15,6 +15,7 @@ fn mine_block_collects_logs_and_explains_failures() {
         &[
             ("logs.rhai", "mineBlock(\"oak_log\", 3)"),
             ("iron.rhai", "mineBlock(\"iron_ore\", 1)"),
+            ("stone.rhai", "mineBlock(\"stone\", 1)"),
         ],
     );
     let (world, _bot) = world_with_scripted_bot(&scripts);
@@ -38,6 +39,12 @@ fn mine_block_collects_logs_and_explains_failures() {
     world.cmd(json!({"cmd": "setBlock", "x": 2, "y": 63, "z": 0, "block": "iron_ore"}));
     let done = run_script(&world, "iron", Duration::from_secs(20));
     assert!(done.ends_with(": I need at least a stone_pickaxe to mine iron_ore"), "{done}");
+
+    // With a pickaxe, stone is mined with it and drops cobblestone.
+    give(&world, "Wayfarer", "wooden_pickaxe", 1);
+    world.cmd(json!({"cmd": "fill", "from": [-3, 63, -3], "to": [-3, 63, -3], "block": "stone"}));
+    let done = run_script(&world, "stone", Duration::from_secs(30));
+    assert!(done.contains("finished") && done.contains("+1 cobblestone"), "{done}");
 }
 
 /// The `N.N s` of a run report, so the comparison above ignores timing.

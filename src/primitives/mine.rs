@@ -59,36 +59,25 @@ async fn dig(bot: &BotHandle, pos: BlockPos, kind: BlockKind, name: &str) -> Res
     Err(format!("The server did not let me break the {name} at {}", fmt_block(pos)))
 }
 
-/// Moves the fastest tool for the block into the hand (from anywhere in the inventory).
+/// Takes the fastest tool for the block in hand. azalea's search only sees the hotbar, so the strongest tool in the
+/// main inventory is swapped into the selected hotbar slot first (azalea applies the swap to its copy at once).
 async fn take_best_tool(bot: &BotHandle, pos: BlockPos) {
+    const TIERS: [&str; 7] = ["netherite", "diamond", "iron", "copper", "stone", "golden", "wooden"];
+    const TOOLS: [&str; 4] = ["pickaxe", "axe", "shovel", "hoe"];
     let Some(state) = bot.client().world().read().get_block_state(pos) else { return };
-    let slots = items::inventory_slots(bot);
-    let menu = bot.client().component::<azalea::entity::inventory::Inventory>().inventory_menu.clone();
-    let best_in_hotbar = azalea::auto_tool::best_tool_in_hotbar_for_block(state, &menu);
-    // Tools in the main inventory are not seen by the hotbar search: bring the best tier pickaxe/axe/shovel over.
-    let candidates = ["netherite", "diamond", "iron", "copper", "stone", "golden", "wooden"];
-    let tool_kinds = ["pickaxe", "axe", "shovel", "hoe"];
-    let mut best_main = None;
-    'search: for tier in candidates {
-        for tool in tool_kinds {
-            let name = format!("{tier}_{tool}");
-            if let Some(&slot) = items::slots_with(&slots, 9..=35, &name).first() {
-                best_main = Some(slot);
-                break 'search;
-            }
-        }
-    }
     let client = bot.client();
-    if let Some(slot) = best_main {
+    let slots = items::inventory_slots(bot);
+    let strongest_in_main = TIERS
+        .iter()
+        .flat_map(|tier| TOOLS.iter().map(move |tool| format!("{tier}_{tool}")))
+        .find_map(|name| items::slots_with(&slots, 9..=35, &name).first().copied());
+    if let Some(slot) = strongest_in_main {
         let selected = client.selected_hotbar_slot();
         client.get_inventory().click(ClickOperation::Swap(SwapClick { source_slot: slot as u16, target_slot: selected }));
-        items::settle(bot).await;
-        let menu = bot.client().component::<azalea::entity::inventory::Inventory>().inventory_menu.clone();
-        let best = azalea::auto_tool::best_tool_in_hotbar_for_block(state, &menu);
-        client.set_selected_hotbar_slot(best.index as u8);
-    } else {
-        client.set_selected_hotbar_slot(best_in_hotbar.index as u8);
     }
+    let menu = client.component::<azalea::entity::inventory::Inventory>().inventory_menu.clone();
+    let best = azalea::auto_tool::best_tool_in_hotbar_for_block(state, &menu);
+    client.set_selected_hotbar_slot(best.index as u8);
 }
 
 /// Walks over the items that fell near `pos` until the expected drops arrive: the item entity appears a tick or two

@@ -50,7 +50,7 @@ pub async fn perform(bot: &BotHandle, call: Call) -> Answer {
     match call {
         Call::Position => Ok(Dynamic::from(crate::script::Vec3::from(bot.position()))),
         Call::Inventory => Ok(observe::inventory(bot)),
-        Call::InventoryCount { name } => Ok(Dynamic::from_int(observe::inventory_count(bot, &name))),
+        Call::InventoryCount { name } => Ok(Dynamic::from_int(i64::from(items::count(bot, &name)))),
         Call::Health => Ok(Dynamic::from_float(f64::from(bot.client().health()))),
         Call::Food => Ok(Dynamic::from_int(i64::from(bot.client().hunger().food))),
         Call::Chat { text } => {

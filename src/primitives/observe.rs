@@ -18,10 +18,6 @@ pub fn inventory(bot: &BotHandle) -> Dynamic {
     Dynamic::from_map(map)
 }
 
-pub fn inventory_count(bot: &BotHandle, name: &str) -> i64 {
-    bot.items().into_iter().find(|(n, _)| n == name).map_or(0, |(_, c)| c.into())
-}
-
 /// The positions of up to `count` blocks called `name` within `max_distance` of the bot, nearest first.
 pub fn find_blocks(bot: &BotHandle, name: &str, max_distance: f64, count: usize) -> Result<Dynamic, String> {
     let kind = BlockKind::from_str(name).map_err(|()| format!("There is no block called {name}"))?;
