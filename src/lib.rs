@@ -10,3 +10,4 @@ pub mod config;
 pub mod logging;
 pub mod primitives;
 pub mod script;
+pub mod skills;

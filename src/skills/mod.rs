@@ -1,0 +1,416 @@
+//! The skill library: Rhai functions with one-line descriptions, kept as files in `skills/`, compiled into one
+//! function library every script can call, and searchable by meaning with local embeddings and a usearch index.
+//!
+//! The code half works without the model: skills load, run (`!run`), hot-reload and can be added or removed. Search
+//! needs the embedding model ([`SkillLibrary::enable_search`]); until it is enabled, [`SkillLibrary::retrieve`] says
+//! why it is off. Embedding and searching are CPU work: async callers use `spawn_blocking`.
+
+mod embed;
+mod index;
+mod store;
+
+use std::{
+    collections::BTreeMap,
+    path::{Path, PathBuf},
+    sync::{Arc, Mutex, RwLock, mpsc},
+    time::Duration,
+};
+
+pub use embed::{EmbedError, Embedder, FETCH_COMMAND, MODEL_ID, default_models_dir};
+pub use index::{INDEX_DIR, SkillIndex, SyncReport};
+use notify::{RecursiveMode, Watcher};
+use rhai::{AST, Engine};
+pub use store::{Skill, SkillMeta, call_source, clean_description, search_text, skill_name, valid_name};
+use store::{ReadError, free_name, rename_identifier};
+
+use crate::script::{Limits, RunBounds, StopFlag, build_engine};
+
+#[derive(Debug, thiserror::Error)]
+pub enum SkillError {
+    #[error("{path}: {source}", path = path.display())]
+    Io { path: PathBuf, source: std::io::Error },
+    #[error("skill {name} does not compile{}: {reason}", line.map(|l| format!(" (line {l})")).unwrap_or_default())]
+    Compile { name: String, line: Option<usize>, reason: String },
+    #[error("{0}")]
+    Invalid(String),
+    #[error("there is no skill called {0}")]
+    Unknown(String),
+    #[error("skill search is off: {0}")]
+    SearchOff(String),
+    #[error(transparent)]
+    Embed(#[from] EmbedError),
+    #[error("the skill index failed: {0}")]
+    Index(String),
+}
+
+/// What loading or reloading did, for the log and for owners in chat.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SkillEvent {
+    Loaded { name: String },
+    Removed { name: String },
+    /// `kept` is true when an earlier good version stays in use.
+    Failed { file: String, line: Option<usize>, message: String, kept: bool },
+}
+
+impl std::fmt::Display for SkillEvent {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SkillEvent::Loaded { name } => write!(f, "skill {name} loaded"),
+            SkillEvent::Removed { name } => write!(f, "skill {name} removed"),
+            SkillEvent::Failed { file, line, message, kept } => {
+                write!(f, "skills/{file}")?;
+                if let Some(line) = line {
+                    write!(f, " line {line}")?;
+                }
+                write!(f, ": {message}; skipped")?;
+                if *kept {
+                    write!(f, " (the previous version stays in use)")?;
+                }
+                Ok(())
+            }
+        }
+    }
+}
+
+/// A skill to add.
+#[derive(Clone, Debug)]
+pub struct NewSkill {
+    /// The name of its main `fn`, which the code must define.
+    pub name: String,
+    pub code: String,
+    pub description: String,
+    pub task: String,
+}
+
+/// What to do when a skill of the same name exists.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OnCollision {
+    /// Keep both: the new one becomes `nameV2` (or V3…), its `fn` renamed to match.
+    KeepBoth,
+    /// The new one takes the name; its version is one more than the old one's.
+    Replace,
+}
+
+/// One search result.
+#[derive(Clone, Debug)]
+pub struct Match {
+    pub skill: Arc<Skill>,
+    /// Cosine similarity of the query and the skill's description, -1..=1.
+    pub score: f32,
+}
+
+struct Loaded {
+    skills: BTreeMap<String, Arc<Skill>>,
+    functions: Arc<AST>,
+}
+
+enum Search {
+    Off(String),
+    Ready { embedder: Arc<Embedder>, index: Mutex<SkillIndex> },
+}
+
+pub struct SkillLibrary {
+    dir: PathBuf,
+    compiler: Engine,
+    loaded: RwLock<Loaded>,
+    search: RwLock<Search>,
+    /// Adds, removes and reloads happen one at a time.
+    writing: Mutex<()>,
+}
+
+/// How long the watcher waits for a burst of file events (an editor's save, a skill's two files) to settle.
+const SETTLE: Duration = Duration::from_millis(150);
+
+impl SkillLibrary {
+    /// Loads every skill in `dir` (which need not exist). Search starts off; see [`Self::enable_search`].
+    pub fn open(dir: impl Into<PathBuf>) -> (Self, Vec<SkillEvent>) {
+        let limits = Limits::default();
+        let library = Self {
+            dir: dir.into(),
+            compiler: build_engine(&limits, RunBounds::new(StopFlag::default(), &limits)),
+            loaded: RwLock::new(Loaded { skills: BTreeMap::new(), functions: Arc::new(AST::empty()) }),
+            search: RwLock::new(Search::Off("the embedding model has not been loaded".to_owned())),
+            writing: Mutex::new(()),
+        };
+        let mut names: Vec<String> = std::fs::read_dir(&library.dir)
+            .map(|entries| entries.filter_map(|e| skill_name(&e.ok()?.path())).collect())
+            .unwrap_or_default();
+        names.sort();
+        names.dedup();
+        let mut skills = BTreeMap::new();
+        let mut events = Vec::new();
+        for name in names {
+            match store::read(&library.dir, &name, &library.compiler) {
+                Ok(skill) => {
+                    events.push(SkillEvent::Loaded { name: name.clone() });
+                    skills.insert(name, Arc::new(skill));
+                }
+                Err(ReadError::Gone) => {} // a .json without its .rhai: nothing to load
+                Err(ReadError::Invalid { file, line, reason }) => {
+                    events.push(SkillEvent::Failed { file, line, message: reason, kept: false })
+                }
+            }
+        }
+        *library.loaded.write().unwrap_or_else(|p| p.into_inner()) = Loaded { functions: merge(&skills), skills };
+        (library, events)
+    }
+
+    /// Loads the embedding model from `models_dir` and opens (or rebuilds) the index. Blocking, ~0.3 s plus the time
+    /// to embed skills the index lacks. On error, search stays off and says why.
+    pub fn enable_search(&self, models_dir: &Path) -> Result<SyncReport, SkillError> {
+        match Embedder::load(models_dir) {
+            Ok(embedder) => self.enable_search_with(Arc::new(embedder)),
+            Err(err) => {
+                *self.search.write().unwrap_or_else(|p| p.into_inner()) = Search::Off(err.to_string());
+                Err(err.into())
+            }
+        }
+    }
+
+    /// As [`Self::enable_search`], with a model already loaded.
+    pub fn enable_search_with(&self, embedder: Arc<Embedder>) -> Result<SyncReport, SkillError> {
+        let _writing = self.writing.lock().unwrap_or_else(|p| p.into_inner());
+        let opened = SkillIndex::open(&self.dir, &embedder, &self.search_texts());
+        self.finish_enabling(embedder, opened)
+    }
+
+    /// Throws the index away and embeds every skill again (`wayfarer skills reindex`).
+    pub fn reindex(&self, embedder: Arc<Embedder>) -> Result<SyncReport, SkillError> {
+        let _writing = self.writing.lock().unwrap_or_else(|p| p.into_inner());
+        let rebuilt = SkillIndex::rebuild(&self.dir, &embedder, &self.search_texts());
+        self.finish_enabling(embedder, rebuilt)
+    }
+
+    fn finish_enabling(
+        &self,
+        embedder: Arc<Embedder>,
+        opened: Result<(SkillIndex, SyncReport), SkillError>,
+    ) -> Result<SyncReport, SkillError> {
+        let mut search = self.search.write().unwrap_or_else(|p| p.into_inner());
+        match opened {
+            Ok((index, report)) => {
+                *search = Search::Ready { embedder, index: Mutex::new(index) };
+                Ok(report)
+            }
+            Err(err) => {
+                *search = Search::Off(err.to_string());
+                Err(err)
+            }
+        }
+    }
+
+    /// Whether [`Self::retrieve`] works, or why not.
+    pub fn search_status(&self) -> Result<(), String> {
+        match &*self.search.read().unwrap_or_else(|p| p.into_inner()) {
+            Search::Ready { .. } => Ok(()),
+            Search::Off(reason) => Err(reason.clone()),
+        }
+    }
+
+    /// Marks search as unavailable for `reason` (e.g. while the model loads in the background).
+    pub fn set_search_off(&self, reason: impl Into<String>) {
+        *self.search.write().unwrap_or_else(|p| p.into_inner()) = Search::Off(reason.into());
+    }
+
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    pub fn get(&self, name: &str) -> Option<Arc<Skill>> {
+        self.loaded.read().unwrap_or_else(|p| p.into_inner()).skills.get(name).cloned()
+    }
+
+    /// Every skill, by name.
+    pub fn list(&self) -> Vec<Arc<Skill>> {
+        self.loaded.read().unwrap_or_else(|p| p.into_inner()).skills.values().cloned().collect()
+    }
+
+    pub fn len(&self) -> usize {
+        self.loaded.read().unwrap_or_else(|p| p.into_inner()).skills.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Every skill's functions in one library, for [`crate::script::runner::Job::library`].
+    pub fn functions(&self) -> Arc<AST> {
+        self.loaded.read().unwrap_or_else(|p| p.into_inner()).functions.clone()
+    }
+
+    /// The `k` skills whose descriptions are nearest to `query` in meaning, best first. Blocking.
+    pub fn retrieve(&self, query: &str, k: usize) -> Result<Vec<Match>, SkillError> {
+        let search = self.search.read().unwrap_or_else(|p| p.into_inner());
+        let Search::Ready { embedder, index } = &*search else {
+            let Search::Off(reason) = &*search else { unreachable!() };
+            return Err(SkillError::SearchOff(reason.clone()));
+        };
+        let vector = embedder.embed_one(query)?;
+        let found = index.lock().unwrap_or_else(|p| p.into_inner()).search(&vector, k)?;
+        Ok(found.into_iter().filter_map(|(name, score)| Some(Match { skill: self.get(&name)?, score })).collect())
+    }
+
+    /// Adds a skill: validates it, writes its files, and makes it callable and searchable. Returns the stored skill,
+    /// whose name is `nameV2` (…) when the name was taken and `on_collision` is [`OnCollision::KeepBoth`].
+    pub fn add(&self, new: NewSkill, on_collision: OnCollision) -> Result<Arc<Skill>, SkillError> {
+        valid_name(&new.name).map_err(SkillError::Invalid)?;
+        let description = clean_description(&new.description).map_err(SkillError::Invalid)?;
+        store::compile(&self.compiler, &new.name, &new.code)
+            .map_err(|(reason, line)| SkillError::Compile { name: new.name.clone(), line, reason })?;
+
+        let _writing = self.writing.lock().unwrap_or_else(|p| p.into_inner());
+        let existing = self.get(&new.name);
+        let (name, code, version) = match (&existing, on_collision) {
+            (None, _) => (new.name.clone(), new.code.clone(), 1),
+            (Some(old), OnCollision::Replace) => (new.name.clone(), new.code.clone(), old.meta.version + 1),
+            (Some(_), OnCollision::KeepBoth) => {
+                let name = free_name(&new.name, |candidate| self.get(candidate).is_some() || self.dir.join(format!("{candidate}.rhai")).exists());
+                let code = rename_identifier(&new.code, &new.name, &name);
+                (name, code, 1)
+            }
+        };
+        let meta = SkillMeta { description, task: new.task.trim().to_owned(), created: store::utc_now(), version };
+        store::write(&self.dir, &name, &code, &meta)?;
+        let skill = match store::read(&self.dir, &name, &self.compiler) {
+            Ok(skill) => Arc::new(skill),
+            Err(ReadError::Gone) => return Err(SkillError::Invalid(format!("{name}.rhai vanished while it was written"))),
+            Err(ReadError::Invalid { reason, line, .. }) => return Err(SkillError::Compile { name, line, reason }),
+        };
+        self.install(skill.clone())?;
+        Ok(skill)
+    }
+
+    /// Removes a skill's files, its functions and its vector.
+    pub fn remove(&self, name: &str) -> Result<(), SkillError> {
+        let _writing = self.writing.lock().unwrap_or_else(|p| p.into_inner());
+        if self.get(name).is_none() {
+            return Err(SkillError::Unknown(name.to_owned()));
+        }
+        store::delete(&self.dir, name)?;
+        self.uninstall(name)
+    }
+
+    /// Brings one skill up to date with its files after `path` changed. `None` if `path` is not a skill file or
+    /// nothing changed.
+    pub fn reload(&self, path: &Path) -> Option<SkillEvent> {
+        let name = skill_name(path)?;
+        let _writing = self.writing.lock().unwrap_or_else(|p| p.into_inner());
+        match store::read(&self.dir, &name, &self.compiler) {
+            Ok(skill) => {
+                if let Some(old) = self.get(&name)
+                    && old.code == skill.code
+                    && old.meta == skill.meta
+                {
+                    return None; // our own write, seen again by the watcher
+                }
+                match self.install(Arc::new(skill)) {
+                    Ok(()) => Some(SkillEvent::Loaded { name }),
+                    Err(err) => Some(SkillEvent::Failed {
+                        file: format!("{name}.json"),
+                        line: None,
+                        message: err.to_string(),
+                        kept: true,
+                    }),
+                }
+            }
+            Err(ReadError::Gone) => {
+                self.get(&name)?;
+                match self.uninstall(&name) {
+                    Ok(()) => Some(SkillEvent::Removed { name }),
+                    Err(err) => Some(SkillEvent::Failed { file: format!("{name}.rhai"), line: None, message: err.to_string(), kept: false }),
+                }
+            }
+            Err(ReadError::Invalid { file, line, reason }) => {
+                Some(SkillEvent::Failed { file, line, message: reason, kept: self.get(&name).is_some() })
+            }
+        }
+    }
+
+    /// Watches the folder and reloads changed skills until the returned watcher is dropped; `report` hears of every
+    /// change.
+    pub fn watch(self: &Arc<Self>, report: impl Fn(SkillEvent) + Send + 'static) -> notify::Result<notify::RecommendedWatcher> {
+        std::fs::create_dir_all(&self.dir).map_err(notify::Error::io)?;
+        let (tx, rx) = mpsc::channel::<PathBuf>();
+        let mut watcher = notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
+            if let Ok(event) = event {
+                for path in event.paths {
+                    let _ = tx.send(path);
+                }
+            }
+        })?;
+        watcher.watch(&self.dir, RecursiveMode::NonRecursive)?;
+        let library = Arc::downgrade(self);
+        std::thread::Builder::new()
+            .name("skill watcher".into())
+            .spawn(move || {
+                while let Ok(first) = rx.recv() {
+                    let mut changed = vec![first];
+                    while let Ok(more) = rx.recv_timeout(SETTLE) {
+                        changed.push(more);
+                    }
+                    // A skill's two files are one change.
+                    let mut names: Vec<(String, PathBuf)> =
+                        changed.into_iter().filter_map(|path| Some((skill_name(&path)?, path))).collect();
+                    names.sort();
+                    names.dedup_by(|a, b| a.0 == b.0);
+                    let Some(library) = library.upgrade() else { return };
+                    for event in names.iter().filter_map(|(_, path)| library.reload(path)) {
+                        report(event);
+                    }
+                }
+            })
+            .map_err(notify::Error::io)?;
+        Ok(watcher)
+    }
+
+    /// Puts a loaded skill in the library and the index (re-embedding only a changed description).
+    fn install(&self, skill: Arc<Skill>) -> Result<(), SkillError> {
+        let text = skill.search_text();
+        let name = skill.name.clone();
+        {
+            let mut loaded = self.loaded.write().unwrap_or_else(|p| p.into_inner());
+            loaded.skills.insert(name.clone(), skill);
+            loaded.functions = merge(&loaded.skills);
+        }
+        if let Search::Ready { embedder, index } = &*self.search.read().unwrap_or_else(|p| p.into_inner()) {
+            let mut index = index.lock().unwrap_or_else(|p| p.into_inner());
+            if !index.is_current(&name, &text) {
+                let vector = embedder.embed_one(&text)?;
+                index.insert(&name, &text, &vector)?;
+                index.save()?;
+            }
+        }
+        Ok(())
+    }
+
+    fn uninstall(&self, name: &str) -> Result<(), SkillError> {
+        {
+            let mut loaded = self.loaded.write().unwrap_or_else(|p| p.into_inner());
+            loaded.skills.remove(name);
+            loaded.functions = merge(&loaded.skills);
+        }
+        if let Search::Ready { index, .. } = &*self.search.read().unwrap_or_else(|p| p.into_inner()) {
+            let mut index = index.lock().unwrap_or_else(|p| p.into_inner());
+            if index.remove(name)? {
+                index.save()?;
+            }
+        }
+        Ok(())
+    }
+
+    fn search_texts(&self) -> BTreeMap<String, String> {
+        self.list().iter().map(|skill| (skill.name.clone(), skill.search_text())).collect()
+    }
+}
+
+/// All skills' functions in one AST.
+fn merge(skills: &BTreeMap<String, Arc<Skill>>) -> Arc<AST> {
+    let mut all = AST::empty();
+    for skill in skills.values() {
+        all.combine(skill.functions.clone());
+    }
+    Arc::new(all)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,281 @@
+//! Store, index and retrieval with the real model, in temporary folders. The model comes from `WAYFARER_MODELS` or
+//! the default models folder (`make models`); without it these tests fail, naming what is missing.
+
+use std::{
+    path::PathBuf,
+    sync::{Arc, OnceLock},
+    time::{Duration, Instant},
+};
+
+use super::*;
+use crate::script::{
+    Answer, Call, Host, Limits, RunBounds,
+    runner::{self, Outcome},
+};
+
+fn embedder() -> Arc<Embedder> {
+    static EMBEDDER: OnceLock<Arc<Embedder>> = OnceLock::new();
+    EMBEDDER
+        .get_or_init(|| {
+            let dir = std::env::var_os("WAYFARER_MODELS").map(PathBuf::from).unwrap_or_else(default_models_dir);
+            Arc::new(Embedder::load(&dir).unwrap_or_else(|err| panic!("{err}")))
+        })
+        .clone()
+}
+
+fn temp_dir(tag: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("wayfarer-skills-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// A copy of the starter library in `skills/`.
+fn starter_copy(tag: &str) -> PathBuf {
+    let dir = temp_dir(tag);
+    let starter = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("skills");
+    for entry in std::fs::read_dir(starter).unwrap() {
+        let path = entry.unwrap().path();
+        if skill_name(&path).is_some() {
+            std::fs::copy(&path, dir.join(path.file_name().unwrap())).unwrap();
+        }
+    }
+    dir
+}
+
+fn skill(name: &str, code: &str, description: &str) -> NewSkill {
+    NewSkill { name: name.into(), code: code.into(), description: description.into(), task: String::new() }
+}
+
+fn names(matches: &[Match]) -> Vec<&str> {
+    matches.iter().map(|m| m.skill.name.as_str()).collect()
+}
+
+#[test]
+fn a_missing_model_names_the_file_and_the_fix() {
+    let dir = temp_dir("no-model");
+    let err = Embedder::load(&dir).unwrap_err().to_string();
+    assert!(err.contains("libonnxruntime.so.1.31.1 is missing"), "{err}");
+    assert!(err.contains("make models"), "{err}");
+    let (library, _) = SkillLibrary::open(temp_dir("no-model-skills"));
+    assert!(library.enable_search(&dir).is_err());
+    let err = library.retrieve("wood", 3).unwrap_err().to_string();
+    assert!(err.starts_with("skill search is off: the embedding model is incomplete"), "{err}");
+}
+
+#[test]
+fn starter_skills_load_and_are_found_by_natural_queries() {
+    let dir = starter_copy("starter");
+    let (library, events) = SkillLibrary::open(&dir);
+    assert!(events.iter().all(|e| matches!(e, SkillEvent::Loaded { .. })), "{events:?}");
+    assert_eq!(library.len(), 13);
+    let report = library.enable_search_with(embedder()).unwrap();
+    assert_eq!((report.embedded, report.rebuilt.as_deref()), (13, Some("there was none")));
+
+    let expected = [
+        ("get some wood", "mineWoodLog"),
+        ("chop down a tree", "mineWoodLog"),
+        ("make wooden planks", "craftPlanks"),
+        ("craft sticks", "craftSticks"),
+        ("make a workbench", "craftCraftingTable"),
+        ("make a wooden pick", "craftWoodenPickaxe"),
+        ("get cobblestone", "mineCobblestone"),
+        ("make a stone pick", "craftStonePickaxe"),
+        ("build a furnace", "craftFurnace"),
+        ("find and dig iron", "mineIronOre"),
+        ("cook iron", "smeltIronIngot"),
+        ("make an iron pickaxe", "craftIronPickaxe"),
+    ];
+    let mut misses = Vec::new();
+    for (query, skill) in expected {
+        let found = library.retrieve(query, 3).unwrap();
+        assert!(found.windows(2).all(|w| w[0].score >= w[1].score), "not best first: {found:?}");
+        if !names(&found).contains(&skill) {
+            let scored: Vec<String> = found.iter().map(|m| format!("{} {:.2}", m.skill.name, m.score)).collect();
+            misses.push(format!("{query:?} → {scored:?}, not {skill}"));
+        }
+    }
+    assert!(misses.is_empty(), "intended skill not in the top 3:\n{}", misses.join("\n"));
+}
+
+#[test]
+fn the_index_persists_and_rebuilds_when_damaged() {
+    let dir = starter_copy("persist");
+    let (library, _) = SkillLibrary::open(&dir);
+    library.enable_search_with(embedder()).unwrap();
+    drop(library);
+
+    // Reopened as it was: nothing to embed.
+    let (library, _) = SkillLibrary::open(&dir);
+    let report = library.enable_search_with(embedder()).unwrap();
+    assert_eq!(report, SyncReport::default());
+    drop(library);
+
+    // A torn vectors file: rebuilt, and search still works.
+    let vectors = dir.join(INDEX_DIR).join("skills.usearch");
+    let bytes = std::fs::read(&vectors).unwrap();
+    std::fs::write(&vectors, &bytes[..bytes.len() / 3]).unwrap();
+    let (library, _) = SkillLibrary::open(&dir);
+    let report = library.enable_search_with(embedder()).unwrap();
+    assert!(report.rebuilt.as_deref().is_some_and(|r| r.contains("skills.usearch")), "{report:?}");
+    assert_eq!(report.embedded, 13);
+    assert_eq!(names(&library.retrieve("cook iron", 1).unwrap()), ["smeltIronIngot"]);
+    drop(library);
+
+    // An index from another model: rebuilt.
+    let manifest = dir.join(INDEX_DIR).join("manifest.json");
+    let text = std::fs::read_to_string(&manifest).unwrap().replace(MODEL_ID, "another-model");
+    std::fs::write(&manifest, text).unwrap();
+    let (library, _) = SkillLibrary::open(&dir);
+    let report = library.enable_search_with(embedder()).unwrap();
+    assert!(report.rebuilt.as_deref().is_some_and(|r| r.contains("another-model")), "{report:?}");
+    drop(library);
+
+    // A skill deleted while nothing ran: dropped from the index on the next open.
+    std::fs::remove_file(dir.join("craftFurnace.rhai")).unwrap();
+    let (library, _) = SkillLibrary::open(&dir);
+    let report = library.enable_search_with(embedder()).unwrap();
+    assert_eq!((report.removed, report.embedded), (1, 0));
+    assert!(!names(&library.retrieve("build a furnace", 13).unwrap()).contains(&"craftFurnace"));
+}
+
+#[test]
+fn torn_and_invalid_skill_files_are_reported_and_skipped() {
+    let dir = temp_dir("torn");
+    std::fs::write(dir.join("good.rhai"), "fn good() { 1 }").unwrap();
+    std::fs::write(dir.join("good.json"), r#"{"description": "Returns one."}"#).unwrap();
+    // A crash mid-write of the metadata.
+    std::fs::write(dir.join("torn.rhai"), "fn torn() { 2 }").unwrap();
+    std::fs::write(dir.join("torn.json"), r#"{"description": "Retu"#).unwrap();
+    // Code that does not compile, and code without its function.
+    std::fs::write(dir.join("broken.rhai"), "fn broken() {\n  let = ;\n}").unwrap();
+    std::fs::write(dir.join("broken.json"), r#"{"description": "Broken."}"#).unwrap();
+    std::fs::write(dir.join("misnamed.rhai"), "fn other() { 3 }").unwrap();
+    std::fs::write(dir.join("misnamed.json"), r#"{"description": "Misnamed."}"#).unwrap();
+    std::fs::write(dir.join("lonely.rhai"), "fn lonely() { 4 }").unwrap();
+    // Leftovers of an interrupted atomic write are not skills.
+    std::fs::write(dir.join(".good.rhai.123.tmp"), "fn good() {").unwrap();
+
+    let (library, events) = SkillLibrary::open(&dir);
+    assert_eq!(library.list().iter().map(|s| s.name.as_str()).collect::<Vec<_>>(), ["good"]);
+    let failed: Vec<String> = events.iter().filter(|e| matches!(e, SkillEvent::Failed { .. })).map(|e| e.to_string()).collect();
+    assert_eq!(failed.len(), 4, "{failed:#?}");
+    assert!(failed.iter().any(|f| f.starts_with("skills/torn.json line 1: not valid skill metadata")), "{failed:#?}");
+    assert!(failed.iter().any(|f| f.starts_with("skills/broken.rhai line 2:")), "{failed:#?}");
+    assert!(failed.iter().any(|f| f.contains("misnamed.rhai: it defines no fn misnamed (functions found: other)")), "{failed:#?}");
+    assert!(failed.iter().any(|f| f.contains("lonely.json: it is missing")), "{failed:#?}");
+}
+
+#[test]
+fn add_keeps_both_on_a_collision_unless_replacing() {
+    let dir = temp_dir("add");
+    let (library, _) = SkillLibrary::open(&dir);
+    library.enable_search_with(embedder()).unwrap();
+    let first = library.add(skill("dig", "fn dig(n) { if n > 0 { dig(n - 1) } else { 1 } }", "Digs down."), OnCollision::KeepBoth).unwrap();
+    assert_eq!((first.name.as_str(), first.meta.version), ("dig", 1));
+    let second =
+        library.add(skill("dig", "fn dig(n) { if n > 0 { dig(n - 1) } else { 2 } }", "Digs a tunnel."), OnCollision::KeepBoth).unwrap();
+    assert_eq!(second.name, "digV2");
+    assert!(second.code.contains("fn digV2(n)") && second.code.contains("digV2(n - 1)"), "{}", second.code);
+    assert!(dir.join("digV2.rhai").is_file() && dir.join("digV2.json").is_file());
+
+    let replaced = library.add(skill("dig", "fn dig(n) { 3 }", "Digs a staircase."), OnCollision::Replace).unwrap();
+    assert_eq!((replaced.name.as_str(), replaced.meta.version), ("dig", 2));
+    assert_eq!(library.len(), 2);
+    let meta: SkillMeta = serde_json::from_str(&std::fs::read_to_string(dir.join("dig.json")).unwrap()).unwrap();
+    assert_eq!(meta.description, "Digs a staircase.");
+    assert_eq!(names(&library.retrieve("staircase", 1).unwrap()), ["dig"], "the replaced description is what is found");
+
+    library.remove("digV2").unwrap();
+    assert!(!dir.join("digV2.rhai").exists() && !dir.join("digV2.json").exists());
+    assert_eq!(names(&library.retrieve("tunnel", 5).unwrap()), ["dig"]);
+    assert!(matches!(library.remove("digV2"), Err(SkillError::Unknown(_))));
+
+    // Bad input is refused with the reason, and nothing is written.
+    let err = library.add(skill("bad", "fn bad() {\n  let = ;\n}", "Bad."), OnCollision::KeepBoth).unwrap_err();
+    assert!(err.to_string().starts_with("skill bad does not compile (line 2)"), "{err}");
+    let err = library.add(skill("mineBlock", "fn mineBlock() {}", "Hides a primitive."), OnCollision::KeepBoth).unwrap_err();
+    assert!(err.to_string().contains("taken by Wayfarer"), "{err}");
+    let err = library.add(skill("quiet", "fn quiet() {}", "  "), OnCollision::KeepBoth).unwrap_err();
+    assert!(err.to_string().contains("description is empty"), "{err}");
+    assert!(!dir.join("bad.rhai").exists() && !dir.join("quiet.rhai").exists());
+}
+
+#[test]
+fn an_edited_skill_is_reloaded_and_re_embedded() {
+    let dir = temp_dir("reload");
+    let (library, _) = SkillLibrary::open(&dir);
+    library.enable_search_with(embedder()).unwrap();
+    library.add(skill("fish", "fn fish() { 1 }", "Catches fish with a fishing rod at the nearest water."), OnCollision::KeepBoth).unwrap();
+    library.add(skill("farm", "fn farm() { 1 }", "Plants wheat seeds on tilled farmland."), OnCollision::KeepBoth).unwrap();
+    assert_eq!(names(&library.retrieve("go fishing", 1).unwrap()), ["fish"]);
+
+    let library = Arc::new(library);
+    let (tx, rx) = std::sync::mpsc::channel();
+    let _watcher = library.watch(move |event| tx.send(event).unwrap()).unwrap();
+    // The owner edits the metadata by hand: the skill now harvests wheat.
+    let json = std::fs::read_to_string(dir.join("fish.json")).unwrap();
+    let edited = json.replace("Catches fish with a fishing rod at the nearest water.", "Harvests ripe wheat and replants the seeds.");
+    std::fs::write(dir.join("fish.json"), edited).unwrap();
+    let deadline = Instant::now() + Duration::from_secs(5);
+    loop {
+        let event = rx.recv_timeout(deadline.saturating_duration_since(Instant::now())).expect("no reload event");
+        if event == (SkillEvent::Loaded { name: "fish".into() }) {
+            break;
+        }
+    }
+    assert_eq!(names(&library.retrieve("harvest the wheat", 1).unwrap()), ["fish"]);
+    assert_eq!(library.get("fish").unwrap().meta.description, "Harvests ripe wheat and replants the seeds.");
+
+    // A broken edit keeps the working version; deleting the code removes the skill.
+    std::fs::write(dir.join("farm.rhai"), "fn farm( {").unwrap();
+    let deadline = Instant::now() + Duration::from_secs(5);
+    loop {
+        let event = rx.recv_timeout(deadline.saturating_duration_since(Instant::now())).expect("no failure event");
+        if let SkillEvent::Failed { file, kept, .. } = &event {
+            assert_eq!((file.as_str(), *kept), ("farm.rhai", true));
+            break;
+        }
+    }
+    assert!(library.get("farm").is_some());
+    std::fs::remove_file(dir.join("farm.rhai")).unwrap();
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while library.get("farm").is_some() {
+        assert!(Instant::now() < deadline, "the deleted skill stayed");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert_eq!(names(&library.retrieve("plant seeds", 5).unwrap()), ["fish"]);
+}
+
+/// Answers calls without a world: 5 cobblestone carried, everything else succeeds doing nothing.
+struct Carrying;
+
+impl Host for Carrying {
+    fn call(&self, call: Call, _bounds: &RunBounds) -> Answer {
+        Ok(match call {
+            Call::InventoryCount { name } => rhai::Dynamic::from_int(if name == "cobblestone" { 5 } else { 0 }),
+            Call::Inventory => rhai::Dynamic::from_map(rhai::Map::new()),
+            _ => rhai::Dynamic::UNIT,
+        })
+    }
+}
+
+#[test]
+fn skills_call_skills_through_the_shared_library() {
+    let dir = temp_dir("calls");
+    let (library, _) = SkillLibrary::open(&dir);
+    library.add(skill("stock", "fn stock(item) { inventoryCount(item) }", "Counts an item."), OnCollision::KeepBoth).unwrap();
+    library.add(skill("enough", "fn enough(item, n) { stock(item) >= n }", "Whether enough is carried."), OnCollision::KeepBoth).unwrap();
+    let caller = library.get("enough").unwrap();
+    let source = call_source(&caller, &["cobblestone".into(), "3".into()]).unwrap();
+    let job = runner::Job {
+        name: "enough".into(),
+        ast: Arc::new(rhai::Engine::new_raw().compile(&source).unwrap()),
+        library: Some(library.functions()),
+        args: Vec::new(),
+        limits: Limits { deadline: Duration::from_secs(2), ..Limits::default() },
+        stop: Default::default(),
+    };
+    let report = runner::run(job, Arc::new(Carrying));
+    assert_eq!(report.outcome, Outcome::Value("true".into()));
+}
