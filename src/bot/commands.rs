@@ -17,6 +17,8 @@ use crate::{
 
 /// How many item kinds `!status` lists before summarising the rest.
 const STATUS_ITEMS: usize = 5;
+/// How many skills `!skills WORDS` shows.
+const SKILL_MATCHES: usize = 5;
 /// How close `!come` and `!follow` get to the player.
 const NEAR_PLAYER: f32 = 2.0;
 /// How often `!follow` looks where its player went.
@@ -101,6 +103,36 @@ pub fn execute(bot: BotHandle, state: &BotState, speaker: &str, command: Command
             });
         }
         Command::Run { name, args } => run_script(bot, state, reply, name, args),
+        Command::Skills { query: None } => {
+            let skills = state.shared.skills.list();
+            reply.say(&if skills.is_empty() {
+                format!("No skills yet: put NAME.rhai + NAME.json files in {}.", state.shared.skills.dir().display())
+            } else {
+                let names: Vec<&str> = skills.iter().map(|s| s.name.as_str()).collect();
+                format!(
+                    "Skills ({}): {}. Find one with {prefix}skills WORDS, run one with {prefix}run NAME.",
+                    names.len(),
+                    names.join(", ")
+                )
+            });
+        }
+        Command::Skills { query: Some(query) } => {
+            let skills = state.shared.skills.clone();
+            tokio::task::spawn_local(async move {
+                let asked = query.clone();
+                let found = tokio::task::spawn_blocking(move || skills.retrieve(&asked, SKILL_MATCHES)).await;
+                reply.say(&match found {
+                    Ok(Ok(found)) if found.is_empty() => "I have no skills yet.".to_owned(),
+                    Ok(Ok(found)) => {
+                        let listed: Vec<String> =
+                            found.iter().map(|m| format!("{} {:.2}", m.skill.signature(), m.score)).collect();
+                        format!("Skills for \"{query}\": {}", listed.join(", "))
+                    }
+                    Ok(Err(err)) => sentence(&err.to_string()),
+                    Err(_) => "The skill search failed (see the log).".to_owned(),
+                });
+            });
+        }
         Command::Follow { player } => {
             let seen = bot.player_position(&player).is_some();
             reply.say(&if seen {
@@ -113,13 +145,29 @@ pub fn execute(bot: BotHandle, state: &BotState, speaker: &str, command: Command
     }
 }
 
-/// Starts script `name` on its own thread as the bot's activity; reports in chat when it ends.
+/// Starts script or skill `name` on its own thread as the bot's activity; reports in chat when it ends. Scripts
+/// come first when a script and a skill share a name.
 fn run_script(bot: BotHandle, state: &BotState, reply: Replier, name: String, args: Vec<String>) {
     let shared = &state.shared;
-    let Some(script) = shared.scripts.get(&name) else {
+    let prefix = &shared.config.prefix;
+    let (ast, args) = if let Some(script) = shared.scripts.get(&name) {
+        (script.ast.clone(), args)
+    } else if let Some(skill) = shared.skills.get(&name) {
+        let call = match crate::skills::call_source(&skill, &args) {
+            Ok(call) => call,
+            Err(problem) => return reply.say(&format!("{problem}.")),
+        };
+        match rhai::Engine::new_raw().compile(&call) {
+            Ok(ast) => (Arc::new(ast), Vec::new()),
+            Err(err) => return reply.say(&format!("Cannot call {name}: {err}.")),
+        }
+    } else {
         let names = shared.scripts.names();
         let known = if names.is_empty() { "none".to_owned() } else { names.join(", ") };
-        reply.say(&format!("No script called {name}. Scripts: {known}."));
+        reply.say(&format!(
+            "No script or skill called {name}. Scripts: {known}; {} skills ({prefix}skills lists them).",
+            shared.skills.len()
+        ));
         return;
     };
     let stop = StopFlag::default();
@@ -127,8 +175,8 @@ fn run_script(bot: BotHandle, state: &BotState, reply: Replier, name: String, ar
     tokio::task::spawn_local(serve);
     let job = runner::Job {
         name: name.clone(),
-        ast: script.ast.clone(),
-        library: None,
+        ast,
+        library: Some(shared.skills.functions()),
         args,
         limits: shared.config.script_limits.clone(),
         stop: stop.clone(),
@@ -215,6 +263,14 @@ pub fn inventory_line(items: &[(String, i32)]) -> String {
     }
     let listed: Vec<String> = items.iter().map(|(name, count)| format!("{count} {name}")).collect();
     format!("Inventory: {}", listed.join(", "))
+}
+
+/// `skill search is off: …` → `Skill search is off: ….`
+fn sentence(text: &str) -> String {
+    let mut chars = text.chars();
+    let first = chars.next().map(|c| c.to_uppercase().collect::<String>()).unwrap_or_default();
+    let end = if text.ends_with('.') { "" } else { "." };
+    format!("{first}{}{end}", chars.as_str())
 }
 
 /// `20` for 20.0, `19.5` for 19.5.

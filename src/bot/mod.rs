@@ -40,6 +40,7 @@ use crate::{
     chat::{Owners, parse_line},
     config::{AuthMode, Config, ReplyMode},
     script::library::{LoadEvent, ScriptLibrary},
+    skills::{SkillEvent, SkillLibrary},
 };
 
 /// Why a run could not start or ended with an error.
@@ -65,6 +66,8 @@ pub struct Shared {
     pub started: Instant,
     /// The scripts `!run` knows, kept current by a file watcher.
     pub scripts: Arc<ScriptLibrary>,
+    /// The skill library: callable from every script, runnable by `!run`, searchable by `!skills`.
+    pub skills: Arc<SkillLibrary>,
     /// News for the owners (script reload results), said in chat by the first bot.
     pub announcements: broadcast::Sender<String>,
 }
@@ -73,18 +76,20 @@ impl Default for Shared {
     fn default() -> Self {
         let config = Config::default();
         let scripts = Arc::new(ScriptLibrary::empty(&config.scripts_dir));
-        Self::new(config, scripts)
+        let skills = Arc::new(SkillLibrary::open(&config.skills_dir).0);
+        Self::new(config, scripts, skills)
     }
 }
 
 impl Shared {
-    pub fn new(config: Config, scripts: Arc<ScriptLibrary>) -> Self {
+    pub fn new(config: Config, scripts: Arc<ScriptLibrary>, skills: Arc<SkillLibrary>) -> Self {
         Self {
             owners: Owners::new(config.owners.iter().cloned()),
             bot_names: config.bot_names(),
             config,
             started: Instant::now(),
             scripts,
+            skills,
             announcements: broadcast::channel(64).0,
         }
     }
@@ -112,7 +117,8 @@ pub async fn run(config: Config) -> Result<(), BotError> {
         }
     }
     tracing::info!("{} script(s) in {}", scripts.names().len(), config.scripts_dir.display());
-    let shared = Arc::new(Shared::new(config, Arc::new(scripts)));
+    let skills = Arc::new(open_skills(&config));
+    let shared = Arc::new(Shared::new(config, Arc::new(scripts), skills));
     let announcements = shared.announcements.clone();
     // Kept alive for the whole run: dropping it stops the hot reload.
     let _watcher = shared
@@ -125,6 +131,18 @@ pub async fn run(config: Config) -> Result<(), BotError> {
             let _ = announcements.send(format!("Scripts: {event}"));
         })
         .inspect_err(|err| tracing::warn!("script files will not hot-reload: {err}"))
+        .ok();
+    let announcements = shared.announcements.clone();
+    let _skill_watcher = shared
+        .skills
+        .watch(move |event| {
+            match &event {
+                SkillEvent::Failed { .. } => tracing::warn!("{event}"),
+                _ => tracing::info!("{event}"),
+            }
+            let _ = announcements.send(format!("Skills: {event}"));
+        })
+        .inspect_err(|err| tracing::warn!("skill files will not hot-reload: {err}"))
         .ok();
     let config = &shared.config;
 
@@ -155,6 +173,24 @@ pub async fn run(config: Config) -> Result<(), BotError> {
         AppExit::Success => Ok(()),
         AppExit::Error(_) => Err(BotError::Stopped),
     }
+}
+
+/// Loads the skills' code. Search loads the embedding model when it is first needed (an idle bot stays small and
+/// joins at once); a missing model is reported now. Skills run with `!run` either way.
+fn open_skills(config: &Config) -> SkillLibrary {
+    let (skills, loaded) = SkillLibrary::open(&config.skills_dir);
+    for event in &loaded {
+        match event {
+            SkillEvent::Failed { .. } => tracing::warn!("{event}"),
+            _ => tracing::debug!("{event}"),
+        }
+    }
+    tracing::info!("{} skill(s) in {}", skills.len(), config.skills_dir.display());
+    if let Err(err) = crate::skills::Embedder::check(&config.models_dir) {
+        tracing::warn!("skill search will not work until the model is there: {err}");
+    }
+    skills.search_lazily(config.models_dir.clone());
+    skills
 }
 
 async fn handle_swarm_event(_swarm: Swarm, _event: SwarmEvent, _state: azalea::swarm::NoSwarmState) {}

@@ -25,8 +25,10 @@ pub enum Command {
     Stop,
     /// List the scripts `!run` knows.
     Scripts,
-    /// Run a script by name, with words after the name as its `args`.
+    /// Run a script by name, with words after the name as its `args`, or a skill with them as its arguments.
     Run { name: String, args: Vec<String> },
+    /// List the skills, or find the ones nearest in meaning to a query.
+    Skills { query: Option<String> },
 }
 
 /// One axis of a `!goto` target: an absolute block coordinate, or `~N` relative to the bot.
@@ -73,7 +75,8 @@ pub const COMMANDS: &[CommandSpec] = &[
     CommandSpec { name: "follow", args: "PLAYER", summary: "keep following a player until !stop" },
     CommandSpec { name: "stop", args: "", summary: "stop what I am doing" },
     CommandSpec { name: "scripts", args: "", summary: "list the scripts I can run" },
-    CommandSpec { name: "run", args: "SCRIPT [ARGS...]", summary: "run a script (its words after the name are `args`)" },
+    CommandSpec { name: "run", args: "SCRIPT|SKILL [ARGS...]", summary: "run a script or a skill, with arguments" },
+    CommandSpec { name: "skills", args: "[WORDS...]", summary: "list my skills, or find the ones that fit the words" },
 ];
 
 /// A command line that was recognised as meant for the bots, with the bot it names (if any).
@@ -169,9 +172,10 @@ fn parse_command(name: &str, args: Vec<&str>, prefix: &str) -> Result<Command, P
             Some((name, rest)) if is_script_name(name) => {
                 Ok(Command::Run { name: (*name).to_owned(), args: rest.iter().map(|a| (*a).to_owned()).collect() })
             }
-            Some((name, _)) => Err(usage_error(&format!("{name:?} is not a script name"))),
-            None => Err(usage_error("which script?")),
+            Some((name, _)) => Err(usage_error(&format!("{name:?} is not a script or skill name"))),
+            None => Err(usage_error("which script or skill?")),
         },
+        "skills" => Ok(Command::Skills { query: (!args.is_empty()).then(|| args.join(" ")) }),
         "goto" => match args.as_slice() {
             [x, y, z] => {
                 let coord = |s: &str| parse_coord(s).ok_or_else(|| usage_error(&format!("{s:?} is not a coordinate")));
@@ -248,6 +252,8 @@ mod tests {
         assert_eq!(cmd("!help !goto"), Ok(Command::Help { topic: Some("goto".into()) }));
         assert_eq!(cmd("!follow Alice"), Ok(Command::Follow { player: "Alice".into() }));
         assert_eq!(cmd("!scripts"), Ok(Command::Scripts));
+        assert_eq!(cmd("!skills"), Ok(Command::Skills { query: None }));
+        assert_eq!(cmd("!skills  make a   stone pick"), Ok(Command::Skills { query: Some("make a stone pick".into()) }));
         assert_eq!(cmd("!run get_wood"), Ok(Command::Run { name: "get_wood".into(), args: vec![] }));
         assert_eq!(cmd("!run dig 3 dirt"), Ok(Command::Run { name: "dig".into(), args: vec!["3".into(), "dirt".into()] }));
     }
@@ -270,8 +276,8 @@ mod tests {
         assert_eq!(cmd("!follow").unwrap_err().to_string(), "Usage: !follow PLAYER (one player name)");
         assert_eq!(cmd("!follow a-b").unwrap_err().to_string(), "Usage: !follow PLAYER (\"a-b\" is not a player name)");
         assert_eq!(cmd("!dance").unwrap_err().to_string(), "Unknown command !dance. Try !help");
-        assert_eq!(cmd("!run").unwrap_err().to_string(), "Usage: !run SCRIPT [ARGS...] (which script?)");
-        assert_eq!(cmd("!run ../x").unwrap_err().to_string(), "Usage: !run SCRIPT [ARGS...] (\"../x\" is not a script name)");
+        assert_eq!(cmd("!run").unwrap_err().to_string(), "Usage: !run SCRIPT|SKILL [ARGS...] (which script or skill?)");
+        assert_eq!(cmd("!run ../x").unwrap_err().to_string(), "Usage: !run SCRIPT|SKILL [ARGS...] (\"../x\" is not a script or skill name)");
         assert_eq!(cmd("!").unwrap_err().to_string(), "Which command? Try !help");
     }
 

@@ -21,8 +21,9 @@ pub async fn mine_block(bot: &BotHandle, name: &str, count: u32) -> Answer {
     let kind = BlockKind::from_str(name).map_err(|()| format!("There is no block called {name}"))?;
     let drops = facts::drops_of(name);
     let mut mined = 0;
+    let mut lost = 0;
     while mined < count {
-        let Some(&pos) = observe::nearest_blocks(bot, kind, SEARCH, 1).first() else {
+        let Some(pos) = target(bot, kind) else {
             return if mined == 0 {
                 Err(format!("No {name} within {SEARCH} blocks; explore first"))
             } else {
@@ -34,9 +35,28 @@ pub async fn mine_block(bot: &BotHandle, name: &str, count: u32) -> Answer {
         take_best_tool(bot, pos).await;
         dig(bot, pos, kind, name).await?;
         mined += 1;
-        collect_drops(bot, pos, &drops).await;
+        if !collect_drops(bot, pos, &drops).await {
+            lost += 1;
+        }
+    }
+    // Nothing at all from every block mined is a failure, not a success to report (some drops are chances, so a
+    // partial loss is not).
+    if lost == mined && mined > 0 {
+        let what = drops.join(" or ");
+        return Err(format!(
+            "I mined {mined} {name} but got no {what} (the drops fell out of reach, or the server did not accept the dig)"
+        ));
     }
     Ok(Dynamic::from_int(i64::from(mined)))
+}
+
+/// The block to mine next: the nearest one not below the bot's feet if there is one in range, else the nearest.
+/// Digging down to a block underneath leaves the bot in a pit it may not climb out of (it cannot build its way up),
+/// so blocks it can walk to come first.
+fn target(bot: &BotHandle, kind: BlockKind) -> Option<BlockPos> {
+    let feet = BlockPos::from(bot.position()).y;
+    let walkable = observe::nearest_blocks_where(bot, kind, SEARCH, 1, |pos| pos.y >= feet).first().copied();
+    walkable.or_else(|| observe::nearest_blocks(bot, kind, SEARCH, 1).first().copied())
 }
 
 /// Digs the block at `pos` and waits until it is gone. A dig the client abandons (the view moved, the server
@@ -82,9 +102,10 @@ async fn take_best_tool(bot: &BotHandle, pos: BlockPos) {
 
 /// Walks over the items that fell near `pos` until the expected drops arrive: the item entity appears a tick or two
 /// after the block breaks, and the bot walks onto it straight away.
-async fn collect_drops(bot: &BotHandle, pos: BlockPos, drops: &[String]) {
+/// Returns whether a drop arrived (true when the block drops nothing).
+async fn collect_drops(bot: &BotHandle, pos: BlockPos, drops: &[String]) -> bool {
     if drops.is_empty() {
-        return;
+        return true;
     }
     let before: Vec<i32> = drops.iter().map(|d| items::count(bot, d)).collect();
     let arrived = |bot: &BotHandle| drops.iter().zip(&before).any(|(d, b)| items::count(bot, d) > *b);
@@ -104,14 +125,15 @@ async fn collect_drops(bot: &BotHandle, pos: BlockPos, drops: &[String]) {
         })
         .await;
         if arrived(bot) {
-            return;
+            return true;
         }
-        let Some(item) = item else { return };
+        let Some(item) = item else { return false };
         let _ = bot.goto_block(BlockPos::from(item)).await;
         if items::wait_until(bot, Duration::from_millis(800), || arrived(bot)).await {
-            return;
+            return true;
         }
     }
+    arrived(bot)
 }
 
 fn fmt_block(pos: BlockPos) -> String {

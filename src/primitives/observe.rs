@@ -28,6 +28,17 @@ pub fn find_blocks(bot: &BotHandle, name: &str, max_distance: f64, count: usize)
 /// Scans the loaded world in a cube around the bot; returns matches within `max_distance` (from the bot's feet to
 /// block centres), nearest first.
 pub fn nearest_blocks(bot: &BotHandle, kind: BlockKind, max_distance: f64, count: usize) -> Vec<BlockPos> {
+    nearest_blocks_where(bot, kind, max_distance, count, |_| true)
+}
+
+/// As [`nearest_blocks`], counting only positions `keep` accepts.
+pub fn nearest_blocks_where(
+    bot: &BotHandle,
+    kind: BlockKind,
+    max_distance: f64,
+    count: usize,
+    keep: impl Fn(BlockPos) -> bool,
+) -> Vec<BlockPos> {
     let origin = bot.position();
     let centre = BlockPos::from(origin);
     let radius = max_distance.ceil() as i32;
@@ -44,7 +55,7 @@ pub fn nearest_blocks(bot: &BotHandle, kind: BlockKind, max_distance: f64, count
                     continue;
                 }
                 let distance = pos.center().distance_to(origin);
-                if distance <= max_distance {
+                if distance <= max_distance && keep(pos) {
                     found.push((distance, pos));
                 }
             }

@@ -61,14 +61,7 @@ impl Embedder {
             })
         };
         // Check every file first, so the error names the first missing one rather than a runtime symptom.
-        for path in std::iter::once(runtime.clone())
-            .chain(std::iter::once(model_dir.join(MODEL_FILE)))
-            .chain(TOKENIZER_FILES.iter().map(|f| model_dir.join(f)))
-        {
-            if !path.is_file() {
-                return Err(EmbedError::Missing { path, dir: models_dir.to_owned() });
-            }
-        }
+        Self::check(models_dir)?;
         let [tokenizer, config, special_tokens, tokenizer_config] = TOKENIZER_FILES.map(|f| read(model_dir.join(f)));
         let tokenizer_files = TokenizerFiles {
             tokenizer_file: tokenizer?,
@@ -90,6 +83,19 @@ impl Embedder {
         let probe = model.embed(["probe"], None).map_err(|err| EmbedError::Model { dir: model_dir, reason: err.to_string() })?;
         let dimensions = probe.first().map_or(0, Vec::len);
         Ok(Self { model: Mutex::new(model), dimensions })
+    }
+
+    /// Whether every file [`Self::load`] needs is in `models_dir` (cheap: nothing is read).
+    pub fn check(models_dir: &Path) -> Result<(), EmbedError> {
+        let model_dir = models_dir.join(MODEL_DIR);
+        let missing = std::iter::once(models_dir.join(RUNTIME_LIB))
+            .chain(std::iter::once(model_dir.join(MODEL_FILE)))
+            .chain(TOKENIZER_FILES.iter().map(|f| model_dir.join(f)))
+            .find(|path| !path.is_file());
+        match missing {
+            Some(path) => Err(EmbedError::Missing { path, dir: models_dir.to_owned() }),
+            None => Ok(()),
+        }
     }
 
     pub fn dimensions(&self) -> usize {

@@ -5,6 +5,7 @@
 //! needs the embedding model ([`SkillLibrary::enable_search`]); until it is enabled, [`SkillLibrary::retrieve`] says
 //! why it is off. Embedding and searching are CPU work: async callers use `spawn_blocking`.
 
+pub mod cli;
 mod embed;
 mod index;
 mod store;
@@ -106,6 +107,8 @@ struct Loaded {
 
 enum Search {
     Off(String),
+    /// Loaded by the first search that needs it, from this models folder.
+    Lazy(PathBuf),
     Ready { embedder: Arc<Embedder>, index: Mutex<SkillIndex> },
 }
 
@@ -199,17 +202,18 @@ impl SkillLibrary {
         }
     }
 
-    /// Whether [`Self::retrieve`] works, or why not.
-    pub fn search_status(&self) -> Result<(), String> {
-        match &*self.search.read().unwrap_or_else(|p| p.into_inner()) {
-            Search::Ready { .. } => Ok(()),
-            Search::Off(reason) => Err(reason.clone()),
+    /// Search loads the model from `models_dir` the first time it is needed, and tries again on every search until
+    /// it succeeds (so `make models` while the bot runs is enough). Keeps an idle bot small and its start fast.
+    pub fn search_lazily(&self, models_dir: PathBuf) {
+        let mut search = self.search.write().unwrap_or_else(|p| p.into_inner());
+        if !matches!(*search, Search::Ready { .. }) {
+            *search = Search::Lazy(models_dir);
         }
     }
 
-    /// Marks search as unavailable for `reason` (e.g. while the model loads in the background).
-    pub fn set_search_off(&self, reason: impl Into<String>) {
-        *self.search.write().unwrap_or_else(|p| p.into_inner()) = Search::Off(reason.into());
+    /// Whether the model is loaded and the index open.
+    pub fn search_ready(&self) -> bool {
+        matches!(*self.search.read().unwrap_or_else(|p| p.into_inner()), Search::Ready { .. })
     }
 
     pub fn dir(&self) -> &Path {
@@ -240,10 +244,22 @@ impl SkillLibrary {
 
     /// The `k` skills whose descriptions are nearest to `query` in meaning, best first. Blocking.
     pub fn retrieve(&self, query: &str, k: usize) -> Result<Vec<Match>, SkillError> {
+        let lazy = match &*self.search.read().unwrap_or_else(|p| p.into_inner()) {
+            Search::Lazy(models_dir) => Some(models_dir.clone()),
+            _ => None,
+        };
+        if let Some(models_dir) = lazy {
+            let enabled = self.enable_search(&models_dir);
+            self.search_lazily(models_dir);
+            if let Err(err) = enabled {
+                return Err(SkillError::SearchOff(err.to_string()));
+            }
+        }
         let search = self.search.read().unwrap_or_else(|p| p.into_inner());
-        let Search::Ready { embedder, index } = &*search else {
-            let Search::Off(reason) = &*search else { unreachable!() };
-            return Err(SkillError::SearchOff(reason.clone()));
+        let (embedder, index) = match &*search {
+            Search::Ready { embedder, index } => (embedder, index),
+            Search::Off(reason) => return Err(SkillError::SearchOff(reason.clone())),
+            Search::Lazy(_) => return Err(SkillError::SearchOff("the embedding model is not loaded".to_owned())),
         };
         let vector = embedder.embed_one(query)?;
         let found = index.lock().unwrap_or_else(|p| p.into_inner()).search(&vector, k)?;

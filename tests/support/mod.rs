@@ -291,15 +291,21 @@ impl Drop for World {
 pub struct Bot {
     child: Child,
     log: Lines,
+    /// The bot's own empty skill library, unless the test passed `--skills`.
+    skills: PathBuf,
 }
 
 impl Bot {
     /// Runs `wayfarer run --server ADDRESS` with `args` and the test's log level.
     pub fn start(address: &str, args: &[&str]) -> Bot {
+        static BOTS: AtomicU64 = AtomicU64::new(0);
+        let skills =
+            std::env::temp_dir().join(format!("wayfarer-test-skills-{}-{}", std::process::id(), BOTS.fetch_add(1, Ordering::Relaxed)));
         let mut child = Command::new(env!("CARGO_BIN_EXE_wayfarer"))
             .args(["run", "--server", address])
             .args(args)
             .env("RUST_LOG", "warn,wayfarer=debug")
+            .env("WAYFARER_SKILLS", &skills)
             .env_remove("WAYFARER_CONFIG")
             .current_dir(std::env::temp_dir())
             .stdin(Stdio::null())
@@ -310,7 +316,7 @@ impl Bot {
         let log = Lines::default();
         collect(child.stdout.take().unwrap(), log.clone(), "bot");
         collect(child.stderr.take().unwrap(), log.clone(), "bot");
-        Bot { child, log }
+        Bot { child, log, skills }
     }
 
     /// Waits for a log line containing `needle`; panics with the log so far if it does not come.
@@ -361,6 +367,7 @@ impl Drop for Bot {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
+        let _ = std::fs::remove_dir_all(&self.skills);
     }
 }
 
@@ -389,6 +396,18 @@ impl ScriptDir {
         ScriptDir(dir)
     }
 
+    /// A copy of the starter skill library (`skills/*.rhai` and `*.json`), plus `files`.
+    pub fn starter_skills(tag: &str, files: &[(&str, &str)]) -> ScriptDir {
+        let dir = ScriptDir::new(tag, files);
+        for entry in std::fs::read_dir(repo_root().join("skills")).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_some_and(|e| e == "rhai" || e == "json") {
+                std::fs::copy(&path, dir.0.join(path.file_name().unwrap())).unwrap();
+            }
+        }
+        dir
+    }
+
     pub fn path(&self) -> &str {
         self.0.to_str().unwrap()
     }
@@ -409,6 +428,17 @@ pub fn world_with_scripted_bot(scripts: &ScriptDir) -> (World, Bot) {
     (world, bot)
 }
 
+/// Like [`world_with_bot`], with the bot's skill library in `skills` and any `extra` flags.
+pub fn world_with_skilled_bot(skills: &ScriptDir, extra: &[&str]) -> (World, Bot) {
+    let world = World::start();
+    world.add_player("Alice", [3.5, 64.0, 3.5]);
+    let mut args = vec!["--username", "Wayfarer", "--owner", "Alice", "--skills", skills.path()];
+    args.extend_from_slice(extra);
+    let bot = Bot::start(&world.address(), &args);
+    bot.expect_log("Wayfarer spawned at", Duration::from_secs(60));
+    (world, bot)
+}
+
 /// Gives the bot items through the world and waits until the world counts them in its inventory.
 pub fn give(world: &World, player: &str, item: &str, count: u32) {
     world.cmd(json!({"cmd": "give", "name": player, "item": item, "count": count}));
@@ -419,9 +449,11 @@ pub fn inventory_count(world: &World, player: &str, item: &str) -> u64 {
     world.cmd(json!({"cmd": "inventory", "name": player}))[item].as_u64().unwrap_or(0)
 }
 
-/// Says `!run NAME` as Alice and returns the bot's closing line (`… finished …` or `… failed …`).
+/// Says `!run NAME [ARGS]` as Alice and returns the bot's closing line (`… finished …` or `… failed …`).
 pub fn run_script(world: &World, name: &str, timeout: Duration) -> String {
     let from = world.say("Alice", &format!("!run {name}"));
+    // `name` may carry arguments: `mineWoodLog 2`.
+    let name = name.split_whitespace().next().unwrap_or(name);
     world.expect_chat(from, "Wayfarer", &format!("Running {name}."), Duration::from_secs(10));
     let done = world.wait_event(from, timeout, |e| {
         e["event"] == "chat"

@@ -1,0 +1,162 @@
+//! `wayfarer skills …`: the library from a terminal.
+
+use std::{path::Path, sync::Arc, time::Instant};
+
+use anyhow::{Context, bail};
+
+use super::{Embedder, NewSkill, OnCollision, SkillLibrary};
+use crate::{cli::SkillsAction, config::Config};
+
+pub fn run(config: &Config, action: SkillsAction) -> anyhow::Result<()> {
+    let (library, events) = SkillLibrary::open(&config.skills_dir);
+    for event in events.iter().filter(|e| matches!(e, super::SkillEvent::Failed { .. })) {
+        eprintln!("warning: {event}");
+    }
+    let dir = config.skills_dir.display();
+    match action {
+        SkillsAction::List => {
+            if library.is_empty() {
+                println!("No skills in {dir}/ yet. Add one with `wayfarer skills add FILE`.");
+                return Ok(());
+            }
+            println!("{} skills in {dir}/", library.len());
+            let skills = library.list();
+            let width = skills.iter().map(|s| s.signature().len()).max().unwrap_or(0);
+            for skill in skills {
+                println!("  {:width$}  {}", skill.signature(), skill.meta.description);
+            }
+        }
+        SkillsAction::Show { name } => {
+            let skill = library.get(&name).with_context(|| unknown(&library, &name))?;
+            println!("{}  (version {}, created {})", skill.signature(), skill.meta.version, or_unknown(&skill.meta.created));
+            if !skill.meta.task.is_empty() {
+                println!("task: {}", skill.meta.task);
+            }
+            println!("{}\n", skill.meta.description);
+            print!("{}", skill.code);
+        }
+        SkillsAction::Search { query, k } => {
+            let query = query.join(" ");
+            enable_search(&library, &config.models_dir)?;
+            let started = Instant::now();
+            let found = library.retrieve(&query, k)?;
+            let took = started.elapsed();
+            if found.is_empty() {
+                println!("No skills in {dir}/ to search.");
+            }
+            for m in &found {
+                println!("{:.2}  {}  {}", m.score, m.skill.signature(), m.skill.meta.description);
+            }
+            eprintln!("({} of {} skills, {:.1} ms)", found.len(), library.len(), took.as_secs_f64() * 1000.0);
+        }
+        SkillsAction::Add { file, name, description, task, replace } => {
+            let code = std::fs::read_to_string(&file).with_context(|| format!("cannot read {}", file.display()))?;
+            let (name, doc) = main_function(&code, &file, name)?;
+            let description = match description.or(doc) {
+                Some(description) => description,
+                None => bail!("give the skill a description: --description \"…\" or a /// comment above fn {name}"),
+            };
+            // Keep the index current when the model is at hand; otherwise it catches up the next time it is.
+            let searchable = library.enable_search(&config.models_dir).is_ok();
+            let on_collision = if replace { OnCollision::Replace } else { OnCollision::KeepBoth };
+            let skill = library.add(NewSkill { name: name.clone(), code, description, task }, on_collision)?;
+            match (skill.name == name, replace) {
+                (true, true) if skill.meta.version > 1 => {
+                    println!("Replaced {} (now version {}) in {dir}/", skill.name, skill.meta.version)
+                }
+                (true, _) => println!("Added {} to {dir}/", skill.signature()),
+                (false, _) => println!(
+                    "Added {}: {name} was taken, so the new skill is {} (use --replace to replace {name})",
+                    skill.signature(),
+                    skill.name
+                ),
+            }
+            if !searchable {
+                eprintln!("note: the search index was not updated (the model is missing; run `{}`)", super::FETCH_COMMAND);
+            }
+        }
+        SkillsAction::Remove { name } => {
+            if library.get(&name).is_none() {
+                bail!(unknown(&library, &name));
+            }
+            let _ = library.enable_search(&config.models_dir);
+            library.remove(&name)?;
+            println!("Removed {name} from {dir}/");
+        }
+        SkillsAction::Reindex => {
+            let started = Instant::now();
+            let embedder = Arc::new(Embedder::load(&config.models_dir)?);
+            let loaded = started.elapsed();
+            let report = library.reindex(embedder)?;
+            println!(
+                "Embedded {} skills in {:.2} s (model load {:.2} s); index written to {dir}/{}/",
+                report.embedded,
+                started.elapsed().as_secs_f64(),
+                loaded.as_secs_f64(),
+                super::INDEX_DIR
+            );
+        }
+    }
+    Ok(())
+}
+
+fn enable_search(library: &SkillLibrary, models_dir: &Path) -> anyhow::Result<()> {
+    let report = library.enable_search(models_dir)?;
+    if let Some(reason) = &report.rebuilt {
+        eprintln!("(rebuilt the search index: {reason})");
+    } else if report.embedded > 0 || report.removed > 0 {
+        eprintln!("(index updated: {} embedded, {} removed)", report.embedded, report.removed);
+    }
+    Ok(())
+}
+
+/// Which fn in `code` is the skill, and its `///` doc comment.
+fn main_function(code: &str, file: &Path, name: Option<String>) -> anyhow::Result<(String, Option<String>)> {
+    let ast = rhai::Engine::new_raw()
+        .compile(code)
+        .map_err(|err| anyhow::anyhow!("{} does not compile: {err}", file.display()))?;
+    let functions: Vec<_> = ast.iter_functions().collect();
+    let stem = file.file_stem().and_then(|s| s.to_str()).unwrap_or_default();
+    let chosen = match &name {
+        Some(name) => functions.iter().find(|f| f.name == name),
+        None if functions.len() == 1 => functions.first(),
+        None => functions.iter().find(|f| f.name == stem),
+    };
+    let Some(function) = chosen else {
+        let names: Vec<&str> = functions.iter().map(|f| f.name).collect();
+        match name {
+            Some(name) => bail!("{} defines no fn {name} (functions: {})", file.display(), list(&names)),
+            None => bail!(
+                "{} defines {} functions ({}); say which is the skill with --name",
+                file.display(),
+                names.len(),
+                list(&names)
+            ),
+        }
+    };
+    let doc: Vec<String> = function
+        .comments
+        .iter()
+        .map(|line| line.trim_start_matches("///").trim().to_owned())
+        .filter(|line| !line.is_empty())
+        .collect();
+    Ok((function.name.to_owned(), (!doc.is_empty()).then(|| doc.join(" "))))
+}
+
+fn list(names: &[&str]) -> String {
+    if names.is_empty() { "none".to_owned() } else { names.join(", ") }
+}
+
+fn or_unknown(text: &str) -> &str {
+    if text.is_empty() { "unknown" } else { text }
+}
+
+fn unknown(library: &SkillLibrary, name: &str) -> String {
+    let names: Vec<String> = library.list().iter().map(|s| s.name.clone()).collect();
+    let close: Vec<&String> = names.iter().filter(|n| n.to_lowercase().contains(&name.to_lowercase())).take(5).collect();
+    if close.is_empty() {
+        format!("there is no skill called {name} (`wayfarer skills list` shows them all)")
+    } else {
+        format!("there is no skill called {name}; did you mean {}?", close.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", "))
+    }
+}
