@@ -44,6 +44,7 @@ bench: setup models
 	node $(SERVER_DIR)/bench/compare.js --bot $(RELEASE_BIN)
 	node $(SERVER_DIR)/bench/actions.js --bot $(RELEASE_BIN)
 	$(CARGO) bench --bench script_dispatch
+	$(CARGO) bench --bench skill_search
 
 clean:
 	$(CARGO) clean

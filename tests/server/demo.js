@@ -56,12 +56,15 @@ async function main () {
   control({ cmd: 'addPlayer', name: 'Guide', x: 4.5, y: 64, z: 4.5 })
   const tour = [
     ['!help'], ['!status'], ['!goto 8 64 -6', 6000], ['!come', 6000], ['!follow Guide', 1500],
-    [{ cmd: 'movePlayer', name: 'Guide', x: -6.5, y: 64, z: 9.5 }, 5000], ['!status'], ['!stop'], ['!dance']
+    [{ cmd: 'movePlayer', name: 'Guide', x: -6.5, y: 64, z: 9.5 }, 5000], ['!status'], ['!stop'], ['!dance'],
+    // Trees for the skill library's wooden pickaxe.
+    ...[[-3, 12], [-5, 12], [-4, 14]].map(([x, z]) => [{ cmd: 'setBlock', x, y: 64, z, block: 'oak_log' }, 100]),
+    ['!skills'], ['!skills make a wooden pick', 3000], ['!run craftWoodenPickaxe', 20000], ['!inventory']
   ]
   for (const [step, wait = 2000] of tour) {
     await sleep(1000)
     if (typeof step === 'string') control({ cmd: 'say', as: 'Guide', text: step })
-    else { console.log('  (Guide walks away)'); control(step) }
+    else if (step.cmd === 'movePlayer') { console.log('  (Guide walks away)'); control(step) } else control(step)
     await sleep(wait)
   }
   console.log(`\nThe tour is over; the world and the bot keep running. Join 127.0.0.1:${opts.port} with a Minecraft 26.1`)
