@@ -296,6 +296,11 @@ impl SkillLibrary {
         Ok(skill)
     }
 
+    /// Adds `new` under its own name, replacing a skill of that name if there is one (its version goes up by one).
+    pub fn replace(&self, new: NewSkill) -> Result<Arc<Skill>, SkillError> {
+        self.add(new, OnCollision::Replace)
+    }
+
     /// Removes a skill's files, its functions and its vector.
     pub fn remove(&self, name: &str) -> Result<(), SkillError> {
         let _writing = self.writing.lock().unwrap_or_else(|p| p.into_inner());
