@@ -2,6 +2,7 @@
 //! LLM reply into a runnable program. (The curriculum, action and critic loop that uses them comes next.)
 
 pub mod extract;
+pub mod prompts;
 pub mod tracker;
 
 pub use extract::{Program, code_blocks, program};

@@ -1,0 +1,158 @@
+//! The LLM prompts (`prompts/*.md`, Wayfarer's own wording), compiled into the binary and filled in one place.
+//!
+//! A prompt names its blanks `{{key}}`. [`render`] fills every one of them and refuses a missing or unknown key,
+//! so no prompt ever reaches the model with a hole in it.
+
+/// One prompt and the blanks it has.
+#[derive(Debug)]
+pub struct Prompt {
+    pub name: &'static str,
+    pub text: &'static str,
+    pub keys: &'static [&'static str],
+}
+
+pub const PROMPTS: &[Prompt] = &[
+    Prompt { name: "action_template", text: include_str!("../../prompts/action_template.md"), keys: &["primitives", "skills", "response_format"] },
+    Prompt { name: "action_response_format", text: include_str!("../../prompts/action_response_format.md"), keys: &[] },
+    Prompt { name: "action_task", text: include_str!("../../prompts/action_task.md"), keys: &["task", "context", "observation", "last_code", "feedback", "critique"] },
+    Prompt { name: "critic", text: include_str!("../../prompts/critic.md"), keys: &[] },
+    Prompt { name: "critic_task", text: include_str!("../../prompts/critic_task.md"), keys: &["task", "context", "observation", "result", "chat"] },
+    Prompt { name: "skill_description", text: include_str!("../../prompts/skill_description.md"), keys: &[] },
+    Prompt { name: "skill_description_task", text: include_str!("../../prompts/skill_description_task.md"), keys: &["task", "code"] },
+    Prompt { name: "curriculum", text: include_str!("../../prompts/curriculum.md"), keys: &[] },
+    Prompt { name: "curriculum_task", text: include_str!("../../prompts/curriculum_task.md"), keys: &["observation", "completed", "failed", "answers"] },
+    Prompt { name: "curriculum_questions", text: include_str!("../../prompts/curriculum_questions.md"), keys: &[] },
+    Prompt { name: "curriculum_answers", text: include_str!("../../prompts/curriculum_answers.md"), keys: &["question"] },
+    Prompt { name: "task_decomposition", text: include_str!("../../prompts/task_decomposition.md"), keys: &["goal", "observation"] },
+];
+
+/// What the LLM is shown about every function it can call: `primitives/NAME.rhai`, in the order scripts use them.
+pub const PRIMITIVES: &[(&str, &str)] = &[
+    ("position", include_str!("../../primitives/position.rhai")),
+    ("inventory", include_str!("../../primitives/inventory.rhai")),
+    ("inventoryCount", include_str!("../../primitives/inventoryCount.rhai")),
+    ("health", include_str!("../../primitives/health.rhai")),
+    ("food", include_str!("../../primitives/food.rhai")),
+    ("chat", include_str!("../../primitives/chat.rhai")),
+    ("findBlock", include_str!("../../primitives/findBlock.rhai")),
+    ("findBlocks", include_str!("../../primitives/findBlocks.rhai")),
+    ("nearestEntity", include_str!("../../primitives/nearestEntity.rhai")),
+    ("goTo", include_str!("../../primitives/goTo.rhai")),
+    ("equip", include_str!("../../primitives/equip.rhai")),
+    ("mineBlock", include_str!("../../primitives/mineBlock.rhai")),
+    ("craftItem", include_str!("../../primitives/craftItem.rhai")),
+    ("smeltItem", include_str!("../../primitives/smeltItem.rhai")),
+    ("placeItem", include_str!("../../primitives/placeItem.rhai")),
+    ("killMob", include_str!("../../primitives/killMob.rhai")),
+    ("exploreUntil", include_str!("../../primitives/exploreUntil.rhai")),
+    ("getItemFromChest", include_str!("../../primitives/getItemFromChest.rhai")),
+    ("depositItemIntoChest", include_str!("../../primitives/depositItemIntoChest.rhai")),
+    ("checkItemInsideChest", include_str!("../../primitives/checkItemInsideChest.rhai")),
+    ("vec3", include_str!("../../primitives/vec3.rhai")),
+];
+
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum PromptError {
+    #[error("there is no prompt called {0}")]
+    Unknown(String),
+    #[error("prompt {prompt} needs a value for {{{{{key}}}}}")]
+    Missing { prompt: String, key: String },
+    #[error("prompt {prompt} has no blank {{{{{key}}}}}")]
+    Unexpected { prompt: String, key: String },
+}
+
+/// The prompt `name` with every blank filled from `values`.
+pub fn render(name: &str, values: &[(&str, &str)]) -> Result<String, PromptError> {
+    let prompt = PROMPTS.iter().find(|p| p.name == name).ok_or_else(|| PromptError::Unknown(name.to_owned()))?;
+    if let Some((key, _)) = values.iter().find(|(key, _)| !prompt.keys.contains(key)) {
+        return Err(PromptError::Unexpected { prompt: name.to_owned(), key: (*key).to_owned() });
+    }
+    let mut text = prompt.text.trim_end().to_owned();
+    for key in prompt.keys {
+        let (_, value) = values
+            .iter()
+            .find(|(k, _)| k == key)
+            .ok_or_else(|| PromptError::Missing { prompt: name.to_owned(), key: (*key).to_owned() })?;
+        text = text.replace(&format!("{{{{{key}}}}}"), value);
+    }
+    Ok(text)
+}
+
+/// Every primitive's documentation, one after another.
+pub fn primitives_doc() -> String {
+    PRIMITIVES.iter().map(|(_, doc)| doc.trim_end()).collect::<Vec<_>>().join("\n\n")
+}
+
+/// The `{{key}}` blanks in `text`, in order of appearance.
+fn blanks(text: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    let mut rest = text;
+    while let Some(open) = rest.find("{{") {
+        let Some(close) = rest[open..].find("}}") else { break };
+        found.push(rest[open + 2..open + close].to_owned());
+        rest = &rest[open + close + 2..];
+    }
+    found
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_prompt_declares_exactly_its_blanks() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("prompts");
+        let mut files: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().path().file_stem().unwrap().to_string_lossy().into_owned())
+            .collect();
+        files.sort();
+        let mut declared: Vec<String> = PROMPTS.iter().map(|p| p.name.to_owned()).collect();
+        declared.sort();
+        assert_eq!(files, declared, "prompts/ and PROMPTS differ");
+        for prompt in PROMPTS {
+            let mut found = blanks(prompt.text);
+            found.sort();
+            found.dedup();
+            let mut keys: Vec<String> = prompt.keys.iter().map(|k| (*k).to_owned()).collect();
+            keys.sort();
+            assert_eq!(found, keys, "blanks of prompts/{}.md", prompt.name);
+        }
+    }
+
+    #[test]
+    fn rendering_fills_every_blank_or_refuses() {
+        for prompt in PROMPTS {
+            let values: Vec<(&str, &str)> = prompt.keys.iter().map(|k| (*k, "VALUE")).collect();
+            let text = render(prompt.name, &values).unwrap();
+            assert!(!text.contains("{{"), "{} kept a blank", prompt.name);
+            if let Some(first) = prompt.keys.first() {
+                let missing: Vec<(&str, &str)> = values.iter().copied().filter(|(k, _)| k != first).collect();
+                assert_eq!(
+                    render(prompt.name, &missing),
+                    Err(PromptError::Missing { prompt: prompt.name.into(), key: (*first).into() })
+                );
+            }
+        }
+        let err = render("critic", &[("task", "x")]).unwrap_err();
+        assert_eq!(err.to_string(), "prompt critic has no blank {{task}}");
+        assert!(render("nothing", &[]).is_err());
+    }
+
+    #[test]
+    fn the_llm_sees_every_primitive() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("primitives");
+        let mut files: Vec<String> = std::fs::read_dir(&dir)
+            .unwrap()
+            .map(|e| e.unwrap().path().file_stem().unwrap().to_string_lossy().into_owned())
+            .collect();
+        files.sort();
+        let mut shown: Vec<String> = PRIMITIVES.iter().map(|(n, _)| (*n).to_owned()).collect();
+        shown.sort();
+        assert_eq!(files, shown);
+        let doc = primitives_doc();
+        assert!(doc.contains("mineBlock(") && doc.contains("exploreUntil("));
+        let action = render("action_template", &[("primitives", &doc), ("skills", "none yet"), ("response_format", "FORMAT")]).unwrap();
+        assert!(action.contains("craftItem(") && action.ends_with("FORMAT"));
+    }
+}
