@@ -69,6 +69,19 @@ pub struct RunArgs {
     #[arg(long, env = "WAYFARER_MODELS", value_name = "DIR")]
     pub models: Option<PathBuf>,
 
+    /// OpenAI-compatible endpoint for `!task`, up to /v1 (Ollama: http://localhost:11434/v1) [default: OpenAI's when
+    /// OPENAI_API_KEY is set]
+    #[arg(long, env = "WAYFARER_LLM_URL", value_name = "URL")]
+    pub llm_url: Option<String>,
+
+    /// Model name at that endpoint [default: gpt-4o-mini]
+    #[arg(long, env = "WAYFARER_LLM_MODEL", value_name = "MODEL")]
+    pub llm_model: Option<String>,
+
+    /// API key for the endpoint (read from the environment only)
+    #[arg(skip = std::env::var("OPENAI_API_KEY").ok())]
+    pub llm_key: Option<String>,
+
     /// Configuration file [default: ./wayfarer.toml when it exists]
     #[arg(long, short, env = "WAYFARER_CONFIG", value_name = "FILE")]
     pub config: Option<PathBuf>,

@@ -11,7 +11,11 @@ use std::{
 use serde::Deserialize;
 
 pub use crate::cli::{AuthMode, ReplyMode};
-use crate::{cli::RunArgs, script::Limits};
+use crate::{
+    cli::RunArgs,
+    llm::{LlmConfig, Role},
+    script::Limits,
+};
 
 /// The file read when `--config` is not given, if it exists in the working directory.
 pub const DEFAULT_CONFIG_FILE: &str = "wayfarer.toml";
@@ -43,6 +47,8 @@ pub enum ConfigError {
     ScriptTime(u64),
     #[error("invalid reconnect delays: {reason}")]
     Reconnect { reason: String },
+    #[error("invalid LLM setting: {0}")]
+    Llm(String),
 }
 
 /// A server to join, as the user wrote it (the host is resolved, with SRV records, when connecting).
@@ -139,6 +145,8 @@ pub struct Config {
     pub skills_dir: PathBuf,
     /// Where the embedding model and ONNX Runtime are (`make models` fills it).
     pub models_dir: PathBuf,
+    /// The LLM, when one is configured (an endpoint URL or an API key); `!task` needs it, nothing else does.
+    pub llm: Option<LlmConfig>,
 }
 
 impl Default for Config {
@@ -181,6 +189,7 @@ impl Config {
         let scripts_dir = args.scripts.or(file.scripts_dir).unwrap_or_else(|| PathBuf::from("scripts"));
         let skills_dir = args.skills.or(file.skills_dir).unwrap_or_else(|| PathBuf::from("skills"));
         let models_dir = args.models.or(file.models_dir).unwrap_or_else(crate::skills::default_models_dir);
+        let llm = resolve_llm(args.llm_url, args.llm_model, args.llm_key, file.llm.unwrap_or_default())?;
         let mut script_limits = Limits::default();
         if let Some(secs) = file.script_time_limit_secs {
             if !(1..=86_400).contains(&secs) {
@@ -230,7 +239,7 @@ impl Config {
             }
             AuthMode::Microsoft => {}
         }
-        Ok(Self { server, username, auth, owners, bots, prefix, reply, reconnect, scripts_dir, script_limits, skills_dir, models_dir })
+        Ok(Self { server, username, auth, owners, bots, prefix, reply, reconnect, scripts_dir, script_limits, skills_dir, models_dir, llm })
     }
 }
 
@@ -256,6 +265,56 @@ pub struct FileConfig {
     pub script_time_limit_secs: Option<u64>,
     pub skills_dir: Option<PathBuf>,
     pub models_dir: Option<PathBuf>,
+    pub llm: Option<FileLlm>,
+}
+
+/// `[llm]` in `wayfarer.toml`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FileLlm {
+    pub base_url: Option<String>,
+    pub model: Option<String>,
+    /// Per-role models: `[llm.models] action = "…"`.
+    #[serde(default)]
+    pub models: std::collections::BTreeMap<Role, String>,
+    pub timeout_secs: Option<u64>,
+    pub retries: Option<u32>,
+}
+
+/// The LLM settings: `--llm-url`/`WAYFARER_LLM_URL`, `--llm-model`/`WAYFARER_LLM_MODEL` and `OPENAI_API_KEY` over
+/// `[llm]`. Configured when an endpoint or a key is given; a key alone means OpenAI.
+fn resolve_llm(
+    url: Option<String>,
+    model: Option<String>,
+    key: Option<String>,
+    file: FileLlm,
+) -> Result<Option<LlmConfig>, ConfigError> {
+    let api_key = key.filter(|k| !k.trim().is_empty());
+    let base_url = url.filter(|u| !u.trim().is_empty()).or(file.base_url);
+    if base_url.is_none() && api_key.is_none() {
+        return Ok(None);
+    }
+    let defaults = LlmConfig::default();
+    let base_url = base_url.unwrap_or(defaults.base_url);
+    if !(base_url.starts_with("http://") || base_url.starts_with("https://")) {
+        return Err(ConfigError::Llm(format!("the endpoint {base_url:?} must start with http:// or https://")));
+    }
+    let timeout = match file.timeout_secs {
+        Some(secs) if !(1..=3600).contains(&secs) => {
+            return Err(ConfigError::Llm(format!("timeout_secs = {secs}: use 1 to 3600 seconds")));
+        }
+        Some(secs) => Duration::from_secs(secs),
+        None => defaults.timeout,
+    };
+    Ok(Some(LlmConfig {
+        base_url,
+        api_key,
+        model: model.filter(|m| !m.trim().is_empty()).or(file.model).unwrap_or(defaults.model),
+        role_models: file.models,
+        timeout,
+        retries: file.retries.unwrap_or(defaults.retries),
+        backoff: defaults.backoff,
+    }))
 }
 
 /// `[reconnect]` in `wayfarer.toml`.

@@ -83,6 +83,7 @@ pub fn primitives_doc() -> String {
     PRIMITIVES.iter().map(|(_, doc)| doc.trim_end()).collect::<Vec<_>>().join("\n\n")
 }
 
+#[cfg(test)]
 /// The `{{key}}` blanks in `text`, in order of appearance.
 fn blanks(text: &str) -> Vec<String> {
     let mut found = Vec::new();

@@ -55,6 +55,14 @@ impl Activity {
         current.task = Some(handle.abort_handle());
     }
 
+    /// Renames what is running (progress for `!status`); does nothing when idle.
+    pub fn relabel(&self, label: impl Into<String>) {
+        let mut current = self.lock();
+        if current.label.is_some() {
+            current.label = Some(label.into());
+        }
+    }
+
     /// Ends the current activity. Returns its label, or `None` if the bot was idle.
     pub fn cancel(&self) -> Option<String> {
         let mut current = self.lock();

@@ -116,6 +116,7 @@ pub fn execute(bot: BotHandle, state: &BotState, speaker: &str, command: Command
                 )
             });
         }
+        Command::Task { goal } => start_task(bot, state, reply, goal),
         Command::Skills { query: Some(query) } => {
             let skills = state.shared.skills.clone();
             tokio::task::spawn_local(async move {
@@ -190,6 +191,34 @@ fn run_script(bot: BotHandle, state: &BotState, reply: Replier, name: String, ar
             Ok(report) => reply.say(&summary(&report)),
             Err(_) => reply.say(&format!("{name} ended without a report (its thread died).")),
         }
+    });
+}
+
+/// What `!task` answers when no LLM is configured.
+pub const NO_LLM: &str = "I have no LLM to plan with. Start me with WAYFARER_LLM_URL (e.g. http://localhost:11434/v1 \
+    for Ollama) and WAYFARER_LLM_MODEL, or OPENAI_API_KEY for OpenAI. Scripts and skills (!run, !skills) work without one.";
+
+/// Plans and does `goal` as the bot's activity; `!stop` ends it, the script in flight included.
+fn start_task(bot: BotHandle, state: &BotState, reply: Replier, goal: String) {
+    let shared = &state.shared;
+    let Some(llm) = shared.llm.clone() else {
+        reply.say(NO_LLM);
+        return;
+    };
+    let stop = StopFlag::default();
+    let say = reply.clone();
+    let agent = crate::agent::act::Agent {
+        bot,
+        llm,
+        skills: shared.skills.clone(),
+        limits: shared.config.script_limits.clone(),
+        stop: stop.clone(),
+        activity: state.activity.clone(),
+        say: Arc::new(move |line: &str| say.say(line)),
+    };
+    state.activity.start(format!("task {goal}"), async move {
+        let _stop_on_drop = StopOnDrop(stop);
+        crate::agent::task::run_goal(&agent, &goal).await;
     });
 }
 

@@ -68,6 +68,8 @@ pub struct Shared {
     pub scripts: Arc<ScriptLibrary>,
     /// The skill library: callable from every script, runnable by `!run`, searchable by `!skills`.
     pub skills: Arc<SkillLibrary>,
+    /// The LLM client, when one is configured (`!task`).
+    pub llm: Option<Arc<crate::llm::Llm>>,
     /// News for the owners (script reload results), said in chat by the first bot.
     pub announcements: broadcast::Sender<String>,
 }
@@ -84,6 +86,7 @@ impl Default for Shared {
 impl Shared {
     pub fn new(config: Config, scripts: Arc<ScriptLibrary>, skills: Arc<SkillLibrary>) -> Self {
         Self {
+            llm: config.llm.clone().map(|llm| Arc::new(crate::llm::Llm::new(llm))),
             owners: Owners::new(config.owners.iter().cloned()),
             bot_names: config.bot_names(),
             config,

@@ -29,6 +29,8 @@ pub enum Command {
     Run { name: String, args: Vec<String> },
     /// List the skills, or find the ones nearest in meaning to a query.
     Skills { query: Option<String> },
+    /// Plan a goal with the LLM and do it, step by step.
+    Task { goal: String },
 }
 
 /// One axis of a `!goto` target: an absolute block coordinate, or `~N` relative to the bot.
@@ -77,6 +79,7 @@ pub const COMMANDS: &[CommandSpec] = &[
     CommandSpec { name: "scripts", args: "", summary: "list the scripts I can run" },
     CommandSpec { name: "run", args: "SCRIPT|SKILL [ARGS...]", summary: "run a script or a skill, with arguments" },
     CommandSpec { name: "skills", args: "[WORDS...]", summary: "list my skills, or find the ones that fit the words" },
+    CommandSpec { name: "task", args: "GOAL...", summary: "plan a goal with the LLM and do it (e.g. !task get a stone pickaxe)" },
 ];
 
 /// A command line that was recognised as meant for the bots, with the bot it names (if any).
@@ -176,6 +179,8 @@ fn parse_command(name: &str, args: Vec<&str>, prefix: &str) -> Result<Command, P
             None => Err(usage_error("which script or skill?")),
         },
         "skills" => Ok(Command::Skills { query: (!args.is_empty()).then(|| args.join(" ")) }),
+        "task" if args.is_empty() => Err(usage_error("what should I do?")),
+        "task" => Ok(Command::Task { goal: args.join(" ") }),
         "goto" => match args.as_slice() {
             [x, y, z] => {
                 let coord = |s: &str| parse_coord(s).ok_or_else(|| usage_error(&format!("{s:?} is not a coordinate")));
@@ -253,6 +258,8 @@ mod tests {
         assert_eq!(cmd("!follow Alice"), Ok(Command::Follow { player: "Alice".into() }));
         assert_eq!(cmd("!scripts"), Ok(Command::Scripts));
         assert_eq!(cmd("!skills"), Ok(Command::Skills { query: None }));
+        assert_eq!(cmd("!task get a  stone pickaxe"), Ok(Command::Task { goal: "get a stone pickaxe".into() }));
+        assert_eq!(cmd("!task").unwrap_err().to_string(), "Usage: !task GOAL... (what should I do?)");
         assert_eq!(cmd("!skills  make a   stone pick"), Ok(Command::Skills { query: Some("make a stone pick".into()) }));
         assert_eq!(cmd("!run get_wood"), Ok(Command::Run { name: "get_wood".into(), args: vec![] }));
         assert_eq!(cmd("!run dig 3 dirt"), Ok(Command::Run { name: "dig".into(), args: vec!["3".into(), "dirt".into()] }));

@@ -13,7 +13,7 @@ mod mine;
 mod place;
 mod smelt;
 pub mod facts;
-mod observe;
+pub mod observe;
 
 use std::future::Future;
 

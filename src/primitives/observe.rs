@@ -97,3 +97,31 @@ pub fn nearest_entity(bot: &BotHandle, name: &str, max_distance: f64) -> Result<
         .find_map(|entity| describe(name.to_owned(), entity.position()))
         .unwrap_or(Dynamic::UNIT))
 }
+
+/// The kinds of block within `radius` (air left out), nearest kind first, at most `limit` of them: what the agents
+/// are told the bot can see.
+pub fn block_kinds_near(bot: &BotHandle, radius: i32, limit: usize) -> Vec<String> {
+    let origin = bot.position();
+    let centre = BlockPos::from(origin);
+    let world = bot.client().world();
+    let world = world.read();
+    let mut nearest: std::collections::HashMap<BlockKind, f64> = std::collections::HashMap::new();
+    for y in centre.y - radius..=centre.y + radius {
+        for x in centre.x - radius..=centre.x + radius {
+            for z in centre.z - radius..=centre.z + radius {
+                let pos = BlockPos::new(x, y, z);
+                let Some(state) = world.get_block_state(pos) else { continue };
+                let kind = BlockKind::from(state);
+                if matches!(kind, BlockKind::Air | BlockKind::CaveAir | BlockKind::VoidAir) {
+                    continue;
+                }
+                let distance = pos.center().distance_to(origin);
+                let best = nearest.entry(kind).or_insert(f64::MAX);
+                *best = best.min(distance);
+            }
+        }
+    }
+    let mut kinds: Vec<(f64, BlockKind)> = nearest.into_iter().map(|(kind, d)| (d, kind)).collect();
+    kinds.sort_by(|a, b| a.0.total_cmp(&b.0));
+    kinds.into_iter().take(limit).map(|(_, kind)| kind.to_string().trim_start_matches("minecraft:").to_owned()).collect()
+}

@@ -49,6 +49,8 @@ pub struct Report {
     pub chat: Vec<String>,
     /// Lines the script printed with `print` / `debug`.
     pub printed: Vec<String>,
+    /// Mobs `killMob` killed, one entry per kill.
+    pub kills: Vec<String>,
     pub inventory_before: Vec<(String, i64)>,
     pub inventory_after: Vec<(String, i64)>,
     pub elapsed: Duration,
@@ -92,6 +94,7 @@ pub struct Job {
 struct Recording {
     inner: Arc<dyn Host>,
     chat: Mutex<Vec<String>>,
+    kills: Mutex<Vec<String>>,
 }
 
 impl Host for Recording {
@@ -99,7 +102,15 @@ impl Host for Recording {
         if let Call::Chat { text } = &call {
             self.chat.lock().unwrap_or_else(|p| p.into_inner()).push(text.clone());
         }
-        self.inner.call(call, bounds)
+        let killed = match &call {
+            Call::KillMob { name, .. } => Some(name.clone()),
+            _ => None,
+        };
+        let answer = self.inner.call(call, bounds);
+        if let (Some(mob), Ok(_)) = (killed, &answer) {
+            self.kills.lock().unwrap_or_else(|p| p.into_inner()).push(mob);
+        }
+        answer
     }
 }
 
@@ -107,7 +118,7 @@ impl Host for Recording {
 pub fn run(job: Job, host: Arc<dyn Host>) -> Report {
     let started = Instant::now();
     let bounds = RunBounds::new(job.stop.clone(), &job.limits);
-    let recording = Arc::new(Recording { inner: host, chat: Mutex::new(Vec::new()) });
+    let recording = Arc::new(Recording { inner: host, chat: Mutex::new(Vec::new()), kills: Mutex::new(Vec::new()) });
     let inventory_before = inventory(&*recording, &bounds);
 
     let mut engine = build_engine(&job.limits, bounds.clone());
@@ -138,7 +149,8 @@ pub fn run(job: Job, host: Arc<dyn Host>) -> Report {
     let inventory_after = inventory(&*recording, &after_bounds);
     let chat = std::mem::take(&mut *recording.chat.lock().unwrap_or_else(|p| p.into_inner()));
     let printed = std::mem::take(&mut *printed.lock().unwrap_or_else(|p| p.into_inner()));
-    Report { name: job.name, outcome, chat, printed, inventory_before, inventory_after, elapsed: started.elapsed() }
+    let kills = std::mem::take(&mut *recording.kills.lock().unwrap_or_else(|p| p.into_inner()));
+    Report { name: job.name, outcome, chat, printed, kills, inventory_before, inventory_after, elapsed: started.elapsed() }
 }
 
 /// Runs `job` on a new thread; the returned receiver yields the report when the run ends.

@@ -307,6 +307,10 @@ impl Bot {
             .env("RUST_LOG", "warn,wayfarer=debug")
             .env("WAYFARER_SKILLS", &skills)
             .env_remove("WAYFARER_CONFIG")
+            // No LLM unless a test passes --llm-url.
+            .env_remove("OPENAI_API_KEY")
+            .env_remove("WAYFARER_LLM_URL")
+            .env_remove("WAYFARER_LLM_MODEL")
             .current_dir(std::env::temp_dir())
             .stdin(Stdio::null())
             .stdout(Stdio::piped())

@@ -1,0 +1,368 @@
+//! Doing one task with the LLM, Voyager's inner loop: the action agent writes a Rhai function (shown the primitives
+//! and the five skills nearest the task), the function runs in the sandbox, the task's tracker judges the result (the
+//! LLM critic only when there is no tracker), and up to four attempts each get the last code, what went wrong (error
+//! and line, chat, inventory change) and the critique. A success is described by the LLM and enters the skill
+//! library.
+
+use std::{collections::BTreeMap, sync::Arc};
+
+use rhai::Engine;
+use serde::Deserialize;
+
+use super::{
+    extract, prompts,
+    tracker::{Snapshot, Tracker},
+};
+use crate::{
+    bot::{Activity, BotHandle},
+    llm::{Llm, LlmError, Message, Role, Usage},
+    primitives,
+    script::{Limits, StopFlag, bindings, runner},
+    skills::{NewSkill, OnCollision, SkillLibrary},
+};
+
+/// Voyager's limit, kept.
+pub const MAX_ATTEMPTS: usize = 4;
+/// Skills shown to the action agent.
+pub const RETRIEVED_SKILLS: usize = 5;
+/// Temperature for writing code; the critic and planners use 0.
+const ACTION_TEMPERATURE: f32 = 0.0;
+
+/// A task as the curriculum or the planner states it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TaskSpec {
+    /// `Mine 3 oak_log`
+    pub task: String,
+    /// A hint on how to do it (may be empty).
+    pub context: String,
+    /// The machine check; `None` leaves judging to the LLM critic.
+    pub tracker: Option<Tracker>,
+}
+
+/// How a task ended.
+#[derive(Clone, Debug, PartialEq)]
+pub enum TaskOutcome {
+    /// Done; the name of the skill it added to the library, if one was added.
+    Succeeded { skill: Option<String> },
+    Failed { reason: String },
+    /// `!stop` (or the end of the activity) ended it.
+    Stopped,
+}
+
+/// Everything one bot needs to act on tasks.
+#[derive(Clone)]
+pub struct Agent {
+    pub bot: BotHandle,
+    pub llm: Arc<Llm>,
+    pub skills: Arc<SkillLibrary>,
+    pub limits: Limits,
+    pub stop: StopFlag,
+    pub activity: Activity,
+    /// Called with progress lines meant for the owner (tracker progress after each attempt).
+    pub say: Arc<dyn Fn(&str)>,
+}
+
+/// The critic's verdict.
+#[derive(Debug, Deserialize)]
+struct Verdict {
+    #[serde(default)]
+    reasoning: String,
+    success: bool,
+    #[serde(default)]
+    critique: String,
+}
+
+impl Agent {
+    /// Tries `spec` up to [`MAX_ATTEMPTS`] times.
+    pub async fn attempt_task(&self, spec: &TaskSpec) -> TaskOutcome {
+        let compiler = Engine::new_raw();
+        let start = self.snapshot(spec.tracker.as_ref(), &BTreeMap::new());
+        let mut kills: BTreeMap<String, u32> = BTreeMap::new();
+        let (mut last_code, mut feedback, mut critique) = (String::new(), String::new(), String::new());
+        let mut last_reason = String::from("no attempt was made");
+        for attempt in 1..=MAX_ATTEMPTS {
+            if self.stop.is_stopped() {
+                return TaskOutcome::Stopped;
+            }
+            self.activity.relabel(format!("task {}: attempt {attempt}/{MAX_ATTEMPTS}", spec.task));
+            let messages = match self.action_messages(spec, &last_code, &feedback, &critique).await {
+                Ok(messages) => messages,
+                Err(reason) => return TaskOutcome::Failed { reason },
+            };
+            let reply = match self.llm.chat(Role::Action, &messages, ACTION_TEMPERATURE).await {
+                Ok(reply) => reply.content,
+                Err(err) => return TaskOutcome::Failed { reason: llm_failure(&err) },
+            };
+            let program = match extract::program(&reply, &compiler, bindings::FUNCTIONS) {
+                Ok(program) => program,
+                Err(advice) => {
+                    tracing::info!("task {:?}, attempt {attempt}: {advice}", spec.task);
+                    (last_code, feedback, critique) = (String::new(), advice.clone(), String::new());
+                    last_reason = advice;
+                    continue;
+                }
+            };
+            let report = match self.run(&program, &compiler).await {
+                Some(report) => report,
+                None => return TaskOutcome::Stopped,
+            };
+            if self.stop.is_stopped() {
+                return TaskOutcome::Stopped;
+            }
+            for mob in &report.kills {
+                *kills.entry(mob.clone()).or_default() += 1;
+            }
+            let ran = describe_run(&report);
+            let now = self.snapshot(spec.tracker.as_ref(), &kills);
+            let (success, verdict_critique) = match &spec.tracker {
+                Some(tracker) => {
+                    let progress = tracker.progress(&start, &now);
+                    (self.say)(&format!("{} ({}%)", progress, progress.percent()));
+                    let critique = if progress.done { String::new() } else { format!("The task is not done yet: {progress}.") };
+                    (progress.done, critique)
+                }
+                None => match self.critic(spec, &ran, &report.chat).await {
+                    Ok(verdict) => (verdict.success, verdict.critique),
+                    Err(reason) => return TaskOutcome::Failed { reason },
+                },
+            };
+            if success {
+                let skill = self.learn(spec, &program).await;
+                return TaskOutcome::Succeeded { skill };
+            }
+            last_reason = match &report.outcome {
+                runner::Outcome::Failed(failure) => failure.to_string(),
+                runner::Outcome::Value(_) if !verdict_critique.is_empty() => verdict_critique.clone(),
+                runner::Outcome::Value(_) => "the task was not done".to_owned(),
+            };
+            (last_code, feedback, critique) = (program.code, ran, verdict_critique);
+        }
+        TaskOutcome::Failed { reason: last_reason }
+    }
+
+    /// The action agent's prompt: rules, primitives and retrieved skills; then the task, what the bot sees and the
+    /// last attempt.
+    async fn action_messages(
+        &self,
+        spec: &TaskSpec,
+        last_code: &str,
+        feedback: &str,
+        critique: &str,
+    ) -> Result<Vec<Message>, String> {
+        let skills = self.retrieved_skills(&format!("{} {}", spec.task, spec.context)).await;
+        let format = prompts::render("action_response_format", &[]).map_err(|e| e.to_string())?;
+        let system = prompts::render(
+            "action_template",
+            &[("primitives", &prompts::primitives_doc()), ("skills", &skills), ("response_format", &format)],
+        )
+        .map_err(|e| e.to_string())?;
+        let or_none = |text: &str| if text.is_empty() { "none".to_owned() } else { text.to_owned() };
+        let user = prompts::render(
+            "action_task",
+            &[
+                ("task", &spec.task),
+                ("context", &or_none(&spec.context)),
+                ("observation", &observation(&self.bot)),
+                ("last_code", &if last_code.is_empty() { "none".to_owned() } else { format!("```rhai\n{last_code}\n```") }),
+                ("feedback", &or_none(feedback)),
+                ("critique", &or_none(critique)),
+            ],
+        )
+        .map_err(|e| e.to_string())?;
+        Ok(vec![Message::system(system), Message::user(user)])
+    }
+
+    /// The skills nearest `query`, as code with their descriptions; `none yet` when there are none or search is off.
+    async fn retrieved_skills(&self, query: &str) -> String {
+        let skills = self.skills.clone();
+        let query = query.to_owned();
+        let found = tokio::task::spawn_blocking(move || skills.retrieve(&query, RETRIEVED_SKILLS)).await;
+        match found {
+            Ok(Ok(found)) if !found.is_empty() => found
+                .iter()
+                .map(|m| format!("// {}: {}\n{}", m.skill.signature(), m.skill.meta.description, m.skill.code.trim_end()))
+                .collect::<Vec<_>>()
+                .join("\n\n"),
+            Ok(Err(err)) => {
+                tracing::warn!("no skills shown to the action agent: {err}");
+                "none yet".to_owned()
+            }
+            _ => "none yet".to_owned(),
+        }
+    }
+
+    /// Runs the program's main function in the sandbox, with every skill callable. `None` if it could not start.
+    async fn run(&self, program: &extract::Program, compiler: &Engine) -> Option<runner::Report> {
+        let source = format!("{}\n\n{}()", program.code, program.main);
+        let ast = compiler.compile(&source).ok()?;
+        let (host, serve) = primitives::serve(self.bot.clone());
+        tokio::task::spawn_local(serve);
+        let job = runner::Job {
+            name: program.main.clone(),
+            ast: Arc::new(ast),
+            library: Some(self.skills.functions()),
+            args: Vec::new(),
+            limits: self.limits.clone(),
+            stop: self.stop.clone(),
+        };
+        runner::spawn(job, Arc::new(host)).await.ok()
+    }
+
+    /// The LLM critic, for tasks without a tracker. An unreadable verdict is asked for once more, with the reason.
+    async fn critic(&self, spec: &TaskSpec, ran: &str, chat: &[String]) -> Result<Verdict, String> {
+        let system = prompts::render("critic", &[]).map_err(|e| e.to_string())?;
+        let user = prompts::render(
+            "critic_task",
+            &[
+                ("task", &spec.task),
+                ("context", &spec.context),
+                ("observation", &observation(&self.bot)),
+                ("result", ran),
+                ("chat", &if chat.is_empty() { "nothing".to_owned() } else { chat.join(" | ") }),
+            ],
+        )
+        .map_err(|e| e.to_string())?;
+        let mut messages = vec![Message::system(system), Message::user(user)];
+        for _ in 0..2 {
+            let reply = self.llm.chat(Role::Critic, &messages, 0.0).await.map_err(|e| llm_failure(&e))?;
+            match json_object::<Verdict>(&reply.content) {
+                Ok(verdict) => {
+                    tracing::info!("critic on {:?}: success {} ({})", spec.task, verdict.success, verdict.reasoning);
+                    return Ok(verdict);
+                }
+                Err(problem) => {
+                    messages.push(Message { role: "assistant".to_owned(), content: reply.content });
+                    messages.push(Message::user(format!(
+                        "That was not the JSON object asked for ({problem}). Answer with only {{\"reasoning\": …, \
+                         \"success\": true or false, \"critique\": …}}."
+                    )));
+                }
+            }
+        }
+        Err("the critic's answers were not valid JSON twice".to_owned())
+    }
+
+    /// Describes the successful program and adds it to the skill library. Returns the skill's name.
+    async fn learn(&self, spec: &TaskSpec, program: &extract::Program) -> Option<String> {
+        let system = prompts::render("skill_description", &[]).ok()?;
+        let user = prompts::render("skill_description_task", &[("task", &spec.task), ("code", &program.code)]).ok()?;
+        let description = match self.llm.chat(Role::Description, &[Message::system(system), Message::user(user)], 0.0).await {
+            Ok(reply) if crate::skills::clean_description(&reply.content).is_ok() => reply.content,
+            Ok(reply) => {
+                tracing::warn!("unusable skill description {:?}; using the task instead", reply.content);
+                format!("Does the task: {}.", spec.task)
+            }
+            Err(err) => {
+                tracing::warn!("no skill description ({err}); using the task instead");
+                format!("Does the task: {}.", spec.task)
+            }
+        };
+        let new = NewSkill { name: program.main.clone(), code: program.code.clone(), description, task: spec.task.clone() };
+        let skills = self.skills.clone();
+        match tokio::task::spawn_blocking(move || skills.add(new, OnCollision::KeepBoth)).await {
+            Ok(Ok(skill)) => {
+                tracing::info!("learned skill {} for {:?}", skill.name, spec.task);
+                Some(skill.name.clone())
+            }
+            Ok(Err(err)) => {
+                tracing::warn!("the skill for {:?} was not saved: {err}", spec.task);
+                None
+            }
+            Err(_) => None,
+        }
+    }
+
+    /// What the trackers see now.
+    fn snapshot(&self, tracker: Option<&Tracker>, kills: &BTreeMap<String, u32>) -> Snapshot {
+        let inventory = self.bot.items().into_iter().map(|(name, count)| (name, i64::from(count))).collect();
+        let p = self.bot.position();
+        let blocks = tracker
+            .map(|t| t.positions())
+            .unwrap_or_default()
+            .into_iter()
+            .filter_map(|[x, y, z]| {
+                let kind = primitives::observe::block_kind(&self.bot, azalea::BlockPos::new(x, y, z))?;
+                Some(([x, y, z], kind.to_string().trim_start_matches("minecraft:").to_owned()))
+            })
+            .collect();
+        Snapshot { inventory, position: [p.x, p.y, p.z], kills: kills.clone(), blocks }
+    }
+}
+
+/// How a run ended, for the next prompt: the value or the error with its line, the chat, the inventory change.
+fn describe_run(report: &runner::Report) -> String {
+    let mut text = match &report.outcome {
+        runner::Outcome::Value(value) => format!("The function finished and returned {value}."),
+        runner::Outcome::Failed(failure) => match failure.line {
+            Some(line) => format!("The function failed at line {line}: {}.", failure.message),
+            None => format!("The function failed: {}.", failure.message),
+        },
+    };
+    if !report.chat.is_empty() {
+        text.push_str(&format!("\nIt said: {}", report.chat.join(" | ")));
+    }
+    if !report.printed.is_empty() {
+        text.push_str(&format!("\nIt printed: {}", report.printed.join(" | ")));
+    }
+    text.push_str(&format!("\nInventory change: {}.", report.inventory_change()));
+    text
+}
+
+/// What the bot sees, for prompts.
+pub fn observation(bot: &BotHandle) -> String {
+    let status = bot.status();
+    let p = status.position;
+    let items = if status.items.is_empty() {
+        "empty".to_owned()
+    } else {
+        status.items.iter().map(|(name, count)| format!("{count} {name}")).collect::<Vec<_>>().join(", ")
+    };
+    let blocks = primitives::observe::block_kinds_near(bot, 16, 24);
+    format!(
+        "Position: {:.1} {:.1} {:.1} in the {}\nHealth: {}/20, food: {}/20\nInventory: {items}\nNearby blocks: {}",
+        p.x,
+        p.y,
+        p.z,
+        status.dimension,
+        status.health,
+        status.food,
+        if blocks.is_empty() { "none".to_owned() } else { blocks.join(", ") }
+    )
+}
+
+/// The first `{…}` JSON object in `text` (models like to wrap JSON in prose or fences).
+pub fn json_object<T: for<'de> Deserialize<'de>>(text: &str) -> Result<T, String> {
+    let (Some(open), Some(close)) = (text.find('{'), text.rfind('}')) else {
+        return Err("no JSON object in the reply".to_owned());
+    };
+    if close < open {
+        return Err("no JSON object in the reply".to_owned());
+    }
+    serde_json::from_str(&text[open..=close]).map_err(|err| err.to_string())
+}
+
+fn llm_failure(err: &LlmError) -> String {
+    format!("the LLM failed: {err}")
+}
+
+/// Calls and tokens between two totals.
+pub fn usage_since(before: Usage, now: Usage) -> Usage {
+    Usage {
+        calls: now.calls - before.calls,
+        prompt_tokens: now.prompt_tokens - before.prompt_tokens,
+        completion_tokens: now.completion_tokens - before.completion_tokens,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn finds_json_in_prose() {
+        let verdict: Verdict = json_object("Sure!\n```json\n{\"reasoning\": \"r\", \"success\": true}\n```").unwrap();
+        assert!(verdict.success && verdict.critique.is_empty());
+        assert!(json_object::<Verdict>("no").unwrap_err().contains("no JSON object"));
+        assert!(json_object::<Verdict>("{\"reasoning\": 1}").unwrap_err().contains("invalid type"));
+    }
+}
