@@ -1,8 +1,9 @@
 //! Doing one task with the LLM, Voyager's inner loop: the action agent writes a Rhai function (shown the primitives
 //! and the five skills nearest the task), the function runs in the sandbox, the task's tracker judges the result (the
 //! LLM critic only when there is no tracker), and up to four attempts each get the last code, what went wrong (error
-//! and line, chat, inventory change) and the critique. A success is described by the LLM and enters the skill
-//! library.
+//! and line, chat, inventory change) and the critique. A success enters the skill library with the description the
+//! action agent wrote beside its code (one call fewer than Voyager's separate description call; the description role
+//! is asked only when that line is missing).
 
 use std::{collections::BTreeMap, sync::Arc};
 
@@ -93,6 +94,7 @@ impl Agent {
                 Ok(reply) => reply.content,
                 Err(err) => return TaskOutcome::Failed { reason: llm_failure(&err) },
             };
+            let written_description = extract::description(&reply);
             let program = match extract::program(&reply, &compiler, bindings::FUNCTIONS) {
                 Ok(program) => program,
                 Err(advice) => {
@@ -118,6 +120,7 @@ impl Agent {
                 Some(tracker) => {
                     let progress = tracker.progress(&start, &now);
                     (self.say)(&format!("{} ({}%)", progress, progress.percent()));
+                    self.activity.relabel(format!("task {}: attempt {attempt}/{MAX_ATTEMPTS}, {progress}", spec.task));
                     let critique = if progress.done { String::new() } else { format!("The task is not done yet: {progress}.") };
                     (progress.done, critique)
                 }
@@ -127,7 +130,7 @@ impl Agent {
                 },
             };
             if success {
-                let skill = self.learn(spec, &program).await;
+                let skill = self.learn(spec, &program, written_description).await;
                 return TaskOutcome::Succeeded { skill };
             }
             last_reason = match &report.outcome {
@@ -242,20 +245,12 @@ impl Agent {
         Err("the critic's answers were not valid JSON twice".to_owned())
     }
 
-    /// Describes the successful program and adds it to the skill library. Returns the skill's name.
-    async fn learn(&self, spec: &TaskSpec, program: &extract::Program) -> Option<String> {
-        let system = prompts::render("skill_description", &[]).ok()?;
-        let user = prompts::render("skill_description_task", &[("task", &spec.task), ("code", &program.code)]).ok()?;
-        let description = match self.llm.chat(Role::Description, &[Message::system(system), Message::user(user)], 0.0).await {
-            Ok(reply) if crate::skills::clean_description(&reply.content).is_ok() => reply.content,
-            Ok(reply) => {
-                tracing::warn!("unusable skill description {:?}; using the task instead", reply.content);
-                format!("Does the task: {}.", spec.task)
-            }
-            Err(err) => {
-                tracing::warn!("no skill description ({err}); using the task instead");
-                format!("Does the task: {}.", spec.task)
-            }
+    /// Adds the successful program to the skill library, described by the action agent's own `Description:` line
+    /// or, when it wrote none (or an unusable one), by the description role. Returns the skill's name.
+    async fn learn(&self, spec: &TaskSpec, program: &extract::Program, written: Option<String>) -> Option<String> {
+        let description = match written.filter(|d| crate::skills::clean_description(d).is_ok()) {
+            Some(description) => description,
+            None => self.describe(spec, program).await?,
         };
         let new = NewSkill { name: program.main.clone(), code: program.code.clone(), description, task: spec.task.clone() };
         let skills = self.skills.clone();
@@ -270,6 +265,23 @@ impl Agent {
             }
             Err(_) => None,
         }
+    }
+
+    /// A description from the description role.
+    async fn describe(&self, spec: &TaskSpec, program: &extract::Program) -> Option<String> {
+        let system = prompts::render("skill_description", &[]).ok()?;
+        let user = prompts::render("skill_description_task", &[("task", &spec.task), ("code", &program.code)]).ok()?;
+        Some(match self.llm.chat(Role::Description, &[Message::system(system), Message::user(user)], 0.0).await {
+            Ok(reply) if crate::skills::clean_description(&reply.content).is_ok() => reply.content,
+            Ok(reply) => {
+                tracing::warn!("unusable skill description {:?}; using the task instead", reply.content);
+                format!("Does the task: {}.", spec.task)
+            }
+            Err(err) => {
+                tracing::warn!("no skill description ({err}); using the task instead");
+                format!("Does the task: {}.", spec.task)
+            }
+        })
     }
 
     /// What the trackers see now.

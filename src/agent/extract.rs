@@ -61,6 +61,23 @@ pub fn program(reply: &str, compiler: &Engine, reserved: &[&str]) -> Result<Prog
     Ok(Program { code, ast, main })
 }
 
+/// The `Description: …` line of a reply (outside its code), if it wrote one.
+pub fn description(reply: &str) -> Option<String> {
+    let mut in_code = false;
+    for line in reply.lines() {
+        if line.trim_start().starts_with("```") {
+            in_code = !in_code;
+            continue;
+        }
+        let line = line.trim();
+        if !in_code && line.len() > 12 && line[..12].eq_ignore_ascii_case("description:") {
+            let text = line[12..].trim();
+            return (!text.is_empty()).then(|| text.to_owned());
+        }
+    }
+    None
+}
+
 /// Names after `fn` at the start of a line (after `private`), in source order.
 fn defined_in_order(code: &str) -> Vec<String> {
     code.lines()
@@ -89,6 +106,14 @@ mod tests {
         assert_eq!(program.code, "fn helper(n) { n }\n\nfn mineTwoLogs() {\n  helper(2)\n}");
         let fenced_json = "```json\n{\"a\": 1}\n```\n```rust\nfn walk() {}\n```";
         assert_eq!(compile(fenced_json).unwrap().main, "walk");
+    }
+
+    #[test]
+    fn finds_the_description_line_outside_code() {
+        let reply = "Plan: x\nDescription: Mines two logs.\n```rhai\n// Description: not this\nfn a() {}\n```";
+        assert_eq!(description(reply).as_deref(), Some("Mines two logs."));
+        assert_eq!(description("```rhai\nDescription: inside\n```"), None);
+        assert_eq!(description("Description:   "), None);
     }
 
     #[test]
