@@ -24,6 +24,19 @@ pub enum CliCommand {
     Run(RunArgs),
     /// List, show, search, add or remove skills, or rebuild their search index (no server needed).
     Skills(SkillsArgs),
+    /// Join a server and learn on its own: the curriculum proposes tasks, the LLM writes skills (needs an LLM).
+    Learn(LearnArgs),
+}
+
+/// `wayfarer learn`: `run`'s flags, and how long to learn.
+#[derive(Debug, Args)]
+pub struct LearnArgs {
+    /// Tasks to attempt before exiting [default: 160, as Voyager]
+    #[arg(long, value_name = "N")]
+    pub max_iterations: Option<usize>,
+
+    #[command(flatten)]
+    pub run: RunArgs,
 }
 
 /// Flags of `wayfarer run`. Every flag also reads an environment variable; both override `wayfarer.toml`.
@@ -77,6 +90,10 @@ pub struct RunArgs {
     /// Model name at that endpoint [default: gpt-4o-mini]
     #[arg(long, env = "WAYFARER_LLM_MODEL", value_name = "MODEL")]
     pub llm_model: Option<String>,
+
+    /// Folder where learning keeps its tasks, question cache and event log [default: ~/.local/state/wayfarer/checkpoint]
+    #[arg(long, env = "WAYFARER_CHECKPOINT", value_name = "DIR")]
+    pub checkpoint: Option<PathBuf>,
 
     /// API key for the endpoint (read from the environment only)
     #[arg(skip = std::env::var("OPENAI_API_KEY").ok())]
@@ -177,6 +194,25 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
         CliCommand::Run(args) => {
             let config = Config::resolve(args)?;
+            let runtime = tokio::runtime::Builder::new_multi_thread()
+                .enable_all()
+                .build()
+                .context("cannot start the async runtime")?;
+            runtime.block_on(crate::bot::run(config))?;
+            Ok(())
+        }
+        CliCommand::Learn(args) => {
+            let mut config = Config::resolve(args.run)?;
+            if config.llm.is_none() {
+                anyhow::bail!(
+                    "learning needs an LLM: set WAYFARER_LLM_URL (and WAYFARER_LLM_MODEL), or OPENAI_API_KEY for OpenAI"
+                );
+            }
+            let iterations = args.max_iterations.unwrap_or(crate::agent::learn::DEFAULT_ITERATIONS);
+            if iterations == 0 {
+                anyhow::bail!("--max-iterations must be at least 1");
+            }
+            config.learn_on_spawn = Some(iterations);
             let runtime = tokio::runtime::Builder::new_multi_thread()
                 .enable_all()
                 .build()

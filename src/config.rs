@@ -145,8 +145,13 @@ pub struct Config {
     pub skills_dir: PathBuf,
     /// Where the embedding model and ONNX Runtime are (`make models` fills it).
     pub models_dir: PathBuf,
-    /// The LLM, when one is configured (an endpoint URL or an API key); `!task` needs it, nothing else does.
+    /// The LLM, when one is configured (an endpoint URL or an API key); `!task` and learning need it.
     pub llm: Option<LlmConfig>,
+    /// Where learning keeps its completed and failed tasks, question cache and event log.
+    pub checkpoint_dir: PathBuf,
+    /// `wayfarer learn`: the first bot starts learning as soon as it spawns, for this many tasks, then the process
+    /// exits.
+    pub learn_on_spawn: Option<usize>,
 }
 
 impl Default for Config {
@@ -189,6 +194,7 @@ impl Config {
         let scripts_dir = args.scripts.or(file.scripts_dir).unwrap_or_else(|| PathBuf::from("scripts"));
         let skills_dir = args.skills.or(file.skills_dir).unwrap_or_else(|| PathBuf::from("skills"));
         let models_dir = args.models.or(file.models_dir).unwrap_or_else(crate::skills::default_models_dir);
+        let checkpoint_dir = args.checkpoint.or(file.checkpoint_dir).unwrap_or_else(default_checkpoint_dir);
         let llm = resolve_llm(args.llm_url, args.llm_model, args.llm_key, file.llm.unwrap_or_default())?;
         let mut script_limits = Limits::default();
         if let Some(secs) = file.script_time_limit_secs {
@@ -239,7 +245,7 @@ impl Config {
             }
             AuthMode::Microsoft => {}
         }
-        Ok(Self { server, username, auth, owners, bots, prefix, reply, reconnect, scripts_dir, script_limits, skills_dir, models_dir, llm })
+        Ok(Self { server, username, auth, owners, bots, prefix, reply, reconnect, scripts_dir, script_limits, skills_dir, models_dir, llm, checkpoint_dir, learn_on_spawn: None })
     }
 }
 
@@ -266,6 +272,17 @@ pub struct FileConfig {
     pub skills_dir: Option<PathBuf>,
     pub models_dir: Option<PathBuf>,
     pub llm: Option<FileLlm>,
+    pub checkpoint_dir: Option<PathBuf>,
+}
+
+/// `$XDG_STATE_HOME/wayfarer/checkpoint`, or `~/.local/state/wayfarer/checkpoint`.
+fn default_checkpoint_dir() -> PathBuf {
+    let state = std::env::var_os("XDG_STATE_HOME")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".local").join("state")))
+        .unwrap_or_else(|| PathBuf::from(".wayfarer-state"));
+    state.join("wayfarer").join("checkpoint")
 }
 
 /// `[llm]` in `wayfarer.toml`.

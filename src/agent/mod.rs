@@ -1,8 +1,13 @@
-//! The learning agent's parts, in the manner of Voyager: task trackers that judge without an LLM, and turning an
-//! LLM reply into a runnable program. (The curriculum, action and critic loop that uses them comes next.)
+//! The learning agent, in the manner of Voyager: an automatic curriculum proposes tasks with machine-checkable
+//! trackers, the action agent writes Rhai code with the skill library's help, trackers (or, without one, the LLM
+//! critic) judge it, and successes become skills. `!task` runs the same action loop on steps the LLM plans from an
+//! owner's goal.
 
 pub mod act;
+pub mod checkpoint;
+pub mod curriculum;
 pub mod extract;
+pub mod learn;
 pub mod prompts;
 pub mod task;
 pub mod tracker;

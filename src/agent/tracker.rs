@@ -85,7 +85,7 @@ pub struct Progress {
 
 impl Progress {
     pub fn percent(&self) -> u32 {
-        if self.target == 0 { 100 } else { (self.current.min(self.target) * 100) / self.target }
+        (self.current.min(self.target) * 100).checked_div(self.target).unwrap_or(100)
     }
 }
 

@@ -117,6 +117,18 @@ pub fn execute(bot: BotHandle, state: &BotState, speaker: &str, command: Command
             });
         }
         Command::Task { goal } => start_task(bot, state, reply, goal),
+        Command::Learn { start: true, iterations } => start_learning(bot, state, reply, iterations, false),
+        Command::Learn { start: false, .. } => {
+            let stopped = state.activity.cancel();
+            bot.stop_all();
+            reply.say(&match stopped {
+                Some(label) if label.starts_with("learning") || label.starts_with("task ") => {
+                    "Stopped learning; what I learned is kept.".to_owned()
+                }
+                Some(label) => format!("I was not learning; stopped {label}."),
+                None => "I was not learning.".to_owned(),
+            });
+        }
         Command::Skills { query: Some(query) } => {
             let skills = state.shared.skills.clone();
             tokio::task::spawn_local(async move {
@@ -198,24 +210,53 @@ fn run_script(bot: BotHandle, state: &BotState, reply: Replier, name: String, ar
 pub const NO_LLM: &str = "I have no LLM to plan with. Start me with WAYFARER_LLM_URL (e.g. http://localhost:11434/v1 \
     for Ollama) and WAYFARER_LLM_MODEL, or OPENAI_API_KEY for OpenAI. Scripts and skills (!run, !skills) work without one.";
 
-/// Plans and does `goal` as the bot's activity; `!stop` ends it, the script in flight included.
-fn start_task(bot: BotHandle, state: &BotState, reply: Replier, goal: String) {
+/// Learns on its own as the bot's activity, resuming from the checkpoint, until `iterations` tasks are done or it is
+/// stopped; `exit` ends the process afterwards (`wayfarer learn`).
+pub fn start_learning(bot: BotHandle, state: &BotState, reply: Replier, iterations: Option<usize>, exit: bool) {
+    let Some(agent) = agent(bot, state, &reply) else { return };
+    let iterations = iterations.unwrap_or(crate::agent::learn::DEFAULT_ITERATIONS);
+    let dir = state.shared.config.checkpoint_dir.clone();
+    let stop = agent.stop.clone();
+    state.activity.start("learning", async move {
+        let _stop_on_drop = StopOnDrop(stop);
+        let mut checkpoint = crate::agent::checkpoint::Checkpoint::open(dir);
+        let done = checkpoint.tasks.completed.len();
+        reply.say(&format!(
+            "Learning for up to {iterations} tasks ({done} done before, checkpoint {}).",
+            checkpoint.dir().display()
+        ));
+        let report = crate::agent::learn::learn(&agent, &mut checkpoint, iterations).await;
+        reply.say(&format!("Learning done: {}.", report.summary()));
+        if exit {
+            println!("{}", report.summary());
+            std::process::exit(0);
+        }
+    });
+}
+
+/// An agent for this bot, or `None` (after saying how to configure one) when no LLM is configured.
+fn agent(bot: BotHandle, state: &BotState, reply: &Replier) -> Option<crate::agent::act::Agent> {
     let shared = &state.shared;
     let Some(llm) = shared.llm.clone() else {
         reply.say(NO_LLM);
-        return;
+        return None;
     };
-    let stop = StopFlag::default();
     let say = reply.clone();
-    let agent = crate::agent::act::Agent {
+    Some(crate::agent::act::Agent {
         bot,
         llm,
         skills: shared.skills.clone(),
         limits: shared.config.script_limits.clone(),
-        stop: stop.clone(),
+        stop: StopFlag::default(),
         activity: state.activity.clone(),
         say: Arc::new(move |line: &str| say.say(line)),
-    };
+    })
+}
+
+/// Plans and does `goal` as the bot's activity; `!stop` ends it, the script in flight included.
+fn start_task(bot: BotHandle, state: &BotState, reply: Replier, goal: String) {
+    let Some(agent) = agent(bot, state, &reply) else { return };
+    let stop = agent.stop.clone();
     state.activity.start(format!("task {goal}"), async move {
         let _stop_on_drop = StopOnDrop(stop);
         crate::agent::task::run_goal(&agent, &goal).await;

@@ -208,7 +208,12 @@ async fn handle_event(client: Client, event: Event, state: BotState) {
                 let ms = state.shared.started.elapsed().as_millis();
                 tracing::info!("{} spawned at {} in {ms} ms", bot.name(), fmt_pos(bot.position()));
                 if state.shared.bot_names.first() == Some(&bot.name()) {
-                    tokio::task::spawn_local(announce(bot, state.shared.clone()));
+                    tokio::task::spawn_local(announce(bot.clone(), state.shared.clone()));
+                    if let Some(iterations) = state.shared.config.learn_on_spawn {
+                        let to = state.shared.config.owners.first().cloned().unwrap_or_default();
+                        let reply = commands::Replier::new(bot.clone(), to, state.shared.config.reply);
+                        commands::start_learning(bot, &state, reply, Some(iterations), true);
+                    }
                 }
             }
         }

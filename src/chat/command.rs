@@ -31,6 +31,8 @@ pub enum Command {
     Skills { query: Option<String> },
     /// Plan a goal with the LLM and do it, step by step.
     Task { goal: String },
+    /// Start learning on its own (for at most N tasks), or stop.
+    Learn { start: bool, iterations: Option<usize> },
 }
 
 /// One axis of a `!goto` target: an absolute block coordinate, or `~N` relative to the bot.
@@ -80,6 +82,7 @@ pub const COMMANDS: &[CommandSpec] = &[
     CommandSpec { name: "run", args: "SCRIPT|SKILL [ARGS...]", summary: "run a script or a skill, with arguments" },
     CommandSpec { name: "skills", args: "[WORDS...]", summary: "list my skills, or find the ones that fit the words" },
     CommandSpec { name: "task", args: "GOAL...", summary: "plan a goal with the LLM and do it (e.g. !task get a stone pickaxe)" },
+    CommandSpec { name: "learn", args: "start [N] | stop", summary: "learn new skills on my own (N tasks), or stop" },
 ];
 
 /// A command line that was recognised as meant for the bots, with the bot it names (if any).
@@ -181,6 +184,15 @@ fn parse_command(name: &str, args: Vec<&str>, prefix: &str) -> Result<Command, P
         "skills" => Ok(Command::Skills { query: (!args.is_empty()).then(|| args.join(" ")) }),
         "task" if args.is_empty() => Err(usage_error("what should I do?")),
         "task" => Ok(Command::Task { goal: args.join(" ") }),
+        "learn" => match args.as_slice() {
+            ["start"] => Ok(Command::Learn { start: true, iterations: None }),
+            ["start", n] => match n.parse::<usize>() {
+                Ok(n) if (1..=10_000).contains(&n) => Ok(Command::Learn { start: true, iterations: Some(n) }),
+                _ => Err(usage_error(&format!("{n:?} is not a number of tasks (1 to 10000)"))),
+            },
+            ["stop"] => Ok(Command::Learn { start: false, iterations: None }),
+            _ => Err(usage_error("start or stop")),
+        },
         "goto" => match args.as_slice() {
             [x, y, z] => {
                 let coord = |s: &str| parse_coord(s).ok_or_else(|| usage_error(&format!("{s:?} is not a coordinate")));
@@ -260,6 +272,10 @@ mod tests {
         assert_eq!(cmd("!skills"), Ok(Command::Skills { query: None }));
         assert_eq!(cmd("!task get a  stone pickaxe"), Ok(Command::Task { goal: "get a stone pickaxe".into() }));
         assert_eq!(cmd("!task").unwrap_err().to_string(), "Usage: !task GOAL... (what should I do?)");
+        assert_eq!(cmd("!learn start 3"), Ok(Command::Learn { start: true, iterations: Some(3) }));
+        assert_eq!(cmd("!learn stop"), Ok(Command::Learn { start: false, iterations: None }));
+        assert_eq!(cmd("!learn").unwrap_err().to_string(), "Usage: !learn start [N] | stop (start or stop)");
+        assert!(cmd("!learn start lots").unwrap_err().to_string().contains("not a number of tasks"));
         assert_eq!(cmd("!skills  make a   stone pick"), Ok(Command::Skills { query: Some("make a stone pick".into()) }));
         assert_eq!(cmd("!run get_wood"), Ok(Command::Run { name: "get_wood".into(), args: vec![] }));
         assert_eq!(cmd("!run dig 3 dirt"), Ok(Command::Run { name: "dig".into(), args: vec!["3".into(), "dirt".into()] }));

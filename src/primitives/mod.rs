@@ -7,7 +7,7 @@
 mod chest;
 mod craft;
 mod explore;
-mod items;
+pub mod items;
 mod kill;
 mod mine;
 mod place;

@@ -125,3 +125,23 @@ pub fn block_kinds_near(bot: &BotHandle, radius: i32, limit: usize) -> Vec<Strin
     kinds.sort_by(|a, b| a.0.total_cmp(&b.0));
     kinds.into_iter().take(limit).map(|(_, kind)| kind.to_string().trim_start_matches("minecraft:").to_owned()).collect()
 }
+
+/// Entities within `max_distance` (items and the bot itself left out), nearest first: `pig (4 blocks)`.
+pub fn entities_near(bot: &BotHandle, max_distance: f64, limit: usize) -> Vec<String> {
+    let origin = bot.position();
+    let nearby = bot
+        .client()
+        .nearest_entities_by::<&EntityKindComponent, Without<LocalEntity>>(|k: &EntityKindComponent| k.0 != EntityKind::Item);
+    nearby
+        .iter()
+        .filter_map(|entity| {
+            let distance = entity.position().distance_to(origin);
+            if distance > max_distance {
+                return None;
+            }
+            let kind = entity.get_component::<EntityKindComponent>()?.0.to_string();
+            Some(format!("{} ({distance:.0} blocks)", kind.trim_start_matches("minecraft:")))
+        })
+        .take(limit)
+        .collect()
+}

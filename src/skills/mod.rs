@@ -21,7 +21,7 @@ pub use embed::{EmbedError, Embedder, FETCH_COMMAND, MODEL_ID, default_models_di
 pub use index::{INDEX_DIR, SkillIndex, SyncReport};
 use notify::{RecursiveMode, Watcher};
 use rhai::{AST, Engine};
-pub use store::{Skill, SkillMeta, call_source, clean_description, search_text, skill_name, valid_name};
+pub use store::{Skill, SkillMeta, call_source, clean_description, search_text, skill_name, utc_now, valid_name, write_atomically};
 use store::{ReadError, free_name, rename_identifier};
 
 use crate::script::{Limits, RunBounds, StopFlag, build_engine};
@@ -244,6 +244,29 @@ impl SkillLibrary {
 
     /// The `k` skills whose descriptions are nearest to `query` in meaning, best first. Blocking.
     pub fn retrieve(&self, query: &str, k: usize) -> Result<Vec<Match>, SkillError> {
+        self.load_search_if_lazy()?;
+        let search = self.search.read().unwrap_or_else(|p| p.into_inner());
+        let (embedder, index) = match &*search {
+            Search::Ready { embedder, index } => (embedder, index),
+            Search::Off(reason) => return Err(SkillError::SearchOff(reason.clone())),
+            Search::Lazy(_) => return Err(SkillError::SearchOff("the embedding model is not loaded".to_owned())),
+        };
+        let vector = embedder.embed_one(query)?;
+        let found = index.lock().unwrap_or_else(|p| p.into_inner()).search(&vector, k)?;
+        Ok(found.into_iter().filter_map(|(name, score)| Some(Match { skill: self.get(&name)?, score })).collect())
+    }
+
+    /// The embedding model search uses (loading it first if search is lazy), for other text to embed alike.
+    pub fn embedder(&self) -> Result<Arc<Embedder>, SkillError> {
+        self.load_search_if_lazy()?;
+        match &*self.search.read().unwrap_or_else(|p| p.into_inner()) {
+            Search::Ready { embedder, .. } => Ok(embedder.clone()),
+            Search::Off(reason) => Err(SkillError::SearchOff(reason.clone())),
+            Search::Lazy(_) => Err(SkillError::SearchOff("the embedding model is not loaded".to_owned())),
+        }
+    }
+
+    fn load_search_if_lazy(&self) -> Result<(), SkillError> {
         let lazy = match &*self.search.read().unwrap_or_else(|p| p.into_inner()) {
             Search::Lazy(models_dir) => Some(models_dir.clone()),
             _ => None,
@@ -255,15 +278,7 @@ impl SkillLibrary {
                 return Err(SkillError::SearchOff(err.to_string()));
             }
         }
-        let search = self.search.read().unwrap_or_else(|p| p.into_inner());
-        let (embedder, index) = match &*search {
-            Search::Ready { embedder, index } => (embedder, index),
-            Search::Off(reason) => return Err(SkillError::SearchOff(reason.clone())),
-            Search::Lazy(_) => return Err(SkillError::SearchOff("the embedding model is not loaded".to_owned())),
-        };
-        let vector = embedder.embed_one(query)?;
-        let found = index.lock().unwrap_or_else(|p| p.into_inner()).search(&vector, k)?;
-        Ok(found.into_iter().filter_map(|(name, score)| Some(Match { skill: self.get(&name)?, score })).collect())
+        Ok(())
     }
 
     /// Adds a skill: validates it, writes its files, and makes it callable and searchable. Returns the stored skill,

@@ -224,7 +224,7 @@ pub fn rename_identifier(code: &str, from: &str, to: &str) -> String {
     let is_ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
     while let Some(c) = rest.chars().next() {
         if c == '"' || c == '`' {
-            let end = rest[1..].find(|d| d == c).map_or(rest.len(), |i| i + 2);
+            let end = rest[1..].find(c).map_or(rest.len(), |i| i + 2);
             out.push_str(&rest[..end]);
             rest = &rest[end..];
         } else if rest.starts_with("//") {
@@ -253,9 +253,8 @@ pub fn call_source(skill: &Skill, args: &[String]) -> Result<String, String> {
     let literals: Vec<String> = args
         .iter()
         .map(|arg| {
-            if arg.parse::<i64>().is_ok() || (arg.parse::<f64>().is_ok_and(f64::is_finite) && arg.contains('.')) {
-                arg.clone()
-            } else if arg == "true" || arg == "false" {
+            let number = arg.parse::<i64>().is_ok() || (arg.parse::<f64>().is_ok_and(f64::is_finite) && arg.contains('.'));
+            if number || arg == "true" || arg == "false" {
                 arg.clone()
             } else {
                 let clean: String = arg.chars().filter(|c| !c.is_control()).collect();

@@ -306,6 +306,7 @@ impl Bot {
             .args(args)
             .env("RUST_LOG", "warn,wayfarer=debug")
             .env("WAYFARER_SKILLS", &skills)
+            .env("WAYFARER_CHECKPOINT", skills.with_extension("checkpoint"))
             .env_remove("WAYFARER_CONFIG")
             // No LLM unless a test passes --llm-url.
             .env_remove("OPENAI_API_KEY")
@@ -372,6 +373,7 @@ impl Drop for Bot {
         let _ = self.child.kill();
         let _ = self.child.wait();
         let _ = std::fs::remove_dir_all(&self.skills);
+        let _ = std::fs::remove_dir_all(self.skills.with_extension("checkpoint"));
     }
 }
 

@@ -1,0 +1,236 @@
+//! The automatic curriculum: the next task from what the bot sees, has done and failed, with a tracker.
+//!
+//! As in Voyager, the first task is fixed ("Mine 1 wood log"), a nearly full inventory forces a deposit task, and
+//! parts of the observation are held back until enough tasks are done (entities after 5, the wider surroundings after
+//! 10, health, food and the question-and-answer context after 15). Unlike Voyager, the task's context comes in the
+//! same answer as the task (Voyager asks a second question for it), and the question-and-answer step, once it runs,
+//! reuses a cached answer for any question within cosine distance 0.05 of one asked before.
+
+use serde::Deserialize;
+
+use super::{
+    act::{Agent, TaskSpec, json_object},
+    checkpoint::{Checkpoint, QaPair},
+    prompts,
+    tracker::Tracker,
+};
+use crate::{
+    bot::BotHandle,
+    llm::{Message, Role},
+    primitives,
+};
+
+/// Completed tasks before each part of the observation is shown.
+pub const WARM_UP_ENTITIES: usize = 5;
+pub const WARM_UP_SURROUNDINGS: usize = 10;
+pub const WARM_UP_CONTEXT: usize = 15;
+/// Inventory slots in use that force a deposit task (Voyager's 33 of 36).
+pub const FULL_INVENTORY: usize = 33;
+/// A cached answer is reused for a question this close (cosine distance).
+pub const QA_DISTANCE: f32 = 0.05;
+const MAX_QUESTIONS: usize = 3;
+
+const WOOD_LOGS: [&str; 9] =
+    ["oak_log", "birch_log", "spruce_log", "jungle_log", "acacia_log", "dark_oak_log", "mangrove_log", "cherry_log", "pale_oak_log"];
+
+#[derive(Debug, Deserialize)]
+struct Proposal {
+    #[serde(default)]
+    reasoning: String,
+    task: String,
+    #[serde(default)]
+    context: String,
+    tracker: Option<serde_json::Value>,
+}
+
+/// The next task. Calls the LLM except for the first task and a forced deposit.
+pub async fn next_task(agent: &Agent, checkpoint: &mut Checkpoint) -> Result<TaskSpec, String> {
+    let done = checkpoint.tasks.completed.len();
+    if done == 0 {
+        return Ok(TaskSpec {
+            task: "Mine 1 wood log".to_owned(),
+            context: "Any kind of log counts: oak, birch, spruce and the rest; hands can mine logs.".to_owned(),
+            tracker: Some(Tracker::Any {
+                of: WOOD_LOGS.iter().map(|log| Tracker::Inventory { item: (*log).to_owned(), count: 1, exactly: false }).collect(),
+            }),
+        });
+    }
+    if slots_used(&agent.bot) >= FULL_INVENTORY {
+        return Ok(TaskSpec {
+            task: "Deposit useless items into a chest".to_owned(),
+            context: "The inventory is nearly full. Place a chest if there is none nearby, then deposit items that are \
+                      not tools, food or crafting materials, until at most 20 slots are used."
+                .to_owned(),
+            tracker: None,
+        });
+    }
+    let answers = if done >= WARM_UP_CONTEXT { qa_context(agent, checkpoint).await } else { "none yet".to_owned() };
+    let list = |tasks: &[String]| if tasks.is_empty() { "none".to_owned() } else { tasks.join(", ") };
+    let user = prompts::render(
+        "curriculum_task",
+        &[
+            ("observation", &observation(&agent.bot, done)),
+            ("completed", &list(&checkpoint.tasks.completed)),
+            ("failed", &list(&checkpoint.tasks.failed)),
+            ("answers", &answers),
+        ],
+    )
+    .map_err(|e| e.to_string())?;
+    let system = prompts::render("curriculum", &[]).map_err(|e| e.to_string())?;
+    let mut messages = vec![Message::system(system), Message::user(user)];
+    let mut problem = String::new();
+    for _ in 0..2 {
+        let reply = agent.llm.chat(Role::Curriculum, &messages, 0.0).await.map_err(|e| format!("the LLM failed: {e}"))?;
+        match proposal(&reply.content, checkpoint) {
+            Ok(spec) => return Ok(spec),
+            Err(why) => {
+                tracing::info!("unusable curriculum answer: {why}");
+                messages.push(Message { role: "assistant".to_owned(), content: reply.content });
+                messages.push(Message::user(format!("That cannot be used: {why}. Answer with the JSON object only.")));
+                problem = why;
+            }
+        }
+    }
+    Err(format!("the curriculum gave no usable task: {problem}"))
+}
+
+/// A proposal, validated: a task not yet completed, with a valid tracker if it gave one.
+fn proposal(reply: &str, checkpoint: &Checkpoint) -> Result<TaskSpec, String> {
+    let proposal: Proposal = json_object(reply)?;
+    let task = proposal.task.split_whitespace().collect::<Vec<_>>().join(" ");
+    if task.is_empty() {
+        return Err("the task is empty".to_owned());
+    }
+    if checkpoint.tasks.completed.iter().any(|t| t.eq_ignore_ascii_case(&task)) {
+        return Err(format!("\"{task}\" is already completed; propose something new"));
+    }
+    let tracker = proposal.tracker.map(|t| Tracker::from_json(&t)).transpose()?;
+    tracing::info!("curriculum proposes {task:?}: {}", proposal.reasoning);
+    Ok(TaskSpec { task, context: proposal.context, tracker })
+}
+
+/// What the curriculum is shown, gated by how many tasks are done.
+pub fn observation(bot: &BotHandle, done: usize) -> String {
+    let status = bot.status();
+    let p = status.position;
+    let items = if status.items.is_empty() {
+        "empty".to_owned()
+    } else {
+        status.items.iter().map(|(name, count)| format!("{count} {name}")).collect::<Vec<_>>().join(", ")
+    };
+    let mut text = format!(
+        "Position: {:.1} {:.1} {:.1}\nInventory ({}/36 slots used): {items}\nNearby blocks: {}",
+        p.x,
+        p.y,
+        p.z,
+        slots_used(bot),
+        or_none(primitives::observe::block_kinds_near(bot, 16, 24))
+    );
+    if done >= WARM_UP_ENTITIES {
+        text.push_str(&format!("\nNearby entities: {}", or_none(primitives::observe::entities_near(bot, 32.0, 12))));
+    }
+    if done >= WARM_UP_SURROUNDINGS {
+        text.push_str(&format!("\nOther blocks within 32: {}", or_none(primitives::observe::block_kinds_near(bot, 32, 40))));
+    }
+    if done >= WARM_UP_CONTEXT {
+        text.push_str(&format!("\nHealth: {}/20\nFood: {}/20", status.health, status.food));
+    }
+    text
+}
+
+fn or_none(list: Vec<String>) -> String {
+    if list.is_empty() { "none".to_owned() } else { list.join(", ") }
+}
+
+fn slots_used(bot: &BotHandle) -> usize {
+    primitives::items::inventory_slots(bot).iter().skip(9).take(36).filter(|s| !s.is_empty()).count()
+}
+
+/// Questions about the surroundings and their answers, from the cache where a close enough question was asked.
+async fn qa_context(agent: &Agent, checkpoint: &mut Checkpoint) -> String {
+    let system = match prompts::render("curriculum_questions", &[]) {
+        Ok(system) => system,
+        Err(_) => return "none".to_owned(),
+    };
+    let observation = observation(&agent.bot, checkpoint.tasks.completed.len());
+    let questions = match agent.llm.chat(Role::Curriculum, &[Message::system(system), Message::user(observation)], 0.0).await {
+        Ok(reply) => reply
+            .content
+            .lines()
+            .filter_map(|l| l.trim().strip_prefix("Question:").map(|q| q.trim().to_owned()))
+            .filter(|q| !q.is_empty())
+            .take(MAX_QUESTIONS)
+            .collect::<Vec<_>>(),
+        Err(err) => {
+            tracing::warn!("no curriculum questions: {err}");
+            return "none".to_owned();
+        }
+    };
+    let mut lines = Vec::new();
+    for question in questions {
+        let answer = match cached_answer(agent, checkpoint, &question).await {
+            Some(answer) => answer,
+            None => {
+                let Ok(prompt) = prompts::render("curriculum_answers", &[("question", &question)]) else { continue };
+                match agent.llm.chat(Role::Curriculum, &[Message::user(prompt)], 0.0).await {
+                    Ok(reply) => {
+                        let answer = reply.content.trim().to_owned();
+                        checkpoint.qa.push(QaPair { question: question.clone(), answer: answer.clone() });
+                        answer
+                    }
+                    Err(err) => {
+                        tracing::warn!("no answer to {question:?}: {err}");
+                        continue;
+                    }
+                }
+            }
+        };
+        lines.push(format!("Question: {question}\nAnswer: {answer}"));
+    }
+    if lines.is_empty() { "none".to_owned() } else { lines.join("\n") }
+}
+
+/// The cached answer to the nearest earlier question, if it is within [`QA_DISTANCE`].
+async fn cached_answer(agent: &Agent, checkpoint: &Checkpoint, question: &str) -> Option<String> {
+    if checkpoint.qa.is_empty() {
+        return None;
+    }
+    let skills = agent.skills.clone();
+    let mut texts: Vec<String> = checkpoint.qa.iter().map(|qa| qa.question.clone()).collect();
+    texts.push(question.to_owned());
+    let vectors = tokio::task::spawn_blocking(move || {
+        let embedder = skills.embedder().ok()?;
+        embedder.embed(&texts.iter().map(String::as_str).collect::<Vec<_>>()).ok()
+    })
+    .await
+    .ok()??;
+    let (asked, cached) = vectors.split_last()?;
+    let (best, similarity) = cached
+        .iter()
+        .enumerate()
+        .map(|(i, v)| (i, v.iter().zip(asked).map(|(a, b)| a * b).sum::<f32>()))
+        .max_by(|a, b| a.1.total_cmp(&b.1))?;
+    (1.0 - similarity <= QA_DISTANCE).then(|| checkpoint.qa[best].answer.clone())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn proposals_must_be_new_and_well_formed() {
+        let mut checkpoint = Checkpoint::open(std::env::temp_dir().join("wayfarer-curriculum-unused"));
+        checkpoint.tasks.completed.push("Mine 1 wood log".into());
+        let spec = proposal(
+            "{\"reasoning\": \"planks next\", \"task\": \"Craft  4 oak_planks\", \"context\": \"from the log\", \
+             \"tracker\": {\"type\": \"craft\", \"item\": \"oak_planks\", \"count\": 4}}",
+            &checkpoint,
+        )
+        .unwrap();
+        assert_eq!(spec.task, "Craft 4 oak_planks");
+        assert!(matches!(spec.tracker, Some(Tracker::Craft { count: 4, .. })));
+        assert!(proposal("{\"task\": \"mine 1 WOOD log\"}", &checkpoint).unwrap_err().contains("already completed"));
+        assert!(proposal("I think you should mine", &checkpoint).unwrap_err().contains("no JSON object"));
+        assert!(proposal("{\"task\": \"x\", \"tracker\": {\"type\": \"inventory\"}}", &checkpoint).unwrap_err().contains("invalid tracker"));
+    }
+}

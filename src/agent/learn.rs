@@ -1,0 +1,159 @@
+//! The lifelong learning loop: curriculum → action (with the skill library) → tracker or critic → skill, saved to
+//! the checkpoint after every task, and LLM calls counted beside what Voyager's loop would have made for the same run.
+//!
+//! Voyager, per task: one curriculum call (none for its fixed first task), one question for the task's context
+//! (none for the first), an action call *and* a critic call per attempt, and a description call on success. Wayfarer:
+//! one curriculum call (none for the first or a forced deposit), the context in the same answer, an action call per
+//! attempt, a critic call only for tasks without a tracker, and the description written beside the code.
+
+use super::{
+    act::{Agent, TaskOutcome, usage_since},
+    checkpoint::{Checkpoint, TaskEvent},
+    curriculum,
+};
+use crate::llm::Role;
+
+/// Voyager's default run length.
+pub const DEFAULT_ITERATIONS: usize = 160;
+
+/// What a learning run did.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct LearnReport {
+    pub iterations: usize,
+    pub completed: usize,
+    pub failed: usize,
+    pub learned: Vec<String>,
+    pub calls: u64,
+    pub tokens: u64,
+    pub voyager_calls: u64,
+}
+
+impl LearnReport {
+    /// `3 tasks done, 0 failed; learned 3 skills (mineWoodLog, …) with 6 LLM calls (900 tokens): 2.0 calls per skill,
+    /// where Voyager's loop makes 13 (4.3 per skill)`
+    pub fn summary(&self) -> String {
+        let per = |calls: u64| if self.learned.is_empty() { "-".to_owned() } else { format!("{:.1}", calls as f64 / self.learned.len() as f64) };
+        format!(
+            "{} tasks done, {} failed; learned {} skills{} with {} LLM calls ({} tokens): {} calls per skill, where \
+             Voyager's loop makes {} ({} per skill)",
+            self.completed,
+            self.failed,
+            self.learned.len(),
+            if self.learned.is_empty() { String::new() } else { format!(" ({})", self.learned.join(", ")) },
+            self.calls,
+            self.tokens,
+            per(self.calls),
+            self.voyager_calls,
+            per(self.voyager_calls)
+        )
+    }
+}
+
+/// Runs up to `iterations` tasks (or until stopped), saying progress in chat with the team phrases.
+pub async fn learn(agent: &Agent, checkpoint: &mut Checkpoint, iterations: usize) -> LearnReport {
+    let mut report = LearnReport::default();
+    for _ in 0..iterations {
+        if agent.stop.is_stopped() {
+            break;
+        }
+        let before = agent.llm.total_usage();
+        let actions_before = action_calls(agent);
+        let first = checkpoint.tasks.completed.is_empty();
+        agent.activity.relabel("learning: choosing the next task");
+        let spec = match curriculum::next_task(agent, checkpoint).await {
+            Ok(spec) => spec,
+            Err(reason) => {
+                (agent.say)(&format!("I stopped learning because {reason}"));
+                break;
+            }
+        };
+        report.iterations += 1;
+        (agent.say)(&format!("I will start task: {}", spec.task));
+        let outcome = agent.attempt_task(&spec).await;
+        let used = usage_since(before, agent.llm.total_usage());
+        let attempts = action_calls(agent) - actions_before;
+        let (name, skill, reason) = match &outcome {
+            TaskOutcome::Succeeded { skill } => {
+                (agent.say)(&format!("I succeeded in task: {}", spec.task));
+                checkpoint.tasks.completed.push(spec.task.clone());
+                checkpoint.tasks.failed.retain(|t| t != &spec.task);
+                report.completed += 1;
+                report.learned.extend(skill.clone());
+                ("succeeded", skill.clone(), String::new())
+            }
+            TaskOutcome::Failed { reason } => {
+                (agent.say)(&format!("I failed task: {} because {reason}", spec.task));
+                if !checkpoint.tasks.failed.contains(&spec.task) {
+                    checkpoint.tasks.failed.push(spec.task.clone());
+                }
+                report.failed += 1;
+                ("failed", None, reason.clone())
+            }
+            TaskOutcome::Stopped => ("stopped", None, String::new()),
+        };
+        let voyager = voyager_calls(first, attempts, matches!(outcome, TaskOutcome::Succeeded { .. }));
+        report.calls += used.calls;
+        report.tokens += used.total_tokens();
+        report.voyager_calls += voyager;
+        let event = TaskEvent {
+            time: crate::skills::utc_now(),
+            task: spec.task.clone(),
+            outcome: name.to_owned(),
+            skill,
+            reason,
+            attempts,
+            calls: used.calls,
+            tokens: used.total_tokens(),
+            voyager_calls: voyager,
+        };
+        if let Err(err) = checkpoint.save().and_then(|()| checkpoint.log(&event)) {
+            tracing::warn!("the checkpoint in {} was not saved: {err}", checkpoint.dir().display());
+        }
+        if matches!(outcome, TaskOutcome::Stopped) {
+            break;
+        }
+    }
+    tracing::info!("learning run: {}", report.summary());
+    report
+}
+
+/// What Voyager's loop calls for one task: curriculum and context question (not for its fixed first task), an
+/// action and a critic call per attempt, and a description on success.
+pub fn voyager_calls(first: bool, attempts: u64, succeeded: bool) -> u64 {
+    let curriculum = if first { 0 } else { 2 };
+    curriculum + 2 * attempts + u64::from(succeeded)
+}
+
+fn action_calls(agent: &Agent) -> u64 {
+    agent.llm.usage().get(&Role::Action).map_or(0, |u| u.calls)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn voyager_counts() {
+        assert_eq!(voyager_calls(true, 1, true), 3, "fixed first task: action, critic, description");
+        assert_eq!(voyager_calls(false, 2, true), 7, "curriculum, context, 2 × (action, critic), description");
+        assert_eq!(voyager_calls(false, 4, false), 10);
+    }
+
+    #[test]
+    fn summary_reads_well() {
+        let report = LearnReport {
+            iterations: 3,
+            completed: 3,
+            failed: 0,
+            learned: vec!["a".into(), "b".into(), "c".into()],
+            calls: 6,
+            tokens: 900,
+            voyager_calls: 15,
+        };
+        assert_eq!(
+            report.summary(),
+            "3 tasks done, 0 failed; learned 3 skills (a, b, c) with 6 LLM calls (900 tokens): 2.0 calls per skill, \
+             where Voyager's loop makes 15 (5.0 per skill)"
+        );
+    }
+}
