@@ -396,6 +396,39 @@ mod tests {
     }
 
     #[test]
+    fn llm_settings_resolve_from_flags_env_and_file() {
+        let none = |file| resolve_llm(None, None, None, file).unwrap();
+        assert_eq!(none(FileLlm::default()), None, "no endpoint and no key: no LLM");
+        let openai = resolve_llm(None, None, Some("sk-1".into()), FileLlm::default()).unwrap().unwrap();
+        assert_eq!((openai.base_url.as_str(), openai.model.as_str()), ("https://api.openai.com/v1", "gpt-4o-mini"));
+        assert_eq!(openai.api_key.as_deref(), Some("sk-1"));
+
+        let file: FileConfig = toml::from_str(
+            "[llm]\nbase_url = \"http://localhost:11434/v1\"\nmodel = \"qwen2.5-coder\"\ntimeout_secs = 300\n\
+             [llm.models]\ncritic = \"llama3.2\"\n",
+        )
+        .unwrap();
+        let ollama = none(file.llm.unwrap()).unwrap();
+        assert_eq!(ollama.base_url, "http://localhost:11434/v1");
+        assert_eq!(ollama.api_key, None);
+        assert_eq!((ollama.model_for(Role::Action), ollama.model_for(Role::Critic)), ("qwen2.5-coder", "llama3.2"));
+        assert_eq!(ollama.timeout, Duration::from_secs(300));
+
+        let flag = resolve_llm(Some("http://127.0.0.1:8080/v1".into()), Some("local".into()), None, FileLlm {
+            base_url: Some("http://elsewhere/v1".into()),
+            ..FileLlm::default()
+        })
+        .unwrap()
+        .unwrap();
+        assert_eq!((flag.base_url.as_str(), flag.model.as_str()), ("http://127.0.0.1:8080/v1", "local"), "flags win");
+
+        let err = resolve_llm(Some("localhost:1234".into()), None, None, FileLlm::default()).unwrap_err();
+        assert!(err.to_string().contains("must start with http:// or https://"), "{err}");
+        let err = toml::from_str::<FileConfig>("[llm.models]\nplanner = \"x\"").unwrap_err();
+        assert!(err.to_string().contains("unknown variant `planner`"), "{err}");
+    }
+
+    #[test]
     fn unknown_file_key_is_an_error() {
         let err = toml::from_str::<FileConfig>("sever = \"x\"").unwrap_err();
         assert!(err.to_string().contains("unknown field `sever`"), "{err}");
