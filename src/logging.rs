@@ -4,8 +4,10 @@ use std::io::IsTerminal;
 
 use tracing_subscriber::EnvFilter;
 
-/// The filter used when `RUST_LOG` is unset or empty.
-pub const DEFAULT_FILTER: &str = "warn,wayfarer=info";
+/// The filter used when `RUST_LOG` is unset or empty. azalea's inventory plugin warns about every window update that
+/// arrives after the bot closed the window (the server answering the last clicks, as vanilla does too): expected
+/// after each craft or furnace visit, so only its errors are shown.
+pub const DEFAULT_FILTER: &str = "warn,wayfarer=info,azalea_client::plugins::inventory=error";
 
 /// Installs the global subscriber. Calling it twice is harmless (the second call does nothing).
 pub fn init() {
