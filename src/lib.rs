@@ -13,3 +13,4 @@ pub mod logging;
 pub mod primitives;
 pub mod script;
 pub mod skills;
+pub mod watch;

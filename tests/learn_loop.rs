@@ -105,3 +105,39 @@ fn learns_three_skills_then_resumes() {
         last_user(resumed)
     );
 }
+
+/// `wayfarer learn --max-iterations 1` joins, learns one task, prints the run's summary and exits.
+#[test]
+fn the_learn_command_learns_and_exits() {
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let endpoint = runtime.block_on(FakeEndpoint::start()).unwrap();
+    endpoint.push_content(code("Mines one oak log.", "fn mineOneLog() {\n  mineBlock(\"oak_log\", 1)\n}"));
+    let world = World::start();
+    world.cmd(json!({"cmd": "setBlock", "x": 4, "y": 64, "z": -3, "block": "oak_log"}));
+    let checkpoint = ScriptDir::new("learn-cli", &[]);
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_wayfarer"))
+        .args(["learn", "--max-iterations", "1", "--server", &world.address(), "--username", "Learner"])
+        .args(["--llm-url", &endpoint.base_url(), "--checkpoint", checkpoint.path()])
+        .env("WAYFARER_SKILLS", checkpoint.0.join("skills"))
+        .env_remove("OPENAI_API_KEY")
+        .env_remove("WAYFARER_CONFIG")
+        .current_dir(std::env::temp_dir())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{stdout}\n{}", String::from_utf8_lossy(&output.stderr));
+    assert!(stdout.contains("1 tasks done, 0 failed; learned 1 skills (mineOneLog) with 1 LLM calls"), "{stdout}");
+    assert!(checkpoint.0.join("skills").join("mineOneLog.rhai").is_file());
+
+    // Without an LLM it refuses at once, saying what to set.
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_wayfarer"))
+        .args(["learn", "--server", &world.address()])
+        .env_remove("OPENAI_API_KEY")
+        .env_remove("WAYFARER_LLM_URL")
+        .env_remove("WAYFARER_CONFIG")
+        .current_dir(std::env::temp_dir())
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("learning needs an LLM"), "{}", String::from_utf8_lossy(&output.stderr));
+}

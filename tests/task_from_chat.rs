@@ -35,7 +35,9 @@ fn a_goal_is_planned_done_step_by_step_and_learned() {
         "Plan: mine them.\nDescription: Mines two oak logs from the nearest trees and returns how many it mined.\n\
          ```rhai\nfn mineTwoLogs() {\n  mineBlock(\"oak_log\", 2)\n}\n```",
     );
-    // Step 2: right first time, but with no description line: the description role is asked.
+    // Step 2: a main function that wants an argument, then right, with no description line: the description role
+    // is asked.
+    endpoint.push_content("```rhai\nfn craftPlanks(n) {\n  craftItem(\"oak_planks\", n)\n}\n```");
     endpoint.push_content("```rhai\nfn craftFourPlanks() {\n  craftItem(\"oak_planks\", 4)\n}\n```");
     endpoint.push_content("Crafts four oak planks from one oak log in the inventory grid.");
 
@@ -61,7 +63,7 @@ fn a_goal_is_planned_done_step_by_step_and_learned() {
     assert_eq!(endpoint.pending(), 0, "every scripted reply was used");
 
     let requests = endpoint.requests();
-    assert_eq!(requests.len(), 7, "plan + 4 attempts + 1 attempt + 1 description; no critic calls");
+    assert_eq!(requests.len(), 8, "plan + 4 attempts + 2 attempts + 1 description; no critic calls");
     assert!(requests.iter().all(|r| !system_message(r).starts_with("You judge")), "the trackers judged, not the critic");
     // Each bad answer became specific feedback in the next attempt's prompt.
     assert!(user_message(&requests[2]).contains("Your reply had no code block"), "{}", user_message(&requests[2]));
@@ -72,7 +74,8 @@ fn a_goal_is_planned_done_step_by_step_and_learned() {
     // The action agent is shown the primitives, and the skill learned in step 1 when it writes step 2.
     assert!(system_message(&requests[1]).contains("mineBlock(name, count)"));
     assert!(system_message(&requests[5]).contains("fn mineTwoLogs()"), "learned skill not retrieved into the next prompt");
-    assert!(system_message(&requests[6]).starts_with("You describe a Minecraft skill"));
+    assert!(user_message(&requests[6]).contains("The last function, craftPlanks, takes 1 parameter"), "{}", user_message(&requests[6]));
+    assert!(system_message(&requests[7]).starts_with("You describe a Minecraft skill"));
 
     // The skills are in the library, with the LLM's descriptions and their tasks.
     let meta: Value = serde_json::from_str(&std::fs::read_to_string(skills.0.join("mineTwoLogs.json")).unwrap()).unwrap();

@@ -324,11 +324,7 @@ fn describe_run(report: &runner::Report) -> String {
 pub fn observation(bot: &BotHandle) -> String {
     let status = bot.status();
     let p = status.position;
-    let items = if status.items.is_empty() {
-        "empty".to_owned()
-    } else {
-        status.items.iter().map(|(name, count)| format!("{count} {name}")).collect::<Vec<_>>().join(", ")
-    };
+    let items = items_text(&status.items);
     let blocks = primitives::observe::block_kinds_near(bot, 16, 24);
     format!(
         "Position: {:.1} {:.1} {:.1} in the {}\nHealth: {}/20, food: {}/20\nInventory: {items}\nNearby blocks: {}",
@@ -340,6 +336,14 @@ pub fn observation(bot: &BotHandle) -> String {
         status.food,
         if blocks.is_empty() { "none".to_owned() } else { blocks.join(", ") }
     )
+}
+
+/// `3 oak_log, 1 stick`, or `empty`.
+pub fn items_text(items: &[(String, i32)]) -> String {
+    if items.is_empty() {
+        return "empty".to_owned();
+    }
+    items.iter().map(|(name, count)| format!("{count} {name}")).collect::<Vec<_>>().join(", ")
 }
 
 /// The first `{…}` JSON object in `text` (models like to wrap JSON in prose or fences).

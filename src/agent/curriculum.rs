@@ -9,7 +9,7 @@
 use serde::Deserialize;
 
 use super::{
-    act::{Agent, TaskSpec, json_object},
+    act::{Agent, TaskSpec, items_text, json_object},
     checkpoint::{Checkpoint, QaPair},
     prompts,
     tracker::Tracker,
@@ -113,11 +113,7 @@ fn proposal(reply: &str, checkpoint: &Checkpoint) -> Result<TaskSpec, String> {
 pub fn observation(bot: &BotHandle, done: usize) -> String {
     let status = bot.status();
     let p = status.position;
-    let items = if status.items.is_empty() {
-        "empty".to_owned()
-    } else {
-        status.items.iter().map(|(name, count)| format!("{count} {name}")).collect::<Vec<_>>().join(", ")
-    };
+    let items = items_text(&status.items);
     let mut text = format!(
         "Position: {:.1} {:.1} {:.1}\nInventory ({}/36 slots used): {items}\nNearby blocks: {}",
         p.x,

@@ -97,6 +97,11 @@ mod tests {
                 assert_eq!(activity.cancel().as_deref(), Some("long"));
                 assert_eq!(activity.cancel(), None);
                 assert_eq!(activity.describe(), "idle");
+                activity.relabel("progress while idle");
+                assert_eq!(activity.describe(), "idle", "relabelling does not invent an activity");
+                activity.start("task", std::future::pending());
+                activity.relabel("task Mine 3 oak_log: attempt 2/4, 1/3 oak_log");
+                assert_eq!(activity.describe(), "task Mine 3 oak_log: attempt 2/4, 1/3 oak_log");
             })
             .await;
     }

@@ -7,11 +7,9 @@
 use std::{
     collections::BTreeMap,
     path::{Path, PathBuf},
-    sync::{Arc, RwLock, mpsc},
-    time::Duration,
+    sync::{Arc, RwLock},
 };
 
-use notify::{RecursiveMode, Watcher};
 use rhai::{AST, Engine, Scope};
 
 use super::{Limits, RunBounds, StopFlag, build_engine};
@@ -59,9 +57,6 @@ pub struct ScriptLibrary {
     scripts: RwLock<BTreeMap<String, Arc<Script>>>,
     compiler: Engine,
 }
-
-/// How long the watcher waits for a burst of file events (an editor's save) to settle.
-const SETTLE: Duration = Duration::from_millis(150);
 
 impl ScriptLibrary {
     /// A library with no scripts that has not looked at `dir` yet.
@@ -128,35 +123,14 @@ impl ScriptLibrary {
         self: &Arc<Self>,
         report: impl Fn(LoadEvent) + Send + 'static,
     ) -> notify::Result<notify::RecommendedWatcher> {
-        std::fs::create_dir_all(&self.dir).map_err(notify::Error::io)?;
-        let (tx, rx) = mpsc::channel::<PathBuf>();
-        let mut watcher = notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
-            if let Ok(event) = event {
-                for path in event.paths {
-                    let _ = tx.send(path);
-                }
-            }
-        })?;
-        watcher.watch(&self.dir, RecursiveMode::NonRecursive)?;
         let library = Arc::downgrade(self);
-        std::thread::Builder::new()
-            .name("script watcher".into())
-            .spawn(move || {
-                while let Ok(first) = rx.recv() {
-                    let mut changed = vec![first];
-                    while let Ok(more) = rx.recv_timeout(SETTLE) {
-                        changed.push(more);
-                    }
-                    changed.sort();
-                    changed.dedup();
-                    let Some(library) = library.upgrade() else { return };
-                    for event in changed.iter().filter_map(|path| library.reload(path)) {
-                        report(event);
-                    }
-                }
-            })
-            .map_err(notify::Error::io)?;
-        Ok(watcher)
+        crate::watch::watch_folder(&self.dir, "script watcher", move |changed| {
+            let Some(library) = library.upgrade() else { return false };
+            for event in changed.iter().filter_map(|path| library.reload(path)) {
+                report(event);
+            }
+            true
+        })
     }
 }
 
@@ -176,7 +150,10 @@ fn script_name(path: &Path) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
-    use std::time::Instant;
+    use std::{
+        sync::mpsc,
+        time::{Duration, Instant},
+    };
 
     use super::*;
 

@@ -13,13 +13,11 @@ mod store;
 use std::{
     collections::BTreeMap,
     path::{Path, PathBuf},
-    sync::{Arc, Mutex, RwLock, mpsc},
-    time::Duration,
+    sync::{Arc, Mutex, RwLock},
 };
 
 pub use embed::{EmbedError, Embedder, FETCH_COMMAND, MODEL_ID, default_models_dir};
 pub use index::{INDEX_DIR, SkillIndex, SyncReport};
-use notify::{RecursiveMode, Watcher};
 use rhai::{AST, Engine};
 pub use store::{Skill, SkillMeta, call_source, clean_description, search_text, skill_name, utc_now, valid_name, write_atomically};
 use store::{ReadError, free_name, rename_identifier};
@@ -120,9 +118,6 @@ pub struct SkillLibrary {
     /// Adds, removes and reloads happen one at a time.
     writing: Mutex<()>,
 }
-
-/// How long the watcher waits for a burst of file events (an editor's save, a skill's two files) to settle.
-const SETTLE: Duration = Duration::from_millis(150);
 
 impl SkillLibrary {
     /// Loads every skill in `dir` (which need not exist). Search starts off; see [`Self::enable_search`].
@@ -365,38 +360,18 @@ impl SkillLibrary {
     /// Watches the folder and reloads changed skills until the returned watcher is dropped; `report` hears of every
     /// change.
     pub fn watch(self: &Arc<Self>, report: impl Fn(SkillEvent) + Send + 'static) -> notify::Result<notify::RecommendedWatcher> {
-        std::fs::create_dir_all(&self.dir).map_err(notify::Error::io)?;
-        let (tx, rx) = mpsc::channel::<PathBuf>();
-        let mut watcher = notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
-            if let Ok(event) = event {
-                for path in event.paths {
-                    let _ = tx.send(path);
-                }
-            }
-        })?;
-        watcher.watch(&self.dir, RecursiveMode::NonRecursive)?;
         let library = Arc::downgrade(self);
-        std::thread::Builder::new()
-            .name("skill watcher".into())
-            .spawn(move || {
-                while let Ok(first) = rx.recv() {
-                    let mut changed = vec![first];
-                    while let Ok(more) = rx.recv_timeout(SETTLE) {
-                        changed.push(more);
-                    }
-                    // A skill's two files are one change.
-                    let mut names: Vec<(String, PathBuf)> =
-                        changed.into_iter().filter_map(|path| Some((skill_name(&path)?, path))).collect();
-                    names.sort();
-                    names.dedup_by(|a, b| a.0 == b.0);
-                    let Some(library) = library.upgrade() else { return };
-                    for event in names.iter().filter_map(|(_, path)| library.reload(path)) {
-                        report(event);
-                    }
-                }
-            })
-            .map_err(notify::Error::io)?;
-        Ok(watcher)
+        crate::watch::watch_folder(&self.dir, "skill watcher", move |changed| {
+            // A skill's two files are one change.
+            let mut names: Vec<(String, PathBuf)> =
+                changed.into_iter().filter_map(|path| Some((skill_name(&path)?, path))).collect();
+            names.dedup_by(|a, b| a.0 == b.0);
+            let Some(library) = library.upgrade() else { return false };
+            for event in names.iter().filter_map(|(_, path)| library.reload(path)) {
+                report(event);
+            }
+            true
+        })
     }
 
     /// Puts a loaded skill in the library and the index (re-embedding only a changed description).

@@ -281,7 +281,7 @@ function give (p, s) {
 }
 
 function syncInventory (p) {
-  if (p.client) (p.window ?? p.invWindow).sync(p.client)
+  if (p.client) (p.window ?? p.invWindow).syncChanges(p.client)
 }
 
 function blockKey (x, y, z) { return `${x},${y},${z}` }
@@ -460,7 +460,7 @@ setInterval(() => {
       } else f.cook = 0
     } else f.cook = Math.max(0, f.cook - 2)
     if (!f.viewers.size) continue
-    if (JSON.stringify(f.slots) !== slotsBefore) for (const v of f.viewers) v.window?.sync(v.client)
+    if (JSON.stringify(f.slots) !== slotsBefore) for (const v of f.viewers) v.window?.syncChanges(v.client)
     if (f.cook % 10 === 0 || burningBefore !== f.burn > 0) sendFurnaceProgress(f)
   }
 }, 50).unref()

@@ -90,9 +90,32 @@ class Window {
 
   contents () { return this.refs.map((_, i) => toSlot(this.get(i))) }
 
+  /** Sends the whole window and the cursor (on opening, or to answer a click made on a stale state). */
   sync (client) {
     this.stateId++
     client.write('window_items', { windowId: this.id, stateId: this.stateId, items: this.contents(), carriedItem: toSlot(this.player.cursor) })
+    this.remember()
+  }
+
+  /**
+   * Sends only the slots that changed since the client last heard of them, one set_slot each, and not the cursor:
+   * what vanilla's broadcastChanges does after a pickup, a placement or a furnace tick. (Sending the whole window
+   * with the cursor instead can land in the middle of the client's clicks and overwrite the cursor it predicted.)
+   */
+  syncChanges (client) {
+    if (!this.remote) { this.sync(client); return }
+    this.refs.forEach((_, i) => {
+      const now = this.get(i)
+      if (sameStack(now, this.remote[i])) return
+      this.stateId++
+      client.write('set_slot', { windowId: this.id, stateId: this.stateId, slot: i, item: toSlot(now) })
+    })
+    this.remember()
+  }
+
+  /** Notes what the client now believes each slot holds. */
+  remember () {
+    this.remote = this.refs.map((_, i) => { const s = this.get(i); return s && { ...s } })
   }
 
   /**
@@ -116,6 +139,7 @@ class Window {
     for (const i of fix) client.write('set_slot', { windowId: this.id, stateId: this.stateId, slot: i, item: toSlot(this.get(i)) })
     const cursorView = packet.cursorItem === undefined ? cursorBefore : fromHashed(packet.cursorItem)
     if (!sameStack(this.player.cursor, cursorView)) client.write('set_cursor_item', { contents: toSlot(this.player.cursor) })
+    this.remember()
   }
 
   /** Removes one craft's ingredients from the grid. */

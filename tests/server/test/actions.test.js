@@ -59,6 +59,9 @@ test('craft planks, a crafting table, sticks and a wooden pickaxe in the table, 
   await bot.placeBlock(ground, new Vec3(0, 1, 0))
   const table = bot.blockAt(ground.position.offset(0, 1, 0))
   assert.equal(table.name, 'crafting_table')
+  // Let the world's answer to the placement (the held slot's new count) land before clicking again: Mineflayer
+  // clicks without waiting, and an update arriving mid-craft can still overwrite its predicted cursor.
+  await bot.waitForTicks(5)
   await bot.craft(recipe('stick'), 1, null)
   await has('stick', 4)
   await until(() => recipe('wooden_pickaxe', table), 3000, 'the pickaxe recipe to be possible')
