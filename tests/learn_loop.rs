@@ -70,6 +70,10 @@ fn learns_three_skills_then_resumes() {
     // The curriculum is told what was done; a bad answer is sent back with the reason.
     assert!(system(&requests[1]).starts_with("You plan what a Minecraft player should learn next"));
     assert!(last_user(&requests[1]).contains("Completed tasks so far: Mine 1 wood log"), "{}", last_user(&requests[1]));
+    // Before five tasks are done the curriculum sees no entities or biome (Voyager's warm-up); chests it does.
+    let seen = last_user(&requests[1]);
+    assert!(seen.contains("Equipment: ") && seen.contains("Chests: none") && seen.contains("1/36 slots used"), "{seen}");
+    assert!(!seen.contains("Nearby entities") && !seen.contains("Biome"), "{seen}");
     assert!(last_user(&requests[3]).contains("The function failed at line 2"), "{}", last_user(&requests[3]));
     assert!(last_user(&requests[5]).starts_with("That cannot be used: no JSON object"), "{}", last_user(&requests[5]));
     // Skills learned earlier are shown to the action agent later.

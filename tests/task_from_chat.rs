@@ -71,6 +71,10 @@ fn a_goal_is_planned_done_step_by_step_and_learned() {
     let after_loop = user_message(&requests[4]);
     assert!(after_loop.contains("endless loop") || after_loop.contains("time limit"), "{after_loop}");
     assert!(after_loop.contains("fn mineTwoLogs() {\n  loop { }"), "the last code is shown: {after_loop}");
+    // What the bot sees goes with the task.
+    let seen = user_message(&requests[1]);
+    assert!(seen.contains("Task: Mine 2 oak_log") && seen.contains("in the overworld (plains biome)"), "{seen}");
+    assert!(seen.contains("Equipment: nothing") && seen.contains("Nearby blocks: grass_block, dirt, stone, oak_log"), "{seen}");
     // The action agent is shown the primitives, and the skill learned in step 1 when it writes step 2.
     assert!(system_message(&requests[1]).contains("mineBlock(name, count)"));
     assert!(system_message(&requests[5]).contains("fn mineTwoLogs()"), "learned skill not retrieved into the next prompt");

@@ -327,13 +327,16 @@ pub fn observation(bot: &BotHandle) -> String {
     let items = items_text(&status.items);
     let blocks = primitives::observe::block_kinds_near(bot, 16, 24);
     format!(
-        "Position: {:.1} {:.1} {:.1} in the {}\nHealth: {}/20, food: {}/20\nInventory: {items}\nNearby blocks: {}",
+        "Position: {:.1} {:.1} {:.1} in the {} ({} biome)\nHealth: {}/20, food: {}/20\nEquipment: {}\n\
+         Inventory: {items}\nNearby blocks: {}",
         p.x,
         p.y,
         p.z,
         status.dimension,
+        primitives::observe::biome(bot).unwrap_or_else(|| "unknown".to_owned()),
         status.health,
         status.food,
+        primitives::observe::equipment(bot),
         if blocks.is_empty() { "none".to_owned() } else { blocks.join(", ") }
     )
 }

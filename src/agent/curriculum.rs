@@ -1,8 +1,10 @@
 //! The automatic curriculum: the next task from what the bot sees, has done and failed, with a tracker.
 //!
 //! As in Voyager, the first task is fixed ("Mine 1 wood log"), a nearly full inventory forces a deposit task, and
-//! parts of the observation are held back until enough tasks are done (entities after 5, the wider surroundings after
-//! 10, health, food and the question-and-answer context after 15). Unlike Voyager, the task's context comes in the
+//! parts of the observation are held back until enough tasks are done (entities after 5, the biome and the wider
+//! surroundings after 10, health, food and the question-and-answer context after 15). Position, equipment,
+//! inventory, nearby blocks and chests are always shown. (The time of day is not: 26.1 sends it as world clocks that
+//! azalea 0.16 does not keep.) Unlike Voyager, the task's context comes in the
 //! same answer as the task (Voyager asks a second question for it), and the question-and-answer step, once it runs,
 //! reuses a cached answer for any question within cosine distance 0.05 of one asked before.
 
@@ -115,17 +117,21 @@ pub fn observation(bot: &BotHandle, done: usize) -> String {
     let p = status.position;
     let items = items_text(&status.items);
     let mut text = format!(
-        "Position: {:.1} {:.1} {:.1}\nInventory ({}/36 slots used): {items}\nNearby blocks: {}",
+        "Position: {:.1} {:.1} {:.1}\nEquipment: {}\nInventory ({}/36 slots used): {items}\nNearby blocks: {}\n\
+         Chests: {}",
         p.x,
         p.y,
         p.z,
+        primitives::observe::equipment(bot),
         slots_used(bot),
-        or_none(primitives::observe::block_kinds_near(bot, 16, 24))
+        or_none(primitives::observe::block_kinds_near(bot, 16, 24)),
+        or_none(primitives::observe::chests_near(bot, 16.0, 5))
     );
     if done >= WARM_UP_ENTITIES {
         text.push_str(&format!("\nNearby entities: {}", or_none(primitives::observe::entities_near(bot, 32.0, 12))));
     }
     if done >= WARM_UP_SURROUNDINGS {
+        text.push_str(&format!("\nBiome: {}", primitives::observe::biome(bot).unwrap_or_else(|| "unknown".to_owned())));
         text.push_str(&format!("\nOther blocks within 32: {}", or_none(primitives::observe::block_kinds_near(bot, 32, 40))));
     }
     if done >= WARM_UP_CONTEXT {

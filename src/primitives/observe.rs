@@ -145,3 +145,28 @@ pub fn entities_near(bot: &BotHandle, max_distance: f64, limit: usize) -> Vec<St
         .take(limit)
         .collect()
 }
+
+/// What the bot wears and holds: `held: stone_pickaxe, head: iron_helmet`, or `nothing`.
+pub fn equipment(bot: &BotHandle) -> String {
+    let slots = super::items::inventory_slots(bot);
+    let held = 36 + usize::from(bot.client().selected_hotbar_slot());
+    // Player menu: armour 5..=8 (head to feet), hotbar 36..=44, off-hand 45.
+    let parts: Vec<String> = [("held", held), ("head", 5), ("chest", 6), ("legs", 7), ("feet", 8), ("off-hand", 45)]
+        .into_iter()
+        .filter_map(|(place, slot)| Some(format!("{place}: {}", super::items::item_name(slots.get(slot)?)?)))
+        .collect();
+    if parts.is_empty() { "nothing".to_owned() } else { parts.join(", ") }
+}
+
+/// Chests within `max_distance`, nearest first, as `x y z`.
+pub fn chests_near(bot: &BotHandle, max_distance: f64, limit: usize) -> Vec<String> {
+    nearest_blocks(bot, BlockKind::Chest, max_distance, limit).into_iter().map(|p| format!("{} {} {}", p.x, p.y, p.z)).collect()
+}
+
+/// The biome the bot stands in (`plains`), if its chunk carries biomes.
+pub fn biome(bot: &BotHandle) -> Option<String> {
+    let pos = BlockPos::from(bot.position());
+    let biome = bot.client().world().read().get_biome(pos)?;
+    let name = bot.client().with_resolved_registry(biome, |id, _| id.to_string())?;
+    Some(name.trim_start_matches("minecraft:").to_owned())
+}

@@ -31,6 +31,13 @@ function buildTemplate () {
       for (let y = GROUND_Y + 1; y < MIN_Y + HEIGHT; y++) { pos.y = y; chunk.setSkyLight(pos, 15) }
     }
   }
+  // Superflat is plains (biomes are stored per 4×4×4 cell; left alone they would be id 0, badlands).
+  const plains = registry.biomesByName.plains.id
+  for (let x = 0; x < 16; x += 4) {
+    for (let z = 0; z < 16; z += 4) {
+      for (let y = MIN_Y; y < MIN_Y + HEIGHT; y += 4) { pos.x = x; pos.y = y; pos.z = z; chunk.setBiome(pos, plains) }
+    }
+  }
   return chunk
 }
 
