@@ -11,14 +11,6 @@ use serde_json::{Value, json};
 use support::*;
 use wayfarer::llm::fake::FakeEndpoint;
 
-fn last_user(request: &Value) -> String {
-    request["messages"].as_array().and_then(|m| m.last()).map(|m| m["content"].as_str().unwrap_or("").to_owned()).unwrap_or_default()
-}
-
-fn system(request: &Value) -> String {
-    request["messages"][0]["content"].as_str().unwrap_or("").to_owned()
-}
-
 fn code(description: &str, body: &str) -> String {
     format!("Plan: as below.\nDescription: {description}\n```rhai\n{body}\n```")
 }
@@ -66,18 +58,18 @@ fn learns_three_skills_then_resumes() {
 
     let requests = endpoint.requests();
     assert_eq!(requests.len(), 7);
-    assert!(requests.iter().all(|r| !system(r).starts_with("You judge")), "trackers judged every task");
+    assert!(requests.iter().all(|r| !system_message(r).starts_with("You judge")), "trackers judged every task");
     // The curriculum is told what was done; a bad answer is sent back with the reason.
-    assert!(system(&requests[1]).starts_with("You plan what a Minecraft player should learn next"));
-    assert!(last_user(&requests[1]).contains("Completed tasks so far: Mine 1 wood log"), "{}", last_user(&requests[1]));
+    assert!(system_message(&requests[1]).starts_with("You plan what a Minecraft player should learn next"));
+    assert!(last_user_message(&requests[1]).contains("Completed tasks so far: Mine 1 wood log"), "{}", last_user_message(&requests[1]));
     // Before five tasks are done the curriculum sees no entities or biome (Voyager's warm-up); chests it does.
-    let seen = last_user(&requests[1]);
+    let seen = last_user_message(&requests[1]);
     assert!(seen.contains("Equipment: ") && seen.contains("Chests: none") && seen.contains("1/36 slots used"), "{seen}");
     assert!(!seen.contains("Nearby entities") && !seen.contains("Biome"), "{seen}");
-    assert!(last_user(&requests[3]).contains("The function failed at line 2"), "{}", last_user(&requests[3]));
-    assert!(last_user(&requests[5]).starts_with("That cannot be used: no JSON object"), "{}", last_user(&requests[5]));
+    assert!(last_user_message(&requests[3]).contains("The function failed at line 2"), "{}", last_user_message(&requests[3]));
+    assert!(last_user_message(&requests[5]).starts_with("That cannot be used: no JSON object"), "{}", last_user_message(&requests[5]));
     // Skills learned earlier are shown to the action agent later.
-    assert!(system(&requests[6]).contains("fn makePlanks()") && system(&requests[6]).contains("fn mineOneLog()"));
+    assert!(system_message(&requests[6]).contains("fn makePlanks()") && system_message(&requests[6]).contains("fn mineOneLog()"));
 
     // The checkpoint was written as it went.
     let tasks: Value = serde_json::from_str(&std::fs::read_to_string(checkpoint.0.join("tasks.json")).unwrap()).unwrap();
@@ -104,9 +96,9 @@ fn learns_three_skills_then_resumes() {
     world.expect_chat(from, "Wayfarer", "Learning done: 1 tasks done", Duration::from_secs(10));
     let resumed = &endpoint.requests()[7];
     assert!(
-        last_user(resumed).contains("Completed tasks so far: Mine 1 wood log, Craft 4 oak_planks, Craft 1 crafting_table"),
+        last_user_message(resumed).contains("Completed tasks so far: Mine 1 wood log, Craft 4 oak_planks, Craft 1 crafting_table"),
         "{}",
-        last_user(resumed)
+        last_user_message(resumed)
     );
 }
 

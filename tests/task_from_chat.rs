@@ -11,14 +11,6 @@ use serde_json::{Value, json};
 use support::*;
 use wayfarer::llm::fake::{FakeEndpoint, Scripted};
 
-fn user_message(request: &Value) -> String {
-    request["messages"].as_array().and_then(|m| m.last()).map(|m| m["content"].as_str().unwrap_or("").to_owned()).unwrap_or_default()
-}
-
-fn system_message(request: &Value) -> String {
-    request["messages"][0]["content"].as_str().unwrap_or("").to_owned()
-}
-
 #[test]
 fn a_goal_is_planned_done_step_by_step_and_learned() {
     let runtime = tokio::runtime::Runtime::new().unwrap();
@@ -66,19 +58,19 @@ fn a_goal_is_planned_done_step_by_step_and_learned() {
     assert_eq!(requests.len(), 8, "plan + 4 attempts + 2 attempts + 1 description; no critic calls");
     assert!(requests.iter().all(|r| !system_message(r).starts_with("You judge")), "the trackers judged, not the critic");
     // Each bad answer became specific feedback in the next attempt's prompt.
-    assert!(user_message(&requests[2]).contains("Your reply had no code block"), "{}", user_message(&requests[2]));
-    assert!(user_message(&requests[3]).contains("The code does not compile: line 2"), "{}", user_message(&requests[3]));
-    let after_loop = user_message(&requests[4]);
+    assert!(last_user_message(&requests[2]).contains("Your reply had no code block"), "{}", last_user_message(&requests[2]));
+    assert!(last_user_message(&requests[3]).contains("The code does not compile: line 2"), "{}", last_user_message(&requests[3]));
+    let after_loop = last_user_message(&requests[4]);
     assert!(after_loop.contains("endless loop") || after_loop.contains("time limit"), "{after_loop}");
     assert!(after_loop.contains("fn mineTwoLogs() {\n  loop { }"), "the last code is shown: {after_loop}");
     // What the bot sees goes with the task.
-    let seen = user_message(&requests[1]);
+    let seen = last_user_message(&requests[1]);
     assert!(seen.contains("Task: Mine 2 oak_log") && seen.contains("in the overworld (plains biome)"), "{seen}");
     assert!(seen.contains("Equipment: nothing") && seen.contains("Nearby blocks: grass_block, dirt, stone, oak_log"), "{seen}");
     // The action agent is shown the primitives, and the skill learned in step 1 when it writes step 2.
     assert!(system_message(&requests[1]).contains("mineBlock(name, count)"));
     assert!(system_message(&requests[5]).contains("fn mineTwoLogs()"), "learned skill not retrieved into the next prompt");
-    assert!(user_message(&requests[6]).contains("The last function, craftPlanks, takes 1 parameter"), "{}", user_message(&requests[6]));
+    assert!(last_user_message(&requests[6]).contains("The last function, craftPlanks, takes 1 parameter"), "{}", last_user_message(&requests[6]));
     assert!(system_message(&requests[7]).starts_with("You describe a Minecraft skill"));
 
     // The skills are in the library, with the LLM's descriptions and their tasks.
@@ -116,8 +108,8 @@ fn bad_plans_failed_steps_and_no_llm_are_answered_plainly() {
     let requests = endpoint.requests();
     let critic: Vec<&Value> = requests.iter().filter(|r| system_message(r).starts_with("You judge")).collect();
     assert_eq!(critic.len(), 2, "one verdict, unreadable, then asked for again");
-    assert!(user_message(critic[0]).starts_with("Task: Say hello"), "{}", user_message(critic[0]));
-    assert!(user_message(critic[1]).starts_with("That was not the JSON object asked for"), "{}", user_message(critic[1]));
+    assert!(last_user_message(critic[0]).starts_with("Task: Say hello"), "{}", last_user_message(critic[0]));
+    assert!(last_user_message(critic[1]).starts_with("That was not the JSON object asked for"), "{}", last_user_message(critic[1]));
     assert_eq!(endpoint.pending(), 0);
 
     // Without an LLM configured, the bot says how to configure one.

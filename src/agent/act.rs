@@ -225,24 +225,20 @@ impl Agent {
             ],
         )
         .map_err(|e| e.to_string())?;
-        let mut messages = vec![Message::system(system), Message::user(user)];
-        for _ in 0..2 {
-            let reply = self.llm.chat(Role::Critic, &messages, 0.0).await.map_err(|e| llm_failure(&e))?;
-            match json_object::<Verdict>(&reply.content) {
-                Ok(verdict) => {
-                    tracing::info!("critic on {:?}: success {} ({})", spec.task, verdict.success, verdict.reasoning);
-                    return Ok(verdict);
-                }
-                Err(problem) => {
-                    messages.push(Message { role: "assistant".to_owned(), content: reply.content });
-                    messages.push(Message::user(format!(
-                        "That was not the JSON object asked for ({problem}). Answer with only {{\"reasoning\": …, \
-                         \"success\": true or false, \"critique\": …}}."
-                    )));
-                }
-            }
-        }
-        Err("the critic's answers were not valid JSON twice".to_owned())
+        let messages = vec![Message::system(system), Message::user(user)];
+        let verdict = ask_usable(&self.llm, Role::Critic, messages, json_object::<Verdict>, |problem| {
+            format!(
+                "That was not the JSON object asked for ({problem}). Answer with only {{\"reasoning\": …, \
+                 \"success\": true or false, \"critique\": …}}."
+            )
+        })
+        .await
+        .map_err(|err| match err {
+            Unusable::Llm(failure) => failure,
+            Unusable::Answer(_) => "the critic's answers were not valid JSON twice".to_owned(),
+        })?;
+        tracing::info!("critic on {:?}: success {} ({})", spec.task, verdict.success, verdict.reasoning);
+        Ok(verdict)
     }
 
     /// Adds the successful program to the skill library, described by the action agent's own `Description:` line
@@ -284,8 +280,8 @@ impl Agent {
         })
     }
 
-    /// What the trackers see now.
-    fn snapshot(&self, tracker: Option<&Tracker>, kills: &BTreeMap<String, u32>) -> Snapshot {
+    /// What the trackers see now: inventory, position, `kills` so far, and the blocks `tracker` asks about.
+    pub fn snapshot(&self, tracker: Option<&Tracker>, kills: &BTreeMap<String, u32>) -> Snapshot {
         let inventory = self.bot.items().into_iter().map(|(name, count)| (name, i64::from(count))).collect();
         let p = self.bot.position();
         let blocks = tracker
@@ -358,6 +354,40 @@ pub fn json_object<T: for<'de> Deserialize<'de>>(text: &str) -> Result<T, String
         return Err("no JSON object in the reply".to_owned());
     }
     serde_json::from_str(&text[open..=close]).map_err(|err| err.to_string())
+}
+
+/// Why [`ask_usable`] got nothing usable.
+#[derive(Debug)]
+pub enum Unusable {
+    /// The call itself failed (after the client's retries), in words.
+    Llm(String),
+    /// Both answers were unusable; the second one's reason.
+    Answer(String),
+}
+
+/// Asks `role` and parses the answer with `parse`. An unusable answer is sent back once with `correction(reason)`
+/// appended to the conversation, so the second try knows what was wrong (Voyager repeats the same prompt instead).
+pub async fn ask_usable<T>(
+    llm: &Llm,
+    role: Role,
+    mut messages: Vec<Message>,
+    parse: impl Fn(&str) -> Result<T, String>,
+    correction: impl Fn(&str) -> String,
+) -> Result<T, Unusable> {
+    let mut problem = String::new();
+    for _ in 0..2 {
+        let reply = llm.chat(role, &messages, 0.0).await.map_err(|e| Unusable::Llm(llm_failure(&e)))?;
+        match parse(&reply.content) {
+            Ok(parsed) => return Ok(parsed),
+            Err(why) => {
+                tracing::info!("unusable {} answer: {why}", role.name());
+                messages.push(Message { role: "assistant".to_owned(), content: reply.content });
+                messages.push(Message::user(correction(&why)));
+                problem = why;
+            }
+        }
+    }
+    Err(Unusable::Answer(problem))
 }
 
 fn llm_failure(err: &LlmError) -> String {

@@ -11,7 +11,7 @@
 use serde::Deserialize;
 
 use super::{
-    act::{Agent, TaskSpec, items_text, json_object},
+    act::{Agent, TaskSpec, Unusable, ask_usable, items_text, json_object},
     checkpoint::{Checkpoint, QaPair},
     prompts,
     tracker::Tracker,
@@ -79,21 +79,14 @@ pub async fn next_task(agent: &Agent, checkpoint: &mut Checkpoint) -> Result<Tas
     )
     .map_err(|e| e.to_string())?;
     let system = prompts::render("curriculum", &[]).map_err(|e| e.to_string())?;
-    let mut messages = vec![Message::system(system), Message::user(user)];
-    let mut problem = String::new();
-    for _ in 0..2 {
-        let reply = agent.llm.chat(Role::Curriculum, &messages, 0.0).await.map_err(|e| format!("the LLM failed: {e}"))?;
-        match proposal(&reply.content, checkpoint) {
-            Ok(spec) => return Ok(spec),
-            Err(why) => {
-                tracing::info!("unusable curriculum answer: {why}");
-                messages.push(Message { role: "assistant".to_owned(), content: reply.content });
-                messages.push(Message::user(format!("That cannot be used: {why}. Answer with the JSON object only.")));
-                problem = why;
-            }
-        }
-    }
-    Err(format!("the curriculum gave no usable task: {problem}"))
+    let messages = vec![Message::system(system), Message::user(user)];
+    let correction = |why: &str| format!("That cannot be used: {why}. Answer with the JSON object only.");
+    ask_usable(&agent.llm, Role::Curriculum, messages, |reply| proposal(reply, checkpoint), correction).await.map_err(
+        |err| match err {
+            Unusable::Llm(failure) => failure,
+            Unusable::Answer(why) => format!("the curriculum gave no usable task: {why}"),
+        },
+    )
 }
 
 /// A proposal, validated: a task not yet completed, with a valid tracker if it gave one.

@@ -100,14 +100,20 @@ fn blanks(text: &str) -> Vec<String> {
 mod tests {
     use super::*;
 
-    #[test]
-    fn every_prompt_declares_exactly_its_blanks() {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("prompts");
-        let mut files: Vec<String> = std::fs::read_dir(&dir)
+    /// The file stems in a folder of the crate, sorted.
+    fn stems(folder: &str) -> Vec<String> {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(folder);
+        let mut stems: Vec<String> = std::fs::read_dir(&dir)
             .unwrap()
             .map(|e| e.unwrap().path().file_stem().unwrap().to_string_lossy().into_owned())
             .collect();
-        files.sort();
+        stems.sort();
+        stems
+    }
+
+    #[test]
+    fn every_prompt_declares_exactly_its_blanks() {
+        let files = stems("prompts");
         let mut declared: Vec<String> = PROMPTS.iter().map(|p| p.name.to_owned()).collect();
         declared.sort();
         assert_eq!(files, declared, "prompts/ and PROMPTS differ");
@@ -142,12 +148,7 @@ mod tests {
 
     #[test]
     fn the_llm_sees_every_primitive() {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("primitives");
-        let mut files: Vec<String> = std::fs::read_dir(&dir)
-            .unwrap()
-            .map(|e| e.unwrap().path().file_stem().unwrap().to_string_lossy().into_owned())
-            .collect();
-        files.sort();
+        let files = stems("primitives");
         let mut shown: Vec<String> = PRIMITIVES.iter().map(|(n, _)| (*n).to_owned()).collect();
         shown.sort();
         assert_eq!(files, shown);

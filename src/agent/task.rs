@@ -5,7 +5,7 @@
 use serde::Deserialize;
 
 use super::{
-    act::{Agent, TaskOutcome, TaskSpec, observation, usage_since},
+    act::{Agent, TaskOutcome, TaskSpec, Unusable, ask_usable, observation, usage_since},
     prompts,
     tracker::{Snapshot, Tracker},
 };
@@ -37,7 +37,7 @@ pub async fn run_goal(agent: &Agent, goal: &str) -> bool {
     let mut learned = Vec::new();
     for (i, spec) in plan.iter().enumerate() {
         if let Some(tracker) = &spec.tracker
-            && tracker.progress(&Snapshot::default(), &snapshot_now(agent)).done
+            && tracker.progress(&Snapshot::default(), &agent.snapshot(Some(tracker), &Default::default())).done
             && !matches!(tracker, Tracker::Craft { .. } | Tracker::Kill { .. })
         {
             (agent.say)(&format!("Already done: {}.", spec.task));
@@ -69,21 +69,11 @@ pub async fn run_goal(agent: &Agent, goal: &str) -> bool {
 async fn plan(agent: &Agent, goal: &str) -> Result<Vec<TaskSpec>, String> {
     let prompt = prompts::render("task_decomposition", &[("goal", goal), ("observation", &observation(&agent.bot))])
         .map_err(|e| e.to_string())?;
-    let mut messages = vec![Message::user(prompt)];
-    let mut problem = String::new();
-    for _ in 0..2 {
-        let reply = agent.llm.chat(Role::Curriculum, &messages, 0.0).await.map_err(|e| format!("the LLM failed: {e}"))?;
-        match parse_plan(&reply.content) {
-            Ok(plan) => return Ok(plan),
-            Err(why) => {
-                tracing::info!("unusable plan for {goal:?}: {why}");
-                messages.push(Message { role: "assistant".to_owned(), content: reply.content });
-                messages.push(Message::user(format!("That plan cannot be used: {why}. Answer with the JSON array only.")));
-                problem = why;
-            }
-        }
-    }
-    Err(problem)
+    let correction = |why: &str| format!("That plan cannot be used: {why}. Answer with the JSON array only.");
+    ask_usable(&agent.llm, Role::Curriculum, vec![Message::user(prompt)], parse_plan, correction).await.map_err(|err| match err {
+        Unusable::Llm(failure) => failure,
+        Unusable::Answer(why) => why,
+    })
 }
 
 /// The JSON array of steps in a reply, validated.
@@ -109,15 +99,6 @@ pub fn parse_plan(reply: &str) -> Result<Vec<TaskSpec>, String> {
             Ok(TaskSpec { task, context: step.context, tracker })
         })
         .collect()
-}
-
-fn snapshot_now(agent: &Agent) -> Snapshot {
-    let p = agent.bot.position();
-    Snapshot {
-        inventory: agent.bot.items().into_iter().map(|(n, c)| (n, i64::from(c))).collect(),
-        position: [p.x, p.y, p.z],
-        ..Snapshot::default()
-    }
 }
 
 #[cfg(test)]

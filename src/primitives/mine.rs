@@ -55,8 +55,7 @@ pub async fn mine_block(bot: &BotHandle, name: &str, count: u32) -> Answer {
 /// so blocks it can walk to come first.
 fn target(bot: &BotHandle, kind: BlockKind) -> Option<BlockPos> {
     let feet = BlockPos::from(bot.position()).y;
-    let walkable = observe::nearest_blocks_where(bot, kind, SEARCH, 1, |pos| pos.y >= feet).first().copied();
-    walkable.or_else(|| observe::nearest_blocks(bot, kind, SEARCH, 1).first().copied())
+    observe::nearest_blocks_preferring(bot, kind, SEARCH, 1, |pos| pos.y >= feet).first().copied()
 }
 
 /// Digs the block at `pos` and waits until it is gone. A dig the client abandons (the view moved, the server

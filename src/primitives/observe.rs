@@ -28,16 +28,16 @@ pub fn find_blocks(bot: &BotHandle, name: &str, max_distance: f64, count: usize)
 /// Scans the loaded world in a cube around the bot; returns matches within `max_distance` (from the bot's feet to
 /// block centres), nearest first.
 pub fn nearest_blocks(bot: &BotHandle, kind: BlockKind, max_distance: f64, count: usize) -> Vec<BlockPos> {
-    nearest_blocks_where(bot, kind, max_distance, count, |_| true)
+    nearest_blocks_preferring(bot, kind, max_distance, count, |_| true)
 }
 
-/// As [`nearest_blocks`], counting only positions `keep` accepts.
-pub fn nearest_blocks_where(
+/// As [`nearest_blocks`], with the positions `prefer` accepts ahead of the rest (each group nearest first); one scan.
+pub fn nearest_blocks_preferring(
     bot: &BotHandle,
     kind: BlockKind,
     max_distance: f64,
     count: usize,
-    keep: impl Fn(BlockPos) -> bool,
+    prefer: impl Fn(BlockPos) -> bool,
 ) -> Vec<BlockPos> {
     let origin = bot.position();
     let centre = BlockPos::from(origin);
@@ -45,7 +45,7 @@ pub fn nearest_blocks_where(
     let world = bot.client().world();
     let world = world.read();
     let (min_y, max_y) = (world.chunks.min_y(), world.chunks.min_y() + world.chunks.height() as i32 - 1);
-    let mut found: Vec<(f64, BlockPos)> = Vec::new();
+    let mut found: Vec<(bool, f64, BlockPos)> = Vec::new();
     for y in (centre.y - radius).max(min_y)..=(centre.y + radius).min(max_y) {
         for x in centre.x - radius..=centre.x + radius {
             for z in centre.z - radius..=centre.z + radius {
@@ -55,14 +55,14 @@ pub fn nearest_blocks_where(
                     continue;
                 }
                 let distance = pos.center().distance_to(origin);
-                if distance <= max_distance && keep(pos) {
-                    found.push((distance, pos));
+                if distance <= max_distance {
+                    found.push((!prefer(pos), distance, pos));
                 }
             }
         }
     }
-    found.sort_by(|a, b| a.0.total_cmp(&b.0));
-    found.into_iter().take(count).map(|(_, pos)| pos).collect()
+    found.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)));
+    found.into_iter().take(count).map(|(_, _, pos)| pos).collect()
 }
 
 /// The kind of block at `pos`, if its chunk is loaded.

@@ -281,8 +281,6 @@ impl SkillLibrary {
     pub fn add(&self, new: NewSkill, on_collision: OnCollision) -> Result<Arc<Skill>, SkillError> {
         valid_name(&new.name).map_err(SkillError::Invalid)?;
         let description = clean_description(&new.description).map_err(SkillError::Invalid)?;
-        store::compile(&self.compiler, &new.name, &new.code)
-            .map_err(|(reason, line)| SkillError::Compile { name: new.name.clone(), line, reason })?;
 
         let _writing = self.writing.lock().unwrap_or_else(|p| p.into_inner());
         let existing = self.get(&new.name);
@@ -295,13 +293,13 @@ impl SkillLibrary {
                 (name, code, 1)
             }
         };
+        // As the file will hold it, so the watcher sees our own write as nothing new.
+        let code = format!("{}\n", code.trim_end());
+        let (functions, params) = store::compile(&self.compiler, &name, &code)
+            .map_err(|(reason, line)| SkillError::Compile { name: new.name.clone(), line, reason })?;
         let meta = SkillMeta { description, task: new.task.trim().to_owned(), created: store::utc_now(), version };
-        store::write(&self.dir, &name, &code, &meta)?;
-        let skill = match store::read(&self.dir, &name, &self.compiler) {
-            Ok(skill) => Arc::new(skill),
-            Err(ReadError::Gone) => return Err(SkillError::Invalid(format!("{name}.rhai vanished while it was written"))),
-            Err(ReadError::Invalid { reason, line, .. }) => return Err(SkillError::Compile { name, line, reason }),
-        };
+        let skill = Arc::new(Skill { name, code, meta, params, functions });
+        store::write(&self.dir, &skill)?;
         self.install(skill.clone())?;
         Ok(skill)
     }

@@ -175,13 +175,11 @@ impl ReadError {
 }
 
 /// Writes a skill's files: the metadata first, then the code, each atomically.
-pub fn write(dir: &Path, name: &str, code: &str, meta: &SkillMeta) -> Result<(), SkillError> {
+pub fn write(dir: &Path, skill: &Skill) -> Result<(), SkillError> {
     std::fs::create_dir_all(dir).map_err(|source| SkillError::Io { path: dir.to_owned(), source })?;
-    let json = serde_json::to_string_pretty(meta).expect("skill metadata serializes") + "\n";
-    write_atomically(&dir.join(format!("{name}.json")), json.as_bytes())?;
-    let mut code = code.trim_end().to_owned();
-    code.push('\n');
-    write_atomically(&dir.join(format!("{name}.rhai")), code.as_bytes())
+    let json = serde_json::to_string_pretty(&skill.meta).expect("skill metadata serializes") + "\n";
+    write_atomically(&dir.join(format!("{}.json", skill.name)), json.as_bytes())?;
+    write_atomically(&dir.join(format!("{}.rhai", skill.name)), skill.code.as_bytes())
 }
 
 /// Deletes a skill's files: the code first, so a crash leaves no loadable half.

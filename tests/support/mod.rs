@@ -478,3 +478,13 @@ pub fn status_position(reply: &str) -> [f64; 3] {
     let numbers: Vec<f64> = rest.split_whitespace().take(3).map(|n| n.parse().unwrap()).collect();
     [numbers[0], numbers[1], numbers[2]]
 }
+
+/// The last message of a chat-completions request a scripted LLM endpoint received (the newest user turn).
+pub fn last_user_message(request: &Value) -> String {
+    request["messages"].as_array().and_then(|m| m.last()).map(|m| m["content"].as_str().unwrap_or("").to_owned()).unwrap_or_default()
+}
+
+/// The first (system) message of such a request.
+pub fn system_message(request: &Value) -> String {
+    request["messages"][0]["content"].as_str().unwrap_or("").to_owned()
+}
