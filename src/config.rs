@@ -8,14 +8,7 @@ use std::{
     time::Duration,
 };
 
-use serde::Deserialize;
-
-pub use crate::cli::{AuthMode, ReplyMode};
-use crate::{
-    cli::RunArgs,
-    llm::{LlmConfig, Role},
-    script::Limits,
-};
+use serde::{Deserialize, Serialize};
 
 /// The file read when `--config` is not given, if it exists in the working directory.
 pub const DEFAULT_CONFIG_FILE: &str = "wayfarer.toml";
@@ -25,6 +18,144 @@ pub const DEFAULT_PORT: u16 = 25565;
 const MAX_NAME_LEN: usize = 16;
 /// More bots than this in one process is almost certainly a typo.
 const MAX_BOTS: usize = 1000;
+
+/// The longest script run the settings accept, and the default one.
+const MAX_SCRIPT_SECS: u64 = 86_400;
+pub const DEFAULT_SCRIPT_TIME: Duration = Duration::from_secs(600);
+/// LLM retries beyond this only delay the failure a user needs to see.
+const MAX_LLM_RETRIES: u32 = 10;
+/// No wait between two LLM retries is longer than this, whatever the backoff or a `Retry-After` header says.
+pub const MAX_LLM_BACKOFF: Duration = Duration::from_secs(30);
+
+/// How the bots authenticate with the server.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum AuthMode {
+    /// No account: the server must run with `online-mode=false`.
+    #[default]
+    Offline,
+    /// A Microsoft account, signed in with a device code the first time and cached afterwards.
+    Microsoft,
+}
+
+impl std::str::FromStr for AuthMode {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        match text.to_ascii_lowercase().as_str() {
+            "offline" => Ok(AuthMode::Offline),
+            "microsoft" => Ok(AuthMode::Microsoft),
+            _ => Err(format!("{text:?} is not an auth mode: use offline or microsoft")),
+        }
+    }
+}
+
+/// Where a bot's replies to chat commands go.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ReplyMode {
+    /// Public chat, seen by everyone.
+    #[default]
+    Public,
+    /// A private message (`/msg`) to the player who gave the command.
+    Whisper,
+}
+
+impl std::str::FromStr for ReplyMode {
+    type Err = String;
+
+    fn from_str(text: &str) -> Result<Self, Self::Err> {
+        match text.to_ascii_lowercase().as_str() {
+            "public" => Ok(ReplyMode::Public),
+            "whisper" => Ok(ReplyMode::Whisper),
+            _ => Err(format!("{text:?} is not a reply mode: use public or whisper")),
+        }
+    }
+}
+
+/// What an LLM call is for. Each role can have its own model, and usage is counted per role.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Role {
+    Curriculum,
+    Action,
+    Critic,
+    Description,
+}
+
+impl Role {
+    pub const ALL: [Role; 4] = [Role::Curriculum, Role::Action, Role::Critic, Role::Description];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Role::Curriculum => "curriculum",
+            Role::Action => "action",
+            Role::Critic => "critic",
+            Role::Description => "description",
+        }
+    }
+}
+
+/// Where and how to reach the LLM.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LlmConfig {
+    /// Up to and including `/v1`, e.g. `https://api.openai.com/v1`.
+    pub base_url: String,
+    pub api_key: Option<String>,
+    /// The model for roles without their own.
+    pub model: String,
+    /// Per-role models.
+    pub role_models: std::collections::BTreeMap<Role, String>,
+    /// One request's time limit.
+    pub timeout: Duration,
+    /// Retries after the first attempt, for 429, 5xx, connection errors and cut-off or unreadable replies.
+    pub retries: u32,
+    /// The first retry's wait; each further retry waits twice as long (a `Retry-After` header wins), never more than
+    /// [`MAX_LLM_BACKOFF`].
+    pub backoff: Duration,
+}
+
+impl Default for LlmConfig {
+    fn default() -> Self {
+        Self {
+            base_url: "https://api.openai.com/v1".to_owned(),
+            api_key: None,
+            model: "gpt-4o-mini".to_owned(),
+            role_models: std::collections::BTreeMap::new(),
+            timeout: Duration::from_secs(120),
+            retries: 3,
+            backoff: Duration::from_secs(1),
+        }
+    }
+}
+
+impl LlmConfig {
+    pub fn model_for(&self, role: Role) -> &str {
+        self.role_models.get(&role).map_or(&self.model, String::as_str)
+    }
+}
+
+/// Settings given on the command line or in `WAYFARER_*` variables, before they are checked: each one, when present,
+/// wins over `wayfarer.toml`.
+#[derive(Clone, Debug, Default)]
+pub struct Overrides {
+    pub server: Option<String>,
+    pub username: Option<String>,
+    pub auth: Option<AuthMode>,
+    pub owners: Vec<String>,
+    pub bots: Option<usize>,
+    pub prefix: Option<String>,
+    pub reply: Option<ReplyMode>,
+    pub scripts: Option<PathBuf>,
+    pub skills: Option<PathBuf>,
+    pub models: Option<PathBuf>,
+    pub llm_url: Option<String>,
+    pub llm_model: Option<String>,
+    pub llm_key: Option<String>,
+    pub checkpoint: Option<PathBuf>,
+    /// The configuration file; `None` reads `./wayfarer.toml` when it exists.
+    pub config: Option<PathBuf>,
+}
 
 /// Why a configuration could not be resolved. Each message names the setting and the source it came from.
 #[derive(Debug, thiserror::Error)]
@@ -139,25 +270,22 @@ pub struct Config {
     pub reconnect: Backoff,
     /// Where `!run` finds scripts.
     pub scripts_dir: PathBuf,
-    /// Sandbox limits for every script run.
-    pub script_limits: Limits,
+    /// The longest a script run may take, primitives included.
+    pub script_time_limit: Duration,
     /// The skill library's folder (skills and their search index).
     pub skills_dir: PathBuf,
     /// Where the embedding model and ONNX Runtime are (`make models` fills it).
     pub models_dir: PathBuf,
     /// The LLM, when one is configured (an endpoint URL or an API key); `!task` and learning need it.
     pub llm: Option<LlmConfig>,
-    /// Where learning keeps its completed and failed tasks, question cache and event log.
+    /// Where learning keeps its completed and failed tasks, question cache and event log: one folder per bot inside.
     pub checkpoint_dir: PathBuf,
-    /// `wayfarer learn`: the first bot starts learning as soon as it spawns, for this many tasks, then the process
-    /// exits.
-    pub learn_on_spawn: Option<usize>,
 }
 
 impl Default for Config {
     /// The configuration with nothing set: one offline bot `Wayfarer` joining `localhost:25565`, no owners.
     fn default() -> Self {
-        Self::merge(RunArgs::default(), FileConfig::default()).expect("the defaults are valid")
+        Self::merge(Overrides::default(), FileConfig::default()).expect("the defaults are valid")
     }
 }
 
@@ -171,8 +299,13 @@ impl Config {
         }
     }
 
+    /// Where bot `name` keeps its learning checkpoint.
+    pub fn checkpoint_for(&self, name: &str) -> PathBuf {
+        self.checkpoint_dir.join(name)
+    }
+
     /// Resolves flags (which already carry their environment variables) over the config file over defaults.
-    pub fn resolve(args: RunArgs) -> Result<Self, ConfigError> {
+    pub fn resolve(args: Overrides) -> Result<Self, ConfigError> {
         let file = match &args.config {
             Some(path) => FileConfig::load(path)?,
             None if Path::new(DEFAULT_CONFIG_FILE).is_file() => FileConfig::load(Path::new(DEFAULT_CONFIG_FILE))?,
@@ -181,7 +314,14 @@ impl Config {
         Self::merge(args, file)
     }
 
-    fn merge(args: RunArgs, file: FileConfig) -> Result<Self, ConfigError> {
+    /// Resolves `overrides` over the configuration file's text (`wayfarer.toml`) over defaults.
+    pub fn from_toml(text: &str, overrides: Overrides) -> Result<Self, ConfigError> {
+        let path = overrides.config.clone().unwrap_or_else(|| PathBuf::from(DEFAULT_CONFIG_FILE));
+        let file = toml::from_str(text).map_err(|e| ConfigError::Parse { path, message: e.to_string() })?;
+        Self::merge(overrides, file)
+    }
+
+    fn merge(args: Overrides, file: FileConfig) -> Result<Self, ConfigError> {
         let server = ServerAddress::parse(args.server.as_deref().or(file.server.as_deref()).unwrap_or("localhost"))?;
         let username = args.username.or(file.username).unwrap_or_else(|| "Wayfarer".to_owned());
         let auth = args.auth.or(file.auth).unwrap_or_default();
@@ -193,16 +333,14 @@ impl Config {
         let reconnect = file.reconnect.unwrap_or_default().resolve()?;
         let scripts_dir = args.scripts.or(file.scripts_dir).unwrap_or_else(|| PathBuf::from("scripts"));
         let skills_dir = args.skills.or(file.skills_dir).unwrap_or_else(|| PathBuf::from("skills"));
-        let models_dir = args.models.or(file.models_dir).unwrap_or_else(crate::skills::default_models_dir);
+        let models_dir = args.models.or(file.models_dir).unwrap_or_else(default_models_dir);
         let checkpoint_dir = args.checkpoint.or(file.checkpoint_dir).unwrap_or_else(default_checkpoint_dir);
         let llm = resolve_llm(args.llm_url, args.llm_model, args.llm_key, file.llm.unwrap_or_default())?;
-        let mut script_limits = Limits::default();
-        if let Some(secs) = file.script_time_limit_secs {
-            if !(1..=86_400).contains(&secs) {
-                return Err(ConfigError::ScriptTime(secs));
-            }
-            script_limits.deadline = Duration::from_secs(secs);
-        }
+        let script_time_limit = match file.script_time_limit_secs {
+            Some(secs) if !(1..=MAX_SCRIPT_SECS).contains(&secs) => return Err(ConfigError::ScriptTime(secs)),
+            Some(secs) => Duration::from_secs(secs),
+            None => DEFAULT_SCRIPT_TIME,
+        };
 
         for owner in &owners {
             if !is_player_name(owner, 1) {
@@ -245,7 +383,22 @@ impl Config {
             }
             AuthMode::Microsoft => {}
         }
-        Ok(Self { server, username, auth, owners, bots, prefix, reply, reconnect, scripts_dir, script_limits, skills_dir, models_dir, llm, checkpoint_dir, learn_on_spawn: None })
+        Ok(Self {
+            server,
+            username,
+            auth,
+            owners,
+            bots,
+            prefix,
+            reply,
+            reconnect,
+            scripts_dir,
+            script_time_limit,
+            skills_dir,
+            models_dir,
+            llm,
+            checkpoint_dir,
+        })
     }
 }
 
@@ -273,6 +426,16 @@ pub struct FileConfig {
     pub models_dir: Option<PathBuf>,
     pub llm: Option<FileLlm>,
     pub checkpoint_dir: Option<PathBuf>,
+}
+
+/// `$XDG_CACHE_HOME/wayfarer/models`, or `~/.cache/wayfarer/models`: where `make models` puts the embedding model.
+pub fn default_models_dir() -> PathBuf {
+    let cache = std::env::var_os("XDG_CACHE_HOME")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".cache")))
+        .unwrap_or_else(|| PathBuf::from(".cache"));
+    cache.join("wayfarer").join("models")
 }
 
 /// `$XDG_STATE_HOME/wayfarer/checkpoint`, or `~/.local/state/wayfarer/checkpoint`.
@@ -323,15 +486,20 @@ fn resolve_llm(
         Some(secs) => Duration::from_secs(secs),
         None => defaults.timeout,
     };
-    Ok(Some(LlmConfig {
-        base_url,
-        api_key,
-        model: model.filter(|m| !m.trim().is_empty()).or(file.model).unwrap_or(defaults.model),
-        role_models: file.models,
-        timeout,
-        retries: file.retries.unwrap_or(defaults.retries),
-        backoff: defaults.backoff,
-    }))
+    let host = base_url.split_once("://").map_or("", |(_, rest)| rest).split(['/', '?', '#']).next().unwrap_or("");
+    if host.is_empty() || base_url.chars().any(char::is_whitespace) {
+        return Err(ConfigError::Llm(format!("the endpoint {base_url:?} is not a URL (e.g. http://localhost:11434/v1)")));
+    }
+    let retries = file.retries.unwrap_or(defaults.retries);
+    if retries > MAX_LLM_RETRIES {
+        return Err(ConfigError::Llm(format!("retries = {retries}: use 0 to {MAX_LLM_RETRIES}")));
+    }
+    let model = model.filter(|m| !m.trim().is_empty()).or(file.model).unwrap_or(defaults.model);
+    let models = std::iter::once(&model).chain(file.models.values());
+    if let Some(bad) = models.into_iter().find(|m| m.trim().is_empty() || m.chars().any(char::is_control)) {
+        return Err(ConfigError::Llm(format!("the model name {bad:?} is empty or has control characters")));
+    }
+    Ok(Some(LlmConfig { base_url, api_key, model, role_models: file.models, timeout, retries, backoff: defaults.backoff }))
 }
 
 /// `[reconnect]` in `wayfarer.toml`.
@@ -370,25 +538,26 @@ impl FileConfig {
 mod tests {
     use super::*;
 
-    fn merge(args: RunArgs, file: &str) -> Result<Config, ConfigError> {
+    fn merge(args: Overrides, file: &str) -> Result<Config, ConfigError> {
         Config::merge(args, toml::from_str(file).expect("test file parses"))
     }
 
     #[test]
     fn defaults_need_nothing() {
-        let config = merge(RunArgs::default(), "").unwrap();
+        let config = merge(Overrides::default(), "").unwrap();
         assert_eq!(config.server, ServerAddress { host: "localhost".into(), port: 25565 });
         assert_eq!(config.bot_names(), ["Wayfarer"]);
         assert_eq!(config.auth, AuthMode::Offline);
         assert_eq!(config.prefix, "!");
         assert!(config.owners.is_empty());
         assert_eq!(config.scripts_dir, PathBuf::from("scripts"));
-        assert_eq!(config.script_limits.deadline, Duration::from_secs(600));
+        assert_eq!(config.script_time_limit, Duration::from_secs(600));
+        assert_eq!(config.checkpoint_for("Wayfarer_2"), config.checkpoint_dir.join("Wayfarer_2"), "one folder per bot");
     }
 
     #[test]
     fn flags_override_file() {
-        let args = RunArgs { server: Some("mc.example.org:25570".into()), owners: vec!["Alice".into()], ..Default::default() };
+        let args = Overrides { server: Some("mc.example.org:25570".into()), owners: vec!["Alice".into()], ..Default::default() };
         let config = merge(args, "server = \"other\"\nowners = [\"Bob\"]\nusername = \"Scout\"\nbots = 3").unwrap();
         assert_eq!(config.server.to_string(), "mc.example.org:25570");
         assert_eq!(config.owners, ["Alice"]);
@@ -429,6 +598,30 @@ mod tests {
     }
 
     #[test]
+    fn nonsense_llm_settings_are_refused_at_start() {
+        let url = |u: &str| resolve_llm(Some(u.into()), None, None, FileLlm::default());
+        for bad in ["http://", "https:///v1", "http://local host/v1"] {
+            assert!(url(bad).unwrap_err().to_string().contains("is not a URL"), "{bad}");
+        }
+        let file = |text: &str| toml::from_str::<FileConfig>(text).unwrap().llm.unwrap();
+        let err = resolve_llm(Some("http://x/v1".into()), None, None, file("[llm]\nretries = 1000")).unwrap_err();
+        assert!(err.to_string().contains("retries = 1000: use 0 to 10"), "{err}");
+        let err = resolve_llm(Some("http://x/v1".into()), None, None, file("[llm]\ntimeout_secs = 0")).unwrap_err();
+        assert!(err.to_string().contains("timeout_secs = 0"), "{err}");
+        let err = resolve_llm(Some("http://x/v1".into()), None, None, file("[llm]\nmodel = \" \"")).unwrap_err();
+        assert!(err.to_string().contains("model name"), "{err}");
+        let err = resolve_llm(Some("http://x/v1".into()), None, None, file("[llm.models]\ncritic = \"\"")).unwrap_err();
+        assert!(err.to_string().contains("model name"), "{err}");
+    }
+
+    #[test]
+    fn auth_and_reply_modes_parse_from_words() {
+        assert_eq!("Microsoft".parse::<AuthMode>(), Ok(AuthMode::Microsoft));
+        assert_eq!("whisper".parse::<ReplyMode>(), Ok(ReplyMode::Whisper));
+        assert!("loud".parse::<ReplyMode>().unwrap_err().contains("use public or whisper"));
+    }
+
+    #[test]
     fn unknown_file_key_is_an_error() {
         let err = toml::from_str::<FileConfig>("sever = \"x\"").unwrap_err();
         assert!(err.to_string().contains("unknown field `sever`"), "{err}");
@@ -447,22 +640,22 @@ mod tests {
 
     #[test]
     fn swarm_names_must_fit_sixteen_characters() {
-        let args = RunArgs { username: Some("FifteenCharName".into()), bots: Some(3), ..Default::default() };
+        let args = Overrides { username: Some("FifteenCharName".into()), bots: Some(3), ..Default::default() };
         let err = merge(args, "").unwrap_err();
         assert!(err.to_string().contains("FifteenCharName_3"), "{err}");
     }
 
     #[test]
     fn microsoft_auth_is_one_bot() {
-        let args = RunArgs { auth: Some(AuthMode::Microsoft), bots: Some(2), ..Default::default() };
+        let args = Overrides { auth: Some(AuthMode::Microsoft), bots: Some(2), ..Default::default() };
         assert!(matches!(merge(args, ""), Err(ConfigError::Bots { .. })));
     }
 
     #[test]
     fn bad_owner_and_prefix_are_rejected() {
-        let args = RunArgs { owners: vec!["not a name".into()], ..Default::default() };
+        let args = Overrides { owners: vec!["not a name".into()], ..Default::default() };
         assert!(matches!(merge(args, ""), Err(ConfigError::Owner { .. })));
-        let args = RunArgs { prefix: Some("/".into()), ..Default::default() };
+        let args = Overrides { prefix: Some("/".into()), ..Default::default() };
         assert!(matches!(merge(args, ""), Err(ConfigError::Prefix { .. })));
     }
 
@@ -476,8 +669,8 @@ mod tests {
 
     #[test]
     fn reconnect_section_is_validated() {
-        let config = merge(RunArgs::default(), "[reconnect]\ninitial_delay_secs = 0.5\nmax_delay_secs = 4").unwrap();
+        let config = merge(Overrides::default(), "[reconnect]\ninitial_delay_secs = 0.5\nmax_delay_secs = 4").unwrap();
         assert_eq!(config.reconnect.initial, Duration::from_millis(500));
-        assert!(merge(RunArgs::default(), "[reconnect]\ninitial_delay_secs = 9\nmax_delay_secs = 4").is_err());
+        assert!(merge(Overrides::default(), "[reconnect]\ninitial_delay_secs = 9\nmax_delay_secs = 4").is_err());
     }
 }

@@ -5,9 +5,9 @@ use std::process::ExitCode;
 use clap::Parser;
 
 fn main() -> ExitCode {
-    let cli = wayfarer::cli::Cli::parse();
+    let cli = wayfarer::app::cli::Cli::parse();
     wayfarer::logging::init();
-    match wayfarer::cli::run(cli) {
+    match wayfarer::app::cli::run(cli) {
         Ok(()) => ExitCode::SUCCESS,
         Err(err) => {
             // One line a user can act on; the chain carries the context.

@@ -17,7 +17,7 @@ fn craft_item_crafts_and_explains_what_is_missing() {
     );
     let (world, _bot) = world_with_scripted_bot(&scripts);
     give(&world, "Wayfarer", "oak_log", 2);
-    std::thread::sleep(Duration::from_millis(300));
+    bot_sees(&world, "Wayfarer", "oak_log", 2);
 
     let done = run_script(&world, "planks", Duration::from_secs(30));
     assert!(done.contains("finished") && done.contains("-2 oak_log, +8 oak_planks"), "{done}");
@@ -27,7 +27,7 @@ fn craft_item_crafts_and_explains_what_is_missing() {
     assert!(done.ends_with("I cannot make wooden_pickaxe because I need: 2 more stick"), "{done}");
 
     give(&world, "Wayfarer", "stick", 2);
-    std::thread::sleep(Duration::from_millis(300));
+    bot_sees(&world, "Wayfarer", "stick", 2);
     let done = run_script(&world, "pickaxe", Duration::from_secs(30));
     assert!(done.contains("no crafting_table within 32 blocks"), "{done}");
     assert_eq!(inventory_count(&world, "Wayfarer", "oak_planks"), 8, "a failed craft spends nothing");

@@ -13,7 +13,7 @@ fn kill_mob_hunts_and_collects() {
     let (world, _bot) = world_with_scripted_bot(&scripts);
     give(&world, "Wayfarer", "stone_sword", 1);
     let pig = world.cmd(json!({"cmd": "spawnMob", "kind": "pig", "x": 6.5, "z": -4.5}));
-    std::thread::sleep(Duration::from_millis(300));
+    bot_sees(&world, "Wayfarer", "stone_sword", 1);
 
     let done = run_script(&world, "zombie", Duration::from_secs(20));
     assert!(done.ends_with("No zombie within 32 blocks; explore first"), "{done}");

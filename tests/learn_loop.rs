@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 use support::*;
-use wayfarer::llm::fake::FakeEndpoint;
+use support::fake_llm::FakeEndpoint;
 
 fn code(description: &str, body: &str) -> String {
     format!("Plan: as below.\nDescription: {description}\n```rhai\n{body}\n```")
@@ -71,10 +71,11 @@ fn learns_three_skills_then_resumes() {
     // Skills learned earlier are shown to the action agent later.
     assert!(system_message(&requests[6]).contains("fn makePlanks()") && system_message(&requests[6]).contains("fn mineOneLog()"));
 
-    // The checkpoint was written as it went.
-    let tasks: Value = serde_json::from_str(&std::fs::read_to_string(checkpoint.0.join("tasks.json")).unwrap()).unwrap();
+    // The checkpoint was written as it went, in this bot's own folder.
+    let mine = checkpoint.0.join("Wayfarer");
+    let tasks: Value = serde_json::from_str(&std::fs::read_to_string(mine.join("tasks.json")).unwrap()).unwrap();
     assert_eq!(tasks["completed"], json!(["Mine 1 wood log", "Craft 4 oak_planks", "Craft 1 crafting_table"]));
-    let events = std::fs::read_to_string(checkpoint.0.join("events.jsonl")).unwrap();
+    let events = std::fs::read_to_string(mine.join("events.jsonl")).unwrap();
     assert_eq!(events.lines().count(), 3);
     assert!(events.contains("\"attempts\":2"), "{events}");
     for name in ["mineOneLog", "makePlanks", "makeTable"] {

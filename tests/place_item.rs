@@ -21,7 +21,7 @@ fn place_item_places_and_refuses_occupied_spots() {
     let (world, _bot) = world_with_scripted_bot(&scripts);
     give(&world, "Wayfarer", "cobblestone", 2);
     give(&world, "Wayfarer", "iron_helmet", 1);
-    std::thread::sleep(Duration::from_millis(300));
+    bot_sees(&world, "Wayfarer", "iron_helmet", 1);
 
     let done = run_script(&world, "place", Duration::from_secs(30));
     assert!(done.contains("finished") && done.contains("-1 cobblestone"), "{done}");

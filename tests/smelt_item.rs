@@ -18,7 +18,7 @@ fn smelt_item_makes_an_ingot_and_asks_for_fuel() {
     give(&world, "Wayfarer", "raw_iron", 3);
     give(&world, "Wayfarer", "coal", 1);
     give(&world, "Wayfarer", "oak_planks", 1);
-    std::thread::sleep(Duration::from_millis(300));
+    bot_sees(&world, "Wayfarer", "oak_planks", 1);
 
     let done = run_script(&world, "two", Duration::from_secs(20));
     assert!(done.ends_with("I cannot smelt 2 raw_iron because I need: 1 more oak_planks"), "{done}");

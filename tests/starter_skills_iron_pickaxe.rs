@@ -39,8 +39,11 @@ fn iron_pickaxe_from_nothing_through_run() {
         let placed = world.wait_event(0, Duration::from_secs(1), |e| e["event"] == "blockPlaced" && e["block"] == block);
         assert!(placed.is_some(), "no {block} was placed");
     }
+    // `getBlock` answers the block's name as a plain string. (This check once read `left["name"]`, which is null
+    // for a string, so it could never fail.)
     for x in [-4, -3, -2] {
         let left = world.cmd(json!({"cmd": "getBlock", "x": x, "y": 64, "z": 9}));
-        assert_ne!(left["name"], "iron_ore", "the iron ore at x={x} is still there");
+        assert!(left.is_string(), "getBlock answered {left}");
+        assert_eq!(left, "air", "the iron ore at x={x} was not mined");
     }
 }

@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 use support::*;
-use wayfarer::llm::fake::{FakeEndpoint, Scripted};
+use support::fake_llm::{FakeEndpoint, Scripted};
 
 #[test]
 fn a_goal_is_planned_done_step_by_step_and_learned() {

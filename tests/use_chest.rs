@@ -21,7 +21,7 @@ fn chest_deposit_withdraw_and_check() {
     let (world, _bot) = world_with_scripted_bot(&scripts);
     world.cmd(json!({"cmd": "fillChest", "x": -3, "y": 64, "z": 2, "items": {"coal": 5}}));
     give(&world, "Wayfarer", "dirt", 10);
-    std::thread::sleep(Duration::from_millis(300));
+    bot_sees(&world, "Wayfarer", "dirt", 10);
 
     let done = run_script(&world, "check", Duration::from_secs(30));
     assert!(done.contains("finished") && done.contains(": 5 "), "{done}");

@@ -7,15 +7,16 @@
 
 use std::{collections::BTreeMap, sync::Arc};
 
-use rhai::Engine;
-use serde::Deserialize;
 
+pub use super::plan::TaskSpec;
 use super::{
-    extract, prompts,
+    extract,
+    plan::{Verdict, parse_verdict},
+    prompts,
     tracker::{Snapshot, Tracker},
 };
 use crate::{
-    bot::{Activity, BotHandle},
+    bot::BotHandle,
     llm::{Llm, LlmError, Message, Role, Usage},
     primitives,
     script::{Limits, StopFlag, bindings, runner},
@@ -28,17 +29,6 @@ pub const MAX_ATTEMPTS: usize = 4;
 pub const RETRIEVED_SKILLS: usize = 5;
 /// Temperature for writing code; the critic and planners use 0.
 const ACTION_TEMPERATURE: f32 = 0.0;
-
-/// A task as the curriculum or the planner states it.
-#[derive(Clone, Debug, PartialEq)]
-pub struct TaskSpec {
-    /// `Mine 3 oak_log`
-    pub task: String,
-    /// A hint on how to do it (may be empty).
-    pub context: String,
-    /// The machine check; `None` leaves judging to the LLM critic.
-    pub tracker: Option<Tracker>,
-}
 
 /// How a task ended.
 #[derive(Clone, Debug, PartialEq)]
@@ -58,25 +48,15 @@ pub struct Agent {
     pub skills: Arc<SkillLibrary>,
     pub limits: Limits,
     pub stop: StopFlag,
-    pub activity: Activity,
     /// Called with progress lines meant for the owner (tracker progress after each attempt).
     pub say: Arc<dyn Fn(&str)>,
-}
-
-/// The critic's verdict.
-#[derive(Debug, Deserialize)]
-struct Verdict {
-    #[serde(default)]
-    reasoning: String,
-    success: bool,
-    #[serde(default)]
-    critique: String,
+    /// Called with what the agent is doing now, for `!status`.
+    pub relabel: Arc<dyn Fn(String)>,
 }
 
 impl Agent {
     /// Tries `spec` up to [`MAX_ATTEMPTS`] times.
     pub async fn attempt_task(&self, spec: &TaskSpec) -> TaskOutcome {
-        let compiler = Engine::new_raw();
         let start = self.snapshot(spec.tracker.as_ref(), &BTreeMap::new());
         let mut kills: BTreeMap<String, u32> = BTreeMap::new();
         let (mut last_code, mut feedback, mut critique) = (String::new(), String::new(), String::new());
@@ -85,7 +65,7 @@ impl Agent {
             if self.stop.is_stopped() {
                 return TaskOutcome::Stopped;
             }
-            self.activity.relabel(format!("task {}: attempt {attempt}/{MAX_ATTEMPTS}", spec.task));
+            (self.relabel)(format!("task {}: attempt {attempt}/{MAX_ATTEMPTS}", spec.task));
             let messages = match self.action_messages(spec, &last_code, &feedback, &critique).await {
                 Ok(messages) => messages,
                 Err(reason) => return TaskOutcome::Failed { reason },
@@ -95,7 +75,7 @@ impl Agent {
                 Err(err) => return TaskOutcome::Failed { reason: llm_failure(&err) },
             };
             let written_description = extract::description(&reply);
-            let program = match extract::program(&reply, &compiler, bindings::FUNCTIONS) {
+            let program = match extract::program(&reply, bindings::FUNCTIONS) {
                 Ok(program) => program,
                 Err(advice) => {
                     tracing::info!("task {:?}, attempt {attempt}: {advice}", spec.task);
@@ -104,7 +84,7 @@ impl Agent {
                     continue;
                 }
             };
-            let report = match self.run(&program, &compiler).await {
+            let report = match self.run(&program).await {
                 Some(report) => report,
                 None => return TaskOutcome::Stopped,
             };
@@ -120,7 +100,7 @@ impl Agent {
                 Some(tracker) => {
                     let progress = tracker.progress(&start, &now);
                     (self.say)(&format!("{} ({}%)", progress, progress.percent()));
-                    self.activity.relabel(format!("task {}: attempt {attempt}/{MAX_ATTEMPTS}, {progress}", spec.task));
+                    (self.relabel)(format!("task {}: attempt {attempt}/{MAX_ATTEMPTS}, {progress}", spec.task));
                     let critique = if progress.done { String::new() } else { format!("The task is not done yet: {progress}.") };
                     (progress.done, critique)
                 }
@@ -195,16 +175,14 @@ impl Agent {
     }
 
     /// Runs the program's main function in the sandbox, with every skill callable. `None` if it could not start.
-    async fn run(&self, program: &extract::Program, compiler: &Engine) -> Option<runner::Report> {
-        let source = format!("{}\n\n{}()", program.code, program.main);
-        let ast = compiler.compile(&source).ok()?;
+    async fn run(&self, program: &extract::Program) -> Option<runner::Report> {
         let (host, serve) = primitives::serve(self.bot.clone());
         tokio::task::spawn_local(serve);
         let job = runner::Job {
             name: program.main.clone(),
-            ast: Arc::new(ast),
+            ast: Arc::new(program.ast.clone()),
             library: Some(self.skills.functions()),
-            args: Vec::new(),
+            entry: runner::Entry::Function { name: program.main.clone(), args: Vec::new() },
             limits: self.limits.clone(),
             stop: self.stop.clone(),
         };
@@ -226,7 +204,7 @@ impl Agent {
         )
         .map_err(|e| e.to_string())?;
         let messages = vec![Message::system(system), Message::user(user)];
-        let verdict = ask_usable(&self.llm, Role::Critic, messages, json_object::<Verdict>, |problem| {
+        let verdict = ask_usable(&self.llm, Role::Critic, messages, parse_verdict, |problem| {
             format!(
                 "That was not the JSON object asked for ({problem}). Answer with only {{\"reasoning\": …, \
                  \"success\": true or false, \"critique\": …}}."
@@ -345,17 +323,6 @@ pub fn items_text(items: &[(String, i32)]) -> String {
     items.iter().map(|(name, count)| format!("{count} {name}")).collect::<Vec<_>>().join(", ")
 }
 
-/// The first `{…}` JSON object in `text` (models like to wrap JSON in prose or fences).
-pub fn json_object<T: for<'de> Deserialize<'de>>(text: &str) -> Result<T, String> {
-    let (Some(open), Some(close)) = (text.find('{'), text.rfind('}')) else {
-        return Err("no JSON object in the reply".to_owned());
-    };
-    if close < open {
-        return Err("no JSON object in the reply".to_owned());
-    }
-    serde_json::from_str(&text[open..=close]).map_err(|err| err.to_string())
-}
-
 /// Why [`ask_usable`] got nothing usable.
 #[derive(Debug)]
 pub enum Unusable {
@@ -409,9 +376,11 @@ mod tests {
 
     #[test]
     fn finds_json_in_prose() {
-        let verdict: Verdict = json_object("Sure!\n```json\n{\"reasoning\": \"r\", \"success\": true}\n```").unwrap();
+        let verdict = parse_verdict("Sure!\n```json\n{\"reasoning\": \"r\", \"success\": true}\n```").unwrap();
         assert!(verdict.success && verdict.critique.is_empty());
-        assert!(json_object::<Verdict>("no").unwrap_err().contains("no JSON object"));
-        assert!(json_object::<Verdict>("{\"reasoning\": 1}").unwrap_err().contains("invalid type"));
+        assert!(parse_verdict("no").unwrap_err().contains("no JSON object"));
+        assert!(parse_verdict("{\"reasoning\": 1}").unwrap_err().contains("invalid type"));
+        let verdict = parse_verdict("{draft} {\"success\": false, \"critique\": \"mine {more}\"} [end]").unwrap();
+        assert_eq!(verdict.critique, "mine {more}");
     }
 }

@@ -8,11 +8,10 @@
 //! same answer as the task (Voyager asks a second question for it), and the question-and-answer step, once it runs,
 //! reuses a cached answer for any question within cosine distance 0.05 of one asked before.
 
-use serde::Deserialize;
-
 use super::{
-    act::{Agent, TaskSpec, Unusable, ask_usable, items_text, json_object},
+    act::{Agent, Unusable, ask_usable, items_text},
     checkpoint::{Checkpoint, QaPair},
+    plan::{TaskSpec, parse_proposal},
     prompts,
     tracker::Tracker,
 };
@@ -34,16 +33,6 @@ const MAX_QUESTIONS: usize = 3;
 
 const WOOD_LOGS: [&str; 9] =
     ["oak_log", "birch_log", "spruce_log", "jungle_log", "acacia_log", "dark_oak_log", "mangrove_log", "cherry_log", "pale_oak_log"];
-
-#[derive(Debug, Deserialize)]
-struct Proposal {
-    #[serde(default)]
-    reasoning: String,
-    task: String,
-    #[serde(default)]
-    context: String,
-    tracker: Option<serde_json::Value>,
-}
 
 /// The next task. Calls the LLM except for the first task and a forced deposit.
 pub async fn next_task(agent: &Agent, checkpoint: &mut Checkpoint) -> Result<TaskSpec, String> {
@@ -91,17 +80,9 @@ pub async fn next_task(agent: &Agent, checkpoint: &mut Checkpoint) -> Result<Tas
 
 /// A proposal, validated: a task not yet completed, with a valid tracker if it gave one.
 fn proposal(reply: &str, checkpoint: &Checkpoint) -> Result<TaskSpec, String> {
-    let proposal: Proposal = json_object(reply)?;
-    let task = proposal.task.split_whitespace().collect::<Vec<_>>().join(" ");
-    if task.is_empty() {
-        return Err("the task is empty".to_owned());
-    }
-    if checkpoint.tasks.completed.iter().any(|t| t.eq_ignore_ascii_case(&task)) {
-        return Err(format!("\"{task}\" is already completed; propose something new"));
-    }
-    let tracker = proposal.tracker.map(|t| Tracker::from_json(&t)).transpose()?;
-    tracing::info!("curriculum proposes {task:?}: {}", proposal.reasoning);
-    Ok(TaskSpec { task, context: proposal.context, tracker })
+    let (spec, reasoning) = parse_proposal(reply, &checkpoint.tasks.completed)?;
+    tracing::info!("curriculum proposes {:?}: {reasoning}", spec.task);
+    Ok(spec)
 }
 
 /// What the curriculum is shown, gated by how many tasks are done.

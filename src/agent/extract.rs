@@ -1,8 +1,13 @@
-//! Getting a runnable program out of an LLM reply: the fenced code, compiled, and its main function.
+//! Getting what an LLM reply holds out of its prose: the fenced code (compiled, with its main function), the
+//! `Description:` line, and the first JSON value of the expected shape.
 //!
-//! Every failure is a message for the next attempt's prompt, saying exactly what to change.
+//! Replies are outside text: any language, any length, any bytes. Nothing here slices text at a byte index it did not
+//! find itself, so no reply can make it panic; every failure is a message for the next prompt, saying what to change.
 
-use rhai::{AST, Engine};
+use rhai::AST;
+use serde::de::DeserializeOwned;
+
+use crate::script::{self, CompileError};
 
 /// A reply's program: the code, compiled, and the function to call.
 #[derive(Debug, Clone)]
@@ -33,13 +38,13 @@ pub fn code_blocks(reply: &str) -> Option<String> {
 }
 
 /// The program in `reply`, or why there is none.
-pub fn program(reply: &str, compiler: &Engine, reserved: &[&str]) -> Result<Program, String> {
+pub fn program(reply: &str, reserved: &[&str]) -> Result<Program, String> {
     let code = code_blocks(reply).ok_or_else(|| {
         "Your reply had no code block. Answer with exactly one ```rhai block that defines the function.".to_owned()
     })?;
-    let ast = compiler.compile(&code).map_err(|err| match err.1.line() {
-        Some(line) => format!("The code does not compile: line {line}: {}.", err.0),
-        None => format!("The code does not compile: {}.", err.0),
+    let ast = script::compile(&code, &[]).map_err(|err| match err {
+        CompileError::Eval { .. } => format!("The code does not compile: {err}. Call the functions directly."),
+        CompileError::Syntax { .. } => format!("The code does not compile: {err}."),
     })?;
     // The AST does not keep definition order; the source does.
     let params_of = |name: &str| ast.iter_functions().find(|f| f.name == name).map(|f| f.params.len());
@@ -61,6 +66,8 @@ pub fn program(reply: &str, compiler: &Engine, reserved: &[&str]) -> Result<Prog
     Ok(Program { code, ast, main })
 }
 
+const LABEL: &str = "description:";
+
 /// The `Description: …` line of a reply (outside its code), if it wrote one.
 pub fn description(reply: &str) -> Option<String> {
     let mut in_code = false;
@@ -70,12 +77,51 @@ pub fn description(reply: &str) -> Option<String> {
             continue;
         }
         let line = line.trim();
-        if !in_code && line.len() > 12 && line[..12].eq_ignore_ascii_case("description:") {
-            let text = line[12..].trim();
+        // `get` refuses a cut inside a character (a reply in another language can put one at byte 12).
+        if let (false, Some(head), Some(rest)) = (in_code, line.get(..LABEL.len()), line.get(LABEL.len()..))
+            && head.eq_ignore_ascii_case(LABEL)
+        {
+            let text = rest.trim();
             return (!text.is_empty()).then(|| text.to_owned());
         }
     }
     None
+}
+
+/// Which bracket a JSON value starts with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Json {
+    Object,
+    Array,
+}
+
+/// Candidate starts tried before giving up: enough for any prose around one value, few enough that a megabyte of
+/// brackets costs milliseconds.
+const MAX_JSON_STARTS: usize = 256;
+
+/// The first complete JSON value of `T`'s shape anywhere in `reply`: each `{` (or `[`) is a candidate start, parsed as
+/// far as one value goes (so prose, fences and bracketed remarks before or after it do not matter). When no
+/// candidate fits, the error says why the first well-formed one did not.
+pub fn json_value<T: DeserializeOwned>(reply: &str, kind: Json) -> Result<T, String> {
+    let (open, what) = match kind {
+        Json::Object => ('{', "object"),
+        Json::Array => ('[', "array"),
+    };
+    let mut shape_error = None;
+    for (at, _) in reply.match_indices(open).take(MAX_JSON_STARTS) {
+        let mut values = serde_json::Deserializer::from_str(&reply[at..]).into_iter::<serde_json::Value>();
+        let Some(Ok(value)) = values.next() else { continue };
+        match serde_json::from_value::<T>(value) {
+            Ok(parsed) => return Ok(parsed),
+            Err(err) => {
+                shape_error.get_or_insert(err);
+            }
+        }
+    }
+    Err(match shape_error {
+        Some(err) => format!("the JSON {what} does not fit ({err})"),
+        None => format!("no JSON {what} in the reply"),
+    })
 }
 
 /// Names after `fn` at the start of a line (after `private`), in source order.
@@ -95,7 +141,7 @@ mod tests {
     use super::*;
 
     fn compile(reply: &str) -> Result<Program, String> {
-        program(reply, &Engine::new_raw(), &["mineBlock"])
+        program(reply, &["mineBlock"])
     }
 
     #[test]
@@ -126,5 +172,44 @@ mod tests {
         assert!(compile("```rhai\nfn mine(n) { n }\n```").unwrap_err().contains("takes 1 parameter"));
         assert!(compile("```rhai\nfn mineBlock() { 1 }\n```").unwrap_err().contains("built-in"));
         assert!(compile("```rhai\nfn unfinished() {\n```").unwrap_err().contains("does not compile"));
+        let err = compile("```rhai\nfn sneaky() {\n  eval(\"mineBlock(`dirt`, 1)\")\n}\n```").unwrap_err();
+        assert_eq!(
+            err,
+            "The code does not compile: line 2: `eval` is not allowed: write the code itself, not a string to evaluate. \
+             Call the functions directly."
+        );
+    }
+
+    /// A local model answering in another language wrote `Explain: Mine wood → craft planks`; the parser sliced the line
+    /// at byte 12, inside `→`, and the panic ended the task.
+    #[test]
+    fn a_multibyte_character_at_byte_twelve_is_no_panic() {
+        assert_eq!(description("Explain: Mine wood → craft planks\nDescription: Holz → Bretter."), Some("Holz → Bretter.".into()));
+        assert_eq!(description("Explain: Mine wood → craft"), None);
+        assert_eq!(description("Descripción: corta madera"), None);
+        assert_eq!(description("DESCRIPTION:Mines."), Some("Mines.".into()));
+        for line in ["ééééééé", "→→→→", "description", "描述：挖木头然后做木板", "\u{202e}Description: x"] {
+            let _ = description(line);
+        }
+    }
+
+    #[derive(Debug, serde::Deserialize, PartialEq)]
+    struct Step {
+        task: String,
+    }
+
+    /// A plan in prose with a bracketed remark before or after the JSON was never found: the span from the first `[`
+    /// to the last `]` is not JSON. The first complete value of the right shape is.
+    #[test]
+    fn json_is_found_among_brackets_and_prose() {
+        let plan = "Plan [draft]:\n```json\n[{\"task\": \"Mine 2 oak_log\"}]\n```\n[Note: logs first]";
+        let steps: Vec<Step> = json_value(plan, Json::Array).unwrap();
+        assert_eq!(steps, [Step { task: "Mine 2 oak_log".into() }]);
+        let remark_first = "[1] I think: {\"task\": \"Craft 4 planks\"} {\"task\": \"later\"}";
+        assert_eq!(json_value::<Step>(remark_first, Json::Object).unwrap().task, "Craft 4 planks");
+        let err = json_value::<Vec<Step>>("Here: [1, 2] and [\"a\"]", Json::Array).unwrap_err();
+        assert!(err.starts_with("the JSON array does not fit (invalid type: integer `1`"), "{err}");
+        assert_eq!(json_value::<Step>("no braces", Json::Object).unwrap_err(), "no JSON object in the reply");
+        assert_eq!(json_value::<Step>("{\"task\": \"unclosed", Json::Object).unwrap_err(), "no JSON object in the reply");
     }
 }

@@ -29,6 +29,17 @@ pub struct LearnReport {
 }
 
 impl LearnReport {
+    /// Adds what `more` did (a later part of the same run, after a reconnect) to this report.
+    pub fn absorb(&mut self, more: &LearnReport) {
+        self.iterations += more.iterations;
+        self.completed += more.completed;
+        self.failed += more.failed;
+        self.learned.extend(more.learned.iter().cloned());
+        self.calls += more.calls;
+        self.tokens += more.tokens;
+        self.voyager_calls += more.voyager_calls;
+    }
+
     /// `3 tasks done, 0 failed; learned 3 skills (mineWoodLog, …) with 6 LLM calls (900 tokens): 2.0 calls per skill,
     /// where Voyager's loop makes 13 (4.3 per skill)`
     pub fn summary(&self) -> String {
@@ -49,8 +60,14 @@ impl LearnReport {
     }
 }
 
-/// Runs up to `iterations` tasks (or until stopped), saying progress in chat with the team phrases.
-pub async fn learn(agent: &Agent, checkpoint: &mut Checkpoint, iterations: usize) -> LearnReport {
+/// Runs up to `iterations` tasks (or until stopped), saying progress in chat with the team phrases; `after_task` hears
+/// the report so far after every task (so a run cut off by a disconnect knows how far it got).
+pub async fn learn(
+    agent: &Agent,
+    checkpoint: &mut Checkpoint,
+    iterations: usize,
+    after_task: &dyn Fn(&LearnReport),
+) -> LearnReport {
     let mut report = LearnReport::default();
     for _ in 0..iterations {
         if agent.stop.is_stopped() {
@@ -59,7 +76,7 @@ pub async fn learn(agent: &Agent, checkpoint: &mut Checkpoint, iterations: usize
         let before = agent.llm.total_usage();
         let actions_before = action_calls(agent);
         let first = checkpoint.tasks.completed.is_empty();
-        agent.activity.relabel("learning: choosing the next task");
+        (agent.relabel)("learning: choosing the next task".to_owned());
         let spec = match curriculum::next_task(agent, checkpoint).await {
             Ok(spec) => spec,
             Err(reason) => {
@@ -109,6 +126,7 @@ pub async fn learn(agent: &Agent, checkpoint: &mut Checkpoint, iterations: usize
         if let Err(err) = checkpoint.save().and_then(|()| checkpoint.log(&event)) {
             tracing::warn!("the checkpoint in {} was not saved: {err}", checkpoint.dir().display());
         }
+        after_task(&report);
         if matches!(outcome, TaskOutcome::Stopped) {
             break;
         }

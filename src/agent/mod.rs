@@ -8,6 +8,7 @@ pub mod checkpoint;
 pub mod curriculum;
 pub mod extract;
 pub mod learn;
+pub mod plan;
 pub mod prompts;
 pub mod task;
 pub mod tracker;

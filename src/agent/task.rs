@@ -2,25 +2,13 @@
 //! saying in chat the fixed phrases leader/worker teams monitor progress by: `I will start task: …`,
 //! `I succeeded in task: …`, `I failed task: … because …`.
 
-use serde::Deserialize;
-
 use super::{
-    act::{Agent, TaskOutcome, TaskSpec, Unusable, ask_usable, observation, usage_since},
+    act::{Agent, TaskOutcome, Unusable, ask_usable, observation, usage_since},
+    plan::TaskSpec,
     prompts,
     tracker::{Snapshot, Tracker},
 };
 use crate::llm::{Message, Role};
-
-/// More steps than this is not a plan for one `!task`.
-const MAX_STEPS: usize = 12;
-
-#[derive(Debug, Deserialize)]
-struct Step {
-    task: String,
-    #[serde(default)]
-    context: String,
-    tracker: Option<serde_json::Value>,
-}
 
 /// Plans `goal` and does it, reporting in chat through `agent.say`. Returns whether the goal was reached.
 pub async fn run_goal(agent: &Agent, goal: &str) -> bool {
@@ -43,7 +31,7 @@ pub async fn run_goal(agent: &Agent, goal: &str) -> bool {
             (agent.say)(&format!("Already done: {}.", spec.task));
             continue;
         }
-        agent.activity.relabel(format!("{goal}: step {}/{} {}", i + 1, plan.len(), spec.task));
+        (agent.relabel)(format!("{goal}: step {}/{} {}", i + 1, plan.len(), spec.task));
         (agent.say)(&format!("I will start task: {}", spec.task));
         match agent.attempt_task(spec).await {
             TaskOutcome::Succeeded { skill } => {
@@ -76,30 +64,7 @@ async fn plan(agent: &Agent, goal: &str) -> Result<Vec<TaskSpec>, String> {
     })
 }
 
-/// The JSON array of steps in a reply, validated.
-pub fn parse_plan(reply: &str) -> Result<Vec<TaskSpec>, String> {
-    let (Some(open), Some(close)) = (reply.find('['), reply.rfind(']')) else {
-        return Err("no JSON array in the reply".to_owned());
-    };
-    if close < open {
-        return Err("no JSON array in the reply".to_owned());
-    }
-    let steps: Vec<Step> = serde_json::from_str(&reply[open..=close]).map_err(|e| format!("invalid JSON ({e})"))?;
-    if steps.is_empty() || steps.len() > MAX_STEPS {
-        return Err(format!("a plan has 1 to {MAX_STEPS} steps, not {}", steps.len()));
-    }
-    steps
-        .into_iter()
-        .map(|step| {
-            let task = step.task.split_whitespace().collect::<Vec<_>>().join(" ");
-            if task.is_empty() {
-                return Err("a step has an empty task".to_owned());
-            }
-            let tracker = step.tracker.map(|t| Tracker::from_json(&t).map_err(|e| format!("{task}: {e}"))).transpose()?;
-            Ok(TaskSpec { task, context: step.context, tracker })
-        })
-        .collect()
-}
+pub use super::plan::parse_plan;
 
 #[cfg(test)]
 mod tests {
@@ -118,6 +83,8 @@ mod tests {
         assert!(parse_plan("mine some logs").unwrap_err().contains("no JSON array"));
         assert!(parse_plan("[]").unwrap_err().contains("1 to 12 steps"));
         assert!(parse_plan("[{\"task\": \"x\", \"tracker\": {\"type\": \"fly\"}}]").unwrap_err().contains("x: invalid tracker"));
-        assert!(parse_plan("[{\"name\": \"x\"}]").unwrap_err().contains("invalid JSON"));
+        assert!(parse_plan("[{\"name\": \"x\"}]").unwrap_err().contains("does not fit (missing field `task`"));
+        let remarks = "Steps [in order]:\n[{\"task\": \"Mine 1 oak_log\"}]\n[Done]";
+        assert_eq!(parse_plan(remarks).unwrap()[0].task, "Mine 1 oak_log");
     }
 }

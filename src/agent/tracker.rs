@@ -85,7 +85,8 @@ pub struct Progress {
 
 impl Progress {
     pub fn percent(&self) -> u32 {
-        (self.current.min(self.target) * 100).checked_div(self.target).unwrap_or(100)
+        let (current, target) = (u64::from(self.current.min(self.target)), u64::from(self.target));
+        (current * 100).checked_div(target).map_or(100, |p| p as u32)
     }
 }
 
@@ -157,7 +158,7 @@ impl Tracker {
                 Progress { done, current: clamp(have), target: *count, what: item.clone() }
             }
             Tracker::Craft { item, count } => {
-                let gained = now.count(item) - start.count(item);
+                let gained = now.count(item).saturating_sub(start.count(item));
                 Progress { done: gained >= i64::from(*count), current: clamp(gained), target: *count, what: format!("new {item}") }
             }
             Tracker::Kill { mob, count } => {
@@ -180,8 +181,8 @@ impl Tracker {
                 let parts: Vec<Progress> = of.iter().map(|t| t.progress(start, now)).collect();
                 Progress {
                     done: parts.iter().all(|p| p.done),
-                    current: parts.iter().map(|p| p.current.min(p.target)).sum(),
-                    target: parts.iter().map(|p| p.target).sum(),
+                    current: parts.iter().map(|p| p.current.min(p.target)).fold(0, u32::saturating_add),
+                    target: parts.iter().map(|p| p.target).fold(0, u32::saturating_add),
                     what: parts.iter().map(|p| p.to_string()).collect::<Vec<_>>().join(" and "),
                 }
             }

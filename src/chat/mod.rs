@@ -2,7 +2,7 @@
 //! fit Minecraft's chat.
 //!
 //! This module is pure text: it never touches the network or the world, so every rule is unit-tested. Executing a
-//! command is the bot's job ([`crate::bot`]).
+//! command is the app layer's job.
 
 mod command;
 mod owners;

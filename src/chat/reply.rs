@@ -10,8 +10,8 @@ pub fn split_for_chat(text: &str, max: usize) -> Vec<String> {
     let mut out = Vec::new();
     for line in text.lines() {
         let mut rest = line.trim();
-        while rest.chars().count() > max {
-            let cut = rest.char_indices().nth(max).map_or(rest.len(), |(i, _)| i);
+        // Each pass reads at most `max` characters ahead, so a megabyte of text costs one pass over it.
+        while let Some((cut, _)) = rest.char_indices().nth(max) {
             let at = rest[..cut].rfind(' ').filter(|&i| i > 0).unwrap_or(cut);
             out.push(rest[..at].trim_end().to_owned());
             rest = rest[at..].trim_start();
@@ -40,6 +40,14 @@ mod tests {
         assert!(lines.len() == 2, "{lines:?}");
         assert!(lines.iter().all(|l| l.chars().count() <= 256 && !l.ends_with(' ')));
         assert_eq!(lines.join(" "), text.trim());
+    }
+
+    #[test]
+    fn a_megabyte_is_split_in_one_pass() {
+        let started = std::time::Instant::now();
+        let lines = split_for_chat(&"x".repeat(1 << 20), 256);
+        assert_eq!(lines.len(), (1 << 20) / 256);
+        assert!(started.elapsed() < std::time::Duration::from_secs(2), "{:?}", started.elapsed());
     }
 
     #[test]

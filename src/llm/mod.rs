@@ -3,116 +3,26 @@
 //! `POST {base_url}/chat/completions` is the one API OpenAI, Ollama (`http://localhost:11434/v1`), llama.cpp server
 //! (`http://localhost:8080/v1`), vLLM (`http://localhost:8000/v1`), LM Studio (`http://localhost:1234/v1`) and
 //! OpenRouter (`https://openrouter.ai/api/v1`) all serve. Each role may use its own model. Requests time out; 429,
-//! 5xx and connection failures are retried with exponential backoff, nothing else is; every call's tokens are
-//! counted per role.
+//! 5xx, connection failures and cut-off or unreadable replies are retried with exponential backoff (capped), nothing
+//! else is; every call's tokens are counted per role, for each bot and for the whole process.
 
 use std::{
     collections::BTreeMap,
-    sync::Mutex,
+    sync::{Arc, Mutex},
     time::{Duration, Instant},
 };
 
-use serde::{Deserialize, Serialize};
+use crate::config::MAX_LLM_BACKOFF;
 
+pub mod wire;
+pub use wire::{Message, Usage};
+use wire::Request;
+
+#[cfg(test)]
+#[path = "../../tests/support/fake_llm.rs"]
 pub mod fake;
 
-/// What a call is for. Each role can have its own model, and usage is counted per role.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Role {
-    Curriculum,
-    Action,
-    Critic,
-    Description,
-}
-
-impl Role {
-    pub const ALL: [Role; 4] = [Role::Curriculum, Role::Action, Role::Critic, Role::Description];
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Role::Curriculum => "curriculum",
-            Role::Action => "action",
-            Role::Critic => "critic",
-            Role::Description => "description",
-        }
-    }
-}
-
-/// Where and how to reach the model.
-#[derive(Clone, Debug, PartialEq)]
-pub struct LlmConfig {
-    /// Up to and including `/v1`, e.g. `https://api.openai.com/v1`.
-    pub base_url: String,
-    pub api_key: Option<String>,
-    /// The model for roles without their own.
-    pub model: String,
-    /// Per-role models.
-    pub role_models: BTreeMap<Role, String>,
-    /// One request's time limit.
-    pub timeout: Duration,
-    /// Retries after the first attempt, for 429, 5xx and connection errors.
-    pub retries: u32,
-    /// The first retry's wait; each further retry waits twice as long (a `Retry-After` header wins).
-    pub backoff: Duration,
-}
-
-impl Default for LlmConfig {
-    fn default() -> Self {
-        Self {
-            base_url: "https://api.openai.com/v1".to_owned(),
-            api_key: None,
-            model: "gpt-4o-mini".to_owned(),
-            role_models: BTreeMap::new(),
-            timeout: Duration::from_secs(120),
-            retries: 3,
-            backoff: Duration::from_secs(1),
-        }
-    }
-}
-
-impl LlmConfig {
-    pub fn model_for(&self, role: Role) -> &str {
-        self.role_models.get(&role).map_or(&self.model, String::as_str)
-    }
-}
-
-/// One chat message.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Message {
-    pub role: String,
-    pub content: String,
-}
-
-impl Message {
-    pub fn system(content: impl Into<String>) -> Self {
-        Self { role: "system".to_owned(), content: content.into() }
-    }
-
-    pub fn user(content: impl Into<String>) -> Self {
-        Self { role: "user".to_owned(), content: content.into() }
-    }
-}
-
-/// Calls and tokens, for one role or in total.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Usage {
-    pub calls: u64,
-    pub prompt_tokens: u64,
-    pub completion_tokens: u64,
-}
-
-impl Usage {
-    pub fn total_tokens(&self) -> u64 {
-        self.prompt_tokens + self.completion_tokens
-    }
-
-    fn add(&mut self, other: Usage) {
-        self.calls += other.calls;
-        self.prompt_tokens += other.prompt_tokens;
-        self.completion_tokens += other.completion_tokens;
-    }
-}
+pub use crate::config::{LlmConfig, Role};
 
 /// Why a call failed, after any retries.
 #[derive(Debug, thiserror::Error)]
@@ -123,17 +33,21 @@ pub enum LlmError {
     Timeout(Duration),
     #[error("the LLM endpoint answered {status}: {body}")]
     Status { status: u16, body: String },
-    #[error("the LLM endpoint's reply is not a chat completion: {0}")]
-    Malformed(String),
+    /// A 200 reply that is not a whole chat completion (cut off, not JSON, no message); `body` is its start.
+    #[error("the LLM endpoint's reply is not a chat completion ({reason}); it began: {body:?}")]
+    Malformed { reason: String, body: String },
+    #[error("the HTTP client cannot start: {0}")]
+    Setup(String),
 }
 
 impl LlmError {
     /// Worth trying again: rate limits, server errors, and failures to connect or answer in time.
     fn retryable(&self) -> bool {
         match self {
-            LlmError::Unreachable { .. } | LlmError::Timeout(_) => true,
+            // A cut-off or garbled body is a fault on the way, as a 5xx is; asking again usually gets a whole one.
+            LlmError::Unreachable { .. } | LlmError::Timeout(_) | LlmError::Malformed { .. } => true,
             LlmError::Status { status, .. } => *status == 429 || *status >= 500,
-            LlmError::Malformed(_) => false,
+            LlmError::Setup(_) => false,
         }
     }
 }
@@ -145,63 +59,64 @@ pub struct Reply {
     pub usage: Usage,
 }
 
-/// The client. Cheap to share (`Arc`); usage counts are kept inside.
+/// Calls and tokens per role.
+type Meter = Mutex<BTreeMap<Role, Usage>>;
+
+/// The client. Every bot gets its own ([`Llm::for_bot`]): one connection pool and one process-wide total, and a
+/// meter of its own so each bot's checkpoint counts only its own calls.
 pub struct Llm {
+    endpoint: Arc<Endpoint>,
+    meter: Meter,
+}
+
+/// What every bot's client shares.
+struct Endpoint {
     config: LlmConfig,
     http: reqwest::Client,
-    usage: Mutex<BTreeMap<Role, Usage>>,
+    process: Meter,
 }
 
 impl std::fmt::Debug for Llm {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Llm").field("base_url", &self.config.base_url).field("model", &self.config.model).finish()
+        let config = &self.endpoint.config;
+        f.debug_struct("Llm").field("base_url", &config.base_url).field("model", &config.model).finish()
     }
-}
-
-#[derive(Serialize)]
-struct Request<'a> {
-    model: &'a str,
-    messages: &'a [Message],
-    temperature: f32,
-}
-
-#[derive(Deserialize)]
-struct Completion {
-    choices: Vec<Choice>,
-    #[serde(default)]
-    usage: Option<TokenCounts>,
-}
-
-#[derive(Deserialize)]
-struct Choice {
-    message: ChoiceMessage,
-}
-
-#[derive(Deserialize)]
-struct ChoiceMessage {
-    #[serde(default)]
-    content: Option<String>,
-}
-
-#[derive(Deserialize)]
-struct TokenCounts {
-    #[serde(default)]
-    prompt_tokens: u64,
-    #[serde(default)]
-    completion_tokens: u64,
 }
 
 /// The longest error body quoted back.
 const MAX_ERROR_BODY: usize = 300;
 
+/// The first `max` characters of `text` (never cut inside a character).
+fn bounded(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        Some((end, _)) => format!("{}…", &text[..end]),
+        None => text.to_owned(),
+    }
+}
+
+fn add_to(meter: &Meter, role: Role, usage: Usage) {
+    meter.lock().unwrap_or_else(|p| p.into_inner()).entry(role).or_default().add(usage);
+}
+
+fn read(meter: &Meter) -> BTreeMap<Role, Usage> {
+    meter.lock().unwrap_or_else(|p| p.into_inner()).clone()
+}
+
 impl Llm {
-    pub fn new(config: LlmConfig) -> Self {
-        let http = reqwest::Client::builder().timeout(config.timeout).build().expect("the HTTP client builds");
-        Self { config, http, usage: Mutex::new(BTreeMap::new()) }
+    pub fn new(config: LlmConfig) -> Result<Self, LlmError> {
+        let http =
+            reqwest::Client::builder().timeout(config.timeout).build().map_err(|err| LlmError::Setup(err.to_string()))?;
+        let endpoint = Arc::new(Endpoint { config, http, process: Meter::default() });
+        Ok(Self { endpoint, meter: Meter::default() })
+    }
+
+    /// A client on the same endpoint, connection pool and process total, with a meter of its own.
+    pub fn for_bot(&self) -> Self {
+        Self { endpoint: self.endpoint.clone(), meter: Meter::default() }
     }
 
     pub fn config(&self) -> &LlmConfig {
-        &self.config
+        &self.endpoint.config
     }
 
     /// One completion for `role`, retried as the module says.
@@ -210,11 +125,12 @@ impl Llm {
         loop {
             match self.once(role, messages, temperature).await {
                 Ok(reply) => {
-                    self.usage.lock().unwrap_or_else(|p| p.into_inner()).entry(role).or_default().add(reply.usage);
+                    add_to(&self.meter, role, reply.usage);
+                    add_to(&self.endpoint.process, role, reply.usage);
                     return Ok(reply);
                 }
-                Err((err, retry_after)) if err.retryable() && attempt < self.config.retries => {
-                    let wait = retry_after.unwrap_or(self.config.backoff * 2u32.saturating_pow(attempt));
+                Err((err, retry_after)) if err.retryable() && attempt < self.config().retries => {
+                    let wait = retry_wait(self.config().backoff, attempt, retry_after);
                     tracing::warn!("{} call failed ({err}); retrying in {:.1} s", role.name(), wait.as_secs_f64());
                     tokio::time::sleep(wait).await;
                     attempt += 1;
@@ -225,10 +141,11 @@ impl Llm {
     }
 
     async fn once(&self, role: Role, messages: &[Message], temperature: f32) -> Result<Reply, (LlmError, Option<Duration>)> {
-        let url = format!("{}/chat/completions", self.config.base_url.trim_end_matches('/'));
-        let body = Request { model: self.config.model_for(role), messages, temperature };
-        let mut request = self.http.post(&url).json(&body);
-        if let Some(key) = &self.config.api_key {
+        let config = self.config();
+        let url = format!("{}/chat/completions", config.base_url.trim_end_matches('/'));
+        let body = Request { model: config.model_for(role), messages, temperature };
+        let mut request = self.endpoint.http.post(&url).json(&body);
+        if let Some(key) = &config.api_key {
             request = request.bearer_auth(key);
         }
         let started = Instant::now();
@@ -239,31 +156,27 @@ impl Llm {
             .get(reqwest::header::RETRY_AFTER)
             .and_then(|v| v.to_str().ok())
             .and_then(|v| v.trim().parse::<f64>().ok())
-            .filter(|secs| secs.is_finite() && *secs >= 0.0 && *secs <= 120.0)
+            .filter(|secs| secs.is_finite() && *secs >= 0.0 && *secs <= MAX_LLM_BACKOFF.as_secs_f64())
             .map(Duration::from_secs_f64);
         let text = response.text().await.map_err(|err| (self.transport_error(&url, err), None))?;
         if !status.is_success() {
-            let body: String = text.chars().take(MAX_ERROR_BODY).collect();
-            return Err((LlmError::Status { status: status.as_u16(), body }, retry_after));
+            return Err((LlmError::Status { status: status.as_u16(), body: bounded(&text, MAX_ERROR_BODY) }, retry_after));
         }
-        let completion: Completion = serde_json::from_str(&text).map_err(|err| (LlmError::Malformed(err.to_string()), None))?;
-        let content = completion
-            .choices
-            .into_iter()
-            .next()
-            .and_then(|c| c.message.content)
-            .ok_or_else(|| (LlmError::Malformed("no choices[0].message.content".to_owned()), None))?;
-        let tokens = completion.usage.unwrap_or(TokenCounts { prompt_tokens: 0, completion_tokens: 0 });
-        tracing::debug!("{} call: {} ms, {} + {} tokens", role.name(), started.elapsed().as_millis(), tokens.prompt_tokens, tokens.completion_tokens);
-        Ok(Reply {
-            content,
-            usage: Usage { calls: 1, prompt_tokens: tokens.prompt_tokens, completion_tokens: tokens.completion_tokens },
-        })
+        let (content, usage) = wire::parse_completion(&text)
+            .map_err(|reason| (LlmError::Malformed { reason, body: bounded(&text, MAX_ERROR_BODY) }, None))?;
+        tracing::debug!(
+            "{} call: {} ms, {} + {} tokens",
+            role.name(),
+            started.elapsed().as_millis(),
+            usage.prompt_tokens,
+            usage.completion_tokens
+        );
+        Ok(Reply { content, usage })
     }
 
     fn transport_error(&self, url: &str, err: reqwest::Error) -> LlmError {
         if err.is_timeout() {
-            LlmError::Timeout(self.config.timeout)
+            LlmError::Timeout(self.config().timeout)
         } else {
             let mut reason = err.to_string();
             let mut source = std::error::Error::source(&err);
@@ -275,19 +188,35 @@ impl Llm {
         }
     }
 
-    /// Calls and tokens so far, per role.
+    /// This client's (this bot's) calls and tokens so far, per role.
     pub fn usage(&self) -> BTreeMap<Role, Usage> {
-        self.usage.lock().unwrap_or_else(|p| p.into_inner()).clone()
+        read(&self.meter)
     }
 
-    /// Calls and tokens so far, all roles together.
+    /// This client's calls and tokens so far, all roles together.
     pub fn total_usage(&self) -> Usage {
-        let mut total = Usage::default();
-        for usage in self.usage().values() {
-            total.add(*usage);
-        }
-        total
+        sum(&self.usage())
     }
+
+    /// Every bot's calls and tokens so far, all roles together.
+    pub fn process_usage(&self) -> Usage {
+        sum(&read(&self.endpoint.process))
+    }
+}
+
+/// How long to wait before retry number `attempt + 1`: `Retry-After` when the endpoint sent one, else the backoff
+/// doubled per attempt; never longer than [`MAX_LLM_BACKOFF`].
+fn retry_wait(backoff: Duration, attempt: u32, retry_after: Option<Duration>) -> Duration {
+    let doubled = backoff.saturating_mul(2u32.saturating_pow(attempt));
+    retry_after.unwrap_or(doubled).min(MAX_LLM_BACKOFF)
+}
+
+fn sum(usage: &BTreeMap<Role, Usage>) -> Usage {
+    let mut total = Usage::default();
+    for one in usage.values() {
+        total.add(*one);
+    }
+    total
 }
 
 #[cfg(test)]

@@ -4,9 +4,12 @@ use std::str::FromStr;
 
 use azalea::{
     BlockPos,
-    entity::{EntityKindComponent, LocalEntity},
+    block::BlockStates,
+    core::position::{ChunkBlockPos, ChunkPos},
     ecs::query::Without,
+    entity::{EntityKindComponent, LocalEntity},
     registry::builtin::{BlockKind, EntityKind},
+    world::{Chunk, find_blocks::find_blocks_in_chunk},
 };
 use rhai::{Dynamic, Map};
 
@@ -25,13 +28,13 @@ pub fn find_blocks(bot: &BotHandle, name: &str, max_distance: f64, count: usize)
     Ok(Dynamic::from_array(found.into_iter().map(|p| Dynamic::from(Vec3::from(p))).collect()))
 }
 
-/// Scans the loaded world in a cube around the bot; returns matches within `max_distance` (from the bot's feet to
-/// block centres), nearest first.
+/// Finds matches within `max_distance` (from the bot's feet to block centres) in the loaded world, nearest first.
 pub fn nearest_blocks(bot: &BotHandle, kind: BlockKind, max_distance: f64, count: usize) -> Vec<BlockPos> {
     nearest_blocks_preferring(bot, kind, max_distance, count, |_| true)
 }
 
 /// As [`nearest_blocks`], with the positions `prefer` accepts ahead of the rest (each group nearest first); one scan.
+/// Chunk sections whose palette cannot hold `kind` are skipped without reading a block.
 pub fn nearest_blocks_preferring(
     bot: &BotHandle,
     kind: BlockKind,
@@ -40,30 +43,44 @@ pub fn nearest_blocks_preferring(
     prefer: impl Fn(BlockPos) -> bool,
 ) -> Vec<BlockPos> {
     let origin = bot.position();
-    let centre = BlockPos::from(origin);
+    let states = BlockStates::from([kind]);
     let radius = max_distance.ceil() as i32;
-    let world = bot.client().world();
-    let world = world.read();
-    let (min_y, max_y) = (world.chunks.min_y(), world.chunks.min_y() + world.chunks.height() as i32 - 1);
     let mut found: Vec<(bool, f64, BlockPos)> = Vec::new();
-    for y in (centre.y - radius).max(min_y)..=(centre.y + radius).min(max_y) {
-        for x in centre.x - radius..=centre.x + radius {
-            for z in centre.z - radius..=centre.z + radius {
-                let pos = BlockPos::new(x, y, z);
-                let Some(state) = world.get_block_state(pos) else { continue };
-                if BlockKind::from(state) != kind {
-                    continue;
-                }
-                let distance = pos.center().distance_to(origin);
-                if distance <= max_distance {
-                    found.push((!prefer(pos), distance, pos));
-                }
+    for_each_chunk(bot, BlockPos::from(origin), radius, |chunk_pos, chunk, min_y| {
+        find_blocks_in_chunk(&states, chunk_pos, chunk, min_y, |pos| {
+            let distance = pos.center().distance_to(origin);
+            if distance <= max_distance {
+                found.push((!prefer(pos), distance, pos));
             }
-        }
-    }
+        });
+    });
     found.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)));
     found.into_iter().take(count).map(|(_, _, pos)| pos).collect()
 }
+
+/// Calls `visit` with every loaded chunk column that overlaps the square of `radius` blocks around `centre`. The
+/// world lock is held only to look each chunk up, and that chunk's own lock only while `visit` reads it: a wide search
+/// never holds up the game tick (every bot's) for longer than one chunk takes.
+fn for_each_chunk(bot: &BotHandle, centre: BlockPos, radius: i32, mut visit: impl FnMut(ChunkPos, &Chunk, i32)) {
+    let world = bot.client().world();
+    let radius = radius.clamp(0, MAX_SCAN_RADIUS);
+    let chunks = |low: i32, high: i32| low.div_euclid(16)..=high.div_euclid(16);
+    for cx in chunks(centre.x - radius, centre.x + radius) {
+        for cz in chunks(centre.z - radius, centre.z + radius) {
+            let pos = ChunkPos::new(cx, cz);
+            let (chunk, min_y) = {
+                let world = world.read();
+                (world.chunks.get(&pos), world.chunks.min_y())
+            };
+            if let Some(chunk) = chunk {
+                visit(pos, &chunk.read(), min_y);
+            }
+        }
+    }
+}
+
+/// No scan looks farther than this (blocks): past it, chunks are rarely loaded and the answer is "explore".
+const MAX_SCAN_RADIUS: i32 = 256;
 
 /// The kind of block at `pos`, if its chunk is loaded.
 pub fn block_kind(bot: &BotHandle, pos: BlockPos) -> Option<BlockKind> {
@@ -103,24 +120,25 @@ pub fn nearest_entity(bot: &BotHandle, name: &str, max_distance: f64) -> Result<
 pub fn block_kinds_near(bot: &BotHandle, radius: i32, limit: usize) -> Vec<String> {
     let origin = bot.position();
     let centre = BlockPos::from(origin);
-    let world = bot.client().world();
-    let world = world.read();
     let mut nearest: std::collections::HashMap<BlockKind, f64> = std::collections::HashMap::new();
-    for y in centre.y - radius..=centre.y + radius {
-        for x in centre.x - radius..=centre.x + radius {
-            for z in centre.z - radius..=centre.z + radius {
-                let pos = BlockPos::new(x, y, z);
-                let Some(state) = world.get_block_state(pos) else { continue };
-                let kind = BlockKind::from(state);
-                if matches!(kind, BlockKind::Air | BlockKind::CaveAir | BlockKind::VoidAir) {
-                    continue;
+    for_each_chunk(bot, centre, radius, |chunk_pos, chunk, min_y| {
+        let (x0, z0) = (chunk_pos.x * 16, chunk_pos.z * 16);
+        for x in (centre.x - radius).max(x0)..=(centre.x + radius).min(x0 + 15) {
+            for z in (centre.z - radius).max(z0)..=(centre.z + radius).min(z0 + 15) {
+                for y in centre.y - radius..=centre.y + radius {
+                    let pos = BlockPos::new(x, y, z);
+                    let Some(state) = chunk.get_block_state(&ChunkBlockPos::from(pos), min_y) else { continue };
+                    let kind = BlockKind::from(state);
+                    if matches!(kind, BlockKind::Air | BlockKind::CaveAir | BlockKind::VoidAir) {
+                        continue;
+                    }
+                    let distance = pos.center().distance_to(origin);
+                    let best = nearest.entry(kind).or_insert(f64::MAX);
+                    *best = best.min(distance);
                 }
-                let distance = pos.center().distance_to(origin);
-                let best = nearest.entry(kind).or_insert(f64::MAX);
-                *best = best.min(distance);
             }
         }
-    }
+    });
     let mut kinds: Vec<(f64, BlockKind)> = nearest.into_iter().map(|(kind, d)| (d, kind)).collect();
     kinds.sort_by(|a, b| a.0.total_cmp(&b.0));
     kinds.into_iter().take(limit).map(|(_, kind)| kind.to_string().trim_start_matches("minecraft:").to_owned()).collect()

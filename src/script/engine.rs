@@ -13,7 +13,7 @@ use std::{
     time::{Duration, Instant},
 };
 
-use rhai::{Dynamic, Engine, packages::Package};
+use rhai::{AST, Dynamic, Engine, Scope, packages::Package};
 
 /// Resource limits for one script run.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -117,10 +117,92 @@ pub fn build_engine(limits: &Limits, bounds: RunBounds) -> Engine {
     engine
 }
 
+/// Why a piece of code does not compile. `Display` gives the line (when known) and what to change.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum CompileError {
+    #[error("{}`eval` is not allowed: write the code itself, not a string to evaluate", at_line(*line))]
+    Eval { line: Option<usize> },
+    #[error("{}{message}", at_line(*line))]
+    Syntax { line: Option<usize>, message: String },
+}
+
+impl CompileError {
+    pub fn line(&self) -> Option<usize> {
+        match self {
+            CompileError::Eval { line } | CompileError::Syntax { line, .. } => *line,
+        }
+    }
+
+    /// What is wrong, without the line.
+    pub fn message(&self) -> String {
+        match self {
+            CompileError::Eval { .. } => CompileError::Eval { line: None }.to_string(),
+            CompileError::Syntax { message, .. } => message.clone(),
+        }
+    }
+}
+
+fn at_line(line: Option<usize>) -> String {
+    line.map(|l| format!("line {l}: ")).unwrap_or_default()
+}
+
+/// The one compiler: the sandbox's engine, so code is held to the same rules it will run under.
+fn compiler() -> &'static Engine {
+    static COMPILER: std::sync::OnceLock<Engine> = std::sync::OnceLock::new();
+    COMPILER.get_or_init(|| {
+        let limits = Limits::default();
+        build_engine(&limits, RunBounds::new(StopFlag::default(), &limits))
+    })
+}
+
+/// Compiles Wayfarer code — an owner's script, a skill, or code an LLM wrote — under the sandbox's rules: `eval` is
+/// refused here, at compile time (the AST would not be checked for it again when it runs), undefined variables are
+/// errors, and nesting is bounded. `globals` names the variables the code may use without defining them (`args` in
+/// owner scripts).
+pub fn compile(code: &str, globals: &[&str]) -> Result<AST, CompileError> {
+    let mut scope = Scope::new();
+    for name in globals {
+        scope.push_dynamic(*name, Dynamic::UNIT);
+    }
+    compiler().compile_with_scope(&scope, code).map_err(|err| {
+        let line = err.1.line();
+        let message = err.0.to_string();
+        if message.contains("'eval' is disabled") {
+            CompileError::Eval { line }
+        } else {
+            CompileError::Syntax { line, message }
+        }
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use rhai::EvalAltResult;
+
+    /// `eval` in LLM-written code ran: that code was compiled by an engine that did not disable it, and Rhai does not
+    /// check an AST again when a sandboxed engine runs it. Every piece of code now compiles here.
+    #[test]
+    fn eval_is_refused_at_compile_time_in_every_form() {
+        for code in ["eval(\"1\")", "fn a() {\n  eval(\"chat(`hi`)\")\n}", "let x = 1;\nlet y = eval(\"x\");"] {
+            let err = compile(code, &[]).unwrap_err();
+            assert!(matches!(err, CompileError::Eval { .. }), "{code}: {err}");
+            assert!(err.to_string().contains("`eval` is not allowed"), "{err}");
+        }
+        assert_eq!(compile("let a = 1;\neval(\"a\")", &[]).unwrap_err().line(), Some(2));
+        // Nor can it be reached through a function pointer.
+        let limits = short();
+        let engine = build_engine(&limits, RunBounds::new(StopFlag::default(), &limits));
+        let ast = compile("let f = Fn(\"eval\"); f.call(\"1\")", &[]).unwrap();
+        assert!(engine.eval_ast::<Dynamic>(&ast).is_err());
+    }
+
+    #[test]
+    fn compile_knows_the_globals_it_is_given() {
+        assert!(compile("args.len()", &["args"]).is_ok());
+        let err = compile("args.len()", &[]).unwrap_err();
+        assert!(matches!(err, CompileError::Syntax { .. }) && err.to_string().contains("args"), "{err}");
+    }
 
     fn run(script: &str, limits: &Limits, stop: StopFlag) -> Result<Dynamic, Box<EvalAltResult>> {
         let engine = build_engine(limits, RunBounds::new(stop, limits));

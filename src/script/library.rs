@@ -1,5 +1,5 @@
 //! Hand-written scripts: every `*.rhai` file in a folder (`scripts/` by default), compiled, kept current by a file
-//! watcher, runnable by name with `!run NAME`.
+//! watcher (see the app layer), runnable by name with `!run NAME`.
 //!
 //! A file that fails to compile is reported with its line and the previous version stays usable; a deleted file is
 //! dropped. Nothing here runs scripts (see [`super::runner`]).
@@ -10,9 +10,7 @@ use std::{
     sync::{Arc, RwLock},
 };
 
-use rhai::{AST, Engine, Scope};
-
-use super::{Limits, RunBounds, StopFlag, build_engine};
+use rhai::AST;
 
 /// A compiled script.
 #[derive(Debug)]
@@ -55,14 +53,12 @@ impl std::fmt::Display for LoadEvent {
 pub struct ScriptLibrary {
     dir: PathBuf,
     scripts: RwLock<BTreeMap<String, Arc<Script>>>,
-    compiler: Engine,
 }
 
 impl ScriptLibrary {
     /// A library with no scripts that has not looked at `dir` yet.
     pub fn empty(dir: impl Into<PathBuf>) -> Self {
-        let compiler = build_engine(&Limits::default(), RunBounds::new(StopFlag::default(), &Limits::default()));
-        Self { dir: dir.into(), scripts: RwLock::new(BTreeMap::new()), compiler }
+        Self { dir: dir.into(), scripts: RwLock::new(BTreeMap::new()) }
     }
 
     /// Compiles every `*.rhai` in `dir` (which need not exist yet). Returns the library and what loading did.
@@ -100,37 +96,14 @@ impl ScriptLibrary {
             }
             Err(err) => return Some(LoadEvent::Failed { file, line: None, message: err.to_string(), kept: self.get(&name).is_some() }),
         };
-        let mut scope = Scope::new();
-        scope.push("args", rhai::Array::new());
-        match self.compiler.compile_with_scope(&scope, &source) {
+        match super::compile(&source, &["args"]) {
             Ok(ast) => {
                 let script = Arc::new(Script { name: name.clone(), path: path.to_owned(), ast: Arc::new(ast) });
                 self.scripts.write().unwrap_or_else(|p| p.into_inner()).insert(name.clone(), script);
                 Some(LoadEvent::Loaded { name })
             }
-            Err(err) => Some(LoadEvent::Failed {
-                file,
-                line: err.1.line(),
-                message: err.0.to_string(),
-                kept: self.get(&name).is_some(),
-            }),
+            Err(err) => Some(LoadEvent::Failed { file, line: err.line(), message: err.message(), kept: self.get(&name).is_some() }),
         }
-    }
-
-    /// Watches the folder and reloads changed files until the returned watcher is dropped; `report` is called with
-    /// every load event.
-    pub fn watch(
-        self: &Arc<Self>,
-        report: impl Fn(LoadEvent) + Send + 'static,
-    ) -> notify::Result<notify::RecommendedWatcher> {
-        let library = Arc::downgrade(self);
-        crate::watch::watch_folder(&self.dir, "script watcher", move |changed| {
-            let Some(library) = library.upgrade() else { return false };
-            for event in changed.iter().filter_map(|path| library.reload(path)) {
-                report(event);
-            }
-            true
-        })
     }
 }
 
@@ -139,7 +112,7 @@ fn is_script(path: &Path) -> bool {
 }
 
 /// `scripts/get_wood.rhai` → `get_wood`. Editor temp files and other extensions are not scripts.
-fn script_name(path: &Path) -> Option<String> {
+pub fn script_name(path: &Path) -> Option<String> {
     if path.extension()? != "rhai" {
         return None;
     }
@@ -150,11 +123,6 @@ fn script_name(path: &Path) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
-    use std::{
-        sync::mpsc,
-        time::{Duration, Instant},
-    };
-
     use super::*;
 
     fn temp_dir(tag: &str) -> PathBuf {
@@ -192,29 +160,5 @@ mod tests {
         std::fs::remove_file(&path).unwrap();
         assert_eq!(library.reload(&path), Some(LoadEvent::Removed { name: "work".into() }));
         assert!(library.get("work").is_none());
-    }
-
-    #[test]
-    fn watcher_picks_up_new_and_edited_files() {
-        let dir = temp_dir("watch");
-        let (library, _) = ScriptLibrary::open(&dir);
-        let library = Arc::new(library);
-        let (tx, rx) = mpsc::channel();
-        let _watcher = library.watch(move |event| tx.send(event).unwrap()).unwrap();
-        std::fs::write(dir.join("fresh.rhai"), "40 + 2").unwrap();
-        let deadline = Instant::now() + Duration::from_secs(5);
-        loop {
-            let event = rx.recv_timeout(deadline.saturating_duration_since(Instant::now())).expect("no reload event");
-            if event == (LoadEvent::Loaded { name: "fresh".into() }) {
-                break;
-            }
-        }
-        let first = library.get("fresh").unwrap();
-        std::fs::write(dir.join("fresh.rhai"), "41 + 2").unwrap();
-        let deadline = Instant::now() + Duration::from_secs(5);
-        while Arc::ptr_eq(&first, &library.get("fresh").unwrap()) {
-            assert!(Instant::now() < deadline, "the edit was not picked up");
-            std::thread::sleep(Duration::from_millis(20));
-        }
     }
 }

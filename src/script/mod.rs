@@ -10,6 +10,6 @@ pub mod library;
 pub mod runner;
 pub mod vec3;
 
-pub use engine::{CANCELLED, DEADLINE, Limits, RunBounds, StopFlag, build_engine};
+pub use engine::{CANCELLED, CompileError, DEADLINE, Limits, RunBounds, StopFlag, build_engine, compile};
 pub use host::{Answer, Call, ChannelHost, Host, Job};
 pub use vec3::Vec3;

@@ -9,7 +9,7 @@ use std::{
     time::{Duration, Instant},
 };
 
-use rhai::{AST, Dynamic, EvalAltResult, Map, Scope};
+use rhai::{AST, CallFnOptions, Dynamic, EvalAltResult, Map, Scope};
 
 use super::{
     Limits, RunBounds, StopFlag, bindings, build_engine,
@@ -79,15 +79,25 @@ impl Report {
     }
 }
 
-/// What to run: a compiled script and, optionally, the function in it to call.
+/// What to run: compiled code, and how to start it.
 pub struct Job {
     pub name: String,
     pub ast: Arc<AST>,
-    /// Functions every script can call (skills, helpers), merged under the script's own.
+    /// Functions every script can call (skills, helpers), merged under the code's own.
     pub library: Option<Arc<AST>>,
-    pub args: Vec<String>,
+    pub entry: Entry,
     pub limits: Limits,
     pub stop: StopFlag,
+}
+
+/// How a run starts.
+#[derive(Clone, Debug)]
+pub enum Entry {
+    /// Evaluate the code's top-level statements, with the owner's words as the `args` array (an owner's script).
+    Script { args: Vec<String> },
+    /// Call one function with these values (a skill from `!run`, the LLM's main function); top-level statements do
+    /// not run.
+    Function { name: String, args: Vec<Dynamic> },
 }
 
 /// Records what a script says while passing every call on.
@@ -138,8 +148,17 @@ pub fn run(job: Job, host: Arc<dyn Host>) -> Report {
         None => (*job.ast).clone(),
     };
     let mut scope = Scope::new();
-    scope.push("args", job.args.iter().map(|a| Dynamic::from(a.clone())).collect::<rhai::Array>());
-    let outcome = match engine.eval_ast_with_scope::<Dynamic>(&mut scope, &ast) {
+    let result = match job.entry {
+        Entry::Script { args } => {
+            scope.push("args", args.into_iter().map(Dynamic::from).collect::<rhai::Array>());
+            engine.eval_ast_with_scope::<Dynamic>(&mut scope, &ast)
+        }
+        Entry::Function { name, args } => {
+            let options = CallFnOptions::new().eval_ast(false);
+            engine.call_fn_with_options::<Dynamic>(options, &mut scope, &ast, &name, args)
+        }
+    };
+    let outcome = match result {
         Ok(value) => Outcome::Value(if value.is_unit() { "()".to_owned() } else { value.to_string() }),
         Err(err) => Outcome::Failed(failure(*err)),
     };
@@ -153,17 +172,43 @@ pub fn run(job: Job, host: Arc<dyn Host>) -> Report {
     Report { name: job.name, outcome, chat, printed, kills, inventory_before, inventory_after, elapsed: started.elapsed() }
 }
 
-/// Runs `job` on a new thread; the returned receiver yields the report when the run ends.
+/// Runs `job` on a new thread; the returned receiver yields the report when the run ends. A panic inside the run (a
+/// bug in Wayfarer, never the script's doing) becomes a failed report that says so.
 pub fn spawn(job: Job, host: Arc<dyn Host>) -> tokio::sync::oneshot::Receiver<Report> {
     let (tx, rx) = tokio::sync::oneshot::channel();
     let name = job.name.clone();
     let spawned = std::thread::Builder::new().name(format!("script {name}")).spawn(move || {
-        let _ = tx.send(run(job, host));
+        let name = job.name.clone();
+        let started = Instant::now();
+        let report = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run(job, host))).unwrap_or_else(|panic| {
+            let message = format!("an internal error stopped it: {}", panic_message(&*panic));
+            tracing::error!("script {name}: {message}");
+            Report {
+                name,
+                outcome: Outcome::Failed(Failure { message, line: None }),
+                chat: Vec::new(),
+                printed: Vec::new(),
+                kills: Vec::new(),
+                inventory_before: Vec::new(),
+                inventory_after: Vec::new(),
+                elapsed: started.elapsed(),
+            }
+        });
+        let _ = tx.send(report);
     });
     if let Err(err) = spawned {
         tracing::error!("cannot start a thread for script {name}: {err}");
     }
     rx
+}
+
+/// The text a panic was raised with.
+pub fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
+    panic
+        .downcast_ref::<&str>()
+        .map(|s| (*s).to_owned())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a panic with no message".to_owned())
 }
 
 fn inventory(host: &dyn Host, bounds: &RunBounds) -> Vec<(String, i64)> {
@@ -217,12 +262,11 @@ mod tests {
     }
 
     fn job(source: &str) -> Job {
-        let engine = rhai::Engine::new_raw();
         Job {
             name: "test".into(),
-            ast: Arc::new(engine.compile(source).unwrap()),
+            ast: Arc::new(crate::script::compile(source, &["args"]).unwrap()),
             library: None,
-            args: vec!["7".into()],
+            entry: Entry::Script { args: vec!["7".into()] },
             limits: Limits { deadline: Duration::from_millis(500), ..Limits::default() },
             stop: StopFlag::default(),
         }
@@ -266,5 +310,31 @@ mod tests {
         let report = run(job("undefinedThing(3)"), Arc::new(Idle));
         let Outcome::Failed(failure) = report.outcome else { panic!() };
         assert!(failure.message.contains("undefinedThing"), "{failure}");
+    }
+
+    #[test]
+    fn a_function_is_called_with_typed_arguments_and_top_level_code_does_not_run() {
+        let mut job = job("chat(\"top level\");\nfn give(what, n) { `${what} x${n * 2}` }");
+        job.entry = Entry::Function { name: "give".into(), args: vec![Dynamic::from("oak_log"), Dynamic::from_int(3)] };
+        let report = run(job, Arc::new(Idle));
+        assert_eq!(report.outcome, Outcome::Value("oak_log x6".into()));
+        assert!(report.chat.is_empty(), "{:?}", report.chat);
+    }
+
+    /// A panic inside a run (here: inside the host, as a bug in a primitive would) is a failed report, not a lost one.
+    #[tokio::test]
+    async fn a_panic_during_a_run_is_reported_as_a_failure() {
+        struct Broken;
+        impl Host for Broken {
+            fn call(&self, call: Call, _bounds: &RunBounds) -> Answer {
+                match call {
+                    Call::MineBlock { .. } => panic!("injected for the test"),
+                    _ => Ok(Dynamic::UNIT),
+                }
+            }
+        }
+        let report = spawn(job("mineBlock(\"dirt\", 1)"), Arc::new(Broken)).await.expect("a report arrives");
+        let Outcome::Failed(failure) = report.outcome else { panic!("{:?}", report.outcome) };
+        assert_eq!(failure.message, "an internal error stopped it: injected for the test");
     }
 }

@@ -122,17 +122,6 @@ impl Embedder {
     }
 }
 
-/// Where models live when neither config nor environment says: `$XDG_CACHE_HOME/wayfarer/models` or
-/// `~/.cache/wayfarer/models` (the folder `make models` fills by default).
-pub fn default_models_dir() -> PathBuf {
-    let cache = std::env::var_os("XDG_CACHE_HOME")
-        .filter(|v| !v.is_empty())
-        .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".cache")))
-        .unwrap_or_else(|| PathBuf::from(".cache"));
-    cache.join("wayfarer").join("models")
-}
-
 fn normalized(mut vector: Vec<f32>) -> Vec<f32> {
     let norm = vector.iter().map(|x| x * x).sum::<f32>().sqrt();
     if norm > 0.0 {

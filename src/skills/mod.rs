@@ -5,10 +5,10 @@
 //! needs the embedding model ([`SkillLibrary::enable_search`]); until it is enabled, [`SkillLibrary::retrieve`] says
 //! why it is off. Embedding and searching are CPU work: async callers use `spawn_blocking`.
 
-pub mod cli;
 mod embed;
 mod index;
 mod store;
+pub mod text;
 
 use std::{
     collections::BTreeMap,
@@ -16,13 +16,15 @@ use std::{
     sync::{Arc, Mutex, RwLock},
 };
 
-pub use embed::{EmbedError, Embedder, FETCH_COMMAND, MODEL_ID, default_models_dir};
+pub use embed::{EmbedError, Embedder, FETCH_COMMAND, MODEL_ID};
 pub use index::{INDEX_DIR, SkillIndex, SyncReport};
-use rhai::{AST, Engine};
-pub use store::{Skill, SkillMeta, call_source, clean_description, search_text, skill_name, utc_now, valid_name, write_atomically};
-use store::{ReadError, free_name, rename_identifier};
+use rhai::AST;
+pub use store::{Skill, call_args, skill_name, utc_now, valid_name, write_atomically};
+use store::ReadError;
+pub use text::{ParamKind, SkillMeta, clean_description, indexed_description, search_text};
+use text::{free_name, rename_identifier};
 
-use crate::script::{Limits, RunBounds, StopFlag, build_engine};
+pub use crate::config::default_models_dir;
 
 #[derive(Debug, thiserror::Error)]
 pub enum SkillError {
@@ -47,8 +49,17 @@ pub enum SkillError {
 pub enum SkillEvent {
     Loaded { name: String },
     Removed { name: String },
+    /// Loaded, but its description is longer than the index takes: the index embeds the start of it.
+    Trimmed { name: String, reason: String },
     /// `kept` is true when an earlier good version stays in use.
     Failed { file: String, line: Option<usize>, message: String, kept: bool },
+}
+
+impl SkillEvent {
+    /// Whether the owner should hear of it as a problem.
+    pub fn is_warning(&self) -> bool {
+        matches!(self, SkillEvent::Trimmed { .. } | SkillEvent::Failed { .. })
+    }
 }
 
 impl std::fmt::Display for SkillEvent {
@@ -56,6 +67,9 @@ impl std::fmt::Display for SkillEvent {
         match self {
             SkillEvent::Loaded { name } => write!(f, "skill {name} loaded"),
             SkillEvent::Removed { name } => write!(f, "skill {name} removed"),
+            SkillEvent::Trimmed { name, reason } => {
+                write!(f, "skill {name} loaded; its description was trimmed for search because {reason}")
+            }
             SkillEvent::Failed { file, line, message, kept } => {
                 write!(f, "skills/{file}")?;
                 if let Some(line) = line {
@@ -112,7 +126,6 @@ enum Search {
 
 pub struct SkillLibrary {
     dir: PathBuf,
-    compiler: Engine,
     loaded: RwLock<Loaded>,
     search: RwLock<Search>,
     /// Adds, removes and reloads happen one at a time.
@@ -122,10 +135,8 @@ pub struct SkillLibrary {
 impl SkillLibrary {
     /// Loads every skill in `dir` (which need not exist). Search starts off; see [`Self::enable_search`].
     pub fn open(dir: impl Into<PathBuf>) -> (Self, Vec<SkillEvent>) {
-        let limits = Limits::default();
         let library = Self {
             dir: dir.into(),
-            compiler: build_engine(&limits, RunBounds::new(StopFlag::default(), &limits)),
             loaded: RwLock::new(Loaded { skills: BTreeMap::new(), functions: Arc::new(AST::empty()) }),
             search: RwLock::new(Search::Off("the embedding model has not been loaded".to_owned())),
             writing: Mutex::new(()),
@@ -138,9 +149,9 @@ impl SkillLibrary {
         let mut skills = BTreeMap::new();
         let mut events = Vec::new();
         for name in names {
-            match store::read(&library.dir, &name, &library.compiler) {
+            match store::read(&library.dir, &name) {
                 Ok(skill) => {
-                    events.push(SkillEvent::Loaded { name: name.clone() });
+                    events.push(loaded(&skill));
                     skills.insert(name, Arc::new(skill));
                 }
                 Err(ReadError::Gone) => {} // a .json without its .rhai: nothing to load
@@ -280,7 +291,10 @@ impl SkillLibrary {
     /// whose name is `nameV2` (…) when the name was taken and `on_collision` is [`OnCollision::KeepBoth`].
     pub fn add(&self, new: NewSkill, on_collision: OnCollision) -> Result<Arc<Skill>, SkillError> {
         valid_name(&new.name).map_err(SkillError::Invalid)?;
-        let description = clean_description(&new.description).map_err(SkillError::Invalid)?;
+        let description = new.description.split_whitespace().collect::<Vec<_>>().join(" ");
+        if description.is_empty() {
+            return Err(SkillError::Invalid("the description is empty".to_owned()));
+        }
 
         let _writing = self.writing.lock().unwrap_or_else(|p| p.into_inner());
         let existing = self.get(&new.name);
@@ -295,7 +309,7 @@ impl SkillLibrary {
         };
         // As the file will hold it, so the watcher sees our own write as nothing new.
         let code = format!("{}\n", code.trim_end());
-        let (functions, params) = store::compile(&self.compiler, &name, &code)
+        let (functions, params) = store::compile(&name, &code)
             .map_err(|(reason, line)| SkillError::Compile { name: new.name.clone(), line, reason })?;
         let meta = SkillMeta { description, task: new.task.trim().to_owned(), created: store::utc_now(), version };
         let skill = Arc::new(Skill { name, code, meta, params, functions });
@@ -324,7 +338,7 @@ impl SkillLibrary {
     pub fn reload(&self, path: &Path) -> Option<SkillEvent> {
         let name = skill_name(path)?;
         let _writing = self.writing.lock().unwrap_or_else(|p| p.into_inner());
-        match store::read(&self.dir, &name, &self.compiler) {
+        match store::read(&self.dir, &name) {
             Ok(skill) => {
                 if let Some(old) = self.get(&name)
                     && old.code == skill.code
@@ -332,8 +346,9 @@ impl SkillLibrary {
                 {
                     return None; // our own write, seen again by the watcher
                 }
+                let event = loaded(&skill);
                 match self.install(Arc::new(skill)) {
-                    Ok(()) => Some(SkillEvent::Loaded { name }),
+                    Ok(()) => Some(event),
                     Err(err) => Some(SkillEvent::Failed {
                         file: format!("{name}.json"),
                         line: None,
@@ -353,23 +368,6 @@ impl SkillLibrary {
                 Some(SkillEvent::Failed { file, line, message: reason, kept: self.get(&name).is_some() })
             }
         }
-    }
-
-    /// Watches the folder and reloads changed skills until the returned watcher is dropped; `report` hears of every
-    /// change.
-    pub fn watch(self: &Arc<Self>, report: impl Fn(SkillEvent) + Send + 'static) -> notify::Result<notify::RecommendedWatcher> {
-        let library = Arc::downgrade(self);
-        crate::watch::watch_folder(&self.dir, "skill watcher", move |changed| {
-            // A skill's two files are one change.
-            let mut names: Vec<(String, PathBuf)> =
-                changed.into_iter().filter_map(|path| Some((skill_name(&path)?, path))).collect();
-            names.dedup_by(|a, b| a.0 == b.0);
-            let Some(library) = library.upgrade() else { return false };
-            for event in names.iter().filter_map(|(_, path)| library.reload(path)) {
-                report(event);
-            }
-            true
-        })
     }
 
     /// Puts a loaded skill in the library and the index (re-embedding only a changed description).
@@ -409,6 +407,14 @@ impl SkillLibrary {
 
     fn search_texts(&self) -> BTreeMap<String, String> {
         self.list().iter().map(|skill| (skill.name.clone(), skill.search_text())).collect()
+    }
+}
+
+/// The event for a skill that loaded: trimmed when its description is longer than the index takes.
+fn loaded(skill: &Skill) -> SkillEvent {
+    match indexed_description(&skill.meta.description).1 {
+        Some(reason) => SkillEvent::Trimmed { name: skill.name.clone(), reason },
+        None => SkillEvent::Loaded { name: skill.name.clone() },
     }
 }
 

@@ -8,37 +8,14 @@ use std::{
     time::{SystemTime, UNIX_EPOCH},
 };
 
-use rhai::{AST, Engine};
-use serde::{Deserialize, Serialize};
+use rhai::AST;
 
-use super::{SkillError, index::INDEX_DIR};
-use crate::script::bindings;
-
-/// Descriptions are one line; longer than this is not a description.
-pub const MAX_DESCRIPTION: usize = 600;
-/// Voyager's rule for skill descriptions.
-pub const MAX_SENTENCES: usize = 6;
-
-/// What `<name>.json` holds.
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
-#[serde(deny_unknown_fields)]
-pub struct SkillMeta {
-    /// One line, at most six sentences: what the skill does and what it needs.
-    pub description: String,
-    /// The task it was written for, if any.
-    #[serde(default, skip_serializing_if = "String::is_empty")]
-    pub task: String,
-    /// When it was added (UTC, RFC 3339).
-    #[serde(default)]
-    pub created: String,
-    /// 1 for a new skill, one more each time it is replaced.
-    #[serde(default = "first_version")]
-    pub version: u32,
-}
-
-fn first_version() -> u32 {
-    1
-}
+use super::{
+    SkillError,
+    index::INDEX_DIR,
+    text::{SkillMeta, search_text, typed_args},
+};
+use crate::script::{self, bindings};
 
 /// A skill as loaded: its files' contents, and its functions compiled.
 #[derive(Debug)]
@@ -58,26 +35,10 @@ impl Skill {
         format!("{}({})", self.name, self.params.join(", "))
     }
 
-    /// The text the search index embeds: the name in words, then the description.
+    /// The text the search index embeds: the name in words, then the description (trimmed to what the index takes).
     pub fn search_text(&self) -> String {
         search_text(&self.name, &self.meta.description)
     }
-}
-
-/// `mineWoodLog` + "Mines…" → `mine wood log: Mines…`.
-pub fn search_text(name: &str, description: &str) -> String {
-    let mut words = String::new();
-    for (i, c) in name.chars().enumerate() {
-        if c == '_' {
-            words.push(' ');
-        } else if c.is_ascii_uppercase() && i > 0 {
-            words.push(' ');
-            words.push(c.to_ascii_lowercase());
-        } else {
-            words.push(c.to_ascii_lowercase());
-        }
-    }
-    format!("{}: {description}", words.split_whitespace().collect::<Vec<_>>().join(" "))
 }
 
 /// The skill a file in the skills folder belongs to: `mineWoodLog.rhai` and `mineWoodLog.json` → `mineWoodLog`.
@@ -104,25 +65,9 @@ pub fn valid_name(name: &str) -> Result<(), String> {
     Ok(())
 }
 
-/// Checks a description and returns it as one trimmed line.
-pub fn clean_description(description: &str) -> Result<String, String> {
-    let line = description.split_whitespace().collect::<Vec<_>>().join(" ");
-    if line.is_empty() {
-        return Err("the description is empty".to_owned());
-    }
-    if line.len() > MAX_DESCRIPTION {
-        return Err(format!("the description is {} characters long; keep it under {MAX_DESCRIPTION}", line.len()));
-    }
-    let sentences = line.split_terminator(['.', '!', '?']).filter(|s| !s.trim().is_empty()).count();
-    if sentences > MAX_SENTENCES {
-        return Err(format!("the description has {sentences} sentences; use at most {MAX_SENTENCES}"));
-    }
-    Ok(line)
-}
-
 /// Compiles `code` and checks it defines `fn name`. Errors carry the line when the compiler gave one.
-pub fn compile(compiler: &Engine, name: &str, code: &str) -> Result<(AST, Vec<String>), (String, Option<usize>)> {
-    let ast = compiler.compile(code).map_err(|err| (err.0.to_string(), err.1.line()))?;
+pub fn compile(name: &str, code: &str) -> Result<(AST, Vec<String>), (String, Option<usize>)> {
+    let ast = script::compile(code, &[]).map_err(|err| (err.message(), err.line()))?;
     let params = ast
         .iter_functions()
         .find(|f| f.name == name)
@@ -135,8 +80,9 @@ pub fn compile(compiler: &Engine, name: &str, code: &str) -> Result<(AST, Vec<St
     Ok((ast.clone_functions_only(), params))
 }
 
-/// Reads and validates one skill's two files.
-pub fn read(dir: &Path, name: &str, compiler: &Engine) -> Result<Skill, ReadError> {
+/// Reads and validates one skill's two files. A description longer than the index takes is kept whole (and trimmed
+/// only for the index, see [`indexed_description`]): it is never a reason to skip a skill.
+pub fn read(dir: &Path, name: &str) -> Result<Skill, ReadError> {
     let code_path = dir.join(format!("{name}.rhai"));
     let meta_path = dir.join(format!("{name}.json"));
     let code = match std::fs::read_to_string(&code_path) {
@@ -151,11 +97,8 @@ pub fn read(dir: &Path, name: &str, compiler: &Engine) -> Result<Skill, ReadErro
         };
         ReadError::invalid(&meta_path, reason, None)
     })?;
-    let mut meta: SkillMeta = serde_json::from_str(&meta_text)
-        .map_err(|err| ReadError::invalid(&meta_path, format!("not valid skill metadata ({err})"), Some(err.line())))?;
-    meta.description = clean_description(&meta.description).map_err(|reason| ReadError::invalid(&meta_path, reason, None))?;
-    let (functions, params) =
-        compile(compiler, name, &code).map_err(|(reason, line)| ReadError::invalid(&code_path, reason, line))?;
+    let meta = super::text::parse_meta(&meta_text).map_err(|(reason, line)| ReadError::invalid(&meta_path, reason, line))?;
+    let (functions, params) = compile(name, &code).map_err(|(reason, line)| ReadError::invalid(&code_path, reason, line))?;
     Ok(Skill { name: name.to_owned(), code, meta, params, functions })
 }
 
@@ -206,61 +149,9 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), SkillError> {
     std::fs::rename(&temporary, path).map_err(io)
 }
 
-/// `name`, or `nameV2`, `nameV3`… — the first that `taken` refuses.
-pub fn free_name(name: &str, taken: impl Fn(&str) -> bool) -> String {
-    if !taken(name) {
-        return name.to_owned();
-    }
-    (2..).map(|n| format!("{name}V{n}")).find(|candidate| !taken(candidate)).expect("some version is free")
-}
-
-/// Renames every use of the identifier `from` in `code` to `to` (its definition and any recursive calls); text inside
-/// string literals and comments is left alone.
-pub fn rename_identifier(code: &str, from: &str, to: &str) -> String {
-    let mut out = String::with_capacity(code.len() + 8);
-    let mut rest = code;
-    let is_ident = |c: char| c.is_ascii_alphanumeric() || c == '_';
-    while let Some(c) = rest.chars().next() {
-        if c == '"' || c == '`' {
-            let end = rest[1..].find(c).map_or(rest.len(), |i| i + 2);
-            out.push_str(&rest[..end]);
-            rest = &rest[end..];
-        } else if rest.starts_with("//") {
-            let end = rest.find('\n').unwrap_or(rest.len());
-            out.push_str(&rest[..end]);
-            rest = &rest[end..];
-        } else if is_ident(c) {
-            let end = rest.find(|d: char| !is_ident(d)).unwrap_or(rest.len());
-            let word = &rest[..end];
-            out.push_str(if word == from { to } else { word });
-            rest = &rest[end..];
-        } else {
-            out.push(c);
-            rest = &rest[c.len_utf8()..];
-        }
-    }
-    out
-}
-
-/// Rhai source that calls `skill` with the words an owner typed: integers, decimals and true/false as themselves,
-/// anything else as a string.
-pub fn call_source(skill: &Skill, args: &[String]) -> Result<String, String> {
-    if args.len() != skill.params.len() {
-        return Err(format!("{} takes {} argument(s): {}", skill.name, skill.params.len(), skill.signature()));
-    }
-    let literals: Vec<String> = args
-        .iter()
-        .map(|arg| {
-            let number = arg.parse::<i64>().is_ok() || (arg.parse::<f64>().is_ok_and(f64::is_finite) && arg.contains('.'));
-            if number || arg == "true" || arg == "false" {
-                arg.clone()
-            } else {
-                let clean: String = arg.chars().filter(|c| !c.is_control()).collect();
-                format!("\"{}\"", clean.replace('\\', "\\\\").replace('"', "\\\""))
-            }
-        })
-        .collect();
-    Ok(format!("{}({})", skill.name, literals.join(", ")))
+/// The values to call `skill` with, from the words an owner typed (see [`typed_args`]).
+pub fn call_args(skill: &Skill, args: &[String]) -> Result<Vec<rhai::Dynamic>, String> {
+    typed_args(&skill.name, &skill.params, args)
 }
 
 /// Now, as `2026-11-22T13:45:07Z`.
@@ -288,6 +179,7 @@ fn utc_timestamp(secs: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::skills::text::*;
 
     #[test]
     fn names() {
@@ -319,6 +211,18 @@ mod tests {
     }
 
     #[test]
+    fn the_index_takes_six_sentences_and_600_characters() {
+        assert_eq!(indexed_description("Mines one log. Then stops."), ("Mines one log. Then stops.".to_owned(), None));
+        let (kept, why) = indexed_description("A b. C d. E f. G h. I j. K l. M n. O p.");
+        assert_eq!(kept, "A b. C d. E f. G h. I j. K l.");
+        assert!(why.unwrap().contains("more than 6 sentences"));
+        assert_eq!(indexed_description("Uses v1.5 of it. Version 2.0 too.").1, None, "a dot inside a word ends nothing");
+        let (kept, why) = indexed_description(&"wörd ".repeat(200));
+        assert!(kept.chars().count() <= MAX_DESCRIPTION && !kept.ends_with(' '), "{kept}");
+        assert!(why.unwrap().contains("longer than 600"));
+    }
+
+    #[test]
     fn search_text_spells_the_name_out() {
         assert_eq!(search_text("craftStonePickaxe", "Crafts one."), "craft stone pickaxe: Crafts one.");
         assert_eq!(search_text("get_wood", "Gets wood."), "get wood: Gets wood.");
@@ -331,20 +235,38 @@ mod tests {
         assert_eq!(utc_timestamp(951_782_400), "2000-02-29T00:00:00Z");
     }
 
+    fn skill(code: &str, name: &str) -> Skill {
+        let (functions, params) = compile(name, code).unwrap();
+        let meta = SkillMeta { description: "d".into(), task: String::new(), created: String::new(), version: 1 };
+        Skill { name: name.into(), code: code.into(), meta, params, functions }
+    }
+
     #[test]
-    fn owner_words_become_literals() {
-        let compiler = Engine::new_raw();
-        let (functions, params) = compile(&compiler, "give", "fn give(what, n, fast) { }").unwrap();
-        let skill = Skill {
-            name: "give".into(),
-            code: String::new(),
-            meta: SkillMeta { description: "d".into(), task: String::new(), created: String::new(), version: 1 },
-            params,
-            functions,
-        };
-        let args = ["oak \"log\"".to_owned(), "3".to_owned(), "true".to_owned()];
-        assert_eq!(call_source(&skill, &args).unwrap(), r#"give("oak \"log\"", 3, true)"#);
-        assert!(call_source(&skill, &[]).unwrap_err().contains("give(what, n, fast)"));
-        assert!(compile(&compiler, "take", "fn give() {}").unwrap_err().0.contains("functions found: give"));
+    fn owner_words_become_typed_values() {
+        let give = skill("fn give(what, n, fast) { }", "give");
+        let words = |w: &[&str]| w.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>();
+        let values = call_args(&give, &words(&["\"oak log\"", "3", "true"])).unwrap();
+        assert_eq!(values[0].clone().into_string().unwrap(), "oak log");
+        assert_eq!((values[1].as_int(), values[2].as_bool()), (Ok(3), Ok(true)));
+        assert!(call_args(&give, &[]).unwrap_err().contains("give(what, n, fast)"));
+        assert!(compile("take", "fn give() {}").unwrap_err().0.contains("functions found: give"));
+        assert_eq!(call_args(&skill("fn f(speed) {}", "f"), &words(&["1.5"])).unwrap()[0].as_float(), Ok(1.5));
+    }
+
+    /// `!run craftPlanks -5` and `!run mineWoodLog "x"` finished with nothing done and no word of why: the skill's
+    /// loop compared the count and stopped at once. Such arguments are refused, saying what the parameter takes.
+    #[test]
+    fn arguments_a_skill_cannot_use_are_refused_with_the_reason() {
+        let words = |w: &str| vec![w.to_owned()];
+        let planks = skill("fn craftPlanks(count) { count }", "craftPlanks");
+        let err = call_args(&planks, &words("-5")).unwrap_err();
+        assert_eq!(err, "craftPlanks's count must be a whole number of at least 1, not -5");
+        assert!(call_args(&planks, &words("\"x\"")).unwrap_err().contains("not \"x\""));
+        assert!(call_args(&planks, &words("2.5")).is_err());
+        assert!(call_args(&planks, &words("4")).is_ok());
+        let mine = skill("fn mineBlocks(block, count) { }", "mineBlocks");
+        assert!(call_args(&mine, &words("Oak Log").into_iter().chain(words("1")).collect::<Vec<_>>()).unwrap_err().contains("Minecraft id"));
+        let walk = skill("fn walkTo(x, y, z) { }", "walkTo");
+        assert!(call_args(&walk, &["1".into(), "up".into(), "3".into()]).unwrap_err().contains("walkTo's y must be a whole number"));
     }
 }

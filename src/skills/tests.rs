@@ -4,7 +4,7 @@
 use std::{
     path::PathBuf,
     sync::{Arc, OnceLock},
-    time::{Duration, Instant},
+    time::Duration,
 };
 
 use super::*;
@@ -210,41 +210,45 @@ fn an_edited_skill_is_reloaded_and_re_embedded() {
     library.add(skill("farm", "fn farm() { 1 }", "Plants wheat seeds on tilled farmland."), OnCollision::KeepBoth).unwrap();
     assert_eq!(names(&library.retrieve("go fishing", 1).unwrap()), ["fish"]);
 
-    let library = Arc::new(library);
-    let (tx, rx) = std::sync::mpsc::channel();
-    let _watcher = library.watch(move |event| tx.send(event).unwrap()).unwrap();
+    // Our own write, seen again (as a watcher would), is nothing new.
+    assert_eq!(library.reload(&dir.join("fish.json")), None);
     // The owner edits the metadata by hand: the skill now harvests wheat.
     let json = std::fs::read_to_string(dir.join("fish.json")).unwrap();
     let edited = json.replace("Catches fish with a fishing rod at the nearest water.", "Harvests ripe wheat and replants the seeds.");
     std::fs::write(dir.join("fish.json"), edited).unwrap();
-    let deadline = Instant::now() + Duration::from_secs(5);
-    loop {
-        let event = rx.recv_timeout(deadline.saturating_duration_since(Instant::now())).expect("no reload event");
-        if event == (SkillEvent::Loaded { name: "fish".into() }) {
-            break;
-        }
-    }
+    assert_eq!(library.reload(&dir.join("fish.json")), Some(SkillEvent::Loaded { name: "fish".into() }));
     assert_eq!(names(&library.retrieve("harvest the wheat", 1).unwrap()), ["fish"]);
     assert_eq!(library.get("fish").unwrap().meta.description, "Harvests ripe wheat and replants the seeds.");
 
     // A broken edit keeps the working version; deleting the code removes the skill.
     std::fs::write(dir.join("farm.rhai"), "fn farm( {").unwrap();
-    let deadline = Instant::now() + Duration::from_secs(5);
-    loop {
-        let event = rx.recv_timeout(deadline.saturating_duration_since(Instant::now())).expect("no failure event");
-        if let SkillEvent::Failed { file, kept, .. } = &event {
-            assert_eq!((file.as_str(), *kept), ("farm.rhai", true));
-            break;
-        }
-    }
+    let event = library.reload(&dir.join("farm.rhai")).unwrap();
+    let SkillEvent::Failed { file, kept, .. } = &event else { panic!("{event:?}") };
+    assert_eq!((file.as_str(), *kept), ("farm.rhai", true));
     assert!(library.get("farm").is_some());
     std::fs::remove_file(dir.join("farm.rhai")).unwrap();
-    let deadline = Instant::now() + Duration::from_secs(5);
-    while library.get("farm").is_some() {
-        assert!(Instant::now() < deadline, "the deleted skill stayed");
-        std::thread::sleep(Duration::from_millis(20));
-    }
+    assert_eq!(library.reload(&dir.join("farm.rhai")), Some(SkillEvent::Removed { name: "farm".into() }));
+    assert!(library.get("farm").is_none());
     assert_eq!(names(&library.retrieve("plant seeds", 5).unwrap()), ["fish"]);
+}
+
+/// A skill whose description had seven sentences was skipped when the library loaded, so importing someone's library
+/// lost skills with only a warning. It loads; the index embeds the first six sentences.
+#[test]
+fn an_overlong_description_is_trimmed_for_the_index_not_skipped() {
+    let dir = temp_dir("long");
+    std::fs::write(dir.join("fish.rhai"), "fn fish() { 1 }\n").unwrap();
+    let description = "Walks to water. Equips a rod. Casts it. Waits for a bite. Reels in. Repeats. Returns the catch.";
+    std::fs::write(dir.join("fish.json"), serde_json::json!({"description": description}).to_string()).unwrap();
+    let (library, events) = SkillLibrary::open(&dir);
+    assert_eq!(library.len(), 1, "{events:?}");
+    let SkillEvent::Trimmed { name, reason } = &events[0] else { panic!("{events:?}") };
+    assert_eq!(name, "fish");
+    assert!(reason.contains("more than 6 sentences"), "{reason}");
+    assert_eq!(library.get("fish").unwrap().meta.description, description, "the description itself is kept whole");
+    assert!(!library.get("fish").unwrap().search_text().contains("Returns the catch"));
+    library.enable_search_with(embedder()).unwrap();
+    assert_eq!(names(&library.retrieve("go fishing", 1).unwrap()), ["fish"]);
 }
 
 /// Answers calls without a world: 5 cobblestone carried, everything else succeeds doing nothing.
@@ -267,12 +271,12 @@ fn skills_call_skills_through_the_shared_library() {
     library.add(skill("stock", "fn stock(item) { inventoryCount(item) }", "Counts an item."), OnCollision::KeepBoth).unwrap();
     library.add(skill("enough", "fn enough(item, n) { stock(item) >= n }", "Whether enough is carried."), OnCollision::KeepBoth).unwrap();
     let caller = library.get("enough").unwrap();
-    let source = call_source(&caller, &["cobblestone".into(), "3".into()]).unwrap();
+    let args = call_args(&caller, &["cobblestone".into(), "3".into()]).unwrap();
     let job = runner::Job {
         name: "enough".into(),
-        ast: Arc::new(rhai::Engine::new_raw().compile(&source).unwrap()),
+        ast: Arc::new(AST::empty()),
         library: Some(library.functions()),
-        args: Vec::new(),
+        entry: runner::Entry::Function { name: "enough".into(), args },
         limits: Limits { deadline: Duration::from_secs(2), ..Limits::default() },
         stop: Default::default(),
     };

@@ -19,6 +19,8 @@ use std::{
 
 use serde_json::{Value, json};
 
+pub mod fake_llm;
+
 /// Where the bots spawn in the test world (feet position).
 pub const SPAWN: [f64; 3] = [0.5, 64.0, 0.5];
 
@@ -298,11 +300,16 @@ pub struct Bot {
 impl Bot {
     /// Runs `wayfarer run --server ADDRESS` with `args` and the test's log level.
     pub fn start(address: &str, args: &[&str]) -> Bot {
+        Self::start_subcommand("run", address, args)
+    }
+
+    /// Runs `wayfarer SUBCOMMAND --server ADDRESS` with `args`; its standard output and error are the log.
+    pub fn start_subcommand(subcommand: &str, address: &str, args: &[&str]) -> Bot {
         static BOTS: AtomicU64 = AtomicU64::new(0);
         let skills =
             std::env::temp_dir().join(format!("wayfarer-test-skills-{}-{}", std::process::id(), BOTS.fetch_add(1, Ordering::Relaxed)));
         let mut child = Command::new(env!("CARGO_BIN_EXE_wayfarer"))
-            .args(["run", "--server", address])
+            .args([subcommand, "--server", address])
             .args(args)
             .env("RUST_LOG", "warn,wayfarer=debug")
             .env("WAYFARER_SKILLS", &skills)
@@ -448,6 +455,22 @@ pub fn world_with_skilled_bot(skills: &ScriptDir, extra: &[&str]) -> (World, Bot
 /// Gives the bot items through the world and waits until the world counts them in its inventory.
 pub fn give(world: &World, player: &str, item: &str, count: u32) {
     world.cmd(json!({"cmd": "give", "name": player, "item": item, "count": count}));
+}
+
+/// Waits until bot `bot` itself counts `count` of `item` (its answer to Alice's `!inventory`), not just the world:
+/// the items reach the bot a packet later than the world counts them.
+pub fn bot_sees(world: &World, bot: &str, item: &str, count: u32) {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let needle = format!("{count} {item}");
+    loop {
+        let from = world.say("Alice", &format!("{bot} !inventory"));
+        let reply = world.expect_chat(from, bot, "Inventory:", Duration::from_secs(5));
+        let listed = reply.split_once("Inventory:").map_or("", |(_, list)| list);
+        if listed.split(',').any(|part| part.trim() == needle) {
+            return;
+        }
+        assert!(Instant::now() < deadline, "{bot} never counted {needle}; it last said {reply:?}");
+    }
 }
 
 /// The world's count of `item` in `player`'s inventory.

@@ -95,15 +95,24 @@ async function mineflayer () {
     await until(() => count('oak_log') === 3, 3000, 'the logs')
     await timed('pickaxe', async () => {
       const recipe = (name, table = null) => bot.recipesFor(bot.registry.itemsByName[name].id, null, 1, table)[0]
+      // Mineflayer's view of the inventory can trail a craft's end by a packet, and it clicks without waiting: an
+      // update landing mid-craft overwrites its predicted cursor and the craft comes to nothing. So, as the referee
+      // (test/actions.test.js) does, each step waits for the inventory it made before the next one clicks.
+      const has = (name, n) => until(() => count(name) >= n, 3000, `${n} ${name}`)
       await bot.craft(recipe('oak_planks'), 3, null)
+      await has('oak_planks', 12)
       await bot.craft(recipe('crafting_table'), 1, null)
+      await has('crafting_table', 1)
+      await until(() => count('oak_planks') === 8, 3000, '8 oak_planks')
       await bot.equip(bot.registry.itemsByName.crafting_table.id, 'hand')
       const ground = bot.blockAt(bot.entity.position.floored().offset(2, -1, 0))
       await bot.placeBlock(ground, new Vec3(0, 1, 0))
       const table = bot.blockAt(ground.position.offset(0, 1, 0))
+      // Let the world's answer to the placement (the held slot's new count) land before clicking again.
+      await bot.waitForTicks(5)
       await bot.craft(recipe('stick'), 1, null)
-      // Mineflayer's view of the inventory can trail the craft's end by a packet; its recipe search needs it current.
-      await until(() => count('stick') >= 4 && recipe('wooden_pickaxe', table), 3000, 'the sticks')
+      await has('stick', 4)
+      await until(() => recipe('wooden_pickaxe', table), 3000, 'the sticks')
       await bot.craft(recipe('wooden_pickaxe', table), 1, table)
       if (count('wooden_pickaxe') !== 1) throw new Error('no pickaxe')
     })

@@ -4,12 +4,15 @@ use std::{path::Path, sync::Arc, time::Instant};
 
 use anyhow::{Context, bail};
 
-use super::{Embedder, NewSkill, OnCollision, SkillLibrary};
-use crate::{cli::SkillsAction, config::Config};
+use super::cli::SkillsAction;
+use crate::{
+    config::Config,
+    skills::{Embedder, FETCH_COMMAND, INDEX_DIR, NewSkill, OnCollision, SkillLibrary, indexed_description},
+};
 
 pub fn run(config: &Config, action: SkillsAction) -> anyhow::Result<()> {
     let (library, events) = SkillLibrary::open(&config.skills_dir);
-    for event in events.iter().filter(|e| matches!(e, super::SkillEvent::Failed { .. })) {
+    for event in events.iter().filter(|e| e.is_warning()) {
         eprintln!("warning: {event}");
     }
     let dir = config.skills_dir.display();
@@ -71,8 +74,11 @@ pub fn run(config: &Config, action: SkillsAction) -> anyhow::Result<()> {
                     skill.name
                 ),
             }
+            if let Some(reason) = indexed_description(&skill.meta.description).1 {
+                eprintln!("note: search uses the start of the description only, because {reason}");
+            }
             if !searchable {
-                eprintln!("note: the search index was not updated (the model is missing; run `{}`)", super::FETCH_COMMAND);
+                eprintln!("note: the search index was not updated (the model is missing; run `{}`)", FETCH_COMMAND);
             }
         }
         SkillsAction::Remove { name } => {
@@ -93,7 +99,7 @@ pub fn run(config: &Config, action: SkillsAction) -> anyhow::Result<()> {
                 report.embedded,
                 started.elapsed().as_secs_f64(),
                 loaded.as_secs_f64(),
-                super::INDEX_DIR
+                INDEX_DIR
             );
         }
     }
@@ -112,9 +118,7 @@ fn enable_search(library: &SkillLibrary, models_dir: &Path) -> anyhow::Result<()
 
 /// Which fn in `code` is the skill, and its `///` doc comment.
 fn main_function(code: &str, file: &Path, name: Option<String>) -> anyhow::Result<(String, Option<String>)> {
-    let ast = rhai::Engine::new_raw()
-        .compile(code)
-        .map_err(|err| anyhow::anyhow!("{} does not compile: {err}", file.display()))?;
+    let ast = crate::script::compile(code, &[]).map_err(|err| anyhow::anyhow!("{} does not compile: {err}", file.display()))?;
     let functions: Vec<_> = ast.iter_functions().collect();
     let stem = file.file_stem().and_then(|s| s.to_str()).unwrap_or_default();
     let chosen = match &name {

@@ -1,14 +1,20 @@
 //! What a bot is doing right now (`!status` reports it) and the handle that `!stop` uses to end it.
 //!
 //! A bot does one long-running thing at a time: starting a new one ends the previous one. The activity future runs
-//! on azalea's local task set; ending it aborts the future, and the caller also stops the bot's movement.
+//! on azalea's local task set; ending it aborts the future, and the caller also stops the bot's movement. A panic
+//! inside an activity (a bug, never an owner's or an LLM's doing) ends only that activity: it is reported through the
+//! activity's own `on_panic`, the bot becomes idle, and the next command is obeyed.
 
 use std::{
     future::Future,
+    panic::AssertUnwindSafe,
     sync::{Arc, Mutex, MutexGuard},
 };
 
+use futures_util::FutureExt;
 use tokio::task::AbortHandle;
+
+use crate::script::runner::panic_message;
 
 #[derive(Default)]
 struct Current {
@@ -33,9 +39,15 @@ impl Activity {
         self.lock().label.clone().unwrap_or_else(|| "idle".to_owned())
     }
 
-    /// Ends the current activity (if any) and runs `work` as the new one, labelled `label` until it finishes.
-    /// Must be called from inside azalea's local task set (event handlers are).
-    pub fn start(&self, label: impl Into<String>, work: impl Future<Output = ()> + 'static) {
+    /// Ends the current activity (if any) and runs `work` as the new one, labelled `label` until it finishes. If
+    /// `work` panics, `on_panic` hears the panic's message. Must be called from inside azalea's local task set (event
+    /// handlers are).
+    pub fn start(
+        &self,
+        label: impl Into<String>,
+        work: impl Future<Output = ()> + 'static,
+        on_panic: impl FnOnce(String) + 'static,
+    ) {
         let mut current = self.lock();
         if let Some(task) = current.task.take() {
             task.abort();
@@ -44,12 +56,20 @@ impl Activity {
         let generation = current.generation;
         current.label = Some(label.into());
         let this = self.clone();
+        let label = current.label.clone().unwrap_or_default();
         let handle = tokio::task::spawn_local(async move {
-            work.await;
-            let mut current = this.lock();
-            if current.generation == generation {
-                current.label = None;
-                current.task = None;
+            let ended = AssertUnwindSafe(work).catch_unwind().await;
+            {
+                let mut current = this.lock();
+                if current.generation == generation {
+                    current.label = None;
+                    current.task = None;
+                }
+            }
+            if let Err(panic) = ended {
+                let message = panic_message(&*panic);
+                tracing::error!("{label} ended with an internal error: {message}");
+                on_panic(message);
             }
         });
         current.task = Some(handle.abort_handle());
@@ -87,21 +107,50 @@ mod tests {
             .run_until(async {
                 let activity = Activity::default();
                 assert_eq!(activity.describe(), "idle");
-                activity.start("waiting", std::future::pending());
+                activity.start("waiting", std::future::pending(), |_| {});
                 assert_eq!(activity.describe(), "waiting");
-                activity.start("short", tokio::time::sleep(Duration::from_millis(10)));
+                activity.start("short", tokio::time::sleep(Duration::from_millis(10)), |_| {});
                 assert_eq!(activity.describe(), "short");
                 tokio::time::sleep(Duration::from_millis(50)).await;
                 assert_eq!(activity.describe(), "idle", "a finished activity clears its label");
-                activity.start("long", std::future::pending());
+                activity.start("long", std::future::pending(), |_| {});
                 assert_eq!(activity.cancel().as_deref(), Some("long"));
                 assert_eq!(activity.cancel(), None);
                 assert_eq!(activity.describe(), "idle");
                 activity.relabel("progress while idle");
                 assert_eq!(activity.describe(), "idle", "relabelling does not invent an activity");
-                activity.start("task", std::future::pending());
+                activity.start("task", std::future::pending(), |_| {});
                 activity.relabel("task Mine 3 oak_log: attempt 2/4, 1/3 oak_log");
                 assert_eq!(activity.describe(), "task Mine 3 oak_log: attempt 2/4, 1/3 oak_log");
+            })
+            .await;
+    }
+
+    /// A task that panicked left `!status` showing `task Mine 2 oak_log: attempt 1/4` from then on and said nothing.
+    /// Now the panic is reported, the bot is idle, and the next activity runs.
+    #[tokio::test(flavor = "current_thread")]
+    async fn a_panicking_activity_is_reported_and_cleared() {
+        let local = tokio::task::LocalSet::new();
+        local
+            .run_until(async {
+                let activity = Activity::default();
+                let (tx, rx) = tokio::sync::oneshot::channel();
+                activity.start(
+                    "task Mine 2 oak_log",
+                    async {
+                        tokio::task::yield_now().await;
+                        panic!("injected for the test");
+                    },
+                    move |message| {
+                        let _ = tx.send(message);
+                    },
+                );
+                let message = tokio::time::timeout(Duration::from_secs(5), rx).await.expect("reported").unwrap();
+                assert_eq!(message, "injected for the test");
+                assert_eq!(activity.describe(), "idle");
+                let (done_tx, done_rx) = tokio::sync::oneshot::channel();
+                activity.start("next", async move { done_tx.send(()).unwrap() }, |_| {});
+                tokio::time::timeout(Duration::from_secs(5), done_rx).await.expect("the next activity ran").unwrap();
             })
             .await;
     }

@@ -6,9 +6,9 @@
 use std::path::PathBuf;
 
 use anyhow::Context;
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::{Args, Parser, Subcommand};
 
-use crate::config::Config;
+use crate::config::{AuthMode, Config, Overrides, ReplyMode};
 
 /// Wayfarer: a Minecraft bot that joins a Java 26.1 server and obeys its owners in chat.
 #[derive(Debug, Parser)]
@@ -51,7 +51,7 @@ pub struct RunArgs {
     pub username: Option<String>,
 
     /// How to log in: `offline` for servers with online-mode=false, `microsoft` for real accounts [default: offline]
-    #[arg(long, value_enum, env = "WAYFARER_AUTH")]
+    #[arg(long, env = "WAYFARER_AUTH", value_name = "offline|microsoft")]
     pub auth: Option<AuthMode>,
 
     /// A player allowed to command the bots; repeat the flag for several (env: comma-separated)
@@ -67,7 +67,7 @@ pub struct RunArgs {
     pub prefix: Option<String>,
 
     /// Where replies go: `public` chat, or `whisper` (/msg) to the player who asked [default: public]
-    #[arg(long, value_enum, env = "WAYFARER_REPLY")]
+    #[arg(long, env = "WAYFARER_REPLY", value_name = "public|whisper")]
     pub reply: Option<ReplyMode>,
 
     /// Folder of hand-written Rhai scripts for `!run`, reloaded when files change [default: scripts]
@@ -167,67 +167,60 @@ pub enum SkillsAction {
     Reindex,
 }
 
-/// How the bots authenticate with the server.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum, serde::Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum AuthMode {
-    /// No account: the server must run with `online-mode=false`.
-    #[default]
-    Offline,
-    /// A Microsoft account, signed in with a device code the first time and cached afterwards.
-    Microsoft,
+impl From<RunArgs> for Overrides {
+    fn from(args: RunArgs) -> Self {
+        Overrides {
+            server: args.server,
+            username: args.username,
+            auth: args.auth,
+            owners: args.owners,
+            bots: args.bots,
+            prefix: args.prefix,
+            reply: args.reply,
+            scripts: args.scripts,
+            skills: args.skills,
+            models: args.models,
+            llm_url: args.llm_url,
+            llm_model: args.llm_model,
+            llm_key: args.llm_key,
+            checkpoint: args.checkpoint,
+            config: args.config,
+        }
+    }
 }
 
-/// Where a bot's replies to chat commands go.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum, serde::Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum ReplyMode {
-    /// Public chat, seen by everyone.
-    #[default]
-    Public,
-    /// A private message (`/msg`) to the player who gave the command.
-    Whisper,
+fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
+    tokio::runtime::Builder::new_multi_thread().enable_all().build().context("cannot start the async runtime")
 }
 
 /// Runs one parsed command line to completion.
 pub fn run(cli: Cli) -> anyhow::Result<()> {
     match cli.command {
         CliCommand::Run(args) => {
-            let config = Config::resolve(args)?;
-            let runtime = tokio::runtime::Builder::new_multi_thread()
-                .enable_all()
-                .build()
-                .context("cannot start the async runtime")?;
-            runtime.block_on(crate::bot::run(config))?;
+            let config = Config::resolve(args.into())?;
+            runtime()?.block_on(super::run(config))?;
             Ok(())
         }
         CliCommand::Learn(args) => {
-            let mut config = Config::resolve(args.run)?;
-            if config.llm.is_none() {
-                anyhow::bail!(
-                    "learning needs an LLM: set WAYFARER_LLM_URL (and WAYFARER_LLM_MODEL), or OPENAI_API_KEY for OpenAI"
-                );
-            }
             let iterations = args.max_iterations.unwrap_or(crate::agent::learn::DEFAULT_ITERATIONS);
             if iterations == 0 {
                 anyhow::bail!("--max-iterations must be at least 1");
             }
-            config.learn_on_spawn = Some(iterations);
-            let runtime = tokio::runtime::Builder::new_multi_thread()
-                .enable_all()
-                .build()
-                .context("cannot start the async runtime")?;
-            runtime.block_on(crate::bot::run(config))?;
+            let config = Config::resolve(args.run.into())?;
+            let runtime = runtime()?;
+            runtime.block_on(super::learn(config, iterations))?;
+            // Script threads and the swarm may still be winding down: the summary is out, so end here.
+            runtime.shutdown_background();
             Ok(())
         }
         CliCommand::Skills(args) => {
-            let config = Config::resolve(RunArgs {
+            let config = Config::resolve(Overrides {
                 skills: args.skills,
                 models: args.models,
                 config: args.config,
-                ..RunArgs::default()
+                ..Overrides::default()
             })?;
-            crate::skills::cli::run(&config, args.action)
+            super::skills_cli::run(&config, args.action)
         }
     }
 }

@@ -1,5 +1,8 @@
 //! A scripted OpenAI-compatible endpoint: it answers `POST …/chat/completions` with replies queued in advance and
-//! records every request. Tests use it to run the real client (and the agents on it) without a model.
+//! records every request. Tests use it to run the real client (and the agents on it) without a model. It is test
+//! code only: the integration tests reach it through `support`, the client's unit tests include this file.
+
+#![allow(dead_code)]
 
 use std::{
     collections::VecDeque,
@@ -24,6 +27,8 @@ pub enum Scripted {
     Stall(Duration),
     /// Close the connection without answering.
     Hang,
+    /// Start a 200 completion with this content, send half of its body, and close the connection.
+    CutOff(String),
 }
 
 #[derive(Default)]
@@ -129,6 +134,15 @@ async fn serve(stream: tokio::net::TcpStream, state: Arc<Mutex<State>>) -> std::
             Some(Scripted::Content(content)) => (200, completion(&content), None),
             Some(Scripted::Status { status, body, retry_after }) => (status, body, retry_after),
             Some(Scripted::Hang) => return Ok(()),
+            Some(Scripted::CutOff(content)) => {
+                let body = completion(&content);
+                let head = format!("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n", body.len());
+                let stream = reader.get_mut();
+                stream.write_all(head.as_bytes()).await?;
+                stream.write_all(&body.as_bytes()[..body.len() / 2]).await?;
+                stream.flush().await?;
+                return Ok(());
+            }
             Some(Scripted::Stall(_)) => (500, r#"{"error":{"message":"two stalls in a row"}}"#.to_owned(), None),
             None => (500, r#"{"error":{"message":"the fake endpoint has no reply scripted"}}"#.to_owned(), None),
         };

@@ -1,0 +1,97 @@
+//! Reading what the LLM answers when it plans and judges: a `!task` plan (an array of steps), the curriculum's next
+//! task (an object), and the critic's verdict (an object) — each validated into Wayfarer's own types.
+//!
+//! Pure text in, values or fixable complaints out: no I/O, nothing that can panic on any reply (these parsers are
+//! property-tested and fuzzed).
+
+use serde::Deserialize;
+
+use super::{
+    extract::{Json, json_value},
+    tracker::Tracker,
+};
+
+/// More steps than this is not a plan for one `!task`.
+pub const MAX_STEPS: usize = 12;
+
+/// A task as the curriculum or the planner states it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TaskSpec {
+    /// `Mine 3 oak_log`
+    pub task: String,
+    /// A hint on how to do it (may be empty).
+    pub context: String,
+    /// The machine check; `None` leaves judging to the LLM critic.
+    pub tracker: Option<Tracker>,
+}
+
+#[derive(Debug, Deserialize)]
+struct Step {
+    task: String,
+    #[serde(default)]
+    context: String,
+    tracker: Option<serde_json::Value>,
+}
+
+/// The JSON array of steps in a reply, validated.
+pub fn parse_plan(reply: &str) -> Result<Vec<TaskSpec>, String> {
+    let steps: Vec<Step> = json_value(reply, Json::Array)?;
+    if steps.is_empty() || steps.len() > MAX_STEPS {
+        return Err(format!("a plan has 1 to {MAX_STEPS} steps, not {}", steps.len()));
+    }
+    steps
+        .into_iter()
+        .map(|step| {
+            let task = one_line(&step.task);
+            if task.is_empty() {
+                return Err("a step has an empty task".to_owned());
+            }
+            let tracker = step.tracker.map(|t| Tracker::from_json(&t).map_err(|e| format!("{task}: {e}"))).transpose()?;
+            Ok(TaskSpec { task, context: step.context, tracker })
+        })
+        .collect()
+}
+
+/// The critic's verdict.
+#[derive(Debug, Deserialize)]
+pub struct Verdict {
+    #[serde(default)]
+    pub reasoning: String,
+    pub success: bool,
+    #[serde(default)]
+    pub critique: String,
+}
+
+/// The critic's verdict in a reply.
+pub fn parse_verdict(reply: &str) -> Result<Verdict, String> {
+    json_value(reply, Json::Object)
+}
+
+#[derive(Debug, Deserialize)]
+struct Proposal {
+    #[serde(default)]
+    reasoning: String,
+    task: String,
+    #[serde(default)]
+    context: String,
+    tracker: Option<serde_json::Value>,
+}
+
+/// The curriculum's proposal in a reply, validated: a task not among `completed`, with a valid tracker if it gave
+/// one. Returns the task and the curriculum's reasoning.
+pub fn parse_proposal(reply: &str, completed: &[String]) -> Result<(TaskSpec, String), String> {
+    let proposal: Proposal = json_value(reply, Json::Object)?;
+    let task = one_line(&proposal.task);
+    if task.is_empty() {
+        return Err("the task is empty".to_owned());
+    }
+    if completed.iter().any(|t| t.eq_ignore_ascii_case(&task)) {
+        return Err(format!("\"{task}\" is already completed; propose something new"));
+    }
+    let tracker = proposal.tracker.map(|t| Tracker::from_json(&t)).transpose()?;
+    Ok((TaskSpec { task, context: proposal.context, tracker }, proposal.reasoning))
+}
+
+fn one_line(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}

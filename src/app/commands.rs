@@ -1,0 +1,234 @@
+//! Carrying out owners' chat commands on one bot, and answering them.
+//!
+//! Quick commands answer at once; movements run as the bot's [`Activity`] so `!stop` (or the next movement) can end
+//! them, and they answer again when they finish.
+
+use std::{sync::Arc, time::Duration};
+
+use azalea::{BlockPos, Vec3};
+
+use super::{
+    activity::Activity,
+    reply::Replier,
+    state::BotState,
+    work::{abandon_learning, run_script, start_learning, start_task},
+};
+use crate::{
+    bot::{BotHandle, fmt_pos},
+    chat::{Command, help_text},
+};
+
+/// How many item kinds `!status` lists before summarising the rest.
+const STATUS_ITEMS: usize = 5;
+/// How many skills `!skills WORDS` shows.
+const SKILL_MATCHES: usize = 5;
+/// How close `!come` and `!follow` get to the player.
+const NEAR_PLAYER: f32 = 2.0;
+/// How often `!follow` looks where its player went.
+const FOLLOW_POLL: Duration = Duration::from_millis(250);
+
+/// Runs `command`, given by `speaker`, on `bot`. A command that starts an activity ends the one before it, and any
+/// learning the bot was doing.
+pub fn execute(bot: BotHandle, state: &Arc<BotState>, speaker: &str, command: Command) {
+    let reply = Replier::new(bot.clone(), speaker, state.shared.config.reply);
+    let prefix = &state.shared.config.prefix;
+    tracing::info!("{} obeys {speaker}: {command:?}", bot.name());
+    if command.starts_activity() {
+        abandon_learning(state, &format!("{speaker} gave another command"));
+    }
+    match command {
+        Command::Help { topic } => reply.say(&help_text(topic.as_deref(), prefix)),
+        Command::Status => reply.say(&status_line(&bot, &state.activity)),
+        Command::Inventory => reply.say(&inventory_line(&bot.items())),
+        Command::Stop => {
+            abandon_learning(state, &format!("stopped by {speaker}"));
+            let stopped = state.activity.cancel();
+            bot.stop_all();
+            reply.say(&match stopped {
+                Some(label) => format!("Stopped {label}."),
+                None => "I wasn't doing anything.".to_owned(),
+            });
+        }
+        Command::Goto(target) => {
+            let own = BlockPos::from(bot.position());
+            let block = BlockPos::new(target.x.resolve(own.x), target.y.resolve(own.y), target.z.resolve(own.z));
+            let label = format!("going to {} {} {}", block.x, block.y, block.z);
+            let distance = bot.position().distance_to(Vec3::new(block.x as f64 + 0.5, block.y as f64, block.z as f64 + 0.5));
+            reply.say(&format!("Going to {} {} {} ({distance:.0} blocks away).", block.x, block.y, block.z));
+            let on_panic = reply.internal_error(label.clone());
+            state.activity.start(
+                label,
+                async move {
+                    match bot.goto_block(block).await {
+                        Ok(()) => reply.say(&format!("Arrived at {} {} {}.", block.x, block.y, block.z)),
+                        Err(err) => reply.say(&format!("{err}.")),
+                    }
+                },
+                on_panic,
+            );
+        }
+        Command::Come => {
+            let Some(position) = bot.player_position(speaker) else {
+                reply.say(&format!("I can't see you, {speaker}. Tell me where with {prefix}goto X Y Z."));
+                return;
+            };
+            let speaker = speaker.to_owned();
+            let label = format!("coming to {speaker}");
+            let on_panic = reply.internal_error(label.clone());
+            state.activity.start(
+                label,
+                async move {
+                    match bot.goto_near(position, NEAR_PLAYER).await {
+                        Ok(()) => reply.say(&format!("I'm here, {speaker}.")),
+                        Err(err) => reply.say(&format!("{err}.")),
+                    }
+                },
+                on_panic,
+            );
+        }
+        Command::Scripts => {
+            let names = state.shared.scripts.names();
+            reply.say(&if names.is_empty() {
+                format!("No scripts yet: put NAME.rhai files in {}.", state.shared.scripts.dir().display())
+            } else {
+                format!("Scripts: {}. Run one with {prefix}run NAME.", names.join(", "))
+            });
+        }
+        Command::Run { name, args } => run_script(bot, state, reply, name, args),
+        Command::Skills { query: None } => {
+            let skills = state.shared.skills.list();
+            reply.say(&if skills.is_empty() {
+                format!("No skills yet: put NAME.rhai + NAME.json files in {}.", state.shared.skills.dir().display())
+            } else {
+                let names: Vec<&str> = skills.iter().map(|s| s.name.as_str()).collect();
+                format!(
+                    "Skills ({}): {}. Find one with {prefix}skills WORDS, run one with {prefix}run NAME.",
+                    names.len(),
+                    names.join(", ")
+                )
+            });
+        }
+        Command::Task { goal } => start_task(bot, state, reply, goal),
+        Command::Learn { start: true, iterations } => {
+            start_learning(bot, state, speaker, iterations.unwrap_or(crate::agent::learn::DEFAULT_ITERATIONS))
+        }
+        Command::Learn { start: false, .. } => {
+            if abandon_learning(state, &format!("stopped by {speaker}")) {
+                state.activity.cancel();
+                bot.stop_all();
+                reply.say("Stopped learning; what I learned is kept.");
+            } else {
+                reply.say(&format!("I was not learning; I am {}.", state.activity.describe()));
+            }
+        }
+        Command::Skills { query: Some(query) } => {
+            let skills = state.shared.skills.clone();
+            tokio::task::spawn_local(async move {
+                let asked = query.clone();
+                let found = tokio::task::spawn_blocking(move || skills.retrieve(&asked, SKILL_MATCHES)).await;
+                reply.say(&match found {
+                    Ok(Ok(found)) if found.is_empty() => "I have no skills yet.".to_owned(),
+                    Ok(Ok(found)) => {
+                        let listed: Vec<String> =
+                            found.iter().map(|m| format!("{} {:.2}", m.skill.signature(), m.score)).collect();
+                        format!("Skills for \"{query}\": {}", listed.join(", "))
+                    }
+                    Ok(Err(err)) => sentence(&err.to_string()),
+                    Err(_) => "The skill search failed (see the log).".to_owned(),
+                });
+            });
+        }
+        Command::Follow { player } => {
+            let seen = bot.player_position(&player).is_some();
+            reply.say(&if seen {
+                format!("Following {player}. Say {prefix}stop to stop.")
+            } else {
+                format!("I can't see {player} yet; I'll follow once they are in view. Say {prefix}stop to stop.")
+            });
+            let label = format!("following {player}");
+            let on_panic = reply.internal_error(label.clone());
+            state.activity.start(label, follow(bot, player), on_panic);
+        }
+    }
+}
+
+/// Keeps within reach of `player` until the activity is ended.
+async fn follow(bot: BotHandle, player: String) {
+    let mut heading_for: Option<Vec3> = None;
+    loop {
+        if let Some(target) = bot.player_position(&player) {
+            let far = bot.position().distance_to(target) > f64::from(NEAR_PLAYER) + 1.0;
+            let moved = heading_for.is_none_or(|goal| goal.distance_to(target) > 1.5);
+            if far && moved {
+                bot.start_toward(target, NEAR_PLAYER);
+                heading_for = Some(target);
+            } else if !far {
+                heading_for = None;
+            }
+        }
+        tokio::time::sleep(FOLLOW_POLL).await;
+    }
+}
+
+/// `At 0.5 64.0 0.5 in overworld | health 20, food 20 | carrying 3 dirt | idle`
+pub fn status_line(bot: &BotHandle, activity: &Activity) -> String {
+    let status = bot.status();
+    let carrying = if status.items.is_empty() {
+        "carrying nothing".to_owned()
+    } else {
+        let mut shown: Vec<String> =
+            status.items.iter().take(STATUS_ITEMS).map(|(name, count)| format!("{count} {name}")).collect();
+        if status.items.len() > STATUS_ITEMS {
+            shown.push(format!("{} more kinds", status.items.len() - STATUS_ITEMS));
+        }
+        format!("carrying {}", shown.join(", "))
+    };
+    format!(
+        "At {} in {} | health {}/20, food {}/20 | {carrying} | {}",
+        fmt_pos(status.position),
+        status.dimension,
+        trim_float(status.health),
+        status.food,
+        activity.describe()
+    )
+}
+
+/// `Inventory: 12 oak_log, 3 dirt` or `Inventory: empty`.
+pub fn inventory_line(items: &[(String, i32)]) -> String {
+    if items.is_empty() {
+        return "Inventory: empty".to_owned();
+    }
+    let listed: Vec<String> = items.iter().map(|(name, count)| format!("{count} {name}")).collect();
+    format!("Inventory: {}", listed.join(", "))
+}
+
+/// `skill search is off: …` → `Skill search is off: ….`
+fn sentence(text: &str) -> String {
+    let mut chars = text.chars();
+    let first = chars.next().map(|c| c.to_uppercase().collect::<String>()).unwrap_or_default();
+    let end = if text.ends_with('.') { "" } else { "." };
+    format!("{first}{}{end}", chars.as_str())
+}
+
+/// `20` for 20.0, `19.5` for 19.5.
+fn trim_float(value: f32) -> String {
+    let text = format!("{value:.1}");
+    text.strip_suffix(".0").map(str::to_owned).unwrap_or(text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn inventory_lines() {
+        assert_eq!(inventory_line(&[]), "Inventory: empty");
+        assert_eq!(inventory_line(&[("oak_log".into(), 12), ("dirt".into(), 3)]), "Inventory: 12 oak_log, 3 dirt");
+    }
+
+    #[test]
+    fn health_shows_halves_only_when_present() {
+        assert_eq!(trim_float(20.0), "20");
+        assert_eq!(trim_float(19.5), "19.5");
+    }
+}

@@ -1,0 +1,244 @@
+//! The application: what Wayfarer does with its bots. It turns owners' chat lines into commands and carries them out,
+//! keeps each bot's state (activity, learning, LLM meter), runs the task and learning lifecycles, dispatches the
+//! command line's subcommands, and keeps scripts and skills hot-reloaded.
+//!
+//! Modules form one order, each using only those before it: config, chat → bot → script → primitives → skills,
+//! llm → agent → app. Nothing below this layer knows it exists.
+
+mod activity;
+pub mod cli;
+mod commands;
+mod reply;
+mod skills_cli;
+mod state;
+mod watch;
+mod work;
+
+use std::sync::Arc;
+
+use tokio::sync::{broadcast, mpsc};
+
+pub use activity::Activity;
+pub use commands::{inventory_line, status_line};
+pub use reply::Replier;
+use state::{BotState, Finished, LearnRun, Shared};
+pub use work::{NO_LLM, summary};
+
+use crate::{
+    agent::learn::LearnReport,
+    bot::{self, BotError, BotHandle, Brain, Member},
+    chat::parse_line,
+    config::{Config, ReplyMode},
+    llm::{Llm, LlmError},
+    script::library::{LoadEvent, ScriptLibrary},
+    skills::SkillLibrary,
+};
+
+/// Why a run could not start or ended with an error.
+#[derive(Debug, thiserror::Error)]
+pub enum AppError {
+    #[error(transparent)]
+    Bot(#[from] BotError),
+    #[error(transparent)]
+    Llm(#[from] LlmError),
+    #[error("learning needs an LLM: set WAYFARER_LLM_URL (and WAYFARER_LLM_MODEL), or OPENAI_API_KEY for OpenAI")]
+    NoLlm,
+}
+
+/// Joins the configured server with every bot and serves the owners' commands until the process is stopped.
+pub async fn run(config: Config) -> Result<(), AppError> {
+    let (shared, _watchers) = prepare(config, None).await?;
+    let (address, members) = join(&shared).await?;
+    bot::run_swarm(&shared.config, &address, members.into_iter().map(|(m, _)| m).collect()).await?;
+    Ok(())
+}
+
+/// `wayfarer learn`: joins, and the first bot learns for `iterations` tasks (resuming after reconnects); the run ends
+/// when learning ends, however it ends, with the summary on standard output.
+pub async fn learn(config: Config, iterations: usize) -> Result<LearnReport, AppError> {
+    if config.llm.is_none() {
+        return Err(AppError::NoLlm);
+    }
+    let (finished_tx, mut finished) = mpsc::unbounded_channel();
+    let (shared, _watchers) = prepare(config, Some(LearnRun { iterations, finished: finished_tx })).await?;
+    let (address, members) = join(&shared).await?;
+    let learner = members.first().map(|(_, state)| state.clone());
+    let swarm = bot::run_swarm(&shared.config, &address, members.into_iter().map(|(m, _)| m).collect());
+    let ended = tokio::select! {
+        ended = swarm => { ended?; None }
+        done = finished.recv() => done,
+        _ = tokio::signal::ctrl_c() => {
+            let report = learner.and_then(|s| s.learning().as_ref().map(|l| l.report.clone())).unwrap_or_default();
+            Some(Finished { bot: String::new(), report, cut_short: Some("interrupted (Ctrl-C)".to_owned()) })
+        }
+    };
+    let Some(Finished { bot, report, cut_short }) = ended else { return Ok(LearnReport::default()) };
+    // The last chat lines ("Learning done: …", "Stopped learning") go out with the next ticks.
+    tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+    match cut_short {
+        Some(why) => println!("Learning ended early ({why}): {}", report.summary()),
+        None => println!("{}", report.summary()),
+    }
+    tracing::info!("{bot} finished learning");
+    Ok(report)
+}
+
+/// What both kinds of run set up: the libraries (with their hot reload) and the shared state.
+async fn prepare(
+    config: Config,
+    learn_run: Option<LearnRun>,
+) -> Result<(Arc<Shared>, Vec<notify::RecommendedWatcher>), AppError> {
+    if config.owners.is_empty() {
+        tracing::warn!("no owners configured: every chat command will be ignored (add --owner PLAYER)");
+    }
+    let scripts = Arc::new(open_scripts(&config));
+    let skills = Arc::new(open_skills(&config));
+    let llm = config.llm.clone().map(Llm::new).transpose()?;
+    let mut shared = Shared::new(config, scripts, skills, llm);
+    shared.learn_run = learn_run;
+    let shared = Arc::new(shared);
+    let mut watchers = Vec::new();
+    let news = shared.announcements.clone();
+    match watch::watch_scripts(&shared.scripts, move |event| {
+        match &event {
+            LoadEvent::Failed { .. } => tracing::warn!("{event}"),
+            _ => tracing::info!("{event}"),
+        }
+        let _ = news.send(format!("Scripts: {event}"));
+    }) {
+        Ok(watcher) => watchers.push(watcher),
+        Err(err) => tracing::warn!("script files will not hot-reload: {err}"),
+    }
+    let news = shared.announcements.clone();
+    match watch::watch_skills(&shared.skills, move |event| {
+        if event.is_warning() {
+            tracing::warn!("{event}");
+        } else {
+            tracing::info!("{event}");
+        }
+        let _ = news.send(format!("Skills: {event}"));
+    }) {
+        Ok(watcher) => watchers.push(watcher),
+        Err(err) => tracing::warn!("skill files will not hot-reload: {err}"),
+    }
+    Ok((shared, watchers))
+}
+
+/// Checks the server is there, and makes each bot's state.
+async fn join(shared: &Arc<Shared>) -> Result<(azalea::protocol::address::ResolvedAddr, Vec<(Member, Arc<BotState>)>), AppError> {
+    let address = bot::preflight(&shared.config.server).await?;
+    let members = shared
+        .bot_names
+        .iter()
+        .map(|name| {
+            let state = Arc::new(BotState::new(shared.clone(), name.clone()));
+            let brain: Arc<dyn Brain> = Arc::new(AppBrain(state.clone()));
+            (Member { name: name.clone(), brain }, state)
+        })
+        .collect();
+    Ok((address, members))
+}
+
+fn open_scripts(config: &Config) -> ScriptLibrary {
+    let (scripts, loaded) = ScriptLibrary::open(&config.scripts_dir);
+    for event in &loaded {
+        match event {
+            LoadEvent::Failed { .. } => tracing::warn!("{event}"),
+            _ => tracing::debug!("{event}"),
+        }
+    }
+    tracing::info!("{} script(s) in {}", scripts.names().len(), config.scripts_dir.display());
+    scripts
+}
+
+/// Loads the skills' code. Search loads the embedding model when it is first needed (an idle bot stays small and
+/// joins at once); a missing model is reported now. Skills run with `!run` either way.
+fn open_skills(config: &Config) -> SkillLibrary {
+    let (skills, loaded) = SkillLibrary::open(&config.skills_dir);
+    for event in &loaded {
+        if event.is_warning() {
+            tracing::warn!("{event}");
+        } else {
+            tracing::debug!("{event}");
+        }
+    }
+    tracing::info!("{} skill(s) in {}", skills.len(), config.skills_dir.display());
+    if let Err(err) = crate::skills::Embedder::check(&config.models_dir) {
+        tracing::warn!("skill search will not work until the model is there: {err}");
+    }
+    skills.search_lazily(config.models_dir.clone());
+    skills
+}
+
+/// One bot's events, handled by the app.
+struct AppBrain(Arc<BotState>);
+
+impl Brain for AppBrain {
+    fn spawned(&self, bot: BotHandle, again: bool) {
+        let state = &self.0;
+        let shared = &state.shared;
+        let first_bot = shared.bot_names.first() == Some(&state.name);
+        if !again && first_bot {
+            tokio::task::spawn_local(announce(bot.clone(), shared.clone()));
+            if let Some(run) = &shared.learn_run {
+                let asked_by = shared.config.owners.first().cloned().unwrap_or_default();
+                work::start_learning(bot, state, &asked_by, run.iterations);
+                return;
+            }
+        }
+        // Learning cut off by a disconnect goes on.
+        if state.activity.describe() == "idle" {
+            work::resume_learning(bot, state);
+        }
+    }
+
+    fn heard(&self, bot: BotHandle, sender: Option<String>, content: String) {
+        let state = &self.0;
+        let shared = &state.shared;
+        let Some(sender) = sender else { return };
+        if shared.bot_names.iter().any(|name| name.eq_ignore_ascii_case(&sender)) {
+            return;
+        }
+        let Some(line) = parse_line(&content, &shared.config.prefix) else { return };
+        if !line.is_for(&state.name) {
+            return;
+        }
+        if !shared.owners.contains(&sender) {
+            tracing::debug!("{} ignores a command from {sender}, who is not an owner: {content:?}", state.name);
+            return;
+        }
+        match line.command {
+            Ok(command) => commands::execute(bot, state, &sender, command),
+            Err(hint) => {
+                tracing::info!("{}: malformed command from {sender}: {content:?}", state.name);
+                Replier::new(bot, &sender, shared.config.reply).say(&hint.to_string());
+            }
+        }
+    }
+
+    fn disconnected(&self) {
+        // Whatever the bot was doing cannot go on; learning it was asked for resumes when it is back.
+        self.0.activity.cancel();
+    }
+
+    fn died(&self, _bot: BotHandle) {}
+}
+
+/// Says the owners' news in chat for as long as the run lasts (only the first bot does this).
+async fn announce(bot: BotHandle, shared: Arc<Shared>) {
+    let mut news = shared.announcements.subscribe();
+    loop {
+        match news.recv().await {
+            Ok(line) => match shared.config.reply {
+                ReplyMode::Public => Replier::new(bot.clone(), "", ReplyMode::Public).say(&line),
+                ReplyMode::Whisper => {
+                    for owner in &shared.config.owners {
+                        Replier::new(bot.clone(), owner, ReplyMode::Whisper).say(&line);
+                    }
+                }
+            },
+            Err(broadcast::error::RecvError::Lagged(missed)) => tracing::warn!("{missed} announcements were dropped"),
+            Err(broadcast::error::RecvError::Closed) => return,
+        }
+    }
+}

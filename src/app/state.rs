@@ -1,0 +1,102 @@
+//! What the bots of one process share, and each bot's own state: its activity, its LLM meter, and whether it should
+//! be learning (so learning picks up again after a reconnect).
+
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use tokio::sync::{broadcast, mpsc};
+
+use super::activity::Activity;
+use crate::{
+    agent::learn::LearnReport,
+    chat::Owners,
+    config::Config,
+    llm::Llm,
+    script::{Limits, library::ScriptLibrary},
+    skills::SkillLibrary,
+};
+
+/// What every bot in the process shares.
+pub struct Shared {
+    pub config: Config,
+    pub owners: Owners,
+    /// Our own bots' names: their chat is never taken as a command.
+    pub bot_names: Vec<String>,
+    /// The scripts `!run` knows, kept current by a file watcher.
+    pub scripts: Arc<ScriptLibrary>,
+    /// The skill library: callable from every script, runnable by `!run`, searchable by `!skills`.
+    pub skills: Arc<SkillLibrary>,
+    /// The LLM endpoint, when one is configured (`!task`, `!learn`); each bot counts its own calls on it.
+    pub llm: Option<Llm>,
+    /// News for the owners (script and skill reloads), said in chat by the first bot.
+    pub announcements: broadcast::Sender<String>,
+    /// `wayfarer learn`: where a finished learning run is reported, so the process can end with its summary.
+    pub learn_run: Option<LearnRun>,
+}
+
+/// `wayfarer learn`'s settings.
+pub struct LearnRun {
+    pub iterations: usize,
+    pub finished: mpsc::UnboundedSender<Finished>,
+}
+
+/// A learning run that ended, with how.
+#[derive(Clone, Debug)]
+pub struct Finished {
+    pub bot: String,
+    pub report: LearnReport,
+    /// Why it ended early (`None` when every iteration ran or the curriculum stopped it).
+    pub cut_short: Option<String>,
+}
+
+impl Shared {
+    pub fn new(config: Config, scripts: Arc<ScriptLibrary>, skills: Arc<SkillLibrary>, llm: Option<Llm>) -> Self {
+        Self {
+            owners: Owners::new(config.owners.iter().cloned()),
+            bot_names: config.bot_names(),
+            config,
+            scripts,
+            skills,
+            llm,
+            announcements: broadcast::channel(64).0,
+            learn_run: None,
+        }
+    }
+
+    /// The sandbox limits for one script run.
+    pub fn script_limits(&self) -> Limits {
+        Limits { deadline: self.config.script_time_limit, ..Limits::default() }
+    }
+}
+
+/// Learning this bot was asked to do and has not finished: it resumes after a reconnect.
+#[derive(Clone, Debug)]
+pub struct Learning {
+    /// Iterations still to run.
+    pub left: usize,
+    /// What the run did so far, across reconnects.
+    pub report: LearnReport,
+    /// Who asked (replies go to them).
+    pub asked_by: String,
+}
+
+/// One bot's own state.
+pub struct BotState {
+    pub shared: Arc<Shared>,
+    pub name: String,
+    pub activity: Activity,
+    /// This bot's LLM client (its own usage meter on the shared endpoint).
+    pub llm: Option<Arc<Llm>>,
+    learning: Mutex<Option<Learning>>,
+}
+
+impl BotState {
+    pub fn new(shared: Arc<Shared>, name: String) -> Self {
+        let llm = shared.llm.as_ref().map(|llm| Arc::new(llm.for_bot()));
+        Self { shared, name, activity: Activity::default(), llm, learning: Mutex::new(None) }
+    }
+
+    pub fn learning(&self) -> MutexGuard<'_, Option<Learning>> {
+        // Every write is one assignment: a panic elsewhere cannot leave it half-done.
+        self.learning.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}

@@ -1,0 +1,224 @@
+//! The long-running things a bot does as its activity: a script or skill run, a `!task` goal, and learning — each
+//! started, reported on when it ends, and ended by `!stop` (or the next activity), with the script in flight.
+
+use std::sync::Arc;
+
+use super::{
+    reply::Replier,
+    state::{BotState, Finished, Learning},
+};
+use crate::{
+    agent::{act::Agent, checkpoint::Checkpoint, learn::LearnReport},
+    bot::BotHandle,
+    primitives,
+    script::{
+        StopFlag,
+        runner::{self, Entry},
+    },
+};
+
+/// What `!task` and `!learn` answer when no LLM is configured.
+pub const NO_LLM: &str = "I have no LLM to plan with. Start me with WAYFARER_LLM_URL (e.g. http://localhost:11434/v1 \
+    for Ollama) and WAYFARER_LLM_MODEL, or OPENAI_API_KEY for OpenAI. Scripts and skills (!run, !skills) work without one.";
+
+/// Raises a script's stop flag when dropped: ending an activity drops its future, which stops its script.
+struct StopOnDrop(StopFlag);
+
+impl Drop for StopOnDrop {
+    fn drop(&mut self) {
+        self.0.stop();
+    }
+}
+
+/// Starts script or skill `name` on its own thread as the bot's activity; reports in chat when it ends. Scripts come
+/// first when a script and a skill share a name. A skill is called with the owner's words as typed values, checked
+/// against what its parameters take.
+pub fn run_script(bot: BotHandle, state: &BotState, reply: Replier, name: String, args: Vec<String>) {
+    let shared = &state.shared;
+    let prefix = &shared.config.prefix;
+    let (ast, entry) = if let Some(script) = shared.scripts.get(&name) {
+        (script.ast.clone(), Entry::Script { args })
+    } else if let Some(skill) = shared.skills.get(&name) {
+        match crate::skills::call_args(&skill, &args) {
+            Ok(values) => (Arc::new(rhai::AST::empty()), Entry::Function { name: name.clone(), args: values }),
+            Err(problem) => return reply.say(&format!("{problem}.")),
+        }
+    } else {
+        let names = shared.scripts.names();
+        let known = if names.is_empty() { "none".to_owned() } else { names.join(", ") };
+        reply.say(&format!(
+            "No script or skill called {name}. Scripts: {known}; {} skills ({prefix}skills lists them).",
+            shared.skills.len()
+        ));
+        return;
+    };
+    let stop = StopFlag::default();
+    let (host, serve) = primitives::serve(bot);
+    tokio::task::spawn_local(serve);
+    let job = runner::Job {
+        name: name.clone(),
+        ast,
+        library: Some(shared.skills.functions()),
+        entry,
+        limits: shared.script_limits(),
+        stop: stop.clone(),
+    };
+    let report = runner::spawn(job, Arc::new(host));
+    reply.say(&format!("Running {name}."));
+    let on_panic = reply.internal_error(format!("run {name}"));
+    state.activity.start(
+        format!("running {name}"),
+        async move {
+            let _stop_on_drop = StopOnDrop(stop);
+            match report.await {
+                Ok(report) => reply.say(&summary(&report)),
+                Err(_) => reply.say(&format!("{name} ended without a report (its thread died).")),
+            }
+        },
+        on_panic,
+    );
+}
+
+/// `get_wood finished in 3.2 s: 4 (+4 oak_log)` or `get_wood failed at line 3 after 1.0 s: …`
+pub fn summary(report: &runner::Report) -> String {
+    let secs = report.elapsed.as_secs_f64();
+    let change = report.inventory_change();
+    match &report.outcome {
+        runner::Outcome::Value(value) => format!("{} finished in {secs:.1} s: {value} (inventory: {change})", report.name),
+        runner::Outcome::Failed(failure) => match failure.line {
+            Some(line) => format!("{} failed at line {line} after {secs:.1} s: {}", report.name, failure.message),
+            None => format!("{} failed after {secs:.1} s: {}", report.name, failure.message),
+        },
+    }
+}
+
+/// An agent for this bot, or `None` (after saying how to configure one) when no LLM is configured.
+fn agent(bot: BotHandle, state: &BotState, reply: &Replier) -> Option<Agent> {
+    let Some(llm) = state.llm.clone() else {
+        reply.say(NO_LLM);
+        return None;
+    };
+    let say = reply.clone();
+    let activity = state.activity.clone();
+    Some(Agent {
+        bot,
+        llm,
+        skills: state.shared.skills.clone(),
+        limits: state.shared.script_limits(),
+        stop: StopFlag::default(),
+        say: Arc::new(move |line: &str| say.say(line)),
+        relabel: Arc::new(move |label: String| activity.relabel(label)),
+    })
+}
+
+/// Plans and does `goal` as the bot's activity; `!stop` ends it, the script in flight included.
+pub fn start_task(bot: BotHandle, state: &BotState, reply: Replier, goal: String) {
+    let Some(agent) = agent(bot, state, &reply) else { return };
+    let stop = agent.stop.clone();
+    let on_panic = reply.internal_error(goal.clone());
+    state.activity.start(
+        format!("task {goal}"),
+        async move {
+            let _stop_on_drop = StopOnDrop(stop);
+            crate::agent::task::run_goal(&agent, &goal).await;
+        },
+        on_panic,
+    );
+}
+
+/// Starts learning for up to `iterations` tasks, as asked by `asked_by`; it resumes after a reconnect until done.
+pub fn start_learning(bot: BotHandle, state: &Arc<BotState>, asked_by: &str, iterations: usize) {
+    if state.llm.is_none() {
+        Replier::new(bot, asked_by, state.shared.config.reply).say(NO_LLM);
+        return finish_learning(state, LearnReport::default(), Some("no LLM is configured".to_owned()));
+    }
+    *state.learning() = Some(Learning { left: iterations, report: LearnReport::default(), asked_by: asked_by.to_owned() });
+    resume_learning(bot, state);
+}
+
+/// Runs, or goes on with, the learning this bot was asked for (if any) as its activity, from its own checkpoint.
+pub fn resume_learning(bot: BotHandle, state: &Arc<BotState>) {
+    let Some(learning) = state.learning().clone() else { return };
+    let reply = Replier::new(bot.clone(), &learning.asked_by, state.shared.config.reply);
+    let Some(agent) = agent(bot, state, &reply) else { return };
+    let dir = checkpoint_dir(state);
+    let stop = agent.stop.clone();
+    let (this, panicked) = (state.clone(), state.clone());
+    let say_panic = reply.internal_error("learning");
+    state.activity.start(
+        "learning",
+        async move {
+            let _stop_on_drop = StopOnDrop(stop);
+            let mut checkpoint = Checkpoint::open(dir);
+            let so_far = learning.report.clone();
+            if so_far.iterations == 0 {
+                let done = checkpoint.tasks.completed.len();
+                reply.say(&format!(
+                    "Learning for up to {} tasks ({done} done before, checkpoint {}).",
+                    learning.left,
+                    checkpoint.dir().display()
+                ));
+            } else {
+                reply.say(&format!("Learning again after the reconnect: {} more tasks to go.", learning.left));
+            }
+            let left = learning.left;
+            let record = |report: &LearnReport| {
+                let mut total = so_far.clone();
+                total.absorb(report);
+                if let Some(learning) = this.learning().as_mut() {
+                    (learning.left, learning.report) = (left.saturating_sub(report.iterations), total);
+                }
+            };
+            let report = crate::agent::learn::learn(&agent, &mut checkpoint, left, &record).await;
+            let mut total = so_far.clone();
+            total.absorb(&report);
+            reply.say(&format!("Learning done: {}.", total.summary()));
+            this.learning().take();
+            finish_learning(&this, total, None);
+        },
+        move |message| {
+            say_panic(message.clone());
+            let report = panicked.learning().take().map(|l| l.report).unwrap_or_default();
+            finish_learning(&panicked, report, Some(format!("an internal error: {message}")));
+        },
+    );
+}
+
+/// Ends any unfinished learning of this bot because of `why` (`!stop`, `!learn stop`, another command). Returns
+/// whether there was any.
+pub fn abandon_learning(state: &BotState, why: &str) -> bool {
+    let Some(learning) = state.learning().take() else { return false };
+    finish_learning(state, learning.report, Some(why.to_owned()));
+    true
+}
+
+/// Tells `wayfarer learn` (if that is what runs) that this bot's learning ended.
+fn finish_learning(state: &BotState, report: LearnReport, cut_short: Option<String>) {
+    if let Some(run) = &state.shared.learn_run {
+        let _ = run.finished.send(Finished { bot: state.name.clone(), report, cut_short });
+    }
+}
+
+/// This bot's checkpoint folder. A checkpoint from before folders were per bot (its files straight in the
+/// checkpoint folder) becomes the first bot's.
+fn checkpoint_dir(state: &BotState) -> std::path::PathBuf {
+    let config = &state.shared.config;
+    let dir = config.checkpoint_for(&state.name);
+    let first = state.shared.bot_names.first() == Some(&state.name);
+    if first && !dir.exists() && config.checkpoint_dir.join("tasks.json").is_file() {
+        let moved = std::fs::create_dir_all(&dir).and_then(|()| {
+            for file in ["tasks.json", "qa.json", "events.jsonl"] {
+                let from = config.checkpoint_dir.join(file);
+                if from.exists() {
+                    std::fs::rename(&from, dir.join(file))?;
+                }
+            }
+            Ok(())
+        });
+        match moved {
+            Ok(()) => tracing::info!("moved the checkpoint in {} to {}", config.checkpoint_dir.display(), dir.display()),
+            Err(err) => tracing::warn!("cannot move the old checkpoint into {}: {err}", dir.display()),
+        }
+    }
+    dir
+}

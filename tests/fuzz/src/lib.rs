@@ -1,0 +1,22 @@
+//! The parsers Wayfarer runs on outside text, compiled straight from the crate's source files (the same files, not
+//! copies), in the module layout they expect. Each file here depends only on the others listed and on rhai, serde
+//! and toml; a parser that grew a dependency on the bot would stop this harness from building, which is the point.
+
+#![allow(dead_code, unused_imports)]
+
+#[path = "../../../src/config.rs"]
+pub mod config;
+
+#[path = "../../../src/chat/mod.rs"]
+pub mod chat;
+
+pub mod agent;
+pub mod llm;
+pub mod script;
+pub mod skills;
+
+/// The fuzzer's bytes as text: outside text reaches the parsers as UTF-8 (chat, HTTP bodies and files are decoded
+/// first), so invalid bytes are replaced as those decoders do.
+pub fn text(data: &[u8]) -> std::borrow::Cow<'_, str> {
+    String::from_utf8_lossy(data)
+}

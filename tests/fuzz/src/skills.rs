@@ -1,0 +1,4 @@
+//! `crate::skills`' text functions.
+
+#[path = "../../../src/skills/text.rs"]
+pub mod text;
