@@ -11,7 +11,7 @@ export WAYFARER_MODELS := $(MODELS_DIR)
 BIN := $(CARGO_TARGET_DIR)/debug/wayfarer
 RELEASE_BIN := $(CARGO_TARGET_DIR)/release/wayfarer
 
-.PHONY: setup models build demo test test-rust test-world bench clean
+.PHONY: setup models build demo test test-rust test-world bench fuzz fuzz-ci clean
 
 ## setup: install the test world's npm packages (pinned by package-lock.json)
 setup: $(SERVER_DIR)/node_modules/.package-lock.json
@@ -31,11 +31,24 @@ build:
 demo: setup models build
 	node $(SERVER_DIR)/demo.js --port $(PORT) --bot $(BIN) --owner $(OWNER)
 
-## test: every test: Rust unit + integration tests against the test world, then the Mineflayer referee
+## test: every test: Rust unit + integration tests against the test world, the Mineflayer referee, and each fuzz
+## target for a few seconds
 test: setup models
 	$(CARGO) test --benches --no-run
 	$(CARGO) test -- --test-threads 2
+	.ci/fuzz $(FUZZ_CI_SECONDS)
 	npm test --prefix $(SERVER_DIR)
+
+## fuzz: one fuzz target for a long while: make fuzz TARGET=plan [SECONDS=600] (targets: tests/fuzz/fuzz_targets)
+TARGET ?= plan
+SECONDS ?= 600
+FUZZ_CI_SECONDS ?= 10
+fuzz:
+	.ci/fuzz $(SECONDS) $(TARGET)
+
+## fuzz-ci: every fuzz target briefly, as `make test` does
+fuzz-ci:
+	.ci/fuzz $(FUZZ_CI_SECONDS)
 
 ## bench: figures, Wayfarer (release build) vs Mineflayer side by side (footprint, connect, actions), and the
 ## cost of script dispatch

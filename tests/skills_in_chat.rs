@@ -29,6 +29,9 @@ fn list_search_run_and_hot_reload() {
     // Arguments are checked against the skill's signature, then passed.
     let wrong = chat("!run mineWoodLog", "mineWoodLog takes 1 argument");
     assert!(wrong.contains("mineWoodLog(count)"), "{wrong}");
+    // Values it cannot use are refused with the reason (they used to "finish" having done nothing).
+    chat("!run craftPlanks -5", "craftPlanks's count must be a whole number of at least 1, not -5.");
+    chat("!run mineWoodLog \"x\"", "mineWoodLog's count must be a whole number of at least 1, not \"x\".");
     world.cmd(json!({"cmd": "setBlock", "x": 5, "y": 64, "z": -3, "block": "oak_log"}));
     world.cmd(json!({"cmd": "setBlock", "x": 6, "y": 64, "z": -4, "block": "birch_log"}));
     let done = run_script(&world, "mineWoodLog 2", Duration::from_secs(60));

@@ -64,8 +64,9 @@ pub async fn learn(config: Config, iterations: usize) -> Result<LearnReport, App
     let (address, members) = join(&shared).await?;
     let learner = members.first().map(|(_, state)| state.clone());
     let swarm = bot::run_swarm(&shared.config, &address, members.into_iter().map(|(m, _)| m).collect());
+    let mut swarm = std::pin::pin!(swarm);
     let ended = tokio::select! {
-        ended = swarm => { ended?; None }
+        ended = &mut swarm => { ended?; None }
         done = finished.recv() => done,
         _ = tokio::signal::ctrl_c() => {
             let report = learner.and_then(|s| s.learning().as_ref().map(|l| l.report.clone())).unwrap_or_default();
@@ -73,8 +74,8 @@ pub async fn learn(config: Config, iterations: usize) -> Result<LearnReport, App
         }
     };
     let Some(Finished { bot, report, cut_short }) = ended else { return Ok(LearnReport::default()) };
-    // The last chat lines ("Learning done: …", "Stopped learning") go out with the next ticks.
-    tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+    // The last chat lines ("Learning done: …", "Stopped learning") go out with the swarm's next ticks.
+    let _ = tokio::time::timeout(std::time::Duration::from_millis(500), &mut swarm).await;
     match cut_short {
         Some(why) => println!("Learning ended early ({why}): {}", report.summary()),
         None => println!("{}", report.summary()),

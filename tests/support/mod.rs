@@ -235,6 +235,11 @@ impl World {
         self.events.len()
     }
 
+    /// Every event from index `from` on.
+    pub fn events_since(&self, from: usize) -> Vec<Value> {
+        self.events.snapshot().iter().skip(from).filter_map(|line| serde_json::from_str(line).ok()).collect()
+    }
+
     /// Waits for an event (a JSON object) after `from` that satisfies `pred`.
     pub fn wait_event(&self, from: usize, timeout: Duration, mut pred: impl FnMut(&Value) -> bool) -> Option<Value> {
         self.events
