@@ -21,7 +21,12 @@ fn stop_ends_a_long_mine_block() {
     }
     let from = world.say("Alice", "!run logs");
     world.expect_chat(from, "Wayfarer", "Running logs.", Duration::from_secs(10));
-    std::thread::sleep(Duration::from_millis(1500));
+    // Stop it mid-walk: once it is on its way, well before it reaches the logs.
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while world.player("Wayfarer").distance_to(SPAWN) < 2.0 {
+        assert!(Instant::now() < deadline, "the bot did not set off for the logs");
+        std::thread::sleep(Duration::from_millis(50));
+    }
 
     let stop = world.say("Alice", "!stop");
     let asked = Instant::now();

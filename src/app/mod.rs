@@ -31,7 +31,7 @@ use crate::{
     config::{Config, ReplyMode},
     llm::{Llm, LlmError},
     script::library::{LoadEvent, ScriptLibrary},
-    skills::SkillLibrary,
+    skills::{SkillEvent, SkillLibrary},
 };
 
 /// Why a run could not start or ended with an error.
@@ -99,30 +99,33 @@ async fn prepare(
     shared.learn_run = learn_run;
     let shared = Arc::new(shared);
     let mut watchers = Vec::new();
-    let news = shared.announcements.clone();
-    match watch::watch_scripts(&shared.scripts, move |event| {
-        match &event {
-            LoadEvent::Failed { .. } => tracing::warn!("{event}"),
-            _ => tracing::info!("{event}"),
-        }
-        let _ = news.send(format!("Scripts: {event}"));
-    }) {
+    let scripts_news = reporter(&shared, "Scripts", |e: &LoadEvent| matches!(e, LoadEvent::Failed { .. }));
+    match watch::watch_scripts(&shared.scripts, scripts_news) {
         Ok(watcher) => watchers.push(watcher),
         Err(err) => tracing::warn!("script files will not hot-reload: {err}"),
     }
-    let news = shared.announcements.clone();
-    match watch::watch_skills(&shared.skills, move |event| {
-        if event.is_warning() {
-            tracing::warn!("{event}");
-        } else {
-            tracing::info!("{event}");
-        }
-        let _ = news.send(format!("Skills: {event}"));
-    }) {
+    match watch::watch_skills(&shared.skills, reporter(&shared, "Skills", SkillEvent::is_warning)) {
         Ok(watcher) => watchers.push(watcher),
         Err(err) => tracing::warn!("skill files will not hot-reload: {err}"),
     }
     Ok((shared, watchers))
+}
+
+/// Logs a reload event (a warning when `is_warning` says so) and passes it on to the owners, as `Kind: event`.
+fn reporter<E: std::fmt::Display + 'static>(
+    shared: &Shared,
+    kind: &'static str,
+    is_warning: fn(&E) -> bool,
+) -> impl Fn(E) + Send + 'static {
+    let news = shared.announcements.clone();
+    move |event| {
+        if is_warning(&event) {
+            tracing::warn!("{event}");
+        } else {
+            tracing::info!("{event}");
+        }
+        let _ = news.send(format!("{kind}: {event}"));
+    }
 }
 
 /// Checks the server is there, and makes each bot's state.
