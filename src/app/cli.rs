@@ -91,7 +91,8 @@ pub struct RunArgs {
     #[arg(long, env = "WAYFARER_LLM_MODEL", value_name = "MODEL")]
     pub llm_model: Option<String>,
 
-    /// Folder where learning keeps its tasks, question cache and event log [default: ~/.local/state/wayfarer/checkpoint]
+    /// Folder where learning keeps, in one folder per bot, its tasks, question cache and event log [default:
+    /// ~/.local/state/wayfarer/checkpoint]
     #[arg(long, env = "WAYFARER_CHECKPOINT", value_name = "DIR")]
     pub checkpoint: Option<PathBuf>,
 
