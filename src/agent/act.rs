@@ -364,9 +364,9 @@ fn llm_failure(err: &LlmError) -> String {
 /// Calls and tokens between two totals.
 pub fn usage_since(before: Usage, now: Usage) -> Usage {
     Usage {
-        calls: now.calls - before.calls,
-        prompt_tokens: now.prompt_tokens - before.prompt_tokens,
-        completion_tokens: now.completion_tokens - before.completion_tokens,
+        calls: now.calls.saturating_sub(before.calls),
+        prompt_tokens: now.prompt_tokens.saturating_sub(before.prompt_tokens),
+        completion_tokens: now.completion_tokens.saturating_sub(before.completion_tokens),
     }
 }
 

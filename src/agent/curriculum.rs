@@ -207,6 +207,8 @@ mod tests {
         assert!(matches!(spec.tracker, Some(Tracker::Craft { count: 4, .. })));
         assert!(proposal("{\"task\": \"mine 1 WOOD log\"}", &checkpoint).unwrap_err().contains("already completed"));
         assert!(proposal("I think you should mine", &checkpoint).unwrap_err().contains("no JSON object"));
+        let quoted_first = "Not {\"task\": \"Mine 1 wood log\"} again; instead {\"task\": \"Craft 1 crafting_table\"}";
+        assert_eq!(proposal(quoted_first, &checkpoint).unwrap().task, "Craft 1 crafting_table");
         assert!(proposal("{\"task\": \"x\", \"tracker\": {\"type\": \"inventory\"}}", &checkpoint).unwrap_err().contains("invalid tracker"));
     }
 }

@@ -103,24 +103,41 @@ const MAX_JSON_STARTS: usize = 256;
 /// far as one value goes (so prose, fences and bracketed remarks before or after it do not matter). When no
 /// candidate fits, the error says why the first well-formed one did not.
 pub fn json_value<T: DeserializeOwned>(reply: &str, kind: Json) -> Result<T, String> {
+    json_first(reply, kind, Ok)
+}
+
+/// As [`json_value`], taking the first candidate that `accept` also accepts (so an empty `[]` or a quoted example
+/// before the real answer is passed over). When none is accepted, the error is the first accepted-shape candidate's
+/// complaint, else the first shape error.
+pub fn json_first<T: DeserializeOwned, U>(
+    reply: &str,
+    kind: Json,
+    accept: impl Fn(T) -> Result<U, String>,
+) -> Result<U, String> {
     let (open, what) = match kind {
         Json::Object => ('{', "object"),
         Json::Array => ('[', "array"),
     };
-    let mut shape_error = None;
+    let (mut refused, mut shape_error) = (None, None);
     for (at, _) in reply.match_indices(open).take(MAX_JSON_STARTS) {
         let mut values = serde_json::Deserializer::from_str(&reply[at..]).into_iter::<serde_json::Value>();
         let Some(Ok(value)) = values.next() else { continue };
         match serde_json::from_value::<T>(value) {
-            Ok(parsed) => return Ok(parsed),
+            Ok(parsed) => match accept(parsed) {
+                Ok(accepted) => return Ok(accepted),
+                Err(why) => {
+                    refused.get_or_insert(why);
+                }
+            },
             Err(err) => {
                 shape_error.get_or_insert(err);
             }
         }
     }
-    Err(match shape_error {
-        Some(err) => format!("the JSON {what} does not fit ({err})"),
-        None => format!("no JSON {what} in the reply"),
+    Err(match (refused, shape_error) {
+        (Some(why), _) => why,
+        (None, Some(err)) => format!("the JSON {what} does not fit ({err})"),
+        (None, None) => format!("no JSON {what} in the reply"),
     })
 }
 

@@ -35,8 +35,8 @@ impl LearnReport {
         self.completed += more.completed;
         self.failed += more.failed;
         self.learned.extend(more.learned.iter().cloned());
-        self.calls += more.calls;
-        self.tokens += more.tokens;
+        self.calls = self.calls.saturating_add(more.calls);
+        self.tokens = self.tokens.saturating_add(more.tokens);
         self.voyager_calls += more.voyager_calls;
     }
 
@@ -109,8 +109,8 @@ pub async fn learn(
             TaskOutcome::Stopped => ("stopped", None, String::new()),
         };
         let voyager = voyager_calls(first, attempts, matches!(outcome, TaskOutcome::Succeeded { .. }));
-        report.calls += used.calls;
-        report.tokens += used.total_tokens();
+        report.calls = report.calls.saturating_add(used.calls);
+        report.tokens = report.tokens.saturating_add(used.total_tokens());
         report.voyager_calls += voyager;
         let event = TaskEvent {
             time: crate::skills::utc_now(),

@@ -7,7 +7,7 @@
 use serde::Deserialize;
 
 use super::{
-    extract::{Json, json_value},
+    extract::{Json, json_first, json_value},
     tracker::Tracker,
 };
 
@@ -35,7 +35,10 @@ struct Step {
 
 /// The JSON array of steps in a reply, validated.
 pub fn parse_plan(reply: &str) -> Result<Vec<TaskSpec>, String> {
-    let steps: Vec<Step> = json_value(reply, Json::Array)?;
+    json_first(reply, Json::Array, steps)
+}
+
+fn steps(steps: Vec<Step>) -> Result<Vec<TaskSpec>, String> {
     if steps.is_empty() || steps.len() > MAX_STEPS {
         return Err(format!("a plan has 1 to {MAX_STEPS} steps, not {}", steps.len()));
     }
@@ -80,7 +83,10 @@ struct Proposal {
 /// The curriculum's proposal in a reply, validated: a task not among `completed`, with a valid tracker if it gave
 /// one. Returns the task and the curriculum's reasoning.
 pub fn parse_proposal(reply: &str, completed: &[String]) -> Result<(TaskSpec, String), String> {
-    let proposal: Proposal = json_value(reply, Json::Object)?;
+    json_first(reply, Json::Object, |proposal: Proposal| new_task(proposal, completed))
+}
+
+fn new_task(proposal: Proposal, completed: &[String]) -> Result<(TaskSpec, String), String> {
     let task = one_line(&proposal.task);
     if task.is_empty() {
         return Err("the task is empty".to_owned());

@@ -86,5 +86,7 @@ mod tests {
         assert!(parse_plan("[{\"name\": \"x\"}]").unwrap_err().contains("does not fit (missing field `task`"));
         let remarks = "Steps [in order]:\n[{\"task\": \"Mine 1 oak_log\"}]\n[Done]";
         assert_eq!(parse_plan(remarks).unwrap()[0].task, "Mine 1 oak_log");
+        let empty_first = "Inventory: [] so:\n[{\"task\": \"Mine 1 oak_log\"}]";
+        assert_eq!(parse_plan(empty_first).unwrap()[0].task, "Mine 1 oak_log", "an empty array before the plan is passed over");
     }
 }

@@ -33,9 +33,8 @@ pub fn execute(bot: BotHandle, state: &Arc<BotState>, speaker: &str, command: Co
     let reply = Replier::new(bot.clone(), speaker, state.shared.config.reply);
     let prefix = &state.shared.config.prefix;
     tracing::info!("{} obeys {speaker}: {command:?}", bot.name());
-    if command.starts_activity() {
-        abandon_learning(state, &format!("{speaker} gave another command"));
-    }
+    // Learning ends only when another activity has actually started (a `!run` of a missing script does not).
+    let replaced = || abandon_learning(state, &format!("{speaker} gave another command"));
     match command {
         Command::Help { topic } => reply.say(&help_text(topic.as_deref(), prefix)),
         Command::Status => reply.say(&status_line(&bot, &state.activity)),
@@ -56,6 +55,7 @@ pub fn execute(bot: BotHandle, state: &Arc<BotState>, speaker: &str, command: Co
             let distance = bot.position().distance_to(Vec3::new(block.x as f64 + 0.5, block.y as f64, block.z as f64 + 0.5));
             reply.say(&format!("Going to {} {} {} ({distance:.0} blocks away).", block.x, block.y, block.z));
             let on_panic = reply.internal_error(label.clone());
+            replaced();
             state.activity.start(
                 label,
                 async move {
@@ -75,6 +75,7 @@ pub fn execute(bot: BotHandle, state: &Arc<BotState>, speaker: &str, command: Co
             let speaker = speaker.to_owned();
             let label = format!("coming to {speaker}");
             let on_panic = reply.internal_error(label.clone());
+            replaced();
             state.activity.start(
                 label,
                 async move {
@@ -94,7 +95,11 @@ pub fn execute(bot: BotHandle, state: &Arc<BotState>, speaker: &str, command: Co
                 format!("Scripts: {}. Run one with {prefix}run NAME.", names.join(", "))
             });
         }
-        Command::Run { name, args } => run_script(bot, state, reply, name, args),
+        Command::Run { name, args } => {
+            if run_script(bot, state, reply, name, args) {
+                replaced();
+            }
+        }
         Command::Skills { query: None } => {
             let skills = state.shared.skills.list();
             reply.say(&if skills.is_empty() {
@@ -108,7 +113,11 @@ pub fn execute(bot: BotHandle, state: &Arc<BotState>, speaker: &str, command: Co
                 )
             });
         }
-        Command::Task { goal } => start_task(bot, state, reply, goal),
+        Command::Task { goal } => {
+            if start_task(bot, state, reply, goal) {
+                replaced();
+            }
+        }
         Command::Learn { start: true, iterations } => {
             start_learning(bot, state, speaker, iterations.unwrap_or(crate::agent::learn::DEFAULT_ITERATIONS))
         }
@@ -147,6 +156,7 @@ pub fn execute(bot: BotHandle, state: &Arc<BotState>, speaker: &str, command: Co
             });
             let label = format!("following {player}");
             let on_panic = reply.internal_error(label.clone());
+            replaced();
             state.activity.start(label, follow(bot, player), on_panic);
         }
     }

@@ -60,20 +60,30 @@ pub async fn learn(config: Config, iterations: usize) -> Result<LearnReport, App
         return Err(AppError::NoLlm);
     }
     let (finished_tx, mut finished) = mpsc::unbounded_channel();
-    let (shared, _watchers) = prepare(config, Some(LearnRun { iterations, finished: finished_tx })).await?;
+    let learner = config.bot_names().into_iter().next().unwrap_or_default();
+    let run = LearnRun { learner: learner.clone(), iterations, finished: finished_tx };
+    let (shared, _watchers) = prepare(config, Some(run)).await?;
     let (address, members) = join(&shared).await?;
-    let learner = members.first().map(|(_, state)| state.clone());
+    let learner_state = members.first().map(|(_, state)| state.clone());
+    let so_far = move || learner_state.as_ref().and_then(|s| s.learning().as_ref().map(|l| l.report.clone()));
     let swarm = bot::run_swarm(&shared.config, &address, members.into_iter().map(|(m, _)| m).collect());
     let mut swarm = std::pin::pin!(swarm);
-    let ended = tokio::select! {
-        ended = &mut swarm => { ended?; None }
-        done = finished.recv() => done,
-        _ = tokio::signal::ctrl_c() => {
-            let report = learner.and_then(|s| s.learning().as_ref().map(|l| l.report.clone())).unwrap_or_default();
-            Some(Finished { bot: String::new(), report, cut_short: Some("interrupted (Ctrl-C)".to_owned()) })
+    let cut = |why: &str| Finished { bot: learner.clone(), report: so_far().unwrap_or_default(), cut_short: Some(why.to_owned()) };
+    let finished = tokio::select! {
+        ended = &mut swarm => {
+            let why = match &ended {
+                Ok(()) => "the bots stopped".to_owned(),
+                Err(err) => err.to_string(),
+            };
+            let Finished { report, cut_short, .. } = cut(&why);
+            println!("Learning ended early ({}): {}", cut_short.unwrap_or_default(), report.summary());
+            ended?;
+            return Ok(report);
         }
+        done = finished.recv() => done.unwrap_or_else(|| cut("the learner is gone")),
+        _ = tokio::signal::ctrl_c() => cut("interrupted (Ctrl-C)"),
     };
-    let Some(Finished { bot, report, cut_short }) = ended else { return Ok(LearnReport::default()) };
+    let Finished { bot, report, cut_short } = finished;
     // The last chat lines ("Learning done: …", "Stopped learning") go out with the swarm's next ticks.
     let _ = tokio::time::timeout(std::time::Duration::from_millis(500), &mut swarm).await;
     match cut_short {
@@ -200,11 +210,13 @@ impl Brain for AppBrain {
         let state = &self.0;
         let shared = &state.shared;
         let Some(sender) = sender else { return };
-        if shared.bot_names.iter().any(|name| name.eq_ignore_ascii_case(&sender)) {
+        // The player name, as the server knows it (with Microsoft auth the configured name is the account e-mail).
+        let me = bot.name();
+        if sender.eq_ignore_ascii_case(&me) || shared.bot_names.iter().any(|name| name.eq_ignore_ascii_case(&sender)) {
             return;
         }
         let Some(line) = parse_line(&content, &shared.config.prefix) else { return };
-        if !line.is_for(&state.name) {
+        if !line.is_for(&me) {
             return;
         }
         if !shared.owners.contains(&sender) {

@@ -33,7 +33,9 @@ impl Replier {
     }
 
     pub fn say(&self, text: &str) {
-        match self.mode {
+        // Nobody to whisper to (learning with no owner configured): say it publicly rather than lose it.
+        let mode = if self.to.is_empty() { ReplyMode::Public } else { self.mode };
+        match mode {
             ReplyMode::Public => capped(split_for_chat(text, MAX_CHAT_LEN)).iter().for_each(|line| self.bot.chat(line)),
             ReplyMode::Whisper => {
                 let head = format!("/msg {} ", self.to);

@@ -35,6 +35,8 @@ pub struct Shared {
 
 /// `wayfarer learn`'s settings.
 pub struct LearnRun {
+    /// The bot that learns (the first); the run ends when its learning does.
+    pub learner: String,
     pub iterations: usize,
     pub finished: mpsc::UnboundedSender<Finished>,
 }
@@ -77,6 +79,8 @@ pub struct Learning {
     pub report: LearnReport,
     /// Who asked (replies go to them).
     pub asked_by: String,
+    /// Not yet started (the first start announces the run; a resumption says so instead).
+    pub fresh: bool,
 }
 
 /// One bot's own state.

@@ -32,8 +32,8 @@ impl Drop for StopOnDrop {
 
 /// Starts script or skill `name` on its own thread as the bot's activity; reports in chat when it ends. Scripts come
 /// first when a script and a skill share a name. A skill is called with the owner's words as typed values, checked
-/// against what its parameters take.
-pub fn run_script(bot: BotHandle, state: &BotState, reply: Replier, name: String, args: Vec<String>) {
+/// against what its parameters take. Returns whether it started.
+pub fn run_script(bot: BotHandle, state: &BotState, reply: Replier, name: String, args: Vec<String>) -> bool {
     let shared = &state.shared;
     let prefix = &shared.config.prefix;
     let (ast, entry) = if let Some(script) = shared.scripts.get(&name) {
@@ -41,7 +41,10 @@ pub fn run_script(bot: BotHandle, state: &BotState, reply: Replier, name: String
     } else if let Some(skill) = shared.skills.get(&name) {
         match crate::skills::call_args(&skill, &args) {
             Ok(values) => (Arc::new(rhai::AST::empty()), Entry::Function { name: name.clone(), args: values }),
-            Err(problem) => return reply.say(&format!("{problem}.")),
+            Err(problem) => {
+                reply.say(&format!("{problem}."));
+                return false;
+            }
         }
     } else {
         let names = shared.scripts.names();
@@ -50,7 +53,7 @@ pub fn run_script(bot: BotHandle, state: &BotState, reply: Replier, name: String
             "No script or skill called {name}. Scripts: {known}; {} skills ({prefix}skills lists them).",
             shared.skills.len()
         ));
-        return;
+        return false;
     };
     let stop = StopFlag::default();
     let (host, serve) = primitives::serve(bot);
@@ -77,6 +80,7 @@ pub fn run_script(bot: BotHandle, state: &BotState, reply: Replier, name: String
         },
         on_panic,
     );
+    true
 }
 
 /// `get_wood finished in 3.2 s: 4 (+4 oak_log)` or `get_wood failed at line 3 after 1.0 s: …`
@@ -111,9 +115,10 @@ fn agent(bot: BotHandle, state: &BotState, reply: &Replier) -> Option<Agent> {
     })
 }
 
-/// Plans and does `goal` as the bot's activity; `!stop` ends it, the script in flight included.
-pub fn start_task(bot: BotHandle, state: &BotState, reply: Replier, goal: String) {
-    let Some(agent) = agent(bot, state, &reply) else { return };
+/// Plans and does `goal` as the bot's activity; `!stop` ends it, the script in flight included. Returns whether it
+/// started.
+pub fn start_task(bot: BotHandle, state: &BotState, reply: Replier, goal: String) -> bool {
+    let Some(agent) = agent(bot, state, &reply) else { return false };
     let stop = agent.stop.clone();
     let on_panic = reply.internal_error(goal.clone());
     state.activity.start(
@@ -124,6 +129,7 @@ pub fn start_task(bot: BotHandle, state: &BotState, reply: Replier, goal: String
         },
         on_panic,
     );
+    true
 }
 
 /// Starts learning for up to `iterations` tasks, as asked by `asked_by`; it resumes after a reconnect until done.
@@ -132,7 +138,9 @@ pub fn start_learning(bot: BotHandle, state: &Arc<BotState>, asked_by: &str, ite
         Replier::new(bot, asked_by, state.shared.config.reply).say(NO_LLM);
         return finish_learning(state, LearnReport::default(), Some("no LLM is configured".to_owned()));
     }
-    *state.learning() = Some(Learning { left: iterations, report: LearnReport::default(), asked_by: asked_by.to_owned() });
+    // Asked again while learning: the new run goes on from what the old one did, so the summary keeps it.
+    let report = state.learning().take().map(|old| old.report).unwrap_or_default();
+    *state.learning() = Some(Learning { left: iterations, report, asked_by: asked_by.to_owned(), fresh: true });
     resume_learning(bot, state);
 }
 
@@ -151,7 +159,10 @@ pub fn resume_learning(bot: BotHandle, state: &Arc<BotState>) {
             let _stop_on_drop = StopOnDrop(stop);
             let mut checkpoint = Checkpoint::open(dir);
             let so_far = learning.report.clone();
-            if so_far.iterations == 0 {
+            if learning.fresh {
+                if let Some(learning) = this.learning().as_mut() {
+                    learning.fresh = false;
+                }
                 let done = checkpoint.tasks.completed.len();
                 reply.say(&format!(
                     "Learning for up to {} tasks ({done} done before, checkpoint {}).",
@@ -192,9 +203,11 @@ pub fn abandon_learning(state: &BotState, why: &str) -> bool {
     true
 }
 
-/// Tells `wayfarer learn` (if that is what runs) that this bot's learning ended.
+/// Tells `wayfarer learn` (if that is what runs, and this is its learner) that this bot's learning ended.
 fn finish_learning(state: &BotState, report: LearnReport, cut_short: Option<String>) {
-    if let Some(run) = &state.shared.learn_run {
+    if let Some(run) = &state.shared.learn_run
+        && run.learner == state.name
+    {
         let _ = run.finished.send(Finished { bot: state.name.clone(), report, cut_short });
     }
 }

@@ -151,13 +151,8 @@ impl Llm {
         let started = Instant::now();
         let response = request.send().await.map_err(|err| (self.transport_error(&url, err), None))?;
         let status = response.status();
-        let retry_after = response
-            .headers()
-            .get(reqwest::header::RETRY_AFTER)
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.trim().parse::<f64>().ok())
-            .filter(|secs| secs.is_finite() && *secs >= 0.0 && *secs <= MAX_LLM_BACKOFF.as_secs_f64())
-            .map(Duration::from_secs_f64);
+        let retry_after =
+            response.headers().get(reqwest::header::RETRY_AFTER).and_then(|v| v.to_str().ok()).and_then(retry_after);
         let text = response.text().await.map_err(|err| (self.transport_error(&url, err), None))?;
         if !status.is_success() {
             return Err((LlmError::Status { status: status.as_u16(), body: bounded(&text, MAX_ERROR_BODY) }, retry_after));
@@ -202,6 +197,13 @@ impl Llm {
     pub fn process_usage(&self) -> Usage {
         sum(&read(&self.endpoint.process))
     }
+}
+
+/// A `Retry-After` header's seconds, at most [`MAX_LLM_BACKOFF`] (a longer wait is cut to it, not ignored: retrying
+/// sooner would only spend the retries inside the rate limit's window).
+fn retry_after(header: &str) -> Option<Duration> {
+    let secs = header.trim().parse::<f64>().ok().filter(|s| s.is_finite() && *s >= 0.0)?;
+    Some(Duration::from_secs_f64(secs.min(MAX_LLM_BACKOFF.as_secs_f64())))
 }
 
 /// How long to wait before retry number `attempt + 1`: `Retry-After` when the endpoint sent one, else the backoff

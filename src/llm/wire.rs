@@ -31,13 +31,14 @@ pub struct Usage {
 
 impl Usage {
     pub fn total_tokens(&self) -> u64 {
-        self.prompt_tokens + self.completion_tokens
+        self.prompt_tokens.saturating_add(self.completion_tokens)
     }
 
     pub fn add(&mut self, other: Usage) {
-        self.calls += other.calls;
-        self.prompt_tokens += other.prompt_tokens;
-        self.completion_tokens += other.completion_tokens;
+        // Counts come from the endpoint: a nonsense one must not overflow the meters.
+        self.calls = self.calls.saturating_add(other.calls);
+        self.prompt_tokens = self.prompt_tokens.saturating_add(other.prompt_tokens);
+        self.completion_tokens = self.completion_tokens.saturating_add(other.completion_tokens);
     }
 }
 

@@ -15,8 +15,9 @@ mod smelt;
 pub mod facts;
 pub mod observe;
 
-use std::future::Future;
+use std::{future::Future, panic::AssertUnwindSafe};
 
+use futures_util::FutureExt;
 use rhai::Dynamic;
 use tokio::sync::mpsc;
 
@@ -31,8 +32,14 @@ pub fn serve(bot: BotHandle) -> (ChannelHost, impl Future<Output = ()>) {
     let (jobs, mut incoming) = mpsc::unbounded_channel::<Job>();
     let task = async move {
         while let Some(Job { call, reply, cancel }) = incoming.recv().await {
+            // A panic in a primitive (a bug) is that call's error; the bot goes on serving the script.
+            let performed = AssertUnwindSafe(perform(&bot, call)).catch_unwind();
             let answer = tokio::select! {
-                answer = perform(&bot, call) => answer,
+                answer = performed => answer.unwrap_or_else(|panic| {
+                    let message = crate::script::runner::panic_message(&*panic);
+                    tracing::error!("a primitive panicked: {message}");
+                    Err(format!("an internal error stopped it: {message}"))
+                }),
                 () = cancel.cancelled() => {
                     bot.stop_all();
                     Err(CANCELLED.to_owned())

@@ -245,8 +245,8 @@ mod tests {
     fn owner_words_become_typed_values() {
         let give = skill("fn give(what, n, fast) { }", "give");
         let words = |w: &[&str]| w.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>();
-        let values = call_args(&give, &words(&["\"oak log\"", "3", "true"])).unwrap();
-        assert_eq!(values[0].clone().into_string().unwrap(), "oak log");
+        let values = call_args(&give, &words(&["\"oak\"", "3", "true"])).unwrap();
+        assert_eq!(values[0].clone().into_string().unwrap(), "oak");
         assert_eq!((values[1].as_int(), values[2].as_bool()), (Ok(3), Ok(true)));
         assert!(call_args(&give, &[]).unwrap_err().contains("give(what, n, fast)"));
         assert!(compile("take", "fn give() {}").unwrap_err().0.contains("functions found: give"));
@@ -265,7 +265,9 @@ mod tests {
         assert!(call_args(&planks, &words("2.5")).is_err());
         assert!(call_args(&planks, &words("4")).is_ok());
         let mine = skill("fn mineBlocks(block, count) { }", "mineBlocks");
-        assert!(call_args(&mine, &words("Oak Log").into_iter().chain(words("1")).collect::<Vec<_>>()).unwrap_err().contains("Minecraft id"));
+        let two = |a: &str, b: &str| vec![a.to_owned(), b.to_owned()];
+        assert!(call_args(&mine, &two("Oak_Log", "1")).unwrap_err().contains("Minecraft id"));
+        assert!(call_args(&mine, &two("minecraft:oak_log", "1")).is_ok());
         let walk = skill("fn walkTo(x, y, z) { }", "walkTo");
         assert!(call_args(&walk, &["1".into(), "up".into(), "3".into()]).unwrap_err().contains("walkTo's y must be a whole number"));
     }

@@ -93,8 +93,8 @@ pub fn clean_description(description: &str) -> Result<String, String> {
     if line.is_empty() {
         return Err("the description is empty".to_owned());
     }
-    if line.len() > MAX_DESCRIPTION {
-        return Err(format!("the description is {} characters long; keep it under {MAX_DESCRIPTION}", line.len()));
+    if line.chars().count() > MAX_DESCRIPTION {
+        return Err(format!("the description is {} characters long; keep it under {MAX_DESCRIPTION}", line.chars().count()));
     }
     let sentences = line.split_terminator(['.', '!', '?']).filter(|s| !s.trim().is_empty()).count();
     if sentences > MAX_SENTENCES {
@@ -192,15 +192,18 @@ pub fn typed_args(name: &str, params: &[String], args: &[String]) -> Result<Vec<
                 },
                 ParamKind::Coordinate if !value.is_int() => Err(wrong("a whole number")),
                 ParamKind::Id => match value.clone().into_immutable_string() {
-                    Ok(id) if !id.is_empty() && id.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_') => {
-                        Ok(value)
-                    }
+                    Ok(id) if is_id(id.strip_prefix("minecraft:").unwrap_or(&id)) => Ok(value),
                     _ => Err(wrong("a Minecraft id like oak_log")),
                 },
                 _ => Ok(value),
             }
         })
         .collect()
+}
+
+/// `oak_log`: lower-case letters, digits and `_`.
+fn is_id(text: &str) -> bool {
+    !text.is_empty() && text.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_')
 }
 
 /// One word an owner typed, as a script value.
