@@ -11,7 +11,7 @@ use super::{
     activity::Activity,
     reply::Replier,
     state::BotState,
-    work::{abandon_learning, run_script, start_learning, start_task},
+    work::{abandon_learning, begin, run_script, start_learning, start_task},
 };
 use crate::{
     bot::{BotHandle, fmt_pos},
@@ -33,8 +33,6 @@ pub fn execute(bot: BotHandle, state: &Arc<BotState>, speaker: &str, command: Co
     let reply = Replier::new(bot.clone(), speaker, state.shared.config.reply);
     let prefix = &state.shared.config.prefix;
     tracing::info!("{} obeys {speaker}: {command:?}", bot.name());
-    // Learning ends only when another activity has actually started (a `!run` of a missing script does not).
-    let replaced = || abandon_learning(state, &format!("{speaker} gave another command"));
     match command {
         Command::Help { topic } => reply.say(&help_text(topic.as_deref(), prefix)),
         Command::Status => reply.say(&status_line(&bot, &state.activity)),
@@ -54,18 +52,13 @@ pub fn execute(bot: BotHandle, state: &Arc<BotState>, speaker: &str, command: Co
             let label = format!("going to {} {} {}", block.x, block.y, block.z);
             let distance = bot.position().distance_to(Vec3::new(block.x as f64 + 0.5, block.y as f64, block.z as f64 + 0.5));
             reply.say(&format!("Going to {} {} {} ({distance:.0} blocks away).", block.x, block.y, block.z));
-            let on_panic = reply.internal_error(label.clone());
-            replaced();
-            state.activity.start(
-                label,
-                async move {
-                    match bot.goto_block(block).await {
-                        Ok(()) => reply.say(&format!("Arrived at {} {} {}.", block.x, block.y, block.z)),
-                        Err(err) => reply.say(&format!("{err}.")),
-                    }
-                },
-                on_panic,
-            );
+            let answer = reply.clone();
+            begin(state, &reply, label.clone(), label, async move {
+                match bot.goto_block(block).await {
+                    Ok(()) => answer.say(&format!("Arrived at {} {} {}.", block.x, block.y, block.z)),
+                    Err(err) => answer.say(&format!("{err}.")),
+                }
+            });
         }
         Command::Come => {
             let Some(position) = bot.player_position(speaker) else {
@@ -74,18 +67,13 @@ pub fn execute(bot: BotHandle, state: &Arc<BotState>, speaker: &str, command: Co
             };
             let speaker = speaker.to_owned();
             let label = format!("coming to {speaker}");
-            let on_panic = reply.internal_error(label.clone());
-            replaced();
-            state.activity.start(
-                label,
-                async move {
-                    match bot.goto_near(position, NEAR_PLAYER).await {
-                        Ok(()) => reply.say(&format!("I'm here, {speaker}.")),
-                        Err(err) => reply.say(&format!("{err}.")),
-                    }
-                },
-                on_panic,
-            );
+            let answer = reply.clone();
+            begin(state, &reply, label.clone(), label, async move {
+                match bot.goto_near(position, NEAR_PLAYER).await {
+                    Ok(()) => answer.say(&format!("I'm here, {speaker}.")),
+                    Err(err) => answer.say(&format!("{err}.")),
+                }
+            });
         }
         Command::Scripts => {
             let names = state.shared.scripts.names();
@@ -95,11 +83,7 @@ pub fn execute(bot: BotHandle, state: &Arc<BotState>, speaker: &str, command: Co
                 format!("Scripts: {}. Run one with {prefix}run NAME.", names.join(", "))
             });
         }
-        Command::Run { name, args } => {
-            if run_script(bot, state, reply, name, args) {
-                replaced();
-            }
-        }
+        Command::Run { name, args } => run_script(bot, state, reply, name, args),
         Command::Skills { query: None } => {
             let skills = state.shared.skills.list();
             reply.say(&if skills.is_empty() {
@@ -113,11 +97,7 @@ pub fn execute(bot: BotHandle, state: &Arc<BotState>, speaker: &str, command: Co
                 )
             });
         }
-        Command::Task { goal } => {
-            if start_task(bot, state, reply, goal) {
-                replaced();
-            }
-        }
+        Command::Task { goal } => start_task(bot, state, reply, goal),
         Command::Learn { start: true, iterations } => {
             start_learning(bot, state, speaker, iterations.unwrap_or(crate::agent::learn::DEFAULT_ITERATIONS))
         }
@@ -155,9 +135,7 @@ pub fn execute(bot: BotHandle, state: &Arc<BotState>, speaker: &str, command: Co
                 format!("I can't see {player} yet; I'll follow once they are in view. Say {prefix}stop to stop.")
             });
             let label = format!("following {player}");
-            let on_panic = reply.internal_error(label.clone());
-            replaced();
-            state.activity.start(label, follow(bot, player), on_panic);
+            begin(state, &reply, label.clone(), label, follow(bot, player));
         }
     }
 }

@@ -32,6 +32,11 @@ impl Replier {
         Self { bot, to: to.into(), mode }
     }
 
+    /// Who is answered (empty: everyone).
+    pub fn to(&self) -> &str {
+        &self.to
+    }
+
     pub fn say(&self, text: &str) {
         // Nobody to whisper to (learning with no owner configured): say it publicly rather than lose it.
         let mode = if self.to.is_empty() { ReplyMode::Public } else { self.mode };

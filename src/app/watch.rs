@@ -11,7 +11,7 @@ use std::{
 use notify::{RecursiveMode, Watcher};
 
 use crate::{
-    script::library::{LoadEvent, ScriptLibrary},
+    script::library::{LoadEvent, ScriptLibrary, script_name},
     skills::{SkillEvent, SkillLibrary, skill_name},
 };
 
@@ -60,14 +60,7 @@ pub fn watch_scripts(
     library: &Arc<ScriptLibrary>,
     report: impl Fn(LoadEvent) + Send + 'static,
 ) -> notify::Result<notify::RecommendedWatcher> {
-    let weak = Arc::downgrade(library);
-    watch_folder(library.dir(), "script watcher", move |changed| {
-        let Some(library) = weak.upgrade() else { return false };
-        for event in changed.iter().filter_map(|path| library.reload(path)) {
-            report(event);
-        }
-        true
-    })
+    reload_on_change(library, library.dir(), "script watcher", script_name, ScriptLibrary::reload, report)
 }
 
 /// Reloads changed skills (a skill's two files are one change) until the returned watcher is dropped; `report` hears
@@ -76,13 +69,26 @@ pub fn watch_skills(
     library: &Arc<SkillLibrary>,
     report: impl Fn(SkillEvent) + Send + 'static,
 ) -> notify::Result<notify::RecommendedWatcher> {
+    reload_on_change(library, library.dir(), "skill watcher", skill_name, SkillLibrary::reload, report)
+}
+
+/// Watches `dir` and calls `reload` once for each name (`name_of` a changed path) in a settled batch, passing what it
+/// reports on; ends when the library is dropped.
+fn reload_on_change<L: Send + Sync + 'static, E: 'static>(
+    library: &Arc<L>,
+    dir: &Path,
+    thread_name: &str,
+    name_of: fn(&Path) -> Option<String>,
+    reload: fn(&L, &Path) -> Option<E>,
+    report: impl Fn(E) + Send + 'static,
+) -> notify::Result<notify::RecommendedWatcher> {
     let weak = Arc::downgrade(library);
-    watch_folder(library.dir(), "skill watcher", move |changed| {
+    watch_folder(dir, thread_name, move |changed| {
         let mut names: Vec<(String, PathBuf)> =
-            changed.into_iter().filter_map(|path| Some((skill_name(&path)?, path))).collect();
+            changed.into_iter().filter_map(|path| Some((name_of(&path)?, path))).collect();
         names.dedup_by(|a, b| a.0 == b.0);
         let Some(library) = weak.upgrade() else { return false };
-        for event in names.iter().filter_map(|(_, path)| library.reload(path)) {
+        for event in names.iter().filter_map(|(_, path)| reload(&library, path)) {
             report(event);
         }
         true

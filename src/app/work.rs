@@ -1,7 +1,7 @@
 //! The long-running things a bot does as its activity: a script or skill run, a `!task` goal, and learning — each
 //! started, reported on when it ends, and ended by `!stop` (or the next activity), with the script in flight.
 
-use std::sync::Arc;
+use std::{future::Future, sync::Arc};
 
 use super::{
     reply::Replier,
@@ -30,10 +30,17 @@ impl Drop for StopOnDrop {
     }
 }
 
+/// Starts `work` as the bot's activity, labelled `label`, on an owner's command (the one `reply` answers): whatever
+/// the bot was doing ends, learning included, and a panic in `work` is reported as `what` failing.
+pub fn begin(state: &BotState, reply: &Replier, label: String, what: String, work: impl Future<Output = ()> + 'static) {
+    abandon_learning(state, &format!("{} gave another command", reply.to()));
+    state.activity.start(label, work, reply.internal_error(what));
+}
+
 /// Starts script or skill `name` on its own thread as the bot's activity; reports in chat when it ends. Scripts come
 /// first when a script and a skill share a name. A skill is called with the owner's words as typed values, checked
-/// against what its parameters take. Returns whether it started.
-pub fn run_script(bot: BotHandle, state: &BotState, reply: Replier, name: String, args: Vec<String>) -> bool {
+/// against what its parameters take.
+pub fn run_script(bot: BotHandle, state: &BotState, reply: Replier, name: String, args: Vec<String>) {
     let shared = &state.shared;
     let prefix = &shared.config.prefix;
     let (ast, entry) = if let Some(script) = shared.scripts.get(&name) {
@@ -43,7 +50,7 @@ pub fn run_script(bot: BotHandle, state: &BotState, reply: Replier, name: String
             Ok(values) => (Arc::new(rhai::AST::empty()), Entry::Function { name: name.clone(), args: values }),
             Err(problem) => {
                 reply.say(&format!("{problem}."));
-                return false;
+                return;
             }
         }
     } else {
@@ -53,7 +60,7 @@ pub fn run_script(bot: BotHandle, state: &BotState, reply: Replier, name: String
             "No script or skill called {name}. Scripts: {known}; {} skills ({prefix}skills lists them).",
             shared.skills.len()
         ));
-        return false;
+        return;
     };
     let stop = StopFlag::default();
     let (host, serve) = primitives::serve(bot);
@@ -68,19 +75,15 @@ pub fn run_script(bot: BotHandle, state: &BotState, reply: Replier, name: String
     };
     let report = runner::spawn(job, Arc::new(host));
     reply.say(&format!("Running {name}."));
-    let on_panic = reply.internal_error(format!("run {name}"));
-    state.activity.start(
-        format!("running {name}"),
-        async move {
-            let _stop_on_drop = StopOnDrop(stop);
-            match report.await {
-                Ok(report) => reply.say(&summary(&report)),
-                Err(_) => reply.say(&format!("{name} ended without a report (its thread died).")),
-            }
-        },
-        on_panic,
-    );
-    true
+    let (label, what) = (format!("running {name}"), format!("run {name}"));
+    let answer = reply.clone();
+    begin(state, &reply, label, what, async move {
+        let _stop_on_drop = StopOnDrop(stop);
+        match report.await {
+            Ok(report) => answer.say(&summary(&report)),
+            Err(_) => answer.say(&format!("{name} ended without a report (its thread died).")),
+        }
+    });
 }
 
 /// `get_wood finished in 3.2 s: 4 (+4 oak_log)` or `get_wood failed at line 3 after 1.0 s: …`
@@ -115,21 +118,15 @@ fn agent(bot: BotHandle, state: &BotState, reply: &Replier) -> Option<Agent> {
     })
 }
 
-/// Plans and does `goal` as the bot's activity; `!stop` ends it, the script in flight included. Returns whether it
-/// started.
-pub fn start_task(bot: BotHandle, state: &BotState, reply: Replier, goal: String) -> bool {
-    let Some(agent) = agent(bot, state, &reply) else { return false };
+/// Plans and does `goal` as the bot's activity; `!stop` ends it, the script in flight included.
+pub fn start_task(bot: BotHandle, state: &BotState, reply: Replier, goal: String) {
+    let Some(agent) = agent(bot, state, &reply) else { return };
     let stop = agent.stop.clone();
-    let on_panic = reply.internal_error(goal.clone());
-    state.activity.start(
-        format!("task {goal}"),
-        async move {
-            let _stop_on_drop = StopOnDrop(stop);
-            crate::agent::task::run_goal(&agent, &goal).await;
-        },
-        on_panic,
-    );
-    true
+    let (label, what) = (format!("task {goal}"), goal.clone());
+    begin(state, &reply, label, what, async move {
+        let _stop_on_drop = StopOnDrop(stop);
+        crate::agent::task::run_goal(&agent, &goal).await;
+    });
 }
 
 /// Starts learning for up to `iterations` tasks, as asked by `asked_by`; it resumes after a reconnect until done.

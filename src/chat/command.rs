@@ -35,14 +35,6 @@ pub enum Command {
     Learn { start: bool, iterations: Option<usize> },
 }
 
-impl Command {
-    /// Whether the command starts something long-running (a walk, a script, a task) that takes the bot's attention
-    /// from whatever it was doing. `!learn start` is not counted: it replaces the learning itself.
-    pub fn starts_activity(&self) -> bool {
-        matches!(self, Command::Goto(_) | Command::Come | Command::Follow { .. } | Command::Run { .. } | Command::Task { .. })
-    }
-}
-
 /// One axis of a `!goto` target: an absolute block coordinate, or `~N` relative to the bot.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Coord {
