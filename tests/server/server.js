@@ -1,7 +1,12 @@
 #!/usr/bin/env node
 // Wayfarer's test world: a Minecraft Java 26.1 server for tests and the demo, on minecraft-protocol.
 //
-//   node tests/server/server.js --port 0 [--view-distance 4]
+//   node tests/server/server.js --port 0 [--view-distance 4] [--world flat|natural] [--seed N] [--time-scale K]
+//                                        [--time T]
+//
+// `--world flat` (the default) is a superflat where tests place what they need; `--world natural` generates seeded
+// terrain (lib/natural.js) with caves, ores, trees, water and mobs that spawn by themselves. Both play vanilla's
+// survival rules (lib/survival.js): day and night, hunger, falling, drowning, lava, death and respawn.
 //
 // Prints `READY {"port":N}` once listening. Afterwards every stdout line is JSON: replies to control commands
 // (`{"id":…,"ok":true,"result":…}`) and events (`{"event":"chat",…}`). Control commands are JSON lines on stdin;
@@ -17,11 +22,22 @@ const Block = require('prismarine-block')(registry)
 const { MENU, stack, maxStack, toSlot, playerWindow, containerWindow, range } = require('./lib/inventory')
 const { Entities } = require('./lib/entities')
 const { Chat, text } = require('./lib/chat')
+const { Survival, freshState, EXHAUSTION, MAX_AIR } = require('./lib/survival')
 
 const args = parseArgs(process.argv.slice(2))
 const VIEW_DISTANCE = Number(args['view-distance'] ?? 4)
-const SPAWN = { x: 0.5, y: GROUND_Y + 1, z: 0.5 }
+const WORLD_KIND = args.world ?? 'flat'
+const SEED = args.seed ?? '1'
+const TIME_SCALE = Number(args['time-scale'] ?? 1) // day ticks per game tick: 20 turns a day into a minute
 const PLAYER_TYPE = mcData.entitiesByName.player.id
+if (!['flat', 'natural'].includes(WORLD_KIND)) usage(`--world must be flat or natural, not ${JSON.stringify(WORLD_KIND)}`)
+if (!(TIME_SCALE > 0 && TIME_SCALE <= 1000)) usage(`--time-scale must be a number in (0, 1000], not ${JSON.stringify(args['time-scale'])}`)
+if (args.time !== undefined && !Number.isInteger(Number(args.time))) usage(`--time must be a whole number of ticks, not ${JSON.stringify(args.time)}`)
+
+function usage (problem) {
+  process.stderr.write(`server.js: ${problem}\nusage: node server.js [--port N] [--view-distance N] [--world flat|natural] [--seed N] [--time-scale K] [--time T]\n`)
+  process.exit(2)
+}
 
 function parseArgs (argv) {
   const out = {}
@@ -38,9 +54,25 @@ const emit = (object) => process.stdout.write(JSON.stringify(object) + '\n')
 // The test that started the world may be gone; losing its events must not crash the world.
 process.stdout.on('error', () => {})
 
-const terrain = new Terrain()
+const terrain = WORLD_KIND === 'natural' ? new (require('./lib/natural').NaturalTerrain)({ seed: SEED }) : new Terrain()
+const SPAWN = WORLD_KIND === 'natural' ? terrain.spawnPoint() : { x: 0.5, y: GROUND_Y + 1, z: 0.5 }
 let nextEntityId = 100000
-let worldAge = 0
+let worldAge = 0 // game ticks since the world started
+let dayTime = Number(args.time ?? 1000) // the overworld clock: 0 sunrise, 6000 noon, 13000 night, 18000 midnight
+
+/** Seeded randomness for the world's own choices (scatter, mobs), so a seed replays alike. */
+const random = (() => {
+  let a = crypto.createHash('sha256').update(`random:${SEED}`).digest().readUInt32LE(0)
+  return () => { // mulberry32
+    a = (a + 0x6D2B79F5) | 0
+    let t = Math.imul(a ^ (a >>> 15), 1 | a)
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+})()
+
+/** Players who left, by name, with what vanilla saves for them: where they were, their inventory and survival state. */
+const saved = new Map()
 
 /** Everyone in the world: real clients and test-controlled players alike. */
 const players = new Map() // name -> Player
@@ -48,6 +80,8 @@ const players = new Map() // name -> Player
 class Player {
   constructor ({ name, uuid, entityId, client = null, pos = { ...SPAWN } }) {
     Object.assign(this, { name, uuid, entityId, client, pos, yaw: 0, pitch: 0, onGround: true })
+    this.gameMode = 'survival'
+    this.life = client ? freshState() : null // health, food, air…: only connected players have a body to look after
     this.loaded = new Set() // chunk keys this client has
     this.center = null // chunk the view is centred on
     this.inv = Array(46).fill(null) // the inventory window's slots (see lib/inventory.js)
@@ -64,6 +98,8 @@ class Player {
   }
 
   heldStack () { return this.inv[36 + this.held] }
+
+  get dead () { return !!this.life?.dead }
 
   get virtual () { return this.client === null }
 
@@ -161,6 +197,10 @@ function relayMove (p) {
 
 function removeFromWorld (p, reason) {
   players.delete(p.name)
+  if (p.client) {
+    closeWindow(p)
+    saved.set(p.name, { pos: { ...p.pos }, yaw: p.yaw, pitch: p.pitch, inv: p.inv, held: p.held, life: p.life })
+  }
   for (const other of players.values()) {
     other.send('player_remove', { players: [p.uuid] })
     other.send('entity_destroy', { entityIds: [p.entityId] })
@@ -242,6 +282,11 @@ function setBlocks (changes) {
     sections.get(key).push(c)
     emit({ event: 'blockChanged', x: c.x, y: c.y, z: c.z, block: registry.blocksByStateId[c.state].name })
   }
+  sendChanges(sections)
+  settle(changes)
+}
+
+function sendChanges (sections) {
   for (const [key, list] of sections) {
     const [cx, sy, cz] = key.split(',').map(Number)
     const packet = list.length === 1
@@ -253,6 +298,31 @@ function setBlocks (changes) {
         }]
     for (const p of players.values()) if (p.loaded.has(`${cx},${cz}`)) p.send(...packet)
   }
+}
+
+const FALLING = new Set(['sand', 'red_sand', 'gravel', 'suspicious_sand', 'suspicious_gravel'])
+const FALLS_THROUGH = new Set(['air', 'cave_air', 'water', 'lava', 'short_grass', 'tall_grass', 'fern', 'dead_bush', 'fire'])
+
+/**
+ * Sand and gravel with nothing under them fall to the first block that holds them, and the column above follows
+ * (vanilla's FallingBlock, without the falling entity): checked for every changed block and the block above it.
+ */
+function settle (changes) {
+  const falls = []
+  const moved = new Set()
+  for (const c of changes) {
+    for (let y = c.y; y < MIN_Y + HEIGHT && y <= c.y + 1; y++) {
+      const block = terrain.blockAt(c.x, y, c.z)
+      const key = blockKey(c.x, y, c.z)
+      if (!FALLING.has(block.name) || moved.has(key) || !FALLS_THROUGH.has(terrain.blockAt(c.x, y - 1, c.z).name)) continue
+      let land = y - 1
+      while (land > MIN_Y && FALLS_THROUGH.has(terrain.blockAt(c.x, land - 1, c.z).name)) land--
+      moved.add(key)
+      falls.push({ x: c.x, y, z: c.z, state: stateOf('air') }, { x: c.x, y: land, z: c.z, state: terrain.stateAt(c.x, y, c.z) })
+      emit({ event: 'blockFell', x: c.x, from: y, to: land, z: c.z, block: block.name })
+    }
+  }
+  if (falls.length) setBlocks(falls)
 }
 
 /** The state id for a block name, default state unless `properties` (e.g. `{axis: 'x'}`) say otherwise. */
@@ -323,6 +393,7 @@ function digTimeMs (state, held) {
 function breakBlock (p, x, y, z) {
   const state = terrain.stateAt(x, y, z)
   const block = registry.blocksByStateId[state]
+  survival.exhaust(p, EXHAUSTION.mine)
   setBlock(x, y, z, stateOf('air'))
   for (const name of dropsOf(block, p.heldStack())) entities.dropItem({ name, count: 1 }, { x: x + 0.5, y: y + 0.25, z: z + 0.5 })
   if (block.name === 'chest') { for (const s of chestAt(x, y, z)) if (s) entities.dropItem(s, { x: x + 0.5, y: y + 0.25, z: z + 0.5 }); chests.delete(blockKey(x, y, z)) }
@@ -342,6 +413,9 @@ function onDig (p, d) {
     const ms = digTimeMs(state, p.heldStack())
     if (ms <= 50) breakBlock(p, x, y, z)
     else p.digging = { x, y, z, started: Date.now(), ms }
+  } else if (d.status === 5) { // let go of use: eating stops
+    survival.stopUsing(p)
+    return
   } else if (d.status === 1) { // cancel
     p.digging = null
   } else if (d.status === 2) { // finish: accept when at least 70% of the survival dig time has passed, as vanilla
@@ -470,7 +544,16 @@ const entities = new Entities({
   send: (p, name, params) => p.send(name, params),
   nextEntityId: () => nextEntityId++,
   give,
-  emit
+  emit,
+  blockAt: (x, y, z) => terrain.blockAt(x, y, z),
+  setBlocks,
+  stateOf,
+  heightAt: (x, z) => terrain.heightAt(x, z),
+  skyLight: (x, y, z) => (y > terrain.heightAt(x, z) ? 15 : 0),
+  dayTime: () => Math.floor(dayTime) % 24000,
+  damagePlayer: (p, amount, how) => survival.damage(p, amount, how),
+  naturalSpawning: WORLD_KIND === 'natural' && args.mobs !== 'off',
+  random
 })
 
 // ---- chat and movement ----------------------------------------------------------------------------------------
@@ -492,6 +575,7 @@ function findPlayer (name) {
 /** Moves a player: a real client is teleported (it confirms), a virtual one just moves. Others see it. */
 function teleport (p, pos) {
   p.pos = { x: pos.x, y: pos.y, z: pos.z }
+  survival.teleported(p)
   if (p.client) {
     sendPosition(p)
     streamChunks(p)
@@ -508,10 +592,13 @@ function sendPosition (p) {
 
 /** A movement packet from a client: position, rotation and on-ground flag, each only if the packet has it. */
 function onMove (p, d) {
-  if (players.get(p.name) !== p || p.awaitingTeleport) return
+  if (players.get(p.name) !== p || p.awaitingTeleport || p.dead) return
+  const from = p.pos
+  const wasOnGround = p.onGround
   if (d.x !== undefined) p.pos = { x: d.x, y: d.y, z: d.z }
   if (d.yaw !== undefined) { p.yaw = d.yaw; p.pitch = d.pitch }
   if (d.flags) p.onGround = !!d.flags.onGround
+  if (d.x !== undefined) survival.moved(p, from, p.pos, p.onGround, wasOnGround)
   streamChunks(p)
   relayMove(p)
 }
@@ -519,6 +606,98 @@ function onMove (p, d) {
 function onTeleportConfirm (p, d) {
   if (p.awaitingTeleport && d.teleportId === p.awaitingTeleport.id) p.awaitingTeleport = null
 }
+
+// ---- survival: health, hunger, death and respawn ---------------------------------------------------------------
+
+const survival = new Survival({
+  send: (p, name, params) => p.send(name, params),
+  broadcast: (name, params) => { for (const p of players.values()) p.send(name, params) },
+  emit,
+  blockAt: (x, y, z) => terrain.blockAt(x, y, z),
+  heldStack: (p) => p.heldStack(),
+  consumeHeld (p) {
+    const held = p.heldStack()
+    p.inv[36 + p.held] = held && held.count > 1 ? { ...held, count: held.count - 1 } : null
+    syncInventory(p)
+  },
+  die
+})
+
+/** The dimension as login and respawn describe it: a superflat says so; a natural world has vanilla's sea level. */
+function worldState () {
+  const base = mcData.loginPacket.worldState
+  if (WORLD_KIND === 'flat') return base
+  const hash = crypto.createHash('sha256').update(String(SEED)).digest()
+  return { ...base, isFlat: false, seaLevel: 62, hashedSeed: [hash.readInt32BE(0), hash.readInt32BE(4)] }
+}
+
+/** What a client needs after login or respawn: spawn point, chunks, health, position, the others, its inventory. */
+function enterWorld (p) {
+  const c = p.client
+  c.write('spawn_position', { globalPos: { dimensionName: 'minecraft:overworld', location: { x: Math.floor(SPAWN.x), y: Math.floor(SPAWN.y), z: Math.floor(SPAWN.z) } }, yaw: 0, pitch: 0 })
+  c.write('game_state_change', { reason: 'level_chunks_load_start', gameMode: 0 })
+  sendTime(p)
+  p.loaded.clear()
+  streamChunks(p, true)
+  survival.sendHealth(p)
+  survival.sendAir(p)
+  sendPosition(p)
+  introduce(p)
+  entities.showAll(p)
+  p.invWindow.sync(c)
+}
+
+/**
+ * A player's health reached 0: everyone reads how, the inventory falls where they died (vanilla scatters it;
+ * items despawn after 5 minutes) and the client shows its death screen until it asks to respawn.
+ */
+function die (p, cause, message) {
+  closeWindow(p)
+  const at = { ...p.pos }
+  for (let i = 0; i < p.inv.length; i++) {
+    const s = p.inv[i]
+    if (!s) continue
+    p.inv[i] = null
+    const angle = random() * Math.PI * 2; const r = random() * 0.5
+    entities.dropItem(s, { x: at.x + Math.cos(angle) * r, y: at.y + 0.5, z: at.z + Math.sin(angle) * r })
+  }
+  syncInventory(p)
+  p.digging = null
+  p.send('death_combat_event', { playerId: p.entityId, message: text(message) })
+  for (const other of players.values()) other.send('system_chat', { content: text(message), isActionBar: false })
+  for (const other of players.values()) if (other !== p) other.send('entity_status', { entityId: p.entityId, entityStatus: 3 })
+  emit({ event: 'death', name: p.name, cause, message, x: at.x, y: at.y, z: at.z })
+  log(message)
+}
+
+/** The client asked to respawn (client_command perform_respawn): back at spawn with a fresh body and empty hands. */
+function respawn (p) {
+  if (!p.dead) return
+  p.life = freshState()
+  p.pos = { ...SPAWN }
+  p.client.write('respawn', { worldState: worldState(), copyMetadata: 0 })
+  enterWorld(p) // the client starts a fresh level: chunks, players and entities are sent again
+  for (const other of players.values()) {
+    if (other === p) continue
+    other.send('entity_destroy', { entityIds: [p.entityId] })
+    other.send('spawn_entity', spawnPacket(p))
+  }
+  emit({ event: 'respawn', name: p.name, ...p.pos })
+}
+
+// ---- time -----------------------------------------------------------------------------------------------------
+
+/** The overworld clock (the 26.1 `world_clock` registry's entry 0), which the client runs on between updates. */
+function sendTime (p) {
+  p.send('update_time', { age: BigInt(worldAge), clockUpdates: [{ id: 0, totalTicks: Math.floor(dayTime), partialTick: 0, rate: TIME_SCALE }] })
+}
+
+/** The game tick, 20 a second: time passes and every connected player's body is looked after. */
+setInterval(() => {
+  worldAge++
+  dayTime += TIME_SCALE
+  for (const p of players.values()) if (p.client) survival.tick(p)
+}, 50).unref()
 
 // ---- the server ---------------------------------------------------------------------------------------------
 
@@ -540,30 +719,37 @@ server.on('playerJoin', (client) => {
     removeFromWorld(existing, 'replaced')
   }
   const p = new Player({ name: client.username, uuid: client.uuid, entityId: client.id, client })
+  const before = saved.get(p.name)
+  if (before) { // vanilla keeps a player's place, inventory, health and hunger while they are away
+    Object.assign(p, { pos: before.pos, yaw: before.yaw, pitch: before.pitch, held: before.held, life: before.life })
+    before.inv.forEach((s, i) => { p.inv[i] = s })
+    saved.delete(p.name)
+  }
   players.set(p.name, p)
 
   const login = { ...mcData.loginPacket }
   delete login.dimensionCodec
-  client.write('login', { ...login, entityId: client.id, viewDistance: VIEW_DISTANCE, simulationDistance: VIEW_DISTANCE, enforcesSecureChat: false })
-  client.write('spawn_position', { globalPos: { dimensionName: 'minecraft:overworld', location: { x: 0, y: SPAWN.y, z: 0 } }, yaw: 0, pitch: 0 })
-  client.write('game_state_change', { reason: 'level_chunks_load_start', gameMode: 0 })
-  streamChunks(p, true)
-  client.write('update_health', { health: 20, food: 20, foodSaturation: 5 })
-  sendPosition(p)
-  introduce(p)
-  entities.showAll(p)
-  p.invWindow.sync(client)
+  client.write('login', { ...login, worldState: worldState(), entityId: client.id, viewDistance: VIEW_DISTANCE, simulationDistance: VIEW_DISTANCE, enforcesSecureChat: false })
+  enterWorld(p)
   emit({ event: 'join', name: p.name })
   log(`${p.name} joined`)
 
   for (const name of ['position', 'position_look', 'look', 'flying']) client.on(name, (d) => onMove(p, d))
   client.on('teleport_confirm', (d) => onTeleportConfirm(p, d))
   client.on('chat_message', (d) => chat.say(p, d.message))
-  client.on('held_item_slot', (d) => { if (d.slotId >= 0 && d.slotId <= 8) p.held = d.slotId })
-  client.on('block_dig', (d) => onDig(p, d))
-  client.on('block_place', (d) => onPlace(p, d))
+  client.on('held_item_slot', (d) => { if (d.slotId >= 0 && d.slotId <= 8) { p.held = d.slotId; survival.stopUsing(p) } })
+  client.on('block_dig', (d) => { if (!p.dead) onDig(p, d) })
+  client.on('block_place', (d) => { if (!p.dead) onPlace(p, d) })
+  client.on('use_item', (d) => { if (!p.dead && d.hand === 'main_hand') survival.startUsing(p, p.heldStack()) })
+  client.on('entity_action', (d) => {
+    if (d.actionId === 'start_sprinting') p.life.sprinting = true
+    else if (d.actionId === 'stop_sprinting') p.life.sprinting = false
+  })
+  client.on('client_command', (d) => { if (d.actionId === 'perform_respawn' || d.actionId === 0) respawn(p) })
   client.on('attack', (d) => {
     if (process.env.WORLD_DEBUG) log('attack', JSON.stringify({ target: d.entityId, held: p.heldStack() }))
+    if (p.dead) return
+    survival.exhaust(p, EXHAUSTION.attack)
     entities.attack(p, d.entityId, p.heldStack())
   })
   client.on('window_click', (d) => {
@@ -588,12 +774,11 @@ server.on('listening', () => {
   log(`listening on 127.0.0.1:${server.socketServer.address().port}`)
 })
 
-// Once a second: time passes (clients get the world age), and a teleport a client has not confirmed within a
-// second is sent again, as vanilla resends it.
+// Once a second: clients get the time (vanilla sends it every second too), and a teleport a client has not
+// confirmed within a second is sent again, as vanilla resends it.
 setInterval(() => {
-  worldAge += 20
   for (const p of players.values()) {
-    p.send('update_time', { age: BigInt(worldAge), clockUpdates: [] })
+    sendTime(p)
     if (p.awaitingTeleport && Date.now() - p.awaitingTeleport.sent > 1000) sendPosition(p)
   }
 }, 1000).unref()
@@ -663,7 +848,8 @@ const commands = {
   },
   players () {
     return [...players.values()].map((p) => ({
-      name: p.name, x: p.pos.x, y: p.pos.y, z: p.pos.z, yaw: p.yaw, pitch: p.pitch, onGround: p.onGround, virtual: p.virtual, entityId: p.entityId
+      name: p.name, x: p.pos.x, y: p.pos.y, z: p.pos.z, yaw: p.yaw, pitch: p.pitch, onGround: p.onGround, virtual: p.virtual, entityId: p.entityId,
+      ...(p.life ? { health: p.life.health, food: p.life.food, dead: p.life.dead } : {})
     }))
   },
   give ({ name, item, count = 1 }) {
@@ -684,7 +870,78 @@ const commands = {
     for (const s of p.inv.slice(1)) if (s) totals[s.name] = (totals[s.name] ?? 0) + s.count
     return totals
   },
-  spawnMob ({ kind, x, y = SPAWN.y, z }) { return entities.spawnMob(kind, { x: num(x, 'x'), y: num(y, 'y'), z: num(z, 'z') }) },
+  // A mob anywhere; without y it stands on the ground there.
+  spawnMob ({ kind, x, y, z }) {
+    const at = { x: num(x, 'x'), z: num(z, 'z') }
+    at.y = y === undefined ? terrain.surfaceAt(Math.floor(at.x), Math.floor(at.z)).y + 1 : num(y, 'y')
+    return entities.spawnMob(kind, at)
+  },
+  world () {
+    return { kind: WORLD_KIND, seed: WORLD_KIND === 'natural' ? SEED : null, spawn: SPAWN, time: Math.floor(dayTime) % 24000, day: Math.floor(dayTime / 24000), timeScale: TIME_SCALE, age: worldAge }
+  },
+  // The overworld clock, in ticks of the day (0 sunrise, 6000 noon, 13000 night, 18000 midnight).
+  setTime ({ time }) {
+    dayTime = Math.floor(dayTime / 24000) * 24000 + int(time, 'time')
+    for (const p of players.values()) sendTime(p)
+    return null
+  },
+  setHealth ({ name, health }) {
+    const p = mustLive(name)
+    const value = num(health, 'health')
+    if (value <= 0 || value > 20) throw new Error('health must be in (0, 20]; hurt a player with damage to kill it')
+    p.life.health = value
+    survival.sendHealth(p)
+    return null
+  },
+  setFood ({ name, food, saturation }) {
+    const p = mustLive(name)
+    const f = int(food, 'food')
+    if (f < 0 || f > 20) throw new Error('food must be 0 to 20')
+    p.life.food = f
+    p.life.saturation = saturation === undefined ? Math.min(p.life.saturation, f) : Math.min(num(saturation, 'saturation'), f)
+    survival.sendHealth(p)
+    return null
+  },
+  // Hurts a player as `cause` would (fall, drown, lava, mob_attack, generic, …), through the survival rules.
+  damage ({ name, amount, cause = 'generic' }) {
+    const p = mustLive(name)
+    return survival.damage(p, num(amount, 'amount'), { type: String(cause) })
+  },
+  health ({ name }) {
+    const p = mustFind(name)
+    if (!p.life) throw new Error(`${name} is a virtual player and has no health`)
+    const { health, food, saturation, exhaustion, air, fire, dead } = p.life
+    return { health, food, saturation, exhaustion, air, fire, dead }
+  },
+  // The nearest block of a kind (`block`) or biome (`biome`) to x, y, z within `radius` blocks.
+  locate ({ block, biome, x = SPAWN.x, y = SPAWN.y, z = SPAWN.z, radius = 64 }) {
+    const from = { x: num(x, 'x'), y: num(y, 'y'), z: num(z, 'z') }
+    const r = int(radius, 'radius')
+    if (r < 0 || r > 512) throw new Error('radius must be 0 to 512')
+    if (block !== undefined) {
+      if (!registry.blocksByName[block]) throw new Error(`unknown block ${JSON.stringify(block)}`)
+      return terrain.locateBlock(block, from, r)
+    }
+    if (biome !== undefined) {
+      if (!registry.biomesByName[biome]) throw new Error(`unknown biome ${JSON.stringify(biome)}`)
+      return terrain.locateBiome(biome, from, r)
+    }
+    throw new Error('locate needs a block or a biome')
+  },
+  // The surface at x, z: the top solid block, the highest block of any kind, and the biome.
+  surface ({ x, z }) {
+    const [bx, bz] = [Math.floor(num(x, 'x')), Math.floor(num(z, 'z'))]
+    return { ...terrain.surfaceAt(bx, bz), height: terrain.heightAt(bx, bz), biome: terrain.biomeAt(bx, bz) }
+  },
+  // A top-down PNG of heights and biomes around x, z (`size` pixels a side, `scale` blocks a pixel), written to
+  // `path` if given, else returned as base64.
+  map ({ x = SPAWN.x, z = SPAWN.z, size = 256, scale = 1, path: file }) {
+    if (!terrain.mapPng) throw new Error('the superflat has no map; start the world with --world natural')
+    const png = terrain.mapPng({ x: num(x, 'x'), z: num(z, 'z'), size: int(size, 'size'), scale: num(scale, 'scale') })
+    if (file === undefined) return { png: png.toString('base64') }
+    require('node:fs').writeFileSync(String(file), png)
+    return { path: String(file), bytes: png.length }
+  },
   entities () { return entities.list() },
   container ({ x, y, z }) {
     const block = terrain.blockAt(int(x, 'x'), int(y, 'y'), int(z, 'z')).name
@@ -700,6 +957,14 @@ const commands = {
     return null
   },
   stop () { setImmediate(shutdown); return null }
+}
+
+/** A connected player who is alive. */
+function mustLive (name) {
+  const p = mustFind(name)
+  if (!p.life) throw new Error(`${name} is a virtual player and has no health`)
+  if (p.life.dead) throw new Error(`${name} is dead`)
+  return p
 }
 
 function mustFind (name) {

@@ -43,6 +43,8 @@ function buildTemplate () {
 
 class Terrain {
   constructor () {
+    this.kind = 'flat'
+    this.seed = null
     this.template = buildTemplate()
     this.templateData = this.template.dump()
     this.templateLight = this.template.dumpLight() // edits do not relight: every column keeps full sky light
@@ -83,6 +85,52 @@ class Terrain {
     return true
   }
 
+  /** The y of the highest block in a column that is not air (the grass at 63 unless a test built on it). */
+  heightAt (x, z) {
+    for (let y = MIN_Y + HEIGHT - 1; y >= MIN_Y; y--) if (this.stateAt(x, y, z) !== AIR) return y
+    return MIN_Y - 1
+  }
+
+  /** The highest solid block of a column and its name: what a player would stand on. */
+  surfaceAt (x, z) {
+    for (let y = MIN_Y + HEIGHT - 1; y >= MIN_Y; y--) {
+      const block = this.blockAt(x, y, z)
+      if (block.boundingBox === 'block') return { y, block: block.name }
+    }
+    return { y: MIN_Y - 1, block: 'air' }
+  }
+
+  biomeAt () { return 'plains' }
+
+  spawnPoint () { return { x: 0.5, y: GROUND_Y + 1, z: 0.5 } }
+
+  /** The nearest block called `name` within `radius` blocks (horizontally) of `from`, or null. */
+  locateBlock (name, from, radius) {
+    const state = stateOf(name)
+    let best = null; let bestD = Infinity
+    const [x0, x1] = [Math.floor((from.x - radius) / 16), Math.floor((from.x + radius) / 16)]
+    const [z0, z1] = [Math.floor((from.z - radius) / 16), Math.floor((from.z + radius) / 16)]
+    for (let cx = x0; cx <= x1; cx++) {
+      for (let cz = z0; cz <= z1; cz++) {
+        const chunk = this.column(cx, cz)
+        if (chunk === this.template && !TEMPLATE_STATES.has(state)) continue
+        for (let y = MIN_Y; y < MIN_Y + HEIGHT; y++) {
+          for (let x = 0; x < 16; x++) {
+            for (let z = 0; z < 16; z++) {
+              if (chunk.getBlockStateId(new Vec3(x, y, z)) !== state) continue
+              const at = { x: cx * 16 + x, y, z: cz * 16 + z }
+              const d = (at.x - from.x) ** 2 + (at.y - from.y) ** 2 + (at.z - from.z) ** 2
+              if (d < bestD && Math.abs(at.x - from.x) <= radius && Math.abs(at.z - from.z) <= radius) { best = at; bestD = d }
+            }
+          }
+        }
+      }
+    }
+    return best
+  }
+
+  locateBiome (name, from) { return name === 'plains' ? { x: Math.floor(from.x), z: Math.floor(from.z) } : null }
+
   /** The map_chunk packet fields for a column. */
   chunkPacket (cx, cz) {
     const key = this.key(cx, cz)
@@ -96,5 +144,8 @@ class Terrain {
 }
 
 function mod16 (v) { return ((v % 16) + 16) % 16 }
+
+const AIR = stateOf('air')
+const TEMPLATE_STATES = new Set(['bedrock', 'stone', 'dirt', 'grass_block', 'air'].map(stateOf))
 
 module.exports = { Terrain, stateOf, registry, MIN_Y, HEIGHT, GROUND_Y }
