@@ -8,8 +8,9 @@ const readline = require('node:readline')
 const { once } = require('node:events')
 const mineflayer = require('mineflayer')
 
-async function startWorld () {
-  const child = spawn(process.execPath, [path.join(__dirname, '..', 'server.js'), '--port', '0'], { stdio: ['pipe', 'pipe', 'pipe'] })
+/** Starts the test world; `args` are more command-line options, e.g. `['--world', 'natural', '--seed', '7']`. */
+async function startWorld (args = []) {
+  const child = spawn(process.execPath, [path.join(__dirname, '..', 'server.js'), '--port', '0', ...args], { stdio: ['pipe', 'pipe', 'pipe'] })
   const world = { child, events: [], pending: new Map(), nextId: 1, bots: [], waiters: [], log: [] }
   readline.createInterface({ input: child.stderr }).on('line', (line) => world.log.push(line))
   const ready = new Promise((resolve, reject) => {

@@ -1,375 +1,208 @@
-// The natural terrain generator on its own (no server process): the same seed gives the same world, its chunk
-// packets say what stateAt says (read back by prismarine-chunk and by minecraft-protocol's 26.1 client-side
-// parser), the world looks like a vanilla overworld in proportion (ground height, sea level, bedrock, deepslate,
-// ores at their heights, caves, trees), nothing floats, edits stick, and the map is a PNG.
+// Referee, natural worlds: a Mineflayer 4.39 bot lives in seeded terrain the way it would on a vanilla 26.1 server.
+// Three seeds nobody tuned for; on each the bot lands on the surface, climbs the highest ground near spawn with
+// mineflayer-pathfinder, digs down to y 16 and sees ore, takes fall damage, drowns in the seed's own water, eats,
+// is found by a zombie at night and kills it, and dies and respawns with its items left where it died. Nothing is
+// built for it: every place it goes is found in the generated world through the control channel.
 'use strict'
 
-const { test } = require('node:test')
+const { describe, test, before, after } = require('node:test')
 const assert = require('node:assert/strict')
-const crypto = require('node:crypto')
-const zlib = require('node:zlib')
-const mc = require('minecraft-protocol')
-const mcData = require('minecraft-data')('26.1')
+const { once } = require('node:events')
 const { Vec3 } = require('vec3')
-const { NaturalTerrain, SEA_LEVEL } = require('../lib/natural')
-const { registry, stateOf, MIN_Y, HEIGHT } = require('../lib/terrain')
-const { FLAGS, GROUND } = require('../lib/worldgen/blocks')
-const Chunk = require('prismarine-chunk')(registry)
+const { pathfinder, Movements, goals } = require('mineflayer-pathfinder')
+const { startWorld, until } = require('../lib/harness')
 
-const MAX_Y = MIN_Y + HEIGHT - 1
-const nameAt = (t, x, y, z) => registry.blocksByStateId[t.stateAt(x, y, z)].name
+const SEEDS = (process.env.REFEREE_SEEDS ?? '3,1009,77777').split(',')
+const ORES = ['coal_ore', 'iron_ore', 'copper_ore', 'gold_ore', 'redstone_ore', 'lapis_ore', 'diamond_ore']
+const UNDERFOOT = new Set(['water', 'lava', 'air', 'oak_leaves', 'birch_leaves', 'spruce_leaves'])
+const TREE = /_(log|leaves)$/
 
-/** SHA-256 over the block states of the 3 × 3 chunks around cx, cz. */
-function digest (t, cx, cz) {
-  const hash = crypto.createHash('sha256')
-  const states = new Uint16Array(16 * 16 * HEIGHT)
-  for (let dz = -1; dz <= 1; dz++) {
-    for (let dx = -1; dx <= 1; dx++) {
-      let i = 0
-      for (let y = MIN_Y; y <= MAX_Y; y++) {
-        for (let z = 0; z < 16; z++) for (let x = 0; x < 16; x++) states[i++] = t.stateAt((cx + dx) * 16 + x, y, (cz + dz) * 16 + z)
-      }
-      hash.update(states)
-    }
-  }
-  return hash.digest('hex')
+/** Teleports a bot and waits until its client has taken the move. */
+async function moveTo (world, bot, pos) {
+  const moved = once(bot, 'forcedMove')
+  await world.cmd({ cmd: 'teleport', name: bot.username, ...pos })
+  await Promise.race([moved, sleep(5000).then(() => { throw new Error('the teleport never reached the bot') })])
 }
 
-/** Calls fn(x, y, z, name) for every block of chunk cx, cz from y0 to y1. */
-function eachBlock (t, cx, cz, y0, y1, fn) {
-  for (let y = y0; y <= y1; y++) {
-    for (let z = 0; z < 16; z++) {
-      for (let x = 0; x < 16; x++) fn(cx * 16 + x, y, cz * 16 + z, nameAt(t, cx * 16 + x, y, cz * 16 + z))
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
+
+/**
+ * Open ground (not a tree, not water) near x, z, best first by `score`: searched within 12 blocks, then wider (a
+ * spawn on a shore may have only water on one side).
+ */
+async function findGround (world, x, z, score, need = () => true) {
+  for (const radius of [12, 24, 48]) {
+    const found = []
+    for (let dx = -radius; dx <= radius; dx += 3) {
+      for (let dz = -radius; dz <= radius; dz += 3) {
+        const s = await world.cmd({ cmd: 'surface', x: x + dx, z: z + dz })
+        if (TREE.test(s.block) || s.height !== s.y || UNDERFOOT.has(s.block)) continue
+        const ground = { x: Math.floor(x + dx), y: s.y, z: Math.floor(z + dz), block: s.block }
+        if (need(ground)) found.push(ground)
+      }
     }
+    if (found.length) return found.sort((a, b) => score(b) - score(a))
   }
+  throw new Error(`no open ground that fits within 48 blocks of ${x} ${z}`)
 }
 
-// A sample of the world for the proportion tests: 3 seeds × 12 chunks spread over ~600 blocks.
-const SAMPLE_SEEDS = [3, 1234, 'wayfarer']
-const sample = SAMPLE_SEEDS.map((seed) => {
-  const t = new NaturalTerrain({ seed })
-  const chunks = []
-  for (let i = 0; i < 12; i++) chunks.push([(i % 4) * 11 - 17, Math.floor(i / 4) * 13 - 15])
-  return { seed, t, chunks }
-})
-
-test('the same seed gives the same world; another seed another; "42" is 42', () => {
-  const a = digest(new NaturalTerrain({ seed: 42 }), 2, -3)
-  assert.equal(digest(new NaturalTerrain({ seed: 42 }), 2, -3), a)
-  assert.equal(digest(new NaturalTerrain({ seed: '42' }), 2, -3), a)
-  assert.notEqual(digest(new NaturalTerrain({ seed: 43 }), 2, -3), a)
-  const t = new NaturalTerrain({ seed: 'a string seed' })
-  assert.equal(t.kind, 'natural')
-  assert.equal(t.seed, 'a string seed')
-  assert.equal(new NaturalTerrain({ seed: '42' }).seed, 42)
-})
-
-test('a column is the same whichever order columns are made in (trees across borders included)', () => {
-  const a = new NaturalTerrain({ seed: 7 }); const b = new NaturalTerrain({ seed: 7 })
-  for (let cx = -2; cx <= 2; cx++) for (let cz = -2; cz <= 2; cz++) a.column(cx, cz)
-  for (let cx = 2; cx >= -2; cx--) for (let cz = 2; cz >= -2; cz--) b.column(cx, cz)
-  assert.equal(digest(a, 0, 0), digest(b, 0, 0))
-})
-
-test('biome ids are the positions the server sends in its worldgen/biome registry', () => {
-  const sent = mcData.loginPacket.dimensionCodec['minecraft:worldgen/biome'].entries.map((e) => e.key.replace('minecraft:', ''))
-  for (const name of ['ocean', 'deep_ocean', 'river', 'beach', 'snowy_beach', 'plains', 'forest', 'birch_forest', 'taiga', 'snowy_taiga', 'snowy_plains', 'desert']) {
-    assert.equal(sent.indexOf(name), registry.biomesByName[name].id, name)
+/** A column of still water at least 3 deep near x, z (the nearest water first, then oceans and rivers). */
+async function findDeepWater (world, x, z) {
+  const near = []
+  const water = await world.cmd({ cmd: 'locate', block: 'water', x, y: 62, z, radius: 160 })
+  if (water) near.push(water)
+  for (const biome of ['river', 'ocean', 'deep_ocean']) {
+    const at = await world.cmd({ cmd: 'locate', biome, x, z, radius: 400 })
+    if (at) near.push(at)
   }
-})
-
-test('prismarine-chunk reads the chunk data back as the same blocks and biomes; sky light is 15 above the height', () => {
-  const t = new NaturalTerrain({ seed: 1 })
-  const pos = new Vec3(0, 0, 0)
-  for (const [cx, cz] of [[0, 0], [-3, 5], [7, -2], [40, 40]]) {
-    const p = t.chunkPacket(cx, cz)
-    const chunk = new Chunk({ minY: MIN_Y, worldHeight: HEIGHT })
-    chunk.load(p.chunkData)
-    let states = 0; let biomes = 0
-    for (let y = MIN_Y; y <= MAX_Y; y++) {
-      for (let z = 0; z < 16; z++) {
-        for (let x = 0; x < 16; x++) {
-          pos.set(x, y, z)
-          if (chunk.getBlockStateId(pos) !== t.stateAt(cx * 16 + x, y, cz * 16 + z)) states++
-          if (registry.biomes[chunk.getBiome(pos)].name !== t.biomeAt(cx * 16 + x, cz * 16 + z)) biomes++
+  for (const at of near) {
+    for (let r = 0; r <= 24; r += 2) {
+      for (let dx = -r; dx <= r; dx += 2) {
+        for (let dz = -r; dz <= r; dz += 2) {
+          if (Math.max(Math.abs(dx), Math.abs(dz)) !== r) continue
+          const s = await world.cmd({ cmd: 'surface', x: at.x + dx, z: at.z + dz })
+          if (s.height === 62 && s.y <= 59) return { x: Math.floor(at.x + dx), z: Math.floor(at.z + dz), floor: s.y }
         }
       }
     }
-    assert.equal(states, 0, `block states differing in chunk ${cx},${cz}`)
-    assert.equal(biomes, 0, `biomes differing in chunk ${cx},${cz}`)
-    // Non-air counts as written (26.1's i16 block count, then i16 fluid count).
-    for (let s = 0; s < chunk.sections.length; s++) {
-      let nonAir = 0
-      for (let i = 0; i < 4096; i++) if (!['air', 'cave_air', 'void_air'].includes(registry.blocksByStateId[chunk.sections[s].data.get(i)].name)) nonAir++
-      assert.equal(chunk.sections[s].solidBlockCount, nonAir, `section ${s} block count`)
-    }
+  }
+  throw new Error(`no water 3 deep near ${x} ${z} (looked at ${JSON.stringify(near)})`)
+}
 
-    // Sky light in vanilla's DataLayer order: byte i >> 1, the even index in the low nibble.
-    const mask = p.skyLightMask[0][1]; const empty = p.emptySkyLightMask[0][1]
-    let next = 0; let wrong = 0
-    for (let s = 0; s < 26; s++) {
-      assert.ok(!((mask >> s) & 1 && (empty >> s) & 1), 'a section is either sent or empty')
-      const data = (mask >> s) & 1 ? p.skyLight[next++] : null
-      if (!data && !((empty >> s) & 1)) assert.fail(`light section ${s} neither sent nor empty`)
-      for (let i = 0; i < 4096; i++) {
-        const y = MIN_Y - 16 + s * 16 + (i >> 8); const x = i & 15; const z = (i >> 4) & 15
-        const light = data ? (data[i >> 1] >> ((i & 1) * 4)) & 15 : 0
-        if (light !== (y > t.heightAt(cx * 16 + x, cz * 16 + z) ? 15 : 0)) wrong++
+for (const seed of SEEDS) {
+  describe(`natural world, seed ${seed}`, { concurrency: true }, () => {
+    let world
+    let spawn
+    before(async () => {
+      world = await startWorld(['--world', 'natural', '--seed', seed])
+      spawn = (await world.cmd({ cmd: 'world' })).spawn
+    })
+    after(async () => { await world.close() })
+
+    test('lands on the surface, then climbs the highest ground near spawn with mineflayer-pathfinder', async () => {
+      const bot = await world.bot(`Climb${seed}`.slice(0, 16))
+      await until(() => bot.entity.onGround, 5000, 'the bot to land')
+      const under = bot.blockAt(bot.entity.position.offset(0, -1, 0))
+      assert.ok(!UNDERFOOT.has(under.name), `spawned on ${under.name}`)
+      assert.equal(bot.blockAt(bot.entity.position).name, 'air')
+      const surface = await world.cmd({ cmd: 'surface', x: spawn.x, z: spawn.z })
+      assert.equal(Math.floor(bot.entity.position.y), surface.y + 1, 'spawned standing on the top block')
+
+      const start = bot.entity.position.y
+      // The nearest ground at least 3 blocks above the spawn.
+      const [hill] = await findGround(world, spawn.x, spawn.z, (g) => -Math.hypot(g.x - spawn.x, g.z - spawn.z), (g) => g.y + 1 >= start + 3)
+      bot.loadPlugin(pathfinder)
+      const moves = new Movements(bot)
+      moves.canDig = false // walk and jump up it, as a player would
+      bot.pathfinder.setMovements(moves)
+      await bot.pathfinder.goto(new goals.GoalNear(hill.x, hill.y + 1, hill.z, 1))
+      assert.ok(bot.entity.position.y >= start + 3, `climbed from y ${start} to ${bot.entity.position.y}`)
+      bot.end()
+    })
+
+    test('digs down to y 16 and sees ore around it', async () => {
+      const bot = await world.bot(`Dig${seed}`)
+      await world.cmd({ cmd: 'give', name: bot.username, item: 'diamond_pickaxe' })
+      await world.cmd({ cmd: 'give', name: bot.username, item: 'diamond_shovel' })
+      const [site] = await findGround(world, spawn.x + 16, spawn.z + 16, (g) => -Math.hypot(g.x - spawn.x - 16, g.z - spawn.z - 16))
+      await moveTo(world, bot, { x: site.x + 0.5, y: site.y + 1, z: site.z + 0.5 })
+      // Straight down, block by block, with the right tool for each (a test, not a safe way to mine).
+      const tools = Object.fromEntries(bot.inventory.items().map((i) => [i.name, i]))
+      while (Math.floor(bot.entity.position.y) > 16) {
+        const below = bot.blockAt(bot.entity.position.offset(0, -1, 0).floored())
+        if (below.name === 'lava' || below.name === 'water') assert.fail(`${below.name} under the bot at ${below.position}`)
+        if (below.boundingBox === 'block') {
+          await bot.equip(/shovel/.test(below.material ?? '') ? tools.diamond_shovel : tools.diamond_pickaxe, 'hand')
+          await bot.dig(below, true)
+        }
+        await until(() => bot.entity.onGround && bot.entity.position.y < below.position.y + 0.01, 5000, 'the bot to drop into the hole')
       }
-    }
-    assert.equal(next, p.skyLight.length)
-    assert.equal(wrong, 0, 'sky light differs from the height rule')
-  }
-})
+      assert.ok(Math.floor(bot.entity.position.y) <= 16, `stopped at y ${bot.entity.position.y}`)
+      const ids = ORES.flatMap((n) => [n, `deepslate_${n}`]).map((n) => bot.registry.blocksByName[n].id)
+      const ore = bot.findBlock({ matching: ids, maxDistance: 32 })
+      assert.ok(ore, 'no ore within 32 blocks of y 16')
+      assert.equal(await world.cmd({ cmd: 'getBlock', x: ore.position.x, y: ore.position.y, z: ore.position.z }), ore.name)
+      bot.end()
+    })
 
-test('the map_chunk packet serializes, and a 26.1 client-side parser reads it back', () => {
-  const t = new NaturalTerrain({ seed: 31337 })
-  const serializer = mc.createSerializer({ state: 'play', isServer: true, version: '26.1' })
-  const deserializer = mc.createDeserializer({ state: 'play', isServer: false, version: '26.1' })
-  const params = t.chunkPacket(-1, 2)
-  const buffer = serializer.createPacketBuffer({ name: 'map_chunk', params })
-  const { data } = deserializer.parsePacketBuffer(buffer)
-  assert.equal(data.name, 'map_chunk')
-  assert.equal(data.params.x, -1)
-  assert.equal(data.params.z, 2)
-  assert.deepEqual(Buffer.from(data.params.chunkData), params.chunkData)
-  assert.equal(data.params.skyLight.length, params.skyLight.length)
-  // MOTION_BLOCKING: 9-bit values, 7 a long, of height - MIN_Y + 1.
-  const motion = data.params.heightmaps.find((h) => h.type === 'motion_blocking')
-  assert.equal(motion.data.length, 37)
-  for (const [x, z] of [[0, 0], [5, 9], [15, 15]]) {
-    const i = z * 16 + x
-    const [hi, lo] = motion.data[Math.floor(i / 7)]
-    const long = (BigInt(hi >>> 0) << 32n) | BigInt(lo >>> 0)
-    const value = Number((long >> BigInt((i % 7) * 9)) & 511n)
-    assert.equal(value, t.heightAt(-16 + x, 32 + z) - MIN_Y + 1)
-  }
-})
+    test('takes fall damage on the seed\'s ground and eats to get its food back', async () => {
+      const bot = await world.bot(`Fall${seed}`)
+      const [ground] = await findGround(world, spawn.x - 20, spawn.z, (g) => -Math.hypot(g.x - spawn.x + 20, g.z - spawn.z))
+      const hurt = world.waitEvent((e) => e.event === 'playerHurt' && e.name === bot.username, 10000)
+      await world.cmd({ cmd: 'teleport', name: bot.username, x: ground.x + 0.5, y: ground.y + 11, z: ground.z + 0.5 })
+      const fall = await hurt
+      assert.equal(fall.cause, 'fall')
+      assert.equal(fall.amount, 7, `a 10-block fall onto ${ground.block}`)
+      await until(() => bot.health === 13, 3000, 'Mineflayer to read 13 health')
 
-test('ground mostly at y 55–100, water up to sea level over low ground, bedrock floor, deepslate below 0', () => {
-  let columns = 0; let inRange = 0
-  for (const { t, chunks } of sample) {
-    for (const [cx, cz] of chunks) {
-      for (let z = 0; z < 16; z++) {
-        for (let x = 0; x < 16; x++) {
-          const wx = cx * 16 + x; const wz = cz * 16 + z
-          const ground = t.surfaceAt(wx, wz)
-          columns++
-          if (ground.y >= 55 && ground.y <= 100) inRange++
-          assert.ok(ground.y < 130, `ground at ${ground.y}`)
-          assert.equal(nameAt(t, wx, MIN_Y, wz), 'bedrock')
-          if (ground.y < SEA_LEVEL && nameAt(t, wx, ground.y + 1, wz) !== 'air') {
-            // Under water: water from above the floor up to sea level, then air.
-            for (let y = ground.y + 1; y <= SEA_LEVEL; y++) assert.equal(nameAt(t, wx, y, wz), 'water', `${wx} ${y} ${wz}`)
-            assert.notEqual(nameAt(t, wx, SEA_LEVEL + 1, wz), 'water')
-            assert.ok(t.heightAt(wx, wz) >= SEA_LEVEL) // leaves of a tree on the shore may hang over the water
+      await world.cmd({ cmd: 'setFood', name: bot.username, food: 12, saturation: 0 })
+      await world.cmd({ cmd: 'give', name: bot.username, item: 'cooked_beef', count: 1 })
+      await until(() => bot.food === 12 && bot.inventory.items().length === 1, 3000, 'food 12 and the beef')
+      await bot.equip(bot.inventory.items()[0], 'hand')
+      await bot.consume()
+      await until(() => bot.food === 20, 3000, 'cooked beef (8 food) to fill the bar')
+      bot.end()
+    })
+
+    test('drowns when held under the seed\'s own water', async () => {
+      const bot = await world.bot(`Swim${seed}`)
+      const deep = await findDeepWater(world, spawn.x, spawn.z)
+      // The bot stands on the bottom; a lid on the surface keeps it from coming up for air.
+      await world.cmd({ cmd: 'setBlock', x: deep.x, y: 63, z: deep.z, block: 'stone' })
+      await moveTo(world, bot, { x: deep.x + 0.5, y: deep.floor + 1, z: deep.z + 0.5 })
+      const drowned = await world.waitEvent((e) => e.event === 'playerHurt' && e.name === bot.username && e.cause === 'drown', 25000)
+      assert.equal(drowned.amount, 2)
+      assert.ok(bot.oxygenLevel < 1, `air ${bot.oxygenLevel}`)
+      bot.end()
+    })
+
+    test('at night a zombie finds it and it kills the zombie', async () => {
+      const bot = await world.bot(`Night${seed}`)
+      await world.cmd({ cmd: 'give', name: bot.username, item: 'diamond_sword' })
+      await until(() => bot.inventory.items().length === 1, 3000, 'the sword')
+      await bot.equip(bot.inventory.items()[0], 'hand')
+      await world.cmd({ cmd: 'setTime', time: 14000 })
+      const attacked = world.waitEvent((e) => e.event === 'playerHurt' && e.name === bot.username && e.by === 'zombie', 90000)
+      const killed = world.waitEvent((e) => e.event === 'mobKilled' && e.kind === 'zombie' && e.by === bot.username, 120000)
+      let done = false
+      killed.then(() => { done = true }, () => { done = true })
+      // Fight back: hit the nearest zombie in reach, facing it, no faster than the sword's cooldown.
+      const fight = (async () => {
+        while (!done) {
+          const zombie = bot.nearestEntity((e) => e.name === 'zombie' && e.position.distanceTo(bot.entity.position) < 3.5)
+          if (zombie) {
+            await bot.lookAt(zombie.position.offset(0, 1.6, 0), true)
+            bot.attack(zombie)
           }
+          await sleep(650)
         }
-      }
-      eachBlock(t, cx, cz, MIN_Y, 20, (x, y, z, name) => {
-        if (y < 0) assert.notEqual(name, 'stone', `stone below y 0 at ${x} ${y} ${z}`)
-        if (y >= 8) assert.ok(!name.startsWith('deepslate'), `${name} above y 8 at ${x} ${y} ${z}`)
-        if (name === 'lava') assert.ok(y <= -55, `lava above the lava level at ${x} ${y} ${z}`)
-      })
-    }
-  }
-  assert.ok(inRange / columns > 0.6, `only ${(100 * inRange / columns).toFixed(0)}% of the ground is at y 55–100`)
-})
+      })()
+      const hit = await attacked
+      assert.ok(hit.amount > 0)
+      await killed
+      await fight
+      await world.cmd({ cmd: 'setTime', time: 1000 })
+      bot.end()
+    })
 
-test('ores at their vanilla heights, replacing only stone and deepslate; coal is common, diamond deep', () => {
-  const found = {}
-  for (const { t, chunks } of sample) {
-    for (const [cx, cz] of chunks) {
-      eachBlock(t, cx, cz, MIN_Y, 140, (x, y, z, name) => {
-        if (!name.endsWith('_ore')) return
-        const ore = name.replace('deepslate_', '')
-        found[ore] = found[ore] || { n: 0, lo: Infinity, hi: -Infinity }
-        found[ore].n++; found[ore].lo = Math.min(found[ore].lo, y); found[ore].hi = Math.max(found[ore].hi, y)
-        // The deepslate variant where it replaced deepslate, the stone one where stone.
-        if (y < 0) assert.ok(name.startsWith('deepslate_'), `${name} at y ${y}`)
-        if (y >= 8) assert.ok(!name.startsWith('deepslate_'), `${name} at y ${y}`)
-      })
-    }
-  }
-  const chunks = sample.reduce((n, s) => n + s.chunks.length, 0)
-  for (const ore of ['coal_ore', 'iron_ore', 'copper_ore', 'gold_ore', 'redstone_ore', 'lapis_ore', 'diamond_ore']) assert.ok(found[ore], `no ${ore} in ${chunks} chunks`)
-  assert.ok(found.coal_ore.n / chunks > 20, `coal: ${found.coal_ore.n / chunks} a chunk`)
-  // Diamond veins centre at y ≤ 16 (a trapezoid over -144..16); a vein's spheres reach a block past its centre.
-  assert.ok(found.diamond_ore.hi <= 17, `diamond at y ${found.diamond_ore.hi}`)
-  assert.ok(found.redstone_ore.hi <= 17, `redstone at y ${found.redstone_ore.hi}`)
-  assert.ok(found.gold_ore.hi <= 34, `gold at y ${found.gold_ore.hi}`)
-  assert.ok(found.copper_ore.lo >= -18 && found.copper_ore.hi <= 114, `copper at ${found.copper_ore.lo}..${found.copper_ore.hi}`)
-  assert.ok(found.coal_ore.lo >= -2, `coal at y ${found.coal_ore.lo}`)
-})
-
-test('caves: carved underground, some open to the sky on land, lava pools at the bottom', () => {
-  let underground = 0; let carved = 0; let openings = 0; let lava = 0
-  const s = {}
-  for (const { t, chunks } of sample) {
-    for (const [cx, cz] of chunks) {
-      for (let z = 0; z < 16; z++) {
-        for (let x = 0; x < 16; x++) {
-          const wx = cx * 16 + x; const wz = cz * 16 + z
-          const h = t.gen.shape.sample(wx, wz, s).h // the ground before caves
-          for (let y = -50; y < h - 8; y += 2) {
-            underground++
-            if (t.stateAt(wx, y, wz) === 0) carved++
-          }
-          // A cave opening: land whose top block went missing (the sky reaches below the ground's height).
-          if (h > SEA_LEVEL + 2 && t.heightAt(wx, wz) < h && t.surfaceAt(wx, wz).y < h) openings++
-          for (let y = -58; y <= -55; y++) if (nameAt(t, wx, y, wz) === 'lava') lava++
-        }
-      }
-    }
-  }
-  const fraction = carved / underground
-  assert.ok(fraction > 0.02 && fraction < 0.2, `${(100 * fraction).toFixed(1)}% of the underground is cave`)
-  assert.ok(openings > 0, 'no cave reaches the surface')
-  assert.ok(lava > 0, 'no lava at the bottom')
-})
-
-test('trees: trunks of 4–7 logs on dirt with leaves, no leaf without a log near it', () => {
-  let trees = 0
-  for (const { t, chunks } of sample) {
-    for (const [cx, cz] of chunks) {
-      eachBlock(t, cx, cz, SEA_LEVEL, 140, (x, y, z, name) => {
-        if (name.endsWith('_log') && !nameAt(t, x, y - 1, z).endsWith('_log')) {
-          let top = y
-          while (nameAt(t, x, top + 1, z).endsWith('_log')) top++
-          const logs = top - y + 1
-          assert.ok(logs >= 4 && logs <= 7, `a trunk of ${logs} logs at ${x} ${y} ${z}`)
-          assert.equal(nameAt(t, x, y - 1, z), 'dirt', `a trunk at ${x} ${y} ${z} on ${nameAt(t, x, y - 1, z)}`)
-          const leaves = name.replace('_log', '_leaves')
-          assert.ok([[0, 1, 0], [1, 0, 0], [-1, 0, 0], [0, 0, 1], [0, 0, -1]].some(([dx, dy, dz]) => nameAt(t, x + dx, top + dy, z + dz) === leaves), `no ${leaves} by the top of ${x} ${y} ${z}`)
-          trees++
-        }
-        if (name.endsWith('_leaves')) {
-          let near = false
-          for (let dy = -1; dy <= 1 && !near; dy++) {
-            for (let dz = -2; dz <= 2 && !near; dz++) {
-              for (let dx = -2; dx <= 2 && !near; dx++) if (nameAt(t, x + dx, y - dy, z + dz).endsWith('_log')) near = true
-            }
-          }
-          assert.ok(near, `leaves without a trunk at ${x} ${y} ${z}`)
-        }
-      })
-    }
-  }
-  assert.ok(trees > 10, `only ${trees} trees`)
-})
-
-test('nothing floats: plants stand on ground, sand and gravel rest on something', () => {
-  const plants = new Set(['short_grass', 'fern', 'dandelion', 'poppy', 'oxeye_daisy', 'azure_bluet', 'cornflower', 'dead_bush', 'snow'])
-  for (const { t, chunks } of sample) {
-    for (const [cx, cz] of chunks) {
-      eachBlock(t, cx, cz, -58, 140, (x, y, z, name) => {
-        if (plants.has(name)) assert.ok(FLAGS[t.stateAt(x, y - 1, z)] & GROUND, `${name} over ${nameAt(t, x, y - 1, z)} at ${x} ${y} ${z}`)
-        if (name === 'cactus') assert.ok(['sand', 'cactus'].includes(nameAt(t, x, y - 1, z)), `cactus over ${nameAt(t, x, y - 1, z)}`)
-        if (name === 'sand' || name === 'gravel') {
-          const below = nameAt(t, x, y - 1, z)
-          assert.ok(!['air', 'lava', 'water'].includes(below), `${name} over ${below} at ${x} ${y} ${z}`)
-        }
-      })
-    }
-  }
-})
-
-test('biomes: plains, forest, taiga, desert, ocean, beach and river all exist; locateBiome finds them', () => {
-  const t = new NaturalTerrain({ seed: 1 })
-  for (const name of ['plains', 'forest', 'taiga', 'desert', 'ocean', 'beach', 'river']) {
-    const at = t.locateBiome(name, { x: 0, z: 0 }, 3000)
-    assert.ok(at, `no ${name} within 3000 blocks`)
-    assert.equal(t.biomeAt(at.x, at.z), name)
-  }
-  assert.equal(t.locateBiome('nether_wastes', { x: 0, z: 0 }, 64), null)
-  assert.throws(() => t.locateBiome('not_a_biome', { x: 0, z: 0 }, 64), /unknown biome/)
-})
-
-test('the spawn point stands on dry solid ground with two air blocks above, the same each time', () => {
-  for (const seed of [1, 42, 31337, 'wayfarer']) {
-    const t = new NaturalTerrain({ seed })
-    const spawn = t.spawnPoint()
-    const [x, y, z] = [Math.floor(spawn.x), spawn.y, Math.floor(spawn.z)]
-    assert.equal(spawn.x, x + 0.5); assert.equal(spawn.z, z + 0.5)
-    const ground = t.blockAt(x, y - 1, z)
-    assert.equal(ground.boundingBox, 'block')
-    assert.ok(!ground.name.endsWith('_leaves') && ground.name !== 'water', `spawn on ${ground.name}`)
-    assert.equal(nameAt(t, x, y, z), 'air'); assert.equal(nameAt(t, x, y + 1, z), 'air')
-    assert.equal(t.surfaceAt(x, z).y, y - 1)
-    assert.ok(Math.hypot(x, z) < 300, `spawn ${x}, ${z} is far from 0, 0`)
-    assert.deepEqual(new NaturalTerrain({ seed }).spawnPoint(), spawn)
-  }
-})
-
-test('edits show in stateAt, heights and the next chunk packet, and survive the column cache', () => {
-  const t = new NaturalTerrain({ seed: 9, maxColumns: 4 })
-  const spawn = t.spawnPoint()
-  const x = Math.floor(spawn.x); const z = Math.floor(spawn.z); const y = spawn.y
-  const before = t.chunkPacket(x >> 4, z >> 4).chunkData
-  assert.equal(t.setState(x, y - 1, z, 0), true) // dig out the ground
-  assert.ok(t.surfaceAt(x, z).y < y - 1)
-  assert.equal(t.heightAt(x, z), t.surfaceAt(x, z).y)
-  assert.equal(t.setState(x, y + 5, z, stateOf('gold_block')), true)
-  assert.equal(t.setState(x, MAX_Y + 1, z, stateOf('stone')), false)
-  assert.equal(nameAt(t, x, y + 5, z), 'gold_block')
-  assert.equal(t.heightAt(x, z), y + 5)
-  assert.equal(t.surfaceAt(x, z).y, y + 5)
-  const p = t.chunkPacket(x >> 4, z >> 4)
-  assert.notDeepEqual(p.chunkData, before)
-  const chunk = new Chunk({ minY: MIN_Y, worldHeight: HEIGHT })
-  chunk.load(p.chunkData)
-  assert.equal(registry.blocksByStateId[chunk.getBlockStateId(new Vec3(x & 15, y + 5, z & 15))].name, 'gold_block')
-  assert.equal(chunk.getBlockStateId(new Vec3(x & 15, y - 1, z & 15)), 0)
-  // Far more columns than the cache holds: the edited one stays as edited.
-  for (let i = 0; i < 12; i++) t.column(100 + i, 100)
-  assert.equal(nameAt(t, x, y + 5, z), 'gold_block')
-  t.setState(x, y + 5, z, 0)
-  assert.equal(t.heightAt(x, z), t.surfaceAt(x, z).y)
-  // Many states in one section switch it to a direct palette, which must still round-trip.
-  const many = registry.blocksArray.filter((b) => b.boundingBox === 'block').slice(0, 300).map((b) => b.defaultState)
-  many.forEach((s, i) => t.setState(16 * 50 + (i & 15), 200 + ((i >> 8) & 15), 16 * 50 + ((i >> 4) & 15), s))
-  const chunk2 = new Chunk({ minY: MIN_Y, worldHeight: HEIGHT })
-  chunk2.load(t.chunkPacket(50, 50).chunkData)
-  many.forEach((s, i) => assert.equal(chunk2.getBlockStateId(new Vec3(i & 15, 200 + ((i >> 8) & 15), (i >> 4) & 15)), s))
-})
-
-test('locateBlock finds the nearest block of a kind within the radius, or null', () => {
-  const t = new NaturalTerrain({ seed: 1 })
-  const from = t.spawnPoint()
-  const coal = t.locateBlock('coal_ore', from, 64)
-  assert.ok(coal, 'no coal within 64 blocks')
-  assert.equal(nameAt(t, coal.x, coal.y, coal.z), 'coal_ore')
-  const d = Math.hypot(coal.x - from.x, coal.y - from.y, coal.z - from.z)
-  // Nothing nearer in the 3 × 3 chunks around it (a brute-force check).
-  const fcx = Math.floor(from.x) >> 4; const fcz = Math.floor(from.z) >> 4
-  for (let cx = fcx - 1; cx <= fcx + 1; cx++) {
-    for (let cz = fcz - 1; cz <= fcz + 1; cz++) {
-      eachBlock(t, cx, cz, MIN_Y, 140, (x, y, z, name) => {
-        if (name === 'coal_ore') assert.ok(Math.hypot(x - from.x, y - from.y, z - from.z) >= d - 1e-9)
-      })
-    }
-  }
-  assert.equal(t.locateBlock('diamond_block', from, 16), null)
-  assert.throws(() => t.locateBlock('no_such_block', from, 16), /unknown block/)
-})
-
-test('the map is a PNG of the requested size', () => {
-  const t = new NaturalTerrain({ seed: 1 })
-  const png = t.mapPng({ x: 0, z: 0, size: 96, scale: 2 })
-  assert.deepEqual(png.subarray(0, 8), Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]))
-  assert.equal(png.toString('latin1', 12, 16), 'IHDR')
-  assert.equal(png.readUInt32BE(16), 96)
-  assert.equal(png.readUInt32BE(20), 96)
-  // The pixels inflate to 96 rows of a filter byte and 96 RGB pixels.
-  const idat = png.indexOf('IDAT', 0, 'latin1')
-  const length = png.readUInt32BE(idat - 4)
-  const raw = zlib.inflateSync(png.subarray(idat + 4, idat + 4 + length))
-  assert.equal(raw.length, 96 * (1 + 96 * 3))
-  // Not one flat colour: water, land and trees differ.
-  const colours = new Set()
-  for (let row = 0; row < 96; row++) {
-    for (let px = 0; px < 96; px++) colours.add(raw.readUIntBE(row * (1 + 96 * 3) + 1 + px * 3, 3))
-  }
-  assert.ok(colours.size > 20)
-  assert.equal(t.has(0, 0), false, 'the map generated chunks')
-})
+    test('dies and respawns at spawn; its items lie where it died', async () => {
+      const bot = await world.bot(`Die${seed}`)
+      await world.cmd({ cmd: 'give', name: bot.username, item: 'torch', count: 9 })
+      await world.cmd({ cmd: 'give', name: bot.username, item: 'stone_axe' })
+      await until(() => bot.inventory.items().length === 2, 3000, 'the items')
+      const [ground] = await findGround(world, spawn.x, spawn.z + 24, (g) => -Math.hypot(g.x - spawn.x, g.z - spawn.z - 24))
+      const died = world.waitEvent((e) => e.event === 'death' && e.name === bot.username, 10000)
+      await world.cmd({ cmd: 'teleport', name: bot.username, x: ground.x + 0.5, y: ground.y + 40, z: ground.z + 0.5 })
+      const death = await died
+      assert.equal(death.cause, 'fall')
+      await world.waitEvent((e) => e.event === 'respawn' && e.name === bot.username, 5000)
+      await until(() => bot.health === 20 && bot.entity.position.distanceTo(new Vec3(spawn.x, spawn.y, spawn.z)) < 1.5, 5000, 'respawn at spawn')
+      assert.deepEqual(await world.cmd({ cmd: 'inventory', name: bot.username }), {})
+      await until(async () => {
+        const items = (await world.cmd({ cmd: 'entities' })).filter((e) => e.kind === 'item' && Math.hypot(e.x - ground.x - 0.5, e.z - ground.z - 0.5) < 2)
+        return items.map((i) => i.item).sort().join() === 'stone_axe,torch'
+      }, 3000, 'the torches and the axe on the ground where it died')
+      bot.end()
+    })
+  })
+}
