@@ -9,8 +9,8 @@
 // survival rules (lib/survival.js): day and night, hunger, falling, drowning, lava, death and respawn.
 //
 // Prints `READY {"port":N}` once listening. Afterwards every stdout line is JSON: replies to control commands
-// (`{"id":…,"ok":true,"result":…}`) and events (`{"event":"chat",…}`). Control commands are JSON lines on stdin;
-// see README.md beside this file. Human-readable logs go to stderr.
+// (`{"id":…,"ok":true,"result":…}`) and events (`{"event":"chat",…}`). Control commands are JSON lines on stdin
+// (the project README's "The test world" lists them). Human-readable logs go to stderr.
 'use strict'
 
 const crypto = require('node:crypto')
