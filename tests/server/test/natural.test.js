@@ -156,6 +156,33 @@ for (const seed of SEEDS) {
       bot.end()
     })
 
+    test('dies and respawns at spawn; its items lie where it died', async () => {
+      const bot = await world.bot(`Die${seed}`)
+      await world.cmd({ cmd: 'give', name: bot.username, item: 'torch', count: 9 })
+      await world.cmd({ cmd: 'give', name: bot.username, item: 'stone_axe' })
+      await until(() => bot.inventory.items().length === 2, 3000, 'the items')
+      const [ground] = await findGround(world, spawn.x, spawn.z + 24, (g) => -Math.hypot(g.x - spawn.x, g.z - spawn.z - 24))
+      const died = world.waitEvent((e) => e.event === 'death' && e.name === bot.username, 10000)
+      await world.cmd({ cmd: 'teleport', name: bot.username, x: ground.x + 0.5, y: ground.y + 40, z: ground.z + 0.5 })
+      const death = await died
+      assert.equal(death.cause, 'fall')
+      await world.waitEvent((e) => e.event === 'respawn' && e.name === bot.username, 5000)
+      await until(() => bot.health === 20 && bot.entity.position.distanceTo(new Vec3(spawn.x, spawn.y, spawn.z)) < 1.5, 5000, 'respawn at spawn')
+      assert.deepEqual(await world.cmd({ cmd: 'inventory', name: bot.username }), {})
+      await until(async () => {
+        const items = (await world.cmd({ cmd: 'entities' })).filter((e) => e.kind === 'item' && Math.hypot(e.x - ground.x - 0.5, e.z - ground.z - 0.5) < 2)
+        return items.map((i) => i.item).sort().join() === 'stone_axe,torch'
+      }, 3000, 'the torches and the axe on the ground where it died')
+      bot.end()
+    })
+  })
+
+  // Night in a world of its own: monsters come for every player, and a bot digging a shaft elsewhere would meet them.
+  describe(`natural world, seed ${seed}, at night`, () => {
+    let world
+    before(async () => { world = await startWorld(['--world', 'natural', '--seed', seed]) })
+    after(async () => { await world.close() })
+
     test('at night a zombie finds it and it kills the zombie', async () => {
       const bot = await world.bot(`Night${seed}`)
       await world.cmd({ cmd: 'give', name: bot.username, item: 'diamond_sword' })
@@ -182,26 +209,6 @@ for (const seed of SEEDS) {
       await killed
       await fight
       await world.cmd({ cmd: 'setTime', time: 1000 })
-      bot.end()
-    })
-
-    test('dies and respawns at spawn; its items lie where it died', async () => {
-      const bot = await world.bot(`Die${seed}`)
-      await world.cmd({ cmd: 'give', name: bot.username, item: 'torch', count: 9 })
-      await world.cmd({ cmd: 'give', name: bot.username, item: 'stone_axe' })
-      await until(() => bot.inventory.items().length === 2, 3000, 'the items')
-      const [ground] = await findGround(world, spawn.x, spawn.z + 24, (g) => -Math.hypot(g.x - spawn.x, g.z - spawn.z - 24))
-      const died = world.waitEvent((e) => e.event === 'death' && e.name === bot.username, 10000)
-      await world.cmd({ cmd: 'teleport', name: bot.username, x: ground.x + 0.5, y: ground.y + 40, z: ground.z + 0.5 })
-      const death = await died
-      assert.equal(death.cause, 'fall')
-      await world.waitEvent((e) => e.event === 'respawn' && e.name === bot.username, 5000)
-      await until(() => bot.health === 20 && bot.entity.position.distanceTo(new Vec3(spawn.x, spawn.y, spawn.z)) < 1.5, 5000, 'respawn at spawn')
-      assert.deepEqual(await world.cmd({ cmd: 'inventory', name: bot.username }), {})
-      await until(async () => {
-        const items = (await world.cmd({ cmd: 'entities' })).filter((e) => e.kind === 'item' && Math.hypot(e.x - ground.x - 0.5, e.z - ground.z - 0.5) < 2)
-        return items.map((i) => i.item).sort().join() === 'stone_axe,torch'
-      }, 3000, 'the torches and the axe on the ground where it died')
       bot.end()
     })
   })
