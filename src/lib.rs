@@ -21,3 +21,11 @@ pub mod skills;
 
 #[cfg(test)]
 mod robustness;
+
+/// The crate's folder, for tests that read `skills/`, `prompts/` or `primitives/`. Cargo says where it is when it
+/// runs the tests; the path compiled in is only a fallback, because a build cache shared by clones in other places
+/// would otherwise point the tests at another (or a deleted) checkout.
+#[cfg(test)]
+pub(crate) fn crate_dir() -> std::path::PathBuf {
+    std::env::var_os("CARGO_MANIFEST_DIR").map_or_else(|| env!("CARGO_MANIFEST_DIR").into(), Into::into)
+}

@@ -10,7 +10,7 @@ use support::*;
 
 #[test]
 fn wooden_pickaxe_from_nothing() {
-    let source = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/wooden_pickaxe.rhai")).unwrap();
+    let source = std::fs::read_to_string(support::repo_root().join("scripts/wooden_pickaxe.rhai")).unwrap();
     let scripts = ScriptDir::new("pickaxe", &[("wooden_pickaxe.rhai", &source)]);
     let (world, _bot) = world_with_scripted_bot(&scripts);
     for (x, z) in [(5, -3), (5, -5), (7, -4)] {

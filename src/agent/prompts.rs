@@ -102,7 +102,7 @@ mod tests {
 
     /// The file stems in a folder of the crate, sorted.
     fn stems(folder: &str) -> Vec<String> {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(folder);
+        let dir = crate::crate_dir().join(folder);
         let mut stems: Vec<String> = std::fs::read_dir(&dir)
             .unwrap()
             .map(|e| e.unwrap().path().file_stem().unwrap().to_string_lossy().into_owned())

@@ -291,7 +291,7 @@ mod tests {
         expected.sort();
         assert_eq!(names, expected, "FUNCTIONS and the registered functions differ");
 
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("primitives");
+        let dir = crate::crate_dir().join("primitives");
         let mut documented = Vec::new();
         for entry in std::fs::read_dir(&dir).unwrap() {
             let path = entry.unwrap().path();
@@ -319,7 +319,7 @@ mod tests {
     #[test]
     fn primitive_examples_run() {
         let engine = engine(Arc::new(Recorder(Mutex::new(Vec::new()))));
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("primitives");
+        let dir = crate::crate_dir().join("primitives");
         for entry in std::fs::read_dir(&dir).unwrap() {
             let path = entry.unwrap().path();
             let text = std::fs::read_to_string(&path).unwrap();

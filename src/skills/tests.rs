@@ -33,7 +33,7 @@ fn temp_dir(tag: &str) -> PathBuf {
 /// A copy of the starter library in `skills/`.
 fn starter_copy(tag: &str) -> PathBuf {
     let dir = temp_dir(tag);
-    let starter = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("skills");
+    let starter = crate::crate_dir().join("skills");
     for entry in std::fs::read_dir(starter).unwrap() {
         let path = entry.unwrap().path();
         if skill_name(&path).is_some() {

@@ -72,8 +72,10 @@ fn collect(stream: impl Read + Send + 'static, lines: Lines, echo: &'static str)
     });
 }
 
-fn repo_root() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+/// The checkout the tests run in: cargo says so at run time (the compiled-in path can be another clone's when a
+/// build cache is shared).
+pub fn repo_root() -> PathBuf {
+    std::env::var_os("CARGO_MANIFEST_DIR").map_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")), PathBuf::from)
 }
 
 /// A player as the world sees it.
