@@ -189,25 +189,22 @@ for (const seed of SEEDS) {
       await until(() => bot.inventory.items().length === 1, 3000, 'the sword')
       await bot.equip(bot.inventory.items()[0], 'hand')
       await world.cmd({ cmd: 'setTime', time: 14000 })
-      const attacked = world.waitEvent((e) => e.event === 'playerHurt' && e.name === bot.username && e.by === 'zombie', 90000)
-      const killed = world.waitEvent((e) => e.event === 'mobKilled' && e.kind === 'zombie' && e.by === bot.username, 120000)
+      // It waits to be bitten (a bot that struck first would win before the zombie ever reached it), then fights
+      // back: the nearest zombie in reach, faced, hit no faster than the sword's cooldown.
+      const hit = await world.waitEvent((e) => e.event === 'playerHurt' && e.name === bot.username && e.by === 'zombie', 120000)
+      assert.ok(hit.amount > 0)
+      const killed = world.waitEvent((e) => e.event === 'mobKilled' && e.kind === 'zombie' && e.by === bot.username, 60000)
       let done = false
       killed.then(() => { done = true }, () => { done = true })
-      // Fight back: hit the nearest zombie in reach, facing it, no faster than the sword's cooldown.
-      const fight = (async () => {
-        while (!done) {
-          const zombie = bot.nearestEntity((e) => e.name === 'zombie' && e.position.distanceTo(bot.entity.position) < 3.5)
-          if (zombie) {
-            await bot.lookAt(zombie.position.offset(0, 1.6, 0), true)
-            bot.attack(zombie)
-          }
-          await sleep(650)
+      while (!done) {
+        const zombie = bot.nearestEntity((e) => e.name === 'zombie' && e.position.distanceTo(bot.entity.position) < 3.5)
+        if (zombie) {
+          await bot.lookAt(zombie.position.offset(0, 1.6, 0), true)
+          bot.attack(zombie)
         }
-      })()
-      const hit = await attacked
-      assert.ok(hit.amount > 0)
+        await sleep(650)
+      }
       await killed
-      await fight
       await world.cmd({ cmd: 'setTime', time: 1000 })
       bot.end()
     })
