@@ -2,10 +2,11 @@
 // Wayfarer's test world: a Minecraft Java 26.1 server for tests and the demo, on minecraft-protocol.
 //
 //   node tests/server/server.js --port 0 [--view-distance 4] [--world flat|natural] [--seed N] [--time-scale K]
-//                                        [--time T]
+//                                        [--time T] [--mobs on|off]
 //
 // `--world flat` (the default) is a superflat where tests place what they need; `--world natural` generates seeded
-// terrain (lib/natural.js) with caves, ores, trees, water and mobs that spawn by themselves. Both play vanilla's
+// terrain (lib/natural.js) with caves, ores, trees, water and mobs that spawn by themselves (`--mobs off` keeps
+// them to the ones tests spawn). Both play vanilla's
 // survival rules (lib/survival.js): day and night, hunger, falling, drowning, lava, death and respawn.
 //
 // Prints `READY {"port":N}` once listening. Afterwards every stdout line is JSON: replies to control commands
@@ -32,10 +33,11 @@ const TIME_SCALE = Number(args['time-scale'] ?? 1) // day ticks per game tick: 2
 const PLAYER_TYPE = mcData.entitiesByName.player.id
 if (!['flat', 'natural'].includes(WORLD_KIND)) usage(`--world must be flat or natural, not ${JSON.stringify(WORLD_KIND)}`)
 if (!(TIME_SCALE > 0 && TIME_SCALE <= 1000)) usage(`--time-scale must be a number in (0, 1000], not ${JSON.stringify(args['time-scale'])}`)
-if (args.time !== undefined && !Number.isInteger(Number(args.time))) usage(`--time must be a whole number of ticks, not ${JSON.stringify(args.time)}`)
+if (args.time !== undefined && !(Number.isInteger(Number(args.time)) && args.time >= 0 && args.time < 24000)) usage(`--time must be 0 to 23999 ticks of the day, not ${JSON.stringify(args.time)}`)
+if (args.mobs !== undefined && !['on', 'off'].includes(args.mobs)) usage(`--mobs must be on or off, not ${JSON.stringify(args.mobs)}`)
 
 function usage (problem) {
-  process.stderr.write(`server.js: ${problem}\nusage: node server.js [--port N] [--view-distance N] [--world flat|natural] [--seed N] [--time-scale K] [--time T]\n`)
+  process.stderr.write(`server.js: ${problem}\nusage: node server.js [--port N] [--view-distance N] [--world flat|natural] [--seed N] [--time-scale K] [--time T] [--mobs on|off]\n`)
   process.exit(2)
 }
 
@@ -199,6 +201,8 @@ function removeFromWorld (p, reason) {
   players.delete(p.name)
   if (p.client) {
     closeWindow(p)
+    if (p.cursor) { const rest = give(p, p.cursor); p.cursor = null; if (rest) entities.dropItem(rest, p.pos) }
+    if (p.life) { p.life.eating = null; p.life.sprinting = false }
     saved.set(p.name, { pos: { ...p.pos }, yaw: p.yaw, pitch: p.pitch, inv: p.inv, held: p.held, life: p.life })
   }
   for (const other of players.values()) {
@@ -654,10 +658,11 @@ function enterWorld (p) {
 function die (p, cause, message) {
   closeWindow(p)
   const at = { ...p.pos }
-  for (let i = 0; i < p.inv.length; i++) {
-    const s = p.inv[i]
-    if (!s) continue
-    p.inv[i] = null
+  // Slot 0 is only the 2×2 grid's crafting result, made from what lies in slots 1-4; the cursor's stack is real.
+  const stacks = [...p.inv.slice(1), p.cursor].filter(Boolean)
+  p.inv.fill(null)
+  p.cursor = null
+  for (const s of stacks) {
     const angle = random() * Math.PI * 2; const r = random() * 0.5
     entities.dropItem(s, { x: at.x + Math.cos(angle) * r, y: at.y + 0.5, z: at.z + Math.sin(angle) * r })
   }
@@ -676,7 +681,7 @@ function respawn (p) {
   p.life = freshState()
   p.pos = { ...SPAWN }
   p.client.write('respawn', { worldState: worldState(), copyMetadata: 0 })
-  enterWorld(p) // the client starts a fresh level: chunks, players and entities are sent again
+  enterWorld(p) // chunks, players and entities again, as after login: a client that kept its level loses nothing
   for (const other of players.values()) {
     if (other === p) continue
     other.send('entity_destroy', { entityIds: [p.entityId] })
@@ -689,14 +694,20 @@ function respawn (p) {
 
 /** The overworld clock (the 26.1 `world_clock` registry's entry 0), which the client runs on between updates. */
 function sendTime (p) {
-  p.send('update_time', { age: BigInt(worldAge), clockUpdates: [{ id: 0, totalTicks: Math.floor(dayTime), partialTick: 0, rate: TIME_SCALE }] })
+  // minecraft-protocol writes this varlong from a 32-bit number: the clock wraps after 10 000 moon cycles instead.
+  const ticks = Math.floor(dayTime) % (24000 * 8 * 10000)
+  p.send('update_time', { age: BigInt(worldAge), clockUpdates: [{ id: 0, totalTicks: ticks, partialTick: 0, rate: TIME_SCALE }] })
 }
 
 /** The game tick, 20 a second: time passes and every connected player's body is looked after. */
+let tickFailures = 0
 setInterval(() => {
   worldAge++
   dayTime += TIME_SCALE
-  for (const p of players.values()) if (p.client) survival.tick(p)
+  for (const p of players.values()) {
+    if (!p.client) continue
+    try { survival.tick(p) } catch (err) { if (tickFailures++ < 5) log(`survival tick for ${p.name} failed: ${err.stack}`) }
+  }
 }, 50).unref()
 
 // ---- the server ---------------------------------------------------------------------------------------------
@@ -734,33 +745,39 @@ server.on('playerJoin', (client) => {
   emit({ event: 'join', name: p.name })
   log(`${p.name} joined`)
 
-  for (const name of ['position', 'position_look', 'look', 'flying']) client.on(name, (d) => onMove(p, d))
-  client.on('teleport_confirm', (d) => onTeleportConfirm(p, d))
-  client.on('chat_message', (d) => chat.say(p, d.message))
-  client.on('held_item_slot', (d) => { if (d.slotId >= 0 && d.slotId <= 8) { p.held = d.slotId; survival.stopUsing(p) } })
-  client.on('block_dig', (d) => { if (!p.dead) onDig(p, d) })
-  client.on('block_place', (d) => { if (!p.dead) onPlace(p, d) })
-  client.on('use_item', (d) => { if (!p.dead && d.hand === 'main_hand') survival.startUsing(p, p.heldStack()) })
-  client.on('entity_action', (d) => {
+  // A packet from a client that has been replaced (same name, newer login) is ignored; a handler that throws is
+  // logged, never allowed to take the world down.
+  const on = (name, handler) => client.on(name, (d) => {
+    if (players.get(p.name) !== p) return
+    try { handler(d) } catch (err) { log(`${p.name}: ${name} failed: ${err.stack}`) }
+  })
+  for (const name of ['position', 'position_look', 'look', 'flying']) on(name, (d) => onMove(p, d))
+  on('teleport_confirm', (d) => onTeleportConfirm(p, d))
+  on('chat_message', (d) => chat.say(p, d.message))
+  on('held_item_slot', (d) => { if (d.slotId >= 0 && d.slotId <= 8) { p.held = d.slotId; survival.stopUsing(p) } })
+  on('block_dig', (d) => { if (!p.dead) onDig(p, d) })
+  on('block_place', (d) => { if (!p.dead) onPlace(p, d) })
+  on('use_item', (d) => { if (!p.dead && d.hand === 'main_hand') survival.startUsing(p, p.heldStack()) })
+  on('entity_action', (d) => {
     if (d.actionId === 'start_sprinting') p.life.sprinting = true
     else if (d.actionId === 'stop_sprinting') p.life.sprinting = false
   })
-  client.on('client_command', (d) => { if (d.actionId === 'perform_respawn' || d.actionId === 0) respawn(p) })
-  client.on('attack', (d) => {
+  on('client_command', (d) => { if (d.actionId === 'perform_respawn' || d.actionId === 0) respawn(p) })
+  on('attack', (d) => {
     if (process.env.WORLD_DEBUG) log('attack', JSON.stringify({ target: d.entityId, held: p.heldStack() }))
     if (p.dead) return
     survival.exhaust(p, EXHAUSTION.attack)
     entities.attack(p, d.entityId, p.heldStack())
   })
-  client.on('window_click', (d) => {
+  on('window_click', (d) => {
     const w = d.windowId === 0 ? p.invWindow : p.window
     if (!w || w.id !== d.windowId) return
     if (process.env.WORLD_DEBUG) log('click', JSON.stringify({ w: d.windowId, slot: d.slot, b: d.mouseButton, mode: d.mode, cursor: p.cursor }))
     w.handleClick(client, d)
   })
-  client.on('close_window', () => closeWindow(p))
-  client.on('chat_command', (d) => chat.command(p, d.command))
-  client.on('chat_command_signed', (d) => chat.command(p, d.command))
+  on('close_window', () => closeWindow(p))
+  on('chat_command', (d) => chat.command(p, d.command))
+  on('chat_command_signed', (d) => chat.command(p, d.command))
   client.on('end', (reason) => {
     if (players.get(p.name) === p) removeFromWorld(p, reason || 'disconnected')
     log(`${p.name} left (${reason || 'disconnected'})`)
@@ -881,7 +898,9 @@ const commands = {
   },
   // The overworld clock, in ticks of the day (0 sunrise, 6000 noon, 13000 night, 18000 midnight).
   setTime ({ time }) {
-    dayTime = Math.floor(dayTime / 24000) * 24000 + int(time, 'time')
+    const t = int(time, 'time')
+    if (t < 0 || t >= 24000) throw new Error('time must be 0 to 23999 ticks of the day')
+    dayTime = Math.floor(dayTime / 24000) * 24000 + t
     for (const p of players.values()) sendTime(p)
     return null
   },
@@ -917,12 +936,14 @@ const commands = {
   locate ({ block, biome, x = SPAWN.x, y = SPAWN.y, z = SPAWN.z, radius = 64 }) {
     const from = { x: num(x, 'x'), y: num(y, 'y'), z: num(z, 'z') }
     const r = int(radius, 'radius')
-    if (r < 0 || r > 512) throw new Error('radius must be 0 to 512')
     if (block !== undefined) {
+      // A block search generates every column it looks at (about 1 ms each), so it stays within 160 blocks.
+      if (r < 0 || r > 160) throw new Error('a block search radius must be 0 to 160')
       if (!registry.blocksByName[block]) throw new Error(`unknown block ${JSON.stringify(block)}`)
       return terrain.locateBlock(block, from, r)
     }
     if (biome !== undefined) {
+      if (r < 0 || r > 2048) throw new Error('a biome search radius must be 0 to 2048')
       if (!registry.biomesByName[biome]) throw new Error(`unknown biome ${JSON.stringify(biome)}`)
       return terrain.locateBiome(biome, from, r)
     }
@@ -937,7 +958,8 @@ const commands = {
   // `path` if given, else returned as base64.
   map ({ x = SPAWN.x, z = SPAWN.z, size = 256, scale = 1, path: file }) {
     if (!terrain.mapPng) throw new Error('the superflat has no map; start the world with --world natural')
-    const png = terrain.mapPng({ x: num(x, 'x'), z: num(z, 'z'), size: int(size, 'size'), scale: num(scale, 'scale') })
+    if (!(int(size, 'size') >= 1 && size <= 1024)) throw new Error('size must be 1 to 1024 pixels')
+    const png = terrain.mapPng({ x: num(x, 'x'), z: num(z, 'z'), size, scale: num(scale, 'scale') })
     if (file === undefined) return { png: png.toString('base64') }
     require('node:fs').writeFileSync(String(file), png)
     return { path: String(file), bytes: png.length }

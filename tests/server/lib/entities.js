@@ -41,6 +41,7 @@
 const crypto = require('node:crypto')
 const mcData = require('minecraft-data')('26.1')
 const { toSlot } = require('./inventory')
+const { DAMAGE_TYPES } = require('./survival')
 const { MOBS, DAMAGE } = require('./mobs/kinds')
 const { Grid, SOLID, WATER, LAVA } = require('./mobs/grid')
 const { findPath } = require('./mobs/path')
@@ -71,8 +72,7 @@ const DAY_SKY = 15
 const SIMULATION = 128 // blocks from a player within which mobs move (see simulated())
 
 // Damage types as the client numbers them: their order in the `minecraft:damage_type` registry the world sends.
-const DAMAGE_TYPE_IDS = Object.fromEntries(
-  mcData.loginPacket.dimensionCodec['minecraft:damage_type'].entries.map((e, i) => [e.key.replace('minecraft:', ''), i]))
+const DAMAGE_TYPE_IDS = Object.fromEntries(Object.entries(DAMAGE_TYPES).map(([name, t]) => [name, t.id]))
 
 // Sound event ids (the order of the sound_event registry, as minecraft-data lists it).
 const SOUNDS = Object.fromEntries(['entity.creeper.primed', 'entity.skeleton.shoot', 'entity.arrow.hit'].map((name) => [name, mcData.soundsByName[name].id]))
@@ -775,7 +775,7 @@ class Entities {
       const speed = Math.hypot(v.x, v.y, v.z)
       const dh = Math.hypot(v.x, v.z) || 1
       this.removeArrow(a)
-      this.world.damagePlayer(victim, Math.ceil(speed * 2), { type: 'arrow', attacker: a.owner, knockback: { x: v.x / dh * 0.4, z: v.z / dh * 0.4 } })
+      this.world.damagePlayer(victim, Math.ceil(speed * 2), { type: 'arrow', attacker: a.owner, direct: a, knockback: { x: v.x / dh * 0.4, z: v.z / dh * 0.4 } })
       return
     }
     if (block) {

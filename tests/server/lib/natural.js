@@ -45,8 +45,12 @@ class NaturalTerrain {
     const last = this.last
     if (last !== null && last.cx === cx && last.cz === cz) return last
     const key = `${cx},${cz}`
-    let col = this.edited.get(key) || this.generated.get(key)
-    if (!col) {
+    let col = this.edited.get(key)
+    if (!col && (col = this.generated.get(key))) {
+      // Least recently used goes first: a long search must not push out the columns players stand in.
+      this.generated.delete(key)
+      this.generated.set(key, col)
+    } else if (!col) {
       col = this.gen.column(cx, cz)
       this.generated.set(key, col)
       if (this.generated.size > this.maxColumns) {

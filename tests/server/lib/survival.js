@@ -10,7 +10,8 @@ const MAX_HEALTH = 20
 const MAX_FOOD = 20
 const MAX_AIR = 300 // ticks of breath
 const START_SATURATION = 5
-const EAT_TICKS = 32 // 1.6 s holding use on food
+const EAT_TICKS = 32 // 1.6 s holding use on food (dried kelp: 0.8 s)
+const FAST_FOOD = new Set(['dried_kelp'])
 const FIRE_TICKS_FROM_LAVA = 300 // 15 s
 const SAFE_FALL = 3 // blocks fallen without damage
 const EYE_HEIGHT = 1.62
@@ -131,32 +132,31 @@ class Survival {
   }
 
   /**
-   * Hurts a player (LivingEntity.hurt): for 10 ticks after a hit only a harder hit counts, and only by the
-   * difference. Adds the damage type's exhaustion, tells every client, and kills at 0 health. Returns whether any
-   * damage was dealt.
+   * Hurts a player (LivingEntity.hurt): for 10 ticks after a hit a weaker or equal hit does nothing and a harder one
+   * deals only the difference, quietly (no hurt event, no knockback, the cooldown is not renewed). Adds the damage
+   * type's exhaustion, tells every client, and kills at 0 health. `direct` is what struck (an arrow) when it is not
+   * the attacker. Returns whether any damage was dealt.
    */
-  damage (p, amount, { type = 'generic', attacker = null, knockback = null } = {}) {
+  damage (p, amount, { type = 'generic', attacker = null, direct = attacker, knockback = null } = {}) {
     const s = p.life
     if (!s || s.dead || p.gameMode !== 'survival' || !(amount > 0)) return false
+    const kind = DAMAGE_TYPES[type] ?? DAMAGE_TYPES.generic
     let dealt = amount
-    if (s.invulnerable > 0) {
+    const fresh = s.invulnerable <= 0
+    if (!fresh) {
       if (amount <= s.lastHurt) return false
       dealt = amount - s.lastHurt
+    } else {
+      s.invulnerable = 10
     }
     s.lastHurt = amount
-    s.invulnerable = 10
-    const kind = DAMAGE_TYPES[type] ?? DAMAGE_TYPES.generic
     s.health = Math.max(0, s.health - dealt)
     this.exhaust(p, kind.exhaustion)
-    const source = attacker?.entityId ?? attacker?.id
-    this.world.broadcast('damage_event', {
-      entityId: p.entityId,
-      sourceTypeId: kind.id,
-      sourceCauseId: source != null ? source + 1 : 0,
-      sourceDirectId: source != null ? source + 1 : 0,
-      sourcePosition: undefined
-    })
-    if (knockback) this.world.send(p, 'entity_velocity', { entityId: p.entityId, velocity: { x: knockback.x, y: 0.36, z: knockback.z } })
+    if (fresh) {
+      const id = (entity) => { const e = entity?.entityId ?? entity?.id; return e != null ? e + 1 : 0 }
+      this.world.broadcast('damage_event', { entityId: p.entityId, sourceTypeId: kind.id, sourceCauseId: id(attacker), sourceDirectId: id(direct), sourcePosition: undefined })
+      if (knockback) this.world.send(p, 'entity_velocity', { entityId: p.entityId, velocity: { x: knockback.x, y: knockback.y ?? 0.36, z: knockback.z } })
+    }
     this.sendHealth(p)
     this.world.emit({ event: 'playerHurt', name: p.name, amount: dealt, cause: type, health: s.health, by: attacker?.kind ?? attacker?.name ?? null })
     if (s.health <= 0) this.die(p, type, attacker)
@@ -204,7 +204,7 @@ class Survival {
     if (s.eating) {
       const held = this.world.heldStack(p)
       if (!held || held.name !== s.eating.item || p.held !== s.eating.slot) s.eating = null
-      else if (++s.eating.ticks >= EAT_TICKS) {
+      else if (++s.eating.ticks >= (FAST_FOOD.has(s.eating.item) ? EAT_TICKS / 2 : EAT_TICKS)) {
         const food = mcData.foodsByName[held.name]
         s.eating = null
         this.world.consumeHeld(p)
@@ -228,16 +228,18 @@ class Survival {
     if (s.air !== airBefore && (s.air % 15 === 0 || s.air === MAX_AIR || s.air <= 0)) this.sendAir(p)
     if (s.dead) return
 
-    // Lava: 4 damage a hit and set on fire for 15 s; water puts fire out; burning deals 1 a second.
-    if (this.inFluid(p, 'lava')) {
+    // Lava: 4 damage a hit and set on fire for 15 s; water puts fire out; burning deals 1 a second, checked before
+    // the timer counts down, and not while the lava itself is burning the player (Entity.baseTick).
+    const inLava = this.inFluid(p, 'lava')
+    if (inLava) {
       s.fire = Math.max(s.fire, FIRE_TICKS_FROM_LAVA)
       this.damage(p, 4, { type: 'lava' })
     } else if (s.fire > 0 && this.inFluid(p, 'water')) {
       s.fire = 0
     }
     if (s.fire > 0) {
+      if (s.fire % 20 === 0 && !inLava) this.damage(p, 1, { type: 'on_fire' })
       s.fire--
-      if (s.fire % 20 === 0) this.damage(p, 1, { type: 'on_fire' })
     }
     if (s.dead) return
 

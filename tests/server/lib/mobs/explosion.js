@@ -106,7 +106,7 @@ function explode (entities, c, power, source) {
     if (p.virtual || p.dead || !(p.gameMode === undefined || p.gameMode === 'survival' || p.gameMode === 'adventure')) continue
     const hit = impact(grid, c, power, p.pos, PLAYER_WIDTH, PLAYER_HEIGHT, PLAYER_EYE)
     if (!hit || hit.k <= 0) continue
-    world.damagePlayer(p, hit.damage, { type: 'explosion', attacker: source, knockback: { x: hit.push.x, z: hit.push.z } })
+    world.damagePlayer(p, hit.damage, { type: 'explosion', attacker: source, knockback: hit.push })
   }
   for (const mob of [...entities.mobs.values()]) {
     const hit = impact(grid, c, power, mob.pos, mob.spec.width, mob.spec.height, mob.spec.eye)
