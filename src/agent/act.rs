@@ -16,7 +16,7 @@ use super::{
     tracker::{Snapshot, Tracker},
 };
 use crate::{
-    bot::BotHandle,
+    bot::{BotHandle, MAX_AIR, Status},
     llm::{Llm, LlmError, Message, Role, Usage},
     primitives,
     script::{Limits, StopFlag, bindings, runner},
@@ -301,7 +301,7 @@ pub fn observation(bot: &BotHandle) -> String {
     let items = items_text(&status.items);
     let blocks = primitives::observe::block_kinds_near(bot, 16, 24);
     format!(
-        "Position: {:.1} {:.1} {:.1} in the {} ({} biome)\nHealth: {}/20, food: {}/20\nEquipment: {}\n\
+        "Position: {:.1} {:.1} {:.1} in the {} ({} biome)\nHealth: {}/20, food: {}/20\n{}Equipment: {}\n\
          Inventory: {items}\nNearby blocks: {}",
         p.x,
         p.y,
@@ -310,9 +310,27 @@ pub fn observation(bot: &BotHandle) -> String {
         primitives::observe::biome(bot).unwrap_or_else(|| "unknown".to_owned()),
         status.health,
         status.food,
+        dangers_text(&status),
         primitives::observe::equipment(bot),
         if blocks.is_empty() { "none".to_owned() } else { blocks.join(", ") }
     )
+}
+
+/// The time, and what threatens the bot, a line each (empty lines left out): `Time: day 0 19:30 night`,
+/// `Air: 120/300`, `Hostile mobs: zombie 8m, skeleton 15m`.
+pub fn dangers_text(status: &Status) -> String {
+    let mut text = String::new();
+    if let Some(clock) = &status.clock {
+        text.push_str(&format!("Time: {}\n", clock.describe()));
+    }
+    if status.air < MAX_AIR {
+        text.push_str(&format!("Air: {}/{MAX_AIR}\n", status.air.max(0)));
+    }
+    if !status.hostiles.is_empty() {
+        let near: Vec<String> = status.hostiles.iter().take(5).map(|(kind, d)| format!("{kind} {d:.0}m")).collect();
+        text.push_str(&format!("Hostile mobs: {}\n", near.join(", ")));
+    }
+    text
 }
 
 /// `3 oak_log, 1 stick`, or `empty`.

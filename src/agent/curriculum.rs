@@ -110,6 +110,11 @@ pub fn observation(bot: &BotHandle, done: usize) -> String {
     }
     if done >= WARM_UP_CONTEXT {
         text.push_str(&format!("\nHealth: {}/20\nFood: {}/20", status.health, status.food));
+        let dangers = super::act::dangers_text(&status);
+        if !dangers.is_empty() {
+            text.push('\n');
+            text.push_str(dangers.trim_end());
+        }
     }
     text
 }

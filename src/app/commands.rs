@@ -14,7 +14,7 @@ use super::{
     work::{abandon_learning, begin, run_script, start_learning, start_task},
 };
 use crate::{
-    bot::{BotHandle, fmt_pos},
+    bot::{BotHandle, MAX_AIR, fmt_pos},
     chat::{Command, help_text},
 };
 
@@ -158,7 +158,8 @@ async fn follow(bot: BotHandle, player: String) {
     }
 }
 
-/// `At 0.5 64.0 0.5 in overworld | health 20, food 20 | carrying 3 dirt | idle`
+/// `At 0.5 64.0 0.5 in overworld, day 0 07:00 | health 20/20, food 20/20 | carrying 3 dirt | idle`, with the air
+/// when the bot is short of breath, `night` at night and the nearest monsters when there are any.
 pub fn status_line(bot: &BotHandle, activity: &Activity) -> String {
     let status = bot.status();
     let carrying = if status.items.is_empty() {
@@ -171,8 +172,17 @@ pub fn status_line(bot: &BotHandle, activity: &Activity) -> String {
         }
         format!("carrying {}", shown.join(", "))
     };
+    let when = status.clock.map_or_else(String::new, |c| format!(", {}", c.describe()));
+    let air = if status.air < MAX_AIR { format!(", air {}/{MAX_AIR}", status.air.max(0)) } else { String::new() };
+    let danger = if status.hostiles.is_empty() {
+        String::new()
+    } else {
+        let near: Vec<String> =
+            status.hostiles.iter().take(3).map(|(kind, distance)| format!("{kind} {distance:.0}m")).collect();
+        format!(" | hostile: {}", near.join(", "))
+    };
     format!(
-        "At {} in {} | health {}/20, food {}/20 | {carrying} | {}",
+        "At {} in {}{when} | health {}/20, food {}/20{air}{danger} | {carrying} | {}",
         fmt_pos(status.position),
         status.dimension,
         trim_float(status.health),

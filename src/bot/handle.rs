@@ -8,6 +8,11 @@ use std::time::Duration;
 
 use azalea::{
     BlockPos, Client, Vec3,
+    ecs::query::{With, Without},
+    entity::{
+        EntityKindComponent, LocalEntity,
+        metadata::{AbstractMonster, AirSupply},
+    },
     mining::StopMiningBlockEvent,
     entity::inventory::Inventory,
     inventory::ItemStack,
@@ -16,6 +21,8 @@ use azalea::{
         goals::{BlockPosGoal, Goal, RadiusGoal, ReachBlockPosGoal, XZGoal},
     },
 };
+
+use super::clock::DayClock;
 
 /// Why a walk ended short of its goal.
 #[derive(Debug, thiserror::Error)]
@@ -32,9 +39,20 @@ pub struct Status {
     pub position: Vec3,
     pub health: f32,
     pub food: u32,
+    /// Ticks of breath left, of [`MAX_AIR`].
+    pub air: i32,
     pub dimension: String,
+    /// The world's clock, once the server has sent it.
+    pub clock: Option<DayClock>,
+    /// Monsters within [`HOSTILE_RANGE`], nearest first: kind and distance.
+    pub hostiles: Vec<(String, f64)>,
     pub items: Vec<(String, i32)>,
 }
+
+/// A player's breath, in ticks (15 s).
+pub const MAX_AIR: i32 = 300;
+/// How far `!status` and the agents look for monsters: vanilla's zombie follow range is 35, most others 16.
+pub const HOSTILE_RANGE: f64 = 24.0;
 
 /// A connected bot.
 #[derive(Clone)]
@@ -66,9 +84,36 @@ impl BotHandle {
             position: self.position(),
             health: self.client.health(),
             food: self.client.hunger().food,
+            air: self.air(),
             dimension: dimension.strip_prefix("minecraft:").unwrap_or(&dimension).to_owned(),
+            clock: self.clock(),
+            hostiles: self.hostiles_near(HOSTILE_RANGE),
             items: self.items(),
         }
+    }
+
+    /// The world's clock as the server last set it and the bot ran it since; `None` before the first time update.
+    pub fn clock(&self) -> Option<DayClock> {
+        self.client.get_component::<DayClock>().map(|c| *c)
+    }
+
+    /// Ticks of breath left: [`MAX_AIR`] unless the bot's head is under water.
+    pub fn air(&self) -> i32 {
+        self.client.get_component::<AirSupply>().map_or(MAX_AIR, |a| a.0)
+    }
+
+    /// Monsters within `range` blocks, nearest first, as `(kind, distance)`.
+    pub fn hostiles_near(&self, range: f64) -> Vec<(String, f64)> {
+        let origin = self.position();
+        self.client
+            .nearest_entities_by::<&EntityKindComponent, (With<AbstractMonster>, Without<LocalEntity>)>(|_: &EntityKindComponent| true)
+            .iter()
+            .filter_map(|entity| {
+                let distance = entity.position().distance_to(origin);
+                let kind = entity.get_component::<EntityKindComponent>()?.0.to_string();
+                (distance <= range).then(|| (kind.trim_start_matches("minecraft:").to_owned(), distance))
+            })
+            .collect()
     }
 
     /// Every item the bot carries (armour and off-hand included, crafting grid excluded), totalled by kind, most

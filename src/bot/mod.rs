@@ -5,6 +5,7 @@
 //! This module knows nothing of commands, owners, scripts or learning (the app layer above does); it must not parse
 //! chat grammar nor read configuration sources.
 
+mod clock;
 mod connect;
 mod handle;
 mod reconnect;
@@ -29,7 +30,8 @@ use azalea::{
 // The ECS derive macros expect `bevy_ecs` in scope; azalea re-exports it.
 use azalea::ecs as bevy_ecs;
 pub use connect::preflight;
-pub use handle::{BotHandle, MoveError, Status, fmt_pos};
+pub use clock::DayClock;
+pub use handle::{BotHandle, HOSTILE_RANGE, MAX_AIR, MoveError, Status, fmt_pos};
 use reconnect::ReconnectBackoffPlugin;
 
 use crate::config::{AuthMode, Config};
@@ -81,7 +83,8 @@ pub async fn run_swarm(config: &Config, address: &ResolvedAddr, members: Vec<Mem
         .set_handler(handle_event)
         .set_swarm_handler(handle_swarm_event)
         .reconnect_after(config.reconnect.initial)
-        .add_plugins(ReconnectBackoffPlugin { policy: config.reconnect });
+        .add_plugins(ReconnectBackoffPlugin { policy: config.reconnect })
+        .add_plugins(clock::DayClockPlugin);
     let count = members.len();
     for Member { name, brain } in members {
         let account = match config.auth {
