@@ -23,7 +23,7 @@ const Block = require('prismarine-block')(registry)
 const { MENU, stack, maxStack, toSlot, playerWindow, containerWindow, range } = require('./lib/inventory')
 const { Entities } = require('./lib/entities')
 const { Chat, text } = require('./lib/chat')
-const { Survival, freshState, EXHAUSTION, MAX_AIR } = require('./lib/survival')
+const { Survival, freshState, angle, EXHAUSTION } = require('./lib/survival')
 
 const args = parseArgs(process.argv.slice(2))
 const VIEW_DISTANCE = Number(args['view-distance'] ?? 4)
@@ -161,7 +161,6 @@ function spawnPacket (p) {
   }
 }
 
-function angle (degrees) { return (Math.round(degrees * 256 / 360) << 24) >> 24 }
 
 /**
  * Shows `p` to everyone else and everyone else to `p`, as vanilla does on join: every client's tab list holds

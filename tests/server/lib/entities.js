@@ -41,7 +41,7 @@
 const crypto = require('node:crypto')
 const mcData = require('minecraft-data')('26.1')
 const { toSlot } = require('./inventory')
-const { DAMAGE_TYPES } = require('./survival')
+const { DAMAGE_TYPES, SAFE_FALL, EYE_HEIGHT: PLAYER_EYE, angle } = require('./survival')
 const { MOBS, DAMAGE } = require('./mobs/kinds')
 const { Grid, SOLID, WATER, LAVA } = require('./mobs/grid')
 const { findPath } = require('./mobs/path')
@@ -57,11 +57,9 @@ const DEATH_TICKS = 20 // a dead mob lies for a second before it is removed (Liv
 const HURT_COOLDOWN = 10 // ticks after a hit in which only a harder hit counts (invulnerableTime 20, above 10)
 const PLAYER_WIDTH = 0.6
 const PLAYER_HEIGHT = 1.8
-const PLAYER_EYE = 1.62
 const JUMP = 0.42 // LivingEntity.getJumpPower
 const KNOCKBACK = 0.12 // blocks/tick a player's hit pushes a mob away (see attack())
 const LIFT = 0.1 // and up
-const SAFE_FALL = 3 // blocks a mob falls without damage (safe_fall_distance)
 const REPATH = 10 // ticks at least between two path searches of a mob (vanilla: 4 to 11 while chasing)
 const PATH_BUDGET = 1200 // cells all path searches of one tick may expand together, so no tick stalls
 const NODES_PER_BLOCK = 16 // a chase search expands at most follow range × 16 cells (PathNavigation: 560 for a
@@ -80,7 +78,6 @@ const SOUNDS = Object.fromEntries(['entity.creeper.primed', 'entity.skeleton.sho
 function uuid () { return crypto.randomUUID() }
 
 /** A rotation in degrees as a protocol angle byte. */
-function angle (degrees) { return (Math.round(degrees * 256 / 360) << 24) >> 24 }
 
 /** The yaw (degrees) of a horizontal direction, as vanilla measures it: 0 faces +z, 90 faces -x. */
 function yawOf (dx, dz) { return Math.atan2(-dx, dz) * 180 / Math.PI }

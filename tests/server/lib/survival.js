@@ -282,4 +282,7 @@ class Survival {
   }
 }
 
-module.exports = { Survival, freshState, DAMAGE_TYPES, EXHAUSTION, MAX_HEALTH, MAX_FOOD, MAX_AIR }
+/** A rotation in degrees as the protocol's one-byte angle. */
+function angle (degrees) { return (Math.round(degrees * 256 / 360) << 24) >> 24 }
+
+module.exports = { Survival, freshState, angle, DAMAGE_TYPES, EXHAUSTION, MAX_HEALTH, MAX_FOOD, MAX_AIR, SAFE_FALL, EYE_HEIGHT }

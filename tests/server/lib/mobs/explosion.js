@@ -10,7 +10,7 @@ const AIR = new Set(['air', 'cave_air', 'void_air'])
 const UNBREAKABLE = new Set(['obsidian', 'crying_obsidian', 'water', 'lava', 'bubble_column'])
 const PLAYER_WIDTH = 0.6
 const PLAYER_HEIGHT = 1.8
-const PLAYER_EYE = 1.62
+const { EYE_HEIGHT: PLAYER_EYE } = require('../survival')
 const EXPLODE_SOUND = mcData.soundsByName['entity.generic.explode'].id
 
 /**
