@@ -58,7 +58,7 @@ fuzz-ci:
 	.ci/fuzz $(FUZZ_CI_SECONDS)
 
 ## bench: figures, Wayfarer (release build) vs Mineflayer side by side (footprint, connect, actions), the
-## natural world's chunk generation, and the cost of script dispatch
+## natural world's chunk generation, block search in natural worlds, and the cost of script dispatch
 bench: setup models
 	$(CARGO) build --release --bin wayfarer
 	node $(SERVER_DIR)/bench/compare.js --bot $(RELEASE_BIN)
@@ -66,6 +66,7 @@ bench: setup models
 	node $(SERVER_DIR)/bench/chunks.js
 	$(CARGO) bench --bench script_dispatch
 	$(CARGO) bench --bench skill_search
+	$(CARGO) bench --bench find_block
 
 clean:
 	$(CARGO) clean

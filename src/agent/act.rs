@@ -145,7 +145,7 @@ impl Agent {
             &[
                 ("task", &spec.task),
                 ("context", &or_none(&spec.context)),
-                ("observation", &observation(&self.bot)),
+                ("observation", &observation(&self.bot).await),
                 ("last_code", &if last_code.is_empty() { "none".to_owned() } else { format!("```rhai\n{last_code}\n```") }),
                 ("feedback", &or_none(feedback)),
                 ("critique", &or_none(critique)),
@@ -197,7 +197,7 @@ impl Agent {
             &[
                 ("task", &spec.task),
                 ("context", &spec.context),
-                ("observation", &observation(&self.bot)),
+                ("observation", &observation(&self.bot).await),
                 ("result", ran),
                 ("chat", &if chat.is_empty() { "nothing".to_owned() } else { chat.join(" | ") }),
             ],
@@ -295,11 +295,11 @@ fn describe_run(report: &runner::Report) -> String {
 }
 
 /// What the bot sees, for prompts.
-pub fn observation(bot: &BotHandle) -> String {
+pub async fn observation(bot: &BotHandle) -> String {
     let status = bot.status();
     let p = status.position;
     let items = items_text(&status.items);
-    let blocks = primitives::observe::block_kinds_near(bot, 16, 24);
+    let blocks = primitives::observe::block_kinds_near(bot, 16, 24).await;
     format!(
         "Position: {:.1} {:.1} {:.1} in the {} ({} biome)\nHealth: {}/20, food: {}/20\n{}Equipment: {}\n\
          Inventory: {items}\nNearby blocks: {}",

@@ -60,7 +60,7 @@ pub async fn next_task(agent: &Agent, checkpoint: &mut Checkpoint) -> Result<Tas
     let user = prompts::render(
         "curriculum_task",
         &[
-            ("observation", &observation(&agent.bot, done)),
+            ("observation", &observation(&agent.bot, done).await),
             ("completed", &list(&checkpoint.tasks.completed)),
             ("failed", &list(&checkpoint.tasks.failed)),
             ("answers", &answers),
@@ -86,7 +86,7 @@ fn proposal(reply: &str, checkpoint: &Checkpoint) -> Result<TaskSpec, String> {
 }
 
 /// What the curriculum is shown, gated by how many tasks are done.
-pub fn observation(bot: &BotHandle, done: usize) -> String {
+pub async fn observation(bot: &BotHandle, done: usize) -> String {
     let status = bot.status();
     let p = status.position;
     let items = items_text(&status.items);
@@ -98,15 +98,15 @@ pub fn observation(bot: &BotHandle, done: usize) -> String {
         p.z,
         primitives::observe::equipment(bot),
         slots_used(bot),
-        or_none(primitives::observe::block_kinds_near(bot, 16, 24)),
-        or_none(primitives::observe::chests_near(bot, 16.0, 5))
+        or_none(primitives::observe::block_kinds_near(bot, 16, 24).await),
+        or_none(primitives::observe::chests_near(bot, 16.0, 5).await)
     );
     if done >= WARM_UP_ENTITIES {
         text.push_str(&format!("\nNearby entities: {}", or_none(primitives::observe::entities_near(bot, 32.0, 12))));
     }
     if done >= WARM_UP_SURROUNDINGS {
         text.push_str(&format!("\nBiome: {}", primitives::observe::biome(bot).unwrap_or_else(|| "unknown".to_owned())));
-        text.push_str(&format!("\nOther blocks within 32: {}", or_none(primitives::observe::block_kinds_near(bot, 32, 40))));
+        text.push_str(&format!("\nOther blocks within 32: {}", or_none(primitives::observe::block_kinds_near(bot, 32, 40).await)));
     }
     if done >= WARM_UP_CONTEXT {
         text.push_str(&format!("\nHealth: {}/20\nFood: {}/20", status.health, status.food));
@@ -133,7 +133,7 @@ async fn qa_context(agent: &Agent, checkpoint: &mut Checkpoint) -> String {
         Ok(system) => system,
         Err(_) => return "none".to_owned(),
     };
-    let observation = observation(&agent.bot, checkpoint.tasks.completed.len());
+    let observation = observation(&agent.bot, checkpoint.tasks.completed.len()).await;
     let questions = match agent.llm.chat(Role::Curriculum, &[Message::system(system), Message::user(observation)], 0.0).await {
         Ok(reply) => reply
             .content

@@ -55,7 +55,7 @@ pub async fn run_goal(agent: &Agent, goal: &str) -> bool {
 
 /// Asks the LLM for the steps; an unusable answer is asked for once more with what was wrong with it.
 async fn plan(agent: &Agent, goal: &str) -> Result<Vec<TaskSpec>, String> {
-    let prompt = prompts::render("task_decomposition", &[("goal", goal), ("observation", &observation(&agent.bot))])
+    let prompt = prompts::render("task_decomposition", &[("goal", goal), ("observation", &observation(&agent.bot).await)])
         .map_err(|e| e.to_string())?;
     let correction = |why: &str| format!("That plan cannot be used: {why}. Answer with the JSON array only.");
     ask_usable(&agent.llm, Role::Curriculum, vec![Message::user(prompt)], parse_plan, correction).await.map_err(|err| match err {

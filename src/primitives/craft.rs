@@ -18,7 +18,7 @@ pub async fn craft_item(bot: &BotHandle, name: &str, count: u32) -> Answer {
         // Player inventory: result 0, grid 1..=4 (2 wide), storage 9..=44.
         craft_in(&inventory, &plan, 2, 9..=44);
     } else {
-        let Some(&table) = observe::nearest_blocks(bot, BlockKind::CraftingTable, 32.0, 1).first() else {
+        let Some(&table) = observe::nearest_blocks(bot, BlockKind::CraftingTable, 32.0, 1).await.first() else {
             return Err(format!(
                 "I cannot make {name} because there is no crafting_table within 32 blocks; craft one (4 planks) and place it"
             ));

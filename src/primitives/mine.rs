@@ -23,7 +23,7 @@ pub async fn mine_block(bot: &BotHandle, name: &str, count: u32) -> Answer {
     let mut mined = 0;
     let mut lost = 0;
     while mined < count {
-        let Some(pos) = target(bot, kind) else {
+        let Some(pos) = target(bot, kind).await else {
             return if mined == 0 {
                 Err(format!("No {name} within {SEARCH} blocks; explore first"))
             } else {
@@ -53,9 +53,9 @@ pub async fn mine_block(bot: &BotHandle, name: &str, count: u32) -> Answer {
 /// The block to mine next: the nearest one not below the bot's feet if there is one in range, else the nearest.
 /// Digging down to a block underneath leaves the bot in a pit it may not climb out of (it cannot build its way up),
 /// so blocks it can walk to come first.
-fn target(bot: &BotHandle, kind: BlockKind) -> Option<BlockPos> {
+async fn target(bot: &BotHandle, kind: BlockKind) -> Option<BlockPos> {
     let feet = BlockPos::from(bot.position()).y;
-    observe::nearest_blocks_preferring(bot, kind, SEARCH, 1, |pos| pos.y >= feet).first().copied()
+    observe::nearest_blocks_preferring(bot, kind, SEARCH, 1, move |pos| pos.y >= feet).await.first().copied()
 }
 
 /// Digs the block at `pos` and waits until it is gone. A dig the client abandons (the view moved, the server

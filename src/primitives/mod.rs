@@ -14,6 +14,7 @@ mod place;
 mod smelt;
 pub mod facts;
 pub mod observe;
+pub mod search;
 
 use std::{future::Future, panic::AssertUnwindSafe};
 
@@ -64,7 +65,7 @@ pub async fn perform(bot: &BotHandle, call: Call) -> Answer {
             bot.chat(&text);
             Ok(Dynamic::UNIT)
         }
-        Call::FindBlocks { name, max_distance, count } => observe::find_blocks(bot, &name, max_distance, count),
+        Call::FindBlocks { name, max_distance, count } => observe::find_blocks(bot, &name, max_distance, count).await,
         Call::NearestEntity { name, max_distance } => observe::nearest_entity(bot, &name, max_distance),
         Call::Goto { pos, range } => {
             // Within one block means "stand on that block"; farther ranges are a radius around the point.

@@ -30,7 +30,7 @@ pub async fn smelt_item(bot: &BotHandle, item: &str, fuel: &str, count: u32) -> 
     if !missing.is_empty() {
         return Err(format!("I cannot smelt {count} {item} because I need: {}", missing.join(", ")));
     }
-    let Some(&furnace) = observe::nearest_blocks(bot, BlockKind::Furnace, 32.0, 1).first() else {
+    let Some(&furnace) = observe::nearest_blocks(bot, BlockKind::Furnace, 32.0, 1).await.first() else {
         return Err("There is no furnace within 32 blocks; craft one from 8 cobblestone and place it".to_owned());
     };
     bot.goto_reach(furnace).await.map_err(|e| format!("I could not get to the furnace: {e}"))?;

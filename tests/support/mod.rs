@@ -111,6 +111,19 @@ impl World {
 
     /// Starts the world on `port` (0 = any free port) and waits for its ready line.
     pub fn start_on(port: u16) -> World {
+        Self::start_with(port, &[])
+    }
+
+    /// Starts a seeded natural world (terrain, caves, ores, trees; day, mobs as `extra` says) on a free port.
+    pub fn start_natural(seed: u64, extra: &[&str]) -> World {
+        let seed = seed.to_string();
+        let mut args = vec!["--world", "natural", "--seed", &seed];
+        args.extend_from_slice(extra);
+        Self::start_with(0, &args)
+    }
+
+    /// Starts the world on `port` with more of `server.js`'s arguments (`--world natural --seed 7 --mobs off`).
+    pub fn start_with(port: u16, args: &[&str]) -> World {
         let dir = repo_root().join("tests/server");
         assert!(
             dir.join("node_modules/minecraft-protocol").is_dir(),
@@ -119,6 +132,7 @@ impl World {
         let mut child = Command::new("node")
             .arg(dir.join("server.js"))
             .args(["--port", &port.to_string()])
+            .args(args)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
