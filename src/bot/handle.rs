@@ -17,12 +17,12 @@ use azalea::{
     entity::inventory::Inventory,
     inventory::ItemStack,
     pathfinder::{
-        PathfinderClientExt,
+        PathfinderClientExt, PathfinderOpts,
         goals::{BlockPosGoal, Goal, RadiusGoal, ReachBlockPosGoal, XZGoal},
     },
 };
 
-use super::clock::DayClock;
+use super::{clock::DayClock, moves};
 
 /// Why a walk ended short of its goal.
 #[derive(Debug, thiserror::Error)]
@@ -175,12 +175,14 @@ impl BotHandle {
 
     /// Starts walking toward `position` without waiting (used to keep up with a moving player).
     pub fn start_toward(&self, position: Vec3, radius: f32) {
-        self.client.start_goto(RadiusGoal::new(position, radius));
+        moves::prepare(&self.client);
+        self.client.start_goto_with_opts(RadiusGoal::new(position, radius), path_opts());
     }
 
     /// Starts walking toward the column at `position`, at whatever height the ground there has.
     pub fn start_toward_xz(&self, position: Vec3) {
-        self.client.start_goto(XZGoal { x: position.x.floor() as i32, z: position.z.floor() as i32 });
+        moves::prepare(&self.client);
+        self.client.start_goto_with_opts(XZGoal { x: position.x.floor() as i32, z: position.z.floor() as i32 }, path_opts());
     }
 
     /// Stops walking at once.
@@ -203,7 +205,8 @@ impl BotHandle {
 
     async fn walk(&self, goal: impl Goal + 'static, target: Vec3, tolerance: f64) -> Result<(), MoveError> {
         let waited = walk_timeout(self.position().distance_to(target));
-        let finished = tokio::time::timeout(waited, self.client.goto(goal)).await;
+        moves::prepare(&self.client);
+        let finished = tokio::time::timeout(waited, self.client.goto_with_opts(goal, path_opts())).await;
         let stopped_at = self.position();
         if finished.is_err() {
             self.stop_moving();
@@ -215,6 +218,11 @@ impl BotHandle {
             Err(MoveError::Unreachable { stopped_at })
         }
     }
+}
+
+/// Every walk plans with Wayfarer's move set (stairs, not shafts; pillars where there is nothing to climb).
+fn path_opts() -> PathfinderOpts {
+    PathfinderOpts::new().successors_fn(moves::moves)
 }
 
 /// How long a walk of `distance` blocks may take: generous for detours (walking speed is ~4.3 blocks/s).

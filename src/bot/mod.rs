@@ -8,6 +8,7 @@
 mod clock;
 mod connect;
 mod handle;
+pub mod moves;
 mod reconnect;
 
 use std::{

@@ -1,0 +1,203 @@
+//! Wayfarer's move set for azalea's pathfinder: azalea's own moves (walk, sprint, jump up, drop down at most 3
+//! blocks, parkour, dig through with the best tool) with two changes.
+//!
+//! - No digging straight down: the bot goes underground by stairs it digs (azalea's descend-with-mining), which it
+//!   can walk back up, never down a shaft onto whatever lies beneath.
+//! - Pillaring: where the way on is up and there is nothing to climb, the bot jumps and places a cheap block it
+//!   carries ([`SCAFFOLD`]) under itself, block by block. This gets it out of pits and onto ledges.
+//!
+//! The planner sees only the world as it is, so a pillar is planned as a column of air the bot rises through; how
+//! many scaffold blocks it carries reaches the (capture-less) move function through azalea's custom pathfinder state.
+
+use azalea::{
+    BlockPos, Vec3, WalkDirection,
+    entity::inventory::Inventory,
+    interact::StartUseItemQueued,
+    inventory::{ItemStack, SetSelectedHotbarSlotEvent},
+    pathfinder::{
+        astar::{Edge, Movement},
+        custom_state::CustomPathfinderState,
+        moves::{ExecuteCtx, IsReachedCtx, MoveData, MovesCtx, default_move},
+        positions::RelBlockPos,
+        world::is_block_state_passable,
+    },
+    protocol::packets::game::s_interact::InteractionHand,
+    registry::builtin::ItemKind,
+};
+
+/// Blocks the bot may use up to build its way (cheapest first): what digging leaves in every inventory.
+pub const SCAFFOLD: [ItemKind; 10] = [
+    ItemKind::Dirt,
+    ItemKind::Cobblestone,
+    ItemKind::CobbledDeepslate,
+    ItemKind::Netherrack,
+    ItemKind::Andesite,
+    ItemKind::Diorite,
+    ItemKind::Granite,
+    ItemKind::Tuff,
+    ItemKind::Gravel,
+    ItemKind::Sand,
+];
+
+/// The longest pillar planned at once (blocks).
+const MAX_PILLAR: u32 = 12;
+/// A pillar step: a jump and a placement (ticks), and a penalty that keeps blocks for when nothing else works.
+const PILLAR_COST: f32 = 12.0 + 20.0;
+
+/// How many scaffold blocks the bot carries, as the planner is told.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Scaffold {
+    pub blocks: u32,
+}
+
+/// The move set: azalea's moves less digging straight down, plus pillaring.
+pub fn moves(ctx: &mut MovesCtx, node: RelBlockPos) {
+    let first = ctx.edges.len();
+    default_move(ctx, node);
+    let below = node.down(1);
+    let mut i = first;
+    while i < ctx.edges.len() {
+        if ctx.edges[i].movement.target == below {
+            ctx.edges.swap_remove(i);
+        } else {
+            i += 1;
+        }
+    }
+    pillar_move(ctx, node);
+}
+
+fn pillar_move(ctx: &mut MovesCtx, node: RelBlockPos) {
+    let blocks = ctx.custom_state.get::<Scaffold>().map_or(0, |s| s.blocks);
+    // Air under `node` is the pillar planned so far (the bot stands on blocks it will have placed).
+    let height = ctx.world.fall_distance(node);
+    if blocks == 0 || height >= blocks.min(MAX_PILLAR) || ctx.world.is_block_water(node) {
+        return;
+    }
+    // The block above the head must be air, or dug out first.
+    let head_room = ctx.world.cost_for_breaking_block(node.up(2), ctx.mining_cache);
+    if head_room == f32::INFINITY {
+        return;
+    }
+    ctx.edges.push(Edge {
+        movement: Movement {
+            target: node.up(1),
+            data: MoveData { execute: &execute_pillar, is_reached: &pillar_is_reached },
+        },
+        cost: PILLAR_COST + head_room,
+    });
+}
+
+fn execute_pillar(mut ctx: ExecuteCtx) {
+    let (start, target, position) = (ctx.start, ctx.target, ctx.position);
+    if ctx.mine_while_at_start(target.up(1)) {
+        return;
+    }
+    let centre = start.center();
+    let on_ground = ctx.physics.on_ground();
+    if on_ground && horizontal_distance(position, centre) > 0.2 {
+        ctx.look_at(centre);
+        ctx.walk(WalkDirection::Forward);
+        return;
+    }
+    ctx.walk(WalkDirection::None);
+    // Straight down, so the crosshair is on the top of the block the new one goes on.
+    ctx.look_at_exact(Vec3::new(position.x, f64::from(start.y) - 0.5, position.z));
+    if on_ground {
+        ctx.jump();
+        return;
+    }
+    let placed = !is_block_state_passable(ctx.get_block_state(start));
+    if placed || position.y < f64::from(start.y) + 1.0 {
+        return;
+    }
+    let Some(slot) = scaffold_in_hotbar(&ctx.menu.slots()) else {
+        tracing::debug!("pillaring at {start:?}: no scaffold block in the hotbar");
+        return;
+    };
+    ctx.commands.trigger(SetSelectedHotbarSlotEvent { entity: ctx.entity, slot });
+    // Right-click the top face of the block below the gap: the new block fills the gap, under the bot's feet.
+    let against = start.down(1);
+    ctx.commands
+        .entity(ctx.entity)
+        .insert(StartUseItemQueued { hand: InteractionHand::MainHand, force_block: Some(against) });
+}
+
+fn pillar_is_reached(ctx: IsReachedCtx) -> bool {
+    BlockPos::from(ctx.position) == ctx.target && ctx.physics.on_ground()
+}
+
+fn horizontal_distance(a: Vec3, b: Vec3) -> f64 {
+    ((a.x - b.x).powi(2) + (a.z - b.z).powi(2)).sqrt()
+}
+
+/// The hotbar slot (0..=8) holding a scaffold block, cheapest kind first.
+pub fn scaffold_in_hotbar(slots: &[ItemStack]) -> Option<u8> {
+    SCAFFOLD.iter().find_map(|kind| {
+        (36..=44).find(|&i| slots.get(i).is_some_and(|s| s.kind() == *kind && s.count() > 0)).map(|i| (i - 36) as u8)
+    })
+}
+
+/// How many scaffold blocks `slots` (the player menu) hold, crafting grid left out.
+pub fn scaffold_count(slots: &[ItemStack]) -> u32 {
+    slots.iter().skip(9).filter(|s| SCAFFOLD.contains(&s.kind())).map(|s| s.count().max(0) as u32).sum()
+}
+
+/// Tells the planner how many scaffold blocks the bot carries, and puts some in the hotbar if they are all in the
+/// main inventory (the placing move can only select hotbar slots).
+pub fn prepare(client: &azalea::Client) {
+    let slots = client.component::<Inventory>().inventory_menu.slots();
+    let blocks = scaffold_count(&slots);
+    if blocks > 0 && scaffold_in_hotbar(&slots).is_none() {
+        let main = SCAFFOLD
+            .iter()
+            .find_map(|kind| (9..=35).find(|&i| slots.get(i).is_some_and(|s| s.kind() == *kind)));
+        if let Some(source) = main {
+            // The last hotbar slot: tools are picked into the selected one.
+            let target = if client.selected_hotbar_slot() == 8 { 7 } else { 8 };
+            client.get_inventory().click(azalea::inventory::operations::ClickOperation::Swap(
+                azalea::inventory::operations::SwapClick { source_slot: source as u16, target_slot: target },
+            ));
+        }
+    }
+    let mut ecs = client.ecs.write();
+    let mut entity = ecs.entity_mut(client.entity);
+    match entity.get::<CustomPathfinderState>().cloned() {
+        Some(state) => {
+            // The planner holds the read lock while it searches; a busy lock means the count arrives next walk.
+            if let Some(mut state) = state.0.try_write() {
+                state.insert(Scaffold { blocks });
+            }
+        }
+        None => {
+            let state = CustomPathfinderState::default();
+            state.0.write().insert(Scaffold { blocks });
+            entity.insert(state);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn slots_with(items: &[(usize, ItemKind, i32)]) -> Vec<ItemStack> {
+        let mut slots = vec![ItemStack::Empty; 46];
+        for &(i, kind, count) in items {
+            slots[i] = ItemStack::new(kind, count);
+        }
+        slots
+    }
+
+    #[test]
+    fn scaffold_counts_every_cheap_block_outside_the_crafting_grid() {
+        let slots = slots_with(&[(1, ItemKind::Dirt, 4), (10, ItemKind::Dirt, 20), (40, ItemKind::Cobblestone, 7), (41, ItemKind::OakLog, 9)]);
+        assert_eq!(scaffold_count(&slots), 27);
+    }
+
+    #[test]
+    fn the_cheapest_scaffold_in_the_hotbar_is_chosen() {
+        let slots = slots_with(&[(37, ItemKind::Cobblestone, 3), (43, ItemKind::Dirt, 1), (12, ItemKind::Dirt, 64)]);
+        assert_eq!(scaffold_in_hotbar(&slots), Some(7));
+        assert_eq!(scaffold_in_hotbar(&slots_with(&[(12, ItemKind::Dirt, 64)])), None);
+    }
+}
