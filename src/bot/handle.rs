@@ -204,7 +204,8 @@ impl BotHandle {
     }
 
     async fn walk(&self, goal: impl Goal + 'static, target: Vec3, tolerance: f64) -> Result<(), MoveError> {
-        let waited = walk_timeout(self.position().distance_to(target));
+        let here = self.position();
+        let waited = walk_timeout(here.distance_to(target), here.y - target.y);
         moves::prepare(&self.client);
         let finished = tokio::time::timeout(waited, self.client.goto_with_opts(goal, path_opts())).await;
         let stopped_at = self.position();
@@ -225,9 +226,10 @@ fn path_opts() -> PathfinderOpts {
     PathfinderOpts::new().successors_fn(moves::moves)
 }
 
-/// How long a walk of `distance` blocks may take: generous for detours (walking speed is ~4.3 blocks/s).
-fn walk_timeout(distance: f64) -> Duration {
-    Duration::from_secs_f64((10.0 + distance * 0.75).min(600.0))
+/// How long a walk of `distance` blocks may take: generous for detours (walking speed is ~4.3 blocks/s), and for
+/// the stairs dug on the way down when the goal lies `depth` blocks below (three blocks dug a step).
+fn walk_timeout(distance: f64, depth: f64) -> Duration {
+    Duration::from_secs_f64((10.0 + distance * 0.75 + depth.max(0.0) * 4.0).min(600.0))
 }
 
 /// `12.5 64 -3.5`: one decimal, as `!status` shows positions.

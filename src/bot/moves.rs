@@ -1,28 +1,42 @@
 //! Wayfarer's move set for azalea's pathfinder: azalea's own moves (walk, sprint, jump up, drop down at most 3
 //! blocks, parkour, dig through with the best tool) with two changes.
 //!
-//! - No digging straight down: the bot goes underground by stairs it digs (azalea's descend-with-mining), which it
-//!   can walk back up, never down a shaft onto whatever lies beneath.
+//! - No digging straight down: the bot goes underground by stairs it digs, which it can walk back up (azalea digs
+//!   its way up stairs by itself), never down a shaft onto whatever lies beneath.
 //! - Pillaring: where the way on is up and there is nothing to climb, the bot jumps and places a cheap block it
 //!   carries ([`SCAFFOLD`]) under itself, block by block. This gets it out of pits and onto ledges.
+//! - Bridging: over a gap or water the bot places a block ahead of it, against the side of the one it stands on,
+//!   and steps onto it. While it carries blocks, it would rather bridge a short stretch of water than swim it.
 //!
 //! The planner sees only the world as it is, so a pillar is planned as a column of air the bot rises through; how
 //! many scaffold blocks it carries reaches the (capture-less) move function through azalea's custom pathfinder state.
 
 use azalea::{
     BlockPos, Vec3, WalkDirection,
+    block::BlockState,
+    core::direction::{CardinalDirection, Direction},
+    ecs::world::EntityWorldMut,
     entity::inventory::Inventory,
-    interact::StartUseItemQueued,
+    interact::BlockStatePredictionHandler,
     inventory::{ItemStack, SetSelectedHotbarSlotEvent},
+    packet::game::SendGamePacketEvent,
     pathfinder::{
         astar::{Edge, Movement},
+        costs::{FALL_N_BLOCKS_COST, WALK_OFF_BLOCK_COST, WALK_ONE_BLOCK_COST},
         custom_state::CustomPathfinderState,
-        moves::{ExecuteCtx, IsReachedCtx, MoveData, MovesCtx, default_move},
+        moves::{
+            ExecuteCtx, IsReachedCtx, MoveData, MovesCtx,
+            basic::{descend_is_reached, execute_descend_move},
+            default_move,
+        },
         positions::RelBlockPos,
         world::is_block_state_passable,
     },
-    protocol::packets::game::s_interact::InteractionHand,
-    registry::builtin::ItemKind,
+    protocol::packets::game::{
+        s_interact::InteractionHand,
+        s_use_item_on::{BlockHit, ServerboundUseItemOn},
+    },
+    registry::builtin::{BlockKind, ItemKind},
 };
 
 /// Blocks the bot may use up to build its way (cheapest first): what digging leaves in every inventory.
@@ -50,24 +64,69 @@ pub struct Scaffold {
     pub blocks: u32,
 }
 
-/// The move set: azalea's moves less digging straight down, plus pillaring.
+/// A bridge step: placing (ticks) and a penalty, on top of the walk.
+const BRIDGE_COST: f32 = 6.0 + 8.0;
+/// Added to every step into water while the bot carries blocks to bridge with.
+const WATER_PENALTY: f32 = 12.0;
+
+/// The move set: azalea's moves less digging straight down, plus pillaring and bridging.
 pub fn moves(ctx: &mut MovesCtx, node: RelBlockPos) {
     let first = ctx.edges.len();
     default_move(ctx, node);
     let below = node.down(1);
+    let blocks = scaffold(ctx);
     let mut i = first;
     while i < ctx.edges.len() {
-        if ctx.edges[i].movement.target == below {
+        let target = ctx.edges[i].movement.target;
+        if target == below {
             ctx.edges.swap_remove(i);
-        } else {
-            i += 1;
+            continue;
         }
+        if blocks > 0 && ctx.world.is_block_water(target) {
+            ctx.edges[i].cost += WATER_PENALTY;
+        }
+        i += 1;
     }
+    stair_down_move(ctx, node);
     pillar_move(ctx, node);
+    bridge_move(ctx, node);
+}
+
+/// One step down a staircase: dig the two blocks ahead and the one under them, and step down onto solid ground.
+/// (azalea drops only where the floor ahead is already open; it digs down only straight down.) Blocks next to water
+/// or lava cost infinity to break, so a staircase never opens onto a liquid.
+fn stair_down_move(ctx: &mut MovesCtx, node: RelBlockPos) {
+    if ctx.world.is_block_water(node) {
+        return;
+    }
+    for dir in CardinalDirection::iter() {
+        let next = node + RelBlockPos::new(dir.x(), 0, dir.z());
+        let target = next.down(1);
+        // Open floor ahead is azalea's descend; here the step itself is dug.
+        if ctx.world.is_block_passable(target) || !ctx.world.is_block_standable(target.down(1)) {
+            continue;
+        }
+        let dig = ctx.world.cost_for_passing(next, ctx.mining_cache)
+            + ctx.world.cost_for_breaking_block(target, ctx.mining_cache);
+        if dig == f32::INFINITY {
+            continue;
+        }
+        ctx.edges.push(Edge {
+            movement: Movement {
+                target,
+                data: MoveData { execute: &execute_descend_move, is_reached: &descend_is_reached },
+            },
+            cost: WALK_OFF_BLOCK_COST + FALL_N_BLOCKS_COST[1] + dig,
+        });
+    }
+}
+
+fn scaffold(ctx: &MovesCtx) -> u32 {
+    ctx.custom_state.get::<Scaffold>().map_or(0, |s| s.blocks)
 }
 
 fn pillar_move(ctx: &mut MovesCtx, node: RelBlockPos) {
-    let blocks = ctx.custom_state.get::<Scaffold>().map_or(0, |s| s.blocks);
+    let blocks = scaffold(ctx);
     // Air under `node` is the pillar planned so far (the bot stands on blocks it will have placed).
     let height = ctx.world.fall_distance(node);
     if blocks == 0 || height >= blocks.min(MAX_PILLAR) || ctx.world.is_block_water(node) {
@@ -84,6 +143,96 @@ fn pillar_move(ctx: &mut MovesCtx, node: RelBlockPos) {
             data: MoveData { execute: &execute_pillar, is_reached: &pillar_is_reached },
         },
         cost: PILLAR_COST + head_room,
+    });
+}
+
+fn bridge_move(ctx: &mut MovesCtx, node: RelBlockPos) {
+    // Not while swimming. Water under `node` is fine: that is the bridge planned so far.
+    if scaffold(ctx) == 0 || ctx.world.is_block_water(node) {
+        return;
+    }
+    for dir in CardinalDirection::iter() {
+        let next = node + RelBlockPos::new(dir.x(), 0, dir.z());
+        let floor = next.down(1);
+        // Only where there is nothing to stand on: air (a gap) or water, never lava.
+        if ctx.world.is_block_standable(floor) || !(ctx.world.is_block_passable(floor) || ctx.world.is_block_water(floor)) {
+            continue;
+        }
+        if is_lava(ctx.world.get_block_state(floor)) {
+            continue;
+        }
+        let passing = ctx.world.cost_for_passing(next, ctx.mining_cache);
+        if passing == f32::INFINITY {
+            continue;
+        }
+        ctx.edges.push(Edge {
+            movement: Movement {
+                target: next,
+                data: MoveData { execute: &execute_bridge, is_reached: &bridge_is_reached },
+            },
+            cost: WALK_ONE_BLOCK_COST + BRIDGE_COST + passing,
+        });
+    }
+}
+
+fn is_lava(state: BlockState) -> bool {
+    BlockKind::from(state) == BlockKind::Lava
+}
+
+fn execute_bridge(mut ctx: ExecuteCtx) {
+    let (start, target) = (ctx.start, ctx.target);
+    let floor = target.down(1);
+    if is_block_state_passable(ctx.get_block_state(floor)) || BlockKind::from(ctx.get_block_state(floor)) == BlockKind::Water {
+        // Stand still on the start block and put the floor in place, against the side of the block underfoot.
+        if ctx.mine_while_at_start(target) || ctx.mine_while_at_start(target.up(1)) {
+            return;
+        }
+        ctx.walk(WalkDirection::None);
+        let against = start.down(1);
+        let face = face_towards(against, floor);
+        ctx.look_at_exact(face_centre(against, face));
+        let Some(slot) = scaffold_in_hotbar(&ctx.menu.slots()) else { return };
+        ctx.commands.trigger(SetSelectedHotbarSlotEvent { entity: ctx.entity, slot });
+        place_on_face(&mut ctx, against, face);
+        return;
+    }
+    ctx.look_at(target.center());
+    ctx.walk(WalkDirection::Forward);
+}
+
+fn bridge_is_reached(ctx: IsReachedCtx) -> bool {
+    BlockPos::from(ctx.position) == ctx.target && ctx.physics.on_ground()
+}
+
+/// The face of `block` that looks at `neighbour` (one of its six neighbours).
+fn face_towards(block: BlockPos, neighbour: BlockPos) -> Direction {
+    match (neighbour.x - block.x, neighbour.y - block.y, neighbour.z - block.z) {
+        (1, _, _) => Direction::East,
+        (-1, _, _) => Direction::West,
+        (_, _, 1) => Direction::South,
+        (_, _, -1) => Direction::North,
+        (_, -1, _) => Direction::Down,
+        _ => Direction::Up,
+    }
+}
+
+fn face_centre(block: BlockPos, face: Direction) -> Vec3 {
+    let c = block.center();
+    Vec3::new(c.x + f64::from(face.x()) * 0.5, c.y + f64::from(face.y()) * 0.5, c.z + f64::from(face.z()) * 0.5)
+}
+
+/// Right-clicks `face` of `against` with the selected item, as a player looking at that face does: the server
+/// places the block on that side. Sent as the packet itself, so the face is the one meant even when the crosshair
+/// (which azalea would fall back on) shows another.
+fn place_on_face(ctx: &mut ExecuteCtx, against: BlockPos, face: Direction) {
+    let location = face_centre(against, face);
+    ctx.commands.entity(ctx.entity).queue(move |mut entity: EntityWorldMut<'_>| {
+        let Some(mut prediction) = entity.get_mut::<BlockStatePredictionHandler>() else { return };
+        let seq = prediction.start_predicting();
+        let id = entity.id();
+        let block_hit = BlockHit { block_pos: against, direction: face, location, inside: false, world_border: false };
+        let packet = ServerboundUseItemOn { hand: InteractionHand::MainHand, block_hit, seq };
+        entity.world_scope(|world| world.trigger(SendGamePacketEvent::new(id, packet)));
     });
 }
 
@@ -115,11 +264,8 @@ fn execute_pillar(mut ctx: ExecuteCtx) {
         return;
     };
     ctx.commands.trigger(SetSelectedHotbarSlotEvent { entity: ctx.entity, slot });
-    // Right-click the top face of the block below the gap: the new block fills the gap, under the bot's feet.
-    let against = start.down(1);
-    ctx.commands
-        .entity(ctx.entity)
-        .insert(StartUseItemQueued { hand: InteractionHand::MainHand, force_block: Some(against) });
+    // The top face of the block below the gap: the new block fills the gap, under the bot's feet.
+    place_on_face(&mut ctx, start.down(1), Direction::Up);
 }
 
 fn pillar_is_reached(ctx: IsReachedCtx) -> bool {

@@ -31,11 +31,18 @@ pub async fn mine_block(bot: &BotHandle, name: &str, count: u32) -> Answer {
             };
         };
         facts::check_harvest(name, &items::carried(bot))?;
+        // Counted before the walk: stairs dug on the way may take the block itself, and a bot standing where the
+        // drop lands picks it up at once.
+        let before: Vec<i32> = drops.iter().map(|d| items::count(bot, d)).collect();
         bot.goto_reach(pos).await.map_err(|e| format!("I could not get to the {name} at {}: {e}", fmt_block(pos)))?;
-        take_best_tool(bot, pos).await;
-        dig(bot, pos, kind, name).await?;
+        if observe::block_kind(bot, pos) == Some(kind) {
+            take_best_tool(bot, pos).await;
+            dig(bot, pos, kind, name).await?;
+        } else {
+            tracing::debug!("{}: the way to the {name} at {} dug it", bot.name(), fmt_block(pos));
+        }
         mined += 1;
-        if !collect_drops(bot, pos, &drops).await {
+        if !collect_drops(bot, pos, &drops, &before).await {
             lost += 1;
         }
     }
@@ -101,13 +108,12 @@ async fn take_best_tool(bot: &BotHandle, pos: BlockPos) {
 
 /// Walks over the items that fell near `pos` until the expected drops arrive: the item entity appears a tick or two
 /// after the block breaks, and the bot walks onto it straight away.
-/// Returns whether a drop arrived (true when the block drops nothing).
-async fn collect_drops(bot: &BotHandle, pos: BlockPos, drops: &[String]) -> bool {
+/// Returns whether a drop arrived since the counts `before` were taken (true when the block drops nothing).
+async fn collect_drops(bot: &BotHandle, pos: BlockPos, drops: &[String], before: &[i32]) -> bool {
     if drops.is_empty() {
         return true;
     }
-    let before: Vec<i32> = drops.iter().map(|d| items::count(bot, d)).collect();
-    let arrived = |bot: &BotHandle| drops.iter().zip(&before).any(|(d, b)| items::count(bot, d) > *b);
+    let arrived = |bot: &BotHandle| drops.iter().zip(before).any(|(d, b)| items::count(bot, d) > *b);
     let centre = pos.center();
     let dropped_item = |bot: &BotHandle| {
         bot.client()
@@ -126,8 +132,12 @@ async fn collect_drops(bot: &BotHandle, pos: BlockPos, drops: &[String]) -> bool
         if arrived(bot) {
             return true;
         }
-        let Some(item) = item else { return false };
-        let _ = bot.goto_block(BlockPos::from(item)).await;
+        let Some(item) = item else {
+            tracing::debug!("{}: no drop seen near {}", bot.name(), fmt_block(pos));
+            return false;
+        };
+        let walked = bot.goto_block(BlockPos::from(item)).await;
+        tracing::debug!("{}: to the drop at {}: {walked:?}", bot.name(), crate::bot::fmt_pos(item));
         if items::wait_until(bot, Duration::from_millis(800), || arrived(bot)).await {
             return true;
         }
