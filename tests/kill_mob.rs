@@ -1,4 +1,4 @@
-//! `killMob` hunts a pig with the best weapon and collects its drops; with no such mob it says to explore.
+//! `killMob` hunts a pig with the best weapon and collects its drops; with no such mob it explores for one, then says where it looked.
 
 mod support;
 
@@ -9,14 +9,30 @@ use support::*;
 
 #[test]
 fn kill_mob_hunts_and_collects() {
-    let scripts = ScriptDir::new("kill", &[("pig.rhai", "killMob(\"pig\", 20)"), ("zombie.rhai", "killMob(\"zombie\", 60)")]);
-    let (world, _bot) = world_with_scripted_bot(&scripts);
+    let scripts = ScriptDir::new(
+        "kill",
+        &[
+            ("pig.rhai", "killMob(\"pig\", 20)"),
+            ("zombie.rhai", "killMob(\"zombie\", 60)"),
+            ("short.toml", "script_time_limit_secs = 15\n"),
+        ],
+    );
+    let world = World::start();
+    world.add_player("Alice", [3.5, 64.0, 3.5]);
+    let config = scripts.0.join("short.toml");
+    let bot = Bot::start(
+        &world.address(),
+        &["--username", "Wayfarer", "--owner", "Alice", "--scripts", scripts.path(), "--config", config.to_str().unwrap()],
+    );
+    bot.expect_log("Wayfarer spawned at", Duration::from_secs(60));
     give(&world, "Wayfarer", "stone_sword", 1);
     let pig = world.cmd(json!({"cmd": "spawnMob", "kind": "pig", "x": 6.5, "z": -4.5}));
     bot_sees(&world, "Wayfarer", "stone_sword", 1);
 
-    let done = run_script(&world, "zombie", Duration::from_secs(20));
-    assert!(done.ends_with("No zombie within 32 blocks; explore first"), "{done}");
+    // No zombie anywhere: the bot looks for one until the run's time is nearly up, then says where it looked.
+    let done = run_script(&world, "zombie", Duration::from_secs(25));
+    assert!(done.contains("looking for a zombie and saw none within 32 blocks of my way"), "{done}");
+    world.cmd(json!({"cmd": "teleport", "name": "Wayfarer", "x": 0.5, "y": 64.0, "z": 0.5}));
 
     let from = world.cursor();
     let done = run_script(&world, "pig", Duration::from_secs(60));

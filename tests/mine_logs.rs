@@ -1,5 +1,5 @@
-//! `mineBlock` digs real blocks and collects the drops; without a block, or without the right tool, it says what to
-//! do next.
+//! `mineBlock` digs real blocks and collects the drops; with no such block anywhere it explores and then says where
+//! it looked; without the right tool it names the tool.
 
 mod support;
 
@@ -16,9 +16,18 @@ fn mine_block_collects_logs_and_explains_failures() {
             ("logs.rhai", "mineBlock(\"oak_log\", 3)"),
             ("iron.rhai", "mineBlock(\"iron_ore\", 1)"),
             ("stone.rhai", "mineBlock(\"stone\", 1)"),
+            // A short run limit keeps the search for ore that is nowhere short: it ends 5 s before the limit.
+            ("short.toml", "script_time_limit_secs = 20\n"),
         ],
     );
-    let (world, _bot) = world_with_scripted_bot(&scripts);
+    let world = World::start();
+    world.add_player("Alice", [3.5, 64.0, 3.5]);
+    let config = scripts.0.join("short.toml");
+    let _bot = Bot::start(
+        &world.address(),
+        &["--username", "Wayfarer", "--owner", "Alice", "--scripts", scripts.path(), "--config", config.to_str().unwrap()],
+    );
+    _bot.expect_log("Wayfarer spawned at", Duration::from_secs(60));
     for (x, z) in [(6, 2), (6, 5), (-4, 6)] {
         world.cmd(json!({"cmd": "setBlock", "x": x, "y": 64, "z": z, "block": "oak_log"}));
     }
@@ -31,9 +40,15 @@ fn mine_block_collects_logs_and_explains_failures() {
         assert_eq!(world.cmd(json!({"cmd": "getBlock", "x": x, "y": 64, "z": z})), "air");
     }
 
-    // No ore anywhere near: the error says to explore.
-    let done = run_script(&world, "iron", Duration::from_secs(20));
-    assert_eq!(done, "iron failed at line 1 after 0.0 s: No iron_ore within 32 blocks; explore first".replace("0.0 s", &secs(&done)));
+    // No ore anywhere: the bot explores for it until the run's time is nearly up, then says where it looked.
+    let from = world.cursor();
+    let done = run_script(&world, "iron", Duration::from_secs(30));
+    world.expect_chat(from, "Wayfarer", "No iron_ore within 64 blocks; exploring for some.", Duration::from_secs(1));
+    assert!(done.starts_with("iron failed at line 1 after 1"), "{done}");
+    assert!(done.contains("looking for iron_ore and saw none within 64 blocks of my way"), "{done}");
+    let walked: f64 = done.split("I walked ").nth(1).and_then(|r| r.split(' ').next()).unwrap().parse().unwrap();
+    assert!(walked >= 20.0, "the bot hardly moved while exploring: {done}");
+    world.cmd(json!({"cmd": "teleport", "name": "Wayfarer", "x": 0.5, "y": 64.0, "z": 0.5}));
 
     // Ore, but no pickaxe: the error names the tool.
     world.cmd(json!({"cmd": "setBlock", "x": 2, "y": 63, "z": 0, "block": "iron_ore"}));
@@ -45,10 +60,4 @@ fn mine_block_collects_logs_and_explains_failures() {
     world.cmd(json!({"cmd": "fill", "from": [-3, 63, -3], "to": [-3, 63, -3], "block": "stone"}));
     let done = run_script(&world, "stone", Duration::from_secs(30));
     assert!(done.contains("finished") && done.contains("+1 cobblestone"), "{done}");
-}
-
-/// The `N.N s` of a run report, so the comparison above ignores timing.
-fn secs(report: &str) -> String {
-    let after = report.split(" after ").nth(1).unwrap_or_default();
-    after.split(':').next().unwrap_or_default().to_owned()
 }

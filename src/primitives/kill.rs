@@ -1,5 +1,5 @@
-//! `killMob(name, timeout)`: hunt the nearest mob of a kind within 32 blocks with the best weapon carried, then pick
-//! up what it dropped.
+//! `killMob(name, timeout)`: hunt the nearest mob of a kind within 32 blocks (exploring for one when there is none)
+//! with the best weapon carried, then pick up what it dropped.
 
 use std::{str::FromStr, time::Duration};
 
@@ -16,7 +16,7 @@ use azalea::{
 };
 use rhai::Dynamic;
 
-use super::items;
+use super::{explore, items};
 use crate::{bot::BotHandle, script::Answer};
 
 /// Weapons from best to worst; the first carried one is used.
@@ -49,16 +49,28 @@ fn attack(bot: &BotHandle, target: &EntityRef) {
     client.write_packet(ServerboundSwing { hand: InteractionHand::MainHand });
 }
 
-pub async fn kill_mob(bot: &BotHandle, name: &str, timeout: Duration) -> Answer {
+/// How far around the bot `killMob` looks for its mob.
+const RANGE: f64 = 32.0;
+
+fn nearest_mob(bot: &BotHandle, kind: EntityKind) -> Option<EntityRef> {
+    let nearest = bot
+        .client()
+        .nearest_entities_by::<&EntityKindComponent, Without<LocalEntity>>(move |k: &EntityKindComponent| k.0 == kind);
+    nearest.iter().find(|e| e.position().distance_to(bot.position()) <= RANGE).cloned()
+}
+
+pub async fn kill_mob(bot: &BotHandle, name: &str, timeout: Duration, search_budget: Duration) -> Answer {
     let kind = EntityKind::from_str(name).map_err(|()| format!("There is no mob called {name}"))?;
     let client = bot.client();
-    let nearest = client
-        .nearest_entities_by::<&EntityKindComponent, Without<LocalEntity>>(move |k: &EntityKindComponent| k.0 == kind);
-    let target = nearest
-        .iter()
-        .find(|e| e.position().distance_to(bot.position()) <= 32.0)
-        .cloned()
-        .ok_or_else(|| format!("No {name} within 32 blocks; explore first"))?;
+    let target = match nearest_mob(bot, kind) {
+        Some(target) => target,
+        None => {
+            bot.chat(&format!("No {name} within {RANGE} blocks; exploring for one."));
+            explore::search(bot, search_budget, || std::future::ready(nearest_mob(bot, kind))).await.map_err(
+                |searched| format!("{} for a {name} and saw none within {RANGE} blocks of my way", searched.describe()),
+            )?
+        }
+    };
     if let Some(weapon) = WEAPONS.iter().find(|w| items::count(bot, w) > 0) {
         items::hold(bot, weapon).await?;
     }

@@ -1,5 +1,5 @@
-//! `mineBlock(name, count)`: find the nearest such block within 32, walk to it, take the best tool, dig, and pick
-//! up the drops — `count` times.
+//! `mineBlock(name, count)`: find the nearest such block within 64 (exploring for one when there is none), walk to
+//! it, take the best tool, dig, and pick up the drops — `count` times.
 
 use std::{str::FromStr, time::Duration};
 
@@ -12,23 +12,34 @@ use azalea::{
 };
 use rhai::Dynamic;
 
-use super::{facts, items, observe};
+use super::{explore, facts, items, observe};
 use crate::{bot::BotHandle, script::Answer};
 
-const SEARCH: f64 = 32.0;
+/// How far around the bot `mineBlock` looks for its block (the search is cheap: see `search`).
+const SEARCH: f64 = 64.0;
 
-pub async fn mine_block(bot: &BotHandle, name: &str, count: u32) -> Answer {
+pub async fn mine_block(bot: &BotHandle, name: &str, count: u32, search_budget: Duration) -> Answer {
     let kind = BlockKind::from_str(name).map_err(|()| format!("There is no block called {name}"))?;
     let drops = facts::drops_of(name);
     let mut mined = 0;
     let mut lost = 0;
     while mined < count {
-        let Some(pos) = target(bot, kind).await else {
-            return if mined == 0 {
-                Err(format!("No {name} within {SEARCH} blocks; explore first"))
-            } else {
-                Err(format!("I mined {mined} {name} but found no more within {SEARCH} blocks; explore for more"))
-            };
+        let pos = match target(bot, kind).await {
+            Some(pos) => pos,
+            None => {
+                bot.chat(&format!("No {name} within {SEARCH} blocks; exploring for some."));
+                match explore::search(bot, search_budget, || target(bot, kind)).await {
+                    Ok(pos) => pos,
+                    Err(searched) => {
+                        let so_far = if mined == 0 { String::new() } else { format!("I mined {mined} {name}, but ") };
+                        return Err(format!(
+                            "{so_far}{} for {name} and saw none within {SEARCH} blocks of my way; try another direction \
+                             (exploreUntil) or underground",
+                            searched.describe()
+                        ));
+                    }
+                }
+            }
         };
         facts::check_harvest(name, &items::carried(bot))?;
         // Counted before the walk: stairs dug on the way may take the block itself, and a bot standing where the

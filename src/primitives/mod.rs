@@ -32,9 +32,10 @@ use crate::{
 pub fn serve(bot: BotHandle) -> (ChannelHost, impl Future<Output = ()>) {
     let (jobs, mut incoming) = mpsc::unbounded_channel::<Job>();
     let task = async move {
-        while let Some(Job { call, reply, cancel }) = incoming.recv().await {
+        while let Some(Job { call, reply, cancel, deadline }) = incoming.recv().await {
             // A panic in a primitive (a bug) is that call's error; the bot goes on serving the script.
-            let performed = AssertUnwindSafe(perform(&bot, call)).catch_unwind();
+            let time_left = deadline.saturating_duration_since(std::time::Instant::now());
+            let performed = AssertUnwindSafe(perform(&bot, call, time_left)).catch_unwind();
             let answer = tokio::select! {
                 answer = performed => answer.unwrap_or_else(|panic| {
                     let message = crate::script::runner::panic_message(&*panic);
@@ -53,8 +54,10 @@ pub fn serve(bot: BotHandle) -> (ChannelHost, impl Future<Output = ()>) {
     (ChannelHost::new(jobs), task)
 }
 
-/// Carries out one call.
-pub async fn perform(bot: &BotHandle, call: Call) -> Answer {
+/// Carries out one call, with `time_left` in the run that made it.
+pub async fn perform(bot: &BotHandle, call: Call, time_left: std::time::Duration) -> Answer {
+    // Searches end with a few seconds to spare, so the script hears what was searched rather than "out of time".
+    let search_budget = explore::SEARCH_BUDGET.min(time_left.saturating_sub(std::time::Duration::from_secs(5)));
     match call {
         Call::Position => Ok(Dynamic::from(crate::script::Vec3::from(bot.position()))),
         Call::Inventory => Ok(observe::inventory(bot)),
@@ -83,11 +86,11 @@ pub async fn perform(bot: &BotHandle, call: Call) -> Answer {
             Ok(Dynamic::UNIT)
         }
         Call::Equip { name, slot } => items::equip(bot, &name, &slot).await.map(|()| Dynamic::UNIT),
-        Call::MineBlock { name, count } => mine::mine_block(bot, &name, count).await,
+        Call::MineBlock { name, count } => mine::mine_block(bot, &name, count, search_budget).await,
         Call::CraftItem { name, count } => craft::craft_item(bot, &name, count).await,
         Call::SmeltItem { item, fuel, count } => smelt::smelt_item(bot, &item, &fuel, count).await,
         Call::PlaceItem { name, pos } => place::place_item(bot, &name, pos).await,
-        Call::KillMob { name, timeout } => kill::kill_mob(bot, &name, timeout).await,
+        Call::KillMob { name, timeout } => kill::kill_mob(bot, &name, timeout, search_budget).await,
         Call::GetItemFromChest { pos, items } => chest::transfer(bot, pos, &items, false).await,
         Call::DepositItemIntoChest { pos, items } => chest::transfer(bot, pos, &items, true).await,
         Call::CheckItemInsideChest { pos } => chest::check(bot, pos).await,

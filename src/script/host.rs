@@ -52,6 +52,8 @@ pub struct Job {
     pub reply: mpsc::Sender<Answer>,
     /// Cancelled when the script's run is stopped while this call is in flight.
     pub cancel: CancellationToken,
+    /// When the run's deadline falls: a call that may take long (exploring) gives up in time to say why.
+    pub deadline: std::time::Instant,
 }
 
 /// A [`Host`] that forwards calls over a channel to an async executor (see `crate::primitives::Executor`).
@@ -77,7 +79,7 @@ impl Host for ChannelHost {
         let (reply, answer) = mpsc::channel();
         let cancel = CancellationToken::new();
         self.jobs
-            .send(Job { call, reply, cancel: cancel.clone() })
+            .send(Job { call, reply, cancel: cancel.clone(), deadline: bounds.deadline })
             .map_err(|_| "the bot is not connected".to_owned())?;
         loop {
             match answer.recv_timeout(STOP_POLL) {
