@@ -280,6 +280,8 @@ pub struct Config {
     pub llm: Option<LlmConfig>,
     /// Where learning keeps its completed and failed tasks, question cache and event log: one folder per bot inside.
     pub checkpoint_dir: PathBuf,
+    /// The reflexes that are on.
+    pub reflexes: Reflexes,
 }
 
 impl Default for Config {
@@ -384,6 +386,7 @@ impl Config {
             AuthMode::Microsoft => {}
         }
         Ok(Self {
+            reflexes: file.reflexes.unwrap_or_default(),
             server,
             username,
             auth,
@@ -426,6 +429,31 @@ pub struct FileConfig {
     pub models_dir: Option<PathBuf>,
     pub llm: Option<FileLlm>,
     pub checkpoint_dir: Option<PathBuf>,
+    pub reflexes: Option<Reflexes>,
+}
+
+/// Which of the bot's reflexes are on (`[reflexes]` in wayfarer.toml; every one is on unless set to false).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Reflexes {
+    /// Eat when food is 14 or less, or when hurt and not full; best food first.
+    pub eat: bool,
+    /// Hit back at a monster within reach, with the best weapon carried.
+    pub defend: bool,
+    /// Run from a creeper within 6 blocks, and from monsters when health is 6 or less.
+    pub flee: bool,
+    /// Head for air when breath runs low under water.
+    pub breathe: bool,
+    /// Get out of lava and fire.
+    pub escape_fire: bool,
+    /// After a death, say so, and go back for the dropped items when it is safe.
+    pub recover: bool,
+}
+
+impl Default for Reflexes {
+    fn default() -> Self {
+        Self { eat: true, defend: true, flee: true, breathe: true, escape_fire: true, recover: true }
+    }
 }
 
 /// `$XDG_CACHE_HOME/wayfarer/models`, or `~/.cache/wayfarer/models`: where `make models` puts the embedding model.

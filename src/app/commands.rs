@@ -181,8 +181,9 @@ pub fn status_line(bot: &BotHandle, activity: &Activity) -> String {
             status.hostiles.iter().take(3).map(|(kind, distance)| format!("{kind} {distance:.0}m")).collect();
         format!(" | hostile: {}", near.join(", "))
     };
+    let reflex = status.reflex.map_or_else(String::new, |r| format!(" ({r} first)"));
     format!(
-        "At {} in {}{when} | health {}/20, food {}/20{air}{danger} | {carrying} | {}",
+        "At {} in {}{when} | health {}/20, food {}/20{air}{danger} | {carrying} | {}{reflex}",
         fmt_pos(status.position),
         status.dimension,
         trim_float(status.health),

@@ -22,7 +22,7 @@ use azalea::{
     },
 };
 
-use super::{clock::DayClock, moves};
+use super::{clock::DayClock, moves, reflex};
 
 /// Why a walk ended short of its goal.
 #[derive(Debug, thiserror::Error)]
@@ -46,6 +46,8 @@ pub struct Status {
     pub clock: Option<DayClock>,
     /// Monsters within [`HOSTILE_RANGE`], nearest first: kind and distance.
     pub hostiles: Vec<(String, f64)>,
+    /// What a reflex is doing with the body (`eating`), if one is.
+    pub reflex: Option<String>,
     pub items: Vec<(String, i32)>,
 }
 
@@ -88,8 +90,35 @@ impl BotHandle {
             dimension: dimension.strip_prefix("minecraft:").unwrap_or(&dimension).to_owned(),
             clock: self.clock(),
             hostiles: self.hostiles_near(HOSTILE_RANGE),
+            reflex: self.reflex(),
             items: self.items(),
         }
+    }
+
+    /// What a reflex is doing with the body right now (`eating`), if one is.
+    pub fn reflex(&self) -> Option<String> {
+        self.client.get_component::<reflex::Body>().and_then(|body| body.0.borrow().clone())
+    }
+
+    /// Watches who has the body (see [`reflex::Body`]); `None` until the reflexes started for this bot.
+    pub fn body(&self) -> Option<tokio::sync::watch::Receiver<Option<String>>> {
+        self.client.get_component::<reflex::Body>().map(|body| body.0.subscribe())
+    }
+
+    /// Hands the body to reflexes (once per connection): returns the sender to announce them with, or `None` if they
+    /// already have it.
+    pub fn claim_body(&self) -> Option<tokio::sync::watch::Sender<Option<String>>> {
+        if self.client.get_component::<reflex::Body>().is_some() {
+            return None;
+        }
+        let (sender, _) = tokio::sync::watch::channel(None);
+        self.client.ecs.write().entity_mut(self.client.entity).insert(reflex::Body(sender.clone()));
+        Some(sender)
+    }
+
+    /// The strongest urge the reflexes sensed on the last tick.
+    pub fn urge(&self) -> Option<reflex::Urge> {
+        self.client.get_component::<reflex::Urges>().and_then(|u| u.0.clone())
     }
 
     /// The world's clock as the server last set it and the bot ran it since; `None` before the first time update.

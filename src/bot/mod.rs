@@ -10,6 +10,7 @@ mod connect;
 mod handle;
 pub mod moves;
 mod reconnect;
+pub mod reflex;
 
 use std::{
     sync::{
@@ -85,7 +86,8 @@ pub async fn run_swarm(config: &Config, address: &ResolvedAddr, members: Vec<Mem
         .set_swarm_handler(handle_swarm_event)
         .reconnect_after(config.reconnect.initial)
         .add_plugins(ReconnectBackoffPlugin { policy: config.reconnect })
-        .add_plugins(clock::DayClockPlugin);
+        .add_plugins(clock::DayClockPlugin)
+        .add_plugins(reflex::ReflexPlugins(config.reflexes));
     let count = members.len();
     for Member { name, brain } in members {
         let account = match config.auth {

@@ -26,14 +26,14 @@ const WEAPONS: [&str; 12] = [
 ];
 
 /// A full-strength hit with a sword needs 0.625 s between swings; waiting that long makes every hit count.
-const ATTACK_INTERVAL: Duration = Duration::from_millis(650);
+pub(super) const ATTACK_INTERVAL: Duration = Duration::from_millis(650);
 
 /// Hits `target` once and swings the arm.
 ///
 /// azalea 0.16 writes the attack packet's entity id as a fixed 4-byte int, but 26.1 reads a VarInt (as
 /// minecraft-data and vanilla-tested Mineflayer have it), so a server sees the wrong entity or a malformed packet.
 /// The packet is therefore written by hand here: its id, then the entity id as a VarInt.
-fn attack(bot: &BotHandle, target: &EntityRef) {
+pub(super) fn attack(bot: &BotHandle, target: &EntityRef) {
     let entity_id = target.minecraft_id();
     let packet_id = ServerboundGamePacket::Attack(ServerboundAttack { entity_id }).id();
     let mut raw = Vec::with_capacity(8);
@@ -47,6 +47,15 @@ fn attack(bot: &BotHandle, target: &EntityRef) {
         tracing::warn!("{}: could not send an attack on {entity_id}", bot.name());
     }
     client.write_packet(ServerboundSwing { hand: InteractionHand::MainHand });
+}
+
+/// Takes the best weapon carried in hand, if it carries one.
+pub(super) async fn hold_best_weapon(bot: &BotHandle) {
+    if let Some(weapon) = WEAPONS.iter().find(|w| items::count(bot, w) > 0) {
+        if let Err(err) = items::hold(bot, weapon).await {
+            tracing::debug!("{}: could not take the {weapon}: {err}", bot.name());
+        }
+    }
 }
 
 /// How far around the bot `killMob` looks for its mob.
@@ -71,9 +80,7 @@ pub async fn kill_mob(bot: &BotHandle, name: &str, timeout: Duration, search_bud
             )?
         }
     };
-    if let Some(weapon) = WEAPONS.iter().find(|w| items::count(bot, w) > 0) {
-        items::hold(bot, weapon).await?;
-    }
+    hold_best_weapon(bot).await;
     let deadline = tokio::time::Instant::now() + timeout;
     let mut last_seen = target.position();
     let mut last_hit = None;

@@ -11,6 +11,7 @@ pub mod items;
 mod kill;
 mod mine;
 mod place;
+pub mod reflex;
 mod smelt;
 pub mod facts;
 pub mod observe;

@@ -1,0 +1,299 @@
+//! Reflexes: what the bot's body wants right now, sensed every game tick.
+//!
+//! Each reflex is its own azalea plugin (and its own switch in the configuration): a `GameTick` system that looks at
+//! the bot's health, hunger, air, surroundings and the monsters around it and offers an [`Urge`]. The strongest urge
+//! of the tick is kept in the bot's [`Urges`] component; the primitives layer acts on it (eats, fights, runs) and
+//! holds the script in flight meanwhile. Sensing is cheap and never waits; acting happens off the tick.
+
+use azalea::{
+    Vec3,
+    app::{App, Plugin},
+    core::tick::GameTick,
+    ecs::prelude::*,
+    entity::{
+        EntityKindComponent, LocalEntity, Position,
+        metadata::{AbstractMonster, AirSupply, Health},
+    },
+    local_player::{Hunger, WorldHolder},
+    registry::builtin::{BlockKind, EntityKind},
+    world::WorldName,
+};
+
+// The ECS derive macros expect `bevy_ecs` in scope; azalea re-exports it.
+use azalea::ecs as bevy_ecs;
+
+use crate::config::Reflexes;
+
+/// Something the body needs now, strongest first (the order of the variants is the order of precedence).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Urge {
+    /// Get away from `from` (a creeper about to blow, or monsters when health is low).
+    Flee { from: Vec3, what: String },
+    /// Out of the lava or fire.
+    Escape { from: Vec3 },
+    /// Head out of the water before breath runs out.
+    Breathe,
+    /// Hit back at the monster attacking in melee.
+    Defend { target: Entity, what: String },
+    /// Eat something.
+    Eat,
+}
+
+impl Urge {
+    fn rank(&self) -> u8 {
+        match self {
+            Urge::Flee { .. } => 0,
+            Urge::Escape { .. } => 1,
+            Urge::Breathe => 2,
+            Urge::Defend { .. } => 3,
+            Urge::Eat => 4,
+        }
+    }
+
+    /// `fleeing a creeper`, `eating`: what `!status` shows while the reflex acts.
+    pub fn describe(&self) -> String {
+        match self {
+            Urge::Flee { what, .. } => format!("fleeing {what}"),
+            Urge::Escape { .. } => "getting out of the fire".to_owned(),
+            Urge::Breathe => "coming up for air".to_owned(),
+            Urge::Defend { what, .. } => format!("fighting off {what}"),
+            Urge::Eat => "eating".to_owned(),
+        }
+    }
+}
+
+/// The strongest urge of the last game tick, if any.
+#[derive(Component, Clone, Debug, Default)]
+pub struct Urges(pub Option<Urge>);
+
+impl Urges {
+    fn offer(&mut self, urge: Urge) {
+        if self.0.as_ref().is_none_or(|held| urge.rank() < held.rank()) {
+            self.0 = Some(urge);
+        }
+    }
+}
+
+/// Who has the body: `Some(what the reflex does)` while a reflex acts, `None` while scripts and commands may use it.
+/// The primitives layer acts on urges and sets this; scripts wait on it.
+#[derive(Component, Clone)]
+pub struct Body(pub tokio::sync::watch::Sender<Option<String>>);
+
+/// Health the bot tries to keep: below it, it eats whatever food it has (and regenerates from it).
+pub const HEAL_BELOW: f32 = 14.0;
+/// Food level at which the bot eats (vanilla regeneration needs 18; eating at 14 leaves room for a full meal).
+pub const EAT_AT: u32 = 14;
+/// Health at which the bot stops fighting and runs from monsters.
+pub const FLEE_HEALTH: f32 = 6.0;
+/// How close a creeper may come before the bot runs (it explodes within 3 after 1.5 s of hissing).
+pub const CREEPER_DISTANCE: f64 = 6.0;
+/// How close a monster must be for the bot to hit back (an attacker is within reach).
+pub const MELEE_DISTANCE: f64 = 3.5;
+/// Breath (ticks, of 300) at which the bot heads for air.
+pub const BREATHE_AT: i32 = 120;
+
+#[derive(SystemSet, Debug, Clone, PartialEq, Eq, Hash)]
+enum ReflexSystems {
+    Clear,
+    Sense,
+}
+
+/// Keeps the [`Urges`] component: cleared at the start of every tick, then offered to by the reflex plugins.
+struct UrgesPlugin;
+
+impl Plugin for UrgesPlugin {
+    fn build(&self, app: &mut App) {
+        app.configure_sets(GameTick, (ReflexSystems::Clear, ReflexSystems::Sense).chain())
+            .add_systems(GameTick, clear_urges.in_set(ReflexSystems::Clear));
+    }
+}
+
+fn clear_urges(mut commands: Commands, mut bots: Query<(Entity, Option<&mut Urges>), With<LocalEntity>>) {
+    for (entity, urges) in &mut bots {
+        match urges {
+            Some(mut urges) => urges.0 = None,
+            None => {
+                commands.entity(entity).insert(Urges::default());
+            }
+        }
+    }
+}
+
+/// The switched-on reflexes, each its own plugin.
+pub struct ReflexPlugins(pub Reflexes);
+
+impl Plugin for ReflexPlugins {
+    fn build(&self, app: &mut App) {
+        let on = self.0;
+        app.add_plugins(UrgesPlugin);
+        if on.eat {
+            app.add_plugins(AutoEatPlugin);
+        }
+        if on.defend {
+            app.add_plugins(SelfDefencePlugin);
+        }
+        if on.flee {
+            app.add_plugins(FleePlugin);
+        }
+        if on.breathe {
+            app.add_plugins(BreathePlugin);
+        }
+        if on.escape_fire {
+            app.add_plugins(EscapeFirePlugin);
+        }
+    }
+}
+
+type Monsters<'w, 's> = Query<
+    'w,
+    's,
+    (Entity, &'static Position, &'static EntityKindComponent, &'static WorldName),
+    (With<AbstractMonster>, Without<LocalEntity>),
+>;
+
+/// Eat when hungry (food ≤ 14), or when hurt (health < 14) and not full, so health comes back.
+pub struct AutoEatPlugin;
+
+impl Plugin for AutoEatPlugin {
+    fn build(&self, app: &mut App) {
+        app.add_systems(GameTick, sense_hunger.in_set(ReflexSystems::Sense));
+    }
+}
+
+fn sense_hunger(mut bots: Query<(&Hunger, &Health, &mut Urges), With<LocalEntity>>) {
+    for (hunger, health, mut urges) in &mut bots {
+        if needs_food(hunger.food, health.0) {
+            urges.offer(Urge::Eat);
+        }
+    }
+}
+
+/// Whether the bot should eat now (and has a reason to: the act itself needs food in the inventory).
+pub fn needs_food(food: u32, health: f32) -> bool {
+    health > 0.0 && (food <= EAT_AT || (health < HEAL_BELOW && food < 20))
+}
+
+/// Hit back at a monster within reach, unless health is low (then the flee reflex runs instead).
+pub struct SelfDefencePlugin;
+
+impl Plugin for SelfDefencePlugin {
+    fn build(&self, app: &mut App) {
+        app.add_systems(GameTick, sense_attackers.in_set(ReflexSystems::Sense));
+    }
+}
+
+fn sense_attackers(mut bots: Query<(&Position, &WorldName, &Health, &mut Urges), With<LocalEntity>>, monsters: Monsters) {
+    for (position, world, health, mut urges) in &mut bots {
+        if health.0 <= 0.0 {
+            continue;
+        }
+        let nearest = monsters
+            .iter()
+            .filter(|(_, _, kind, w)| *w == world && kind.0 != EntityKind::Creeper)
+            .map(|(entity, p, kind, _)| (entity, p.distance_to(**position), kind.0))
+            .filter(|(_, d, _)| *d <= MELEE_DISTANCE)
+            .min_by(|a, b| a.1.total_cmp(&b.1));
+        if let Some((target, _, kind)) = nearest {
+            urges.offer(Urge::Defend { target, what: format!("a {}", short_name(kind)) });
+        }
+    }
+}
+
+/// Run from a creeper within 6 blocks, and from any monster within 12 when health is 6 or less.
+pub struct FleePlugin;
+
+impl Plugin for FleePlugin {
+    fn build(&self, app: &mut App) {
+        app.add_systems(GameTick, sense_danger.in_set(ReflexSystems::Sense));
+    }
+}
+
+fn sense_danger(mut bots: Query<(&Position, &WorldName, &Health, &mut Urges), With<LocalEntity>>, monsters: Monsters) {
+    for (position, world, health, mut urges) in &mut bots {
+        if health.0 <= 0.0 {
+            continue;
+        }
+        let weak = health.0 <= FLEE_HEALTH;
+        let threat = monsters
+            .iter()
+            .filter(|(_, _, _, w)| *w == world)
+            .map(|(_, p, kind, _)| (**p, p.distance_to(**position), kind.0))
+            .filter(|(_, d, kind)| (*kind == EntityKind::Creeper && *d <= CREEPER_DISTANCE) || (weak && *d <= 12.0))
+            .min_by(|a, b| a.1.total_cmp(&b.1));
+        if let Some((from, _, kind)) = threat {
+            urges.offer(Urge::Flee { from, what: format!("a {}", short_name(kind)) });
+        }
+    }
+}
+
+/// Head for air when breath runs low.
+pub struct BreathePlugin;
+
+impl Plugin for BreathePlugin {
+    fn build(&self, app: &mut App) {
+        app.add_systems(GameTick, sense_breath.in_set(ReflexSystems::Sense));
+    }
+}
+
+fn sense_breath(mut bots: Query<(&AirSupply, &Health, &mut Urges), With<LocalEntity>>) {
+    for (air, health, mut urges) in &mut bots {
+        if health.0 > 0.0 && air.0 <= BREATHE_AT {
+            urges.offer(Urge::Breathe);
+        }
+    }
+}
+
+/// Out of lava or fire the moment the bot's feet or body are in it.
+pub struct EscapeFirePlugin;
+
+impl Plugin for EscapeFirePlugin {
+    fn build(&self, app: &mut App) {
+        app.add_systems(GameTick, sense_fire.in_set(ReflexSystems::Sense));
+    }
+}
+
+fn sense_fire(
+    mut bots: Query<(&Position, &WorldHolder, &Health, &mut Urges), With<LocalEntity>>,
+) {
+    for (position, holder, health, mut urges) in &mut bots {
+        if health.0 <= 0.0 {
+            continue;
+        }
+        let world = holder.shared.read();
+        let feet = azalea::BlockPos::from(**position);
+        let burning = [feet, feet.up(1)].into_iter().any(|p| {
+            world.get_block_state(p).map(BlockKind::from).is_some_and(|k| matches!(k, BlockKind::Lava | BlockKind::Fire | BlockKind::SoulFire))
+        });
+        if burning {
+            urges.offer(Urge::Escape { from: **position });
+        }
+    }
+}
+
+fn short_name(kind: EntityKind) -> String {
+    let name = kind.to_string();
+    name.trim_start_matches("minecraft:").replace('_', " ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_strongest_urge_wins_whatever_the_order() {
+        let mut urges = Urges::default();
+        urges.offer(Urge::Eat);
+        urges.offer(Urge::Flee { from: Vec3::ZERO, what: "a creeper".into() });
+        urges.offer(Urge::Breathe);
+        assert_eq!(urges.0.as_ref().map(Urge::describe).as_deref(), Some("fleeing a creeper"));
+    }
+
+    #[test]
+    fn hunger_or_hurt_means_eat() {
+        assert!(needs_food(14, 20.0));
+        assert!(!needs_food(15, 20.0));
+        assert!(needs_food(19, 10.0), "hurt and not full: eat to heal");
+        assert!(!needs_food(20, 10.0), "a full bot cannot eat");
+        assert!(!needs_food(3, 0.0), "the dead do not eat");
+    }
+}
