@@ -191,6 +191,8 @@ impl Brain for AppBrain {
     fn spawned(&self, bot: BotHandle, again: bool) {
         let state = &self.0;
         let shared = &state.shared;
+        // The body's reflexes, once per connection (a respawn keeps them running).
+        tokio::task::spawn_local(crate::primitives::reflex::drive(bot.clone(), shared.config.reflexes));
         let first_bot = shared.bot_names.first() == Some(&state.name);
         if !again && first_bot {
             tokio::task::spawn_local(announce(bot.clone(), shared.clone()));

@@ -116,6 +116,21 @@ impl BotHandle {
         Some(sender)
     }
 
+    /// Where the bot last died, if it has not been back for its things yet.
+    pub fn last_death(&self) -> Option<reflex::LastDeath> {
+        self.client.get_component::<reflex::LastDeath>().map(|d| *d)
+    }
+
+    /// Forgets the last death (its things were fetched, or are gone).
+    pub fn forget_death(&self) {
+        self.client.ecs.write().entity_mut(self.client.entity).remove::<reflex::LastDeath>();
+    }
+
+    /// Whether the bot is alive (it has health and is not waiting to respawn).
+    pub fn is_alive(&self) -> bool {
+        self.client.get_component::<azalea::entity::Dead>().is_none() && self.client.health() > 0.0
+    }
+
     /// The strongest urge the reflexes sensed on the last tick.
     pub fn urge(&self) -> Option<reflex::Urge> {
         self.client.get_component::<reflex::Urges>().and_then(|u| u.0.clone())

@@ -141,6 +141,9 @@ impl Plugin for ReflexPlugins {
         if on.escape_fire {
             app.add_plugins(EscapeFirePlugin);
         }
+        if on.recover {
+            app.add_plugins(RecoverPlugin);
+        }
     }
 }
 
@@ -156,7 +159,7 @@ pub struct AutoEatPlugin;
 
 impl Plugin for AutoEatPlugin {
     fn build(&self, app: &mut App) {
-        app.add_systems(GameTick, sense_hunger.in_set(ReflexSystems::Sense));
+        app.add_systems(GameTick, sense_hunger.in_set(ReflexSystems::Sense).ambiguous_with_all());
     }
 }
 
@@ -178,7 +181,7 @@ pub struct SelfDefencePlugin;
 
 impl Plugin for SelfDefencePlugin {
     fn build(&self, app: &mut App) {
-        app.add_systems(GameTick, sense_attackers.in_set(ReflexSystems::Sense));
+        app.add_systems(GameTick, sense_attackers.in_set(ReflexSystems::Sense).ambiguous_with_all());
     }
 }
 
@@ -204,7 +207,7 @@ pub struct FleePlugin;
 
 impl Plugin for FleePlugin {
     fn build(&self, app: &mut App) {
-        app.add_systems(GameTick, sense_danger.in_set(ReflexSystems::Sense));
+        app.add_systems(GameTick, sense_danger.in_set(ReflexSystems::Sense).ambiguous_with_all());
     }
 }
 
@@ -231,13 +234,19 @@ pub struct BreathePlugin;
 
 impl Plugin for BreathePlugin {
     fn build(&self, app: &mut App) {
-        app.add_systems(GameTick, sense_breath.in_set(ReflexSystems::Sense));
+        app.add_systems(GameTick, sense_breath.in_set(ReflexSystems::Sense).ambiguous_with_all());
     }
 }
 
-fn sense_breath(mut bots: Query<(&AirSupply, &Health, &mut Urges), With<LocalEntity>>) {
-    for (air, health, mut urges) in &mut bots {
-        if health.0 > 0.0 && air.0 <= BREATHE_AT {
+fn sense_breath(mut bots: Query<(&AirSupply, &Health, &Position, &WorldHolder, &mut Urges), With<LocalEntity>>) {
+    for (air, health, position, holder, mut urges) in &mut bots {
+        if health.0 <= 0.0 || air.0 > BREATHE_AT {
+            continue;
+        }
+        // Only with the head under water (the air count can lag, or start low before the server sends it).
+        let eyes = azalea::BlockPos::from(position.up(1.62));
+        let head_in_water = holder.shared.read().get_block_state(eyes).map(BlockKind::from) == Some(BlockKind::Water);
+        if head_in_water {
             urges.offer(Urge::Breathe);
         }
     }
@@ -248,7 +257,7 @@ pub struct EscapeFirePlugin;
 
 impl Plugin for EscapeFirePlugin {
     fn build(&self, app: &mut App) {
-        app.add_systems(GameTick, sense_fire.in_set(ReflexSystems::Sense));
+        app.add_systems(GameTick, sense_fire.in_set(ReflexSystems::Sense).ambiguous_with_all());
     }
 }
 
@@ -267,6 +276,30 @@ fn sense_fire(
         if burning {
             urges.offer(Urge::Escape { from: **position });
         }
+    }
+}
+
+/// Where the bot last died, until it has been back there for its things.
+#[derive(Component, Clone, Copy, Debug)]
+pub struct LastDeath {
+    pub position: Vec3,
+    /// When it died: dropped items vanish after 5 minutes.
+    pub at: std::time::Instant,
+}
+
+/// Remembers where the bot died (the items it carried lie there), for the driver to go back when it is safe.
+pub struct RecoverPlugin;
+
+impl Plugin for RecoverPlugin {
+    fn build(&self, app: &mut App) {
+        app.add_observer(note_death);
+    }
+}
+
+/// Runs the moment azalea marks the bot dead (it respawns within a tick or two, so a system could miss it).
+fn note_death(died: On<Add, azalea::entity::Dead>, mut commands: Commands, bots: Query<&Position, With<LocalEntity>>) {
+    if let Ok(position) = bots.get(died.entity) {
+        commands.entity(died.entity).insert(LastDeath { position: **position, at: std::time::Instant::now() });
     }
 }
 

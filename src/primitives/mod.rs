@@ -22,6 +22,7 @@ use std::{future::Future, panic::AssertUnwindSafe};
 use futures_util::FutureExt;
 use rhai::Dynamic;
 use tokio::sync::mpsc;
+use tokio_util::sync::CancellationToken;
 
 use crate::{
     bot::BotHandle,
@@ -34,25 +35,51 @@ pub fn serve(bot: BotHandle) -> (ChannelHost, impl Future<Output = ()>) {
     let (jobs, mut incoming) = mpsc::unbounded_channel::<Job>();
     let task = async move {
         while let Some(Job { call, reply, cancel, deadline }) = incoming.recv().await {
-            // A panic in a primitive (a bug) is that call's error; the bot goes on serving the script.
-            let time_left = deadline.saturating_duration_since(std::time::Instant::now());
-            let performed = AssertUnwindSafe(perform(&bot, call, time_left)).catch_unwind();
-            let answer = tokio::select! {
-                answer = performed => answer.unwrap_or_else(|panic| {
-                    let message = crate::script::runner::panic_message(&*panic);
-                    tracing::error!("a primitive panicked: {message}");
-                    Err(format!("an internal error stopped it: {message}"))
-                }),
-                () = cancel.cancelled() => {
-                    bot.stop_all();
-                    Err(CANCELLED.to_owned())
-                }
-            };
+            let answer = serve_one(&bot, call, &cancel, deadline).await;
             // The script may have given up waiting (stopped); nobody to tell then.
             let _ = reply.send(answer);
         }
     };
     (ChannelHost::new(jobs), task)
+}
+
+/// Carries out one call, yielding the body to reflexes: the call waits while a reflex acts, and a call a reflex
+/// interrupts is dropped (the bot stops) and carried out again from the start once the reflex is done.
+async fn serve_one(bot: &BotHandle, call: Call, cancel: &CancellationToken, deadline: std::time::Instant) -> Answer {
+    let mut body = bot.body();
+    loop {
+        if let Some(body) = body.as_mut() {
+            tokio::select! {
+                _ = body.wait_for(Option::is_none) => {}
+                () = cancel.cancelled() => return Err(CANCELLED.to_owned()),
+            }
+        }
+        let time_left = deadline.saturating_duration_since(std::time::Instant::now());
+        // A panic in a primitive (a bug) is that call's error; the bot goes on serving the script.
+        let performed = AssertUnwindSafe(perform(bot, call.clone(), time_left)).catch_unwind();
+        let taken = async {
+            match body.as_mut() {
+                Some(body) => {
+                    let _ = body.wait_for(Option::is_some).await;
+                }
+                None => std::future::pending().await,
+            }
+        };
+        tokio::select! {
+            answer = performed => return answer.unwrap_or_else(|panic| {
+                let message = crate::script::runner::panic_message(&*panic);
+                tracing::error!("a primitive panicked: {message}");
+                Err(format!("an internal error stopped it: {message}"))
+            }),
+            () = cancel.cancelled() => {
+                bot.stop_all();
+                return Err(CANCELLED.to_owned());
+            }
+            () = taken => {
+                tracing::info!("{}: {call:?} waits for a reflex ({})", bot.name(), bot.reflex().unwrap_or_default());
+            }
+        }
+    }
 }
 
 /// Carries out one call, with `time_left` in the run that made it.

@@ -126,6 +126,16 @@ pub fn entities_near(bot: &BotHandle, max_distance: f64, limit: usize) -> Vec<St
         .collect()
 }
 
+/// Item entities lying within `radius` of `at`, nearest to the bot first.
+pub fn items_near(bot: &BotHandle, at: azalea::Vec3, radius: f64) -> Vec<azalea::Vec3> {
+    bot.client()
+        .nearest_entities_by::<&EntityKindComponent, Without<LocalEntity>>(|k: &EntityKindComponent| k.0 == EntityKind::Item)
+        .iter()
+        .map(|e| e.position())
+        .filter(|p| p.distance_to(at) <= radius)
+        .collect()
+}
+
 /// What the bot wears and holds: `held: stone_pickaxe, head: iron_helmet`, or `nothing`.
 pub fn equipment(bot: &BotHandle) -> String {
     let slots = super::items::inventory_slots(bot);

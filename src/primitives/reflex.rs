@@ -46,6 +46,8 @@ pub async fn drive(bot: BotHandle, on: Reflexes) {
     let Some(body) = bot.claim_body() else { return };
     let mut no_food_until: Option<Instant> = None;
     let mut gone_since: Option<Instant> = None;
+    // The death already announced in chat, by when it happened.
+    let mut told_of_death: Option<std::time::Instant> = None;
     loop {
         tokio::time::sleep(Duration::from_millis(50)).await;
         // The connection's entity goes away when the bot disconnects; a reconnect starts another driver.
@@ -57,19 +59,22 @@ pub async fn drive(bot: BotHandle, on: Reflexes) {
             continue;
         }
         gone_since = None;
-        let Some(urge) = bot.urge() else { continue };
+        let Some(urge) = bot.urge() else {
+            if on.recover {
+                recover_if_safe(&bot, &body, &mut told_of_death).await;
+            }
+            continue;
+        };
         if urge == Urge::Eat && no_food_until.is_some_and(|t| t > Instant::now()) {
             continue;
         }
         let what = urge.describe();
         tracing::info!("{}: reflex: {what}", bot.name());
         body.send_replace(Some(what.clone()));
-        // A tick for the script's call in flight to be dropped before the reflex moves the bot.
-        tokio::time::sleep(Duration::from_millis(50)).await;
-        bot.stop_all();
+        take_over(&bot).await;
         let acted = tokio::time::timeout(LONGEST, act(&bot, &urge)).await;
-        bot.stop_all();
         bot.client().set_jumping(false);
+        take_over(&bot).await;
         match acted {
             Ok(Ok(())) => {}
             Ok(Err(why)) => {
@@ -81,8 +86,79 @@ pub async fn drive(bot: BotHandle, on: Reflexes) {
             Err(_) => tracing::warn!("{}: reflex {what} gave up after {}s", bot.name(), LONGEST.as_secs()),
         }
         body.send_replace(None);
-        let _ = on;
     }
+}
+
+/// How long dropped items stay in the world (vanilla: 6000 ticks).
+const ITEMS_LAST: Duration = Duration::from_secs(300);
+/// Monsters closer than this make going back unsafe.
+const SAFE_DISTANCE: f64 = 16.0;
+
+/// After a death: says so once back alive, and goes back for the dropped things when no monster is near and health
+/// is 10 or more (or gives them up once they have vanished).
+async fn recover_if_safe(
+    bot: &BotHandle,
+    body: &tokio::sync::watch::Sender<Option<String>>,
+    told: &mut Option<std::time::Instant>,
+) {
+    let Some(death) = bot.last_death() else { return };
+    if !bot.is_alive() {
+        return;
+    }
+    let place = fmt_block(BlockPos::from(death.position));
+    if *told != Some(death.at) {
+        *told = Some(death.at);
+        bot.chat(&format!("I died at {place}. I'll go back for my things when it's safe."));
+    }
+    if death.at.elapsed() > ITEMS_LAST {
+        bot.chat(&format!("My things at {place} are gone by now."));
+        bot.forget_death();
+        return;
+    }
+    if bot.client().health() < 10.0 || !bot.hostiles_near(SAFE_DISTANCE).is_empty() {
+        return;
+    }
+    body.send_replace(Some("going back for my things".to_owned()));
+    take_over(&bot).await;
+    let before: i32 = bot.items().iter().map(|(_, n)| n).sum();
+    let fetched = tokio::time::timeout(Duration::from_secs(120), fetch_drops(bot, death.position)).await;
+    let got = bot.items().iter().map(|(_, n)| n).sum::<i32>() - before;
+    match fetched {
+        Ok(Err(why)) => bot.chat(&format!("I could not get back to {place}: {why}")),
+        _ if got > 0 => bot.chat(&format!("I got {got} of my things back from {place}.")),
+        _ => bot.chat(&format!("I found none of my things at {place}.")),
+    }
+    bot.forget_death();
+    take_over(bot).await;
+    body.send_replace(None);
+}
+
+/// Walks to where the bot died and over every item lying within 8 blocks of it.
+async fn fetch_drops(bot: &BotHandle, at: Vec3) -> Result<(), String> {
+    bot.goto_near(at, 2.0).await.map_err(|e| e.to_string())?;
+    let started = Instant::now();
+    while started.elapsed() < Duration::from_secs(30) {
+        let Some(item) = observe::items_near(bot, at, 8.0).first().copied() else { break };
+        if bot.goto_block(BlockPos::from(item)).await.is_err() {
+            // Out of reach (fell into a hole, in lava): leave it.
+            break;
+        }
+        bot.client().wait_ticks(4).await;
+    }
+    Ok(())
+}
+
+fn fmt_block(pos: BlockPos) -> String {
+    format!("{} {} {}", pos.x, pos.y, pos.z)
+}
+
+/// Stops whatever the body was doing, and waits until the stop has reached the pathfinder (on the next tick): a walk
+/// started before that, by the reflex or the script resuming, would be stopped with it. The script's call in flight
+/// is dropped meanwhile.
+async fn take_over(bot: &BotHandle) {
+    tokio::task::yield_now().await;
+    bot.stop_all();
+    bot.client().wait_ticks(2).await;
 }
 
 async fn act(bot: &BotHandle, urge: &Urge) -> Result<(), String> {
@@ -105,6 +181,8 @@ async fn eat(bot: &BotHandle) -> Result<(), String> {
     for _ in 0..4 {
         let Some(food) = best_food(bot) else { return Err("no food carried".to_owned()) };
         items::hold(bot, food).await?;
+        // The slot change goes out on the next tick; a use sent before it would be for the old slot, and cut short.
+        bot.client().wait_ticks(2).await;
         let before = items::count(bot, food);
         use_held_item(bot);
         if !items::wait_until(bot, EAT_WAIT, || items::count(bot, food) < before).await {

@@ -1,0 +1,122 @@
+//! Reflexes in natural worlds: the bot eats when hungry (pausing the script it runs, which then carries on), hits back
+//! at a zombie at night, runs from a creeper (and `!status` says so), and goes back for its things after a death.
+
+mod support;
+
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+use support::*;
+
+/// A natural world (monsters only where a test puts them), Alice near spawn and a bot owned by her; returns the
+/// spawn column too.
+fn natural_world_with_bot(seed: u64, extra: &[&str], scripts: Option<&ScriptDir>) -> (World, Bot, (i64, i64)) {
+    let mut args = vec!["--mobs", "off"];
+    args.extend_from_slice(extra);
+    let world = World::start_natural(seed, &args);
+    let spawn = world.cmd(json!({ "cmd": "world" }))["spawn"].clone();
+    let (sx, sz) = (spawn["x"].as_f64().unwrap().floor() as i64, spawn["z"].as_f64().unwrap().floor() as i64);
+    world.add_player("Alice", [sx as f64 + 2.5, surface(&world, sx + 2, sz + 2) as f64, sz as f64 + 2.5]);
+    let mut bot_args = vec!["--username", "Wayfarer", "--owner", "Alice"];
+    if let Some(scripts) = scripts {
+        bot_args.extend_from_slice(&["--scripts", scripts.path()]);
+    }
+    let bot = Bot::start(&world.address(), &bot_args);
+    bot.expect_log("Wayfarer spawned at", Duration::from_secs(60));
+    (world, bot, (sx, sz))
+}
+
+/// The y a player stands at on column x, z.
+fn surface(world: &World, x: i64, z: i64) -> i64 {
+    world.cmd(json!({ "cmd": "surface", "x": x, "z": z }))["y"].as_i64().unwrap() + 1
+}
+
+fn events(world: &World, from: usize, kind: &str) -> Vec<Value> {
+    world.events_since(from).into_iter().filter(|e| e["event"] == kind).collect()
+}
+
+fn assert_alive(world: &World) {
+    let deaths: Vec<Value> = events(world, 0, "death").into_iter().filter(|e| e["name"] == "Wayfarer").collect();
+    assert!(deaths.is_empty(), "the bot died: {deaths:?}");
+}
+
+#[test]
+fn eats_when_hungry_then_the_script_carries_on() {
+    let scripts = ScriptDir::new("reflex-eat", &[]);
+    let (world, _bot, (sx, sz)) = natural_world_with_bot(3, &[], Some(&scripts));
+    let (gx, gz) = (sx - 20, sz + 6);
+    let gy = surface(&world, gx, gz);
+    std::fs::write(scripts.0.join("stroll.rhai"), format!("goTo(vec3({gx}, {gy}, {gz})); \"there\"")).unwrap();
+    give(&world, "Wayfarer", "rotten_flesh", 2);
+    give(&world, "Wayfarer", "bread", 3);
+    bot_sees(&world, "Wayfarer", "bread", 3);
+    std::thread::sleep(Duration::from_secs(2)); // the script library sees the new file
+
+    let from = world.say("Alice", "!run stroll");
+    world.expect_chat(from, "Wayfarer", "Running stroll", Duration::from_secs(5));
+    world.cmd(json!({ "cmd": "setFood", "name": "Wayfarer", "food": 6, "saturation": 0 }));
+    let done = world.wait_event(from, Duration::from_secs(60), |e| {
+        e["event"] == "chat" && e["from"] == "Wayfarer" && e["text"].as_str().is_some_and(|t| t.starts_with("stroll f"))
+    });
+    let done = done.expect("the script ended")["text"].as_str().unwrap().to_owned();
+    assert!(done.starts_with("stroll finished"), "the script did not carry on after eating: {done}");
+
+    let ate = events(&world, from, "ate");
+    assert!(!ate.is_empty(), "the bot did not eat");
+    assert!(ate.iter().all(|e| e["item"] == "bread"), "bread is better than rotten flesh: {ate:?}");
+    assert!(ate.last().unwrap()["food"].as_i64().unwrap() > 14, "{ate:?}");
+    assert_eq!(inventory_count(&world, "Wayfarer", "rotten_flesh"), 2);
+    assert!(world.player("Wayfarer").distance_to([gx as f64 + 0.5, gy as f64, gz as f64 + 0.5]) < 1.5);
+}
+
+#[test]
+fn fights_off_a_zombie_at_night() {
+    let (world, _bot, _) = natural_world_with_bot(1009, &["--time", "18000"], None);
+    give(&world, "Wayfarer", "stone_sword", 1);
+    bot_sees(&world, "Wayfarer", "stone_sword", 1);
+    let me = world.player("Wayfarer");
+    let from = world.cursor();
+    let zombie = world.cmd(json!({ "cmd": "spawnMob", "kind": "zombie", "x": me.pos[0] + 3.0, "z": me.pos[2] }));
+    let killed = world.wait_event(from, Duration::from_secs(45), |e| e["event"] == "mobKilled" && e["entityId"] == zombie);
+    let killed = killed.unwrap_or_else(|| panic!("the zombie is still alive; events: {:?}", events(&world, from, "playerHurt")));
+    assert_eq!(killed["by"], "Wayfarer");
+    assert_alive(&world);
+}
+
+#[test]
+fn runs_from_a_creeper_and_says_so() {
+    let (world, _bot, _) = natural_world_with_bot(77777, &[], None);
+    let me = world.player("Wayfarer");
+    let at = [me.pos[0] + 3.0, me.pos[1], me.pos[2]];
+    world.cmd(json!({ "cmd": "spawnMob", "kind": "creeper", "x": at[0], "z": at[2] }));
+    std::thread::sleep(Duration::from_millis(300));
+    let from = world.say("Alice", "!status");
+    let status = world.expect_chat(from, "Wayfarer", "At ", Duration::from_secs(5));
+    assert!(status.contains("fleeing a creeper"), "{status}");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while world.player("Wayfarer").distance_to(at) < 10.0 {
+        assert!(Instant::now() < deadline, "the bot stayed by the creeper: {:?}", world.player("Wayfarer").pos);
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    assert_alive(&world);
+}
+
+#[test]
+fn goes_back_for_its_things_after_dying() {
+    let (world, _bot, (sx, sz)) = natural_world_with_bot(3, &[], None);
+    let (dx, dz) = (sx + 14, sz - 10);
+    world.cmd(json!({ "cmd": "teleport", "name": "Wayfarer", "x": dx as f64 + 0.5, "y": surface(&world, dx, dz) as f64, "z": dz as f64 + 0.5 }));
+    give(&world, "Wayfarer", "cobblestone", 5);
+    give(&world, "Wayfarer", "iron_ingot", 2);
+    bot_sees(&world, "Wayfarer", "iron_ingot", 2);
+    std::thread::sleep(Duration::from_secs(1));
+
+    let from = world.cursor();
+    world.cmd(json!({ "cmd": "damage", "name": "Wayfarer", "amount": 40 }));
+    world.wait_event(from, Duration::from_secs(5), |e| e["event"] == "death" && e["name"] == "Wayfarer").expect("the bot died");
+    world.expect_chat(from, "Wayfarer", "I died at", Duration::from_secs(15));
+    let back = world.expect_chat(from, "Wayfarer", "of my things back", Duration::from_secs(90));
+    assert!(back.starts_with("I got 7 of my things back"), "{back}");
+    assert_eq!(inventory_count(&world, "Wayfarer", "cobblestone"), 5);
+    assert_eq!(inventory_count(&world, "Wayfarer", "iron_ingot"), 2);
+}
