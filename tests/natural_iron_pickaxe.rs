@@ -1,0 +1,34 @@
+//! `!run craftIronPickaxe` from a natural world's spawn with an empty inventory, monsters on: the starter skills find
+//! trees, dig stairs down for stone and for iron ore (none lies on the surface), climb back up, smelt and craft.
+
+mod support;
+
+use std::time::Duration;
+
+use serde_json::json;
+use support::*;
+
+#[test]
+fn iron_pickaxe_from_a_natural_spawn() {
+    let skills = ScriptDir::starter_skills("natural-iron", &[]);
+    let world = World::start_natural(1009, &[]);
+    let spawn = world.cmd(json!({ "cmd": "world" }))["spawn"].clone();
+    let (sx, sz) = (spawn["x"].as_f64().unwrap(), spawn["z"].as_f64().unwrap());
+    let y = world.cmd(json!({ "cmd": "surface", "x": sx + 2.0, "z": sz + 2.0 }))["y"].as_i64().unwrap() + 1;
+    world.add_player("Alice", [sx + 2.0, y as f64, sz + 2.0]);
+    let bot = Bot::start(&world.address(), &["--username", "Wayfarer", "--owner", "Alice", "--skills", skills.path()]);
+    bot.expect_log("Wayfarer spawned at", Duration::from_secs(60));
+
+    let done = run_script(&world, "craftIronPickaxe", Duration::from_secs(600));
+    assert!(done.starts_with("craftIronPickaxe finished"), "{done}");
+    assert_eq!(inventory_count(&world, "Wayfarer", "iron_pickaxe"), 1);
+    let mined_iron = world
+        .events_since(0)
+        .into_iter()
+        .filter(|e| e["event"] == "blockBroken" && e["name"] == "Wayfarer")
+        .filter(|e| e["block"] == "iron_ore" || e["block"] == "deepslate_iron_ore")
+        .count();
+    assert!(mined_iron >= 3, "the bot mined {mined_iron} iron ore");
+    let deaths = world.events_since(0).into_iter().filter(|e| e["event"] == "death").count();
+    eprintln!("deaths on the way: {deaths}");
+}
