@@ -178,3 +178,91 @@ pub async fn wait_until(bot: &BotHandle, timeout: Duration, mut check: impl FnMu
         bot.client().wait_ticks(1).await;
     }
 }
+
+/// Blocks and items the bot throws away first when its inventory is full, whole stacks, in this order. Nothing here
+/// is a tool, weapon, armour, food, ore or ingot; scaffold blocks (dirt, cobblestone) are kept up to [`KEEP_SCAFFOLD`].
+const JUNK: [&str; 16] = [
+    "gravel", "andesite", "diorite", "granite", "tuff", "calcite", "dripstone_block", "pointed_dripstone",
+    "rotten_flesh", "wheat_seeds", "poisonous_potato", "spider_eye", "flint", "sand", "red_sand", "netherrack",
+];
+/// Blocks kept for pillars and bridges (see `bot::moves`); stacks beyond the first this many go when room is needed.
+const SCAFFOLD_KINDS: [&str; 3] = ["dirt", "cobbled_deepslate", "cobblestone"];
+pub const KEEP_SCAFFOLD: i32 = 64;
+
+/// Whether the main inventory and hotbar have no empty slot.
+pub fn is_full(slots: &[ItemStack]) -> bool {
+    (9..=44).all(|i| slots.get(i).is_some_and(|s| !s.is_empty()))
+}
+
+/// The slot to throw away to make room, by the rule: the first [`JUNK`] kind carried (its smallest stack), else a
+/// stack of a scaffold kind beyond the first [`KEEP_SCAFFOLD`] of it; `None` when nothing can go.
+pub fn junk_slot(slots: &[ItemStack]) -> Option<usize> {
+    let smallest = |name: &str| {
+        let mut found = slots_with(slots, 9..=44, name);
+        found.sort_by_key(|&i| slots[i].count());
+        found.first().copied()
+    };
+    if let Some(slot) = JUNK.iter().find_map(|name| smallest(name)) {
+        return Some(slot);
+    }
+    SCAFFOLD_KINDS.iter().find_map(|name| {
+        let total: i32 = slots_with(slots, 9..=44, name).iter().map(|&i| slots[i].count()).sum();
+        let slot = smallest(name)?;
+        (total - slots[slot].count() >= KEEP_SCAFFOLD).then_some(slot)
+    })
+}
+
+/// When no slot is free, throws away one stack by the [`junk_slot`] rule so the next pickup fits, facing away from
+/// `keep_clear` (where the bot will walk to collect, so it does not pick the junk up again). Returns what went, or an
+/// error naming what fills the inventory when nothing may go.
+pub async fn make_room(bot: &BotHandle, keep_clear: azalea::Vec3) -> Result<Option<String>, String> {
+    let slots = inventory_slots(bot);
+    if !is_full(&slots) {
+        return Ok(None);
+    }
+    let Some(slot) = junk_slot(&slots) else {
+        return Err("My inventory is full of things I need; store some in a chest (depositItemIntoChest)".to_owned());
+    };
+    let what = format!("{} {}", slots[slot].count(), item_name(&slots[slot]).unwrap_or_default());
+    let here = bot.position();
+    bot.client().look_at(azalea::Vec3::new(2.0 * here.x - keep_clear.x, here.y + 1.0, 2.0 * here.z - keep_clear.z));
+    bot.client().wait_ticks(1).await;
+    bot.client().get_inventory().click(ClickOperation::Throw(azalea::inventory::operations::ThrowClick::All { slot: slot as u16 }));
+    settle(bot).await;
+    tracing::info!("{}: inventory full; threw away {what}", bot.name());
+    Ok(Some(what))
+}
+
+#[cfg(test)]
+mod junk_tests {
+    use azalea::registry::builtin::ItemKind;
+
+    use super::*;
+
+    fn full_of(items: &[(ItemKind, i32)]) -> Vec<ItemStack> {
+        let mut slots = vec![ItemStack::Empty; 46];
+        for (i, slot) in (9..=44).enumerate() {
+            let (kind, count) = items[i % items.len()];
+            slots[slot] = ItemStack::new(kind, count);
+        }
+        slots
+    }
+
+    #[test]
+    fn junk_goes_first_then_spare_scaffold_never_tools() {
+        let mut slots = full_of(&[(ItemKind::Dirt, 64), (ItemKind::IronPickaxe, 1), (ItemKind::Bread, 5)]);
+        slots[20] = ItemStack::new(ItemKind::Gravel, 12);
+        slots[30] = ItemStack::new(ItemKind::Gravel, 3);
+        assert!(is_full(&slots));
+        assert_eq!(junk_slot(&slots), Some(30), "the smaller gravel stack first");
+        slots[20] = ItemStack::new(ItemKind::Bread, 1);
+        slots[30] = ItemStack::new(ItemKind::Bread, 1);
+        let slot = junk_slot(&slots).expect("spare dirt can go");
+        assert_eq!(slots[slot].kind(), ItemKind::Dirt);
+        let tools_and_food = full_of(&[(ItemKind::IronPickaxe, 1), (ItemKind::Bread, 5), (ItemKind::Dirt, 64)]);
+        // 12 stacks of dirt: all but the first 64 blocks may go.
+        assert_eq!(tools_and_food[junk_slot(&tools_and_food).unwrap()].kind(), ItemKind::Dirt);
+        let needed = full_of(&[(ItemKind::IronPickaxe, 1), (ItemKind::Bread, 5), (ItemKind::RawIron, 3)]);
+        assert_eq!(junk_slot(&needed), None);
+    }
+}

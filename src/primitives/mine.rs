@@ -47,6 +47,10 @@ pub async fn mine_block(bot: &BotHandle, name: &str, count: u32, search_budget: 
         let before: Vec<i32> = drops.iter().map(|d| items::count(bot, d)).collect();
         bot.goto_reach(pos).await.map_err(|e| format!("I could not get to the {name} at {}: {e}", fmt_block(pos)))?;
         if observe::block_kind(bot, pos) == Some(kind) {
+            // The drop needs a free slot (or a stack it fits on): junk goes first, by `items::junk_slot`'s rule.
+            if let Some(thrown) = items::make_room(bot, pos.center()).await? {
+                tracing::debug!("{}: made room for the {name} by throwing away {thrown}", bot.name());
+            }
             take_best_tool(bot, pos).await;
             dig(bot, pos, kind, name).await?;
         } else {

@@ -23,7 +23,7 @@ const Block = require('prismarine-block')(registry)
 const { MENU, stack, maxStack, toSlot, playerWindow, containerWindow, range } = require('./lib/inventory')
 const { Entities } = require('./lib/entities')
 const { Chat, text } = require('./lib/chat')
-const { Survival, freshState, angle, EXHAUSTION } = require('./lib/survival')
+const { Survival, freshState, angle, EXHAUSTION, EYE_HEIGHT } = require('./lib/survival')
 
 const args = parseArgs(process.argv.slice(2))
 const VIEW_DISTANCE = Number(args['view-distance'] ?? 4)
@@ -90,6 +90,14 @@ class Player {
     this.cursor = null // the stack held by the mouse in an open window
     this.held = 0 // selected hotbar slot, 0-8
     this.invWindow = playerWindow(this)
+    // A stack the player throws (drop key, or clicked out of a window) lands 1.5 blocks ahead of their eyes, and
+    // cannot be picked up for 40 ticks (vanilla's delay for thrown items).
+    this.throwStack = (stack) => {
+      const yaw = this.yaw * Math.PI / 180
+      const at = { x: this.pos.x - Math.sin(yaw) * 1.5, y: this.pos.y + EYE_HEIGHT - 0.3, z: this.pos.z + Math.cos(yaw) * 1.5 }
+      entities.dropItem(stack, at, { pickupDelay: 40 })
+      emit({ event: 'thrown', name: this.name, item: stack.name, count: stack.count })
+    }
     this.window = null // an open container window
     this.windowIds = 0
     this.digging = null // { x, y, z, started, ms }

@@ -160,9 +160,9 @@ class Entities {
   // ---- items ------------------------------------------------------------------------------------------------
 
   /** Drops an item stack at a position; it falls to the ground. Returns its entity id. */
-  dropItem (stack, pos) {
+  dropItem (stack, pos, { pickupDelay = PICKUP_DELAY } = {}) {
     const id = this.world.nextEntityId()
-    const item = { id, uuid: uuid(), pos: { ...pos }, stack, age: 0, vy: 0, resting: false, shown: null }
+    const item = { id, uuid: uuid(), pos: { ...pos }, stack, age: 0, vy: 0, resting: false, shown: null, pickupDelay }
     this.items.set(id, item)
     for (const p of this.viewers()) this.showItem(p, item)
     item.shown = { ...item.pos, onGround: false }
@@ -225,7 +225,7 @@ class Entities {
         this.world.send(p, 'sync_entity_position', { entityId: item.id, ...item.pos, dx: 0, dy: 0, dz: 0, yaw: 0, pitch: 0, onGround: item.resting })
       }
     }
-    if (item.age < PICKUP_DELAY) return
+    if (item.age < item.pickupDelay) return
     // Picked up within the player's box grown by 1 sideways (Player.aiStep) and, downward, by a full block rather
     // than vanilla's 0.5: a block dug beside a player's feet drops into its hole and is still collected, as the
     // test world's players always have.

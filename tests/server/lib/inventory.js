@@ -180,7 +180,15 @@ class Window {
   click (slot, button, mode) {
     const p = this.player
     const isResult = this.craft && slot === this.craft.result
-    if (slot === -999) { if (mode === 0) p.cursor = null; return } // dropped outside the window: gone
+    // Clicked outside the window: the cursor's stack (left) or one of it (right) is thrown, as vanilla does.
+    if (slot === -999) {
+      if (mode === 0 && p.cursor) {
+        const count = button === 1 ? 1 : p.cursor.count
+        p.throwStack?.({ name: p.cursor.name, count })
+        p.cursor = p.cursor.count > count ? { ...p.cursor, count: p.cursor.count - count } : null
+      }
+      return
+    }
     if (slot < 0 || slot >= this.refs.length) return
     if (mode === 0) {
       const here = this.get(slot)
@@ -231,6 +239,13 @@ class Window {
       const a = this.get(slot)
       this.set(slot, this.get(hotbarSlot))
       this.set(hotbarSlot, a)
+    } else if (mode === 4) {
+      // Drop key: one item (button 0) or the whole stack (button 1, with ctrl) is thrown.
+      const here = this.get(slot)
+      if (!here || isResult) return
+      const count = button === 1 ? here.count : 1
+      this.set(slot, here.count > count ? { ...here, count: here.count - count } : null)
+      p.throwStack?.({ name: here.name, count })
     } else if (mode === 6 && p.cursor) {
       for (const i of this.refs.keys()) {
         if (i === this.craft?.result) continue

@@ -146,3 +146,26 @@ test('kill a pig and collect its drops', async () => {
   await until(() => count(bot, 'porkchop') === 2, 5000, 'the porkchops')
   bot.end()
 })
+
+test('throw a stack and one item; neither comes back before the pickup delay, both can be picked up after', async () => {
+  const bot = await world.bot('Thrower')
+  await world.cmd({ cmd: 'give', name: 'Thrower', item: 'gravel', count: 10 })
+  await until(() => count(bot, 'gravel') === 10, 5000, 'the gravel to arrive')
+  const seen = world.events.length
+  await bot.toss(bot.registry.itemsByName.gravel.id, null, 1)
+  await until(() => count(bot, 'gravel') === 9, 5000, 'one gravel to be thrown')
+  await bot.tossStack(bot.inventory.items().find((i) => i.name === 'gravel'))
+  await until(() => count(bot, 'gravel') === 0, 5000, 'the stack to be thrown')
+  const thrown = () => world.events.slice(seen).filter((e) => e.event === 'thrown' && e.name === 'Thrower')
+  await until(() => thrown().length === 2, 5000, 'the world to see both throws')
+  assert.deepEqual(thrown().map((e) => e.count), [1, 9])
+  assert.deepEqual(await world.cmd({ cmd: 'inventory', name: 'Thrower' }), {})
+  const items = (await world.cmd({ cmd: 'entities' })).filter((e) => e.kind === 'item')
+  assert.ok(items.length >= 2, JSON.stringify(items))
+  // Walk onto them once the 2 s delay is over: all 10 come back.
+  await new Promise((resolve) => setTimeout(resolve, 2200))
+  const at = items[0].pos ?? items[0]
+  await walkTo(bot, Math.floor(at.x), 64, Math.floor(at.z), 1)
+  await until(() => count(bot, 'gravel') === 10, 8000, 'the gravel to be picked up again')
+  bot.end()
+})
