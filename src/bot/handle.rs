@@ -23,6 +23,9 @@ use azalea::{
 };
 
 use super::{clock::DayClock, moves, reflex};
+// The ECS derive macros expect `bevy_ecs` in scope; azalea re-exports it.
+use azalea::ecs as bevy_ecs;
+use azalea::ecs::component::Component;
 
 /// Why a walk ended short of its goal.
 #[derive(Debug, thiserror::Error)]
@@ -50,6 +53,10 @@ pub struct Status {
     pub reflex: Option<String>,
     pub items: Vec<(String, i32)>,
 }
+
+/// Crafting tables and furnaces the bot placed.
+#[derive(Component, Clone, Debug, Default)]
+pub struct Stations(pub Vec<BlockPos>);
 
 /// A player's breath, in ticks (15 s).
 pub const MAX_AIR: i32 = 300;
@@ -129,6 +136,33 @@ impl BotHandle {
     /// Whether the bot is alive (it has health and is not waiting to respawn).
     pub fn is_alive(&self) -> bool {
         self.client.get_component::<azalea::entity::Dead>().is_none() && self.client.health() > 0.0
+    }
+
+    /// Remembers a crafting table or furnace this bot placed, to reuse it and to take it along when leaving.
+    pub fn remember_station(&self, pos: BlockPos) {
+        let mut ecs = self.client.ecs.write();
+        let mut entity = ecs.entity_mut(self.client.entity);
+        match entity.get_mut::<Stations>() {
+            Some(mut stations) => {
+                if !stations.0.contains(&pos) {
+                    stations.0.push(pos);
+                }
+            }
+            None => {
+                entity.insert(Stations(vec![pos]));
+            }
+        }
+    }
+
+    /// The crafting tables and furnaces this bot placed (and has not taken back), oldest first.
+    pub fn stations(&self) -> Vec<BlockPos> {
+        self.client.get_component::<Stations>().map(|s| s.0.clone()).unwrap_or_default()
+    }
+
+    pub fn forget_station(&self, pos: BlockPos) {
+        if let Some(mut stations) = self.client.ecs.write().entity_mut(self.client.entity).get_mut::<Stations>() {
+            stations.0.retain(|p| *p != pos);
+        }
     }
 
     /// The strongest urge the reflexes sensed on the last tick.

@@ -1,5 +1,5 @@
 //! `craftItem(name, count)`: plan the recipe from the inventory, then click it together in the 2×2 inventory grid
-//! or in a crafting table within 32 blocks, and take the results.
+//! or in a crafting table within walking range (48 blocks), and take the results.
 
 use std::time::Duration;
 
@@ -8,6 +8,9 @@ use rhai::Dynamic;
 
 use super::{facts, items, observe};
 use crate::{bot::BotHandle, script::Answer};
+
+/// How far the bot walks to a crafting table or furnace rather than making a new one (~11 s of walking).
+pub const STATION_RANGE: f64 = 48.0;
 
 pub async fn craft_item(bot: &BotHandle, name: &str, count: u32) -> Answer {
     let plan = facts::plan_craft(name, count, &items::carried(bot))?;
@@ -18,9 +21,9 @@ pub async fn craft_item(bot: &BotHandle, name: &str, count: u32) -> Answer {
         // Player inventory: result 0, grid 1..=4 (2 wide), storage 9..=44.
         craft_in(&inventory, &plan, 2, 9..=44);
     } else {
-        let Some(&table) = observe::nearest_blocks(bot, BlockKind::CraftingTable, 32.0, 1).await.first() else {
+        let Some(&table) = observe::nearest_blocks(bot, BlockKind::CraftingTable, STATION_RANGE, 1).await.first() else {
             return Err(format!(
-                "I cannot make {name} because there is no crafting_table within 32 blocks; craft one (4 planks) and place it"
+                "I cannot make {name} because there is no crafting_table within {STATION_RANGE} blocks; craft one (4 planks) and place it"
             ));
         };
         bot.goto_reach(table).await.map_err(|e| format!("I could not get to the crafting_table: {e}"))?;

@@ -80,6 +80,33 @@ async fn target(bot: &BotHandle, kind: BlockKind) -> Option<BlockPos> {
     observe::nearest_blocks_preferring(bot, kind, SEARCH, 1, move |pos| pos.y >= feet).await.first().copied()
 }
 
+/// Digs up the crafting tables and furnaces this bot placed within 8 blocks and collects them (and what a furnace
+/// held), so a bot leaving the area takes them along instead of strewing them over the map.
+pub async fn take_stations_along(bot: &BotHandle) {
+    let here = bot.position();
+    for pos in bot.stations() {
+        if pos.center().distance_to(here) > 8.0 {
+            continue;
+        }
+        bot.forget_station(pos);
+        let Some(kind) = observe::block_kind(bot, pos) else { continue };
+        let name = match kind {
+            BlockKind::CraftingTable => "crafting_table",
+            BlockKind::Furnace => "furnace",
+            _ => continue,
+        };
+        let before = [items::count(bot, name)];
+        let drops = [name.to_owned()];
+        if bot.goto_reach(pos).await.is_err() {
+            continue;
+        }
+        take_best_tool(bot, pos).await;
+        if dig(bot, pos, kind, name).await.is_ok() && collect_drops(bot, pos, &drops, &before).await {
+            tracing::info!("{}: took the {name} at {} along", bot.name(), fmt_block(pos));
+        }
+    }
+}
+
 /// Digs the block at `pos` and waits until it is gone. A dig the client abandons (the view moved, the server
 /// disagreed about timing) is tried again, up to three times.
 async fn dig(bot: &BotHandle, pos: BlockPos, kind: BlockKind, name: &str) -> Result<(), String> {

@@ -48,6 +48,9 @@ pub async fn place_item(bot: &BotHandle, name: &str, pos: ScriptVec3) -> Answer 
     client.block_interact(against);
     let placed = items::wait_until(bot, Duration::from_secs(2), || observe::block_kind(bot, target) == Some(kind)).await;
     if placed {
+        if matches!(kind, BlockKind::CraftingTable | BlockKind::Furnace) {
+            bot.remember_station(target);
+        }
         Ok(Dynamic::UNIT)
     } else {
         Err(format!("I could not place {name} at {}; the server refused it", fmt(target)))

@@ -1,4 +1,4 @@
-//! `smeltItem(item, fuel, count)`: load a furnace within 32 blocks with the input and enough fuel, wait for the
+//! `smeltItem(item, fuel, count)`: load a furnace within walking range (48 blocks) with the input and enough fuel, wait for the
 //! output, and take it.
 
 use std::time::Duration;
@@ -30,8 +30,11 @@ pub async fn smelt_item(bot: &BotHandle, item: &str, fuel: &str, count: u32) -> 
     if !missing.is_empty() {
         return Err(format!("I cannot smelt {count} {item} because I need: {}", missing.join(", ")));
     }
-    let Some(&furnace) = observe::nearest_blocks(bot, BlockKind::Furnace, 32.0, 1).await.first() else {
-        return Err("There is no furnace within 32 blocks; craft one from 8 cobblestone and place it".to_owned());
+    let Some(&furnace) = observe::nearest_blocks(bot, BlockKind::Furnace, super::craft::STATION_RANGE, 1).await.first() else {
+        return Err(format!(
+            "There is no furnace within {} blocks; craft one from 8 cobblestone and place it",
+            super::craft::STATION_RANGE
+        ));
     };
     bot.goto_reach(furnace).await.map_err(|e| format!("I could not get to the furnace: {e}"))?;
     let handle = bot.client().open_container_at(furnace).await.ok_or_else(|| "The furnace did not open".to_owned())?;
