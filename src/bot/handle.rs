@@ -304,10 +304,12 @@ fn path_opts() -> PathfinderOpts {
     PathfinderOpts::new().successors_fn(moves::moves)
 }
 
-/// How long a walk of `distance` blocks may take: generous for detours (walking speed is ~4.3 blocks/s), and for
-/// the stairs dug on the way down when the goal lies `depth` blocks below (three blocks dug a step).
+/// How long a walk of `distance` blocks may take: generous for detours (walking speed is ~4.3 blocks/s), for the
+/// stairs dug on the way down when the goal lies `depth` blocks below (three blocks dug a step), and for climbing
+/// (stairs walked up a jump at a time, or dug, or pillared) when it lies above.
 fn walk_timeout(distance: f64, depth: f64) -> Duration {
-    Duration::from_secs_f64((10.0 + distance * 0.75 + depth.max(0.0) * 4.0).min(600.0))
+    let vertical = if depth > 0.0 { depth * 4.0 } else { -depth * 2.0 };
+    Duration::from_secs_f64((10.0 + distance * 0.75 + vertical).min(600.0))
 }
 
 /// `12.5 64 -3.5`: one decimal, as `!status` shows positions.

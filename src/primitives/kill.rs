@@ -51,10 +51,10 @@ pub(super) fn attack(bot: &BotHandle, target: &EntityRef) {
 
 /// Takes the best weapon carried in hand, if it carries one.
 pub(super) async fn hold_best_weapon(bot: &BotHandle) {
-    if let Some(weapon) = WEAPONS.iter().find(|w| items::count(bot, w) > 0) {
-        if let Err(err) = items::hold(bot, weapon).await {
-            tracing::debug!("{}: could not take the {weapon}: {err}", bot.name());
-        }
+    if let Some(weapon) = WEAPONS.iter().find(|w| items::count(bot, w) > 0)
+        && let Err(err) = items::hold(bot, weapon).await
+    {
+        tracing::debug!("{}: could not take the {weapon}: {err}", bot.name());
     }
 }
 

@@ -119,7 +119,7 @@ async fn recover_if_safe(
         return;
     }
     body.send_replace(Some("going back for my things".to_owned()));
-    take_over(&bot).await;
+    take_over(bot).await;
     let before: i32 = bot.items().iter().map(|(_, n)| n).sum();
     let fetched = tokio::time::timeout(Duration::from_secs(120), fetch_drops(bot, death.position)).await;
     let got = bot.items().iter().map(|(_, n)| n).sum::<i32>() - before;
