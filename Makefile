@@ -13,7 +13,7 @@ export WAYFARER_MODELS := $(MODELS_DIR)
 BIN := $(CARGO_TARGET_DIR)/debug/wayfarer
 RELEASE_BIN := $(CARGO_TARGET_DIR)/release/wayfarer
 
-.PHONY: setup models build demo map test test-rust test-world bench fuzz fuzz-ci clean
+.PHONY: setup models build demo map test test-rust test-world bench bench-natural fuzz fuzz-ci clean
 
 ## setup: install the test world's npm packages (pinned by package-lock.json)
 setup: $(SERVER_DIR)/node_modules/.package-lock.json
@@ -67,6 +67,15 @@ bench: setup models
 	$(CARGO) bench --bench script_dispatch
 	$(CARGO) bench --bench skill_search
 	$(CARGO) bench --bench find_block
+
+## bench-natural: the tech tree (wooden, stone, iron pickaxe, diamond) from natural spawns with monsters, hunger and
+## night, Wayfarer's starter skills beside a Mineflayer script with its usual plugins; long (up to BENCH_MINUTES of
+## game time per seed and client): make bench-natural [BENCH_SEEDS=10] [BENCH_MINUTES=15]
+BENCH_SEEDS ?= 10
+BENCH_MINUTES ?= 15
+bench-natural: setup models
+	$(CARGO) build --release --bin wayfarer
+	node $(SERVER_DIR)/bench/natural.js --bot $(RELEASE_BIN) --seeds $(BENCH_SEEDS) --minutes $(BENCH_MINUTES)
 
 clean:
 	$(CARGO) clean

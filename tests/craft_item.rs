@@ -29,6 +29,6 @@ fn craft_item_crafts_and_explains_what_is_missing() {
     give(&world, "Wayfarer", "stick", 2);
     bot_sees(&world, "Wayfarer", "stick", 2);
     let done = run_script(&world, "pickaxe", Duration::from_secs(30));
-    assert!(done.contains("no crafting_table within 32 blocks"), "{done}");
+    assert!(done.contains("no crafting_table within 48 blocks"), "{done}");
     assert_eq!(inventory_count(&world, "Wayfarer", "oak_planks"), 8, "a failed craft spends nothing");
 }

@@ -192,7 +192,7 @@ fn sense_attackers(mut bots: Query<(&Position, &WorldName, &Health, &mut Urges),
         }
         let nearest = monsters
             .iter()
-            .filter(|(_, _, kind, w)| *w == world && kind.0 != EntityKind::Creeper)
+            .filter(|(_, _, kind, w)| *w == world && !NOT_FOUGHT.contains(&kind.0))
             .map(|(entity, p, kind, _)| (entity, p.distance_to(**position), kind.0))
             .filter(|(_, d, _)| *d <= MELEE_DISTANCE)
             .min_by(|a, b| a.1.total_cmp(&b.1));
@@ -201,6 +201,10 @@ fn sense_attackers(mut bots: Query<(&Position, &WorldName, &Health, &mut Urges),
         }
     }
 }
+
+/// Monsters the bot does not hit first: a creeper is run from, and these neutral ones only turn on a player who
+/// provokes them (hitting, or looking at an enderman).
+const NOT_FOUGHT: [EntityKind; 4] = [EntityKind::Creeper, EntityKind::Enderman, EntityKind::ZombifiedPiglin, EntityKind::Piglin];
 
 /// Run from a creeper within 6 blocks, and from any monster within 12 when health is 6 or less.
 pub struct FleePlugin;

@@ -1,0 +1,287 @@
+#!/usr/bin/env node
+// The tech tree in natural worlds, Wayfarer beside Mineflayer: from a fresh surface spawn with an empty inventory,
+// monsters, hunger and night on (the world starts at noon, so night falls within 6 minutes), each client climbs to
+// a wooden, stone and iron pickaxe and a diamond (Voyager's milestones) with no LLM: Wayfarer with its starter skills
+// (one `!run techTree`, run again if it fails, as an owner would), Mineflayer with the same tree written as a script
+// with the plugins its users reach for (mineflayer-pathfinder, -collectblock, -tool, -auto-eat, -pvp).
+//
+// Game time to each milestone is read from the world's clock; deaths from its events. The seeds are the bench's
+// own (hashed from their index), not chosen for either client.
+//
+// Usage: node natural.js --bot PATH/TO/wayfarer [--seeds 10] [--minutes 15] [--only wayfarer|mineflayer]
+'use strict'
+
+const { spawn } = require('node:child_process')
+const crypto = require('node:crypto')
+const fs = require('node:fs')
+const os = require('node:os')
+const path = require('node:path')
+const { Vec3 } = require('vec3')
+const { pathfinder, Movements, goals } = require('mineflayer-pathfinder')
+const { startWorld } = require('../lib/harness')
+
+const arg = (name, fallback) => { const i = process.argv.indexOf(`--${name}`); return i > 0 ? process.argv[i + 1] : fallback }
+const BOT = arg('bot')
+const SEED_COUNT = Number(arg('seeds', 10))
+const MINUTES = Number(arg('minutes', 15))
+const ONLY = arg('only', null)
+if (!BOT || !fs.existsSync(BOT)) { console.error('usage: node natural.js --bot PATH/TO/wayfarer [--seeds 10] [--minutes 15] [--only wayfarer|mineflayer]'); process.exit(2) }
+
+const MILESTONES = ['wooden_pickaxe', 'stone_pickaxe', 'iron_pickaxe', 'diamond']
+const TICKS_PER_MINUTE = 1200
+/** The bench's seeds: the first 31 bits of SHA-256("wayfarer natural bench N"). */
+const SEEDS = Array.from({ length: SEED_COUNT }, (_, i) =>
+  crypto.createHash('sha256').update(`wayfarer natural bench ${i + 1}`).digest().readUInt32BE(0) & 0x7fffffff)
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
+const log = (line) => process.stderr.write(`${line}\n`)
+
+/** Starts the seed's world at noon and follows one player's milestones and deaths until `done()` or time is up. */
+async function race (seed, name, play) {
+  const world = await startWorld(['--world', 'natural', '--seed', String(seed), '--time', '6000'])
+  const result = { seed, milestones: {}, deaths: 0, note: '' }
+  let stop = null
+  try {
+    const spawnAt = (await world.cmd({ cmd: 'world' })).spawn
+    const startAge = () => world.cmd({ cmd: 'world' }).then((w) => w.age)
+    const limitTicks = MINUTES * TICKS_PER_MINUTE
+    const session = await play(world, spawnAt)
+    stop = session.stop
+    const t0 = await startAge()
+    while (true) {
+      const age = (await startAge()) - t0
+      const inv = await world.cmd({ cmd: 'inventory', name }).catch(() => ({}))
+      for (const m of MILESTONES) if (result.milestones[m] === undefined && (inv[m] ?? 0) > 0) result.milestones[m] = age
+      result.deaths = world.events.filter((e) => e.event === 'death' && e.name === name).length
+      if (result.milestones.diamond !== undefined || age >= limitTicks || session.finished()) break
+      await sleep(1000)
+    }
+    result.note = session.note()
+  } finally {
+    if (stop) await stop()
+    await world.close()
+  }
+  return result
+}
+
+/** Wayfarer: the release binary, the starter skills and a `techTree` skill calling them in order. */
+async function wayfarer (seed) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wayfarer-natural-'))
+  const skills = path.join(dir, 'skills')
+  fs.mkdirSync(skills)
+  const repoSkills = path.join(__dirname, '..', '..', '..', 'skills')
+  for (const f of fs.readdirSync(repoSkills)) if (/\.(rhai|json)$/.test(f)) fs.copyFileSync(path.join(repoSkills, f), path.join(skills, f))
+  fs.writeFileSync(path.join(skills, 'techTree.rhai'),
+    'fn techTree() { craftWoodenPickaxe(); craftStonePickaxe(); craftIronPickaxe(); mineDiamond(1); "done" }\n')
+  fs.writeFileSync(path.join(skills, 'techTree.json'), JSON.stringify({ description: 'Climbs the tech tree from nothing: wooden, stone and iron pickaxe, then a diamond.', task: '', created: '2026-11-23T00:00:00Z', version: 1 }))
+  const config = path.join(dir, 'wayfarer.toml')
+  fs.writeFileSync(config, `script_time_limit_secs = ${MINUTES * 60 + 60}\n`)
+  return race(seed, 'Wayfarer', async (world, spawnAt) => {
+    await world.cmd({ cmd: 'addPlayer', name: 'Alice', x: spawnAt.x + 1, y: spawnAt.y + 30, z: spawnAt.z + 1 })
+    const bot = spawn(BOT, ['run', '--server', `127.0.0.1:${world.port}`, '--username', 'Wayfarer', '--owner', 'Alice', '--skills', skills, '--config', config],
+      { stdio: ['ignore', 'ignore', process.env.BENCH_DEBUG ? 'inherit' : 'ignore'], env: { ...process.env, RUST_LOG: process.env.BENCH_DEBUG ? 'wayfarer=info' : 'warn' } })
+    await world.waitEvent((e) => e.event === 'join' && e.name === 'Wayfarer', 30000)
+    await sleep(2000)
+    let runs = 0
+    let last = ''
+    const start = () => { runs++; world.cmd({ cmd: 'say', as: 'Alice', text: '!run techTree' }) }
+    start()
+    // An owner runs it again when it fails (the skills skip what is already done).
+    const watcher = setInterval(() => {
+      const failed = world.events.filter((e) => e.event === 'chat' && e.from === 'Wayfarer' && e.text.startsWith('techTree failed'))
+      if (failed.length >= runs) { last = failed[failed.length - 1].text; start() }
+    }, 1000)
+    return {
+      finished: () => world.events.some((e) => e.event === 'chat' && e.from === 'Wayfarer' && e.text.startsWith('techTree finished')),
+      note: () => `${runs} run(s)${last ? `; last failure: ${last.slice(0, 160)}` : ''}`,
+      stop: async () => { clearInterval(watcher); bot.kill('SIGTERM'); fs.rmSync(dir, { recursive: true, force: true }) }
+    }
+  })
+}
+
+/** Mineflayer: the same tree, the way a Mineflayer user writes it with the usual plugins. */
+async function mineflayer (seed) {
+  return race(seed, 'Mineflayer', async (world) => {
+    const bot = await world.bot('Mineflayer')
+    bot.loadPlugin(pathfinder)
+    bot.loadPlugin(require('mineflayer-tool').plugin)
+    bot.loadPlugin(require('mineflayer-collectblock').plugin)
+    bot.loadPlugin(require('mineflayer-pvp').plugin)
+    bot.loadPlugin(require('mineflayer-auto-eat').loader)
+    const movements = new Movements(bot)
+    bot.pathfinder.setMovements(movements)
+    if (bot.autoEat?.enableAuto) bot.autoEat.enableAuto()
+    // Self-defence, as mineflayer-pvp's README shows: hit back at whatever hurt us.
+    bot.on('entityHurt', (entity) => {
+      if (entity !== bot.entity) return
+      const foe = bot.nearestEntity((e) => e.type === 'hostile' && e.position.distanceTo(bot.entity.position) < 6)
+      if (foe && !bot.pvp.target) bot.pvp.attack(foe)
+    })
+    let stopped = false
+    let done = false
+    let error = ''
+    const run = async () => {
+      while (!stopped && !done) {
+        try { await techTree(bot, () => stopped); done = true } catch (err) { error = String(err?.message ?? err); await sleep(1000) }
+      }
+    }
+    run()
+    return {
+      finished: () => done,
+      note: () => (error ? `last error: ${error.slice(0, 160)}` : ''),
+      stop: async () => { stopped = true; bot.pathfinder.stop(); bot.pvp.stop(); bot.quit() }
+    }
+  })
+}
+
+const LOGS = ['oak_log', 'birch_log', 'spruce_log', 'jungle_log', 'acacia_log', 'dark_oak_log', 'mangrove_log', 'cherry_log']
+
+async function techTree (bot, stopped) {
+  const count = (name) => bot.inventory.items().filter((i) => i.name === name).reduce((n, i) => n + i.count, 0)
+  const ids = (names) => names.map((n) => bot.registry.blocksByName[n]?.id).filter((id) => id !== undefined)
+  const check = () => { if (stopped()) throw new Error('stopped') }
+
+  async function explore () {
+    const a = Math.random() * Math.PI * 2
+    const p = bot.entity.position
+    await bot.pathfinder.goto(new goals.GoalXZ(Math.floor(p.x + Math.cos(a) * 40), Math.floor(p.z + Math.sin(a) * 40))).catch(() => {})
+  }
+  async function collect (names, drop, n) {
+    while (count(drop) < n) {
+      check()
+      const found = bot.findBlocks({ matching: ids(names), maxDistance: 64, count: n - count(drop) })
+      if (found.length === 0) { await explore(); continue }
+      await bot.collectBlock.collect(found.map((p) => bot.blockAt(p)).filter(Boolean), { ignoreNoPath: true })
+    }
+  }
+  async function craft (name, times, table) {
+    check()
+    const recipe = bot.recipesFor(bot.registry.itemsByName[name].id, null, 1, table)[0]
+    if (!recipe) throw new Error(`no recipe for ${name} with what I carry`)
+    await bot.craft(recipe, times, table)
+  }
+  const logs = () => LOGS.reduce((n, l) => n + count(l), 0)
+  async function collectLogs (n) {
+    while (logs() < n) {
+      check()
+      const found = bot.findBlocks({ matching: ids(LOGS), maxDistance: 64, count: 1 })
+      if (found.length === 0) { await explore(); continue }
+      await bot.collectBlock.collect(bot.blockAt(found[0]), { ignoreNoPath: true })
+    }
+  }
+  async function planks (n) {
+    while (LOGS.every((l) => count(l.replace('_log', '_planks')) < n)) {
+      if (logs() === 0) await collectLogs(1)
+      await craft(LOGS.find((l) => count(l) > 0).replace('_log', '_planks'), 1, null)
+    }
+  }
+  async function place (name) {
+    const existing = bot.findBlock({ matching: bot.registry.blocksByName[name].id, maxDistance: 32 })
+    if (existing) return existing
+    const me = bot.entity.position.floored()
+    for (const [dx, dz] of [[2, 0], [0, 2], [-2, 0], [0, -2], [1, 1], [-1, -1]]) {
+      const ground = bot.blockAt(me.offset(dx, -1, dz))
+      const spot = bot.blockAt(me.offset(dx, 0, dz))
+      if (!ground || ground.boundingBox !== 'block' || !spot || spot.name !== 'air') continue
+      await bot.equip(bot.registry.itemsByName[name].id, 'hand')
+      try { await bot.placeBlock(ground, new Vec3(0, 1, 0)) } catch { continue }
+      const placed = bot.blockAt(me.offset(dx, 0, dz))
+      if (placed?.name === name) return placed
+    }
+    throw new Error(`no spot to place the ${name}`)
+  }
+  async function table () {
+    if (!bot.findBlock({ matching: bot.registry.blocksByName.crafting_table.id, maxDistance: 32 }) && count('crafting_table') === 0) {
+      await planks(4)
+      await craft('crafting_table', 1, null)
+    }
+    return place('crafting_table')
+  }
+  async function sticks (n) {
+    if (count('stick') >= n) return
+    await planks(2)
+    await craft('stick', 1, null)
+  }
+  async function goDown (y) {
+    const p = bot.entity.position
+    await bot.pathfinder.goto(new goals.GoalBlock(Math.floor(p.x) + 8, y, Math.floor(p.z))).catch(() => {})
+  }
+
+  // Wooden pickaxe: three logs, planks, a table, sticks.
+  if (count('wooden_pickaxe') === 0 && count('stone_pickaxe') === 0 && count('iron_pickaxe') === 0) {
+    await collectLogs(3)
+    const t = await table()
+    await sticks(2)
+    await planks(3)
+    await craft('wooden_pickaxe', 1, t)
+  }
+  // Stone pickaxe: three cobblestone.
+  if (count('stone_pickaxe') === 0 && count('iron_pickaxe') === 0) {
+    await collect(['stone'], 'cobblestone', 3)
+    const t = await table()
+    await sticks(2)
+    await craft('stone_pickaxe', 1, t)
+  }
+  // Iron pickaxe: three iron ore (down to y 16 if none is near), a furnace, three ingots.
+  if (count('iron_pickaxe') === 0) {
+    const start = bot.entity.position.clone()
+    if (count('raw_iron') + count('iron_ingot') < 3 && bot.findBlocks({ matching: ids(['iron_ore', 'deepslate_iron_ore']), maxDistance: 64, count: 1 }).length === 0) await goDown(16)
+    while (count('raw_iron') + count('iron_ingot') < 3) await collect(['iron_ore', 'deepslate_iron_ore'], 'raw_iron', 3 - count('iron_ingot'))
+    await collect(['stone'], 'cobblestone', 8)
+    await bot.pathfinder.goto(new goals.GoalNear(start.x, start.y, start.z, 3)).catch(() => {})
+    if (count('iron_ingot') < 3) {
+      if (count('furnace') === 0 && !bot.findBlock({ matching: bot.registry.blocksByName.furnace.id, maxDistance: 32 })) await craft('furnace', 1, await table())
+      const furnaceBlock = await place('furnace')
+      const furnace = await bot.openFurnace(furnaceBlock)
+      await planks(3)
+      const plank = LOGS.map((l) => l.replace('_log', '_planks')).find((p) => count(p) >= 3)
+      await furnace.putFuel(bot.registry.itemsByName[plank].id, null, 3)
+      await furnace.putInput(bot.registry.itemsByName.raw_iron.id, null, 3 - count('iron_ingot'))
+      while (count('iron_ingot') < 3) { check(); await sleep(1000); if (furnace.outputItem()) await furnace.takeOutput() }
+      furnace.close()
+    }
+    const t = await table()
+    await sticks(2)
+    await craft('iron_pickaxe', 1, t)
+  }
+  // A diamond: down to y -50, the nearest diamond ore.
+  if (count('diamond') === 0) {
+    if (bot.findBlocks({ matching: ids(['diamond_ore', 'deepslate_diamond_ore']), maxDistance: 64, count: 1 }).length === 0) await goDown(-50)
+    await collect(['diamond_ore', 'deepslate_diamond_ore'], 'diamond', 1)
+  }
+}
+
+function median (xs) {
+  if (xs.length === 0) return null
+  const s = [...xs].sort((a, b) => a - b)
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2
+}
+
+async function main () {
+  const clients = { wayfarer, mineflayer }
+  const results = { wayfarer: [], mineflayer: [] }
+  for (const seed of SEEDS) {
+    for (const [name, run] of Object.entries(clients)) {
+      if (ONLY && ONLY !== name) continue
+      log(`${name}: seed ${seed}`)
+      const r = await run(seed).catch((err) => ({ seed, milestones: {}, deaths: 0, note: `crashed: ${err.message}` }))
+      const got = MILESTONES.map((m) => (r.milestones[m] === undefined ? `${m} -` : `${m} ${(r.milestones[m] / TICKS_PER_MINUTE).toFixed(1)}m`))
+      log(`  ${got.join(', ')}; deaths ${r.deaths}${r.note ? `; ${r.note}` : ''}`)
+      results[name].push(r)
+    }
+  }
+  const cell = (runs, m) => {
+    if (runs.length === 0) return 'not run'
+    const times = runs.map((r) => r.milestones[m]).filter((t) => t !== undefined)
+    const med = median(times)
+    return `${times.length}/${runs.length}, ${med === null ? '-' : `${(med / TICKS_PER_MINUTE).toFixed(1)} min`}`
+  }
+  console.log(`\nTech tree from a natural spawn, ${SEEDS.length} seeds (${SEEDS.join(', ')}), monsters, hunger and night on, ${MINUTES} game minutes a run`)
+  console.log('milestone'.padEnd(16) + 'Wayfarer: reached, median time'.padEnd(34) + 'Mineflayer: reached, median time')
+  for (const m of MILESTONES) console.log(m.padEnd(16) + cell(results.wayfarer, m).padEnd(34) + cell(results.mineflayer, m))
+  const deaths = (runs) => (runs.length ? (runs.reduce((n, r) => n + r.deaths, 0) / runs.length).toFixed(2) : '-')
+  console.log('deaths per run'.padEnd(16) + deaths(results.wayfarer).padEnd(34) + deaths(results.mineflayer))
+  fs.writeFileSync(path.join(os.tmpdir(), 'wayfarer-bench-natural.json'), JSON.stringify({ seeds: SEEDS, minutes: MINUTES, results }, null, 2))
+}
+
+main().then(() => process.exit(0), (err) => { console.error(err); process.exit(1) })
