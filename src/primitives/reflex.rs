@@ -65,8 +65,15 @@ pub async fn drive(bot: BotHandle, on: Reflexes) {
             }
             continue;
         };
-        if urge == Urge::Eat && no_food_until.is_some_and(|t| t > Instant::now()) {
-            continue;
+        if urge == Urge::Eat {
+            // Hungry with nothing to eat: the script goes on undisturbed (the agents see the food level).
+            if no_food_until.is_some_and(|t| t > Instant::now()) {
+                continue;
+            }
+            if best_food(&bot).is_none() {
+                no_food_until = Some(Instant::now() + RETRY_AFTER);
+                continue;
+            }
         }
         let what = urge.describe();
         tracing::info!("{}: reflex: {what}", bot.name());
