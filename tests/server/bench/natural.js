@@ -18,7 +18,7 @@ const os = require('node:os')
 const path = require('node:path')
 const { Vec3 } = require('vec3')
 const { pathfinder, Movements, goals } = require('mineflayer-pathfinder')
-const { startWorld } = require('../lib/harness')
+const { startWorld, until } = require('../lib/harness')
 
 const arg = (name, fallback) => { const i = process.argv.indexOf(`--${name}`); return i > 0 ? process.argv[i + 1] : fallback }
 const BOT = arg('bot')
@@ -154,11 +154,16 @@ async function techTree (bot, stopped) {
       await bot.collectBlock.collect(found.map((p) => bot.blockAt(p)).filter(Boolean), { ignoreNoPath: true })
     }
   }
+  // Mineflayer's view of the inventory can trail a craft or a placement by a packet, and it clicks without waiting:
+  // as bench/actions.js and the referee do, let the world's answers land first and wait for what each craft made.
   async function craft (name, times, table) {
     check()
+    await bot.waitForTicks(5)
     const recipe = bot.recipesFor(bot.registry.itemsByName[name].id, null, 1, table)[0]
     if (!recipe) throw new Error(`no recipe for ${name} with what I carry`)
+    const before = count(name)
     await bot.craft(recipe, times, table)
+    await until(() => count(name) >= before + recipe.result.count * times, 3000, `${name} to be crafted`)
   }
   const logs = () => LOGS.reduce((n, l) => n + count(l), 0)
   async function collectLogs (n) {
@@ -195,7 +200,10 @@ async function techTree (bot, stopped) {
       await planks(4)
       await craft('crafting_table', 1, null)
     }
-    return place('crafting_table')
+    const t = await place('crafting_table')
+    // A table is used from beside it (bot.craft opens it where it stands).
+    await bot.pathfinder.goto(new goals.GoalNear(t.position.x, t.position.y, t.position.z, 2)).catch(() => {})
+    return bot.blockAt(t.position)
   }
   async function sticks (n) {
     if (count('stick') >= n) return
