@@ -13,8 +13,7 @@ const SEED: u64 = 77777;
 #[test]
 fn bridges_a_river_to_its_owner() {
     let world = World::start_natural(SEED, &["--mobs", "off"]);
-    let spawn = world.cmd(json!({ "cmd": "world" }))["spawn"].clone();
-    let (sx, sz) = (spawn["x"].as_f64().unwrap().floor() as i64, spawn["z"].as_f64().unwrap().floor() as i64);
+    let (sx, sz) = world.spawn_column();
     let surface = |x: i64, z: i64| world.cmd(json!({ "cmd": "surface", "x": x, "z": z }))["y"].as_i64().unwrap();
 
     // A river 7 wide (too wide to jump) and 3 deep, 61 long, 3 blocks east of spawn, cut level with the ground at spawn.

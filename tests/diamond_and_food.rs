@@ -11,13 +11,7 @@ use support::*;
 #[test]
 fn mines_a_diamond_from_a_natural_spawn_and_comes_back_up() {
     let skills = ScriptDir::starter_skills("diamond", &[]);
-    let world = World::start_natural(3, &["--mobs", "off"]);
-    let spawn = world.cmd(json!({ "cmd": "world" }))["spawn"].clone();
-    let (sx, sz) = (spawn["x"].as_f64().unwrap(), spawn["z"].as_f64().unwrap());
-    let y = world.cmd(json!({ "cmd": "surface", "x": sx + 2.0, "z": sz + 2.0 }))["y"].as_i64().unwrap() + 1;
-    world.add_player("Alice", [sx + 2.0, y as f64, sz + 2.0]);
-    let bot = Bot::start(&world.address(), &["--username", "Wayfarer", "--owner", "Alice", "--skills", skills.path()]);
-    bot.expect_log("Wayfarer spawned at", Duration::from_secs(60));
+    let (world, _bot, _) = natural_world_with_bot(3, &["--mobs", "off"], &["--skills", skills.path()]);
     give(&world, "Wayfarer", "iron_pickaxe", 1);
     give(&world, "Wayfarer", "bread", 8);
     bot_sees(&world, "Wayfarer", "iron_pickaxe", 1);

@@ -17,14 +17,8 @@ fn kill_mob_hunts_and_collects() {
             ("short.toml", "script_time_limit_secs = 15\n"),
         ],
     );
-    let world = World::start();
-    world.add_player("Alice", [3.5, 64.0, 3.5]);
     let config = scripts.0.join("short.toml");
-    let bot = Bot::start(
-        &world.address(),
-        &["--username", "Wayfarer", "--owner", "Alice", "--scripts", scripts.path(), "--config", config.to_str().unwrap()],
-    );
-    bot.expect_log("Wayfarer spawned at", Duration::from_secs(60));
+    let (world, _bot) = world_with_bot_args(&["--scripts", scripts.path(), "--config", config.to_str().unwrap()]);
     give(&world, "Wayfarer", "stone_sword", 1);
     let pig = world.cmd(json!({"cmd": "spawnMob", "kind": "pig", "x": 6.5, "z": -4.5}));
     bot_sees(&world, "Wayfarer", "stone_sword", 1);

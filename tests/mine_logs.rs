@@ -20,14 +20,8 @@ fn mine_block_collects_logs_and_explains_failures() {
             ("short.toml", "script_time_limit_secs = 20\n"),
         ],
     );
-    let world = World::start();
-    world.add_player("Alice", [3.5, 64.0, 3.5]);
     let config = scripts.0.join("short.toml");
-    let _bot = Bot::start(
-        &world.address(),
-        &["--username", "Wayfarer", "--owner", "Alice", "--scripts", scripts.path(), "--config", config.to_str().unwrap()],
-    );
-    _bot.expect_log("Wayfarer spawned at", Duration::from_secs(60));
+    let (world, _bot) = world_with_bot_args(&["--scripts", scripts.path(), "--config", config.to_str().unwrap()]);
     for (x, z) in [(6, 2), (6, 5), (-4, 6)] {
         world.cmd(json!({"cmd": "setBlock", "x": x, "y": 64, "z": z, "block": "oak_log"}));
     }

@@ -5,19 +5,12 @@ mod support;
 
 use std::time::Duration;
 
-use serde_json::json;
 use support::*;
 
 #[test]
 fn iron_pickaxe_from_a_natural_spawn() {
     let skills = ScriptDir::starter_skills("natural-iron", &[]);
-    let world = World::start_natural(1009, &[]);
-    let spawn = world.cmd(json!({ "cmd": "world" }))["spawn"].clone();
-    let (sx, sz) = (spawn["x"].as_f64().unwrap(), spawn["z"].as_f64().unwrap());
-    let y = world.cmd(json!({ "cmd": "surface", "x": sx + 2.0, "z": sz + 2.0 }))["y"].as_i64().unwrap() + 1;
-    world.add_player("Alice", [sx + 2.0, y as f64, sz + 2.0]);
-    let bot = Bot::start(&world.address(), &["--username", "Wayfarer", "--owner", "Alice", "--skills", skills.path()]);
-    bot.expect_log("Wayfarer spawned at", Duration::from_secs(60));
+    let (world, _bot, _) = natural_world_with_bot(1009, &[], &["--skills", skills.path()]);
 
     let done = run_script(&world, "craftIronPickaxe", Duration::from_secs(600));
     assert!(done.starts_with("craftIronPickaxe finished"), "{done}");

@@ -15,8 +15,7 @@ const DEPTH: i64 = 8;
 #[test]
 fn pillars_out_of_a_deep_hole_to_its_owner() {
     let world = World::start_natural(SEED, &["--mobs", "off"]);
-    let spawn = world.cmd(json!({ "cmd": "world" }))["spawn"].clone();
-    let (sx, sz) = (spawn["x"].as_f64().unwrap().floor() as i64, spawn["z"].as_f64().unwrap().floor() as i64);
+    let (sx, sz) = world.spawn_column();
 
     // A 2×2 hole dug DEPTH blocks into whatever the ground 5 blocks east of spawn is made of.
     let (hx, hz) = (sx + 5, sz);

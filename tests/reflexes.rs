@@ -8,27 +8,13 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 use support::*;
 
-/// A natural world (monsters only where a test puts them), Alice near spawn and a bot owned by her; returns the
-/// spawn column too.
+/// A natural world with monsters only where a test puts them (`extra` world flags besides), Alice near spawn and a
+/// bot owned by her (with `scripts` as its scripts folder if given).
 fn natural_world_with_bot(seed: u64, extra: &[&str], scripts: Option<&ScriptDir>) -> (World, Bot, (i64, i64)) {
     let mut args = vec!["--mobs", "off"];
     args.extend_from_slice(extra);
-    let world = World::start_natural(seed, &args);
-    let spawn = world.cmd(json!({ "cmd": "world" }))["spawn"].clone();
-    let (sx, sz) = (spawn["x"].as_f64().unwrap().floor() as i64, spawn["z"].as_f64().unwrap().floor() as i64);
-    world.add_player("Alice", [sx as f64 + 2.5, surface(&world, sx + 2, sz + 2) as f64, sz as f64 + 2.5]);
-    let mut bot_args = vec!["--username", "Wayfarer", "--owner", "Alice"];
-    if let Some(scripts) = scripts {
-        bot_args.extend_from_slice(&["--scripts", scripts.path()]);
-    }
-    let bot = Bot::start(&world.address(), &bot_args);
-    bot.expect_log("Wayfarer spawned at", Duration::from_secs(60));
-    (world, bot, (sx, sz))
-}
-
-/// The y a player stands at on column x, z.
-fn surface(world: &World, x: i64, z: i64) -> i64 {
-    world.cmd(json!({ "cmd": "surface", "x": x, "z": z }))["y"].as_i64().unwrap() + 1
+    let bot_args: Vec<&str> = scripts.map(|s| vec!["--scripts", s.path()]).unwrap_or_default();
+    support::natural_world_with_bot(seed, &args, &bot_args)
 }
 
 fn events(world: &World, from: usize, kind: &str) -> Vec<Value> {
@@ -45,7 +31,7 @@ fn eats_when_hungry_then_the_script_carries_on() {
     let scripts = ScriptDir::new("reflex-eat", &[]);
     let (world, _bot, (sx, sz)) = natural_world_with_bot(3, &[], Some(&scripts));
     let (gx, gz) = (sx - 20, sz + 6);
-    let gy = surface(&world, gx, gz);
+    let gy = world.ground_y(gx, gz);
     std::fs::write(scripts.0.join("stroll.rhai"), format!("goTo(vec3({gx}, {gy}, {gz})); \"there\"")).unwrap();
     give(&world, "Wayfarer", "rotten_flesh", 2);
     give(&world, "Wayfarer", "bread", 3);
@@ -105,7 +91,7 @@ fn runs_from_a_creeper_and_says_so() {
 fn goes_back_for_its_things_after_dying() {
     let (world, _bot, (sx, sz)) = natural_world_with_bot(3, &[], None);
     let (dx, dz) = (sx + 14, sz - 10);
-    world.cmd(json!({ "cmd": "teleport", "name": "Wayfarer", "x": dx as f64 + 0.5, "y": surface(&world, dx, dz) as f64, "z": dz as f64 + 0.5 }));
+    world.cmd(json!({ "cmd": "teleport", "name": "Wayfarer", "x": dx as f64 + 0.5, "y": world.ground_y(dx, dz) as f64, "z": dz as f64 + 0.5 }));
     give(&world, "Wayfarer", "cobblestone", 5);
     give(&world, "Wayfarer", "iron_ingot", 2);
     bot_sees(&world, "Wayfarer", "iron_ingot", 2);

@@ -13,8 +13,7 @@ const SEED: u64 = 3;
 #[test]
 fn digs_stairs_down_to_y16_and_climbs_back() {
     let world = World::start_natural(SEED, &["--mobs", "off"]);
-    let spawn = world.cmd(json!({ "cmd": "world" }))["spawn"].clone();
-    let (sx, sz) = (spawn["x"].as_f64().unwrap().floor() as i64, spawn["z"].as_f64().unwrap().floor() as i64);
+    let (sx, sz) = world.spawn_column();
     let top = world.cmd(json!({ "cmd": "surface", "x": sx + 2, "z": sz + 2 }))["y"].as_i64().unwrap();
     world.add_player("Alice", [sx as f64 + 2.5, (top + 1) as f64, sz as f64 + 2.5]);
     let bot = Bot::start(&world.address(), &["--username", "Wayfarer", "--owner", "Alice"]);

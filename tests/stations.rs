@@ -20,14 +20,8 @@ fn reuses_its_table_and_takes_it_along_when_leaving() {
             ("short.toml", "script_time_limit_secs = 15\n"),
         ],
     );
-    let world = World::start();
-    world.add_player("Alice", [3.5, 64.0, 3.5]);
     let config = skills.0.join("short.toml");
-    let bot = Bot::start(
-        &world.address(),
-        &["--username", "Wayfarer", "--owner", "Alice", "--skills", skills.path(), "--config", config.to_str().unwrap()],
-    );
-    bot.expect_log("Wayfarer spawned at", Duration::from_secs(60));
+    let (world, _bot) = world_with_skilled_bot(&skills, &["--config", config.to_str().unwrap()]);
     give(&world, "Wayfarer", "oak_planks", 8);
     give(&world, "Wayfarer", "stick", 2);
     bot_sees(&world, "Wayfarer", "stick", 2);

@@ -296,6 +296,17 @@ impl World {
         }
     }
 
+    /// The block column players spawn in.
+    pub fn spawn_column(&self) -> (i64, i64) {
+        let spawn = self.cmd(json!({ "cmd": "world" }))["spawn"].clone();
+        (spawn["x"].as_f64().unwrap().floor() as i64, spawn["z"].as_f64().unwrap().floor() as i64)
+    }
+
+    /// The y a player stands at on column x, z (one above its top solid block).
+    pub fn ground_y(&self, x: i64, z: i64) -> i64 {
+        self.cmd(json!({ "cmd": "surface", "x": x, "z": z }))["y"].as_i64().unwrap() + 1
+    }
+
     /// Kills the world process at once, as a crash would.
     pub fn kill(mut self) {
         let _ = self.child.kill();
@@ -453,24 +464,43 @@ impl Drop for ScriptDir {
     }
 }
 
-/// Like [`world_with_bot`], with the bot's scripts folder set to `scripts`.
-pub fn world_with_scripted_bot(scripts: &ScriptDir) -> (World, Bot) {
+/// Like [`world_with_bot`], the bot called `Wayfarer`, started with `extra` flags besides its name and owner.
+pub fn world_with_bot_args(extra: &[&str]) -> (World, Bot) {
     let world = World::start();
     world.add_player("Alice", [3.5, 64.0, 3.5]);
-    let bot = Bot::start(&world.address(), &["--username", "Wayfarer", "--owner", "Alice", "--scripts", scripts.path()]);
-    bot.expect_log("Wayfarer spawned at", Duration::from_secs(60));
+    let bot = start_owned_bot(&world, extra);
     (world, bot)
+}
+
+/// Starts the bot `Wayfarer`, owned by Alice, with `extra` flags, and waits until it has spawned.
+fn start_owned_bot(world: &World, extra: &[&str]) -> Bot {
+    let mut args = vec!["--username", "Wayfarer", "--owner", "Alice"];
+    args.extend_from_slice(extra);
+    let bot = Bot::start(&world.address(), &args);
+    bot.expect_log("Wayfarer spawned at", Duration::from_secs(60));
+    bot
+}
+
+/// Like [`world_with_bot`], with the bot's scripts folder set to `scripts`.
+pub fn world_with_scripted_bot(scripts: &ScriptDir) -> (World, Bot) {
+    world_with_bot_args(&["--scripts", scripts.path()])
 }
 
 /// Like [`world_with_bot`], with the bot's skill library in `skills` and any `extra` flags.
 pub fn world_with_skilled_bot(skills: &ScriptDir, extra: &[&str]) -> (World, Bot) {
-    let world = World::start();
-    world.add_player("Alice", [3.5, 64.0, 3.5]);
-    let mut args = vec!["--username", "Wayfarer", "--owner", "Alice", "--skills", skills.path()];
+    let mut args = vec!["--skills", skills.path()];
     args.extend_from_slice(extra);
-    let bot = Bot::start(&world.address(), &args);
-    bot.expect_log("Wayfarer spawned at", Duration::from_secs(60));
-    (world, bot)
+    world_with_bot_args(&args)
+}
+
+/// A seeded natural world started with `world_args` (`--mobs off`, `--time 18000`…), Alice standing on the ground
+/// two blocks from spawn, and the bot `Wayfarer` she owns started with `bot_args`; returns the spawn column too.
+pub fn natural_world_with_bot(seed: u64, world_args: &[&str], bot_args: &[&str]) -> (World, Bot, (i64, i64)) {
+    let world = World::start_natural(seed, world_args);
+    let (sx, sz) = world.spawn_column();
+    world.add_player("Alice", [sx as f64 + 2.5, world.ground_y(sx + 2, sz + 2) as f64, sz as f64 + 2.5]);
+    let bot = start_owned_bot(&world, bot_args);
+    (world, bot, (sx, sz))
 }
 
 /// Gives the bot items through the world and waits until the world counts them in its inventory.
