@@ -42,3 +42,36 @@ fn reuses_its_table_and_takes_it_along_when_leaving() {
     assert_eq!(world.cmd(json!({"cmd": "getBlock", "x": x, "y": y, "z": z})), "air", "the table was left behind");
     assert_eq!(inventory_count(&world, "Wayfarer", "crafting_table"), 1);
 }
+
+/// In a mine, a new table goes into a side nook of the tunnel rather than across the way back; walled in on every
+/// side, the bot says there is no room rather than placing it anywhere.
+#[test]
+fn places_its_table_out_of_the_way_underground() {
+    let skills = ScriptDir::starter_skills("stations-tunnel", &[]);
+    let (world, _bot) = world_with_skilled_bot(&skills, &[]);
+    give(&world, "Wayfarer", "oak_planks", 4);
+    bot_sees(&world, "Wayfarer", "oak_planks", 4);
+    let fill = |from: [i64; 3], to: [i64; 3], block: &str| {
+        world.cmd(json!({ "cmd": "fill", "from": from, "to": to, "block": block }));
+    };
+    // Solid rock, with a pocket just big enough for the bot.
+    fill([18, 55, -6], [42, 67, 6], "stone");
+    fill([30, 60, 0], [30, 61, 0], "air");
+    world.cmd(json!({ "cmd": "teleport", "name": "Wayfarer", "x": 30.5, "y": 60.0, "z": 0.5 }));
+    std::thread::sleep(Duration::from_secs(1));
+    let from = world.say("Alice", "!run placeCraftingTable");
+    let failed = world.expect_chat(from, "Wayfarer", "placeCraftingTable failed", Duration::from_secs(30));
+    assert!(failed.contains("could not find a free spot"), "{failed}");
+    assert_eq!(inventory_count(&world, "Wayfarer", "crafting_table"), 1, "the table is kept: {failed}");
+
+    // A tunnel two high along x, with one nook off its side.
+    fill([22, 60, 0], [38, 61, 0], "air");
+    fill([33, 60, 1], [33, 61, 1], "air");
+    let done = run_script(&world, "placeCraftingTable", Duration::from_secs(30));
+    assert!(done.starts_with("placeCraftingTable finished"), "{done}");
+    let placed: Vec<_> = world.events_since(0).into_iter().filter(|e| e["event"] == "blockPlaced").collect();
+    assert_eq!(world.cmd(json!({"cmd": "getBlock", "x": 33, "y": 60, "z": 1})), "crafting_table", "{done}: {placed:?}");
+    for x in 22..=38 {
+        assert_eq!(world.cmd(json!({"cmd": "getBlock", "x": x, "y": 60, "z": 0})), "air", "the tunnel is open at x {x}");
+    }
+}

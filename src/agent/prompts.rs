@@ -37,6 +37,7 @@ pub const PRIMITIVES: &[(&str, &str)] = &[
     ("findBlock", include_str!("../../primitives/findBlock.rhai")),
     ("findBlocks", include_str!("../../primitives/findBlocks.rhai")),
     ("nearestEntity", include_str!("../../primitives/nearestEntity.rhai")),
+    ("findFreeSpot", include_str!("../../primitives/findFreeSpot.rhai")),
     ("goTo", include_str!("../../primitives/goTo.rhai")),
     ("equip", include_str!("../../primitives/equip.rhai")),
     ("mineBlock", include_str!("../../primitives/mineBlock.rhai")),

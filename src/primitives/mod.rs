@@ -98,6 +98,9 @@ pub async fn perform(bot: &BotHandle, call: Call, time_left: std::time::Duration
         }
         Call::FindBlocks { name, max_distance, count } => observe::find_blocks(bot, &name, max_distance, count).await,
         Call::NearestEntity { name, max_distance } => observe::nearest_entity(bot, &name, max_distance),
+        Call::FreeSpot { max_distance } => {
+            Ok(place::free_spot(bot, max_distance).map_or(Dynamic::UNIT, |p| Dynamic::from(crate::script::Vec3::from(p))))
+        }
         Call::Goto { pos, range } => {
             // Within one block means "stand on that block"; farther ranges are a radius around the point.
             let walked = if range <= 1.0 {

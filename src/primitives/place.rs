@@ -3,14 +3,35 @@
 
 use std::{str::FromStr, time::Duration};
 
-use azalea::{BlockPos, Vec3, registry::builtin::BlockKind};
+use azalea::{
+    BlockPos, Vec3,
+    block::{BlockState, properties::Layers},
+    pathfinder::world::{is_block_state_passable, is_block_state_standable},
+    registry::builtin::BlockKind,
+};
 use rhai::Dynamic;
 
 use super::{items, observe};
 use crate::{bot::BotHandle, script::{Answer, Vec3 as ScriptVec3}};
 
-/// Blocks a placement may replace.
-const REPLACEABLE: [BlockKind; 5] = [BlockKind::Air, BlockKind::CaveAir, BlockKind::ShortGrass, BlockKind::TallGrass, BlockKind::Water];
+/// Blocks a placement may replace, as the game has it (a thin snow layer too; see [`replaceable`]).
+const REPLACEABLE: [BlockKind; 9] = [
+    BlockKind::Air,
+    BlockKind::CaveAir,
+    BlockKind::ShortGrass,
+    BlockKind::TallGrass,
+    BlockKind::Fern,
+    BlockKind::LargeFern,
+    BlockKind::DeadBush,
+    BlockKind::Snow,
+    BlockKind::Water,
+];
+
+/// Whether a placed block may take the place of `state`: air, grass, ferns, water, or snow one layer deep.
+fn replaceable(state: BlockState) -> bool {
+    let kind = BlockKind::from(state);
+    REPLACEABLE.contains(&kind) && (kind != BlockKind::Snow || state.property::<Layers>().is_none_or(|l| l == Layers::_1))
+}
 
 /// Neighbour offsets to place against, preferred first: the block below, then the sides, then above.
 const AGAINST: [(i32, i32, i32); 6] = [(0, -1, 0), (1, 0, 0), (-1, 0, 0), (0, 0, 1), (0, 0, -1), (0, 1, 0)];
@@ -21,15 +42,15 @@ pub async fn place_item(bot: &BotHandle, name: &str, pos: ScriptVec3) -> Answer 
     if items::count(bot, name) == 0 {
         return Err(format!("I have no {name} to place"));
     }
-    let here = observe::block_kind(bot, target)
+    let here = block_state(bot, target)
         .ok_or_else(|| format!("The block at {} is not loaded; go closer first", fmt(target)))?;
-    if !REPLACEABLE.contains(&here) {
-        return Err(format!("There is already {} at {}; pick an empty spot", strip(here), fmt(target)));
+    if !replaceable(here) {
+        return Err(format!("There is already {} at {}; pick an empty spot", strip(BlockKind::from(here)), fmt(target)));
     }
     let against = AGAINST
         .iter()
         .map(|&(x, y, z)| BlockPos::new(target.x + x, target.y + y, target.z + z))
-        .find(|p| observe::block_kind(bot, *p).is_some_and(|k| !REPLACEABLE.contains(&k)))
+        .find(|p| block_state(bot, *p).is_some_and(|s| !replaceable(s)))
         .ok_or_else(|| format!("Nothing to place {name} against at {}: it needs a solid block next to it", fmt(target)))?;
 
     bot.goto_reach(target).await.map_err(|e| format!("I could not get near {}: {e}", fmt(target)))?;
@@ -57,6 +78,62 @@ pub async fn place_item(bot: &BotHandle, name: &str, pos: ScriptVec3) -> Answer 
     }
 }
 
+/// The farthest a spot is looked for (scripts are held to this by their bindings too).
+const MAX_SPOT_DISTANCE: i32 = 8;
+
+/// The best spot within `max_distance` blocks of the bot to put a block down (a crafting table, a furnace, a chest):
+/// empty or grass, on ground a block can stand on, not where the bot stands, with room above it to reach it, and no
+/// liquid beside it. Spots level with the bot's feet come first, then the nearest; a spot in a one-wide passage (a
+/// staircase the bot dug) only when there is nothing else, since a block there walls the way back.
+pub fn free_spot(bot: &BotHandle, max_distance: i32) -> Option<BlockPos> {
+    let feet = BlockPos::from(bot.position());
+    let r = max_distance.clamp(1, MAX_SPOT_DISTANCE);
+    let world = bot.client().world();
+    let world = world.read();
+    let state = |p: BlockPos| world.get_block_state(p);
+    let kind = |p: BlockPos| state(p).map(BlockKind::from);
+    let liquid = |p: BlockPos| matches!(kind(p), Some(BlockKind::Water | BlockKind::Lava));
+    let open = |p: BlockPos| state(p).is_some_and(is_block_state_passable) && !liquid(p);
+    let sides = |p: BlockPos| [(1, 0), (-1, 0), (0, 1), (0, -1)].map(|(x, z)| BlockPos::new(p.x + x, p.y, p.z + z));
+
+    let mut best: Option<(f64, BlockPos)> = None;
+    for dy in -2..=2 {
+        for dx in -r..=r {
+            for dz in -r..=r {
+                let p = BlockPos::new(feet.x + dx, feet.y + dy, feet.z + dz);
+                if (dx == 0 && dz == 0) || dx * dx + dz * dz > r * r {
+                    continue;
+                }
+                let spot_ok = state(p).is_some_and(replaceable) && !liquid(p);
+                let ground = BlockPos::new(p.x, p.y - 1, p.z);
+                if !spot_ok || !state(ground).is_some_and(is_block_state_standable) || !open(p.up(1)) {
+                    continue;
+                }
+                if sides(p).into_iter().chain([p.up(1), ground]).any(liquid) {
+                    continue;
+                }
+                // A spot the bot could walk through from one side to the opposite one (level, or a step up or
+                // down, as along a staircase) is a way through; a table there walls it off. Such spots are kept
+                // only as a last resort, or where every spot is one (open ground).
+                let way = |s: BlockPos| {
+                    (open(s) && open(s.up(1))) || (open(s.up(1)) && open(s.up(2))) || (open(s.down(1)) && open(s))
+                };
+                let [east, west, south, north] = sides(p).map(way);
+                let passage = (east && west) || (south && north);
+                let score = f64::from(dx * dx + dz * dz).sqrt()
+                    + 2.0 * f64::from(dy.abs())
+                    + if passage { 100.0 } else { 0.0 }
+                    // A spot right beside the bot leaves no room to step around it.
+                    + if dx.abs() + dz.abs() == 1 { 1.0 } else { 0.0 };
+                if best.is_none_or(|(s, _)| score < s) {
+                    best = Some((score, p));
+                }
+            }
+        }
+    }
+    best.map(|(_, p)| p)
+}
+
 /// Moves the bot off `target` if it stands in it (a block cannot be placed where the bot is).
 async fn step_out_of(bot: &BotHandle, target: BlockPos) -> Result<(), String> {
     let feet = BlockPos::from(bot.position());
@@ -65,6 +142,10 @@ async fn step_out_of(bot: &BotHandle, target: BlockPos) -> Result<(), String> {
     }
     let away = Vec3::new(target.x as f64 + 2.5, bot.position().y, target.z as f64 + 0.5);
     bot.goto_near(away, 1.0).await.map_err(|e| format!("I am standing where the block goes and cannot move: {e}"))
+}
+
+fn block_state(bot: &BotHandle, pos: BlockPos) -> Option<BlockState> {
+    bot.client().world().read().get_block_state(pos)
 }
 
 fn fmt(p: BlockPos) -> String {

@@ -19,7 +19,7 @@ type Fallible<T> = Result<T, Box<EvalAltResult>>;
 /// Every function name registered by [`register`], for the documentation check and the LLM's prompt.
 pub const FUNCTIONS: &[&str] = &[
     "position", "inventory", "inventoryCount", "health", "food", "chat", "findBlock", "findBlocks", "nearestEntity",
-    "goTo", "equip", "mineBlock", "craftItem", "smeltItem", "placeItem", "killMob", "exploreUntil",
+    "findFreeSpot",    "goTo", "equip", "mineBlock", "craftItem", "smeltItem", "placeItem", "killMob", "exploreUntil",
     "getItemFromChest", "depositItemIntoChest", "checkItemInsideChest", "vec3",
 ];
 
@@ -27,6 +27,9 @@ pub const FUNCTIONS: &[&str] = &[
 pub const MAX_SEARCH_DISTANCE: f64 = 64.0;
 /// Default search distance for `findBlock` and `nearestEntity`.
 pub const DEFAULT_SEARCH_DISTANCE: f64 = 32.0;
+/// How far `findFreeSpot` looks by default, and at most (a spot the bot can reach without a long walk).
+const DEFAULT_SPOT_DISTANCE: i32 = 4;
+const MAX_SPOT_DISTANCE: i32 = 8;
 /// How long one `exploreUntil` leg walks before the callback is asked again.
 const EXPLORE_LEG: Duration = Duration::from_secs(1);
 
@@ -77,6 +80,10 @@ pub fn register(engine: &mut Engine, host: Arc<dyn Host>, bounds: RunBounds) {
     });
     reg!(call, "nearestEntity", |name: &str, max_distance: INT| {
         call(Call::NearestEntity { name: name.trim().to_owned(), max_distance: distance(max_distance as f64)? })
+    });
+    reg!(call, "findFreeSpot", | | call(Call::FreeSpot { max_distance: DEFAULT_SPOT_DISTANCE }));
+    reg!(call, "findFreeSpot", |max_distance: INT| {
+        call(Call::FreeSpot { max_distance: positive(max_distance, "maxDistance", MAX_SPOT_DISTANCE as i64)? as i32 })
     });
     reg!(call, "goTo", |pos: Vec3| call(Call::Goto { pos, range: 1.0 }));
     reg!(call, "goTo", |pos: Vec3, range: INT| call(Call::Goto { pos, range: (range as f64).clamp(0.0, 64.0) }));

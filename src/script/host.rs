@@ -21,6 +21,8 @@ pub enum Call {
     Chat { text: String },
     FindBlocks { name: String, max_distance: f64, count: usize },
     NearestEntity { name: String, max_distance: f64 },
+    /// A spot near the bot to put a block down (`findFreeSpot`).
+    FreeSpot { max_distance: i32 },
     Goto { pos: Vec3, range: f64 },
     Equip { name: String, slot: String },
     MineBlock { name: String, count: u32 },

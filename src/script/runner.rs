@@ -159,7 +159,7 @@ pub fn run(job: Job, host: Arc<dyn Host>) -> Report {
         }
     };
     let outcome = match result {
-        Ok(value) => Outcome::Value(if value.is_unit() { "()".to_owned() } else { value.to_string() }),
+        Ok(value) => Outcome::Value(show(&value)),
         Err(err) => Outcome::Failed(failure(*err)),
     };
 
@@ -209,6 +209,22 @@ pub fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
         .map(|s| (*s).to_owned())
         .or_else(|| panic.downcast_ref::<String>().cloned())
         .unwrap_or_else(|| "a panic with no message".to_owned())
+}
+
+/// A script's answer as its owner reads it: positions as `vec3(1, 64, 2)` (rhai would print their Rust type name),
+/// inside arrays and maps too.
+fn show(value: &Dynamic) -> String {
+    if value.is_unit() {
+        "()".to_owned()
+    } else if let Some(v) = value.clone().try_cast::<super::vec3::Vec3>() {
+        v.to_string()
+    } else if let Some(list) = value.read_lock::<rhai::Array>() {
+        format!("[{}]", list.iter().map(show).collect::<Vec<_>>().join(", "))
+    } else if let Some(map) = value.read_lock::<rhai::Map>() {
+        format!("#{{{}}}", map.iter().map(|(k, v)| format!("{k}: {}", show(v))).collect::<Vec<_>>().join(", "))
+    } else {
+        value.to_string()
+    }
 }
 
 fn inventory(host: &dyn Host, bounds: &RunBounds) -> Vec<(String, i64)> {
@@ -270,6 +286,12 @@ mod tests {
             limits: Limits { deadline: Duration::from_millis(500), ..Limits::default() },
             stop: StopFlag::default(),
         }
+    }
+
+    #[test]
+    fn positions_in_answers_read_as_positions() {
+        let report = run(job("[position(), #{at: position().floor()}]"), Arc::new(Idle));
+        assert_eq!(report.outcome, Outcome::Value("[vec3(0.50, 64, 0.50), #{at: vec3(0, 64, 0)}]".into()));
     }
 
     #[test]

@@ -35,6 +35,7 @@ const SEEDS = Array.from({ length: SEED_COUNT }, (_, i) =>
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
 const log = (line) => process.stderr.write(`${line}\n`)
+const trace = process.env.BENCH_DEBUG ? (line) => log(`  mineflayer: ${line}`) : () => {}
 
 /** Starts the seed's world at noon and follows one player's milestones and deaths until `done()` or time is up. */
 async function race (seed, name, play) {
@@ -122,7 +123,7 @@ async function mineflayer (seed) {
     let error = ''
     const run = async () => {
       while (!stopped && !done) {
-        try { await techTree(bot, () => stopped); done = true } catch (err) { error = String(err?.message ?? err); await sleep(1000) }
+        try { await techTree(bot, () => stopped); done = true } catch (err) { error = String(err?.message ?? err); trace(`failed: ${error}`); await sleep(1000) }
       }
     }
     run()
@@ -150,6 +151,7 @@ async function techTree (bot, stopped) {
     while (count(drop) < n) {
       check()
       const found = bot.findBlocks({ matching: ids(names), maxDistance: 64, count: n - count(drop) })
+      trace(`collect ${names[0]}: ${found.length} in sight, ${count(drop)}/${n} ${drop}, at ${bot.entity.position.floored()}`)
       if (found.length === 0) { await explore(); continue }
       await bot.collectBlock.collect(found.map((p) => bot.blockAt(p)).filter(Boolean), { ignoreNoPath: true })
     }
@@ -268,15 +270,15 @@ function median (xs) {
 async function main () {
   const clients = { wayfarer, mineflayer }
   const results = { wayfarer: [], mineflayer: [] }
+  // Both clients race each seed at once, each in its own world: times are game time, read from each world's clock,
+  // so a world slowed by the other's load slows its own clock with it.
   for (const seed of SEEDS) {
-    for (const [name, run] of Object.entries(clients)) {
-      if (ONLY && ONLY !== name) continue
-      log(`${name}: seed ${seed}`)
+    await Promise.all(Object.entries(clients).filter(([name]) => !ONLY || ONLY === name).map(async ([name, run]) => {
       const r = await run(seed).catch((err) => ({ seed, milestones: {}, deaths: 0, note: `crashed: ${err.message}` }))
       const got = MILESTONES.map((m) => (r.milestones[m] === undefined ? `${m} -` : `${m} ${(r.milestones[m] / TICKS_PER_MINUTE).toFixed(1)}m`))
-      log(`  ${got.join(', ')}; deaths ${r.deaths}${r.note ? `; ${r.note}` : ''}`)
+      log(`${name}, seed ${seed}: ${got.join(', ')}; deaths ${r.deaths}${r.note ? `; ${r.note}` : ''}`)
       results[name].push(r)
-    }
+    }))
   }
   const cell = (runs, m) => {
     if (runs.length === 0) return 'not run'
