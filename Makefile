@@ -70,12 +70,13 @@ bench: setup models
 
 ## bench-natural: the tech tree (wooden, stone, iron pickaxe, diamond) from natural spawns with monsters, hunger and
 ## night, Wayfarer's starter skills beside a Mineflayer script with its usual plugins; long (up to BENCH_MINUTES of
-## game time per seed and client): make bench-natural [BENCH_SEEDS=10] [BENCH_MINUTES=15]
+## game time per seed and client, BENCH_PARALLEL seeds at once): make bench-natural [BENCH_SEEDS=10] [BENCH_MINUTES=10] [BENCH_PARALLEL=2]
 BENCH_SEEDS ?= 10
-BENCH_MINUTES ?= 15
+BENCH_MINUTES ?= 10
+BENCH_PARALLEL ?= 2
 bench-natural: setup models
 	$(CARGO) build --release --bin wayfarer
-	node $(SERVER_DIR)/bench/natural.js --bot $(RELEASE_BIN) --seeds $(BENCH_SEEDS) --minutes $(BENCH_MINUTES)
+	node $(SERVER_DIR)/bench/natural.js --bot $(RELEASE_BIN) --seeds $(BENCH_SEEDS) --minutes $(BENCH_MINUTES) --parallel $(BENCH_PARALLEL)
 
 clean:
 	$(CARGO) clean

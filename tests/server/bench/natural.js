@@ -8,7 +8,7 @@
 // Game time to each milestone is read from the world's clock; deaths from its events. The seeds are the bench's
 // own (hashed from their index), not chosen for either client.
 //
-// Usage: node natural.js --bot PATH/TO/wayfarer [--seeds 10] [--minutes 15] [--only wayfarer|mineflayer]
+// Usage: node natural.js --bot PATH/TO/wayfarer [--seeds 10] [--minutes 15] [--parallel 1] [--only wayfarer|mineflayer]
 'use strict'
 
 const { spawn } = require('node:child_process')
@@ -25,7 +25,8 @@ const BOT = arg('bot')
 const SEED_COUNT = Number(arg('seeds', 10))
 const MINUTES = Number(arg('minutes', 15))
 const ONLY = arg('only', null)
-if (!BOT || !fs.existsSync(BOT)) { console.error('usage: node natural.js --bot PATH/TO/wayfarer [--seeds 10] [--minutes 15] [--only wayfarer|mineflayer]'); process.exit(2) }
+const PARALLEL = Math.max(1, Number(arg('parallel', 1)))
+if (!BOT || !fs.existsSync(BOT)) { console.error('usage: node natural.js --bot PATH/TO/wayfarer [--seeds 10] [--minutes 15] [--parallel 1] [--only wayfarer|mineflayer]'); process.exit(2) }
 
 const MILESTONES = ['wooden_pickaxe', 'stone_pickaxe', 'iron_pickaxe', 'diamond']
 const TICKS_PER_MINUTE = 1200
@@ -118,6 +119,12 @@ async function mineflayer (seed) {
       const foe = bot.nearestEntity((e) => e.type === 'hostile' && e.position.distanceTo(bot.entity.position) < 6)
       if (foe && !bot.pvp.target) bot.pvp.attack(foe)
     })
+    if (process.env.BENCH_DEBUG) {
+      const pulse = setInterval(() => trace(`at ${bot.entity?.position.floored()}, moving ${bot.pathfinder.isMoving()}, mining ${bot.pathfinder.isMining()}, digging ${bot.targetDigBlock?.name ?? '-'}`), 10000)
+      bot.on('end', () => clearInterval(pulse))
+      bot.on('path_update', (r) => trace(`path ${r.status}, ${r.path.length} nodes, ${r.visitedNodes} visited`))
+      bot.on('diggingAborted', (b) => trace(`digging ${b.name} aborted`))
+    }
     let stopped = false
     let done = false
     let error = ''
@@ -142,18 +149,44 @@ async function techTree (bot, stopped) {
   const ids = (names) => names.map((n) => bot.registry.blocksByName[n]?.id).filter((id) => id !== undefined)
   const check = () => { if (stopped()) throw new Error('stopped') }
 
+  // Every walk gets a time limit too (two minutes: a long way down is slow digging); the caller carries on from
+  // wherever the bot got to.
+  async function go (goal) {
+    let timer
+    const late = new Promise((resolve) => { timer = setTimeout(() => { trace(`walk timed out at ${bot.entity.position.floored()}`); bot.pathfinder.stop(); resolve() }, 120000) })
+    try { await Promise.race([bot.pathfinder.goto(goal).catch(() => {}), late]) } finally { clearTimeout(timer) }
+  }
   async function explore () {
     const a = Math.random() * Math.PI * 2
     const p = bot.entity.position
-    await bot.pathfinder.goto(new goals.GoalXZ(Math.floor(p.x + Math.cos(a) * 40), Math.floor(p.z + Math.sin(a) * 40))).catch(() => {})
+    await go(new goals.GoalXZ(Math.floor(p.x + Math.cos(a) * 40), Math.floor(p.z + Math.sin(a) * 40)))
+  }
+  // The pathfinder can circle a target it never reaches: as a careful user would, give each block a minute, then
+  // cancel and leave that block out of later searches.
+  const given_up = new Set()
+  async function collectOne (block) {
+    let timer
+    const stuck = new Promise((resolve, reject) => { timer = setTimeout(() => reject(new Error('stuck')), 60000) })
+    try {
+      await Promise.race([bot.collectBlock.collect(block, { ignoreNoPath: true }), stuck])
+    } catch (err) {
+      trace(`gave up on ${block.name} at ${block.position}: ${err.message}`)
+      given_up.add(block.position.toString())
+      bot.pathfinder.stop()
+      await bot.collectBlock.cancelTask().catch(() => {})
+    } finally { clearTimeout(timer) }
+  }
+  function find (names, n) {
+    return bot.findBlocks({ matching: ids(names), maxDistance: 64, count: n + given_up.size })
+      .filter((p) => !given_up.has(p.toString())).slice(0, n)
   }
   async function collect (names, drop, n) {
     while (count(drop) < n) {
       check()
-      const found = bot.findBlocks({ matching: ids(names), maxDistance: 64, count: n - count(drop) })
+      const found = find(names, 1)
       trace(`collect ${names[0]}: ${found.length} in sight, ${count(drop)}/${n} ${drop}, at ${bot.entity.position.floored()}`)
       if (found.length === 0) { await explore(); continue }
-      await bot.collectBlock.collect(found.map((p) => bot.blockAt(p)).filter(Boolean), { ignoreNoPath: true })
+      await collectOne(bot.blockAt(found[0]))
     }
   }
   // Mineflayer's view of the inventory can trail a craft or a placement by a packet, and it clicks without waiting:
@@ -171,9 +204,9 @@ async function techTree (bot, stopped) {
   async function collectLogs (n) {
     while (logs() < n) {
       check()
-      const found = bot.findBlocks({ matching: ids(LOGS), maxDistance: 64, count: 1 })
+      const found = find(LOGS, 1)
       if (found.length === 0) { await explore(); continue }
-      await bot.collectBlock.collect(bot.blockAt(found[0]), { ignoreNoPath: true })
+      await collectOne(bot.blockAt(found[0]))
     }
   }
   async function planks (n) {
@@ -182,8 +215,8 @@ async function techTree (bot, stopped) {
       await craft(LOGS.find((l) => count(l) > 0).replace('_log', '_planks'), 1, null)
     }
   }
-  async function place (name) {
-    const existing = bot.findBlock({ matching: bot.registry.blocksByName[name].id, maxDistance: 32 })
+  async function place (name, fresh = false) {
+    const existing = fresh ? null : bot.findBlock({ matching: bot.registry.blocksByName[name].id, maxDistance: 32 })
     if (existing) return existing
     const me = bot.entity.position.floored()
     for (const [dx, dz] of [[2, 0], [0, 2], [-2, 0], [0, -2], [1, 1], [-1, -1]]) {
@@ -204,7 +237,13 @@ async function techTree (bot, stopped) {
     }
     const t = await place('crafting_table')
     // A table is used from beside it (bot.craft opens it where it stands).
-    await bot.pathfinder.goto(new goals.GoalNear(t.position.x, t.position.y, t.position.z, 2)).catch(() => {})
+    await go(new goals.GoalNear(t.position.x, t.position.y, t.position.z, 2))
+    if (bot.entity.position.distanceTo(t.position.offset(0.5, 0.5, 0.5)) > 4.5) {
+      // Out of reach (the walk failed): a new table here.
+      trace('the table is out of reach; making a new one')
+      if (count('crafting_table') === 0) { await planks(4); await craft('crafting_table', 1, null) }
+      return bot.blockAt((await place('crafting_table', true)).position)
+    }
     return bot.blockAt(t.position)
   }
   async function sticks (n) {
@@ -214,7 +253,7 @@ async function techTree (bot, stopped) {
   }
   async function goDown (y) {
     const p = bot.entity.position
-    await bot.pathfinder.goto(new goals.GoalBlock(Math.floor(p.x) + 8, y, Math.floor(p.z))).catch(() => {})
+    await go(new goals.GoalBlock(Math.floor(p.x) + 8, y, Math.floor(p.z)))
   }
 
   // Wooden pickaxe: three logs, planks, a table, sticks.
@@ -238,7 +277,7 @@ async function techTree (bot, stopped) {
     if (count('raw_iron') + count('iron_ingot') < 3 && bot.findBlocks({ matching: ids(['iron_ore', 'deepslate_iron_ore']), maxDistance: 64, count: 1 }).length === 0) await goDown(16)
     while (count('raw_iron') + count('iron_ingot') < 3) await collect(['iron_ore', 'deepslate_iron_ore'], 'raw_iron', 3 - count('iron_ingot'))
     await collect(['stone'], 'cobblestone', 8)
-    await bot.pathfinder.goto(new goals.GoalNear(start.x, start.y, start.z, 3)).catch(() => {})
+    await go(new goals.GoalNear(start.x, start.y, start.z, 3))
     if (count('iron_ingot') < 3) {
       if (count('furnace') === 0 && !bot.findBlock({ matching: bot.registry.blocksByName.furnace.id, maxDistance: 32 })) await craft('furnace', 1, await table())
       const furnaceBlock = await place('furnace')
@@ -270,16 +309,22 @@ function median (xs) {
 async function main () {
   const clients = { wayfarer, mineflayer }
   const results = { wayfarer: [], mineflayer: [] }
-  // Both clients race each seed at once, each in its own world: times are game time, read from each world's clock,
-  // so a world slowed by the other's load slows its own clock with it.
-  for (const seed of SEEDS) {
-    await Promise.all(Object.entries(clients).filter(([name]) => !ONLY || ONLY === name).map(async ([name, run]) => {
-      const r = await run(seed).catch((err) => ({ seed, milestones: {}, deaths: 0, note: `crashed: ${err.message}` }))
-      const got = MILESTONES.map((m) => (r.milestones[m] === undefined ? `${m} -` : `${m} ${(r.milestones[m] / TICKS_PER_MINUTE).toFixed(1)}m`))
-      log(`${name}, seed ${seed}: ${got.join(', ')}; deaths ${r.deaths}${r.note ? `; ${r.note}` : ''}`)
-      results[name].push(r)
-    }))
+  // Both clients race each seed at once (and PARALLEL seeds at a time), each in its own world: times are game time,
+  // read from each world's clock, so a world slowed by the machine's load slows its own clock with it.
+  const out = path.join(os.tmpdir(), 'wayfarer-bench-natural.json')
+  const queue = [...SEEDS]
+  const worker = async () => {
+    for (let seed = queue.shift(); seed !== undefined; seed = queue.shift()) {
+      await Promise.all(Object.entries(clients).filter(([name]) => !ONLY || ONLY === name).map(async ([name, run]) => {
+        const r = await run(seed).catch((err) => ({ seed, milestones: {}, deaths: 0, note: `crashed: ${err.message}` }))
+        const got = MILESTONES.map((m) => (r.milestones[m] === undefined ? `${m} -` : `${m} ${(r.milestones[m] / TICKS_PER_MINUTE).toFixed(1)}m`))
+        log(`${name}, seed ${seed}: ${got.join(', ')}; deaths ${r.deaths}${r.note ? `; ${r.note}` : ''}`)
+        results[name].push(r)
+        fs.writeFileSync(out, JSON.stringify({ seeds: SEEDS, minutes: MINUTES, results }, null, 2))
+      }))
+    }
   }
+  await Promise.all(Array.from({ length: PARALLEL }, worker))
   const cell = (runs, m) => {
     if (runs.length === 0) return 'not run'
     const times = runs.map((r) => r.milestones[m]).filter((t) => t !== undefined)
@@ -291,7 +336,7 @@ async function main () {
   for (const m of MILESTONES) console.log(m.padEnd(16) + cell(results.wayfarer, m).padEnd(34) + cell(results.mineflayer, m))
   const deaths = (runs) => (runs.length ? (runs.reduce((n, r) => n + r.deaths, 0) / runs.length).toFixed(2) : '-')
   console.log('deaths per run'.padEnd(16) + deaths(results.wayfarer).padEnd(34) + deaths(results.mineflayer))
-  fs.writeFileSync(path.join(os.tmpdir(), 'wayfarer-bench-natural.json'), JSON.stringify({ seeds: SEEDS, minutes: MINUTES, results }, null, 2))
+  log(`results: ${out}`)
 }
 
 main().then(() => process.exit(0), (err) => { console.error(err); process.exit(1) })
