@@ -4,7 +4,7 @@
 use std::{str::FromStr, time::Duration};
 
 use azalea::{
-    BlockPos, Vec3,
+    BlockPos, Vec3, WalkDirection,
     block::{BlockState, properties::Layers},
     pathfinder::world::{is_block_state_passable, is_block_state_standable},
     registry::builtin::BlockKind,
@@ -86,7 +86,8 @@ const MAX_SPOT_DISTANCE: i32 = 8;
 /// liquid beside it. Spots level with the bot's feet come first, then the nearest; a spot in a one-wide passage (a
 /// staircase the bot dug) only when there is nothing else, since a block there walls the way back.
 pub fn free_spot(bot: &BotHandle, max_distance: i32) -> Option<BlockPos> {
-    let feet = BlockPos::from(bot.position());
+    let here = bot.position();
+    let feet = BlockPos::from(here);
     let r = max_distance.clamp(1, MAX_SPOT_DISTANCE);
     let world = bot.client().world();
     let world = world.read();
@@ -101,7 +102,7 @@ pub fn free_spot(bot: &BotHandle, max_distance: i32) -> Option<BlockPos> {
         for dx in -r..=r {
             for dz in -r..=r {
                 let p = BlockPos::new(feet.x + dx, feet.y + dy, feet.z + dz);
-                if (dx == 0 && dz == 0) || dx * dx + dz * dz > r * r {
+                if (dx == 0 && dz == 0) || dx * dx + dz * dz > r * r || overlaps(here, p) {
                     continue;
                 }
                 let spot_ok = state(p).is_some_and(replaceable) && !liquid(p);
@@ -123,8 +124,8 @@ pub fn free_spot(bot: &BotHandle, max_distance: i32) -> Option<BlockPos> {
                 let score = f64::from(dx * dx + dz * dz).sqrt()
                     + 2.0 * f64::from(dy.abs())
                     + if passage { 100.0 } else { 0.0 }
-                    // A spot right beside the bot leaves no room to step around it.
-                    + if dx.abs() + dz.abs() == 1 { 1.0 } else { 0.0 };
+                    // A spot right beside the bot (or at its corner) leaves no room to step around it.
+                    + if dx.abs() <= 1 && dz.abs() <= 1 { 1.5 } else { 0.0 };
                 if best.is_none_or(|(s, _)| score < s) {
                     best = Some((score, p));
                 }
@@ -134,14 +135,41 @@ pub fn free_spot(bot: &BotHandle, max_distance: i32) -> Option<BlockPos> {
     best.map(|(_, p)| p)
 }
 
-/// Moves the bot off `target` if it stands in it (a block cannot be placed where the bot is).
+/// Moves the bot clear of `target` (a block cannot be placed where a player stands, even partly): out of that
+/// block altogether when it stands in it, or back to the middle of its own block when its body reaches into it.
 async fn step_out_of(bot: &BotHandle, target: BlockPos) -> Result<(), String> {
     let feet = BlockPos::from(bot.position());
-    if feet != target && BlockPos::new(feet.x, feet.y + 1, feet.z) != target {
+    if feet.x == target.x && feet.z == target.z && (feet.y == target.y || feet.y + 1 == target.y) {
+        let away = Vec3::new(target.x as f64 + 2.5, bot.position().y, target.z as f64 + 0.5);
+        bot.goto_near(away, 1.0).await.map_err(|e| format!("I am standing where the block goes and cannot move: {e}"))?;
+    }
+    if !overlaps(bot.position(), target) {
         return Ok(());
     }
-    let away = Vec3::new(target.x as f64 + 2.5, bot.position().y, target.z as f64 + 0.5);
-    bot.goto_near(away, 1.0).await.map_err(|e| format!("I am standing where the block goes and cannot move: {e}"))
+    let client = bot.client();
+    let feet = BlockPos::from(bot.position());
+    for _ in 0..20 {
+        let here = bot.position();
+        let centre = Vec3::new(feet.x as f64 + 0.5, here.y + 1.62, feet.z as f64 + 0.5);
+        if !overlaps(here, target) && (here.x - centre.x).hypot(here.z - centre.z) < 0.15 {
+            break;
+        }
+        client.look_at(centre);
+        client.walk(WalkDirection::Forward);
+        client.wait_ticks(1).await;
+    }
+    client.walk(WalkDirection::None);
+    client.wait_ticks(2).await;
+    if overlaps(bot.position(), target) {
+        return Err(format!("I am in the way of {}; move me a step and try again", fmt(target)));
+    }
+    Ok(())
+}
+
+/// Whether a player standing at `feet` (0.6 wide, 1.8 tall) reaches into the block at `block`.
+fn overlaps(feet: Vec3, block: BlockPos) -> bool {
+    let (x, y, z) = (f64::from(block.x), f64::from(block.y), f64::from(block.z));
+    feet.x + 0.3 > x && feet.x - 0.3 < x + 1.0 && feet.z + 0.3 > z && feet.z - 0.3 < z + 1.0 && feet.y + 1.8 > y && feet.y < y + 1.0
 }
 
 fn block_state(bot: &BotHandle, pos: BlockPos) -> Option<BlockState> {
@@ -155,4 +183,18 @@ fn fmt(p: BlockPos) -> String {
 fn strip(kind: BlockKind) -> String {
     let name = kind.to_string();
     name.strip_prefix("minecraft:").unwrap_or(&name).to_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_player_reaches_into_the_next_block_only_near_its_edge() {
+        let next = BlockPos::new(1, 64, 0);
+        assert!(!overlaps(Vec3::new(0.5, 64.0, 0.5), next), "in the middle of its own block");
+        assert!(overlaps(Vec3::new(0.8, 64.0, 0.5), next), "0.1 from the edge, the body crosses it");
+        assert!(overlaps(Vec3::new(0.5, 63.0, 0.5), BlockPos::new(0, 64, 0)), "its head is in the block above");
+        assert!(!overlaps(Vec3::new(0.8, 65.0, 0.5), next), "standing a block higher");
+    }
 }
