@@ -55,3 +55,30 @@ fn mine_block_collects_logs_and_explains_failures() {
     let done = run_script(&world, "stone", Duration::from_secs(30));
     assert!(done.contains("finished") && done.contains("+1 cobblestone"), "{done}");
 }
+
+/// The nearest ore sealed in bedrock cannot be reached: `mineBlock` passes over it to the next one, and a later
+/// call does not walk back to it.
+#[test]
+fn an_ore_it_cannot_reach_is_passed_over() {
+    let scripts = ScriptDir::new("mine-sealed", &[("iron.rhai", "mineBlock(\"iron_ore\", 1)")]);
+    let (world, _bot) = world_with_bot_args(&["--scripts", scripts.path()]);
+    give(&world, "Wayfarer", "stone_pickaxe", 1);
+    bot_sees(&world, "Wayfarer", "stone_pickaxe", 1);
+    // Sealed: a bedrock box on the ground with the ore in its middle, 7 blocks away.
+    world.cmd(json!({"cmd": "fill", "from": [4, 64, 4], "to": [6, 66, 6], "block": "bedrock"}));
+    world.cmd(json!({"cmd": "setBlock", "x": 5, "y": 65, "z": 5, "block": "iron_ore"}));
+    // Open: two ores on the ground farther away.
+    for (x, z) in [(-12, -8), (-12, -12)] {
+        world.cmd(json!({"cmd": "setBlock", "x": x, "y": 64, "z": z, "block": "iron_ore"}));
+    }
+
+    for round in 0..2 {
+        let done = run_script(&world, "iron", Duration::from_secs(120));
+        assert!(done.starts_with("iron finished"), "round {round}: {done}");
+        assert!(done.contains("+1 raw_iron"), "round {round}: {done}");
+    }
+    assert_eq!(world.cmd(json!({"cmd": "getBlock", "x": 5, "y": 65, "z": 5})), "iron_ore");
+    for (x, z) in [(-12, -8), (-12, -12)] {
+        assert_eq!(world.cmd(json!({"cmd": "getBlock", "x": x, "y": 64, "z": z})), "air", "the ore at {x} {z}");
+    }
+}

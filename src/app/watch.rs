@@ -8,7 +8,7 @@ use std::{
     time::Duration,
 };
 
-use notify::{RecursiveMode, Watcher};
+use notify::{EventKind, RecursiveMode, Watcher};
 
 use crate::{
     script::library::{LoadEvent, ScriptLibrary, script_name},
@@ -29,7 +29,10 @@ pub fn watch_folder(
     std::fs::create_dir_all(dir).map_err(notify::Error::io)?;
     let (tx, rx) = mpsc::channel::<PathBuf>();
     let mut watcher = notify::recommended_watcher(move |event: notify::Result<notify::Event>| {
-        if let Ok(event) = event {
+        // Opening or reading a file is no change; reloading one opens it, so counting that would reload forever.
+        if let Ok(event) = event
+            && !matches!(event.kind, EventKind::Access(_))
+        {
             for path in event.paths {
                 let _ = tx.send(path);
             }
@@ -132,6 +135,20 @@ mod tests {
         std::fs::write(dir.join("fresh.rhai"), "41 + 2").unwrap();
         wait_for(&rx, LoadEvent::Loaded { name: "fresh".into() });
         assert!(!Arc::ptr_eq(&first, &library.get("fresh").unwrap()), "the edit was not picked up");
+    }
+
+    /// Reloading reads the file; a read is not an edit, so one edit is one reload (not a reload every 150 ms).
+    #[test]
+    fn an_edit_reloads_once() {
+        let dir = temp_dir("once");
+        let library = Arc::new(ScriptLibrary::open(&dir).0);
+        let (tx, rx) = mpsc::channel();
+        let _watcher = watch_scripts(&library, move |event| tx.send(event).unwrap()).unwrap();
+        std::fs::write(dir.join("calm.rhai"), "1").unwrap();
+        wait_for(&rx, LoadEvent::Loaded { name: "calm".into() });
+        let _ = std::fs::read_to_string(dir.join("calm.rhai")).unwrap();
+        let more: Vec<_> = std::iter::from_fn(|| rx.recv_timeout(SETTLE * 6).ok()).take(3).collect();
+        assert!(more.is_empty(), "reloaded again with no edit: {more:?}");
     }
 
     #[test]

@@ -58,6 +58,13 @@ pub struct Status {
 #[derive(Component, Clone, Debug, Default)]
 pub struct Stations(pub Vec<BlockPos>);
 
+/// Blocks this bot failed to walk to, and when: searches pass over them for [`UNREACHABLE_FOR`].
+#[derive(Component, Clone, Debug, Default)]
+pub struct Unreachable(pub Vec<(BlockPos, std::time::Instant)>);
+
+/// How long a block the bot could not reach is left out of its searches (the way may open as it moves on).
+pub const UNREACHABLE_FOR: Duration = Duration::from_secs(300);
+
 /// A player's breath, in ticks (15 s).
 pub const MAX_AIR: i32 = 300;
 /// How far `!status` and the agents look for monsters: vanilla's zombie follow range is 35, most others 16.
@@ -163,6 +170,31 @@ impl BotHandle {
         if let Some(mut stations) = self.client.ecs.write().entity_mut(self.client.entity).get_mut::<Stations>() {
             stations.0.retain(|p| *p != pos);
         }
+    }
+
+    /// Notes that the bot could not walk to `pos`.
+    pub fn mark_unreachable(&self, pos: BlockPos) {
+        let now = std::time::Instant::now();
+        let mut ecs = self.client.ecs.write();
+        let mut entity = ecs.entity_mut(self.client.entity);
+        match entity.get_mut::<Unreachable>() {
+            Some(mut marked) => {
+                marked.0.retain(|(p, at)| *p != pos && now.duration_since(*at) < UNREACHABLE_FOR);
+                marked.0.push((pos, now));
+            }
+            None => {
+                entity.insert(Unreachable(vec![(pos, now)]));
+            }
+        }
+    }
+
+    /// The blocks the bot failed to reach within the last [`UNREACHABLE_FOR`].
+    pub fn unreachable(&self) -> Vec<BlockPos> {
+        let now = std::time::Instant::now();
+        self.client
+            .get_component::<Unreachable>()
+            .map(|u| u.0.iter().filter(|(_, at)| now.duration_since(*at) < UNREACHABLE_FOR).map(|(p, _)| *p).collect())
+            .unwrap_or_default()
     }
 
     /// The strongest urge the reflexes sensed on the last tick.

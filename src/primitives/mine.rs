@@ -17,12 +17,15 @@ use crate::{bot::BotHandle, script::Answer};
 
 /// How far around the bot `mineBlock` looks for its block (the search is cheap: see `search`).
 const SEARCH: f64 = 64.0;
+/// How many blocks one `mineBlock` call fails to reach before it gives up.
+const MAX_UNREACHED: u32 = 3;
 
 pub async fn mine_block(bot: &BotHandle, name: &str, count: u32, search_budget: Duration) -> Answer {
     let kind = BlockKind::from_str(name).map_err(|()| format!("There is no block called {name}"))?;
     let drops = facts::drops_of(name);
     let mut mined = 0;
     let mut lost = 0;
+    let mut unreached = 0;
     while mined < count {
         let pos = match target(bot, kind).await {
             Some(pos) => pos,
@@ -45,7 +48,17 @@ pub async fn mine_block(bot: &BotHandle, name: &str, count: u32, search_budget: 
         // Counted before the walk: stairs dug on the way may take the block itself, and a bot standing where the
         // drop lands picks it up at once.
         let before: Vec<i32> = drops.iter().map(|d| items::count(bot, d)).collect();
-        bot.goto_reach(pos).await.map_err(|e| format!("I could not get to the {name} at {}: {e}", fmt_block(pos)))?;
+        if let Err(err) = bot.goto_reach(pos).await {
+            // Left out of searches for a while, so the next try (this one or the script's next) takes another.
+            bot.mark_unreachable(pos);
+            unreached += 1;
+            if unreached >= MAX_UNREACHED {
+                let others = if unreached > 1 { format!(" (nor to {} others before it)", unreached - 1) } else { String::new() };
+                return Err(format!("I could not get to the {name} at {}{others}: {err}", fmt_block(pos)));
+            }
+            tracing::info!("{}: could not get to the {name} at {} ({err}); trying another", bot.name(), fmt_block(pos));
+            continue;
+        }
         if observe::block_kind(bot, pos) == Some(kind) {
             // The drop needs a free slot (or a stack it fits on): junk goes first, by `items::junk_slot`'s rule.
             if let Some(thrown) = items::make_room(bot, pos.center()).await? {
@@ -74,10 +87,12 @@ pub async fn mine_block(bot: &BotHandle, name: &str, count: u32, search_budget: 
 
 /// The block to mine next: the nearest one not below the bot's feet if there is one in range, else the nearest.
 /// Digging down to a block underneath leaves the bot in a pit it may not climb out of (it cannot build its way up),
-/// so blocks it can walk to come first.
+/// so blocks it can walk to come first. Blocks the bot recently failed to walk to are passed over.
 async fn target(bot: &BotHandle, kind: BlockKind) -> Option<BlockPos> {
     let feet = BlockPos::from(bot.position()).y;
-    observe::nearest_blocks_preferring(bot, kind, SEARCH, 1, move |pos| pos.y >= feet).await.first().copied()
+    let skip = bot.unreachable();
+    let found = observe::nearest_blocks_preferring(bot, kind, SEARCH, 1 + skip.len(), move |pos| pos.y >= feet).await;
+    found.into_iter().find(|pos| !skip.contains(pos))
 }
 
 /// Digs up the crafting tables and furnaces this bot placed within 8 blocks and collects them (and what a furnace

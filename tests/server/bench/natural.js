@@ -8,7 +8,7 @@
 // Game time to each milestone is read from the world's clock; deaths from its events. The seeds are the bench's
 // own (hashed from their index), not chosen for either client.
 //
-// Usage: node natural.js --bot PATH/TO/wayfarer [--seeds 10] [--minutes 15] [--parallel 1] [--only wayfarer|mineflayer]
+// Usage: node natural.js --bot PATH/TO/wayfarer [--seeds 10] [--minutes 15] [--parallel 1] [--seed S] [--only wayfarer|mineflayer]
 'use strict'
 
 const { spawn } = require('node:child_process')
@@ -26,13 +26,15 @@ const SEED_COUNT = Number(arg('seeds', 10))
 const MINUTES = Number(arg('minutes', 15))
 const ONLY = arg('only', null)
 const PARALLEL = Math.max(1, Number(arg('parallel', 1)))
-if (!BOT || !fs.existsSync(BOT)) { console.error('usage: node natural.js --bot PATH/TO/wayfarer [--seeds 10] [--minutes 15] [--parallel 1] [--only wayfarer|mineflayer]'); process.exit(2) }
+if (!BOT || !fs.existsSync(BOT)) { console.error('usage: node natural.js --bot PATH/TO/wayfarer [--seeds 10] [--minutes 15] [--parallel 1] [--seed S] [--only wayfarer|mineflayer]'); process.exit(2) }
 
 const MILESTONES = ['wooden_pickaxe', 'stone_pickaxe', 'iron_pickaxe', 'diamond']
 const TICKS_PER_MINUTE = 1200
 /** The bench's seeds: the first 31 bits of SHA-256("wayfarer natural bench N"). */
-const SEEDS = Array.from({ length: SEED_COUNT }, (_, i) =>
-  crypto.createHash('sha256').update(`wayfarer natural bench ${i + 1}`).digest().readUInt32BE(0) & 0x7fffffff)
+const SEEDS = arg('seed', null) !== null
+  ? [Number(arg('seed'))]
+  : Array.from({ length: SEED_COUNT }, (_, i) =>
+    crypto.createHash('sha256').update(`wayfarer natural bench ${i + 1}`).digest().readUInt32BE(0) & 0x7fffffff)
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
 const log = (line) => process.stderr.write(`${line}\n`)
@@ -54,7 +56,10 @@ async function race (seed, name, play) {
       const age = (await startAge()) - t0
       const inv = await world.cmd({ cmd: 'inventory', name }).catch(() => ({}))
       for (const m of MILESTONES) if (result.milestones[m] === undefined && (inv[m] ?? 0) > 0) result.milestones[m] = age
-      result.deaths = world.events.filter((e) => e.event === 'death' && e.name === name).length
+      const deaths = world.events.filter((e) => e.event === 'death' && e.name === name)
+      result.deaths = deaths.length
+      result.causes = {}
+      for (const d of deaths) result.causes[d.cause] = (result.causes[d.cause] ?? 0) + 1
       if (result.milestones.diamond !== undefined || age >= limitTicks || session.finished()) break
       await sleep(1000)
     }
@@ -318,7 +323,7 @@ async function main () {
       await Promise.all(Object.entries(clients).filter(([name]) => !ONLY || ONLY === name).map(async ([name, run]) => {
         const r = await run(seed).catch((err) => ({ seed, milestones: {}, deaths: 0, note: `crashed: ${err.message}` }))
         const got = MILESTONES.map((m) => (r.milestones[m] === undefined ? `${m} -` : `${m} ${(r.milestones[m] / TICKS_PER_MINUTE).toFixed(1)}m`))
-        log(`${name}, seed ${seed}: ${got.join(', ')}; deaths ${r.deaths}${r.note ? `; ${r.note}` : ''}`)
+        log(`${name}, seed ${seed}: ${got.join(', ')}; deaths ${r.deaths}${r.deaths ? ` (${Object.entries(r.causes ?? {}).map(([c, n]) => `${c} ${n}`).join(', ')})` : ''}${r.note ? `; ${r.note}` : ''}`)
         results[name].push(r)
         fs.writeFileSync(out, JSON.stringify({ seeds: SEEDS, minutes: MINUTES, results }, null, 2))
       }))
