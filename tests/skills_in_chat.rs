@@ -18,7 +18,7 @@ fn list_search_run_and_hot_reload() {
         world.expect_chat(from, "Wayfarer", needle, Duration::from_secs(20))
     };
 
-    let listed = chat("!skills", "Skills (15):");
+    let listed = chat("!skills", "Skills (16):");
     assert!(listed.contains("craftCraftingTable, craftFurnace, craftIronPickaxe"), "{listed}");
 
     let found = chat("!skills make a stone pick", "Skills for \"make a stone pick\":");
