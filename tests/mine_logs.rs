@@ -61,7 +61,7 @@ fn mine_block_collects_logs_and_explains_failures() {
 #[test]
 fn an_ore_it_cannot_reach_is_passed_over() {
     let scripts = ScriptDir::new("mine-sealed", &[("iron.rhai", "mineBlock(\"iron_ore\", 1)")]);
-    let (world, _bot) = world_with_bot_args(&["--scripts", scripts.path()]);
+    let (world, bot) = world_with_bot_args(&["--scripts", scripts.path()]);
     give(&world, "Wayfarer", "stone_pickaxe", 1);
     bot_sees(&world, "Wayfarer", "stone_pickaxe", 1);
     // Sealed: a bedrock box on the ground with the ore in its middle, 7 blocks away.
@@ -74,7 +74,8 @@ fn an_ore_it_cannot_reach_is_passed_over() {
 
     for round in 0..2 {
         let done = run_script(&world, "iron", Duration::from_secs(120));
-        assert!(done.starts_with("iron finished"), "round {round}: {done}");
+        let walks: Vec<String> = bot.log_text().lines().filter(|l| l.contains("could not get to") || l.contains("path")).map(str::to_owned).collect();
+        assert!(done.starts_with("iron finished"), "round {round}: {done}\n{}", walks.join("\n"));
         assert!(done.contains("+1 raw_iron"), "round {round}: {done}");
     }
     assert_eq!(world.cmd(json!({"cmd": "getBlock", "x": 5, "y": 65, "z": 5})), "iron_ore");

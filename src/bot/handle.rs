@@ -214,7 +214,11 @@ impl BotHandle {
 
     /// Monsters within `range` blocks, nearest first, as `(kind, distance)`.
     pub fn hostiles_near(&self, range: f64) -> Vec<(String, f64)> {
-        let origin = self.position();
+        self.hostiles_around(self.position(), range)
+    }
+
+    /// Monsters the bot can see within `range` of `origin`, nearest to the bot first: kind and distance from `origin`.
+    pub fn hostiles_around(&self, origin: Vec3, range: f64) -> Vec<(String, f64)> {
         self.client
             .nearest_entities_by::<&EntityKindComponent, (With<AbstractMonster>, Without<LocalEntity>)>(|_: &EntityKindComponent| true)
             .iter()
@@ -321,6 +325,14 @@ impl BotHandle {
         let stopped_at = self.position();
         if finished.is_err() {
             self.stop_moving();
+            // A path search still running for this goal (one that cannot be reached searches to its time limit)
+            // holds up the next walk's: let it end first.
+            for _ in 0..120 {
+                if !self.client.is_calculating_path() {
+                    break;
+                }
+                self.client.wait_ticks(1).await;
+            }
             return Err(MoveError::Timeout { waited, stopped_at });
         }
         if stopped_at.distance_to(target) <= tolerance {

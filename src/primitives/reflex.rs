@@ -122,22 +122,47 @@ async fn recover_if_safe(
         bot.forget_death();
         return;
     }
-    if bot.client().health() < 10.0 || !bot.hostiles_near(SAFE_DISTANCE).is_empty() {
+    // Not while hurt, nor with monsters around the bot or around the place it died (often what killed it).
+    if bot.client().health() < 10.0
+        || !bot.hostiles_near(SAFE_DISTANCE).is_empty()
+        || !bot.hostiles_around(death.position, SAFE_DISTANCE).is_empty()
+    {
         return;
     }
     body.send_replace(Some("going back for my things".to_owned()));
     take_over(bot).await;
     let before: i32 = bot.items().iter().map(|(_, n)| n).sum();
-    let fetched = tokio::time::timeout(Duration::from_secs(120), fetch_drops(bot, death.position)).await;
+    // A monster met on the way (an urge to fight or run) ends the trip; the other reflexes take over, and the bot
+    // tries again once it is safe.
+    let fetched = tokio::select! {
+        fetched = tokio::time::timeout(Duration::from_secs(120), fetch_drops(bot, death.position)) => Some(fetched),
+        () = urge_arises(bot) => None,
+    };
     let got = bot.items().iter().map(|(_, n)| n).sum::<i32>() - before;
     match fetched {
-        Ok(Err(why)) => bot.chat(&format!("I could not get back to {place}: {why}")),
+        None => {
+            tracing::info!("{}: going back for its things was cut short", bot.name());
+            take_over(bot).await;
+            body.send_replace(None);
+            return;
+        }
+        Some(Ok(Err(why))) => bot.chat(&format!("I could not get back to {place}: {why}")),
         _ if got > 0 => bot.chat(&format!("I got {got} of my things back from {place}.")),
         _ => bot.chat(&format!("I found none of my things at {place}.")),
     }
     bot.forget_death();
     take_over(bot).await;
     body.send_replace(None);
+}
+
+/// Returns once the reflexes sense an urge other than hunger (a monster to fight or flee, air, fire).
+async fn urge_arises(bot: &BotHandle) {
+    loop {
+        if bot.urge().is_some_and(|u| u != Urge::Eat) {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
 }
 
 /// Walks to where the bot died and over every item lying within 8 blocks of it.
