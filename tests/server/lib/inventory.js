@@ -135,6 +135,9 @@ class Window {
       const clientView = predicted.has(i) ? fromHashed(predicted.get(i)) : before[i]
       if (!sameStack(now, clientView) || (this.craft && i === this.craft.result && !sameStack(now, before[i]))) fix.add(i)
     })
+    // Vanilla sends the result slot whenever the grid changes, even when the result stays empty; Mineflayer waits
+    // for it after every click in the grid.
+    if (this.craft && this.craft.grid.some((g) => !sameStack(this.get(g), before[g]))) fix.add(this.craft.result)
     if (fix.size) this.stateId++
     for (const i of fix) client.write('set_slot', { windowId: this.id, stateId: this.stateId, slot: i, item: toSlot(this.get(i)) })
     const cursorView = packet.cursorItem === undefined ? cursorBefore : fromHashed(packet.cursorItem)

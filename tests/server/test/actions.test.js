@@ -39,7 +39,7 @@ test('dig three logs and collect them; the world counts the same', async () => {
   bot.end()
 })
 
-test('craft planks, a crafting table, sticks and a wooden pickaxe in the table, then mine stone with it', async () => {
+test('craft planks, a crafting table, sticks and a wooden pickaxe in the table, mine stone with it, craft a stone pickaxe', async () => {
   const bot = await world.bot('Crafter')
   await world.cmd({ cmd: 'give', name: 'Crafter', item: 'oak_log', count: 3 })
   await until(() => count(bot, 'oak_log') === 3, 3000, 'the logs')
@@ -76,6 +76,15 @@ test('craft planks, a crafting table, sticks and a wooden pickaxe in the table, 
   await until(() => bot.blockAt(stone)?.name === 'stone', 2000, 'the stone')
   await bot.dig(bot.blockAt(stone))
   await until(() => count(bot, 'cobblestone') === 1, 5000, 'cobblestone')
+
+  // A stone pickaxe in the table, the whole stack of cobblestone used: the world sends the (still empty) result
+  // slot after every click in the grid, as vanilla does, or Mineflayer's craft waits for it forever.
+  await world.cmd({ cmd: 'give', name: 'Crafter', item: 'cobblestone', count: 2 })
+  await has('cobblestone', 3)
+  await until(() => recipe('stone_pickaxe', table), 3000, 'the stone pickaxe recipe to be possible')
+  await bot.craft(recipe('stone_pickaxe', table), 1, table)
+  await has('stone_pickaxe', 1)
+  assert.equal(count(bot, 'cobblestone'), 0)
   bot.end()
 })
 
