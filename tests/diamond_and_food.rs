@@ -14,6 +14,9 @@ fn mines_a_diamond_from_a_natural_spawn_and_comes_back_up() {
     let (world, _bot, _) = natural_world_with_bot(3, &["--mobs", "off"], &["--skills", skills.path()]);
     give(&world, "Wayfarer", "iron_pickaxe", 1);
     give(&world, "Wayfarer", "bread", 8);
+    // A sword too: without one the skill makes one first (trees, cobblestone, a table) before it goes down.
+    give(&world, "Wayfarer", "stone_sword", 1);
+    bot_sees(&world, "Wayfarer", "stone_sword", 1);
     bot_sees(&world, "Wayfarer", "iron_pickaxe", 1);
     let start = world.player("Wayfarer");
 
