@@ -15,6 +15,8 @@ fn place_item_places_and_refuses_occupied_spots() {
             ("place.rhai", "placeItem(\"cobblestone\", vec3(4, 64, -2))"),
             ("occupied.rhai", "placeItem(\"cobblestone\", vec3(4, 63, -2))"),
             ("nothing.rhai", "placeItem(\"oak_planks\", vec3(1, 64, 1))"),
+            // On top of a crafting table: a click on the table opens it, so there is nothing to place against.
+            ("on_table.rhai", "placeItem(\"cobblestone\", vec3(-3, 65, 2))"),
             ("helmet.rhai", "equip(\"iron_helmet\", \"head\"); inventoryCount(\"iron_helmet\")"),
         ],
     );
@@ -31,6 +33,12 @@ fn place_item_places_and_refuses_occupied_spots() {
     assert!(done.ends_with("There is already grass_block at 4 63 -2; pick an empty spot"), "{done}");
     let done = run_script(&world, "nothing", Duration::from_secs(30));
     assert!(done.ends_with("I have no oak_planks to place"), "{done}");
+
+    // A table near the bot: clicking it opens it, so nothing can be placed on top of it that way.
+    world.cmd(json!({"cmd": "setBlock", "x": -3, "y": 64, "z": 2, "block": "crafting_table"}));
+    let done = run_script(&world, "on_table", Duration::from_secs(30));
+    assert!(done.contains("Nothing to place cobblestone against at -3 65 2"), "{done}");
+    assert_eq!(world.cmd(json!({"cmd": "getBlock", "x": -3, "y": 65, "z": 2})), "air");
 
     let done = run_script(&world, "helmet", Duration::from_secs(30));
     assert!(done.contains("finished"), "{done}");

@@ -27,6 +27,24 @@ const REPLACEABLE: [BlockKind; 9] = [
     BlockKind::Water,
 ];
 
+/// Whether clicking the block opens it (a crafting table, furnace, chest…) rather than placing against it, as a
+/// player who is not sneaking finds.
+fn opens_on_click(state: BlockState) -> bool {
+    let name = BlockKind::from(state).to_string();
+    let name = name.strip_prefix("minecraft:").unwrap_or(&name);
+    matches!(
+        name,
+        "crafting_table" | "furnace" | "blast_furnace" | "smoker" | "chest" | "trapped_chest" | "barrel" | "ender_chest"
+            | "anvil" | "enchanting_table" | "brewing_stand" | "hopper" | "dispenser" | "dropper" | "lever"
+            | "cartography_table" | "smithing_table" | "loom" | "stonecutter" | "grindstone" | "crafter"
+    ) || name.ends_with("_door")
+        || name.ends_with("_trapdoor")
+        || name.ends_with("_fence_gate")
+        || name.ends_with("_button")
+        || name.ends_with("_bed")
+        || name.ends_with("shulker_box")
+}
+
 /// Whether a placed block may take the place of `state`: air, grass, ferns, water, or snow one layer deep.
 fn replaceable(state: BlockState) -> bool {
     let kind = BlockKind::from(state);
@@ -50,8 +68,13 @@ pub async fn place_item(bot: &BotHandle, name: &str, pos: ScriptVec3) -> Answer 
     let against = AGAINST
         .iter()
         .map(|&(x, y, z)| BlockPos::new(target.x + x, target.y + y, target.z + z))
-        .find(|p| block_state(bot, *p).is_some_and(|s| !replaceable(s)))
-        .ok_or_else(|| format!("Nothing to place {name} against at {}: it needs a solid block next to it", fmt(target)))?;
+        .find(|p| block_state(bot, *p).is_some_and(|s| !replaceable(s) && !opens_on_click(s)))
+        .ok_or_else(|| {
+            format!(
+                "Nothing to place {name} against at {}: it needs a solid block next to it (a table, furnace or chest                  opens when clicked, so it does not count)",
+                fmt(target)
+            )
+        })?;
 
     bot.goto_reach(target).await.map_err(|e| format!("I could not get near {}: {e}", fmt(target)))?;
     step_out_of(bot, target).await?;
@@ -107,7 +130,8 @@ pub fn free_spot(bot: &BotHandle, max_distance: i32) -> Option<BlockPos> {
                 }
                 let spot_ok = state(p).is_some_and(replaceable) && !liquid(p);
                 let ground = BlockPos::new(p.x, p.y - 1, p.z);
-                if !spot_ok || !state(ground).is_some_and(is_block_state_standable) || !open(p.up(1)) {
+                let ground_ok = state(ground).is_some_and(|s| is_block_state_standable(s) && !opens_on_click(s));
+                if !spot_ok || !ground_ok || !open(p.up(1)) {
                     continue;
                 }
                 if sides(p).into_iter().chain([p.up(1), ground]).any(liquid) {
