@@ -142,7 +142,7 @@ async function mineflayer (seed) {
     return {
       finished: () => done,
       note: () => (error ? `last error: ${error.slice(0, 160)}` : ''),
-      stop: async () => { stopped = true; bot.pathfinder.stop(); bot.pvp.stop(); bot.quit() }
+      stop: async () => { stopped = true; bot.pathfinder.stop(); bot.pvp.stop(); bot.quit(); bot.removeAllListeners() }
     }
   })
 }
