@@ -64,7 +64,12 @@ async fn off_tick<T: Send + 'static>(scan: impl FnOnce() -> T + Send + 'static) 
 
 /// The kind of block at `pos`, if its chunk is loaded.
 pub fn block_kind(bot: &BotHandle, pos: BlockPos) -> Option<BlockKind> {
-    bot.client().world().read().get_block_state(pos).map(BlockKind::from)
+    block_state(bot, pos).map(BlockKind::from)
+}
+
+/// The block at `pos` with its properties (a snow layer's depth…), if its chunk is loaded.
+pub fn block_state(bot: &BotHandle, pos: BlockPos) -> Option<azalea::block::BlockState> {
+    bot.client().world().read().get_block_state(pos)
 }
 
 /// The nearest entity of kind `name` (`pig`, `zombie`, `item`…) or the player called `name`, within `max_distance`:

@@ -60,7 +60,7 @@ pub async fn place_item(bot: &BotHandle, name: &str, pos: ScriptVec3) -> Answer 
     if items::count(bot, name) == 0 {
         return Err(format!("I have no {name} to place"));
     }
-    let here = block_state(bot, target)
+    let here = observe::block_state(bot, target)
         .ok_or_else(|| format!("The block at {} is not loaded; go closer first", fmt(target)))?;
     if !replaceable(here) {
         return Err(format!("There is already {} at {}; pick an empty spot", strip(BlockKind::from(here)), fmt(target)));
@@ -68,7 +68,7 @@ pub async fn place_item(bot: &BotHandle, name: &str, pos: ScriptVec3) -> Answer 
     let against = AGAINST
         .iter()
         .map(|&(x, y, z)| BlockPos::new(target.x + x, target.y + y, target.z + z))
-        .find(|p| block_state(bot, *p).is_some_and(|s| !replaceable(s) && !opens_on_click(s)))
+        .find(|p| observe::block_state(bot, *p).is_some_and(|s| !replaceable(s) && !opens_on_click(s)))
         .ok_or_else(|| {
             format!(
                 "Nothing to place {name} against at {}: it needs a solid block next to it (a table, furnace or chest                  opens when clicked, so it does not count)",
@@ -194,10 +194,6 @@ async fn step_out_of(bot: &BotHandle, target: BlockPos) -> Result<(), String> {
 fn overlaps(feet: Vec3, block: BlockPos) -> bool {
     let (x, y, z) = (f64::from(block.x), f64::from(block.y), f64::from(block.z));
     feet.x + 0.3 > x && feet.x - 0.3 < x + 1.0 && feet.z + 0.3 > z && feet.z - 0.3 < z + 1.0 && feet.y + 1.8 > y && feet.y < y + 1.0
-}
-
-fn block_state(bot: &BotHandle, pos: BlockPos) -> Option<BlockState> {
-    bot.client().world().read().get_block_state(pos)
 }
 
 fn fmt(p: BlockPos) -> String {
