@@ -440,7 +440,7 @@ pub struct Reflexes {
     pub eat: bool,
     /// Hit back at a monster within reach, with the best weapon carried.
     pub defend: bool,
-    /// Run from a creeper within 6 blocks, and from monsters when health is 6 or less.
+    /// Run from a creeper within 6 blocks, from three monsters within 8, and from any when health is 6 or less.
     pub flee: bool,
     /// Head for air when breath runs low under water.
     pub breathe: bool,
@@ -448,11 +448,13 @@ pub struct Reflexes {
     pub escape_fire: bool,
     /// After a death, say so, and go back for the dropped items when it is safe.
     pub recover: bool,
+    /// Hungry (food below 18) and carrying no food: kill a farm animal within 12 blocks for its meat.
+    pub hunt: bool,
 }
 
 impl Default for Reflexes {
     fn default() -> Self {
-        Self { eat: true, defend: true, flee: true, breathe: true, escape_fire: true, recover: true }
+        Self { eat: true, defend: true, flee: true, breathe: true, escape_fire: true, recover: true, hunt: true }
     }
 }
 

@@ -1,5 +1,6 @@
-//! Reflexes in natural worlds: the bot eats when hungry (pausing the script it runs, which then carries on), hits back
-//! at a zombie at night, runs from a creeper (and `!status` says so), and goes back for its things after a death.
+//! Reflexes in natural worlds: the bot eats when hungry (pausing the script it runs, which then carries on), hunts
+//! a farm animal when hungry with nothing to eat, hits back at a zombie at night from beyond its reach, runs from a
+//! creeper or a pack of zombies (and `!status` says so), and goes back for its things after a death.
 
 mod support;
 
@@ -66,6 +67,61 @@ fn fights_off_a_zombie_at_night() {
     let killed = world.wait_event(from, Duration::from_secs(45), |e| e["event"] == "mobKilled" && e["entityId"] == zombie);
     let killed = killed.unwrap_or_else(|| panic!("the zombie is still alive; events: {:?}", events(&world, from, "playerHurt")));
     assert_eq!(killed["by"], "Wayfarer");
+    assert_alive(&world);
+    // It hits from beyond the zombie's reach and steps back as it closes in: toe to toe, four sword hits take about
+    // three of the zombie's (9 health); at arm's length, at most one lands.
+    let taken: f64 = events(&world, from, "playerHurt")
+        .iter()
+        .filter(|e| e["name"] == "Wayfarer")
+        .map(|e| e["amount"].as_f64().unwrap_or(0.0))
+        .sum();
+    assert!(taken <= 3.0, "the bot took {taken} damage fighting one zombie with a sword");
+}
+
+#[test]
+fn runs_from_a_pack_of_zombies() {
+    let (world, _bot, _) = natural_world_with_bot(1009, &["--time", "18000"], None);
+    give(&world, "Wayfarer", "stone_sword", 1);
+    bot_sees(&world, "Wayfarer", "stone_sword", 1);
+    let me = world.player("Wayfarer");
+    let at = [me.pos[0] + 5.0, me.pos[1], me.pos[2]];
+    for dz in [-1.0, 0.0, 1.0] {
+        world.cmd(json!({ "cmd": "spawnMob", "kind": "zombie", "x": at[0], "z": at[2] + dz }));
+    }
+    std::thread::sleep(Duration::from_millis(300));
+    let from = world.say("Alice", "!status");
+    let status = world.expect_chat(from, "Wayfarer", "At ", Duration::from_secs(5));
+    assert!(status.contains("fleeing a zombie"), "three zombies are more than one sword holds off: {status}");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while world.player("Wayfarer").distance_to(at) < 12.0 {
+        assert!(Instant::now() < deadline, "the bot stayed by the zombies: {:?}", world.player("Wayfarer").pos);
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    assert_alive(&world);
+}
+
+#[test]
+fn hunts_for_meat_when_hungry_with_nothing_to_eat() {
+    let (world, bot, _) = natural_world_with_bot(3, &[], None);
+    let me = world.player("Wayfarer");
+    let from = world.cursor();
+    // A cow grazing on level ground a few blocks off.
+    let (bx, by, bz) = (me.pos[0].floor() as i64, me.pos[1].floor() as i64, me.pos[2].floor() as i64);
+    let (cx, cz) = (5..9)
+        .flat_map(|dx| (-4..5).map(move |dz| (bx + dx, bz + dz)))
+        .find(|&(x, z)| world.ground_y(x, z) == by)
+        .expect("level ground near spawn");
+    let cow = world.cmd(json!({ "cmd": "spawnMob", "kind": "cow", "x": cx as f64 + 0.5, "y": by as f64, "z": cz as f64 + 0.5 }));
+    // Full: no reason to hunt yet.
+    std::thread::sleep(Duration::from_secs(3));
+    assert!(events(&world, from, "mobKilled").is_empty(), "a fed bot hunted");
+
+    world.cmd(json!({ "cmd": "setFood", "name": "Wayfarer", "food": 12, "saturation": 0 }));
+    let killed = world.wait_event(from, Duration::from_secs(30), |e| e["event"] == "mobKilled" && e["entityId"] == cow);
+    let killed = killed.unwrap_or_else(|| panic!("the bot did not hunt the cow; its log:\n{}", bot.log_text()));
+    assert_eq!(killed["by"], "Wayfarer");
+    let ate = world.wait_event(from, Duration::from_secs(20), |e| e["event"] == "ate" && e["name"] == "Wayfarer");
+    assert_eq!(ate.expect("the bot ate what it hunted")["item"], "beef");
     assert_alive(&world);
 }
 

@@ -65,6 +65,16 @@ pub struct Unreachable(pub Vec<(BlockPos, std::time::Instant)>);
 /// How long a block the bot could not reach is left out of its searches (the way may open as it moves on).
 pub const UNREACHABLE_FOR: Duration = Duration::from_secs(300);
 
+/// Places where monsters drove the bot off or killed it, and when: searches for blocks to mine pass over blocks
+/// within [`DANGER_RADIUS`] of them for [`DANGER_FOR`] (the monsters are still there: a cave full of zombies).
+#[derive(Component, Clone, Debug, Default)]
+pub struct Dangerous(pub Vec<(Vec3, std::time::Instant)>);
+
+/// How long a dangerous place is kept away from.
+pub const DANGER_FOR: Duration = Duration::from_secs(180);
+/// How far around a dangerous place the bot keeps away from.
+pub const DANGER_RADIUS: f64 = 12.0;
+
 /// A player's breath, in ticks (15 s).
 pub const MAX_AIR: i32 = 300;
 /// How far `!status` and the agents look for monsters: vanilla's zombie follow range is 35, most others 16.
@@ -195,6 +205,33 @@ impl BotHandle {
             .get_component::<Unreachable>()
             .map(|u| u.0.iter().filter(|(_, at)| now.duration_since(*at) < UNREACHABLE_FOR).map(|(p, _)| *p).collect())
             .unwrap_or_default()
+    }
+
+    /// Notes that monsters drove the bot off, or killed it, at `at`.
+    pub fn mark_dangerous(&self, at: Vec3) {
+        let now = std::time::Instant::now();
+        let mut ecs = self.client.ecs.write();
+        let mut entity = ecs.entity_mut(self.client.entity);
+        match entity.get_mut::<Dangerous>() {
+            Some(mut marked) => {
+                marked.0.retain(|(p, when)| p.distance_to(at) > 2.0 && now.duration_since(*when) < DANGER_FOR);
+                marked.0.push((at, now));
+            }
+            None => {
+                entity.insert(Dangerous(vec![(at, now)]));
+            }
+        }
+    }
+
+    /// Whether `pos` lies within [`DANGER_RADIUS`] of a place monsters drove the bot off in the last [`DANGER_FOR`],
+    /// or has a monster within 8 blocks of it now.
+    pub fn is_dangerous(&self, pos: BlockPos) -> bool {
+        let now = std::time::Instant::now();
+        let centre = pos.center();
+        let marked = self.client.get_component::<Dangerous>().is_some_and(|d| {
+            d.0.iter().any(|(p, when)| now.duration_since(*when) < DANGER_FOR && p.distance_to(centre) <= DANGER_RADIUS)
+        });
+        marked || !self.hostiles_around(centre, 8.0).is_empty()
     }
 
     /// The strongest urge the reflexes sensed on the last tick.

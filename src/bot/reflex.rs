@@ -14,6 +14,8 @@ use azalea::{
         EntityKindComponent, LocalEntity, Position,
         metadata::{AbstractMonster, AirSupply, Health},
     },
+    entity::inventory::Inventory,
+    inventory::ItemStack,
     local_player::{Hunger, WorldHolder},
     registry::builtin::{BlockKind, EntityKind},
     world::WorldName,
@@ -37,6 +39,8 @@ pub enum Urge {
     Defend { target: Entity, what: String },
     /// Eat something.
     Eat,
+    /// Kill the farm animal `target` for its meat (hungry, and carrying no food).
+    Hunt { target: Entity, what: String },
 }
 
 impl Urge {
@@ -47,7 +51,14 @@ impl Urge {
             Urge::Breathe => 2,
             Urge::Defend { .. } => 3,
             Urge::Eat => 4,
+            Urge::Hunt { .. } => 5,
         }
+    }
+
+    /// Whether the urge is about staying alive now (a monster, fire, air), as opposed to food, which can wait for a
+    /// trip to finish.
+    pub fn is_danger(&self) -> bool {
+        self.rank() <= 3
     }
 
     /// `fleeing a creeper`, `eating`: what `!status` shows while the reflex acts.
@@ -58,6 +69,7 @@ impl Urge {
             Urge::Breathe => "coming up for air".to_owned(),
             Urge::Defend { what, .. } => format!("fighting off {what}"),
             Urge::Eat => "eating".to_owned(),
+            Urge::Hunt { what, .. } => format!("hunting {what} for food"),
         }
     }
 }
@@ -87,10 +99,31 @@ pub const EAT_AT: u32 = 14;
 pub const FLEE_HEALTH: f32 = 6.0;
 /// How close a creeper may come before the bot runs (it explodes within 3 after 1.5 s of hissing).
 pub const CREEPER_DISTANCE: f64 = 6.0;
+/// This many monsters within [`PACK_DISTANCE`] make the bot run rather than fight.
+pub const PACK_SIZE: usize = 3;
+pub const PACK_DISTANCE: f64 = 8.0;
 /// How close a monster must be for the bot to hit back (an attacker is within reach).
 pub const MELEE_DISTANCE: f64 = 3.5;
 /// Breath (ticks, of 300) at which the bot heads for air.
 pub const BREATHE_AT: i32 = 120;
+/// Food level below which a bot carrying no food hunts (health stops coming back below 18).
+pub const HUNT_BELOW: u32 = 18;
+/// How far the bot goes for a farm animal when it needs food.
+pub const HUNT_RANGE: f64 = 12.0;
+/// Monsters within this distance make hunting wait (the other reflexes deal with them first).
+const HUNT_SAFE_DISTANCE: f64 = 16.0;
+
+/// What the bot eats, best first: cooked and filling before raw, rotten flesh only when nothing else is left.
+pub const FOODS: [&str; 27] = [
+    "golden_carrot", "cooked_beef", "cooked_porkchop", "cooked_mutton", "cooked_salmon", "rabbit_stew",
+    "mushroom_stew", "beetroot_soup", "cooked_chicken", "cooked_rabbit", "cooked_cod", "baked_potato", "bread",
+    "pumpkin_pie", "golden_apple", "apple", "carrot", "melon_slice", "sweet_berries", "beef", "porkchop", "mutton",
+    "rabbit", "cod", "salmon", "chicken", "rotten_flesh",
+];
+
+/// Farm animals hunted for meat.
+const PREY: [EntityKind; 6] =
+    [EntityKind::Cow, EntityKind::Pig, EntityKind::Sheep, EntityKind::Chicken, EntityKind::Rabbit, EntityKind::Mooshroom];
 
 #[derive(SystemSet, Debug, Clone, PartialEq, Eq, Hash)]
 enum ReflexSystems {
@@ -144,6 +177,9 @@ impl Plugin for ReflexPlugins {
         if on.recover {
             app.add_plugins(RecoverPlugin);
         }
+        if on.hunt {
+            app.add_plugins(HuntPlugin);
+        }
     }
 }
 
@@ -163,9 +199,10 @@ impl Plugin for AutoEatPlugin {
     }
 }
 
-fn sense_hunger(mut bots: Query<(&Hunger, &Health, &mut Urges), With<LocalEntity>>) {
-    for (hunger, health, mut urges) in &mut bots {
-        if needs_food(hunger.food, health.0) {
+fn sense_hunger(mut bots: Query<(&Hunger, &Health, &Inventory, &mut Urges), With<LocalEntity>>) {
+    for (hunger, health, inventory, mut urges) in &mut bots {
+        // With nothing to eat the urge would only stand in the way of weaker ones (hunting for food).
+        if needs_food(hunger.food, health.0) && carries_food(inventory) {
             urges.offer(Urge::Eat);
         }
     }
@@ -206,7 +243,8 @@ fn sense_attackers(mut bots: Query<(&Position, &WorldName, &Health, &mut Urges),
 /// provokes them (hitting, or looking at an enderman).
 const NOT_FOUGHT: [EntityKind; 4] = [EntityKind::Creeper, EntityKind::Enderman, EntityKind::ZombifiedPiglin, EntityKind::Piglin];
 
-/// Run from a creeper within 6 blocks, and from any monster within 12 when health is 6 or less.
+/// Run from a creeper within 6 blocks, from a pack of three monsters within 8, and from any monster within 12 when
+/// health is 6 or less.
 pub struct FleePlugin;
 
 impl Plugin for FleePlugin {
@@ -221,16 +259,75 @@ fn sense_danger(mut bots: Query<(&Position, &WorldName, &Health, &mut Urges), Wi
             continue;
         }
         let weak = health.0 <= FLEE_HEALTH;
-        let threat = monsters
+        let near: Vec<(Vec3, f64, EntityKind)> = monsters
             .iter()
             .filter(|(_, _, _, w)| *w == world)
             .map(|(_, p, kind, _)| (**p, p.distance_to(**position), kind.0))
-            .filter(|(_, d, kind)| (*kind == EntityKind::Creeper && *d <= CREEPER_DISTANCE) || (weak && *d <= 12.0))
+            .filter(|(_, d, _)| *d <= 12.0)
+            .collect();
+        // A pack is more than one sword holds off: each of them hits while the bot strikes one.
+        let pack = near.iter().filter(|(_, d, kind)| *d <= PACK_DISTANCE && !NOT_FOUGHT.contains(kind)).count() >= PACK_SIZE;
+        let threat = near
+            .into_iter()
+            .filter(|(_, d, kind)| (*kind == EntityKind::Creeper && *d <= CREEPER_DISTANCE) || weak || (pack && *d <= PACK_DISTANCE))
             .min_by(|a, b| a.1.total_cmp(&b.1));
         if let Some((from, _, kind)) = threat {
             urges.offer(Urge::Flee { from, what: format!("a {}", short_name(kind)) });
         }
     }
+}
+
+/// Hunt a farm animal within 12 blocks when hungry (food below 18) and carrying no food, with no monster near.
+pub struct HuntPlugin;
+
+impl Plugin for HuntPlugin {
+    fn build(&self, app: &mut App) {
+        app.add_systems(GameTick, sense_prey.in_set(ReflexSystems::Sense).ambiguous_with_all());
+    }
+}
+
+type Animals<'w, 's> = Query<
+    'w,
+    's,
+    (Entity, &'static Position, &'static EntityKindComponent, &'static WorldName, Option<&'static Health>),
+    Without<LocalEntity>,
+>;
+
+fn sense_prey(
+    mut bots: Query<(&Position, &WorldName, &Health, &Hunger, &Inventory, &mut Urges), With<LocalEntity>>,
+    animals: Animals,
+    monsters: Monsters,
+) {
+    for (position, world, health, hunger, inventory, mut urges) in &mut bots {
+        if health.0 <= FLEE_HEALTH || hunger.food >= HUNT_BELOW || urges.0.is_some() {
+            continue;
+        }
+        let here = **position;
+        let prey = animals
+            .iter()
+            .filter(|(_, _, kind, w, life)| *w == world && PREY.contains(&kind.0) && life.is_none_or(|h| h.0 > 0.0))
+            .map(|(entity, p, kind, _, _)| (entity, p.distance_to(here), (p.y - here.y).abs(), kind.0))
+            .filter(|(_, d, dy, _)| *d <= HUNT_RANGE && *dy <= 4.0)
+            .min_by(|a, b| a.1.total_cmp(&b.1));
+        let Some((target, _, _, kind)) = prey else { continue };
+        if monsters.iter().any(|(_, p, _, w)| w == world && p.distance_to(here) <= HUNT_SAFE_DISTANCE)
+            || carries_food(inventory)
+        {
+            continue;
+        }
+        urges.offer(Urge::Hunt { target, what: format!("a {}", short_name(kind)) });
+    }
+}
+
+/// Whether any of [`FOODS`] is in the inventory (the crafting grid aside).
+fn carries_food(inventory: &Inventory) -> bool {
+    inventory.inventory_menu.slots().iter().skip(5).any(|stack| match stack {
+        ItemStack::Present(data) => {
+            let name = data.kind.to_string();
+            FOODS.contains(&name.trim_start_matches("minecraft:"))
+        }
+        ItemStack::Empty => false,
+    })
 }
 
 /// Head for air when breath runs low.

@@ -70,7 +70,6 @@ fn nearest_mob(bot: &BotHandle, kind: EntityKind) -> Option<EntityRef> {
 
 pub async fn kill_mob(bot: &BotHandle, name: &str, timeout: Duration, search_budget: Duration) -> Answer {
     let kind = EntityKind::from_str(name).map_err(|()| format!("There is no mob called {name}"))?;
-    let client = bot.client();
     let target = match nearest_mob(bot, kind) {
         Some(target) => target,
         None => {
@@ -82,12 +81,45 @@ pub async fn kill_mob(bot: &BotHandle, name: &str, timeout: Duration, search_bud
     };
     hold_best_weapon(bot).await;
     let deadline = tokio::time::Instant::now() + timeout;
+    match strike_until_dead(bot, &target, deadline, || false).await {
+        Struck::Dead { at } => {
+            pick_up_drops(bot, at).await;
+            Ok(Dynamic::TRUE)
+        }
+        Struck::TimedOut | Struck::Interrupted => {
+            Err(format!("I could not kill the {name} within {}s", timeout.as_secs()))
+        }
+    }
+}
+
+/// How a chase ended.
+pub(super) enum Struck {
+    /// The mob died; `at` is where it was last seen.
+    Dead { at: azalea::Vec3 },
+    TimedOut,
+    /// `interrupt` said to stop.
+    Interrupted,
+}
+
+/// Chases `target` and hits it at full strength until it dies, the deadline passes or `interrupt` returns true; the
+/// bot is left standing still.
+pub(super) async fn strike_until_dead(
+    bot: &BotHandle,
+    target: &EntityRef,
+    deadline: tokio::time::Instant,
+    interrupt: impl Fn() -> bool,
+) -> Struck {
+    let client = bot.client();
     let mut last_seen = target.position();
     let mut last_hit = None;
     while target.exists() && target.is_alive() {
         if tokio::time::Instant::now() > deadline {
             bot.stop_moving();
-            return Err(format!("I could not kill the {name} within {}s", timeout.as_secs()));
+            return Struck::TimedOut;
+        }
+        if interrupt() {
+            bot.stop_moving();
+            return Struck::Interrupted;
         }
         last_seen = target.position();
         if bot.position().distance_to(last_seen) > 2.5 {
@@ -96,16 +128,19 @@ pub async fn kill_mob(bot: &BotHandle, name: &str, timeout: Duration, search_bud
             bot.stop_moving();
             target.look_at();
             if last_hit.is_none_or(|t: tokio::time::Instant| t.elapsed() >= ATTACK_INTERVAL) {
-                attack(bot, &target);
+                attack(bot, target);
                 last_hit = Some(tokio::time::Instant::now());
             }
         }
         client.wait_ticks(2).await;
     }
     bot.stop_moving();
-    // Drops appear where it died; walking there picks them up.
+    Struck::Dead { at: last_seen }
+}
+
+/// Walks over the place a mob died, where its drops lie, and waits for them to be picked up.
+pub(super) async fn pick_up_drops(bot: &BotHandle, at: azalea::Vec3) {
     tokio::time::sleep(Duration::from_millis(300)).await;
-    let _ = bot.goto_block(azalea::BlockPos::from(last_seen)).await;
-    client.wait_ticks(10).await;
-    Ok(Dynamic::TRUE)
+    let _ = tokio::time::timeout(Duration::from_secs(10), bot.goto_block(azalea::BlockPos::from(at))).await;
+    bot.client().wait_ticks(10).await;
 }

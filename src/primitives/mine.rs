@@ -87,13 +87,18 @@ pub async fn mine_block(bot: &BotHandle, name: &str, count: u32, search_budget: 
 
 /// The block to mine next: the nearest one not below the bot's feet if there is one in range, else the nearest.
 /// Digging down to a block underneath leaves the bot in a pit it may not climb out of (it cannot build its way up),
-/// so blocks it can walk to come first. Blocks the bot recently failed to walk to are passed over.
+/// so blocks it can walk to come first. Blocks the bot recently failed to walk to are passed over, and so are blocks
+/// where monsters are, or drove it off lately (a cave of zombies is no place to mine stone), while others exist.
 async fn target(bot: &BotHandle, kind: BlockKind) -> Option<BlockPos> {
     let feet = BlockPos::from(bot.position()).y;
     let skip = bot.unreachable();
-    let found = observe::nearest_blocks_preferring(bot, kind, SEARCH, 1 + skip.len(), move |pos| pos.y >= feet).await;
-    found.into_iter().find(|pos| !skip.contains(pos))
+    let found = observe::nearest_blocks_preferring(bot, kind, SEARCH, 1 + skip.len() + AVOIDED, move |pos| pos.y >= feet).await;
+    let reachable: Vec<BlockPos> = found.into_iter().filter(|pos| !skip.contains(pos)).collect();
+    reachable.iter().find(|pos| !bot.is_dangerous(**pos)).or(reachable.first()).copied()
 }
+
+/// How many of the nearest blocks a search looks past for one away from monsters.
+const AVOIDED: usize = 24;
 
 /// Digs up the crafting tables and furnaces this bot placed within 8 blocks and collects them (and what a furnace
 /// held), so a bot leaving the area takes them along instead of strewing them over the map.

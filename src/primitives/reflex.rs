@@ -8,7 +8,9 @@
 use std::time::Duration;
 
 use azalea::{
-    BlockPos, Vec3,
+    BlockPos, Vec3, WalkDirection,
+    pathfinder::world::{is_block_state_passable, is_block_state_standable},
+    registry::builtin::BlockKind,
     entity::{Position, metadata::Health},
     interact::BlockStatePredictionHandler,
     protocol::packets::game::{s_interact::InteractionHand, s_use_item::ServerboundUseItem},
@@ -19,32 +21,30 @@ use super::{items, kill, observe};
 use crate::{
     bot::{
         BotHandle,
-        reflex::{Urge, needs_food},
+        reflex::{FOODS, Urge, needs_food},
     },
     config::Reflexes,
 };
 
 /// Foods from best to worst (saturation first, then hunger points; vanilla 26.1's values). Raw chicken, rotten flesh
 /// and the like can poison, so they come last and only when nothing else is left.
-const FOODS: [&str; 26] = [
-    "golden_carrot", "cooked_beef", "cooked_porkchop", "cooked_mutton", "cooked_salmon", "rabbit_stew",
-    "mushroom_stew", "beetroot_soup", "cooked_chicken", "cooked_rabbit", "cooked_cod", "baked_potato", "bread",
-    "pumpkin_pie", "golden_apple", "apple", "carrot", "melon_slice", "sweet_berries", "beef", "porkchop", "mutton",
-    "rabbit", "cod", "salmon", "rotten_flesh",
-];
-
 /// Ticks of holding use to eat (vanilla: 32), with a margin for the server's answer.
 const EAT_WAIT: Duration = Duration::from_millis(2200);
 /// The longest any one reflex keeps the body.
 const LONGEST: Duration = Duration::from_secs(20);
 /// After a reflex that could not act (no food carried), the same urge is left alone this long.
 const RETRY_AFTER: Duration = Duration::from_secs(30);
+/// After a hunt that brought no food (the animal got away, or its meat out of reach), hunting waits this long.
+const HUNT_RETRY_AFTER: Duration = Duration::from_secs(60);
+/// How long one hunt may chase its animal.
+const HUNT_TIME: Duration = Duration::from_secs(15);
 
 /// Acts on the bot's urges for as long as it is connected. Spawn it on azalea's local task set when the bot spawns;
 /// a second call for the same connection returns at once.
 pub async fn drive(bot: BotHandle, on: Reflexes) {
     let Some(body) = bot.claim_body() else { return };
     let mut no_food_until: Option<Instant> = None;
+    let mut no_hunt_until: Option<Instant> = None;
     let mut gone_since: Option<Instant> = None;
     // The death already announced in chat, by when it happened.
     let mut told_of_death: Option<std::time::Instant> = None;
@@ -75,10 +75,17 @@ pub async fn drive(bot: BotHandle, on: Reflexes) {
                 continue;
             }
         }
+        if matches!(urge, Urge::Hunt { .. }) && no_hunt_until.is_some_and(|t| t > Instant::now()) {
+            continue;
+        }
         let what = urge.describe();
         tracing::info!("{}: reflex: {what}", bot.name());
         body.send_replace(Some(what.clone()));
         take_over(&bot).await;
+        if let Urge::Flee { from, .. } = &urge {
+            // Whatever drove it off is still there after: the scripts' searches keep away from it a while.
+            bot.mark_dangerous(*from);
+        }
         let acted = tokio::time::timeout(LONGEST, act(&bot, &urge)).await;
         bot.client().set_jumping(false);
         take_over(&bot).await;
@@ -88,6 +95,9 @@ pub async fn drive(bot: BotHandle, on: Reflexes) {
                 tracing::info!("{}: reflex {what} could not act: {why}", bot.name());
                 if urge == Urge::Eat {
                     no_food_until = Some(Instant::now() + RETRY_AFTER);
+                }
+                if matches!(urge, Urge::Hunt { .. }) {
+                    no_hunt_until = Some(Instant::now() + HUNT_RETRY_AFTER);
                 }
             }
             Err(_) => tracing::warn!("{}: reflex {what} gave up after {}s", bot.name(), LONGEST.as_secs()),
@@ -115,6 +125,7 @@ async fn recover_if_safe(
     let place = fmt_block(BlockPos::from(death.position));
     if *told != Some(death.at) {
         *told = Some(death.at);
+        bot.mark_dangerous(death.position);
         bot.chat(&format!("I died at {place}. I'll go back for my things when it's safe."));
     }
     if death.at.elapsed() > ITEMS_LAST {
@@ -158,7 +169,7 @@ async fn recover_if_safe(
 /// Returns once the reflexes sense an urge other than hunger (a monster to fight or flee, air, fire).
 async fn urge_arises(bot: &BotHandle) {
     loop {
-        if bot.urge().is_some_and(|u| u != Urge::Eat) {
+        if bot.urge().is_some_and(|u| u.is_danger()) {
             return;
         }
         tokio::time::sleep(Duration::from_millis(50)).await;
@@ -200,6 +211,7 @@ async fn act(bot: &BotHandle, urge: &Urge) -> Result<(), String> {
         Urge::Flee { from, .. } => flee(bot, *from).await,
         Urge::Breathe => breathe(bot).await,
         Urge::Escape { from } => escape(bot, *from).await,
+        Urge::Hunt { target, what } => hunt(bot, *target, what).await,
     }
 }
 
@@ -240,22 +252,41 @@ fn use_held_item(bot: &BotHandle) {
     client.write_packet(ServerboundUseItem { hand: InteractionHand::MainHand, seq, y_rot: look.y_rot(), x_rot: look.x_rot() });
 }
 
-/// Hits the attacker with the best weapon until it dies or is out of reach.
+/// How close a player's hit reaches (the server measures from the eyes to the nearest point of the mob's box: about 3
+/// blocks between centres).
+const HIT_REACH: f64 = 3.0;
+/// Closer than this a zombie or spider is about to reach the bot (their reach ends where their box, grown by 0.83,
+/// touches the player's: about 1.4 blocks between centres); the bot steps back and hits from beyond it.
+const KEEP_AWAY: f64 = 2.3;
+
+/// Hits the attacker with the best weapon until it dies or is out of reach, keeping just beyond the monster's own
+/// reach: a step back whenever it closes in (where the ground behind allows; a walking player outpaces a zombie or a
+/// spider), a hit whenever the swing is ready.
 async fn defend(bot: &BotHandle, target: azalea::ecs::entity::Entity) -> Result<(), String> {
     kill::hold_best_weapon(bot).await;
     let client = bot.client();
     let target = client.entity_ref_for(target);
     let mut last_hit: Option<Instant> = None;
+    let mut approaching = false;
     while target.exists() && target.is_alive() {
-        let distance = bot.position().distance_to(target.position());
+        let here = bot.position();
+        let there = target.position();
+        let distance = here.distance_to(there);
         if distance > 8.0 || client.health() <= crate::bot::reflex::FLEE_HEALTH {
             break;
         }
-        if distance > 3.0 {
-            bot.start_toward(target.position(), 2.0);
+        if distance > HIT_REACH {
+            client.walk(WalkDirection::None);
+            bot.start_toward(there, 2.6);
+            approaching = true;
         } else {
-            bot.stop_moving();
+            if approaching {
+                bot.stop_moving();
+                approaching = false;
+            }
             target.look_at();
+            let backing = distance < KEEP_AWAY && ground_behind(bot, here, there);
+            client.walk(if backing { WalkDirection::Backward } else { WalkDirection::None });
             if last_hit.is_none_or(|t| t.elapsed() >= kill::ATTACK_INTERVAL) {
                 kill::attack(bot, &target);
                 last_hit = Some(Instant::now());
@@ -263,7 +294,45 @@ async fn defend(bot: &BotHandle, target: azalea::ecs::entity::Entity) -> Result<
         }
         client.wait_ticks(2).await;
     }
+    client.walk(WalkDirection::None);
+    bot.stop_moving();
     Ok(())
+}
+
+/// Whether a step straight back from `foe` lands on safe ground: room for the body, something to stand on at most
+/// one block down, and no liquid, fire or cliff there.
+fn ground_behind(bot: &BotHandle, here: Vec3, foe: Vec3) -> bool {
+    let (dx, dz) = (here.x - foe.x, here.z - foe.z);
+    let length = dx.hypot(dz);
+    if length < 1e-3 {
+        return false;
+    }
+    let step = BlockPos::from(Vec3::new(here.x + dx / length * 0.9, here.y, here.z + dz / length * 0.9));
+    let world = bot.client().world();
+    let world = world.read();
+    let state = |p: BlockPos| world.get_block_state(p);
+    let clear = |p: BlockPos| {
+        state(p).is_some_and(|s| is_block_state_passable(s) && is_clear(BlockKind::from(s)))
+    };
+    let floor = |p: BlockPos| state(p).is_some_and(is_block_state_standable);
+    clear(step) && clear(step.up(1)) && (floor(step.down(1)) || (clear(step.down(1)) && floor(step.down(2))))
+}
+
+/// Kills the farm animal and picks up its meat; gives the body back at once if a monster, fire or water needs it.
+async fn hunt(bot: &BotHandle, target: azalea::ecs::entity::Entity, what: &str) -> Result<(), String> {
+    kill::hold_best_weapon(bot).await;
+    let target = bot.client().entity_ref_for(target);
+    let danger = || bot.urge().is_some_and(|u| u.is_danger());
+    let fell_at = match kill::strike_until_dead(bot, &target, Instant::now() + HUNT_TIME, danger).await {
+        kill::Struck::Dead { at } => at,
+        kill::Struck::Interrupted => return Ok(()),
+        kill::Struck::TimedOut => return Err(format!("I could not catch {what} within {}s", HUNT_TIME.as_secs())),
+    };
+    kill::pick_up_drops(bot, fell_at).await;
+    match best_food(bot) {
+        Some(_) => Ok(()),
+        None => Err(format!("{what} left no meat I could pick up")),
+    }
 }
 
 /// Runs 20 blocks straight away from `from` (or as straight as the ground allows).

@@ -52,6 +52,7 @@ async function race (seed, name, play) {
     const session = await play(world, spawnAt)
     stop = session.stop
     const t0 = await startAge()
+    let lastPulse = -Infinity
     while (true) {
       const age = (await startAge()) - t0
       const inv = await world.cmd({ cmd: 'inventory', name }).catch(() => ({}))
@@ -60,6 +61,12 @@ async function race (seed, name, play) {
       result.deaths = deaths.length
       result.causes = {}
       for (const d of deaths) result.causes[d.cause] = (result.causes[d.cause] ?? 0) + 1
+      if (process.env.BENCH_DEBUG && age - lastPulse >= 300) {
+        lastPulse = age
+        const life = await world.cmd({ cmd: 'health', name }).catch(() => null)
+        const at = (await world.cmd({ cmd: 'players' }).catch(() => [])).find?.((p) => p.name === name)
+        log(`  ${name} ${(age / TICKS_PER_MINUTE).toFixed(1)}m: health ${life?.health?.toFixed?.(1)}, food ${life?.food}, at ${at ? [at.x, at.y, at.z].map(Math.floor).join(' ') : '?'}, deaths ${deaths.map((d) => d.cause).join(' ')}`)
+      }
       if (result.milestones.diamond !== undefined || age >= limitTicks || session.finished()) break
       await sleep(1000)
     }
