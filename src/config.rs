@@ -440,7 +440,8 @@ pub struct Reflexes {
     pub eat: bool,
     /// Hit back at a monster within reach, with the best weapon carried.
     pub defend: bool,
-    /// Run from a creeper within 6 blocks, from three monsters within 8, and from any when health is 6 or less.
+    /// Run from a creeper within 6 blocks, from three monsters within 8, and from monsters when health is 6 or less
+    /// (a lone zombie or spider is fought instead).
     pub flee: bool,
     /// Head for air when breath runs low under water.
     pub breathe: bool,

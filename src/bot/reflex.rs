@@ -102,6 +102,11 @@ pub const CREEPER_DISTANCE: f64 = 6.0;
 /// This many monsters within [`PACK_DISTANCE`] make the bot run rather than fight.
 pub const PACK_SIZE: usize = 3;
 pub const PACK_DISTANCE: f64 = 8.0;
+/// Monsters that only hit in melee, which the self-defence reflex holds off from beyond their reach.
+const MELEE_ONLY: [EntityKind; 8] = [
+    EntityKind::Zombie, EntityKind::Husk, EntityKind::Drowned, EntityKind::ZombieVillager, EntityKind::Spider,
+    EntityKind::CaveSpider, EntityKind::Silverfish, EntityKind::Endermite,
+];
 /// How close a monster must be for the bot to hit back (an attacker is within reach).
 pub const MELEE_DISTANCE: f64 = 3.5;
 /// Breath (ticks, of 300) at which the bot heads for air.
@@ -213,7 +218,7 @@ pub fn needs_food(food: u32, health: f32) -> bool {
     health > 0.0 && (food <= EAT_AT || (health < HEAL_BELOW && food < 20))
 }
 
-/// Hit back at a monster within reach, unless health is low (then the flee reflex runs instead).
+/// Hit back at a monster within reach (the flee reflex outranks it when running is wiser).
 pub struct SelfDefencePlugin;
 
 impl Plugin for SelfDefencePlugin {
@@ -243,8 +248,8 @@ fn sense_attackers(mut bots: Query<(&Position, &WorldName, &Health, &mut Urges),
 /// provokes them (hitting, or looking at an enderman).
 const NOT_FOUGHT: [EntityKind; 4] = [EntityKind::Creeper, EntityKind::Enderman, EntityKind::ZombifiedPiglin, EntityKind::Piglin];
 
-/// Run from a creeper within 6 blocks, from a pack of three monsters within 8, and from any monster within 12 when
-/// health is 6 or less.
+/// Run from a creeper within 6 blocks, from a pack of three monsters within 8, and from monsters within 12 when
+/// health is 6 or less (unless the only one is a zombie or spider, held off at arm's length instead).
 pub struct FleePlugin;
 
 impl Plugin for FleePlugin {
@@ -267,9 +272,16 @@ fn sense_danger(mut bots: Query<(&Position, &WorldName, &Health, &mut Urges), Wi
             .collect();
         // A pack is more than one sword holds off: each of them hits while the bot strikes one.
         let pack = near.iter().filter(|(_, d, kind)| *d <= PACK_DISTANCE && !NOT_FOUGHT.contains(kind)).count() >= PACK_SIZE;
+        // Hurt, the bot runs from monsters, unless the only one is a melee fighter it can hold off at arm's length
+        // (running from a lone spider, which is faster, only gets the bot bitten in the back).
+        let lone_brawler = near.len() == 1 && MELEE_ONLY.contains(&near[0].2);
         let threat = near
             .into_iter()
-            .filter(|(_, d, kind)| (*kind == EntityKind::Creeper && *d <= CREEPER_DISTANCE) || weak || (pack && *d <= PACK_DISTANCE))
+            .filter(|(_, d, kind)| {
+                (*kind == EntityKind::Creeper && *d <= CREEPER_DISTANCE)
+                    || (weak && !lone_brawler)
+                    || (pack && *d <= PACK_DISTANCE)
+            })
             .min_by(|a, b| a.1.total_cmp(&b.1));
         if let Some((from, _, kind)) = threat {
             urges.offer(Urge::Flee { from, what: format!("a {}", short_name(kind)) });

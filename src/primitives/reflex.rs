@@ -272,7 +272,8 @@ async fn defend(bot: &BotHandle, target: azalea::ecs::entity::Entity) -> Result<
         let here = bot.position();
         let there = target.position();
         let distance = here.distance_to(there);
-        if distance > 8.0 || client.health() <= crate::bot::reflex::FLEE_HEALTH {
+        // Running comes first when the flee reflex says so (a creeper, a pack, or hurt with more than this one).
+        if distance > 8.0 || bot.urge().is_some_and(|u| matches!(u, Urge::Flee { .. } | Urge::Escape { .. })) {
             break;
         }
         if distance > HIT_REACH {
