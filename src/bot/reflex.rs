@@ -118,7 +118,8 @@ pub const HUNT_RANGE: f64 = 12.0;
 /// Monsters within this distance make hunting wait (the other reflexes deal with them first).
 const HUNT_SAFE_DISTANCE: f64 = 16.0;
 
-/// What the bot eats, best first: cooked and filling before raw, rotten flesh only when nothing else is left.
+/// Foods from best to worst (saturation first, then hunger points; vanilla 26.1's values). Raw chicken, rotten flesh
+/// and the like can poison, so they come last and only when nothing else is left.
 pub const FOODS: [&str; 27] = [
     "golden_carrot", "cooked_beef", "cooked_porkchop", "cooked_mutton", "cooked_salmon", "rabbit_stew",
     "mushroom_stew", "beetroot_soup", "cooked_chicken", "cooked_rabbit", "cooked_cod", "baked_potato", "bread",

@@ -26,8 +26,6 @@ use crate::{
     config::Reflexes,
 };
 
-/// Foods from best to worst (saturation first, then hunger points; vanilla 26.1's values). Raw chicken, rotten flesh
-/// and the like can poison, so they come last and only when nothing else is left.
 /// Ticks of holding use to eat (vanilla: 32), with a margin for the server's answer.
 const EAT_WAIT: Duration = Duration::from_millis(2200);
 /// The longest any one reflex keeps the body.
