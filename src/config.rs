@@ -451,11 +451,13 @@ pub struct Reflexes {
     pub recover: bool,
     /// Hungry (food below 18) and carrying no food: kill a farm animal within 12 blocks for its meat.
     pub hunt: bool,
+    /// At night in the open with monsters about: dig in three blocks, close the hole overhead, wait for morning.
+    pub shelter: bool,
 }
 
 impl Default for Reflexes {
     fn default() -> Self {
-        Self { eat: true, defend: true, flee: true, breathe: true, escape_fire: true, recover: true, hunt: true }
+        Self { eat: true, defend: true, flee: true, breathe: true, escape_fire: true, recover: true, hunt: true, shelter: true }
     }
 }
 

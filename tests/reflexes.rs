@@ -1,6 +1,7 @@
 //! Reflexes in natural worlds: the bot eats when hungry (pausing the script it runs, which then carries on), hunts
 //! a farm animal when hungry with nothing to eat, hits back at a zombie at night from beyond its reach, runs from a
-//! creeper or a pack of zombies (and `!status` says so), and goes back for its things after a death.
+//! creeper or a pack of zombies (and `!status` says so), digs in for the night when a monster comes (and gets out in
+//! the morning), and goes back for its things after a death.
 
 mod support;
 
@@ -161,4 +162,64 @@ fn goes_back_for_its_things_after_dying() {
     assert!(back.starts_with("I got 7 of my things back"), "{back}");
     assert_eq!(inventory_count(&world, "Wayfarer", "cobblestone"), 5);
     assert_eq!(inventory_count(&world, "Wayfarer", "iron_ingot"), 2);
+}
+
+#[test]
+fn digs_in_for_the_night_and_climbs_out_in_the_morning() {
+    let (world, bot, (sx, sz)) = natural_world_with_bot(1009, &["--time", "14000"], None);
+    // A grassy spot near spawn, in the open (the spawn itself is sand, which falls and cannot close a hole).
+    let (fx, fz) = (0..40)
+        .flat_map(|r| [(sx + r, sz), (sx - r, sz), (sx, sz + r), (sx, sz - r)])
+        .find(|&(x, z)| {
+            let top = world.cmd(json!({ "cmd": "surface", "x": x, "z": z }));
+            top["block"] == "grass_block" && top["height"] == top["y"]
+        })
+        .expect("grass near spawn");
+    let fy = world.ground_y(fx, fz);
+    world.cmd(json!({ "cmd": "teleport", "name": "Wayfarer", "x": fx as f64 + 0.5, "y": fy as f64, "z": fz as f64 + 0.5 }));
+    std::thread::sleep(Duration::from_secs(1));
+    let me = world.player("Wayfarer");
+    let from = world.cursor();
+    world.cmd(json!({ "cmd": "spawnMob", "kind": "zombie", "x": me.pos[0] + 12.0, "z": me.pos[2] }));
+
+    // Into the ground, three blocks down, with the hole closed over its head.
+    let deadline = Instant::now() + Duration::from_secs(25);
+    loop {
+        let at = world.player("Wayfarer").pos;
+        let lid = world.cmd(json!({ "cmd": "getBlock", "x": at[0].floor() as i64, "y": at[1].floor() as i64 + 2, "z": at[2].floor() as i64 }));
+        if at[1] <= fy as f64 - 2.9 && lid != "air" {
+            break;
+        }
+        assert!(Instant::now() < deadline, "the bot did not dig in: at {at:?}, over its head {lid}; its log:\n{}", bot.log_text());
+        std::thread::sleep(Duration::from_millis(300));
+    }
+    let status_from = world.say("Alice", "!status");
+    let status = world.expect_chat(status_from, "Wayfarer", "At ", Duration::from_secs(5));
+    assert!(status.contains("sheltering until morning"), "{status}");
+    // The zombie comes, and cannot get at it.
+    std::thread::sleep(Duration::from_secs(15));
+    let hurt: Vec<Value> = events(&world, from, "playerHurt").into_iter().filter(|e| e["name"] == "Wayfarer").collect();
+    assert!(hurt.is_empty(), "something reached the bot in its shelter: {hurt:?}");
+
+    // Morning: once the zombie on the lid has burnt in the sun, the shelter is over, and the bot gets out when sent
+    // somewhere.
+    world.cmd(json!({ "cmd": "setTime", "time": 23500 }));
+    let deadline = Instant::now() + Duration::from_secs(75);
+    loop {
+        let status_from = world.say("Alice", "!status");
+        let status = world.expect_chat(status_from, "Wayfarer", "At ", Duration::from_secs(5));
+        if !status.contains("sheltering") {
+            break;
+        }
+        assert!(Instant::now() < deadline, "still sheltering in the morning: {status}");
+        std::thread::sleep(Duration::from_secs(2));
+    }
+    let gy = world.ground_y(fx + 3, fz);
+    let go_from = world.say("Alice", &format!("!goto {} {gy} {}", fx + 3, fz));
+    let arrived = world.wait_event(go_from, Duration::from_secs(60), |e| {
+        e["event"] == "chat" && e["from"] == "Wayfarer" && e["text"].as_str().is_some_and(|t| t.starts_with("Arrived at"))
+    });
+    assert!(arrived.is_some(), "the bot did not get out of its shelter ({:?}); its log:\n{}", events(&world, from, "death"), bot.log_text());
+    assert!(world.player("Wayfarer").pos[1] >= gy as f64 - 0.5, "still in the hole: {:?}", world.player("Wayfarer").pos);
+    assert_alive(&world);
 }

@@ -17,6 +17,7 @@ use azalea::{
     entity::inventory::Inventory,
     inventory::ItemStack,
     local_player::{Hunger, WorldHolder},
+    pathfinder::world::is_block_state_solid,
     registry::builtin::{BlockKind, EntityKind},
     world::WorldName,
 };
@@ -24,6 +25,7 @@ use azalea::{
 // The ECS derive macros expect `bevy_ecs` in scope; azalea re-exports it.
 use azalea::ecs as bevy_ecs;
 
+use super::clock::DayClock;
 use crate::config::Reflexes;
 
 /// Something the body needs now, strongest first (the order of the variants is the order of precedence).
@@ -37,6 +39,8 @@ pub enum Urge {
     Breathe,
     /// Hit back at the monster attacking in melee.
     Defend { target: Entity, what: String },
+    /// Night in the open with monsters about: dig in under the feet, close the hole overhead, wait for morning.
+    Shelter,
     /// Eat something.
     Eat,
     /// Kill the farm animal `target` for its meat (hungry, and carrying no food).
@@ -50,13 +54,14 @@ impl Urge {
             Urge::Escape { .. } => 1,
             Urge::Breathe => 2,
             Urge::Defend { .. } => 3,
-            Urge::Eat => 4,
-            Urge::Hunt { .. } => 5,
+            Urge::Shelter => 4,
+            Urge::Eat => 5,
+            Urge::Hunt { .. } => 6,
         }
     }
 
-    /// Whether the urge is about staying alive now (a monster, fire, air), as opposed to food, which can wait for a
-    /// trip to finish.
+    /// Whether the urge is about staying alive now (a monster, fire, air), as opposed to shelter or food, which can
+    /// wait for a trip to finish.
     pub fn is_danger(&self) -> bool {
         self.rank() <= 3
     }
@@ -68,6 +73,7 @@ impl Urge {
             Urge::Escape { .. } => "getting out of the fire".to_owned(),
             Urge::Breathe => "coming up for air".to_owned(),
             Urge::Defend { what, .. } => format!("fighting off {what}"),
+            Urge::Shelter => "sheltering until morning".to_owned(),
             Urge::Eat => "eating".to_owned(),
             Urge::Hunt { what, .. } => format!("hunting {what} for food"),
         }
@@ -186,6 +192,9 @@ impl Plugin for ReflexPlugins {
         if on.hunt {
             app.add_plugins(HuntPlugin);
         }
+        if on.shelter {
+            app.add_plugins(ShelterPlugin);
+        }
     }
 }
 
@@ -228,21 +237,38 @@ impl Plugin for SelfDefencePlugin {
     }
 }
 
-fn sense_attackers(mut bots: Query<(&Position, &WorldName, &Health, &mut Urges), With<LocalEntity>>, monsters: Monsters) {
-    for (position, world, health, mut urges) in &mut bots {
+fn sense_attackers(
+    mut bots: Query<(&Position, &WorldName, &WorldHolder, &Health, &mut Urges), With<LocalEntity>>,
+    monsters: Monsters,
+) {
+    for (position, world, holder, health, mut urges) in &mut bots {
         if health.0 <= 0.0 {
             continue;
         }
+        let here = **position;
+        let blocks = holder.shared.read();
         let nearest = monsters
             .iter()
             .filter(|(_, _, kind, w)| *w == world && !NOT_FOUGHT.contains(&kind.0))
-            .map(|(entity, p, kind, _)| (entity, p.distance_to(**position), kind.0))
-            .filter(|(_, d, _)| *d <= MELEE_DISTANCE)
-            .min_by(|a, b| a.1.total_cmp(&b.1));
-        if let Some((target, _, kind)) = nearest {
+            .map(|(entity, p, kind, _)| (entity, **p, p.distance_to(here), kind.0))
+            .filter(|(_, _, d, _)| *d <= MELEE_DISTANCE)
+            // One on the other side of a block (over the lid of its shelter) can neither hit nor be hit.
+            .filter(|(_, p, _, _)| in_sight(&blocks, here.up(1.62), p.up(1.0)))
+            .min_by(|a, b| a.2.total_cmp(&b.2));
+        if let Some((target, _, _, kind)) = nearest {
             urges.offer(Urge::Defend { target, what: format!("a {}", short_name(kind)) });
         }
     }
+}
+
+/// Whether the straight line from `from` to `to` passes through no solid block (sampled every quarter block).
+fn in_sight(world: &azalea::world::World, from: Vec3, to: Vec3) -> bool {
+    let steps = (from.distance_to(to) * 4.0).ceil().max(1.0) as i32;
+    (1..steps).all(|i| {
+        let t = f64::from(i) / f64::from(steps);
+        let p = Vec3::new(from.x + (to.x - from.x) * t, from.y + (to.y - from.y) * t, from.z + (to.z - from.z) * t);
+        world.get_block_state(azalea::BlockPos::from(p)).is_none_or(|s| !is_block_state_solid(s))
+    })
 }
 
 /// Monsters the bot does not hit first: a creeper is run from, and these neutral ones only turn on a player who
@@ -341,6 +367,44 @@ fn carries_food(inventory: &Inventory) -> bool {
         }
         ItemStack::Empty => false,
     })
+}
+
+/// At night, in the open (nothing but air over its head) with a monster within 16 blocks, dig in and wait for
+/// morning: zombies, spiders and skeletons cannot reach a bot in a closed hole.
+pub struct ShelterPlugin;
+
+impl Plugin for ShelterPlugin {
+    fn build(&self, app: &mut App) {
+        app.add_systems(GameTick, sense_night.in_set(ReflexSystems::Sense).ambiguous_with_all());
+    }
+}
+
+/// How close a monster must be at night for the bot to take shelter.
+pub const SHELTER_WHEN_WITHIN: f64 = 16.0;
+/// How far above its head the bot looks for a roof.
+const ROOF_SEARCH: i32 = 24;
+
+fn sense_night(
+    mut bots: Query<(&Position, &WorldName, &WorldHolder, &Health, Option<&DayClock>, &mut Urges), With<LocalEntity>>,
+    monsters: Monsters,
+) {
+    for (position, world, holder, health, clock, mut urges) in &mut bots {
+        if health.0 <= 0.0 || !clock.is_some_and(DayClock::is_night) {
+            continue;
+        }
+        let here = **position;
+        if !monsters.iter().any(|(_, p, _, w)| w == world && p.distance_to(here) <= SHELTER_WHEN_WITHIN) {
+            continue;
+        }
+        let head = azalea::BlockPos::from(here.up(1.62));
+        let world = holder.shared.read();
+        let open_sky = (1..=ROOF_SEARCH).all(|dy| {
+            world.get_block_state(head.up(dy)).is_none_or(|s| matches!(BlockKind::from(s), BlockKind::Air | BlockKind::CaveAir))
+        });
+        if open_sky {
+            urges.offer(Urge::Shelter);
+        }
+    }
 }
 
 /// Head for air when breath runs low.

@@ -127,6 +127,14 @@ pub async fn take_stations_along(bot: &BotHandle) {
     }
 }
 
+/// Digs the block at `pos` with the fastest tool carried.
+pub(super) async fn dig_with_best_tool(bot: &BotHandle, pos: BlockPos) -> Result<(), String> {
+    let kind = observe::block_kind(bot, pos).ok_or_else(|| format!("The block at {} is not loaded", fmt_block(pos)))?;
+    let name = kind.to_string();
+    take_best_tool(bot, pos).await;
+    dig(bot, pos, kind, name.trim_start_matches("minecraft:")).await
+}
+
 /// Digs the block at `pos` and waits until it is gone. A dig the client abandons (the view moved, the server
 /// disagreed about timing) is tried again, up to three times.
 async fn dig(bot: &BotHandle, pos: BlockPos, kind: BlockKind, name: &str) -> Result<(), String> {

@@ -12,6 +12,7 @@ mod kill;
 mod mine;
 mod place;
 pub mod reflex;
+mod shelter;
 mod smelt;
 pub mod facts;
 pub mod observe;

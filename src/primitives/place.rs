@@ -80,6 +80,18 @@ pub async fn place_item(bot: &BotHandle, name: &str, pos: ScriptVec3) -> Answer 
     step_out_of(bot, target).await?;
     items::hold(bot, name).await?;
 
+    if click_place(bot, kind, target, against).await {
+        if matches!(kind, BlockKind::CraftingTable | BlockKind::Furnace) {
+            bot.remember_station(target);
+        }
+        Ok(Dynamic::UNIT)
+    } else {
+        Err(format!("I could not place {name} at {}; the server refused it", fmt(target)))
+    }
+}
+
+/// Clicks the face of `against` that touches `target` with the held block; whether the block then stands there.
+async fn click_place(bot: &BotHandle, kind: BlockKind, target: BlockPos, against: BlockPos) -> bool {
     // Look at the middle of the face of `against` that touches the target, so the click lands on it.
     let face = Vec3::new(
         (against.x + target.x) as f64 / 2.0 + 0.5,
@@ -90,15 +102,41 @@ pub async fn place_item(bot: &BotHandle, name: &str, pos: ScriptVec3) -> Answer 
     client.look_at(face);
     client.wait_ticks(2).await;
     client.block_interact(against);
-    let placed = items::wait_until(bot, Duration::from_secs(2), || observe::block_kind(bot, target) == Some(kind)).await;
-    if placed {
-        if matches!(kind, BlockKind::CraftingTable | BlockKind::Furnace) {
-            bot.remember_station(target);
-        }
-        Ok(Dynamic::UNIT)
+    items::wait_until(bot, Duration::from_secs(2), || observe::block_kind(bot, target) == Some(kind)).await
+}
+
+/// Places `name` at `target` from where the bot stands, against a solid block beside `target` (not above or below
+/// it): a lid over a hole the bot stands in.
+pub(super) async fn place_against_side(bot: &BotHandle, name: &str, target: BlockPos) -> Result<(), String> {
+    let kind = BlockKind::from_str(name).map_err(|()| format!("{name} is not a block, so it cannot be placed"))?;
+    let against = [target.north(1), target.south(1), target.east(1), target.west(1)]
+        .into_iter()
+        .find(|p| observe::block_state(bot, *p).is_some_and(|s| !replaceable(s) && !opens_on_click(s)))
+        .ok_or_else(|| format!("Nothing beside {} to place {name} against", fmt(target)))?;
+    items::hold(bot, name).await?;
+    if click_place(bot, kind, target, against).await {
+        Ok(())
     } else {
         Err(format!("I could not place {name} at {}; the server refused it", fmt(target)))
     }
+}
+
+/// Walks the bot to the middle of the block it stands on (a few ticks at most).
+pub(super) async fn centre_on_block(bot: &BotHandle) {
+    let client = bot.client();
+    let feet = BlockPos::from(bot.position());
+    for _ in 0..20 {
+        let here = bot.position();
+        let centre = Vec3::new(feet.x as f64 + 0.5, here.y + 1.62, feet.z as f64 + 0.5);
+        if (here.x - centre.x).hypot(here.z - centre.z) < 0.15 {
+            break;
+        }
+        client.look_at(centre);
+        client.walk(WalkDirection::Forward);
+        client.wait_ticks(1).await;
+    }
+    client.walk(WalkDirection::None);
+    client.wait_ticks(2).await;
 }
 
 /// The farthest a spot is looked for (scripts are held to this by their bindings too).
@@ -170,20 +208,7 @@ async fn step_out_of(bot: &BotHandle, target: BlockPos) -> Result<(), String> {
     if !overlaps(bot.position(), target) {
         return Ok(());
     }
-    let client = bot.client();
-    let feet = BlockPos::from(bot.position());
-    for _ in 0..20 {
-        let here = bot.position();
-        let centre = Vec3::new(feet.x as f64 + 0.5, here.y + 1.62, feet.z as f64 + 0.5);
-        if !overlaps(here, target) && (here.x - centre.x).hypot(here.z - centre.z) < 0.15 {
-            break;
-        }
-        client.look_at(centre);
-        client.walk(WalkDirection::Forward);
-        client.wait_ticks(1).await;
-    }
-    client.walk(WalkDirection::None);
-    client.wait_ticks(2).await;
+    centre_on_block(bot).await;
     if overlaps(bot.position(), target) {
         return Err(format!("I am in the way of {}; move me a step and try again", fmt(target)));
     }

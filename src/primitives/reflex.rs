@@ -17,7 +17,7 @@ use azalea::{
 };
 use tokio::time::Instant;
 
-use super::{items, kill, observe};
+use super::{items, kill, observe, shelter};
 use crate::{
     bot::{
         BotHandle,
@@ -34,6 +34,8 @@ const LONGEST: Duration = Duration::from_secs(20);
 const RETRY_AFTER: Duration = Duration::from_secs(30);
 /// After a hunt that brought no food (the animal got away, or its meat out of reach), hunting waits this long.
 const HUNT_RETRY_AFTER: Duration = Duration::from_secs(60);
+/// After ground that would not do for a shelter, or a shelter that failed, the next try waits this long.
+const SHELTER_RETRY_AFTER: Duration = Duration::from_secs(5);
 /// How long one hunt may chase its animal.
 const HUNT_TIME: Duration = Duration::from_secs(15);
 
@@ -43,6 +45,7 @@ pub async fn drive(bot: BotHandle, on: Reflexes) {
     let Some(body) = bot.claim_body() else { return };
     let mut no_food_until: Option<Instant> = None;
     let mut no_hunt_until: Option<Instant> = None;
+    let mut no_shelter_until: Option<Instant> = None;
     let mut gone_since: Option<Instant> = None;
     // The death already announced in chat, by when it happened.
     let mut told_of_death: Option<std::time::Instant> = None;
@@ -76,6 +79,17 @@ pub async fn drive(bot: BotHandle, on: Reflexes) {
         if matches!(urge, Urge::Hunt { .. }) && no_hunt_until.is_some_and(|t| t > Instant::now()) {
             continue;
         }
+        if urge == Urge::Shelter {
+            // Ground that will not do is passed over without disturbing the script; the bot moves on meanwhile.
+            if no_shelter_until.is_some_and(|t| t > Instant::now()) {
+                continue;
+            }
+            if let Err(why) = shelter::check_ground(&bot) {
+                tracing::debug!("{}: no shelter here: {why}", bot.name());
+                no_shelter_until = Some(Instant::now() + SHELTER_RETRY_AFTER);
+                continue;
+            }
+        }
         let what = urge.describe();
         tracing::info!("{}: reflex: {what}", bot.name());
         body.send_replace(Some(what.clone()));
@@ -84,7 +98,8 @@ pub async fn drive(bot: BotHandle, on: Reflexes) {
             // Whatever drove it off is still there after: the scripts' searches keep away from it a while.
             bot.mark_dangerous(*from);
         }
-        let acted = tokio::time::timeout(LONGEST, act(&bot, &urge)).await;
+        let longest = if urge == Urge::Shelter { shelter::LONGEST_NIGHT + LONGEST } else { LONGEST };
+        let acted = tokio::time::timeout(longest, act(&bot, &urge)).await;
         bot.client().set_jumping(false);
         take_over(&bot).await;
         match acted {
@@ -96,6 +111,9 @@ pub async fn drive(bot: BotHandle, on: Reflexes) {
                 }
                 if matches!(urge, Urge::Hunt { .. }) {
                     no_hunt_until = Some(Instant::now() + HUNT_RETRY_AFTER);
+                }
+                if urge == Urge::Shelter {
+                    no_shelter_until = Some(Instant::now() + SHELTER_RETRY_AFTER);
                 }
             }
             Err(_) => tracing::warn!("{}: reflex {what} gave up after {}s", bot.name(), LONGEST.as_secs()),
@@ -210,6 +228,7 @@ async fn act(bot: &BotHandle, urge: &Urge) -> Result<(), String> {
         Urge::Breathe => breathe(bot).await,
         Urge::Escape { from } => escape(bot, *from).await,
         Urge::Hunt { target, what } => hunt(bot, *target, what).await,
+        Urge::Shelter => take_shelter(bot).await,
     }
 }
 
@@ -315,6 +334,17 @@ fn ground_behind(bot: &BotHandle, here: Vec3, foe: Vec3) -> bool {
     };
     let floor = |p: BlockPos| state(p).is_some_and(is_block_state_standable);
     clear(step) && clear(step.up(1)) && (floor(step.down(1)) || (clear(step.down(1)) && floor(step.down(2))))
+}
+
+/// Digs in for the night and waits for morning there; leaves early when fire, water or a stronger danger reaches in.
+async fn take_shelter(bot: &BotHandle) -> Result<(), String> {
+    let health_at_start = bot.client().health();
+    let morning = || bot.clock().is_none_or(|c| !c.is_night());
+    let leave = || {
+        bot.urge().is_some_and(|u| matches!(u, Urge::Escape { .. } | Urge::Breathe))
+            || bot.client().health() < health_at_start - 4.0
+    };
+    shelter::dig_in(bot, morning, leave).await
 }
 
 /// Kills the farm animal and picks up its meat; gives the body back at once if a monster, fire or water needs it.
