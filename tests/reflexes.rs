@@ -28,6 +28,20 @@ fn assert_alive(world: &World) {
     assert!(deaths.is_empty(), "the bot died: {deaths:?}");
 }
 
+/// `!status` says the bot is fleeing `what`, it gets `distance` blocks from `at` within 10 s, and lives.
+fn assert_runs_from(world: &World, what: &str, at: [f64; 3], distance: f64) {
+    std::thread::sleep(Duration::from_millis(300));
+    let from = world.say("Alice", "!status");
+    let status = world.expect_chat(from, "Wayfarer", "At ", Duration::from_secs(5));
+    assert!(status.contains(&format!("fleeing {what}")), "{status}");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while world.player("Wayfarer").distance_to(at) < distance {
+        assert!(Instant::now() < deadline, "the bot stayed by {what}: {:?}", world.player("Wayfarer").pos);
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    assert_alive(world);
+}
+
 #[test]
 fn eats_when_hungry_then_the_script_carries_on() {
     let scripts = ScriptDir::new("reflex-eat", &[]);
@@ -89,16 +103,26 @@ fn runs_from_a_pack_of_zombies() {
     for dz in [-1.0, 0.0, 1.0] {
         world.cmd(json!({ "cmd": "spawnMob", "kind": "zombie", "x": at[0], "z": at[2] + dz }));
     }
-    std::thread::sleep(Duration::from_millis(300));
+    // Three zombies are more than one sword holds off.
+    assert_runs_from(&world, "a zombie", at, 12.0);
+}
+
+#[test]
+fn does_not_run_from_zombies_it_cannot_see() {
+    let (world, _bot, _) = natural_world_with_bot(1009, &["--time", "6000"], None);
+    let me = world.player("Wayfarer");
+    let (bx, by, bz) = (me.pos[0].floor() as i64, me.pos[1].floor() as i64, me.pos[2].floor() as i64);
+    // Three zombies shut in a stone room five blocks off: as close as a pack, but behind rock (the next cave).
+    world.cmd(json!({ "cmd": "fill", "from": [bx + 4, by - 1, bz - 2], "to": [bx + 8, by + 3, bz + 2], "block": "cobblestone" }));
+    world.cmd(json!({ "cmd": "fill", "from": [bx + 5, by, bz - 1], "to": [bx + 7, by + 2, bz + 1], "block": "air" }));
+    for dz in [-1.0, 0.0, 1.0] {
+        world.cmd(json!({ "cmd": "spawnMob", "kind": "zombie", "x": bx as f64 + 6.5, "y": by as f64, "z": bz as f64 + 0.5 + dz }));
+    }
+    std::thread::sleep(Duration::from_secs(4));
     let from = world.say("Alice", "!status");
     let status = world.expect_chat(from, "Wayfarer", "At ", Duration::from_secs(5));
-    assert!(status.contains("fleeing a zombie"), "three zombies are more than one sword holds off: {status}");
-    let deadline = Instant::now() + Duration::from_secs(10);
-    while world.player("Wayfarer").distance_to(at) < 12.0 {
-        assert!(Instant::now() < deadline, "the bot stayed by the zombies: {:?}", world.player("Wayfarer").pos);
-        std::thread::sleep(Duration::from_millis(200));
-    }
-    assert_alive(&world);
+    assert!(!status.contains("fleeing"), "{status}");
+    assert!(world.player("Wayfarer").distance_to(me.pos) < 1.5, "the bot ran: {:?}", world.player("Wayfarer").pos);
 }
 
 #[test]
@@ -132,16 +156,7 @@ fn runs_from_a_creeper_and_says_so() {
     let me = world.player("Wayfarer");
     let at = [me.pos[0] + 3.0, me.pos[1], me.pos[2]];
     world.cmd(json!({ "cmd": "spawnMob", "kind": "creeper", "x": at[0], "z": at[2] }));
-    std::thread::sleep(Duration::from_millis(300));
-    let from = world.say("Alice", "!status");
-    let status = world.expect_chat(from, "Wayfarer", "At ", Duration::from_secs(5));
-    assert!(status.contains("fleeing a creeper"), "{status}");
-    let deadline = Instant::now() + Duration::from_secs(10);
-    while world.player("Wayfarer").distance_to(at) < 10.0 {
-        assert!(Instant::now() < deadline, "the bot stayed by the creeper: {:?}", world.player("Wayfarer").pos);
-        std::thread::sleep(Duration::from_millis(200));
-    }
-    assert_alive(&world);
+    assert_runs_from(&world, "a creeper", at, 10.0);
 }
 
 #[test]

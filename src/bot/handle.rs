@@ -207,6 +207,12 @@ impl BotHandle {
             .unwrap_or_default()
     }
 
+    /// Notes that running away got the bot nowhere: for `how_long` it fights rather than runs (a creeper aside).
+    pub fn mark_cornered(&self, how_long: Duration) {
+        let until = std::time::Instant::now() + how_long;
+        self.client.ecs.write().entity_mut(self.client.entity).insert(reflex::Cornered(until));
+    }
+
     /// Notes that monsters drove the bot off, or killed it, at `at`.
     pub fn mark_dangerous(&self, at: Vec3) {
         let now = std::time::Instant::now();

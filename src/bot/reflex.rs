@@ -285,29 +285,37 @@ impl Plugin for FleePlugin {
     }
 }
 
-fn sense_danger(mut bots: Query<(&Position, &WorldName, &Health, &mut Urges), With<LocalEntity>>, monsters: Monsters) {
-    for (position, world, health, mut urges) in &mut bots {
+fn sense_danger(
+    mut bots: Query<(&Position, &WorldName, &WorldHolder, &Health, Option<&Cornered>, &mut Urges), With<LocalEntity>>,
+    monsters: Monsters,
+) {
+    for (position, world, holder, health, cornered, mut urges) in &mut bots {
         if health.0 <= 0.0 {
             continue;
         }
+        let here = **position;
+        let blocks = holder.shared.read();
         let weak = health.0 <= FLEE_HEALTH;
+        // Monsters behind rock (in the next cave) are no threat yet.
         let near: Vec<(Vec3, f64, EntityKind)> = monsters
             .iter()
             .filter(|(_, _, _, w)| *w == world)
-            .map(|(_, p, kind, _)| (**p, p.distance_to(**position), kind.0))
-            .filter(|(_, d, _)| *d <= 12.0)
+            .map(|(_, p, kind, _)| (**p, p.distance_to(here), kind.0))
+            .filter(|(p, d, _)| *d <= 12.0 && in_sight(&blocks, here.up(1.62), p.up(1.0)))
             .collect();
         // A pack is more than one sword holds off: each of them hits while the bot strikes one.
         let pack = near.iter().filter(|(_, d, kind)| *d <= PACK_DISTANCE && !NOT_FOUGHT.contains(kind)).count() >= PACK_SIZE;
         // Hurt, the bot runs from monsters, unless the only one is a melee fighter it can hold off at arm's length
         // (running from a lone spider, which is faster, only gets the bot bitten in the back).
         let lone_brawler = near.len() == 1 && MELEE_ONLY.contains(&near[0].2);
+        // Cornered (the last run got nowhere), it stands and fights instead, except against a creeper.
+        let may_run = cornered.is_none_or(|c| c.0 <= std::time::Instant::now());
         let threat = near
             .into_iter()
             .filter(|(_, d, kind)| {
                 (*kind == EntityKind::Creeper && *d <= CREEPER_DISTANCE)
-                    || (weak && !lone_brawler)
-                    || (pack && *d <= PACK_DISTANCE)
+                    || (may_run && weak && !lone_brawler)
+                    || (may_run && pack && *d <= PACK_DISTANCE)
             })
             .min_by(|a, b| a.1.total_cmp(&b.1));
         if let Some((from, _, kind)) = threat {
@@ -315,6 +323,11 @@ fn sense_danger(mut bots: Query<(&Position, &WorldName, &Health, &mut Urges), Wi
         }
     }
 }
+
+/// Set when running from monsters got the bot nowhere (walls all round): until the instant passes, it fights
+/// rather than runs (a creeper aside).
+#[derive(Component, Clone, Copy, Debug)]
+pub struct Cornered(pub std::time::Instant);
 
 /// Hunt a farm animal within 12 blocks when hungry (food below 18) and carrying no food, with no monster near.
 pub struct HuntPlugin;
@@ -338,7 +351,7 @@ fn sense_prey(
     monsters: Monsters,
 ) {
     for (position, world, health, hunger, inventory, mut urges) in &mut bots {
-        if health.0 <= FLEE_HEALTH || hunger.food >= HUNT_BELOW || urges.0.is_some() {
+        if health.0 <= FLEE_HEALTH || hunger.food >= HUNT_BELOW {
             continue;
         }
         let here = **position;

@@ -36,6 +36,10 @@ const RETRY_AFTER: Duration = Duration::from_secs(30);
 const HUNT_RETRY_AFTER: Duration = Duration::from_secs(60);
 /// After ground that would not do for a shelter, or a shelter that failed, the next try waits this long.
 const SHELTER_RETRY_AFTER: Duration = Duration::from_secs(5);
+/// A run that gains less distance than this on what it ran from got nowhere ...
+const CORNERED_GAIN: f64 = 3.0;
+/// ... and the bot stands and fights (creepers aside) this long before it tries running again.
+const CORNERED_FOR: Duration = Duration::from_secs(20);
 /// How long one hunt may chase its animal.
 const HUNT_TIME: Duration = Duration::from_secs(15);
 
@@ -99,7 +103,14 @@ pub async fn drive(bot: BotHandle, on: Reflexes) {
             bot.mark_dangerous(*from);
         }
         let longest = if urge == Urge::Shelter { shelter::LONGEST_NIGHT + LONGEST } else { LONGEST };
+        let started_at = bot.position();
         let acted = tokio::time::timeout(longest, act(&bot, &urge)).await;
+        if let Urge::Flee { from, .. } = &urge
+            && bot.position().distance_to(*from) < started_at.distance_to(*from) + CORNERED_GAIN
+        {
+            tracing::info!("{}: running got it nowhere; it fights for a while instead", bot.name());
+            bot.mark_cornered(CORNERED_FOR);
+        }
         bot.client().set_jumping(false);
         take_over(&bot).await;
         match acted {
