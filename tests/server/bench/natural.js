@@ -9,6 +9,7 @@
 // own (hashed from their index), not chosen for either client.
 //
 // Usage: node natural.js --bot PATH/TO/wayfarer [--seeds 10] [--minutes 15] [--parallel 1] [--seed S] [--only wayfarer|mineflayer]
+//        node natural.js --report RESULTS.json   (the summary of an earlier run again, from its results file)
 'use strict'
 
 const { spawn } = require('node:child_process')
@@ -26,8 +27,6 @@ const SEED_COUNT = Number(arg('seeds', 10))
 const MINUTES = Number(arg('minutes', 15))
 const ONLY = arg('only', null)
 const PARALLEL = Math.max(1, Number(arg('parallel', 1)))
-if (!BOT || !fs.existsSync(BOT)) { console.error('usage: node natural.js --bot PATH/TO/wayfarer [--seeds 10] [--minutes 15] [--parallel 1] [--seed S] [--only wayfarer|mineflayer]'); process.exit(2) }
-
 const MILESTONES = ['wooden_pickaxe', 'stone_pickaxe', 'iron_pickaxe', 'diamond']
 const TICKS_PER_MINUTE = 1200
 /** The bench's seeds: the first 31 bits of SHA-256("wayfarer natural bench N"). */
@@ -35,6 +34,15 @@ const SEEDS = arg('seed', null) !== null
   ? [Number(arg('seed'))]
   : Array.from({ length: SEED_COUNT }, (_, i) =>
     crypto.createHash('sha256').update(`wayfarer natural bench ${i + 1}`).digest().readUInt32BE(0) & 0x7fffffff)
+
+if (arg('report')) {
+  // Re-prints the summary of an earlier run's results file (written after every run, so a cut-short run has one too).
+  let saved
+  try { saved = JSON.parse(fs.readFileSync(arg('report'), 'utf8')) } catch (err) { console.error(`cannot read the results file: ${err.message}`); process.exit(2) }
+  report(saved)
+  process.exit(0)
+}
+if (!BOT || !fs.existsSync(BOT)) { console.error('usage: node natural.js --bot PATH/TO/wayfarer [--seeds 10] [--minutes 15] [--parallel 1] [--seed S] [--only wayfarer|mineflayer]\n       node natural.js --report RESULTS.json'); process.exit(2) }
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
 const log = (line) => process.stderr.write(`${line}\n`)
@@ -337,18 +345,38 @@ async function main () {
     }
   }
   await Promise.all(Array.from({ length: PARALLEL }, worker))
+  report({ seeds: SEEDS, minutes: MINUTES, results })
+  log(`results: ${out}`)
+}
+
+/** Prints the side-by-side summary of a run's results (the object written to the results file). */
+function report ({ seeds, minutes, results }) {
   const cell = (runs, m) => {
     if (runs.length === 0) return 'not run'
     const times = runs.map((r) => r.milestones[m]).filter((t) => t !== undefined)
     const med = median(times)
     return `${times.length}/${runs.length}, ${med === null ? '-' : `${(med / TICKS_PER_MINUTE).toFixed(1)} min`}`
   }
-  console.log(`\nTech tree from a natural spawn, ${SEEDS.length} seeds (${SEEDS.join(', ')}), monsters, hunger and night on, ${MINUTES} game minutes a run`)
+  console.log(`\nTech tree from a natural spawn, ${seeds.length} seeds (${seeds.join(', ')}), monsters, hunger and night on, ${minutes} game minutes a run`)
   console.log('milestone'.padEnd(16) + 'Wayfarer: reached, median time'.padEnd(34) + 'Mineflayer: reached, median time')
   for (const m of MILESTONES) console.log(m.padEnd(16) + cell(results.wayfarer, m).padEnd(34) + cell(results.mineflayer, m))
   const deaths = (runs) => (runs.length ? (runs.reduce((n, r) => n + r.deaths, 0) / runs.length).toFixed(2) : '-')
   console.log('deaths per run'.padEnd(16) + deaths(results.wayfarer).padEnd(34) + deaths(results.mineflayer))
-  log(`results: ${out}`)
+  const causes = (runs) => {
+    const all = {}
+    for (const r of runs) for (const [c, n] of Object.entries(r.causes ?? {})) all[c] = (all[c] ?? 0) + n
+    return Object.entries(all).sort((a, b) => b[1] - a[1]).map(([c, n]) => `${c} ${n}`).join(', ') || 'none'
+  }
+  console.log('deaths by cause'.padEnd(16) + causes(results.wayfarer).padEnd(34) + causes(results.mineflayer))
+  // Per seed, as a Markdown table for the README.
+  const at = (r, m) => (r.milestones[m] === undefined ? '–' : (r.milestones[m] / TICKS_PER_MINUTE).toFixed(1))
+  const row = (r) => (r ? `${MILESTONES.map((m) => at(r, m)).join(' / ')}, ${r.deaths}` : 'not run')
+  console.log('\n| seed | Wayfarer wooden / stone / iron / diamond (min), deaths | Mineflayer wooden / stone / iron / diamond (min), deaths |')
+  console.log('| --- | --- | --- |')
+  for (const seed of seeds) {
+    const [w, f] = ['wayfarer', 'mineflayer'].map((name) => results[name].find((r) => r.seed === seed))
+    console.log(`| ${seed} | ${row(w)} | ${row(f)} |`)
+  }
 }
 
 main().then(() => process.exit(0), (err) => { console.error(err); process.exit(1) })
