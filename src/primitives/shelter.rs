@@ -39,9 +39,9 @@ const STONY: [BlockKind; 10] = [
 const PICKAXES: [&str; 6] =
     ["wooden_pickaxe", "stone_pickaxe", "copper_pickaxe", "iron_pickaxe", "diamond_pickaxe", "netherite_pickaxe"];
 
-/// Digs in under the bot's feet, closes the hole overhead and waits until `morning()` says the night is over (or
-/// `leave()` says to get out: fire, water, a hurt that should not happen in a closed hole). An error says why the
-/// ground here does not do (the bot has not moved then).
+/// Digs in under the bot's feet, closes the hole overhead and waits until `morning()` says the night is over and the
+/// monsters near have burnt or gone (or `leave()` says to get out: fire, water, a hurt that should not happen in a
+/// closed hole). An error says what went wrong; one before any digging says why the ground here does not do.
 pub async fn dig_in(bot: &BotHandle, morning: impl Fn() -> bool, leave: impl Fn() -> bool) -> Result<(), String> {
     let feet = BlockPos::from(bot.position());
     ground_ok(bot, feet)?;
