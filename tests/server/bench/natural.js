@@ -35,6 +35,12 @@ const SEEDS = arg('seed', null) !== null
   : Array.from({ length: SEED_COUNT }, (_, i) =>
     crypto.createHash('sha256').update(`wayfarer natural bench ${i + 1}`).digest().readUInt32BE(0) & 0x7fffffff)
 
+// Each race runs in a child process of its own (`--child NAME --seed S --result FILE`), so that a client that eats
+// memory without end (a pathfinder searching for good) ends only its own run, with what it reached so far.
+const CHILD = arg('child', null)
+const RESULT_FILE = arg('result', null)
+const CHILD_HEAP_MB = 6144
+
 if (arg('report')) {
   // Re-prints the summary of an earlier run's results file (written after every run, so a cut-short run has one too).
   let saved
@@ -75,6 +81,7 @@ async function race (seed, name, play) {
         const at = (await world.cmd({ cmd: 'players' }).catch(() => [])).find?.((p) => p.name === name)
         log(`  ${name} ${(age / TICKS_PER_MINUTE).toFixed(1)}m: health ${life?.health?.toFixed?.(1)}, food ${life?.food}, at ${at ? [at.x, at.y, at.z].map(Math.floor).join(' ') : '?'}, deaths ${deaths.map((d) => d.cause).join(' ')}`)
       }
+      if (RESULT_FILE) fs.writeFileSync(RESULT_FILE, JSON.stringify({ ...result, note: `cut short at ${(age / TICKS_PER_MINUTE).toFixed(1)} game minutes` }))
       if (result.milestones.diamond !== undefined || age >= limitTicks || session.finished()) break
       await sleep(1000)
     }
@@ -326,8 +333,36 @@ function median (xs) {
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2
 }
 
+/** Runs `name`'s race on `seed` in a child process; resolves to its result, or to what it reached if it died. */
+function runIsolated (name, seed) {
+  const file = path.join(os.tmpdir(), `wayfarer-bench-${name}-${seed}-${process.pid}.json`)
+  const args = [`--max-old-space-size=${CHILD_HEAP_MB}`, __filename, '--child', name, '--seed', String(seed), '--bot', BOT,
+    '--minutes', String(MINUTES), '--result', file]
+  // Its own process group, so the world and the bot it started go with it whatever way it ends.
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'inherit', 'inherit'], detached: true })
+  return new Promise((resolve) => {
+    child.on('exit', (code, signal) => {
+      try { process.kill(-child.pid, 'SIGKILL') } catch {}
+      let result = { seed, milestones: {}, deaths: 0, note: '' }
+      try { result = JSON.parse(fs.readFileSync(file, 'utf8')) } catch {}
+      fs.rmSync(file, { force: true })
+      if (code !== 0) result.note = `its process died (${signal ?? `exit ${code}`}, out of memory at ${CHILD_HEAP_MB} MB?); ${result.note}`
+      resolve(result)
+    })
+  })
+}
+
 async function main () {
   const clients = { wayfarer, mineflayer }
+  if (CHILD) {
+    const result = await clients[CHILD](SEEDS[0]).catch((err) => {
+      let sofar = { seed: SEEDS[0], milestones: {}, deaths: 0 }
+      try { sofar = JSON.parse(fs.readFileSync(RESULT_FILE, 'utf8')) } catch {}
+      return { ...sofar, note: `crashed: ${err.message}` }
+    })
+    fs.writeFileSync(RESULT_FILE, JSON.stringify(result))
+    return
+  }
   const results = { wayfarer: [], mineflayer: [] }
   // Both clients race each seed at once (and PARALLEL seeds at a time), each in its own world: times are game time,
   // read from each world's clock, so a world slowed by the machine's load slows its own clock with it.
@@ -335,8 +370,8 @@ async function main () {
   const queue = [...SEEDS]
   const worker = async () => {
     for (let seed = queue.shift(); seed !== undefined; seed = queue.shift()) {
-      await Promise.all(Object.entries(clients).filter(([name]) => !ONLY || ONLY === name).map(async ([name, run]) => {
-        const r = await run(seed).catch((err) => ({ seed, milestones: {}, deaths: 0, note: `crashed: ${err.message}` }))
+      await Promise.all(Object.entries(clients).filter(([name]) => !ONLY || ONLY === name).map(async ([name]) => {
+        const r = await runIsolated(name, seed)
         const got = MILESTONES.map((m) => (r.milestones[m] === undefined ? `${m} -` : `${m} ${(r.milestones[m] / TICKS_PER_MINUTE).toFixed(1)}m`))
         log(`${name}, seed ${seed}: ${got.join(', ')}; deaths ${r.deaths}${r.deaths ? ` (${Object.entries(r.causes ?? {}).map(([c, n]) => `${c} ${n}`).join(', ')})` : ''}${r.note ? `; ${r.note}` : ''}`)
         results[name].push(r)
