@@ -513,6 +513,22 @@ mod tests {
     }
 
     #[test]
+    fn food_waits_for_shelter_and_shelter_for_a_fight() {
+        let defend = Urge::Defend { target: Entity::from_raw_u32(1).unwrap(), what: "a zombie".into() };
+        let hunt = Urge::Hunt { target: Entity::from_raw_u32(2).unwrap(), what: "a cow".into() };
+        let mut urges = Urges::default();
+        urges.offer(hunt.clone());
+        urges.offer(Urge::Eat);
+        assert_eq!(urges.0, Some(Urge::Eat), "eating what it carries comes before hunting");
+        urges.offer(Urge::Shelter);
+        assert_eq!(urges.0, Some(Urge::Shelter));
+        urges.offer(defend.clone());
+        assert_eq!(urges.0, Some(defend), "a monster within reach is fought before digging in");
+        assert!(!hunt.is_danger() && !Urge::Shelter.is_danger() && !Urge::Eat.is_danger());
+        assert!(Urge::Breathe.is_danger());
+    }
+
+    #[test]
     fn hunger_or_hurt_means_eat() {
         assert!(needs_food(14, 20.0));
         assert!(!needs_food(15, 20.0));
