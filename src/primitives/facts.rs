@@ -89,7 +89,7 @@ pub fn facts() -> &'static Facts {
     &FACTS
 }
 
-/// Tool tiers from weakest to strongest, for "I need at least a …".
+/// Tool tiers from weakest to strongest, for "I need at least a(n) …".
 const TIERS: [&str; 7] = ["wooden", "golden", "stone", "copper", "iron", "diamond", "netherite"];
 
 fn tier(tool: &str) -> usize {
@@ -103,7 +103,8 @@ pub fn check_harvest(block: &str, carried: &HashMap<String, i32>) -> Result<(), 
         return Ok(());
     }
     let weakest = tools.iter().min_by_key(|t| tier(t)).map_or("tool", String::as_str);
-    Err(format!("I need at least a {weakest} to mine {block}"))
+    let article = if weakest.starts_with(['a', 'e', 'i', 'o', 'u']) { "an" } else { "a" };
+    Err(format!("I need at least {article} {weakest} to mine {block}"))
 }
 
 /// What mining `block` yields (empty for blocks that drop nothing, like leaves without shears).
@@ -194,6 +195,10 @@ mod tests {
     fn harvest_rules_name_the_weakest_tool() {
         assert_eq!(check_harvest("iron_ore", &inv(&[("wooden_pickaxe", 1)])), Err("I need at least a stone_pickaxe to mine iron_ore".into()));
         assert_eq!(check_harvest("stone", &inv(&[])), Err("I need at least a wooden_pickaxe to mine stone".into()));
+        assert_eq!(
+            check_harvest("diamond_ore", &inv(&[("stone_pickaxe", 1)])),
+            Err("I need at least an iron_pickaxe to mine diamond_ore".into())
+        );
         assert!(check_harvest("iron_ore", &inv(&[("stone_pickaxe", 1)])).is_ok());
         assert!(check_harvest("oak_log", &inv(&[])).is_ok());
         assert_eq!(drops_of("stone"), ["cobblestone"]);
