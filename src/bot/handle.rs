@@ -229,15 +229,22 @@ impl BotHandle {
         }
     }
 
-    /// Whether `pos` lies within [`DANGER_RADIUS`] of a place monsters drove the bot off in the last [`DANGER_FOR`],
-    /// or has a monster within 8 blocks of it now.
-    pub fn is_dangerous(&self, pos: BlockPos) -> bool {
+    /// Where the bot should not go now, as (centre, radius): places monsters drove it off or killed it in the last
+    /// [`DANGER_FOR`] ([`DANGER_RADIUS`] around them), and every monster it sees (8 blocks around it).
+    pub fn danger_zones(&self) -> Vec<(Vec3, f64)> {
         let now = std::time::Instant::now();
-        let centre = pos.center();
-        let marked = self.client.get_component::<Dangerous>().is_some_and(|d| {
-            d.0.iter().any(|(p, when)| now.duration_since(*when) < DANGER_FOR && p.distance_to(centre) <= DANGER_RADIUS)
-        });
-        marked || !self.hostiles_around(centre, 8.0).is_empty()
+        let mut zones: Vec<(Vec3, f64)> = self
+            .client
+            .get_component::<Dangerous>()
+            .map(|d| {
+                d.0.iter().filter(|(_, when)| now.duration_since(*when) < DANGER_FOR).map(|(p, _)| (*p, DANGER_RADIUS)).collect()
+            })
+            .unwrap_or_default();
+        let monsters = self
+            .client
+            .nearest_entities_by::<&EntityKindComponent, (With<AbstractMonster>, Without<LocalEntity>)>(|_: &EntityKindComponent| true);
+        zones.extend(monsters.iter().map(|m| (m.position(), 8.0)));
+        zones
     }
 
     /// The strongest urge the reflexes sensed on the last tick.

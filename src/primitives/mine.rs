@@ -94,7 +94,9 @@ async fn target(bot: &BotHandle, kind: BlockKind) -> Option<BlockPos> {
     let skip = bot.unreachable();
     let found = observe::nearest_blocks_preferring(bot, kind, SEARCH, 1 + skip.len() + AVOIDED, move |pos| pos.y >= feet).await;
     let reachable: Vec<BlockPos> = found.into_iter().filter(|pos| !skip.contains(pos)).collect();
-    reachable.iter().find(|pos| !bot.is_dangerous(**pos)).or(reachable.first()).copied()
+    let zones = bot.danger_zones();
+    let safe = |pos: &BlockPos| zones.iter().all(|(centre, radius)| pos.center().distance_to(*centre) > *radius);
+    reachable.iter().find(|pos| safe(pos)).or(reachable.first()).copied()
 }
 
 /// How many of the nearest blocks a search looks past for one away from monsters.
