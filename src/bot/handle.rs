@@ -367,7 +367,22 @@ impl BotHandle {
         self.client.chat(text);
     }
 
-    async fn walk(&self, goal: impl Goal + 'static, target: Vec3, tolerance: f64) -> Result<(), MoveError> {
+    async fn walk(&self, goal: impl Goal + Clone + 'static, target: Vec3, tolerance: f64) -> Result<(), MoveError> {
+        let started = std::time::Instant::now();
+        let walked = self.walk_once(goal.clone(), target, tolerance).await;
+        // A search that finds no way at once and leaves the bot where it was most often started from a passing state
+        // (falling after a dig, a block change not seen yet): once more, a few ticks later.
+        if let Err(MoveError::Unreachable { stopped_at }) = walked
+            && started.elapsed() < Duration::from_secs(1)
+        {
+            tracing::debug!("{}: no way found from {} at once; searching again", self.name(), fmt_pos(stopped_at));
+            self.client.wait_ticks(5).await;
+            return self.walk_once(goal, target, tolerance).await;
+        }
+        walked
+    }
+
+    async fn walk_once(&self, goal: impl Goal + 'static, target: Vec3, tolerance: f64) -> Result<(), MoveError> {
         let here = self.position();
         let waited = walk_timeout(here.distance_to(target), here.y - target.y);
         moves::prepare(&self.client);

@@ -208,13 +208,35 @@ async fn collect_drops(bot: &BotHandle, pos: BlockPos, drops: &[String], before:
             tracing::debug!("{}: no drop seen near {}", bot.name(), fmt_block(pos));
             return false;
         };
-        let walked = bot.goto_block(BlockPos::from(item)).await;
-        tracing::debug!("{}: to the drop at {}: {walked:?}", bot.name(), crate::bot::fmt_pos(item));
+        // To where the item comes to rest (a drop from a log overhead falls to the bot's feet), and no farther than
+        // its arrival: a walk toward a spot that cannot be stood on would otherwise run to its time limit.
+        let landing = landing_spot(bot, item);
+        let walk = bot.goto_block(landing);
+        let picked_up = items::wait_until(bot, Duration::from_secs(20), || arrived(bot));
+        tokio::select! {
+            walked = walk => {
+                tracing::debug!("{}: to the drop at {}: {walked:?}", bot.name(), crate::bot::fmt_pos(item));
+            }
+            true = picked_up => {
+                bot.stop_moving();
+                return true;
+            }
+        }
         if items::wait_until(bot, Duration::from_millis(800), || arrived(bot)).await {
             return true;
         }
     }
     arrived(bot)
+}
+
+/// The block an item at `item` comes to rest in: the first one down from it with solid ground under it (at most
+/// 16 blocks down; the item's own block when the column is not loaded).
+fn landing_spot(bot: &BotHandle, item: azalea::Vec3) -> BlockPos {
+    let start = BlockPos::from(item);
+    let world = bot.client().world();
+    let world = world.read();
+    let solid = |p: BlockPos| world.get_block_state(p).is_some_and(azalea::pathfinder::world::is_block_state_solid);
+    (0..16).map(|d| start.down(d)).find(|p| solid(p.down(1))).unwrap_or(start)
 }
 
 fn fmt_block(pos: BlockPos) -> String {

@@ -36,7 +36,17 @@ pub fn serve(bot: BotHandle) -> (ChannelHost, impl Future<Output = ()>) {
     let (jobs, mut incoming) = mpsc::unbounded_channel::<Job>();
     let task = async move {
         while let Some(Job { call, reply, cancel, deadline }) = incoming.recv().await {
+            // `RUST_LOG=wayfarer=debug` traces every call with its outcome and how long it took.
+            let started = std::time::Instant::now();
+            let traced = tracing::enabled!(tracing::Level::DEBUG).then(|| format!("{call:?}"));
             let answer = serve_one(&bot, call, &cancel, deadline).await;
+            if let Some(call) = traced {
+                let outcome = match &answer {
+                    Ok(_) => "done".to_owned(),
+                    Err(err) => format!("failed: {err}"),
+                };
+                tracing::debug!("{}: {call} {outcome} in {:.1?}", bot.name(), started.elapsed());
+            }
             // The script may have given up waiting (stopped); nobody to tell then.
             let _ = reply.send(answer);
         }

@@ -108,7 +108,7 @@ async function wayfarer (seed) {
   return race(seed, 'Wayfarer', async (world, spawnAt) => {
     await world.cmd({ cmd: 'addPlayer', name: 'Alice', x: spawnAt.x + 1, y: spawnAt.y + 30, z: spawnAt.z + 1 })
     const bot = spawn(BOT, ['run', '--server', `127.0.0.1:${world.port}`, '--username', 'Wayfarer', '--owner', 'Alice', '--skills', skills, '--config', config],
-      { stdio: ['ignore', 'ignore', process.env.BENCH_DEBUG ? 'inherit' : 'ignore'], env: { ...process.env, RUST_LOG: process.env.BENCH_DEBUG ? 'wayfarer=info' : 'warn' } })
+      { stdio: ['ignore', 'ignore', process.env.BENCH_DEBUG ? 'inherit' : 'ignore'], env: { ...process.env, RUST_LOG: process.env.RUST_LOG ?? (process.env.BENCH_DEBUG ? 'wayfarer=info' : 'warn') } })
     await world.waitEvent((e) => e.event === 'join' && e.name === 'Wayfarer', 30000)
     await sleep(2000)
     let runs = 0
