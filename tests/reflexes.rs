@@ -1,7 +1,7 @@
-//! Reflexes in natural worlds: the bot eats when hungry (pausing the script it runs, which then carries on), hunts
+//! Reflexes in natural worlds: the bot eats when hungry (pausing the script or walk it is on, which then carries on), hunts
 //! a farm animal when hungry with nothing to eat, hits back at a zombie at night from beyond its reach, runs from a
 //! creeper or a pack of zombies (and `!status` says so), digs in for the night when a monster comes (and gets out in
-//! the morning), and goes back for its things after a death.
+//! the morning), comes up for air from the sea floor, and goes back for its things after a death.
 
 mod support;
 
@@ -68,6 +68,29 @@ fn eats_when_hungry_then_the_script_carries_on() {
     assert!(ate.iter().all(|e| e["item"] == "bread"), "bread is better than rotten flesh: {ate:?}");
     assert!(ate.last().unwrap()["food"].as_i64().unwrap() > 14, "{ate:?}");
     assert_eq!(inventory_count(&world, "Wayfarer", "rotten_flesh"), 2);
+    assert!(world.player("Wayfarer").distance_to([gx as f64 + 0.5, gy as f64, gz as f64 + 0.5]) < 1.5);
+}
+
+#[test]
+fn eats_on_the_way_when_sent_somewhere_and_still_arrives() {
+    let (world, bot, (sx, sz)) = natural_world_with_bot(3, &[], None);
+    let (gx, gz) = (sx - 20, sz + 6);
+    let gy = world.ground_y(gx, gz);
+    give(&world, "Wayfarer", "bread", 3);
+    bot_sees(&world, "Wayfarer", "bread", 3);
+
+    let from = world.say("Alice", &format!("!goto {gx} {gy} {gz}"));
+    world.expect_chat(from, "Wayfarer", "Going to", Duration::from_secs(5));
+    world.cmd(json!({ "cmd": "setFood", "name": "Wayfarer", "food": 6, "saturation": 0 }));
+    let ended = world.wait_event(from, Duration::from_secs(60), |e| {
+        let text = e["text"].as_str().unwrap_or_default();
+        e["event"] == "chat"
+            && e["from"] == "Wayfarer"
+            && ["Arrived at", "I could not", "I found no way"].iter().any(|start| text.starts_with(start))
+    });
+    let ended = ended.expect("the walk ended")["text"].as_str().unwrap().to_owned();
+    assert!(ended.starts_with("Arrived at"), "the walk did not carry on after eating: {ended}; its log:\n{}", bot.log_text());
+    assert!(!events(&world, from, "ate").is_empty(), "the bot did not eat");
     assert!(world.player("Wayfarer").distance_to([gx as f64 + 0.5, gy as f64, gz as f64 + 0.5]) < 1.5);
 }
 
@@ -237,4 +260,31 @@ fn digs_in_for_the_night_and_climbs_out_in_the_morning() {
     assert!(arrived.is_some(), "the bot did not get out of its shelter ({:?}); its log:\n{}", events(&world, from, "death"), bot.log_text());
     assert!(world.player("Wayfarer").pos[1] >= gy as f64 - 0.5, "still in the hole: {:?}", world.player("Wayfarer").pos);
     assert_alive(&world);
+}
+
+#[test]
+fn comes_up_for_air_from_the_sea_floor() {
+    let (world, bot, (sx, sz)) = natural_world_with_bot(1009, &[], None);
+    // The nearest column of sea near spawn at least four blocks deep: the bot stands on its floor with its head
+    // well under water.
+    let (wx, wz, floor) = (0..48i64)
+        .step_by(2)
+        .flat_map(|r| (-r..=r).step_by(2).flat_map(move |d| [(sx + d, sz - r), (sx + d, sz + r), (sx - r, sz + d), (sx + r, sz + d)]))
+        .find_map(|(x, z)| {
+            let top = world.cmd(json!({ "cmd": "surface", "x": x, "z": z }));
+            let floor = top["y"].as_i64()?;
+            (floor <= 57 && world.cmd(json!({ "cmd": "getBlock", "x": x, "y": 62, "z": z })) == "water").then_some((x, z, floor))
+        })
+        .expect("sea within 48 blocks of spawn");
+    let from = world.cursor();
+    world.cmd(json!({ "cmd": "teleport", "name": "Wayfarer", "x": wx as f64 + 0.5, "y": floor as f64 + 1.0, "z": wz as f64 + 0.5 }));
+
+    // Its breath (15 s of it) runs low after 9 s; it swims up, gets its breath back, and does so again as often as
+    // it sinks: 40 s under water would drown a bot that stayed down.
+    std::thread::sleep(Duration::from_secs(40));
+    let drowning: Vec<Value> =
+        events(&world, from, "playerHurt").into_iter().filter(|e| e["name"] == "Wayfarer" && e["cause"] == "drown").collect();
+    assert!(drowning.is_empty(), "the bot ran out of air: {drowning:?}; its log:\n{}", bot.log_text());
+    assert_alive(&world);
+    assert!(bot.log_text().contains("reflex: coming up for air"), "no reflex brought it up; its log:\n{}", bot.log_text());
 }

@@ -53,8 +53,10 @@ pub fn execute(bot: BotHandle, state: &Arc<BotState>, speaker: &str, command: Co
             let distance = bot.position().distance_to(Vec3::new(block.x as f64 + 0.5, block.y as f64, block.z as f64 + 0.5));
             reply.say(&format!("Going to {} {} {} ({distance:.0} blocks away).", block.x, block.y, block.z));
             let answer = reply.clone();
+            let label_for_log = label.clone();
             begin(state, &reply, label.clone(), label, async move {
-                match bot.goto_block(block).await {
+                // A reflex (eating, a monster) interrupts the walk, which carries on afterwards.
+                match bot.between_reflexes(&label_for_log, || bot.goto_block(block)).await {
                     Ok(()) => answer.say(&format!("Arrived at {} {} {}.", block.x, block.y, block.z)),
                     Err(err) => answer.say(&format!("{err}.")),
                 }
@@ -68,8 +70,9 @@ pub fn execute(bot: BotHandle, state: &Arc<BotState>, speaker: &str, command: Co
             let speaker = speaker.to_owned();
             let label = format!("coming to {speaker}");
             let answer = reply.clone();
+            let label_for_log = label.clone();
             begin(state, &reply, label.clone(), label, async move {
-                match bot.goto_near(position, NEAR_PLAYER).await {
+                match bot.between_reflexes(&label_for_log, || bot.goto_near(position, NEAR_PLAYER)).await {
                     Ok(()) => answer.say(&format!("I'm here, {speaker}.")),
                     Err(err) => answer.say(&format!("{err}.")),
                 }

@@ -58,9 +58,34 @@ pub struct Status {
 #[derive(Component, Clone, Debug, Default)]
 pub struct Stations(pub Vec<BlockPos>);
 
+/// Things noted with when they were noted; each counts for a while, then is forgotten.
+#[derive(Clone, Debug)]
+pub struct TimedMarks<T>(Vec<(T, std::time::Instant)>);
+
+impl<T> Default for TimedMarks<T> {
+    fn default() -> Self {
+        TimedMarks(Vec::new())
+    }
+}
+
+impl<T: Copy> TimedMarks<T> {
+    /// Notes `item` now, forgetting marks older than `lasts` and those `replaced` says the new one stands for.
+    fn note(&mut self, item: T, lasts: Duration, replaced: impl Fn(&T) -> bool) {
+        let now = std::time::Instant::now();
+        self.0.retain(|(old, at)| !replaced(old) && now.duration_since(*at) < lasts);
+        self.0.push((item, now));
+    }
+
+    /// The things noted within the last `lasts`.
+    fn current(&self, lasts: Duration) -> impl Iterator<Item = T> + '_ {
+        let now = std::time::Instant::now();
+        self.0.iter().filter(move |(_, at)| now.duration_since(*at) < lasts).map(|(item, _)| *item)
+    }
+}
+
 /// Blocks this bot failed to walk to, and when: searches pass over them for [`UNREACHABLE_FOR`].
 #[derive(Component, Clone, Debug, Default)]
-pub struct Unreachable(pub Vec<(BlockPos, std::time::Instant)>);
+pub struct Unreachable(pub TimedMarks<BlockPos>);
 
 /// How long a block the bot could not reach is left out of its searches (the way may open as it moves on).
 pub const UNREACHABLE_FOR: Duration = Duration::from_secs(300);
@@ -68,7 +93,7 @@ pub const UNREACHABLE_FOR: Duration = Duration::from_secs(300);
 /// Places where monsters drove the bot off or killed it, and when: searches for blocks to mine pass over blocks
 /// within [`DANGER_RADIUS`] of them for [`DANGER_FOR`] (the monsters are still there: a cave full of zombies).
 #[derive(Component, Clone, Debug, Default)]
-pub struct Dangerous(pub Vec<(Vec3, std::time::Instant)>);
+pub struct Dangerous(pub TimedMarks<Vec3>);
 
 /// How long a dangerous place is kept away from.
 pub const DANGER_FOR: Duration = Duration::from_secs(180);
@@ -129,6 +154,31 @@ impl BotHandle {
         self.client.get_component::<reflex::Body>().map(|body| body.0.subscribe())
     }
 
+    /// Runs `action` once no reflex has the body, and again from the start each time a reflex takes the body while
+    /// it runs (the unfinished try is dropped; the reflex stops the bot). `what` names the action in the log.
+    pub async fn between_reflexes<T, F: Future<Output = T>>(&self, what: &str, mut action: impl FnMut() -> F) -> T {
+        let mut body = self.body();
+        loop {
+            if let Some(body) = body.as_mut() {
+                let _ = body.wait_for(Option::is_none).await;
+            }
+            let taken = async {
+                match body.as_mut() {
+                    Some(body) => {
+                        let _ = body.wait_for(Option::is_some).await;
+                    }
+                    None => std::future::pending().await,
+                }
+            };
+            tokio::select! {
+                done = action() => return done,
+                () = taken => {
+                    tracing::info!("{}: {what} waits for a reflex ({})", self.name(), self.reflex().unwrap_or_default());
+                }
+            }
+        }
+    }
+
     /// Hands the body to reflexes (once per connection): returns the sender to announce them with, or `None` if they
     /// already have it.
     pub fn claim_body(&self) -> Option<tokio::sync::watch::Sender<Option<String>>> {
@@ -157,16 +207,23 @@ impl BotHandle {
 
     /// Remembers a crafting table or furnace this bot placed, to reuse it and to take it along when leaving.
     pub fn remember_station(&self, pos: BlockPos) {
+        self.update::<Stations>(|stations| {
+            if !stations.0.contains(&pos) {
+                stations.0.push(pos);
+            }
+        });
+    }
+
+    /// Changes the bot's `C` component, starting from `C::default()` when it has none yet.
+    fn update<C: Component<Mutability = bevy_ecs::component::Mutable> + Default>(&self, change: impl FnOnce(&mut C)) {
         let mut ecs = self.client.ecs.write();
         let mut entity = ecs.entity_mut(self.client.entity);
-        match entity.get_mut::<Stations>() {
-            Some(mut stations) => {
-                if !stations.0.contains(&pos) {
-                    stations.0.push(pos);
-                }
-            }
+        match entity.get_mut::<C>() {
+            Some(mut component) => change(&mut component),
             None => {
-                entity.insert(Stations(vec![pos]));
+                let mut component = C::default();
+                change(&mut component);
+                entity.insert(component);
             }
         }
     }
@@ -184,27 +241,12 @@ impl BotHandle {
 
     /// Notes that the bot could not walk to `pos`.
     pub fn mark_unreachable(&self, pos: BlockPos) {
-        let now = std::time::Instant::now();
-        let mut ecs = self.client.ecs.write();
-        let mut entity = ecs.entity_mut(self.client.entity);
-        match entity.get_mut::<Unreachable>() {
-            Some(mut marked) => {
-                marked.0.retain(|(p, at)| *p != pos && now.duration_since(*at) < UNREACHABLE_FOR);
-                marked.0.push((pos, now));
-            }
-            None => {
-                entity.insert(Unreachable(vec![(pos, now)]));
-            }
-        }
+        self.update::<Unreachable>(|marked| marked.0.note(pos, UNREACHABLE_FOR, |p| *p == pos));
     }
 
     /// The blocks the bot failed to reach within the last [`UNREACHABLE_FOR`].
     pub fn unreachable(&self) -> Vec<BlockPos> {
-        let now = std::time::Instant::now();
-        self.client
-            .get_component::<Unreachable>()
-            .map(|u| u.0.iter().filter(|(_, at)| now.duration_since(*at) < UNREACHABLE_FOR).map(|(p, _)| *p).collect())
-            .unwrap_or_default()
+        self.client.get_component::<Unreachable>().map(|u| u.0.current(UNREACHABLE_FOR).collect()).unwrap_or_default()
     }
 
     /// Notes that running away got the bot nowhere: for `how_long` it fights rather than runs (a creeper aside).
@@ -215,30 +257,16 @@ impl BotHandle {
 
     /// Notes that monsters drove the bot off, or killed it, at `at`.
     pub fn mark_dangerous(&self, at: Vec3) {
-        let now = std::time::Instant::now();
-        let mut ecs = self.client.ecs.write();
-        let mut entity = ecs.entity_mut(self.client.entity);
-        match entity.get_mut::<Dangerous>() {
-            Some(mut marked) => {
-                marked.0.retain(|(p, when)| p.distance_to(at) > 2.0 && now.duration_since(*when) < DANGER_FOR);
-                marked.0.push((at, now));
-            }
-            None => {
-                entity.insert(Dangerous(vec![(at, now)]));
-            }
-        }
+        self.update::<Dangerous>(|marked| marked.0.note(at, DANGER_FOR, |p| p.distance_to(at) <= 2.0));
     }
 
     /// Where the bot should not go now, as (centre, radius): places monsters drove it off or killed it in the last
     /// [`DANGER_FOR`] ([`DANGER_RADIUS`] around them), and every monster it sees (8 blocks around it).
     pub fn danger_zones(&self) -> Vec<(Vec3, f64)> {
-        let now = std::time::Instant::now();
         let mut zones: Vec<(Vec3, f64)> = self
             .client
             .get_component::<Dangerous>()
-            .map(|d| {
-                d.0.iter().filter(|(_, when)| now.duration_since(*when) < DANGER_FOR).map(|(p, _)| (*p, DANGER_RADIUS)).collect()
-            })
+            .map(|d| d.0.current(DANGER_FOR).map(|p| (p, DANGER_RADIUS)).collect())
             .unwrap_or_default();
         let monsters = self
             .client

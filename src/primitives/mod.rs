@@ -57,38 +57,21 @@ pub fn serve(bot: BotHandle) -> (ChannelHost, impl Future<Output = ()>) {
 /// Carries out one call, yielding the body to reflexes: the call waits while a reflex acts, and a call a reflex
 /// interrupts is dropped (the bot stops) and carried out again from the start once the reflex is done.
 async fn serve_one(bot: &BotHandle, call: Call, cancel: &CancellationToken, deadline: std::time::Instant) -> Answer {
-    let mut body = bot.body();
-    loop {
-        if let Some(body) = body.as_mut() {
-            tokio::select! {
-                _ = body.wait_for(Option::is_none) => {}
-                () = cancel.cancelled() => return Err(CANCELLED.to_owned()),
-            }
-        }
+    let what = format!("{call:?}");
+    let served = bot.between_reflexes(&what, || {
         let time_left = deadline.saturating_duration_since(std::time::Instant::now());
         // A panic in a primitive (a bug) is that call's error; the bot goes on serving the script.
-        let performed = AssertUnwindSafe(perform(bot, call.clone(), time_left)).catch_unwind();
-        let taken = async {
-            match body.as_mut() {
-                Some(body) => {
-                    let _ = body.wait_for(Option::is_some).await;
-                }
-                None => std::future::pending().await,
-            }
-        };
-        tokio::select! {
-            answer = performed => return answer.unwrap_or_else(|panic| {
-                let message = crate::script::runner::panic_message(&*panic);
-                tracing::error!("a primitive panicked: {message}");
-                Err(format!("an internal error stopped it: {message}"))
-            }),
-            () = cancel.cancelled() => {
-                bot.stop_all();
-                return Err(CANCELLED.to_owned());
-            }
-            () = taken => {
-                tracing::info!("{}: {call:?} waits for a reflex ({})", bot.name(), bot.reflex().unwrap_or_default());
-            }
+        AssertUnwindSafe(perform(bot, call.clone(), time_left)).catch_unwind()
+    });
+    tokio::select! {
+        answer = served => answer.unwrap_or_else(|panic| {
+            let message = crate::script::runner::panic_message(&*panic);
+            tracing::error!("a primitive panicked: {message}");
+            Err(format!("an internal error stopped it: {message}"))
+        }),
+        () = cancel.cancelled() => {
+            bot.stop_all();
+            Err(CANCELLED.to_owned())
         }
     }
 }
