@@ -159,6 +159,15 @@ pub enum SkillsAction {
         #[arg(long)]
         replace: bool,
     },
+    /// Bring in a library from elsewhere: a folder of NAME.rhai (+ NAME.json) files, or one JSON file of
+    /// {"NAME": {"description": …, "code": …}}; a taken name keeps both (NAMEV2) unless --replace
+    Import {
+        /// The folder or JSON file
+        source: PathBuf,
+        /// Replace skills of the same name instead of keeping both
+        #[arg(long)]
+        replace: bool,
+    },
     /// Remove a skill's files and its entry in the index
     Remove {
         /// The skill's name

@@ -7,7 +7,9 @@ use anyhow::{Context, bail};
 use super::cli::SkillsAction;
 use crate::{
     config::Config,
-    skills::{Embedder, FETCH_COMMAND, INDEX_DIR, NewSkill, OnCollision, SkillLibrary, indexed_description},
+    skills::{
+        Embedder, FETCH_COMMAND, INDEX_DIR, NewSkill, OnCollision, SkillLibrary, import::read_source, indexed_description,
+    },
 };
 
 pub fn run(config: &Config, action: SkillsAction) -> anyhow::Result<()> {
@@ -81,6 +83,7 @@ pub fn run(config: &Config, action: SkillsAction) -> anyhow::Result<()> {
                 eprintln!("note: the search index was not updated (the model is missing; run `{}`)", FETCH_COMMAND);
             }
         }
+        SkillsAction::Import { source, replace } => import(&library, config, &source, replace)?,
         SkillsAction::Remove { name } => {
             if library.get(&name).is_none() {
                 bail!(unknown(&library, &name));
@@ -102,6 +105,57 @@ pub fn run(config: &Config, action: SkillsAction) -> anyhow::Result<()> {
                 INDEX_DIR
             );
         }
+    }
+    Ok(())
+}
+
+/// `wayfarer skills import`: every skill in `source` that compiles comes in; the others are listed with the reason.
+fn import(library: &SkillLibrary, config: &Config, source: &Path, replace: bool) -> anyhow::Result<()> {
+    let same = |a: &Path, b: &Path| a.canonicalize().ok().is_some_and(|a| b.canonicalize().is_ok_and(|b| a == b));
+    if same(source, &config.skills_dir) {
+        bail!("{} is the library itself; import from another folder or file", source.display());
+    }
+    let incoming = read_source(source).map_err(anyhow::Error::msg)?;
+    let dir = config.skills_dir.display();
+    let total = incoming.len();
+    println!("Importing {total} skills from {} into {dir}/", source.display());
+    // Keep the index current when the model is at hand; otherwise it catches up the next time it is.
+    let searchable = library.enable_search(&config.models_dir).is_ok();
+    let on_collision = if replace { OnCollision::Replace } else { OnCollision::KeepBoth };
+    let mut imported = 0;
+    for item in incoming {
+        let added = item.and_then(|new| {
+            let name = new.name.clone();
+            library.add(new, on_collision).map(|skill| (name.clone(), skill)).map_err(|err| (name, err.to_string()))
+        });
+        match added {
+            Ok((asked, skill)) => {
+                imported += 1;
+                if skill.name != asked {
+                    println!("  {}  ({asked} was taken)", skill.signature());
+                } else if skill.meta.version > 1 {
+                    println!("  {}  (replaced; now version {})", skill.signature(), skill.meta.version);
+                } else {
+                    println!("  {}", skill.signature());
+                }
+                if let Some(reason) = indexed_description(&skill.meta.description).1 {
+                    println!("    note: search uses the start of its description only, because {reason}");
+                }
+            }
+            Err((name, why)) => eprintln!("  skipped {name}: {why}"),
+        }
+    }
+    let skipped = total - imported;
+    if skipped == 0 {
+        println!("Imported all {total} skills.");
+    } else {
+        println!("Imported {imported} of {total} skills; {skipped} skipped (see above).");
+    }
+    if !searchable {
+        eprintln!("note: the search index was not updated (the model is missing; run `{}`)", FETCH_COMMAND);
+    }
+    if imported == 0 {
+        bail!("no skill from {} could be imported", source.display());
     }
     Ok(())
 }
@@ -138,13 +192,7 @@ fn main_function(code: &str, file: &Path, name: Option<String>) -> anyhow::Resul
             ),
         }
     };
-    let doc: Vec<String> = function
-        .comments
-        .iter()
-        .map(|line| line.trim_start_matches("///").trim().to_owned())
-        .filter(|line| !line.is_empty())
-        .collect();
-    Ok((function.name.to_owned(), (!doc.is_empty()).then(|| doc.join(" "))))
+    Ok((function.name.to_owned(), crate::skills::import::doc_comment(code, function.name)))
 }
 
 fn list(names: &[&str]) -> String {

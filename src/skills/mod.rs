@@ -6,6 +6,7 @@
 //! why it is off. Embedding and searching are CPU work: async callers use `spawn_blocking`.
 
 mod embed;
+pub mod import;
 mod index;
 mod store;
 pub mod text;
