@@ -13,7 +13,7 @@ export WAYFARER_MODELS := $(MODELS_DIR)
 BIN := $(CARGO_TARGET_DIR)/debug/wayfarer
 RELEASE_BIN := $(CARGO_TARGET_DIR)/release/wayfarer
 
-.PHONY: setup models build demo map test test-rust test-world bench bench-natural fuzz fuzz-ci clean
+.PHONY: setup models build demo map test test-rust test-world bench bench-natural eval-search fuzz fuzz-ci clean
 
 ## setup: install the test world's npm packages (pinned by package-lock.json)
 setup: $(SERVER_DIR)/node_modules/.package-lock.json
@@ -77,6 +77,10 @@ BENCH_PARALLEL ?= 2
 bench-natural: setup models
 	$(CARGO) build --release --bin wayfarer
 	node --max-old-space-size=16384 $(SERVER_DIR)/bench/natural.js --bot $(RELEASE_BIN) --seeds $(BENCH_SEEDS) --minutes $(BENCH_MINUTES) --parallel $(BENCH_PARALLEL)
+
+## eval-search: skill search over the starter library against tests/data/skill_questions.tsv (top-1, top-5, MRR)
+eval-search: models
+	$(CARGO) test --lib search_evaluation -- --nocapture
 
 clean:
 	$(CARGO) clean
