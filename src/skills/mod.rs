@@ -8,6 +8,7 @@
 mod embed;
 pub mod import;
 mod index;
+pub mod lexical;
 mod store;
 pub mod text;
 
@@ -109,14 +110,32 @@ pub enum OnCollision {
 #[derive(Clone, Debug)]
 pub struct Match {
     pub skill: Arc<Skill>,
-    /// Cosine similarity of the query and the skill's description, -1..=1.
+    /// How well it matches, 0..=1: reciprocal rank fusion of the search by meaning and the search by words, scaled so
+    /// that the first in both scores 1.
     pub score: f32,
 }
 
 struct Loaded {
     skills: BTreeMap<String, Arc<Skill>>,
     functions: Arc<AST>,
+    lexical: lexical::Lexical,
 }
+
+/// Which halves of the search [`SkillLibrary::retrieve_by`] uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SearchMode {
+    /// Both, fused by reciprocal rank (what [`SkillLibrary::retrieve`] does).
+    Hybrid,
+    /// Embeddings only.
+    Meaning,
+    /// BM25 over the widened query only.
+    Words,
+}
+
+/// Reciprocal rank fusion's constant: a skill ranked r in a list adds 1 / (RRF_K + r).
+const RRF_K: f32 = 60.0;
+/// How many candidates each half of the search offers the fusion (at least; more when more are asked for).
+const CANDIDATES: usize = 40;
 
 enum Search {
     Off(String),
@@ -138,7 +157,11 @@ impl SkillLibrary {
     pub fn open(dir: impl Into<PathBuf>) -> (Self, Vec<SkillEvent>) {
         let library = Self {
             dir: dir.into(),
-            loaded: RwLock::new(Loaded { skills: BTreeMap::new(), functions: Arc::new(AST::empty()) }),
+            loaded: RwLock::new(Loaded {
+                skills: BTreeMap::new(),
+                functions: Arc::new(AST::empty()),
+                lexical: lexical::Lexical::new([]),
+            }),
             search: RwLock::new(Search::Off("the embedding model has not been loaded".to_owned())),
             writing: Mutex::new(()),
         };
@@ -161,7 +184,9 @@ impl SkillLibrary {
                 }
             }
         }
-        *library.loaded.write().unwrap_or_else(|p| p.into_inner()) = Loaded { functions: merge(&skills), skills };
+        let texts: Vec<(String, String)> = skills.values().map(|s| (s.name.clone(), s.search_text())).collect();
+        let lexical = lexical::Lexical::new(texts.iter().map(|(name, text)| (name.as_str(), text.as_str())));
+        *library.loaded.write().unwrap_or_else(|p| p.into_inner()) = Loaded { functions: merge(&skills), skills, lexical };
         (library, events)
     }
 
@@ -249,8 +274,15 @@ impl SkillLibrary {
         self.loaded.read().unwrap_or_else(|p| p.into_inner()).functions.clone()
     }
 
-    /// The `k` skills whose descriptions are nearest to `query` in meaning, best first. Blocking.
+    /// The `k` skills that best match `query`, best first: the nearest in meaning (embeddings) and the ones sharing its
+    /// words (BM25 over names and descriptions, the query widened by Minecraft names and players' words), fused by
+    /// reciprocal rank. Blocking.
     pub fn retrieve(&self, query: &str, k: usize) -> Result<Vec<Match>, SkillError> {
+        self.retrieve_by(query, k, SearchMode::Hybrid)
+    }
+
+    /// As [`Self::retrieve`], by meaning or by words alone when asked (to measure what each half brings).
+    pub fn retrieve_by(&self, query: &str, k: usize, mode: SearchMode) -> Result<Vec<Match>, SkillError> {
         self.load_search_if_lazy()?;
         let search = self.search.read().unwrap_or_else(|p| p.into_inner());
         let (embedder, index) = match &*search {
@@ -258,9 +290,19 @@ impl SkillLibrary {
             Search::Off(reason) => return Err(SkillError::SearchOff(reason.clone())),
             Search::Lazy(_) => return Err(SkillError::SearchOff("the embedding model is not loaded".to_owned())),
         };
-        let vector = embedder.embed_one(query)?;
-        let found = index.lock().unwrap_or_else(|p| p.into_inner()).search(&vector, k)?;
-        Ok(found.into_iter().filter_map(|(name, score)| Some(Match { skill: self.get(&name)?, score })).collect())
+        let pool = k.max(CANDIDATES);
+        let mut lists = Vec::new();
+        if mode != SearchMode::Words {
+            let vector = embedder.embed_one(query)?;
+            lists.push(index.lock().unwrap_or_else(|p| p.into_inner()).search(&vector, pool)?);
+        }
+        if mode != SearchMode::Meaning {
+            lists.push(self.loaded.read().unwrap_or_else(|p| p.into_inner()).lexical.search(query, pool));
+        }
+        Ok(fuse(&lists, k)
+            .into_iter()
+            .filter_map(|(name, score)| Some(Match { skill: self.get(&name)?, score }))
+            .collect())
     }
 
     /// The embedding model search uses (loading it first if search is lazy), for other text to embed alike.
@@ -379,6 +421,7 @@ impl SkillLibrary {
             let mut loaded = self.loaded.write().unwrap_or_else(|p| p.into_inner());
             loaded.skills.insert(name.clone(), skill);
             loaded.functions = merge(&loaded.skills);
+            loaded.lexical.upsert(&name, &text);
         }
         if let Search::Ready { embedder, index } = &*self.search.read().unwrap_or_else(|p| p.into_inner()) {
             let mut index = index.lock().unwrap_or_else(|p| p.into_inner());
@@ -396,6 +439,7 @@ impl SkillLibrary {
             let mut loaded = self.loaded.write().unwrap_or_else(|p| p.into_inner());
             loaded.skills.remove(name);
             loaded.functions = merge(&loaded.skills);
+            loaded.lexical.remove(name);
         }
         if let Search::Ready { index, .. } = &*self.search.read().unwrap_or_else(|p| p.into_inner()) {
             let mut index = index.lock().unwrap_or_else(|p| p.into_inner());
@@ -409,6 +453,25 @@ impl SkillLibrary {
     fn search_texts(&self) -> BTreeMap<String, String> {
         self.list().iter().map(|skill| (skill.name.clone(), skill.search_text())).collect()
     }
+}
+
+/// Reciprocal rank fusion of ranked lists of names: the `k` best, each scored by the sum over the lists of
+/// 1 / (RRF_K + rank), scaled so that first in every list scores 1. Ties keep the order of first appearance.
+fn fuse(lists: &[Vec<(String, f32)>], k: usize) -> Vec<(String, f32)> {
+    let mut scores: Vec<(String, f32)> = Vec::new();
+    for list in lists {
+        for (rank, (name, _)) in list.iter().enumerate() {
+            let add = 1.0 / (RRF_K + rank as f32 + 1.0);
+            match scores.iter_mut().find(|(seen, _)| seen == name) {
+                Some((_, score)) => *score += add,
+                None => scores.push((name.clone(), add)),
+            }
+        }
+    }
+    let best = lists.len() as f32 / (RRF_K + 1.0);
+    scores.sort_by(|a, b| b.1.total_cmp(&a.1));
+    scores.truncate(k);
+    scores.into_iter().map(|(name, score)| (name, score / best)).collect()
 }
 
 /// The event for a skill that loaded: trimmed when its description is longer than the index takes.

@@ -1,0 +1,154 @@
+//! The lexical half of skill search: BM25 over each skill's name (split at camelCase) and description, with queries
+//! widened first by Minecraft's display names (`vocabulary.txt`, from minecraft-data) and by the words players use
+//! for things (`synonyms.txt`: a workbench is a crafting table). Words are lowercased, common English words dropped,
+//! and each word stemmed, so "planks" finds "plank" and "chopping" finds "chop".
+
+use std::{borrow::Cow, sync::OnceLock};
+
+use bm25::{Document, SearchEngine, SearchEngineBuilder};
+use rust_stemmers::{Algorithm, Stemmer};
+
+/// Skill names and search texts, by name, scored with BM25.
+pub struct Lexical {
+    engine: SearchEngine<String, u32, Words>,
+}
+
+impl Lexical {
+    /// An index over `(name, search text)` pairs.
+    pub fn new<'a>(skills: impl IntoIterator<Item = (&'a str, &'a str)>) -> Self {
+        let documents: Vec<Document<String>> = skills.into_iter().map(|(name, text)| Document::new(name.to_owned(), text)).collect();
+        Lexical { engine: SearchEngineBuilder::<String, u32, Words>::with_tokenizer_and_documents(Words, documents).build() }
+    }
+
+    /// Adds a skill, or replaces its text.
+    pub fn upsert(&mut self, name: &str, text: &str) {
+        self.engine.upsert(Document::new(name.to_owned(), text));
+    }
+
+    pub fn remove(&mut self, name: &str) {
+        self.engine.remove(&name.to_owned());
+    }
+
+    /// The skills sharing words with `query` (widened by [`widen`]), best first, at most `limit`.
+    pub fn search(&self, query: &str, limit: usize) -> Vec<(String, f32)> {
+        self.engine.search(&widen(query), limit).into_iter().map(|found| (found.document.id, found.score)).collect()
+    }
+}
+
+/// BM25's tokenizer: [`words`], stop words dropped, stemmed.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Words;
+
+impl bm25::Tokenizer for Words {
+    fn tokenize(&self, text: &str) -> Vec<String> {
+        words(text).into_iter().filter(|w| !STOP_WORDS.contains(&w.as_str())).map(|w| stem(&w)).collect()
+    }
+}
+
+/// Function words that say nothing about what a skill does.
+const STOP_WORDS: [&str; 36] = [
+    "a", "an", "the", "of", "to", "in", "on", "for", "with", "and", "or", "from", "some", "any", "me", "my", "i", "it",
+    "its", "is", "be", "at", "by", "that", "this", "as", "if", "when", "up", "so", "can", "do", "want", "need", "please",
+    "im",
+];
+
+fn stem(word: &str) -> String {
+    static STEMMER: OnceLock<Stemmer> = OnceLock::new();
+    let stemmer = STEMMER.get_or_init(|| Stemmer::create(Algorithm::English));
+    match stemmer.stem(word) {
+        Cow::Borrowed(same) => same.to_owned(),
+        Cow::Owned(stemmed) => stemmed,
+    }
+}
+
+/// Lowercase words: split at anything that is not a letter or digit, and where a lowercase letter meets an uppercase
+/// one (`craftIronPickaxe` is craft, iron, pickaxe); apostrophes are dropped (`i'm` is im).
+pub fn words(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut word = String::new();
+    let mut previous_lower = false;
+    for c in text.chars() {
+        if c == '\'' || c == '’' {
+            continue;
+        }
+        if !c.is_alphanumeric() || (c.is_uppercase() && previous_lower) {
+            if !word.is_empty() {
+                out.push(std::mem::take(&mut word));
+            }
+        }
+        if c.is_alphanumeric() {
+            word.extend(c.to_lowercase());
+        }
+        previous_lower = c.is_lowercase() || c.is_ascii_digit();
+    }
+    if !word.is_empty() {
+        out.push(word);
+    }
+    out
+}
+
+/// `query` with the words skills use added for each display name and player's word it has (whole words; a phrase
+/// matches its words in a row).
+pub fn widen(query: &str) -> String {
+    let said = words(query);
+    let mut widened = query.to_owned();
+    for (phrase, adds) in table() {
+        if !phrase.is_empty() && said.windows(phrase.len()).any(|run| run == phrase.as_slice()) {
+            widened.push(' ');
+            widened.push_str(adds);
+        }
+    }
+    widened
+}
+
+/// The vocabulary and the synonyms, as (phrase in words, words to add).
+fn table() -> &'static [(Vec<String>, String)] {
+    static TABLE: OnceLock<Vec<(Vec<String>, String)>> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let files = [include_str!("vocabulary.txt"), include_str!("synonyms.txt")];
+        files
+            .iter()
+            .flat_map(|file| file.lines())
+            .filter(|line| !line.trim_start().starts_with('#'))
+            .filter_map(|line| line.split_once('='))
+            .map(|(phrase, adds)| (words(phrase), adds.trim().to_owned()))
+            .filter(|(phrase, adds)| !phrase.is_empty() && !adds.is_empty())
+            .collect()
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn words_split_at_camel_case_and_punctuation() {
+        assert_eq!(words("craftIronPickaxe"), ["craft", "iron", "pickaxe"]);
+        assert_eq!(words("I'm out of iron_ingot, 3 left!"), ["im", "out", "of", "iron", "ingot", "3", "left"]);
+        assert_eq!(words("HTTPServer"), ["httpserver"]);
+        assert!(words("  ¿?  ").is_empty());
+    }
+
+    #[test]
+    fn queries_are_widened_by_display_names_and_players_words() {
+        assert!(widen("build a workbench").ends_with("crafting table"));
+        assert!(widen("a block of iron").contains("iron block"));
+        // Whole words only: "benchmark" is not a bench.
+        assert_eq!(widen("benchmark"), "benchmark");
+        assert!(widen("flint and steel please").contains("flint"));
+    }
+
+    #[test]
+    fn bm25_ranks_the_skill_sharing_the_rarest_words_first() {
+        let lexical = Lexical::new([
+            ("craftCraftingTable", "craft crafting table: Crafts a crafting table from 4 planks."),
+            ("craftFurnace", "craft furnace: Crafts a furnace from 8 cobblestone."),
+            ("mineWoodLog", "mine wood log: Mines logs from trees."),
+        ]);
+        let first = |query: &str| lexical.search(query, 3).first().map(|(name, _)| name.clone());
+        assert_eq!(first("make a workbench").as_deref(), Some("craftCraftingTable"));
+        assert_eq!(first("a smelter please").as_deref(), Some("craftFurnace"));
+        assert_eq!(first("chopping trees").as_deref(), Some("mineWoodLog"));
+        assert!(lexical.search("zzz", 3).is_empty());
+    }
+}
