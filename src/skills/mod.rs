@@ -135,7 +135,7 @@ pub enum SearchMode {
 /// Reciprocal rank fusion's constant: a skill ranked r in a list adds 1 / (RRF_K + r).
 const RRF_K: f32 = 60.0;
 /// How many candidates each half of the search offers the fusion (at least; more when more are asked for).
-const CANDIDATES: usize = 40;
+pub const CANDIDATES: usize = 40;
 
 enum Search {
     Off(String),
@@ -457,7 +457,7 @@ impl SkillLibrary {
 
 /// Reciprocal rank fusion of ranked lists of names: the `k` best, each scored by the sum over the lists of
 /// 1 / (RRF_K + rank), scaled so that first in every list scores 1. Ties keep the order of first appearance.
-fn fuse(lists: &[Vec<(String, f32)>], k: usize) -> Vec<(String, f32)> {
+pub fn fuse(lists: &[Vec<(String, f32)>], k: usize) -> Vec<(String, f32)> {
     let mut scores: Vec<(String, f32)> = Vec::new();
     for list in lists {
         for (rank, (name, _)) in list.iter().enumerate() {

@@ -1,11 +1,11 @@
-//! Skill search figures (criterion): a query (embed + top 5) against 100, 1 000 and 10 000 skills, embedding
-//! throughput, and loading a 10 000-skill index from disk. Ends with p50/p95 query latency per size, the figure the
-//! README quotes. Needs the model (`make models`); `cargo bench --bench skill_search`.
+//! Skill search figures (criterion): a query as the library answers it (embed, nearest 40 by meaning, best 40 by
+//! words with BM25, fused to the top 5) against 100, 1 000 and 10 000 skills, embedding throughput, and loading a
+//! 10 000-skill index from disk. Ends with p50/p95 query latency per size, the figure the README quotes. Needs the model (`make models`); `cargo bench --bench skill_search`.
 
 use std::{collections::BTreeMap, path::PathBuf, sync::Arc, time::Instant};
 
 use criterion::{BenchmarkId, Criterion, Throughput, black_box};
-use wayfarer::skills::{Embedder, SkillIndex, default_models_dir};
+use wayfarer::skills::{CANDIDATES, Embedder, SkillIndex, default_models_dir, fuse, lexical::Lexical};
 
 const SIZES: [usize; 3] = [100, 1_000, 10_000];
 const QUERIES: [&str; 6] =
@@ -65,15 +65,25 @@ fn main() {
     group.bench_function("one_query", |b| b.iter(|| embedder.embed_one(black_box("make a stone pick")).unwrap()));
     group.finish();
 
-    let indexes: Vec<(usize, SkillIndex)> = SIZES.iter().map(|&n| (n, index_of(n, &embedder, &texts, &vectors))).collect();
-    let mut group = criterion.benchmark_group("query_embed_and_top5");
-    for (n, index) in &indexes {
+    let indexes: Vec<(usize, SkillIndex, Lexical)> = SIZES
+        .iter()
+        .map(|&n| {
+            let lexical = Lexical::new(texts.iter().take(n).map(|(name, text)| (name.as_str(), text.as_str())));
+            (n, index_of(n, &embedder, &texts, &vectors), lexical)
+        })
+        .collect();
+    // The library's retrieve, without the library around it.
+    let query = |index: &SkillIndex, lexical: &Lexical, text: &str| {
+        let vector = embedder.embed_one(text).unwrap();
+        fuse(&[index.search(&vector, CANDIDATES).unwrap(), lexical.search(text, CANDIDATES)], 5)
+    };
+    let mut group = criterion.benchmark_group("query_hybrid_top5");
+    for (n, index, lexical) in &indexes {
         group.bench_with_input(BenchmarkId::from_parameter(n), n, |b, _| {
             let mut i = 0;
             b.iter(|| {
                 i += 1;
-                let vector = embedder.embed_one(QUERIES[i % QUERIES.len()]).unwrap();
-                index.search(&vector, 5).unwrap()
+                query(index, lexical, QUERIES[i % QUERIES.len()])
             })
         });
     }
@@ -101,19 +111,26 @@ fn main() {
     group.finish();
     let _ = std::fs::remove_dir_all(&dir);
 
-    println!("\nquery latency (embed + top 5), 300 queries each:");
-    println!("{:>8}  {:>8}  {:>8}", "skills", "p50 ms", "p95 ms");
-    for (n, index) in &indexes {
+    println!("\nquery latency (embed, both searches, fusion, top 5), 300 queries each; the words half alone beside it:");
+    println!("{:>8}  {:>8}  {:>8}  {:>14}", "skills", "p50 ms", "p95 ms", "BM25 p50 ms");
+    for (n, index, lexical) in &indexes {
         let mut times: Vec<f64> = (0..300)
             .map(|i| {
                 let started = Instant::now();
-                let vector = embedder.embed_one(QUERIES[i % QUERIES.len()]).unwrap();
-                black_box(index.search(&vector, 5).unwrap());
+                black_box(query(index, lexical, QUERIES[i % QUERIES.len()]));
+                started.elapsed().as_secs_f64() * 1000.0
+            })
+            .collect();
+        let mut words: Vec<f64> = (0..300)
+            .map(|i| {
+                let started = Instant::now();
+                black_box(lexical.search(QUERIES[i % QUERIES.len()], CANDIDATES));
                 started.elapsed().as_secs_f64() * 1000.0
             })
             .collect();
         times.sort_by(f64::total_cmp);
-        println!("{n:>8}  {:>8.2}  {:>8.2}", times[times.len() / 2], times[times.len() * 95 / 100]);
+        words.sort_by(f64::total_cmp);
+        println!("{n:>8}  {:>8.2}  {:>8.2}  {:>14.3}", times[times.len() / 2], times[times.len() * 95 / 100], words[words.len() / 2]);
     }
     criterion.final_summary();
 }
