@@ -1,5 +1,5 @@
-//! Owners reach the skill library from chat: `!skills` lists it, `!skills WORDS` finds skills by meaning (with the
-//! real embedding model), `!run SKILL ARGS` calls one with arguments, new and edited skill files hot-reload while the
+//! Owners reach the skill library from chat: `!skills` lists it, `!skills WORDS` finds skills by meaning and words (with
+//! the real embedding model), `!run SKILL ARGS` calls one with arguments, new and edited skill files hot-reload while the
 //! bot runs, and a skill calls another skill.
 
 mod support;
@@ -18,12 +18,12 @@ fn list_search_run_and_hot_reload() {
         world.expect_chat(from, "Wayfarer", needle, Duration::from_secs(20))
     };
 
-    let listed = chat("!skills", "Skills (16):");
-    assert!(listed.contains("craftCraftingTable, craftFurnace, craftIronPickaxe"), "{listed}");
+    let listed = chat("!skills", "Skills (60):");
+    assert!(listed.contains("Skills (60): buildWall, collectFlint, collectWheatSeeds"), "{listed}");
 
     let found = chat("!skills make a stone pick", "Skills for \"make a stone pick\":");
     let first = found.split(": ").nth(1).unwrap_or_default();
-    assert!(first.starts_with("craftStonePickaxe() 0."), "{found}");
+    assert!(first.starts_with("craftStonePickaxe() "), "{found}");
     assert_eq!(found.matches("()").count() + found.matches("(count)").count(), 5, "five matches: {found}");
 
     // Arguments are checked against the skill's signature, then passed.
