@@ -75,3 +75,26 @@ fn places_its_table_out_of_the_way_underground() {
         assert_eq!(world.cmd(json!({"cmd": "getBlock", "x": x, "y": 60, "z": 0})), "air", "the tunnel is open at x {x}");
     }
 }
+
+/// A table the bot cannot get to (on top of a stone pillar, with nothing to climb it with) fails one craft, with where
+/// it is; the next try passes it over and places a table of its own.
+#[test]
+fn a_table_out_of_reach_is_passed_over_for_a_new_one() {
+    let skills = ScriptDir::starter_skills("stations-unreachable", &[]);
+    let (world, bot) = world_with_skilled_bot(&skills, &[]);
+    let me = world.player("Wayfarer").pos;
+    let (px, pz) = (me[0].floor() as i64 + 4, me[2].floor() as i64);
+    let ground = me[1].floor() as i64;
+    world.cmd(json!({"cmd": "fill", "from": [px, ground, pz], "to": [px, ground + 7, pz], "block": "stone"}));
+    world.cmd(json!({"cmd": "setBlock", "x": px, "y": ground + 8, "z": pz, "block": "crafting_table"}));
+    give(&world, "Wayfarer", "oak_planks", 7);
+    give(&world, "Wayfarer", "stick", 2);
+    bot_sees(&world, "Wayfarer", "stick", 2);
+
+    let first = run_script(&world, "craftWoodenPickaxe", Duration::from_secs(120));
+    assert!(first.contains(&format!("I could not get to the crafting_table at {px} {} {pz}", ground + 8)), "{first}");
+    let second = run_script(&world, "craftWoodenPickaxe", Duration::from_secs(120));
+    assert!(second.starts_with("craftWoodenPickaxe finished"), "{second}; its log:\n{}", bot.log_text());
+    assert_eq!(inventory_count(&world, "Wayfarer", "wooden_pickaxe"), 1);
+    assert_eq!(world.cmd(json!({"cmd": "getBlock", "x": px, "y": ground + 8, "z": pz})), "crafting_table");
+}

@@ -21,12 +21,19 @@ pub async fn craft_item(bot: &BotHandle, name: &str, count: u32) -> Answer {
         // Player inventory: result 0, grid 1..=4 (2 wide), storage 9..=44.
         craft_in(&inventory, &plan, 2, 9..=44);
     } else {
-        let Some(&table) = observe::nearest_blocks(bot, BlockKind::CraftingTable, STATION_RANGE, 1).await.first() else {
+        let Some(&table) = observe::nearest_reachable_blocks(bot, BlockKind::CraftingTable, STATION_RANGE, 1).await.first() else {
             return Err(format!(
-                "I cannot make {name} because there is no crafting_table within {STATION_RANGE} blocks; craft one (4 planks) and place it"
+                "I cannot make {name} because there is no crafting_table within {STATION_RANGE} blocks that I can get to; craft one (4 planks) and place it"
             ));
         };
-        bot.goto_reach(table).await.map_err(|e| format!("I could not get to the crafting_table: {e}"))?;
+        if let Err(err) = bot.goto_reach(table).await {
+            // Passed over for a while (by findBlock too), so the next try uses or places another table.
+            bot.mark_unreachable(table);
+            return Err(format!(
+                "I could not get to the crafting_table at {} {} {}: {err}; I will use another one, or place a new one",
+                table.x, table.y, table.z
+            ));
+        }
         let handle = bot
             .client()
             .open_container_at(table)

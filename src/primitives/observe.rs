@@ -23,8 +23,16 @@ pub fn inventory(bot: &BotHandle) -> Dynamic {
 /// The positions of up to `count` blocks called `name` within `max_distance` of the bot, nearest first.
 pub async fn find_blocks(bot: &BotHandle, name: &str, max_distance: f64, count: usize) -> Result<Dynamic, String> {
     let kind = BlockKind::from_str(name).map_err(|()| format!("There is no block called {name}"))?;
-    let found = nearest_blocks(bot, kind, max_distance, count).await;
+    let found = nearest_reachable_blocks(bot, kind, max_distance, count).await;
     Ok(Dynamic::from_array(found.into_iter().map(|p| Dynamic::from(Vec3::from(p))).collect()))
+}
+
+/// As [`nearest_blocks`], passing over the blocks the bot failed to walk to lately (see
+/// [`BotHandle::mark_unreachable`]): a crafting table across a ravine is not the one to use again and again.
+pub async fn nearest_reachable_blocks(bot: &BotHandle, kind: BlockKind, max_distance: f64, count: usize) -> Vec<BlockPos> {
+    let skip = bot.unreachable();
+    let found = nearest_blocks(bot, kind, max_distance, count + skip.len()).await;
+    found.into_iter().filter(|pos| !skip.contains(pos)).take(count).collect()
 }
 
 /// Finds matches within `max_distance` (from the bot's feet to block centres) in the loaded world, nearest first.

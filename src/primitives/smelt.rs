@@ -30,13 +30,20 @@ pub async fn smelt_item(bot: &BotHandle, item: &str, fuel: &str, count: u32) -> 
     if !missing.is_empty() {
         return Err(format!("I cannot smelt {count} {item} because I need: {}", missing.join(", ")));
     }
-    let Some(&furnace) = observe::nearest_blocks(bot, BlockKind::Furnace, super::craft::STATION_RANGE, 1).await.first() else {
+    let Some(&furnace) = observe::nearest_reachable_blocks(bot, BlockKind::Furnace, super::craft::STATION_RANGE, 1).await.first() else {
         return Err(format!(
-            "There is no furnace within {} blocks; craft one from 8 cobblestone and place it",
+            "There is no furnace within {} blocks that I can get to; craft one from 8 cobblestone and place it",
             super::craft::STATION_RANGE
         ));
     };
-    bot.goto_reach(furnace).await.map_err(|e| format!("I could not get to the furnace: {e}"))?;
+    if let Err(err) = bot.goto_reach(furnace).await {
+        // Passed over for a while (by findBlock too), so the next try uses or places another furnace.
+        bot.mark_unreachable(furnace);
+        return Err(format!(
+            "I could not get to the furnace at {} {} {}: {err}; I will use another one, or place a new one",
+            furnace.x, furnace.y, furnace.z
+        ));
+    }
     let handle = bot.client().open_container_at(furnace).await.ok_or_else(|| "The furnace did not open".to_owned())?;
     // Furnace: input 0, fuel 1, output 2, storage 3..=38.
     let slots = handle.slots().unwrap_or_default();
