@@ -83,3 +83,22 @@ fn an_ore_it_cannot_reach_is_passed_over() {
         assert_eq!(world.cmd(json!({"cmd": "getBlock", "x": x, "y": 64, "z": z})), "air", "the ore at {x} {z}");
     }
 }
+
+/// Iron under a pond is a last choice: the stairs to ore under water run under what falls into them and below what
+/// the way back would open. The nearer ore under the pond stays; the farther dry one is mined.
+#[test]
+fn ore_under_water_is_left_for_dry_ore() {
+    let scripts = ScriptDir::new("mine-wet", &[("iron.rhai", "mineBlock(\"iron_ore\", 1)")]);
+    let (world, bot) = world_with_bot_args(&["--scripts", scripts.path()]);
+    give(&world, "Wayfarer", "stone_pickaxe", 1);
+    bot_sees(&world, "Wayfarer", "stone_pickaxe", 1);
+    // A pond two deep, 7 to 9 blocks east; iron 6 blocks under its middle. Dry iron as deep, 14 blocks west.
+    world.cmd(json!({"cmd": "fill", "from": [7, 62, -1], "to": [9, 63, 1], "block": "water"}));
+    world.cmd(json!({"cmd": "setBlock", "x": 8, "y": 56, "z": 0, "block": "iron_ore"}));
+    world.cmd(json!({"cmd": "setBlock", "x": -14, "y": 56, "z": 0, "block": "iron_ore"}));
+
+    let done = run_script(&world, "iron", Duration::from_secs(120));
+    assert!(done.starts_with("iron finished") && done.contains("+1 raw_iron"), "{done}; its log:\n{}", bot.log_text());
+    assert_eq!(world.cmd(json!({"cmd": "getBlock", "x": -14, "y": 56, "z": 0})), "air", "the dry ore is still there");
+    assert_eq!(world.cmd(json!({"cmd": "getBlock", "x": 8, "y": 56, "z": 0})), "iron_ore", "the ore under the pond was dug");
+}

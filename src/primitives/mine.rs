@@ -88,7 +88,8 @@ pub async fn mine_block(bot: &BotHandle, name: &str, count: u32, search_budget: 
 /// The block to mine next: the nearest one not below the bot's feet if there is one in range, else the nearest.
 /// Digging down to a block underneath leaves the bot in a pit it may not climb out of (it cannot build its way up),
 /// so blocks it can walk to come first. Blocks the bot recently failed to walk to are passed over, and so are blocks
-/// where monsters are, or drove it off lately (a cave of zombies is no place to mine stone), while others exist.
+/// where monsters are, or drove it off lately (a cave of zombies is no place to mine stone), and blocks under water,
+/// while others exist.
 async fn target(bot: &BotHandle, kind: BlockKind) -> Option<BlockPos> {
     let feet = BlockPos::from(bot.position()).y;
     let skip = bot.unreachable();
@@ -96,7 +97,24 @@ async fn target(bot: &BotHandle, kind: BlockKind) -> Option<BlockPos> {
     let reachable: Vec<BlockPos> = found.into_iter().filter(|pos| !skip.contains(pos)).collect();
     let zones = bot.danger_zones();
     let safe = |pos: &BlockPos| zones.iter().all(|(centre, radius)| pos.center().distance_to(*centre) > *radius);
-    reachable.iter().find(|pos| safe(pos)).or(reachable.first()).copied()
+    let dry = |pos: &BlockPos| !under_water(bot, *pos);
+    reachable
+        .iter()
+        .find(|pos| safe(pos) && dry(pos))
+        .or_else(|| reachable.iter().find(|pos| safe(pos)))
+        .or(reachable.first())
+        .copied()
+}
+
+/// How far above a block water makes it a last choice.
+const WET_ABOVE: i32 = 12;
+
+/// Whether water lies within [`WET_ABOVE`] blocks over `pos`: ore under a lake or the sea floor. Stairs dug to it run
+/// under sand, which falls into them behind the bot, and the way back up would open the water: the bot is shut in.
+fn under_water(bot: &BotHandle, pos: BlockPos) -> bool {
+    let world = bot.client().world();
+    let world = world.read();
+    (1..=WET_ABOVE).any(|d| world.get_block_state(pos.up(d)).is_some_and(|s| BlockKind::from(s) == BlockKind::Water))
 }
 
 /// How many of the nearest blocks a search looks past for one away from monsters.
