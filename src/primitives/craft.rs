@@ -12,6 +12,15 @@ use crate::{bot::BotHandle, script::Answer};
 /// How far the bot walks to a crafting table or furnace rather than making a new one (~11 s of walking).
 pub const STATION_RANGE: f64 = 48.0;
 
+/// Walks to the crafting table or furnace at `pos`. One it cannot get to is passed over for a while (by findBlock
+/// too), so the next try uses or places another.
+pub(super) async fn go_to_station(bot: &BotHandle, pos: azalea::BlockPos, name: &str) -> Result<(), String> {
+    bot.goto_reach(pos).await.map_err(|err| {
+        bot.mark_unreachable(pos);
+        format!("I could not get to the {name} at {} {} {}: {err}; I will use another one, or place a new one", pos.x, pos.y, pos.z)
+    })
+}
+
 pub async fn craft_item(bot: &BotHandle, name: &str, count: u32) -> Answer {
     let plan = facts::plan_craft(name, count, &items::carried(bot))?;
     let before = items::count(bot, name);
@@ -26,14 +35,7 @@ pub async fn craft_item(bot: &BotHandle, name: &str, count: u32) -> Answer {
                 "I cannot make {name} because there is no crafting_table within {STATION_RANGE} blocks that I can get to; craft one (4 planks) and place it"
             ));
         };
-        if let Err(err) = bot.goto_reach(table).await {
-            // Passed over for a while (by findBlock too), so the next try uses or places another table.
-            bot.mark_unreachable(table);
-            return Err(format!(
-                "I could not get to the crafting_table at {} {} {}: {err}; I will use another one, or place a new one",
-                table.x, table.y, table.z
-            ));
-        }
+        go_to_station(bot, table, "crafting_table").await?;
         let handle = bot
             .client()
             .open_container_at(table)

@@ -36,14 +36,7 @@ pub async fn smelt_item(bot: &BotHandle, item: &str, fuel: &str, count: u32) -> 
             super::craft::STATION_RANGE
         ));
     };
-    if let Err(err) = bot.goto_reach(furnace).await {
-        // Passed over for a while (by findBlock too), so the next try uses or places another furnace.
-        bot.mark_unreachable(furnace);
-        return Err(format!(
-            "I could not get to the furnace at {} {} {}: {err}; I will use another one, or place a new one",
-            furnace.x, furnace.y, furnace.z
-        ));
-    }
+    super::craft::go_to_station(bot, furnace, "furnace").await?;
     let handle = bot.client().open_container_at(furnace).await.ok_or_else(|| "The furnace did not open".to_owned())?;
     // Furnace: input 0, fuel 1, output 2, storage 3..=38.
     let slots = handle.slots().unwrap_or_default();
