@@ -1,6 +1,6 @@
 //! Reflexes in natural worlds: the bot eats when hungry (pausing the script or walk it is on, which then carries on), hunts
 //! a farm animal when hungry with nothing to eat, hits back at a zombie at night from beyond its reach, runs from a
-//! creeper or a pack of zombies (and `!status` says so), digs in for the night when a monster comes (and gets out in
+//! creeper or a pack of zombies (and `!status` says so), finishes a smelt that eating cut short, digs in for the night when a monster comes (and gets out in
 //! the morning), comes up for air from the sea floor, and goes back for its things after a death.
 
 mod support;
@@ -69,6 +69,36 @@ fn eats_when_hungry_then_the_script_carries_on() {
     assert!(ate.last().unwrap()["food"].as_i64().unwrap() > 14, "{ate:?}");
     assert_eq!(inventory_count(&world, "Wayfarer", "rotten_flesh"), 2);
     assert!(world.player("Wayfarer").distance_to([gx as f64 + 0.5, gy as f64, gz as f64 + 0.5]) < 1.5);
+}
+
+#[test]
+fn a_smelt_cut_short_by_eating_finishes_with_what_it_put_in_the_furnace() {
+    let scripts = ScriptDir::new("reflex-smelt", &[("ingots.rhai", "smeltItem(\"raw_iron\", \"coal\", 3)")]);
+    let (world, _bot, _) = natural_world_with_bot(3, &[], Some(&scripts));
+    let me = world.player("Wayfarer").pos;
+    let (fx, fz) = (me[0].floor() as i64 + 2, me[2].floor() as i64);
+    world.cmd(json!({ "cmd": "setBlock", "x": fx, "y": world.ground_y(fx, fz), "z": fz, "block": "furnace" }));
+    give(&world, "Wayfarer", "raw_iron", 3);
+    give(&world, "Wayfarer", "coal", 1);
+    give(&world, "Wayfarer", "bread", 3);
+    bot_sees(&world, "Wayfarer", "bread", 3);
+
+    let from = world.say("Alice", "!run ingots");
+    world.expect_chat(from, "Wayfarer", "Running ingots", Duration::from_secs(5));
+    // Once the raw iron is in the furnace, hunger takes the body: the smelt is dropped and started again after eating.
+    let deadline = Instant::now() + Duration::from_secs(15);
+    while inventory_count(&world, "Wayfarer", "raw_iron") > 0 {
+        assert!(Instant::now() < deadline, "the bot did not load the furnace");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    world.cmd(json!({ "cmd": "setFood", "name": "Wayfarer", "food": 6, "saturation": 0 }));
+    let done = world.wait_event(from, Duration::from_secs(60), |e| {
+        e["event"] == "chat" && e["from"] == "Wayfarer" && e["text"].as_str().is_some_and(|t| t.starts_with("ingots f"))
+    });
+    let done = done.expect("the script ended")["text"].as_str().unwrap().to_owned();
+    assert!(!events(&world, from, "ate").is_empty(), "the bot did not eat");
+    assert!(done.starts_with("ingots finished"), "the smelt did not carry on after eating: {done}");
+    assert_eq!(inventory_count(&world, "Wayfarer", "iron_ingot"), 3);
 }
 
 #[test]

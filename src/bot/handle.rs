@@ -58,6 +58,11 @@ pub struct Status {
 #[derive(Component, Clone, Debug, Default)]
 pub struct Stations(pub Vec<BlockPos>);
 
+/// The furnace the bot last loaded for a smelt that has not finished: a smelt cut short by a reflex finds its input
+/// there when it starts again.
+#[derive(Component, Clone, Copy, Debug, Default)]
+pub struct LoadedFurnace(pub Option<BlockPos>);
+
 /// Things noted with when they were noted; each counts for a while, then is forgotten.
 #[derive(Clone, Debug)]
 pub struct TimedMarks<T>(Vec<(T, std::time::Instant)>);
@@ -237,6 +242,16 @@ impl BotHandle {
         if let Some(mut stations) = self.client.ecs.write().entity_mut(self.client.entity).get_mut::<Stations>() {
             stations.0.retain(|p| *p != pos);
         }
+    }
+
+    /// Notes the furnace a smelt is waiting on (`None` once it is done).
+    pub fn set_loaded_furnace(&self, pos: Option<BlockPos>) {
+        self.update::<LoadedFurnace>(|loaded| loaded.0 = pos);
+    }
+
+    /// The furnace a smelt left loaded and did not finish with, if any.
+    pub fn loaded_furnace(&self) -> Option<BlockPos> {
+        self.client.get_component::<LoadedFurnace>().and_then(|l| l.0)
     }
 
     /// Notes that the bot could not walk to `pos`.

@@ -409,6 +409,12 @@ impl Bot {
 
 impl Drop for Bot {
     fn drop(&mut self) {
+        // A failed test shows what the bot did last: a CI log is all there is to go on.
+        if std::thread::panicking() {
+            let lines = self.log.snapshot();
+            let tail = &lines[lines.len().saturating_sub(120)..];
+            eprintln!("--- the bot's last {} log lines ---\n{}\n--- end of the bot's log ---", tail.len(), tail.join("\n"));
+        }
         let _ = self.child.kill();
         let _ = self.child.wait();
         let _ = std::fs::remove_dir_all(&self.skills);
