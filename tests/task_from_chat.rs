@@ -38,14 +38,14 @@ fn a_goal_is_planned_done_step_by_step_and_learned() {
     for (x, z) in [(5, -3), (5, -5), (7, -4)] {
         world.cmd(json!({"cmd": "setBlock", "x": x, "y": 64, "z": z, "block": "oak_log"}));
     }
-    let from = world.say("Alice", "!task get some wood planks");
+    let from = world.say("Alice", "!task prepare some wood planks");
     let expect = |needle: &str, secs: u64| world.expect_chat(from, "Wayfarer", needle, Duration::from_secs(secs));
-    expect("Plan for get some wood planks: Mine 2 oak_log; Craft 4 oak_planks.", 10);
+    expect("Plan for prepare some wood planks: Mine 2 oak_log; Craft 4 oak_planks.", 10);
     expect("I will start task: Mine 2 oak_log", 5);
     expect("I succeeded in task: Mine 2 oak_log", 90);
     expect("I will start task: Craft 4 oak_planks", 5);
     expect("I succeeded in task: Craft 4 oak_planks", 30);
-    expect("I succeeded in task: get some wood planks (new skills: mineTwoLogs, craftFourPlanks)", 10);
+    expect("I succeeded in task: prepare some wood planks (new skills: mineTwoLogs, craftFourPlanks)", 10);
     let chat = world.chat_since(from).join("\n");
     assert!(chat.contains("2/2 oak_log (100%)"), "tracker progress is said: {chat}");
     assert!(!chat.contains("I failed task"), "{chat}");

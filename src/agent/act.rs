@@ -10,7 +10,7 @@ use std::{collections::BTreeMap, sync::Arc};
 
 pub use super::plan::TaskSpec;
 use super::{
-    extract,
+    extract, naming,
     plan::{Verdict, parse_verdict},
     prompts,
     tracker::{Snapshot, Tracker},
@@ -61,6 +61,17 @@ impl Agent {
         let mut kills: BTreeMap<String, u32> = BTreeMap::new();
         let (mut last_code, mut feedback, mut critique) = (String::new(), String::new(), String::new());
         let mut last_reason = String::from("no attempt was made");
+        // A step planned from the game's facts comes with code: it runs first, and the LLM is asked only if it
+        // falls short (shown that code and what went wrong).
+        if let Some(code) = &spec.code {
+            match self.run_known_code(spec, code, &start, &mut kills).await {
+                Known::Done => return TaskOutcome::Succeeded { skill: None },
+                Known::Stopped => return TaskOutcome::Stopped,
+                Known::Short { code, ran, critique: said, reason } => {
+                    (last_code, feedback, critique, last_reason) = (code, ran, said, reason);
+                }
+            }
+        }
         for attempt in 1..=MAX_ATTEMPTS {
             if self.stop.is_stopped() {
                 return TaskOutcome::Stopped;
@@ -110,7 +121,7 @@ impl Agent {
                 },
             };
             if success {
-                let skill = self.learn(spec, &program, written_description).await;
+                let skill = self.learn(spec, &program, written_description, &report).await;
                 return TaskOutcome::Succeeded { skill };
             }
             last_reason = match &report.outcome {
@@ -121,6 +132,48 @@ impl Agent {
             (last_code, feedback, critique) = (program.code, ran, verdict_critique);
         }
         TaskOutcome::Failed { reason: last_reason }
+    }
+
+    /// Runs the code a fact-based step came with, and judges it by the step's tracker.
+    async fn run_known_code(
+        &self,
+        spec: &TaskSpec,
+        code: &str,
+        start: &Snapshot,
+        kills: &mut BTreeMap<String, u32>,
+    ) -> Known {
+        let name = super::naming::name_for_task(&spec.task);
+        let text = format!("fn {name}() {{\n{}\n}}", indent(code));
+        let program = match extract::program(&format!("```rhai\n{text}\n```"), bindings::FUNCTIONS) {
+            Ok(program) => program,
+            Err(why) => {
+                tracing::warn!("the code planned for {:?} does not compile: {why}", spec.task);
+                return Known::Short { code: String::new(), ran: String::new(), critique: String::new(), reason: why };
+            }
+        };
+        (self.relabel)(format!("task {}: known steps", spec.task));
+        let Some(report) = self.run(&program).await else { return Known::Stopped };
+        if self.stop.is_stopped() {
+            return Known::Stopped;
+        }
+        for mob in &report.kills {
+            *kills.entry(mob.clone()).or_default() += 1;
+        }
+        let now = self.snapshot(spec.tracker.as_ref(), kills);
+        let Some(tracker) = &spec.tracker else {
+            return Known::Short { code: text, ran: describe_run(&report), critique: String::new(), reason: "not judged".into() };
+        };
+        let progress = tracker.progress(start, &now);
+        (self.say)(&format!("{} ({}%)", progress, progress.percent()));
+        if progress.done {
+            tracing::info!("task {:?} done by its planned code, no LLM call", spec.task);
+            return Known::Done;
+        }
+        let reason = match &report.outcome {
+            runner::Outcome::Failed(failure) => failure.to_string(),
+            runner::Outcome::Value(_) => format!("the task is not done yet: {progress}"),
+        };
+        Known::Short { code: text, ran: describe_run(&report), critique: format!("The task is not done yet: {progress}."), reason }
     }
 
     /// The action agent's prompt: rules, primitives and retrieved skills; then the task, what the bot sees and the
@@ -219,18 +272,54 @@ impl Agent {
         Ok(verdict)
     }
 
-    /// Adds the successful program to the skill library, described by the action agent's own `Description:` line
-    /// or, when it wrote none (or an unusable one), by the description role. Returns the skill's name.
-    async fn learn(&self, spec: &TaskSpec, program: &extract::Program, written: Option<String>) -> Option<String> {
-        let description = match written.filter(|d| crate::skills::clean_description(d).is_ok()) {
+    /// Adds the successful program to the skill library under a meaningful name (see [`naming`]), described by
+    /// the action agent's own `Description:` line or, when it wrote none (or one about the code rather than what it
+    /// does), by the description role. Not added: a program that only calls one skill (that skill is the answer), a
+    /// near-copy of a skill the library has (that one is reused, or replaced by a new version if it has the same
+    /// name), and one that used up or made things its task does not account for. Returns the skill's name.
+    async fn learn(
+        &self,
+        spec: &TaskSpec,
+        program: &extract::Program,
+        written: Option<String>,
+        report: &runner::Report,
+    ) -> Option<String> {
+        let library = &self.skills;
+        if let Some(called) = naming::only_calls(&program.code, &program.main, |n| library.get(n).is_some()) {
+            tracing::info!("task {:?} was done by the skill {called} alone; nothing new to learn", spec.task);
+            return None;
+        }
+        if let Some(stray) = stray_effects(spec, report) {
+            tracing::info!("the code for {:?} is not kept as a skill: it also did {stray}", spec.task);
+            (self.say)(&format!("Not keeping that code as a skill: besides {}, it changed {stray}.", spec.task));
+            return None;
+        }
+        let name = naming::choose_name(&program.main, &spec.task, |n| library.get(n).map(|s| s.meta.task.clone()));
+        let code = crate::skills::text::rename_identifier(&program.code, &program.main, &name);
+        let copy = library
+            .list()
+            .into_iter()
+            .map(|old| (naming::code_similarity(&code, &name, &old.code, &old.name), old))
+            .filter(|(similarity, _)| *similarity >= naming::SAME_CODE)
+            .max_by(|a, b| a.0.total_cmp(&b.0));
+        let on_collision = match copy {
+            Some((_, old)) if old.name == name => OnCollision::Replace,
+            Some((similarity, old)) => {
+                tracing::info!("the code for {:?} is {:.0} % the same as the skill {}; reusing that", spec.task, similarity * 100.0, old.name);
+                return None;
+            }
+            None => OnCollision::KeepBoth,
+        };
+        let written = written.filter(|d| crate::skills::clean_description(d).is_ok());
+        let description = match naming::usable_description(written.as_deref(), &program.main) {
             Some(description) => description,
             None => self.describe(spec, program).await?,
         };
-        let new = NewSkill { name: program.main.clone(), code: program.code.clone(), description, task: spec.task.clone() };
+        let new = NewSkill { name, code, description, task: spec.task.clone() };
         let skills = self.skills.clone();
-        match tokio::task::spawn_blocking(move || skills.add(new, OnCollision::KeepBoth)).await {
+        match tokio::task::spawn_blocking(move || skills.add(new, on_collision)).await {
             Ok(Ok(skill)) => {
-                tracing::info!("learned skill {} for {:?}", skill.name, spec.task);
+                tracing::info!("learned skill {} (version {}) for {:?}", skill.name, skill.meta.version, spec.task);
                 Some(skill.name.clone())
             }
             Ok(Err(err)) => {
@@ -246,14 +335,19 @@ impl Agent {
         let system = prompts::render("skill_description", &[]).ok()?;
         let user = prompts::render("skill_description_task", &[("task", &spec.task), ("code", &program.code)]).ok()?;
         Some(match self.llm.chat(Role::Description, &[Message::system(system), Message::user(user)], 0.0).await {
-            Ok(reply) if crate::skills::clean_description(&reply.content).is_ok() => reply.content,
+            Ok(reply)
+                if crate::skills::clean_description(&reply.content).is_ok()
+                    && naming::usable_description(Some(&reply.content), &program.main).is_some() =>
+            {
+                reply.content
+            }
             Ok(reply) => {
                 tracing::warn!("unusable skill description {:?}; using the task instead", reply.content);
-                format!("Does the task: {}.", spec.task)
+                naming::description_from_task(&spec.task)
             }
             Err(err) => {
                 tracing::warn!("no skill description ({err}); using the task instead");
-                format!("Does the task: {}.", spec.task)
+                naming::description_from_task(&spec.task)
             }
         })
     }
@@ -273,6 +367,43 @@ impl Agent {
             .collect();
         Snapshot { inventory, position: [p.x, p.y, p.z], kills: kills.clone(), blocks }
     }
+}
+
+/// How the code a fact-based step came with did.
+enum Known {
+    Done,
+    Stopped,
+    /// Not done: the code as run, how the run went, the tracker's critique and the reason in a line.
+    Short { code: String, ran: String, critique: String, reason: String },
+}
+
+fn indent(code: &str) -> String {
+    code.lines().map(|l| format!("    {l}")).collect::<Vec<_>>().join("\n")
+}
+
+/// What a run changed that `spec`'s task does not account for, when the task names an item or block the facts
+/// know: things used up that are not on the way to it, and things crafted that are not. Picked-up extras (saplings,
+/// seeds) are not counted: walking over them is no fault of the code.
+fn stray_effects(spec: &TaskSpec, report: &runner::Report) -> Option<String> {
+    let wood = "oak";
+    let related = super::recipes::related_items(&super::recipes::parse_goal(&spec.task, wood)?)?;
+    let crafted = |name: &str| crate::primitives::facts::facts().crafting.contains_key(name);
+    let count = |list: &[(String, i64)], name: &str| list.iter().find(|(n, _)| n == name).map_or(0, |(_, c)| *c);
+    let (before, after) = (&report.inventory_before, &report.inventory_after);
+    let noticed: Vec<(String, i64)> = before
+        .iter()
+        .chain(after)
+        .map(|(n, _)| n.clone())
+        .collect::<std::collections::BTreeSet<_>>()
+        .into_iter()
+        .map(|n| {
+            let delta = count(after, &n) - count(before, &n);
+            (n, delta)
+        })
+        .filter(|(n, delta)| *delta < 0 || crafted(n))
+        .collect();
+    let before: Vec<(String, i64)> = noticed.iter().map(|(n, _)| (n.clone(), 0)).collect();
+    naming::side_effects(&before, &noticed, &related)
 }
 
 /// How a run ended, for the next prompt: the value or the error with its line, the chat, the inventory change.

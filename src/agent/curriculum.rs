@@ -44,6 +44,7 @@ pub async fn next_task(agent: &Agent, checkpoint: &mut Checkpoint) -> Result<Tas
             tracker: Some(Tracker::Any {
                 of: WOOD_LOGS.iter().map(|log| Tracker::Inventory { item: (*log).to_owned(), count: 1, exactly: false }).collect(),
             }),
+            code: None,
         });
     }
     if slots_used(&agent.bot) >= FULL_INVENTORY {
@@ -53,6 +54,7 @@ pub async fn next_task(agent: &Agent, checkpoint: &mut Checkpoint) -> Result<Tas
                       not tools, food or crafting materials, until at most 20 slots are used."
                 .to_owned(),
             tracker: None,
+            code: None,
         });
     }
     let answers = if done >= WARM_UP_CONTEXT { qa_context(agent, checkpoint).await } else { "none yet".to_owned() };

@@ -8,8 +8,10 @@ pub mod checkpoint;
 pub mod curriculum;
 pub mod extract;
 pub mod learn;
+pub mod naming;
 pub mod plan;
 pub mod prompts;
+pub mod recipes;
 pub mod task;
 pub mod tracker;
 

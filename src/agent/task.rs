@@ -6,9 +6,14 @@ use super::{
     act::{Agent, TaskOutcome, Unusable, ask_usable, observation, usage_since},
     plan::TaskSpec,
     prompts,
+    recipes::{self, Setting},
     tracker::{Snapshot, Tracker},
 };
-use crate::llm::{Message, Role};
+use crate::{
+    bot::BotHandle,
+    llm::{Message, Role},
+    primitives::{items, observe},
+};
 
 /// Plans `goal` and does it, reporting in chat through `agent.say`. Returns whether the goal was reached.
 pub async fn run_goal(agent: &Agent, goal: &str) -> bool {
@@ -20,6 +25,10 @@ pub async fn run_goal(agent: &Agent, goal: &str) -> bool {
             return false;
         }
     };
+    if plan.is_empty() {
+        (agent.say)(&format!("I succeeded in task: {goal} (I already had it)"));
+        return true;
+    }
     let steps: Vec<&str> = plan.iter().map(|s| s.task.as_str()).collect();
     (agent.say)(&format!("Plan for {goal}: {}.", steps.join("; ")));
     let mut learned = Vec::new();
@@ -53,8 +62,58 @@ pub async fn run_goal(agent: &Agent, goal: &str) -> bool {
     true
 }
 
-/// Asks the LLM for the steps; an unusable answer is asked for once more with what was wrong with it.
+/// The steps for `goal`: from the game's facts when the goal names an item to have, a block to mine or a mob to
+/// kill (no LLM call); else from the LLM, tidied (see [`tidy`]). An unusable answer is asked for once more with
+/// what was wrong with it.
 async fn plan(agent: &Agent, goal: &str) -> Result<Vec<TaskSpec>, String> {
+    let setting = setting(&agent.bot).await;
+    if let Some(want) = recipes::parse_goal(goal, &setting.wood) {
+        match recipes::plan(&want, &setting) {
+            Ok(steps) => {
+                tracing::info!("planned {goal:?} from the game's facts: {} step(s)", steps.len());
+                return Ok(steps);
+            }
+            Err(why) if why.starts_with("I already have") => return Ok(Vec::new()),
+            Err(why) => tracing::info!("the game's facts cannot plan {goal:?} ({why}); asking the LLM"),
+        }
+    }
+    llm_plan(agent, goal).await.map(tidy)
+}
+
+/// What the fact-based planner needs to know of the bot: what it carries, the stations in reach, and its wood: the
+/// kind of logs or planks it carries, else of the nearest tree (oak when none is in sight).
+async fn setting(bot: &BotHandle) -> Setting {
+    use azalea::registry::builtin::BlockKind;
+    use std::str::FromStr;
+    let carried = items::carried(bot);
+    let station = |kind| observe::nearest_reachable_blocks(bot, kind, crate::primitives::STATION_RANGE, 1);
+    let table_near = !station(BlockKind::CraftingTable).await.is_empty();
+    let furnace_near = !station(BlockKind::Furnace).await.is_empty();
+    let mut wood = WOODS
+        .iter()
+        .find(|w| carried.get(&format!("{w}_planks")).or(carried.get(&format!("{w}_log"))).is_some_and(|n| *n > 0))
+        .map(|w| (*w).to_owned());
+    if wood.is_none() {
+        let here = bot.position();
+        let mut nearest: Option<(f64, &str)> = None;
+        for w in WOODS {
+            let Ok(kind) = BlockKind::from_str(&format!("{w}_log")) else { continue };
+            if let Some(pos) = observe::nearest_blocks(bot, kind, 64.0, 1).await.first() {
+                let distance = pos.center().distance_to(here);
+                if nearest.is_none_or(|(d, _)| distance < d) {
+                    nearest = Some((distance, w));
+                }
+            }
+        }
+        wood = nearest.map(|(_, w)| w.to_owned());
+    }
+    Setting { carried, table_near, furnace_near, wood: wood.unwrap_or_else(|| "oak".to_owned()) }
+}
+
+const WOODS: [&str; 9] = ["oak", "birch", "spruce", "jungle", "acacia", "dark_oak", "mangrove", "cherry", "pale_oak"];
+
+/// Asks the LLM for the steps.
+async fn llm_plan(agent: &Agent, goal: &str) -> Result<Vec<TaskSpec>, String> {
     let prompt = prompts::render("task_decomposition", &[("goal", goal), ("observation", &observation(&agent.bot).await)])
         .map_err(|e| e.to_string())?;
     let correction = |why: &str| format!("That plan cannot be used: {why}. Answer with the JSON array only.");
@@ -64,11 +123,39 @@ async fn plan(agent: &Agent, goal: &str) -> Result<Vec<TaskSpec>, String> {
     })
 }
 
-pub use super::plan::parse_plan;
+pub use super::plan::{parse_plan, tidy};
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn step(task: &str, tracker: Option<Tracker>) -> TaskSpec {
+        TaskSpec { task: task.to_owned(), context: String::new(), tracker, code: None }
+    }
+
+    #[test]
+    fn llm_plans_are_tidied() {
+        let inventory = |item: &str, count| Some(Tracker::Inventory { item: item.to_owned(), count, exactly: false });
+        let plan = tidy(vec![
+            step("Mine 1 oak_log", inventory("oak_log", 1)),
+            step("Mine 1 oak_log", inventory("oak_log", 1)),
+            step("Craft 1 stick", Some(Tracker::Craft { item: "stick".into(), count: 4 })),
+            step("Smelt 3 raw_iron", None),
+            step("Mine 2 stone", None),
+            step("Build a small hut", None),
+            step("Kill 1 pig", None),
+        ]);
+        let tasks: Vec<&str> = plan.iter().map(|s| s.task.as_str()).collect();
+        assert_eq!(tasks, ["Mine 2 oak_log", "Craft 4 stick", "Smelt 3 raw_iron", "Mine 2 stone", "Build a small hut", "Kill 1 pig"]);
+        assert_eq!(plan[0].tracker, Some(Tracker::Craft { item: "oak_log".into(), count: 2 }), "merged: both steps' logs");
+        let kept = tidy(vec![step("Mine 2 oak_log", inventory("oak_log", 3))]);
+        assert_eq!(kept[0].tracker, inventory("oak_log", 3), "an inventory tracker counts what is carried in all");
+        assert_eq!(plan[1].tracker, Some(Tracker::Craft { item: "stick".into(), count: 4 }));
+        assert_eq!(plan[2].tracker, Some(Tracker::Craft { item: "iron_ingot".into(), count: 3 }));
+        assert_eq!(plan[3].tracker, Some(Tracker::Craft { item: "cobblestone".into(), count: 2 }), "stone drops cobblestone");
+        assert_eq!(plan[4].tracker, None);
+        assert_eq!(plan[5].tracker, Some(Tracker::Kill { mob: "pig".into(), count: 1 }));
+    }
 
     #[test]
     fn plans_are_validated() {

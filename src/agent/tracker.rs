@@ -188,15 +188,47 @@ impl Tracker {
             }
             Tracker::Any { of } => {
                 let parts: Vec<Progress> = of.iter().map(|t| t.progress(start, now)).collect();
+                // The first of the best: the order the trackers were given in breaks ties.
                 let best = parts
                     .iter()
+                    .rev()
                     .max_by_key(|p| (p.done, p.percent()))
                     .cloned()
                     .expect("validated composites are not empty");
-                Progress { what: parts.iter().map(|p| p.to_string()).collect::<Vec<_>>().join(" or "), ..best }
+                let what = match group(of) {
+                    // `1/1 wood log (oak_log)`, not every kind of log in turn.
+                    Some(group) => {
+                        let best_item = of.iter().zip(&parts).find(|(_, p)| **p == best).and_then(|(t, _)| t.item());
+                        format!("{group} ({})", best_item.unwrap_or_default())
+                    }
+                    None => parts.iter().map(|p| p.to_string()).collect::<Vec<_>>().join(" or "),
+                };
+                Progress { what, ..best }
             }
         }
     }
+}
+
+impl Tracker {
+    /// The item an inventory or craft tracker counts.
+    fn item(&self) -> Option<&str> {
+        match self {
+            Tracker::Inventory { item, .. } | Tracker::Craft { item, .. } => Some(item),
+            _ => None,
+        }
+    }
+}
+
+/// What the trackers in an `any` have in common, when each counts one kind of the same thing (`oak_log`,
+/// `birch_log`, … → `wood log`): the last word of their items' ids.
+fn group(of: &[Tracker]) -> Option<String> {
+    let items: Vec<&str> = of.iter().map(Tracker::item).collect::<Option<_>>()?;
+    let same_kind = of.windows(2).all(|w| std::mem::discriminant(&w[0]) == std::mem::discriminant(&w[1]));
+    let last = items.first()?.rsplit('_').next()?;
+    if items.len() < 2 || !same_kind || items.iter().any(|i| i.rsplit('_').next() != Some(last) || !i.contains('_')) {
+        return None;
+    }
+    Some(if last == "log" { "wood log".to_owned() } else { last.replace('_', " ") })
 }
 
 #[cfg(test)]
@@ -247,6 +279,17 @@ mod tests {
         assert_eq!((progress.done, progress.current, progress.target), (false, 3, 4));
         let any = Tracker::Any { of: vec![kills, near] };
         assert!(any.progress(&start, &now).done);
+        // Kinds of one thing say what was asked for, and which kind counted.
+        let logs = Tracker::Any {
+            of: ["oak_log", "birch_log", "spruce_log"]
+                .iter()
+                .map(|log| Tracker::Inventory { item: (*log).to_owned(), count: 1, exactly: false })
+                .collect(),
+        };
+        let mut now = snapshot(&[("birch_log", 1)]);
+        now.position = [0.0; 3];
+        assert_eq!(logs.progress(&start, &now).to_string(), "1/1 wood log (birch_log)");
+        assert_eq!(logs.progress(&start, &snapshot(&[])).to_string(), "0/1 wood log (oak_log)");
         assert_eq!(all.positions(), Vec::<[i32; 3]>::new());
         assert_eq!(Tracker::All { of: vec![table] }.positions(), [[1, 64, 1]]);
     }

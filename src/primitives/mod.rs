@@ -6,6 +6,7 @@
 
 mod chest;
 mod craft;
+pub use craft::STATION_RANGE;
 mod explore;
 pub mod items;
 mod kill;

@@ -101,6 +101,18 @@ pub fn widen(query: &str) -> String {
     widened
 }
 
+/// The id Minecraft's display name `phrase` stands for where the two differ (`block of iron` → `iron_block`), from
+/// the vocabulary.
+pub fn display_to_id(phrase: &str) -> Option<String> {
+    let said = words(phrase);
+    include_str!("vocabulary.txt")
+        .lines()
+        .filter(|line| !line.trim_start().starts_with('#'))
+        .filter_map(|line| line.split_once('='))
+        .find(|(display, _)| words(display) == said)
+        .map(|(_, id)| id.split_whitespace().collect::<Vec<_>>().join("_"))
+}
+
 /// The vocabulary and the synonyms, as (phrase in words, words to add).
 fn table() -> &'static [(Vec<String>, String)] {
     static TABLE: OnceLock<Vec<(Vec<String>, String)>> = OnceLock::new();

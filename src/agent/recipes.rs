@@ -1,0 +1,552 @@
+//! Plans from the game's facts. When a goal names an item to have, a block to mine or a mob to kill, its steps come
+//! from the recipes and harvest rules (minecraft-data, see `primitives::facts`) with no LLM call: what is missing,
+//! worked back to what can be mined or hunted, in the order it can be done, each step with a tracker that agrees
+//! with its text and with code that does it (tried before any LLM is asked to write some).
+//!
+//! Pure: the bot's inventory, the stations near it and the wood that grows near it come in as a [`Setting`].
+
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+
+use super::{plan::TaskSpec, tracker::Tracker};
+use crate::primitives::facts::{self, Recipe};
+
+/// What a goal asks for, when it can be read as one item, block or mob.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Want {
+    /// `count` of `item` carried in all.
+    Have { item: String, count: u32 },
+    /// `count` blocks of `block` mined (their drops picked up).
+    Mine { block: String, count: u32 },
+    /// `count` mobs of a kind killed.
+    Kill { mob: String, count: u32 },
+}
+
+/// What the planner knows of the bot's situation.
+#[derive(Clone, Debug, Default)]
+pub struct Setting {
+    pub carried: HashMap<String, i32>,
+    /// A crafting table / furnace within walking range.
+    pub table_near: bool,
+    pub furnace_near: bool,
+    /// The wood that grows nearest (`oak`, `birch`, …): planks, sticks and tables are made from it.
+    pub wood: String,
+}
+
+impl Setting {
+    fn has(&self, item: &str) -> i64 {
+        i64::from(self.carried.get(item).copied().unwrap_or(0).max(0))
+    }
+
+    fn wood(&self) -> &str {
+        if self.wood.is_empty() { "oak" } else { &self.wood }
+    }
+}
+
+/// Items got by mining another block, and the block (the common one where several drop it).
+const MINED: &[(&str, &str)] = &[
+    ("cobblestone", "stone"),
+    ("cobbled_deepslate", "deepslate"),
+    ("raw_iron", "iron_ore"),
+    ("raw_gold", "gold_ore"),
+    ("raw_copper", "copper_ore"),
+    ("coal", "coal_ore"),
+    ("diamond", "diamond_ore"),
+    ("emerald", "emerald_ore"),
+    ("redstone", "redstone_ore"),
+    ("lapis_lazuli", "lapis_ore"),
+    ("flint", "gravel"),
+    ("clay_ball", "clay"),
+    ("wheat_seeds", "short_grass"),
+    ("snowball", "snow_block"),
+    ("glowstone_dust", "glowstone"),
+    ("quartz", "nether_quartz_ore"),
+];
+
+/// Items got by killing a mob, and the mob.
+const HUNTED: &[(&str, &str)] = &[
+    ("leather", "cow"),
+    ("beef", "cow"),
+    ("porkchop", "pig"),
+    ("mutton", "sheep"),
+    ("white_wool", "sheep"),
+    ("chicken", "chicken"),
+    ("feather", "chicken"),
+    ("string", "spider"),
+    ("spider_eye", "spider"),
+    ("bone", "skeleton"),
+    ("arrow", "skeleton"),
+    ("rotten_flesh", "zombie"),
+    ("gunpowder", "creeper"),
+    ("ender_pearl", "enderman"),
+    ("slime_ball", "slime"),
+    ("rabbit_hide", "rabbit"),
+    ("ink_sac", "squid"),
+];
+
+/// Mobs a goal may name.
+const MOBS: &[&str] = &[
+    "cow", "pig", "sheep", "chicken", "rabbit", "spider", "skeleton", "zombie", "creeper", "enderman", "slime",
+    "squid", "witch", "husk", "drowned", "stray", "cave_spider", "horse", "llama", "goat", "wolf",
+];
+
+
+/// How an item is got.
+#[derive(Clone, Debug)]
+enum Source {
+    /// Mined from `block`, with `tool` made first when nothing carried harvests it.
+    Mine { block: String, tool: Option<String> },
+    Hunt { mob: String },
+    Smelt { input: String, fuel: String },
+    Craft { recipe: Recipe },
+    /// No way known: an error only if some of it turns out to be needed.
+    Unknown { why: String },
+}
+
+impl Source {
+    /// The items this source consumes (or needs at hand, for tools and stations), before any amount is known.
+    fn inputs(&self, setting: &Setting) -> Vec<String> {
+        match self {
+            Source::Mine { tool, .. } => tool.iter().cloned().collect(),
+            Source::Hunt { .. } | Source::Unknown { .. } => Vec::new(),
+            Source::Smelt { input, fuel } => {
+                let mut inputs = vec![input.clone(), fuel.clone()];
+                if !setting.furnace_near {
+                    inputs.push("furnace".to_owned());
+                }
+                inputs
+            }
+            Source::Craft { recipe } => {
+                let mut inputs: Vec<String> = recipe.needs().into_keys().collect();
+                if !recipe.fits_inventory_grid() && !setting.table_near {
+                    inputs.push("crafting_table".to_owned());
+                }
+                inputs
+            }
+        }
+    }
+}
+
+/// The steps that get what `want` asks for, or why the facts cannot tell.
+pub fn plan(want: &Want, setting: &Setting) -> Result<Vec<TaskSpec>, String> {
+    match want {
+        Want::Kill { mob, count } => Ok(vec![TaskSpec {
+            task: format!("Kill {count} {mob}"),
+            context: String::new(),
+            tracker: Some(Tracker::Kill { mob: mob.clone(), count: *count }),
+            code: Some(format!("let done = 0;\nwhile done < {count} {{\n    killMob(\"{mob}\", 120);\n    done += 1;\n}}")),
+        }]),
+        Want::Have { item, count } => Planner::new(setting).run(item, i64::from(*count), None),
+        Want::Mine { block, count } => {
+            let drop = facts::drops_of(block).into_iter().next().ok_or_else(|| format!("{block} drops nothing"))?;
+            let wanted = setting.has(&drop) + i64::from(*count);
+            Planner::new(setting).run(&drop, wanted, Some(block))
+        }
+    }
+}
+
+/// The items a task for `want` may rightly use up or make: the item, and everything on the way to it from nothing
+/// (ingredients, tools, fuel, stations), with every kind of wood. `None` for kills (mobs drop what they drop).
+pub fn related_items(want: &Want) -> Option<BTreeSet<String>> {
+    let setting = Setting::default();
+    let mut planner = Planner::new(&setting);
+    let item = match want {
+        Want::Have { item, .. } => item.clone(),
+        Want::Mine { block, .. } => {
+            let drop = facts::drops_of(block).into_iter().next()?;
+            let tool = planner.tool_for(block);
+            planner.sources.insert(drop.clone(), Source::Mine { block: block.clone(), tool });
+            drop
+        }
+        Want::Kill { .. } => return None,
+    };
+    planner.visit(&item, &mut Vec::new()).ok()?;
+    let mut related: BTreeSet<String> = planner.order.into_iter().collect();
+    related.insert(item);
+    if let Want::Mine { block, .. } = want {
+        related.insert(block.clone());
+    }
+    let woody = |n: &str| ["_planks", "_log"].iter().any(|end| n.ends_with(end));
+    if related.iter().any(|n| woody(n)) {
+        for wood in ["oak", "birch", "spruce", "jungle", "acacia", "dark_oak", "mangrove", "cherry", "pale_oak"] {
+            related.insert(format!("{wood}_log"));
+            related.insert(format!("{wood}_planks"));
+        }
+    }
+    Some(related)
+}
+
+struct Planner<'a> {
+    setting: &'a Setting,
+    sources: HashMap<String, Source>,
+    /// Items in the order they can be made: each after everything it needs.
+    order: Vec<String>,
+}
+
+/// Deeper than this, a recipe chain is going round in circles.
+const MAX_DEPTH: usize = 12;
+
+impl<'a> Planner<'a> {
+    fn new(setting: &'a Setting) -> Self {
+        Planner { setting, sources: HashMap::new(), order: Vec::new() }
+    }
+
+    fn run(mut self, item: &str, wanted: i64, mine: Option<&str>) -> Result<Vec<TaskSpec>, String> {
+        if let Some(block) = mine {
+            let tool = self.tool_for(block);
+            self.sources.insert(item.to_owned(), Source::Mine { block: block.to_owned(), tool });
+        }
+        self.visit(item, &mut Vec::new())?;
+        // How many of each item are needed, consumers first so that every demand is in before an item is counted.
+        let mut demand: BTreeMap<String, i64> = BTreeMap::new();
+        demand.insert(item.to_owned(), wanted);
+        let mut make: Vec<(String, i64)> = Vec::new();
+        for name in self.order.iter().rev() {
+            let missing = demand.get(name).copied().unwrap_or(0) - self.setting.has(name);
+            if missing <= 0 {
+                continue;
+            }
+            let source = &self.sources[name];
+            match source {
+                Source::Mine { tool, .. } => {
+                    if let Some(tool) = tool {
+                        let d = demand.entry(tool.clone()).or_insert(0);
+                        *d = (*d).max(1);
+                    }
+                }
+                Source::Hunt { .. } => {}
+                Source::Unknown { why } => return Err(why.clone()),
+                Source::Smelt { input, fuel } => {
+                    *demand.entry(input.clone()).or_insert(0) += missing;
+                    *demand.entry(fuel.clone()).or_insert(0) += fuel_for(missing, fuel);
+                    if !self.setting.furnace_near {
+                        let d = demand.entry("furnace".to_owned()).or_insert(0);
+                        *d = (*d).max(1);
+                    }
+                }
+                Source::Craft { recipe } => {
+                    let times = ceil_div(missing, i64::from(recipe.count()));
+                    for (ingredient, per) in recipe.needs() {
+                        *demand.entry(ingredient).or_insert(0) += i64::from(per) * times;
+                    }
+                    if !recipe.fits_inventory_grid() && !self.setting.table_near {
+                        let d = demand.entry("crafting_table".to_owned()).or_insert(0);
+                        *d = (*d).max(1);
+                    }
+                }
+            }
+            make.push((name.clone(), missing));
+        }
+        make.reverse();
+        let steps: Vec<TaskSpec> = make.iter().map(|(name, missing)| self.step(name, *missing)).collect();
+        if steps.is_empty() {
+            return Err(format!("I already have {wanted} {item}"));
+        }
+        Ok(steps)
+    }
+
+    /// Chooses how to get `item` and, first, everything that needs; appends `item` to the order after them.
+    fn visit(&mut self, item: &str, path: &mut Vec<String>) -> Result<(), String> {
+        if self.order.iter().any(|done| done == item) {
+            return Ok(());
+        }
+        if path.iter().any(|on| on == item) || path.len() > MAX_DEPTH {
+            // Only reached through a recipe's alternatives (iron ingots from nuggets): left for the demand to judge.
+            return Err(format!("the recipes for {item} go round in a circle"));
+        }
+        if !self.sources.contains_key(item) {
+            let source = self.source(item, path).unwrap_or_else(|why| Source::Unknown { why });
+            self.sources.insert(item.to_owned(), source);
+        }
+        path.push(item.to_owned());
+        for input in self.sources[item].inputs(self.setting) {
+            self.visit(&input, path)?;
+        }
+        path.pop();
+        self.order.push(item.to_owned());
+        Ok(())
+    }
+
+    fn source(&self, item: &str, path: &[String]) -> Result<Source, String> {
+        let facts = facts::facts();
+        if let Some((_, block)) = MINED.iter().find(|(drop, _)| *drop == item) {
+            return Ok(Source::Mine { block: (*block).to_owned(), tool: self.tool_for(block) });
+        }
+        if let Some((_, mob)) = HUNTED.iter().find(|(drop, _)| *drop == item) {
+            return Ok(Source::Hunt { mob: (*mob).to_owned() });
+        }
+        let inputs: Vec<&String> = facts.smelting.iter().filter(|(_, out)| *out == item).map(|(input, _)| input).collect();
+        if let Some(input) = inputs.into_iter().min_by_key(|input| (self.smelt_input_rank(input), (*input).clone())) {
+            return Ok(Source::Smelt { input: input.clone(), fuel: self.fuel() });
+        }
+        if let Some(recipes) = facts.crafting.get(item) {
+            // Recipes that need an item on the way to this one would go round in circles.
+            let usable = recipes.iter().filter(|r| r.needs().keys().all(|n| n != item && !path.contains(n)));
+            if let Some(recipe) = usable.min_by_key(|r| self.recipe_rank(r)) {
+                return Ok(Source::Craft { recipe: recipe.clone() });
+            }
+        }
+        if is_block(item) && facts::drops_of(item) == [item] {
+            return Ok(Source::Mine { block: item.to_owned(), tool: self.tool_for(item) });
+        }
+        Err(format!("the game's facts do not say how to get {item}"))
+    }
+
+    /// The weakest tool that harvests `block`, unless one that does is carried.
+    fn tool_for(&self, block: &str) -> Option<String> {
+        let tools = facts::facts().blocks.get(block)?.tools.as_ref()?;
+        if tools.iter().any(|t| self.setting.has(t) > 0) {
+            return None;
+        }
+        const TIERS: [&str; 4] = ["wooden", "stone", "iron", "diamond"];
+        TIERS.iter().find_map(|tier| tools.iter().find(|t| t.starts_with(tier))).cloned()
+    }
+
+    /// Which smelting input to use: one carried, then one mined or hunted, then the wood near, then the rest.
+    fn smelt_input_rank(&self, input: &str) -> u8 {
+        if self.setting.has(input) > 0 {
+            0
+        } else if MINED.iter().chain(HUNTED).any(|(drop, _)| *drop == input) {
+            1
+        } else if input == format!("{}_log", self.setting.wood()) {
+            2
+        } else if input.contains("_ore") {
+            // Ore blocks drop raw ore, not themselves.
+            4
+        } else {
+            3
+        }
+    }
+
+    /// Which recipe to use: the cheapest by [`Planner::cost`], then the one made of the wood near.
+    fn recipe_rank(&self, recipe: &Recipe) -> (u64, usize) {
+        let cost: f64 = recipe.needs().iter().map(|(name, n)| f64::from(*n) * self.cost(name, 0)).sum();
+        let wood = self.setting.wood();
+        let woody = |n: &str| ["_planks", "_log", "_stem", "_wood", "_hyphae"].iter().any(|end| n.ends_with(end));
+        let foreign_wood =
+            recipe.needs().keys().filter(|n| (woody(n) || *n == "bamboo") && !n.starts_with(&format!("{wood}_"))).count();
+        ((cost * 100.0) as u64, foreign_wood)
+    }
+
+    /// Roughly how much work one `item` is: nothing when carried, a block mined or a mob hunted, a smelt, or what a
+    /// recipe's ingredients cost, shared by what it makes. Unknown ways, and circles, cost a lot.
+    fn cost(&self, item: &str, depth: usize) -> f64 {
+        const UNKNOWN: f64 = 1000.0;
+        if self.setting.has(item) > 0 {
+            return 0.0;
+        }
+        if depth > 6 {
+            return UNKNOWN;
+        }
+        let facts = facts::facts();
+        if let Some(i) = MINED.iter().position(|(drop, _)| *drop == item) {
+            // Commoner blocks first in the table: cobblestone before deepslate.
+            return 1.0 + i as f64 / 100.0;
+        }
+        if HUNTED.iter().any(|(drop, _)| *drop == item) {
+            return 2.0;
+        }
+        let inputs = facts.smelting.iter().filter(|(_, out)| *out == item).map(|(input, _)| input);
+        if let Some(input) = inputs.min_by_key(|input| (self.smelt_input_rank(input), (*input).clone())) {
+            return 0.5 + self.cost(input, depth + 1);
+        }
+        if let Some(recipes) = facts.crafting.get(item) {
+            let share = |r: &Recipe| {
+                r.needs().iter().map(|(n, c)| f64::from(*c) * self.cost(n, depth + 1)).sum::<f64>() / f64::from(r.count())
+            };
+            return recipes.iter().filter(|r| !r.needs().contains_key(item)).map(share).fold(UNKNOWN, f64::min);
+        }
+        // Other blocks may be rare where the bot is (blackstone is the Nether's): after the ones the table lists.
+        if is_block(item) && facts::drops_of(item) == [item] { 1.5 } else { UNKNOWN }
+    }
+
+    /// Coal when some is carried, else planks of the wood near.
+    fn fuel(&self) -> String {
+        for fuel in ["coal", "charcoal"] {
+            if self.setting.has(fuel) > 0 {
+                return fuel.to_owned();
+            }
+        }
+        format!("{}_planks", self.setting.wood())
+    }
+
+    /// The step that makes `missing` more of `item`.
+    fn step(&self, item: &str, missing: i64) -> TaskSpec {
+        let gained = |count: i64| Some(Tracker::Craft { item: item.to_owned(), count: count as u32 });
+        match &self.sources[item] {
+            Source::Unknown { why } => unreachable!("{item} is made, though {why}"),
+            Source::Mine { block, .. } => {
+                let task = if block == item {
+                    format!("Mine {missing} {block}")
+                } else {
+                    format!("Mine {block} for {missing} {item}")
+                };
+                let code = gather_loop(item, missing, &format!("mineBlock(\"{block}\", 1);"));
+                TaskSpec { task, context: String::new(), tracker: gained(missing), code: Some(code) }
+            }
+            Source::Hunt { mob } => {
+                let code = gather_loop(item, missing, &format!("killMob(\"{mob}\", 120);"));
+                TaskSpec { task: format!("Kill {mob} for {missing} {item}"), context: String::new(), tracker: gained(missing), code: Some(code) }
+            }
+            Source::Smelt { input, fuel } => {
+                let code = format!("{}smeltItem(\"{input}\", \"{fuel}\", {missing});", station("furnace"));
+                TaskSpec {
+                    task: format!("Smelt {input} into {missing} {item}"),
+                    context: format!("fuel: {fuel}"),
+                    tracker: gained(missing),
+                    code: Some(code),
+                }
+            }
+            Source::Craft { recipe } => {
+                let made = ceil_div(missing, i64::from(recipe.count())) * i64::from(recipe.count());
+                let table = if recipe.fits_inventory_grid() { String::new() } else { station("crafting_table") };
+                let from: Vec<String> = recipe.needs().iter().map(|(n, c)| format!("{c} {n}")).collect();
+                TaskSpec {
+                    task: format!("Craft {made} {item}"),
+                    context: format!("each craft takes {} and makes {}", from.join(", "), recipe.count()),
+                    tracker: gained(made),
+                    code: Some(format!("{table}craftItem(\"{item}\", {made});")),
+                }
+            }
+        }
+    }
+}
+
+/// Code that repeats `action` until `count` more `item` are carried (drops can be chances), a few tries over.
+fn gather_loop(item: &str, count: i64, action: &str) -> String {
+    format!(
+        "let goal = inventoryCount(\"{item}\") + {count};\nlet tries = 0;\nwhile inventoryCount(\"{item}\") < goal && tries < {} {{\n    {action}\n    tries += 1;\n}}\ninventoryCount(\"{item}\")",
+        count * 3 + 2
+    )
+}
+
+/// Code that places a carried `block` (crafting table, furnace) beside the bot unless one is within walking range.
+fn station(block: &str) -> String {
+    format!(
+        "if findBlock(\"{block}\", 48) == () {{\n    let spot = findFreeSpot(4);\n    if spot == () {{ spot = findFreeSpot(8); }}\n    if spot == () {{ throw \"I found no free spot to place the {block}\"; }}\n    placeItem(\"{block}\", spot);\n}}\n"
+    )
+}
+
+/// `a / b` rounded up, for positive `b`.
+fn ceil_div(a: i64, b: i64) -> i64 {
+    (a + b - 1).div_euclid(b)
+}
+
+/// Fuel items that smelt `items` items.
+fn fuel_for(items: i64, fuel: &str) -> i64 {
+    let burn = i64::from(facts::facts().fuels.get(fuel).copied().unwrap_or(200).max(1));
+    ceil_div(items * 200, burn)
+}
+
+/// Reads a goal such as `get 2 oak logs`, `craft shears`, `mine 3 iron ore`, `kill a pig` or `smelt 4 iron
+/// ingots` as one [`Want`]; `None` when it is anything else (build, explore, two things at once, …).
+pub fn parse_goal(goal: &str, wood: &str) -> Option<Want> {
+    let words: Vec<String> = goal
+        .to_lowercase()
+        .split(|c: char| !c.is_alphanumeric() && c != '_')
+        .filter(|w| !w.is_empty())
+        .map(str::to_owned)
+        .collect();
+    let (verb, rest) = words.split_first()?;
+    let kind = match verb.as_str() {
+        "get" | "obtain" | "collect" | "gather" | "make" | "craft" | "smelt" | "cook" | "have" | "acquire" | "find" => "have",
+        "mine" | "dig" | "chop" | "cut" | "harvest" => "mine",
+        "kill" | "hunt" | "slay" | "fight" => "kill",
+        _ => return None,
+    };
+    let (count, rest) = match rest.split_first() {
+        Some((first, tail)) => match number(first) {
+            Some(n) => (n, tail),
+            None => (1, rest),
+        },
+        None => return None,
+    };
+    let rest: Vec<&str> =
+        rest.iter().map(String::as_str).skip_while(|w| ["of", "some", "more", "the", "new"].contains(w)).collect();
+    if rest.is_empty() || rest.len() > 4 || count == 0 {
+        return None;
+    }
+    let phrase = rest.join(" ");
+    if kind == "kill" {
+        let mob = singular_id(&phrase, |id| MOBS.contains(&id))?;
+        return Some(Want::Kill { mob, count });
+    }
+    let wood_words = match phrase.as_str() {
+        "wood" | "log" | "logs" | "wood log" | "wood logs" | "tree" | "trees" => Some(format!("{wood}_log")),
+        "planks" | "plank" | "wood planks" | "wooden planks" => Some(format!("{wood}_planks")),
+        "wool" => Some("white_wool".to_owned()),
+        "bed" | "beds" => Some("white_bed".to_owned()),
+        "boat" | "boats" => Some(format!("{wood}_boat")),
+        "cobble" => Some("cobblestone".to_owned()),
+        "iron" => Some(if kind == "mine" { "iron_ore".to_owned() } else { "iron_ingot".to_owned() }),
+        _ => None,
+    };
+    let known = |id: &str| known_item(id);
+    let id = wood_words.or_else(|| singular_id(&phrase, known))?;
+    if kind == "mine" && is_block(&id) {
+        // "chop 3 logs", "mine 5 stone": the block itself.
+        return Some(Want::Mine { block: id, count });
+    }
+    if kind == "mine" {
+        // "mine 3 coal", "mine 2 diamonds": the block that drops it.
+        if let Some((_, block)) = MINED.iter().find(|(drop, _)| *drop == id) {
+            return Some(Want::Mine { block: (*block).to_owned(), count });
+        }
+    }
+    Some(Want::Have { item: id, count })
+}
+
+fn number(word: &str) -> Option<u32> {
+    const WORDS: [&str; 13] =
+        ["a", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"];
+    if word == "an" {
+        return Some(1);
+    }
+    if let Some(i) = WORDS.iter().position(|w| *w == word) {
+        return Some(i.max(1) as u32);
+    }
+    word.parse().ok().filter(|n| (1..=64 * 36).contains(n))
+}
+
+/// The id for `phrase` (`iron ingots` → `iron_ingot`), trying the words as they are and with a plural taken off
+/// the last one, and Minecraft's display names (`block of iron` → `iron_block`).
+fn singular_id(phrase: &str, known: impl Fn(&str) -> bool) -> Option<String> {
+    let display = crate::skills::lexical::display_to_id(phrase);
+    let mut candidates: Vec<String> = display.into_iter().collect();
+    let words: Vec<&str> = phrase.split(' ').collect();
+    let (last, head) = words.split_last()?;
+    let mut lasts = vec![(*last).to_owned()];
+    for (plural, singular) in [("ies", "y"), ("ches", "ch"), ("shes", "sh"), ("es", ""), ("s", "")] {
+        if let Some(stem) = last.strip_suffix(plural) {
+            lasts.push(format!("{stem}{singular}"));
+        }
+    }
+    for last in lasts {
+        let mut words: Vec<&str> = head.to_vec();
+        words.push(&last);
+        candidates.push(words.join("_"));
+    }
+    candidates.into_iter().find(|c| known(c))
+}
+
+/// Whether `id` is a block of the game.
+fn is_block(id: &str) -> bool {
+    use std::str::FromStr;
+    azalea::registry::builtin::BlockKind::from_str(id).is_ok()
+}
+
+/// Whether `id` is an item the facts know of.
+fn known_item(id: &str) -> bool {
+    static KNOWN: std::sync::LazyLock<HashSet<String>> = std::sync::LazyLock::new(|| {
+        let facts = facts::facts();
+        let mut known: HashSet<String> = facts.crafting.keys().cloned().collect();
+        known.extend(facts.blocks.keys().cloned());
+        known.extend(facts.smelting.keys().cloned());
+        known.extend(facts.smelting.values().cloned());
+        known.extend(MINED.iter().chain(HUNTED).map(|(item, _)| (*item).to_owned()));
+        known
+    });
+    KNOWN.contains(id) || is_block(id)
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,142 @@
+use super::*;
+use crate::{agent::extract, script::bindings};
+
+fn setting(items: &[(&str, i32)], wood: &str) -> Setting {
+    Setting { carried: items.iter().map(|(n, c)| ((*n).to_owned(), *c)).collect(), wood: wood.to_owned(), ..Setting::default() }
+}
+
+fn tasks(steps: &[TaskSpec]) -> Vec<&str> {
+    steps.iter().map(|s| s.task.as_str()).collect()
+}
+
+fn have(item: &str, count: u32) -> Want {
+    Want::Have { item: item.to_owned(), count }
+}
+
+/// Every step's tracker counts what its text says, and its code compiles into a function a task can run.
+fn assert_sound(steps: &[TaskSpec]) {
+    for pair in steps.windows(2) {
+        assert_ne!(pair[0].task, pair[1].task, "identical steps in a row");
+    }
+    for step in steps {
+        let tracker = step.tracker.as_ref().unwrap_or_else(|| panic!("{} has no tracker", step.task));
+        match tracker {
+            Tracker::Craft { item, count } => {
+                assert!(step.task.contains(&format!("{count} {item}")), "{}: tracker {tracker:?}", step.task);
+            }
+            Tracker::Kill { mob, count } => assert_eq!(step.task, format!("Kill {count} {mob}")),
+            other => panic!("{}: unexpected tracker {other:?}", step.task),
+        }
+        let code = step.code.as_deref().expect("fact steps come with code");
+        let reply = format!("```rhai\nfn factStep() {{\n{code}\n}}\n```");
+        extract::program(&reply, bindings::FUNCTIONS).unwrap_or_else(|e| panic!("{}: {e}\n{code}", step.task));
+    }
+}
+
+#[test]
+fn shears_from_two_iron_ingots_are_one_craft() {
+    let steps = plan(&have("shears", 1), &setting(&[("iron_ingot", 2)], "oak")).unwrap();
+    assert_eq!(tasks(&steps), ["Craft 1 shears"]);
+    assert_eq!(steps[0].tracker, Some(Tracker::Craft { item: "shears".into(), count: 1 }));
+    assert_eq!(steps[0].code.as_deref(), Some("craftItem(\"shears\", 1);"), "shears fit the inventory's own grid");
+    assert_sound(&steps);
+}
+
+#[test]
+fn logs_asked_for_are_one_step() {
+    let steps = plan(&have("oak_log", 2), &setting(&[], "oak")).unwrap();
+    assert_eq!(tasks(&steps), ["Mine 2 oak_log"]);
+    let steps = plan(&have("oak_log", 2), &setting(&[("oak_log", 1)], "oak")).unwrap();
+    assert_eq!(tasks(&steps), ["Mine 1 oak_log"], "one is carried");
+    assert_eq!(plan(&have("oak_log", 2), &setting(&[("oak_log", 2)], "oak")).unwrap_err(), "I already have 2 oak_log");
+}
+
+#[test]
+fn a_stone_pickaxe_from_nothing_gathers_each_thing_once() {
+    let steps = plan(&have("stone_pickaxe", 1), &setting(&[], "birch")).unwrap();
+    assert_eq!(
+        tasks(&steps),
+        [
+            "Mine 3 birch_log",
+            "Craft 12 birch_planks",
+            "Craft 4 stick",
+            "Craft 1 crafting_table",
+            "Craft 1 wooden_pickaxe",
+            "Mine stone for 3 cobblestone",
+            "Craft 1 stone_pickaxe",
+        ]
+    );
+    assert_sound(&steps);
+    // With a table in reach and sticks carried, neither is made.
+    let near = Setting { table_near: true, ..setting(&[("stick", 2), ("wooden_pickaxe", 1)], "oak") };
+    let steps = plan(&have("stone_pickaxe", 1), &near).unwrap();
+    assert_eq!(tasks(&steps), ["Mine stone for 3 cobblestone", "Craft 1 stone_pickaxe"]);
+}
+
+#[test]
+fn an_iron_pickaxe_smelts_with_planks_when_there_is_no_coal() {
+    let near = Setting { table_near: true, ..setting(&[("stone_pickaxe", 1)], "spruce") };
+    let steps = plan(&have("iron_pickaxe", 1), &near).unwrap();
+    let names = tasks(&steps);
+    assert!(names.contains(&"Mine iron_ore for 3 raw_iron"), "{names:?}");
+    assert!(names.contains(&"Smelt raw_iron into 3 iron_ingot"), "{names:?}");
+    assert!(names.contains(&"Craft 1 furnace"), "{names:?}");
+    assert!(names.contains(&"Mine stone for 8 cobblestone"), "{names:?}");
+    assert!(!names.iter().any(|n| n.contains("wooden_pickaxe")), "a stone pickaxe is carried: {names:?}");
+    assert_eq!(names.last(), Some(&"Craft 1 iron_pickaxe"));
+    let smelt = steps.iter().find(|s| s.task.starts_with("Smelt")).unwrap();
+    assert!(smelt.code.as_deref().unwrap().contains("smeltItem(\"raw_iron\", \"spruce_planks\", 3)"), "{:?}", smelt.code);
+    // 2 planks of fuel and 2 for the sticks: one log.
+    assert!(names.contains(&"Mine 1 spruce_log"), "{names:?}");
+    assert_sound(&steps);
+    // Coal carried is the fuel.
+    let steps = plan(&have("iron_ingot", 3), &setting(&[("raw_iron", 3), ("coal", 1)], "oak")).unwrap();
+    assert!(tasks(&steps).contains(&"Smelt raw_iron into 3 iron_ingot"));
+    assert!(steps.iter().any(|s| s.code.as_deref().is_some_and(|c| c.contains("\"coal\""))));
+}
+
+#[test]
+fn food_armour_and_torches_come_from_the_facts() {
+    for (want, first) in [
+        (have("leather_helmet", 1), "Kill cow for 5 leather"),
+        (have("cooked_beef", 2), "Kill cow for 2 beef"),
+        (have("torch", 4), "Mine 3 oak_log"),
+        (have("white_bed", 1), "Mine 2 oak_log"),
+        (have("bucket", 1), "Mine 3 oak_log"),
+    ] {
+        let steps = plan(&want, &setting(&[], "oak")).unwrap_or_else(|e| panic!("{want:?}: {e}"));
+        assert_eq!(steps[0].task, first, "{want:?}: {:?}", tasks(&steps));
+        assert_sound(&steps);
+    }
+    let kill = plan(&Want::Kill { mob: "pig".into(), count: 2 }, &setting(&[], "oak")).unwrap();
+    assert_eq!(tasks(&kill), ["Kill 2 pig"]);
+    assert_sound(&kill);
+    let mine = plan(&Want::Mine { block: "iron_ore".into(), count: 2 }, &setting(&[("stone_pickaxe", 1)], "oak")).unwrap();
+    assert_eq!(tasks(&mine), ["Mine iron_ore for 2 raw_iron"]);
+}
+
+#[test]
+fn what_the_facts_cannot_tell_is_said() {
+    let err = plan(&have("elytra", 1), &setting(&[], "oak")).unwrap_err();
+    assert!(err.contains("do not say how to get elytra"), "{err}");
+}
+
+#[test]
+fn goals_are_read_as_items_blocks_and_mobs() {
+    let read = |goal: &str| parse_goal(goal, "spruce");
+    assert_eq!(read("get 2 oak logs"), Some(have("oak_log", 2)));
+    assert_eq!(read("craft shears"), Some(have("shears", 1)));
+    assert_eq!(read("Craft 4 torches!"), Some(have("torch", 4)));
+    assert_eq!(read("smelt four iron ingots"), Some(have("iron_ingot", 4)));
+    assert_eq!(read("get some wood"), Some(have("spruce_log", 1)));
+    assert_eq!(read("make a stone pickaxe"), Some(have("stone_pickaxe", 1)));
+    assert_eq!(read("get a block of iron"), Some(have("iron_block", 1)));
+    assert_eq!(read("mine 3 iron ore"), Some(Want::Mine { block: "iron_ore".into(), count: 3 }));
+    assert_eq!(read("mine 2 diamonds"), Some(Want::Mine { block: "diamond_ore".into(), count: 2 }));
+    assert_eq!(read("chop 5 logs"), Some(Want::Mine { block: "spruce_log".into(), count: 5 }));
+    assert_eq!(read("kill a pig"), Some(Want::Kill { mob: "pig".into(), count: 1 }));
+    assert_eq!(read("hunt 2 cows"), Some(Want::Kill { mob: "cow".into(), count: 2 }));
+    for vague in ["build a house", "explore the cave", "get", "kill everything in sight", "craft 0 sticks", "go home"] {
+        assert_eq!(read(vague), None, "{vague}");
+    }
+}
