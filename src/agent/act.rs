@@ -185,11 +185,19 @@ impl Agent {
         feedback: &str,
         critique: &str,
     ) -> Result<Vec<Message>, String> {
-        let skills = self.retrieved_skills(&format!("{} {}", spec.task, spec.context)).await;
-        let format = prompts::render("action_response_format", &[]).map_err(|e| e.to_string())?;
+        // After a failure, what the error says is missing joins the query, so the helper skills for it come back.
+        let query = format!("{} {} {}", spec.task, spec.context, missing_things(feedback));
+        let skills = self.retrieved_skills(&query).await;
+        // The answer's function is named for the task, so a model that copies the format names it well.
+        let name = naming::name_for_task(&spec.task);
+        let format = prompts::render("action_response_format", &[("name", &name)]).map_err(|e| e.to_string())?;
         let system = prompts::render(
             "action_template",
-            &[("primitives", &prompts::primitives_doc()), ("skills", &skills), ("response_format", &format)],
+            &[
+                ("primitives", &prompts::primitives_doc_for(&format!("{} {}", spec.task, spec.context))),
+                ("skills", &skills),
+                ("response_format", &format),
+            ],
         )
         .map_err(|e| e.to_string())?;
         let or_none = |text: &str| if text.is_empty() { "none".to_owned() } else { text.to_owned() };
@@ -208,7 +216,8 @@ impl Agent {
         Ok(vec![Message::system(system), Message::user(user)])
     }
 
-    /// The skills nearest `query`, as code with their descriptions; `none yet` when there are none or search is off.
+    /// The skills nearest `query`: the nearest as code (a worked example), the others by signature and description
+    /// (they can be called as they are); `none yet` when there are none or search is off.
     async fn retrieved_skills(&self, query: &str) -> String {
         let skills = self.skills.clone();
         let query = query.to_owned();
@@ -216,7 +225,11 @@ impl Agent {
         match found {
             Ok(Ok(found)) if !found.is_empty() => found
                 .iter()
-                .map(|m| format!("// {}: {}\n{}", m.skill.signature(), m.skill.meta.description, m.skill.code.trim_end()))
+                .enumerate()
+                .map(|(i, m)| match i {
+                    0 => format!("// {}: {}\n{}", m.skill.signature(), m.skill.meta.description, m.skill.code.trim_end()),
+                    _ => format!("// {}: {}", m.skill.signature(), m.skill.meta.description),
+                })
                 .collect::<Vec<_>>()
                 .join("\n\n"),
             Ok(Err(err)) => {
@@ -377,6 +390,37 @@ enum Known {
     Short { code: String, ran: String, critique: String, reason: String },
 }
 
+/// What an attempt's errors say is missing, as words for skill search: `I cannot make X because I need: 2 more
+/// stick` → `stick`; `I need at least a stone_pickaxe to mine iron_ore` → `stone_pickaxe`; no crafting table or
+/// furnace → `crafting_table` / `furnace`.
+fn missing_things(feedback: &str) -> String {
+    let mut things: Vec<String> = Vec::new();
+    let word_after = |text: &str, marker: &str| -> Vec<String> {
+        text.match_indices(marker)
+            .filter_map(|(i, _)| text[i + marker.len()..].split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).find(|w| !w.is_empty()))
+            .map(str::to_owned)
+            .collect()
+    };
+    for (i, _) in feedback.match_indices("because I need: ") {
+        let list = &feedback[i + "because I need: ".len()..];
+        let list = list.split(['.', '\n']).next().unwrap_or_default();
+        for part in list.split(", ") {
+            if let Some(item) = part.split_whitespace().last() {
+                things.push(item.to_owned());
+            }
+        }
+    }
+    things.extend(word_after(feedback, "I need at least a "));
+    things.extend(word_after(feedback, "I need at least an "));
+    for station in ["crafting_table", "furnace"] {
+        if feedback.contains(&format!("no {station}")) {
+            things.push(station.to_owned());
+        }
+    }
+    things.dedup();
+    things.join(" ")
+}
+
 fn indent(code: &str) -> String {
     code.lines().map(|l| format!("    {l}")).collect::<Vec<_>>().join("\n")
 }
@@ -431,9 +475,15 @@ pub async fn observation(bot: &BotHandle) -> String {
     let p = status.position;
     let items = items_text(&status.items);
     let blocks = primitives::observe::block_kinds_near(bot, 16, 24).await;
+    let or_none = |list: Vec<String>| if list.is_empty() { "none".to_owned() } else { list.join(", ") };
+    // Voyager's words for a chest whose contents the bot has not seen.
+    let chests: Vec<String> =
+        primitives::observe::chests_near(bot, 16.0, 5).await.into_iter().map(|at| format!("{at} (unknown items inside)")).collect();
+    let slots = primitives::items::inventory_slots(bot);
+    let used = slots.get(9..=44).map_or(0, |s| s.iter().filter(|stack| !stack.is_empty()).count());
     format!(
         "Position: {:.1} {:.1} {:.1} in the {} ({} biome)\nHealth: {}/20, food: {}/20\n{}Equipment: {}\n\
-         Inventory: {items}\nNearby blocks: {}",
+         Inventory ({used}/36): {items}\nNearby blocks: {}\nNearby entities: {}\nNearby chests: {}",
         p.x,
         p.y,
         p.z,
@@ -443,7 +493,9 @@ pub async fn observation(bot: &BotHandle) -> String {
         status.food,
         dangers_text(&status),
         primitives::observe::equipment(bot),
-        if blocks.is_empty() { "none".to_owned() } else { blocks.join(", ") }
+        or_none(blocks),
+        or_none(primitives::observe::entities_near(bot, 32.0, 8)),
+        or_none(chests),
     )
 }
 
@@ -522,6 +574,16 @@ pub fn usage_since(before: Usage, now: Usage) -> Usage {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn what_an_error_says_is_missing_goes_to_skill_search() {
+        let feedback = "The function failed at line 3: I cannot make stone_pickaxe because I need: 2 more cobblestone, 1 more stick.";
+        assert_eq!(missing_things(feedback), "cobblestone stick");
+        assert_eq!(missing_things("failed: I need at least a stone_pickaxe to mine iron_ore"), "stone_pickaxe");
+        let no_table = "I cannot make bucket because there is no crafting_table within 48 blocks that I can get to";
+        assert_eq!(missing_things(no_table), "crafting_table");
+        assert_eq!(missing_things("It said: hello"), "");
+    }
 
     #[test]
     fn finds_json_in_prose() {

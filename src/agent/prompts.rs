@@ -13,7 +13,7 @@ pub struct Prompt {
 
 pub const PROMPTS: &[Prompt] = &[
     Prompt { name: "action_template", text: include_str!("../../prompts/action_template.md"), keys: &["primitives", "skills", "response_format"] },
-    Prompt { name: "action_response_format", text: include_str!("../../prompts/action_response_format.md"), keys: &[] },
+    Prompt { name: "action_response_format", text: include_str!("../../prompts/action_response_format.md"), keys: &["name"] },
     Prompt { name: "action_task", text: include_str!("../../prompts/action_task.md"), keys: &["task", "context", "observation", "last_code", "feedback", "critique"] },
     Prompt { name: "critic", text: include_str!("../../prompts/critic.md"), keys: &[] },
     Prompt { name: "critic_task", text: include_str!("../../prompts/critic_task.md"), keys: &["task", "context", "observation", "result", "chat"] },
@@ -84,6 +84,39 @@ pub fn primitives_doc() -> String {
     PRIMITIVES.iter().map(|(_, doc)| doc.trim_end()).collect::<Vec<_>>().join("\n\n")
 }
 
+/// Primitives every action prompt documents: the ones nearly every task uses.
+const CORE_PRIMITIVES: &[&str] =
+    &["position", "inventoryCount", "chat", "findBlock", "findFreeSpot", "goTo", "mineBlock", "craftItem", "placeItem", "vec3"];
+
+/// Words in a task that make a primitive worth documenting in its prompt.
+const PRIMITIVE_WORDS: &[(&str, &[&str])] = &[
+    ("smeltItem", &["smelt", "cook", "ingot", "furnace", "charcoal", "glass", "cooked", "iron", "gold", "copper"]),
+    ("killMob", &["kill", "hunt", "fight", "slay", "mob", "leather", "beef", "pork", "mutton", "wool", "string", "feather", "bone", "meat"]),
+    ("nearestEntity", &["kill", "hunt", "fight", "mob", "animal", "player", "entity", "near", "follow"]),
+    ("exploreUntil", &["explore", "find", "search", "look", "seek", "locate", "far", "diamond", "ore"]),
+    ("findBlocks", &["blocks", "every", "all", "count", "area"]),
+    ("equip", &["equip", "wear", "armor", "armour", "helmet", "chestplate", "leggings", "boots", "hold", "shield"]),
+    ("inventory", &["inventory", "items", "carry", "deposit", "drop"]),
+    ("health", &["health", "heal", "hurt", "safe", "fight"]),
+    ("food", &["food", "eat", "hungry", "hunger", "cook"]),
+    ("getItemFromChest", &["chest", "take", "retrieve", "storage"]),
+    ("depositItemIntoChest", &["chest", "deposit", "store", "put", "storage"]),
+    ("checkItemInsideChest", &["chest", "check", "storage"]),
+];
+
+/// The documentation of the primitives a task needs: the core ones, and those its words call for (`cook` brings
+/// `smeltItem` and `food`). A small model gets a shorter prompt and fewer functions to mix up.
+pub fn primitives_doc_for(task: &str) -> String {
+    let words: Vec<String> = task.to_lowercase().split(|c: char| !c.is_ascii_alphanumeric()).map(str::to_owned).collect();
+    let wanted = |name: &str| {
+        CORE_PRIMITIVES.contains(&name)
+            || PRIMITIVE_WORDS.iter().any(|(primitive, cues)| {
+                *primitive == name && cues.iter().any(|cue| words.iter().any(|w| w.starts_with(cue)))
+            })
+    };
+    PRIMITIVES.iter().filter(|(name, _)| wanted(name)).map(|(_, doc)| doc.trim_end()).collect::<Vec<_>>().join("\n\n")
+}
+
 #[cfg(test)]
 /// The `{{key}}` blanks in `text`, in order of appearance.
 fn blanks(text: &str) -> Vec<String> {
@@ -100,6 +133,23 @@ fn blanks(text: &str) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_task_is_shown_the_primitives_it_needs() {
+        let all = primitives_doc();
+        let logs = primitives_doc_for("Mine 2 oak_log");
+        assert!(logs.contains("mineBlock(") && !logs.contains("smeltItem(") && !logs.contains("getItemFromChest("));
+        assert!(logs.len() * 2 < all.len() + logs.len(), "{} of {} bytes", logs.len(), all.len());
+        let cook = primitives_doc_for("Cook 2 beef");
+        assert!(cook.contains("smeltItem(") && cook.contains("killMob("), "{cook}");
+        assert!(primitives_doc_for("Deposit cobblestone into a chest").contains("depositItemIntoChest("));
+        for (name, _) in PRIMITIVE_WORDS {
+            assert!(PRIMITIVES.iter().any(|(p, _)| p == name), "{name} is not a primitive");
+        }
+        for name in CORE_PRIMITIVES {
+            assert!(PRIMITIVES.iter().any(|(p, _)| p == name), "{name} is not a primitive");
+        }
+    }
 
     /// The file stems in a folder of the crate, sorted.
     fn stems(folder: &str) -> Vec<String> {

@@ -380,7 +380,10 @@ impl<'a> Planner<'a> {
                 } else {
                     format!("Mine {block} for {missing} {item}")
                 };
-                let code = gather_loop(item, missing, &format!("mineBlock(\"{block}\", 1);"));
+                let code = match ORE_DEPTHS.iter().find(|(ore, _, _)| ore == block) {
+                    Some((ore, deep, y)) => ore_loop(item, missing, ore, deep, *y),
+                    None => gather_loop(item, missing, &format!("mineBlock(\"{block}\", 1);")),
+                };
                 TaskSpec { task, context: String::new(), tracker: gained(missing), code: Some(code) }
             }
             Source::Hunt { mob } => {
@@ -416,6 +419,48 @@ fn gather_loop(item: &str, count: i64, action: &str) -> String {
     format!(
         "let goal = inventoryCount(\"{item}\") + {count};\nlet tries = 0;\nwhile inventoryCount(\"{item}\") < goal && tries < {} {{\n    {action}\n    tries += 1;\n}}\ninventoryCount(\"{item}\")",
         count * 3 + 2
+    )
+}
+
+/// Ores that lie underground: the ore, its deepslate kind, and the height where it is common.
+const ORE_DEPTHS: &[(&str, &str, i32)] = &[
+    ("iron_ore", "deepslate_iron_ore", 16),
+    ("coal_ore", "deepslate_coal_ore", 48),
+    ("copper_ore", "deepslate_copper_ore", 48),
+    ("gold_ore", "deepslate_gold_ore", -16),
+    ("lapis_ore", "deepslate_lapis_ore", 0),
+    ("redstone_ore", "deepslate_redstone_ore", -50),
+    ("diamond_ore", "deepslate_diamond_ore", -50),
+];
+
+/// Code that mines `ore` (or its deepslate kind) until `count` more `item` are carried: when neither is within 64
+/// blocks, it digs stairs down toward height `y` once and looks again; back up where it started at the end.
+fn ore_loop(item: &str, count: i64, ore: &str, deep: &str, y: i32) -> String {
+    let tries = count * 3 + 2;
+    format!(
+        r#"let start = position();
+let goal = inventoryCount("{item}") + {count};
+let tries = 0;
+let went_down = false;
+while inventoryCount("{item}") < goal && tries < {tries} {{
+    let ore = "{ore}";
+    if findBlock("{ore}", 64) == () {{
+        if findBlock("{deep}", 64) != () {{
+            ore = "{deep}";
+        }} else if !went_down && position().y > {y} + 8 {{
+            went_down = true;
+            let here = position().floor();
+            goTo(vec3(here.x + 8, {y}, here.z), 4);
+            continue;
+        }}
+    }}
+    mineBlock(ore, 1);
+    tries += 1;
+}}
+if went_down {{
+    goTo(start, 3);
+}}
+inventoryCount("{item}")"#
     )
 }
 

@@ -15,45 +15,59 @@ use crate::{
     primitives::{items, observe},
 };
 
-/// Plans `goal` and does it, reporting in chat through `agent.say`. Returns whether the goal was reached.
+/// How many times a goal is planned again after a step fails, from what the bot has by then.
+const REPLANS: usize = 2;
+
+/// Plans `goal` and does it, reporting in chat through `agent.say`. A failed step has the goal planned again from
+/// what the bot has then (the reason goes to the LLM planner), up to [`REPLANS`] times. Returns whether the goal
+/// was reached.
 pub async fn run_goal(agent: &Agent, goal: &str) -> bool {
     let before = agent.llm.total_usage();
-    let plan = match plan(agent, goal).await {
-        Ok(plan) => plan,
-        Err(reason) => {
-            (agent.say)(&format!("I failed task: {goal} because I could not plan it: {reason}"));
-            return false;
-        }
-    };
-    if plan.is_empty() {
-        (agent.say)(&format!("I succeeded in task: {goal} (I already had it)"));
-        return true;
-    }
-    let steps: Vec<&str> = plan.iter().map(|s| s.task.as_str()).collect();
-    (agent.say)(&format!("Plan for {goal}: {}.", steps.join("; ")));
+    let mut failures: Vec<String> = Vec::new();
     let mut learned = Vec::new();
-    for (i, spec) in plan.iter().enumerate() {
-        if let Some(tracker) = &spec.tracker
-            && tracker.progress(&Snapshot::default(), &agent.snapshot(Some(tracker), &Default::default())).done
-            && !matches!(tracker, Tracker::Craft { .. } | Tracker::Kill { .. })
-        {
-            (agent.say)(&format!("Already done: {}.", spec.task));
-            continue;
-        }
-        (agent.relabel)(format!("{goal}: step {}/{} {}", i + 1, plan.len(), spec.task));
-        (agent.say)(&format!("I will start task: {}", spec.task));
-        match agent.attempt_task(spec).await {
-            TaskOutcome::Succeeded { skill } => {
-                (agent.say)(&format!("I succeeded in task: {}", spec.task));
-                learned.extend(skill);
-            }
-            TaskOutcome::Failed { reason } => {
-                (agent.say)(&format!("I failed task: {} because {reason}", spec.task));
-                (agent.say)(&format!("I failed task: {goal} because step {} ({}) failed", i + 1, spec.task));
+    'plans: loop {
+        let plan = match plan(agent, goal, &failures).await {
+            Ok(plan) => plan,
+            Err(reason) => {
+                (agent.say)(&format!("I failed task: {goal} because I could not plan it: {reason}"));
                 return false;
             }
-            TaskOutcome::Stopped => return false,
+        };
+        if plan.is_empty() {
+            (agent.say)(&format!("I succeeded in task: {goal} (I already had it)"));
+            return true;
         }
+        let steps: Vec<&str> = plan.iter().map(|s| s.task.as_str()).collect();
+        (agent.say)(&format!("Plan for {goal}: {}.", steps.join("; ")));
+        for (i, spec) in plan.iter().enumerate() {
+            if let Some(tracker) = &spec.tracker
+                && tracker.progress(&Snapshot::default(), &agent.snapshot(Some(tracker), &Default::default())).done
+                && !matches!(tracker, Tracker::Craft { .. } | Tracker::Kill { .. })
+            {
+                (agent.say)(&format!("Already done: {}.", spec.task));
+                continue;
+            }
+            (agent.relabel)(format!("{goal}: step {}/{} {}", i + 1, plan.len(), spec.task));
+            (agent.say)(&format!("I will start task: {}", spec.task));
+            match agent.attempt_task(spec).await {
+                TaskOutcome::Succeeded { skill } => {
+                    (agent.say)(&format!("I succeeded in task: {}", spec.task));
+                    learned.extend(skill);
+                }
+                TaskOutcome::Failed { reason } => {
+                    (agent.say)(&format!("I failed task: {} because {reason}", spec.task));
+                    if failures.len() >= REPLANS {
+                        (agent.say)(&format!("I failed task: {goal} because step {} ({}) failed", i + 1, spec.task));
+                        return false;
+                    }
+                    failures.push(format!("{} failed: {reason}", spec.task));
+                    (agent.say)(&format!("Planning {goal} again from what I have now."));
+                    continue 'plans;
+                }
+                TaskOutcome::Stopped => return false,
+            }
+        }
+        break;
     }
     let used = usage_since(before, agent.llm.total_usage());
     tracing::info!("goal {goal:?} done with {} LLM calls, {} tokens", used.calls, used.total_tokens());
@@ -65,7 +79,7 @@ pub async fn run_goal(agent: &Agent, goal: &str) -> bool {
 /// The steps for `goal`: from the game's facts when the goal names an item to have, a block to mine or a mob to
 /// kill (no LLM call); else from the LLM, tidied (see [`tidy`]). An unusable answer is asked for once more with
 /// what was wrong with it.
-async fn plan(agent: &Agent, goal: &str) -> Result<Vec<TaskSpec>, String> {
+async fn plan(agent: &Agent, goal: &str, failures: &[String]) -> Result<Vec<TaskSpec>, String> {
     let setting = setting(&agent.bot).await;
     if let Some(want) = recipes::parse_goal(goal, &setting.wood) {
         match recipes::plan(&want, &setting) {
@@ -77,7 +91,12 @@ async fn plan(agent: &Agent, goal: &str) -> Result<Vec<TaskSpec>, String> {
             Err(why) => tracing::info!("the game's facts cannot plan {goal:?} ({why}); asking the LLM"),
         }
     }
-    llm_plan(agent, goal).await.map(tidy)
+    let asked = if failures.is_empty() {
+        goal.to_owned()
+    } else {
+        format!("{goal}\n(Planned before; these steps failed, so plan around them: {}.)", failures.join("; "))
+    };
+    llm_plan(agent, &asked).await.map(tidy)
 }
 
 /// What the fact-based planner needs to know of the bot: what it carries, the stations in reach, and its wood: the

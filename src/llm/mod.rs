@@ -143,7 +143,7 @@ impl Llm {
     async fn once(&self, role: Role, messages: &[Message], temperature: f32) -> Result<Reply, (LlmError, Option<Duration>)> {
         let config = self.config();
         let url = format!("{}/chat/completions", config.base_url.trim_end_matches('/'));
-        let body = Request { model: config.model_for(role), messages, temperature };
+        let body = Request { model: config.model_for(role), messages, temperature, max_tokens: role.max_tokens() };
         let mut request = self.endpoint.http.post(&url).json(&body);
         if let Some(key) = &config.api_key {
             request = request.bearer_auth(key);

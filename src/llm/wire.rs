@@ -47,6 +47,7 @@ pub struct Request<'a> {
     pub model: &'a str,
     pub messages: &'a [Message],
     pub temperature: f32,
+    pub max_tokens: u32,
 }
 
 #[derive(Deserialize)]
