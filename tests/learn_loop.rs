@@ -68,8 +68,10 @@ fn learns_three_skills_then_resumes() {
     assert!(!seen.contains("Nearby entities") && !seen.contains("Biome"), "{seen}");
     assert!(last_user_message(&requests[3]).contains("The function failed at line 2"), "{}", last_user_message(&requests[3]));
     assert!(last_user_message(&requests[5]).starts_with("That cannot be used: no JSON object"), "{}", last_user_message(&requests[5]));
-    // Skills learned earlier are shown to the action agent later.
-    assert!(system_message(&requests[6]).contains("fn makePlanks()") && system_message(&requests[6]).contains("fn mineOneLog()"));
+    // Skills learned earlier are shown to the action agent later: the nearest as code, the next by signature.
+    let shown = system_message(&requests[6]);
+    assert!(shown.contains("// makePlanks(): ") && shown.contains("// mineOneLog(): "), "{shown}");
+    assert_eq!(shown.matches("fn makePlanks()").count() + shown.matches("fn mineOneLog()").count(), 1, "{shown}");
 
     // The checkpoint was written as it went, in this bot's own folder.
     let mine = checkpoint.0.join("Wayfarer");

@@ -31,7 +31,11 @@ fn learning_resumes_after_a_kick_and_the_run_ends_with_its_summary() {
     endpoint.push(Scripted::Stall(Duration::from_secs(8)));
     endpoint.push_content(proposal("Mine 9 oak_log", "oak_log", 9));
     endpoint.push_content(proposal("Mine 1 more oak_log", "oak_log", 1));
-    endpoint.push_content(code("Mines one more oak log.", "fn mineAnotherLog() {\n  mineBlock(\"oak_log\", 1)\n}"));
+    // Code of its own: the same code as mineOneLog would reuse that skill instead of adding one.
+    endpoint.push_content(code(
+        "Mines one more oak log and says so.",
+        "fn mineAnotherLog() {\n  let got = mineBlock(\"oak_log\", 1);\n  chat(`one more log: ${got}`);\n  got\n}",
+    ));
 
     let world = World::start();
     for (x, z) in [(4, -3), (5, -5), (7, -4)] {
