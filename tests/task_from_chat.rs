@@ -115,7 +115,15 @@ fn bad_plans_failed_steps_and_no_llm_are_answered_plainly() {
     // Without an LLM configured, the bot says how to configure one.
     let plain = Bot::start(&world.address(), &["--username", "Plain", "--owner", "Alice"]);
     plain.expect_log("Plain spawned at", Duration::from_secs(60));
-    let from = world.say("Alice", "Plain !task get wood");
+    let from = world.say("Alice", "Plain !task build a house");
+    let reply = world.expect_chat(from, "Plain", "I failed task: build a house", Duration::from_secs(10));
+    assert!(reply.contains("facts do not cover it") && reply.contains("WAYFARER_LLM_URL"), "{reply}");
+    // A goal the game's facts plan needs no LLM.
+    world.cmd(json!({"cmd": "setBlock", "x": 6, "y": 64, "z": 2, "block": "oak_log"}));
+    let from = world.say("Alice", "Plain !task get 1 oak log");
+    let done = world.expect_chat(from, "Plain", "task: get 1 oak log", Duration::from_secs(60));
+    assert!(done.starts_with("I succeeded in task: get 1 oak log"), "{done}");
+    let from = world.say("Alice", "Plain !learn start 1");
     let reply = world.expect_chat(from, "Plain", "I have no LLM to plan with", Duration::from_secs(10));
     assert!(reply.contains("WAYFARER_LLM_URL"), "{reply}");
 }

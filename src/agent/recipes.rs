@@ -83,6 +83,9 @@ const HUNTED: &[(&str, &str)] = &[
     ("ink_sac", "squid"),
 ];
 
+/// The kinds of wood trees grow, for planks, sticks and tables.
+pub const WOODS: [&str; 9] = ["oak", "birch", "spruce", "jungle", "acacia", "dark_oak", "mangrove", "cherry", "pale_oak"];
+
 /// Mobs a goal may name.
 const MOBS: &[&str] = &[
     "cow", "pig", "sheep", "chicken", "rabbit", "spider", "skeleton", "zombie", "creeper", "enderman", "slime",
@@ -167,7 +170,7 @@ pub fn related_items(want: &Want) -> Option<BTreeSet<String>> {
     }
     let woody = |n: &str| ["_planks", "_log"].iter().any(|end| n.ends_with(end));
     if related.iter().any(|n| woody(n)) {
-        for wood in ["oak", "birch", "spruce", "jungle", "acacia", "dark_oak", "mangrove", "cherry", "pale_oak"] {
+        for wood in WOODS {
             related.insert(format!("{wood}_log"));
             related.insert(format!("{wood}_planks"));
         }

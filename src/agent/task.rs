@@ -6,7 +6,7 @@ use super::{
     act::{Agent, TaskOutcome, Unusable, ask_usable, observation, usage_since},
     plan::TaskSpec,
     prompts,
-    recipes::{self, Setting},
+    recipes::{self, Setting, WOODS},
     tracker::{Snapshot, Tracker},
 };
 use crate::{
@@ -91,6 +91,9 @@ async fn plan(agent: &Agent, goal: &str, failures: &[String]) -> Result<Vec<Task
             Err(why) => tracing::info!("the game's facts cannot plan {goal:?} ({why}); asking the LLM"),
         }
     }
+    if !agent.llm.is_enabled() {
+        return Err(format!("the game's facts do not cover it, and {}", crate::llm::LlmError::NotConfigured));
+    }
     let asked = if failures.is_empty() {
         goal.to_owned()
     } else {
@@ -128,8 +131,6 @@ async fn setting(bot: &BotHandle) -> Setting {
     }
     Setting { carried, table_near, furnace_near, wood: wood.unwrap_or_else(|| "oak".to_owned()) }
 }
-
-const WOODS: [&str; 9] = ["oak", "birch", "spruce", "jungle", "acacia", "dark_oak", "mangrove", "cherry", "pale_oak"];
 
 /// Asks the LLM for the steps.
 async fn llm_plan(agent: &Agent, goal: &str) -> Result<Vec<TaskSpec>, String> {

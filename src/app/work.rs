@@ -17,7 +17,7 @@ use crate::{
     },
 };
 
-/// What `!task` and `!learn` answer when no LLM is configured.
+/// What `!task` (for a goal the game's facts cannot plan) and `!learn` answer when no LLM is configured.
 pub const NO_LLM: &str = "I have no LLM to plan with. Start me with WAYFARER_LLM_URL (e.g. http://localhost:11434/v1 \
     for Ollama) and WAYFARER_LLM_MODEL, or OPENAI_API_KEY for OpenAI. Scripts and skills (!run, !skills) work without one.";
 
@@ -105,9 +105,14 @@ fn agent(bot: BotHandle, state: &BotState, reply: &Replier) -> Option<Agent> {
         reply.say(NO_LLM);
         return None;
     };
+    Some(agent_with(bot, state, reply, llm))
+}
+
+/// An agent with `llm` (a disabled one for `!task` without an LLM: goals the game's facts plan still work).
+fn agent_with(bot: BotHandle, state: &BotState, reply: &Replier, llm: Arc<crate::llm::Llm>) -> Agent {
     let say = reply.clone();
     let activity = state.activity.clone();
-    Some(Agent {
+    Agent {
         bot,
         llm,
         skills: state.shared.skills.clone(),
@@ -115,12 +120,14 @@ fn agent(bot: BotHandle, state: &BotState, reply: &Replier) -> Option<Agent> {
         stop: StopFlag::default(),
         say: Arc::new(move |line: &str| say.say(line)),
         relabel: Arc::new(move |label: String| activity.relabel(label)),
-    })
+    }
 }
 
 /// Plans and does `goal` as the bot's activity; `!stop` ends it, the script in flight included.
 pub fn start_task(bot: BotHandle, state: &BotState, reply: Replier, goal: String) {
-    let Some(agent) = agent(bot, state, &reply) else { return };
+    // Without an LLM, a goal the game's facts plan still runs; any other says how to configure one.
+    let llm = state.llm.clone().unwrap_or_else(|| Arc::new(crate::llm::Llm::disabled()));
+    let agent = agent_with(bot, state, &reply, llm);
     let stop = agent.stop.clone();
     let (label, what) = (format!("task {goal}"), goal.clone());
     begin(state, &reply, label, what, async move {

@@ -38,6 +38,8 @@ pub enum LlmError {
     Malformed { reason: String, body: String },
     #[error("the HTTP client cannot start: {0}")]
     Setup(String),
+    #[error("no LLM is configured: start me with WAYFARER_LLM_URL (and WAYFARER_LLM_MODEL), or OPENAI_API_KEY for OpenAI")]
+    NotConfigured,
 }
 
 impl LlmError {
@@ -47,7 +49,7 @@ impl LlmError {
             // A cut-off or garbled body is a fault on the way, as a 5xx is; asking again usually gets a whole one.
             LlmError::Unreachable { .. } | LlmError::Timeout(_) | LlmError::Malformed { .. } => true,
             LlmError::Status { status, .. } => *status == 429 || *status >= 500,
-            LlmError::Setup(_) => false,
+            LlmError::Setup(_) | LlmError::NotConfigured => false,
         }
     }
 }
@@ -67,6 +69,8 @@ type Meter = Mutex<BTreeMap<Role, Usage>>;
 pub struct Llm {
     endpoint: Arc<Endpoint>,
     meter: Meter,
+    /// False for [`Llm::disabled`]: every call fails at once with [`LlmError::NotConfigured`].
+    enabled: bool,
 }
 
 /// What every bot's client shares.
@@ -107,12 +111,24 @@ impl Llm {
         let http =
             reqwest::Client::builder().timeout(config.timeout).build().map_err(|err| LlmError::Setup(err.to_string()))?;
         let endpoint = Arc::new(Endpoint { config, http, process: Meter::default() });
-        Ok(Self { endpoint, meter: Meter::default() })
+        Ok(Self { endpoint, meter: Meter::default(), enabled: true })
+    }
+
+    /// A client for a bot with no LLM: what needs none (`!task` goals the game's facts plan, with the code they
+    /// come with) still works, and every call fails at once saying how to configure one.
+    pub fn disabled() -> Self {
+        let endpoint = Arc::new(Endpoint { config: LlmConfig::default(), http: reqwest::Client::new(), process: Meter::default() });
+        Self { endpoint, meter: Meter::default(), enabled: false }
+    }
+
+    /// Whether an LLM is configured (see [`Llm::disabled`]).
+    pub fn is_enabled(&self) -> bool {
+        self.enabled
     }
 
     /// A client on the same endpoint, connection pool and process total, with a meter of its own.
     pub fn for_bot(&self) -> Self {
-        Self { endpoint: self.endpoint.clone(), meter: Meter::default() }
+        Self { endpoint: self.endpoint.clone(), meter: Meter::default(), enabled: self.enabled }
     }
 
     pub fn config(&self) -> &LlmConfig {
@@ -121,6 +137,9 @@ impl Llm {
 
     /// One completion for `role`, retried as the module says.
     pub async fn chat(&self, role: Role, messages: &[Message], temperature: f32) -> Result<Reply, LlmError> {
+        if !self.enabled {
+            return Err(LlmError::NotConfigured);
+        }
         let mut attempt = 0;
         loop {
             match self.once(role, messages, temperature).await {

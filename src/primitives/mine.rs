@@ -19,6 +19,8 @@ use crate::{bot::BotHandle, script::Answer};
 const SEARCH: f64 = 64.0;
 /// How many blocks one `mineBlock` call fails to reach before it gives up.
 const MAX_UNREACHED: u32 = 3;
+/// How many digs the server undid (the block came back) one `mineBlock` call tries again.
+const MAX_REDIGS: u32 = 2;
 
 pub async fn mine_block(bot: &BotHandle, name: &str, count: u32, search_budget: Duration) -> Answer {
     let kind = BlockKind::from_str(name).map_err(|()| format!("There is no block called {name}"))?;
@@ -26,6 +28,7 @@ pub async fn mine_block(bot: &BotHandle, name: &str, count: u32, search_budget: 
     let mut mined = 0;
     let mut lost = 0;
     let mut unreached = 0;
+    let mut redone = 0;
     while mined < count {
         let pos = match target(bot, kind).await {
             Some(pos) => pos,
@@ -71,6 +74,13 @@ pub async fn mine_block(bot: &BotHandle, name: &str, count: u32, search_budget: 
         }
         mined += 1;
         if !collect_drops(bot, pos, &drops, &before).await {
+            if observe::block_kind(bot, pos) == Some(kind) && redone < MAX_REDIGS {
+                // The server put the block back (it did not take the dig): it was not mined, so dig it again.
+                tracing::debug!("{}: the {name} at {} is back; digging it again", bot.name(), fmt_block(pos));
+                mined -= 1;
+                redone += 1;
+                continue;
+            }
             lost += 1;
         }
     }
@@ -212,9 +222,11 @@ async fn collect_drops(bot: &BotHandle, pos: BlockPos, drops: &[String], before:
             .map(|e| e.position())
             .find(|p| p.distance_to(centre) < 4.0)
     };
-    for _ in 0..3 {
+    for attempt in 0..3 {
         let mut item = None;
-        items::wait_until(bot, Duration::from_millis(500), || {
+        // The item entity comes a tick or two after the break; on a busy server, later.
+        let wait = if attempt == 0 { Duration::from_millis(1500) } else { Duration::from_millis(500) };
+        items::wait_until(bot, wait, || {
             item = dropped_item(bot);
             item.is_some() || arrived(bot)
         })
