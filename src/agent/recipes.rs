@@ -419,9 +419,11 @@ impl<'a> Planner<'a> {
 
 /// Code that repeats `action` until `count` more `item` are carried (drops can be chances), a few tries over.
 fn gather_loop(item: &str, count: i64, action: &str) -> String {
+    // Gravel gives flint one time in ten.
+    let per = if item == "flint" { 15 } else { 3 };
     format!(
         "let goal = inventoryCount(\"{item}\") + {count};\nlet tries = 0;\nwhile inventoryCount(\"{item}\") < goal && tries < {} {{\n    {action}\n    tries += 1;\n}}\ninventoryCount(\"{item}\")",
-        count * 3 + 2
+        count * per + 2
     )
 }
 
@@ -529,7 +531,13 @@ pub fn parse_goal(goal: &str, wood: &str) -> Option<Want> {
         _ => None,
     };
     let known = |id: &str| known_item(id);
-    let id = wood_words.or_else(|| singular_id(&phrase, known))?;
+    let mut id = wood_words.or_else(|| singular_id(&phrase, known))?;
+    if ["cook", "smelt"].contains(&verb.as_str())
+        && let Some(output) = facts::facts().smelting.get(&id)
+    {
+        // "cook 2 beef" asks for cooked beef; "smelt 3 iron ingots" names the output already.
+        id = output.clone();
+    }
     if kind == "mine" && is_block(&id) {
         // "chop 3 logs", "mine 5 stone": the block itself.
         return Some(Want::Mine { block: id, count });

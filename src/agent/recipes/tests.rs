@@ -128,6 +128,8 @@ fn goals_are_read_as_items_blocks_and_mobs() {
     assert_eq!(read("craft shears"), Some(have("shears", 1)));
     assert_eq!(read("Craft 4 torches!"), Some(have("torch", 4)));
     assert_eq!(read("smelt four iron ingots"), Some(have("iron_ingot", 4)));
+    assert_eq!(read("cook 2 beef"), Some(have("cooked_beef", 2)), "the cooked food, not the raw");
+    assert_eq!(read("smelt 3 raw iron"), Some(have("iron_ingot", 3)));
     assert_eq!(read("get some wood"), Some(have("spruce_log", 1)));
     assert_eq!(read("make a stone pickaxe"), Some(have("stone_pickaxe", 1)));
     assert_eq!(read("get a block of iron"), Some(have("iron_block", 1)));
