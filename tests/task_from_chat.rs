@@ -123,6 +123,12 @@ fn bad_plans_failed_steps_and_no_llm_are_answered_plainly() {
     let from = world.say("Alice", "Plain !task get 1 oak log");
     let done = world.expect_chat(from, "Plain", "task: get 1 oak log", Duration::from_secs(60));
     assert!(done.starts_with("I succeeded in task: get 1 oak log"), "{done}");
+    give(&world, "Plain", "crafting_table", 1);
+    bot_sees(&world, "Plain", "crafting_table", 1);
+    let from = world.say("Alice", "Plain !task place a crafting table next to you");
+    let done = world.expect_chat(from, "Plain", "task: place a crafting table", Duration::from_secs(30));
+    assert!(done.starts_with("I succeeded in task: place a crafting table next to you"), "{done}");
+    assert_eq!(inventory_count(&world, "Plain", "crafting_table"), 0, "it was placed");
     let from = world.say("Alice", "Plain !learn start 1");
     let reply = world.expect_chat(from, "Plain", "I have no LLM to plan with", Duration::from_secs(10));
     assert!(reply.contains("WAYFARER_LLM_URL"), "{reply}");

@@ -161,7 +161,13 @@ impl Agent {
         }
         let now = self.snapshot(spec.tracker.as_ref(), kills);
         let Some(tracker) = &spec.tracker else {
-            return Known::Short { code: text, ran: describe_run(&report), critique: String::new(), reason: "not judged".into() };
+            // A step with nothing to count (placing a block) is done when its code runs through.
+            return match &report.outcome {
+                runner::Outcome::Value(_) => Known::Done,
+                runner::Outcome::Failed(failure) => {
+                    Known::Short { code: text, ran: describe_run(&report), critique: String::new(), reason: failure.to_string() }
+                }
+            };
         };
         let progress = tracker.progress(start, &now);
         (self.say)(&format!("{} ({}%)", progress, progress.percent()));

@@ -19,6 +19,8 @@ pub enum Want {
     Mine { block: String, count: u32 },
     /// `count` mobs of a kind killed.
     Kill { mob: String, count: u32 },
+    /// A block placed beside the bot (made first when none is carried).
+    Place { block: String },
 }
 
 /// What the planner knows of the bot's situation.
@@ -139,6 +141,22 @@ pub fn plan(want: &Want, setting: &Setting) -> Result<Vec<TaskSpec>, String> {
             code: Some(format!("let done = 0;\nwhile done < {count} {{\n    killMob(\"{mob}\", 120);\n    done += 1;\n}}")),
         }]),
         Want::Have { item, count } => Planner::new(setting).run(item, i64::from(*count), None),
+        Want::Place { block } => {
+            let mut steps = match Planner::new(setting).run(block, 1, None) {
+                Ok(steps) => steps,
+                Err(why) if why.starts_with("I already have") => Vec::new(),
+                Err(why) => return Err(why),
+            };
+            steps.push(TaskSpec {
+                task: format!("Place 1 {block}"),
+                context: "beside the bot".to_owned(),
+                tracker: None,
+                code: Some(format!(
+                    "let spot = findFreeSpot(4);\nif spot == () {{ spot = findFreeSpot(8); }}\nif spot == () {{ throw \"I found no free spot for the {block}\"; }}\nplaceItem(\"{block}\", spot)"
+                )),
+            });
+            Ok(steps)
+        }
         Want::Mine { block, count } => {
             let drop = facts::drops_of(block).into_iter().next().ok_or_else(|| format!("{block} drops nothing"))?;
             let wanted = setting.has(&drop) + i64::from(*count);
@@ -161,6 +179,7 @@ pub fn related_items(want: &Want) -> Option<BTreeSet<String>> {
             drop
         }
         Want::Kill { .. } => return None,
+        Want::Place { block } => block.clone(),
     };
     planner.visit(&item, &mut Vec::new()).ok()?;
     let mut related: BTreeSet<String> = planner.order.into_iter().collect();
@@ -501,6 +520,7 @@ pub fn parse_goal(goal: &str, wood: &str) -> Option<Want> {
         "get" | "obtain" | "collect" | "gather" | "make" | "craft" | "smelt" | "cook" | "have" | "acquire" | "find" => "have",
         "mine" | "dig" | "chop" | "cut" | "harvest" => "mine",
         "kill" | "hunt" | "slay" | "fight" => "kill",
+        "place" | "put" | "set" => "place",
         _ => return None,
     };
     let (count, rest) = match rest.split_first() {
@@ -510,12 +530,24 @@ pub fn parse_goal(goal: &str, wood: &str) -> Option<Want> {
         },
         None => return None,
     };
-    let rest: Vec<&str> =
+    let mut rest: Vec<&str> =
         rest.iter().map(String::as_str).skip_while(|w| ["of", "some", "more", "the", "new"].contains(w)).collect();
+    if kind == "place" {
+        // "place a crafting table next to you", "put down a furnace here": where is beside the bot.
+        let ends = ["next", "near", "here", "beside", "by", "down", "nearby", "in", "on"];
+        rest.retain(|w| !["down", "a", "an", "the"].contains(w));
+        if let Some(cut) = rest.iter().position(|w| ends.contains(w)) {
+            rest.truncate(cut);
+        }
+    }
     if rest.is_empty() || rest.len() > 4 || count == 0 {
         return None;
     }
     let phrase = rest.join(" ");
+    if kind == "place" {
+        let block = singular_id(&phrase, is_block)?;
+        return (count == 1).then_some(Want::Place { block });
+    }
     if kind == "kill" {
         let mob = singular_id(&phrase, |id| MOBS.contains(&id))?;
         return Some(Want::Kill { mob, count });

@@ -116,6 +116,15 @@ fn food_armour_and_torches_come_from_the_facts() {
 }
 
 #[test]
+fn a_block_to_place_is_made_first_when_none_is_carried() {
+    let steps = plan(&Want::Place { block: "crafting_table".into() }, &setting(&[("crafting_table", 1)], "oak")).unwrap();
+    assert_eq!(tasks(&steps), ["Place 1 crafting_table"]);
+    assert!(steps[0].tracker.is_none() && steps[0].code.as_deref().unwrap().contains("placeItem(\"crafting_table\", spot)"));
+    let steps = plan(&Want::Place { block: "crafting_table".into() }, &setting(&[], "oak")).unwrap();
+    assert_eq!(tasks(&steps), ["Mine 1 oak_log", "Craft 4 oak_planks", "Craft 1 crafting_table", "Place 1 crafting_table"]);
+}
+
+#[test]
 fn what_the_facts_cannot_tell_is_said() {
     let err = plan(&have("elytra", 1), &setting(&[], "oak")).unwrap_err();
     assert!(err.contains("do not say how to get elytra"), "{err}");
@@ -138,6 +147,8 @@ fn goals_are_read_as_items_blocks_and_mobs() {
     assert_eq!(read("chop 5 logs"), Some(Want::Mine { block: "spruce_log".into(), count: 5 }));
     assert_eq!(read("kill a pig"), Some(Want::Kill { mob: "pig".into(), count: 1 }));
     assert_eq!(read("hunt 2 cows"), Some(Want::Kill { mob: "cow".into(), count: 2 }));
+    assert_eq!(read("place a crafting table next to you"), Some(Want::Place { block: "crafting_table".into() }));
+    assert_eq!(read("put down a furnace here"), Some(Want::Place { block: "furnace".into() }));
     for vague in ["build a house", "explore the cave", "get", "kill everything in sight", "craft 0 sticks", "go home"] {
         assert_eq!(read(vague), None, "{vague}");
     }

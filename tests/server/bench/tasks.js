@@ -7,7 +7,7 @@
 //
 // Usage: node tasks.js --bot PATH/TO/wayfarer --llm-url http://127.0.0.1:8012/v1 [--library starter|empty|both]
 //                      [--only 1,5,7] [--results FILE] [--logs DIR]
-//        node tasks.js --report RESULTS.json
+//        node tasks.js --report RESULTS.json [MORE.json]   (the summary again, from one or more results files)
 'use strict'
 
 const { spawn } = require('node:child_process')
@@ -28,7 +28,21 @@ const log = (line) => process.stderr.write(`${line}\n`)
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
 
 if (arg('report')) {
-  report(JSON.parse(fs.readFileSync(arg('report'), 'utf8')))
+  // One results file or several (each library run on its own), merged.
+  const files = process.argv.slice(process.argv.indexOf('--report') + 1).filter((a) => !a.startsWith('--'))
+  const merged = { runs: [], libraries: {} }
+  for (const file of files) {
+    const saved = JSON.parse(fs.readFileSync(file, 'utf8'))
+    Object.assign(merged, { when: saved.when, seed: saved.seed, llm: saved.llm })
+    merged.runs.push(...saved.runs)
+    // A rerun's library starts afresh: what each run's library learned is added up.
+    for (const [name, state] of Object.entries(saved.libraries)) {
+      const into = merged.libraries[name] ?? { learned: [], placeholders: [], copies: [] }
+      for (const key of ['learned', 'placeholders', 'copies']) into[key] = [...new Set([...into[key], ...(state[key] ?? [])])]
+      merged.libraries[name] = into
+    }
+  }
+  report(merged)
   process.exit(0)
 }
 const BOT = arg('bot')
@@ -137,7 +151,8 @@ async function runTask (task, index, skills, proxy, library) {
     await world.waitEvent((e) => e.event === 'join' && e.name === 'Wayfarer', 30000)
     for (const [item, count] of Object.entries(task.inventory ?? {})) await world.cmd({ cmd: 'give', name: 'Wayfarer', item, count })
     await sleep(3000)
-    const at = (await world.cmd({ cmd: 'players' })).find((p) => p.name === 'Wayfarer').pos
+    const me = (await world.cmd({ cmd: 'players' })).find((p) => p.name === 'Wayfarer')
+    const at = { x: me.x, y: me.y, z: me.z }
     const before = { at, blocks: task.target.item ? new Set() : await blocksNear(world, task.target.block ?? task.target.column, at, task.target.within) }
     const meter0 = { ...proxy.meter }
     const started = Date.now()
@@ -229,13 +244,16 @@ async function main () {
 function report (saved) {
   const libraries = [...new Set(saved.runs.map((r) => r.library))]
   const goals = [...new Set(saved.runs.map((r) => r.goal))]
+  // A task run again (after a fix, or a bench error) counts by its last run.
+  const last = (goal, library) => saved.runs.findLast((r) => r.goal === goal && r.library === library)
+  saved.runs = libraries.flatMap((l) => goals.map((g) => last(g, l)).filter(Boolean))
   const cell = (r) => r ? `${r.done ? 'yes' : 'no'} · ${r.calls} calls · ${(r.tokens / 1000).toFixed(1)} k tok · ${r.seconds} s` : '—'
   console.log(`\nLearning suite: ${goals.length} goals, seed ${saved.seed}, ${saved.llm} (${saved.when})\n`)
   console.log(`| # | goal | ${libraries.map((l) => `${l} library`).join(' | ')} |`)
   console.log(`|---|---|${libraries.map(() => '---').join('|')}|`)
   for (const goal of goals) {
     const n = saved.runs.find((r) => r.goal === goal).n
-    console.log(`| ${n} | ${goal} | ${libraries.map((l) => cell(saved.runs.find((r) => r.goal === goal && r.library === l))).join(' | ')} |`)
+    console.log(`| ${n} | ${goal} | ${libraries.map((l) => cell(last(goal, l))).join(' | ')} |`)
   }
   for (const l of libraries) {
     const runs = saved.runs.filter((r) => r.library === l)
