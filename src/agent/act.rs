@@ -433,11 +433,15 @@ fn indent(code: &str) -> String {
 
 /// What a run changed that `spec`'s task does not account for, when the task names an item or block the facts
 /// know: things used up that are not on the way to it, and things crafted that are not. Picked-up extras (saplings,
-/// seeds) are not counted: walking over them is no fault of the code.
+/// seeds) are not counted: walking over them is no fault of the code; nor are the cheap blocks walks build with
+/// (dirt, cobblestone, …).
 fn stray_effects(spec: &TaskSpec, report: &runner::Report) -> Option<String> {
     let wood = "oak";
     let related = super::recipes::related_items(&super::recipes::parse_goal(&spec.task, wood)?)?;
     let crafted = |name: &str| crate::primitives::facts::facts().crafting.contains_key(name);
+    let scaffold = |name: &str| {
+        crate::bot::moves::SCAFFOLD.iter().any(|kind| kind.to_string().trim_start_matches("minecraft:") == name)
+    };
     let count = |list: &[(String, i64)], name: &str| list.iter().find(|(n, _)| n == name).map_or(0, |(_, c)| *c);
     let (before, after) = (&report.inventory_before, &report.inventory_after);
     let noticed: Vec<(String, i64)> = before
@@ -450,7 +454,7 @@ fn stray_effects(spec: &TaskSpec, report: &runner::Report) -> Option<String> {
             let delta = count(after, &n) - count(before, &n);
             (n, delta)
         })
-        .filter(|(n, delta)| *delta < 0 || crafted(n))
+        .filter(|(n, delta)| (*delta < 0 || crafted(n)) && !scaffold(n))
         .collect();
     let before: Vec<(String, i64)> = noticed.iter().map(|(n, _)| (n.clone(), 0)).collect();
     naming::side_effects(&before, &noticed, &related)
