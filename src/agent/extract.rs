@@ -29,7 +29,9 @@ pub fn code_blocks(reply: &str) -> Option<String> {
         let after = &rest[open + 3..];
         let (tag, body) = after.split_once('\n').unwrap_or((after, ""));
         let Some(close) = body.find("```") else { break };
-        if CODE_TAGS.contains(&tag.trim().to_lowercase().as_str()) && !body[..close].trim().is_empty() {
+        // The tag's first word: small models write ```rhai code or ```rhai title.
+        let tag = tag.split_whitespace().next().unwrap_or_default().to_lowercase();
+        if CODE_TAGS.contains(&tag.as_str()) && !body[..close].trim().is_empty() {
             blocks.push(body[..close].trim_end().to_owned());
         }
         rest = &body[close + 3..];
@@ -169,6 +171,10 @@ mod tests {
         assert_eq!(program.code, "fn helper(n) { n }\n\nfn mineTwoLogs() {\n  helper(2)\n}");
         let fenced_json = "```json\n{\"a\": 1}\n```\n```rust\nfn walk() {}\n```";
         assert_eq!(compile(fenced_json).unwrap().main, "walk");
+        // A tag with more words after the language, as small models write.
+        assert_eq!(compile("```rhai code\nfn mineLogs() {}\n```").unwrap().main, "mineLogs");
+        assert_eq!(compile("``` Rhai  \nfn mineLogs() {}\n```").unwrap().main, "mineLogs");
+        assert!(compile("```json code\nfn mineLogs() {}\n```").is_err());
     }
 
     #[test]
