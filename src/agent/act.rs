@@ -586,6 +586,33 @@ mod tests {
     use super::*;
 
     #[test]
+    fn stray_effects_are_what_the_task_does_not_account_for() {
+        let items = |list: &[(&str, i64)]| list.iter().map(|(n, c)| ((*n).to_owned(), *c)).collect::<Vec<_>>();
+        let report = |before: &[(&str, i64)], after: &[(&str, i64)]| runner::Report {
+            name: "x".into(),
+            outcome: runner::Outcome::Value("()".into()),
+            chat: Vec::new(),
+            printed: Vec::new(),
+            kills: Vec::new(),
+            inventory_before: items(before),
+            inventory_after: items(after),
+            elapsed: std::time::Duration::ZERO,
+        };
+        let spec = |task: &str| TaskSpec { task: task.to_owned(), context: String::new(), tracker: None, code: None };
+        // Planks made while asked for logs.
+        let planks = report(&[("oak_log", 1)], &[("oak_log", 1), ("oak_planks", 4)]);
+        assert_eq!(stray_effects(&spec("Mine 2 oak_log"), &planks).as_deref(), Some("+4 oak_planks"));
+        // Dirt a pillar used, saplings walked over: not the code's doing.
+        let incidental = report(&[("dirt", 3)], &[("dirt", 1), ("oak_log", 2), ("oak_sapling", 1)]);
+        assert_eq!(stray_effects(&spec("Mine 2 oak_log"), &incidental), None);
+        // Logs used up on the way to a pickaxe are on the way.
+        let pickaxe = report(&[("oak_log", 3)], &[("wooden_pickaxe", 1), ("oak_planks", 3)]);
+        assert_eq!(stray_effects(&spec("Craft 1 wooden_pickaxe"), &pickaxe), None);
+        // A task the facts cannot read is not judged.
+        assert_eq!(stray_effects(&spec("Build a shelter"), &planks), None);
+    }
+
+    #[test]
     fn what_an_error_says_is_missing_goes_to_skill_search() {
         let feedback = "The function failed at line 3: I cannot make stone_pickaxe because I need: 2 more cobblestone, 1 more stick.";
         assert_eq!(missing_things(feedback), "cobblestone stick");

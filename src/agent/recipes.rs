@@ -187,11 +187,11 @@ pub fn related_items(want: &Want) -> Option<BTreeSet<String>> {
     if let Want::Mine { block, .. } = want {
         related.insert(block.clone());
     }
-    let woody = |n: &str| ["_planks", "_log"].iter().any(|end| n.ends_with(end));
-    if related.iter().any(|n| woody(n)) {
-        for wood in WOODS {
-            related.insert(format!("{wood}_log"));
-            related.insert(format!("{wood}_planks"));
+    // Any wood will do where one does: logs for logs, planks for planks (planks made when logs were asked for are
+    // not on the way).
+    for kind in ["log", "planks"] {
+        if related.iter().any(|n| n.ends_with(&format!("_{kind}"))) {
+            related.extend(WOODS.iter().map(|wood| format!("{wood}_{kind}")));
         }
     }
     Some(related)
