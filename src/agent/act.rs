@@ -442,22 +442,12 @@ fn stray_effects(spec: &TaskSpec, report: &runner::Report) -> Option<String> {
     let scaffold = |name: &str| {
         crate::bot::moves::SCAFFOLD.iter().any(|kind| kind.to_string().trim_start_matches("minecraft:") == name)
     };
-    let count = |list: &[(String, i64)], name: &str| list.iter().find(|(n, _)| n == name).map_or(0, |(_, c)| *c);
-    let (before, after) = (&report.inventory_before, &report.inventory_after);
-    let noticed: Vec<(String, i64)> = before
-        .iter()
-        .chain(after)
-        .map(|(n, _)| n.clone())
-        .collect::<std::collections::BTreeSet<_>>()
+    let noticed: Vec<(String, i64)> = report
+        .inventory_deltas()
         .into_iter()
-        .map(|n| {
-            let delta = count(after, &n) - count(before, &n);
-            (n, delta)
-        })
-        .filter(|(n, delta)| (*delta < 0 || crafted(n)) && !scaffold(n))
+        .filter(|(name, delta)| (*delta < 0 || crafted(name)) && !scaffold(name))
         .collect();
-    let before: Vec<(String, i64)> = noticed.iter().map(|(n, _)| (n.clone(), 0)).collect();
-    naming::side_effects(&before, &noticed, &related)
+    naming::side_effects(&noticed, &related)
 }
 
 /// How a run ended, for the next prompt: the value or the error with its line, the chat, the inventory change.

@@ -133,19 +133,11 @@ pub fn code_similarity(a: &str, a_name: &str, b: &str, b_name: &str) -> f64 {
 /// Above this [`code_similarity`], a new skill is the same as an old one.
 pub const SAME_CODE: f64 = 0.85;
 
-/// Items a run used up or made that its task does not account for: `related` holds the task's item and
-/// everything on the way to it (ingredients, tools, fuel). `None` when the run only touched those.
-pub fn side_effects(before: &[(String, i64)], after: &[(String, i64)], related: &BTreeSet<String>) -> Option<String> {
-    let count = |list: &[(String, i64)], name: &str| list.iter().find(|(n, _)| n == name).map_or(0, |(_, c)| *c);
-    let names: BTreeSet<&String> = before.iter().chain(after).map(|(n, _)| n).collect();
-    let stray: Vec<String> = names
-        .into_iter()
-        .filter(|name| !related.contains(*name))
-        .filter_map(|name| {
-            let delta = count(after, name) - count(before, name);
-            (delta != 0).then(|| format!("{delta:+} {name}"))
-        })
-        .collect();
+/// The inventory changes (`deltas`) outside `related` (the task's item and everything on the way to it: ingredients,
+/// tools, fuel), as `+4 oak_planks, -1 coal`; `None` when the run only touched related items.
+pub fn side_effects(deltas: &[(String, i64)], related: &BTreeSet<String>) -> Option<String> {
+    let stray: Vec<String> =
+        deltas.iter().filter(|(name, delta)| *delta != 0 && !related.contains(name)).map(|(name, delta)| format!("{delta:+} {name}")).collect();
     (!stray.is_empty()).then(|| stray.join(", "))
 }
 
@@ -232,11 +224,10 @@ mod tests {
     #[test]
     fn side_effects_outside_the_task_are_named() {
         let related: BTreeSet<String> = ["oak_log".to_owned()].into();
-        let before = vec![("oak_log".to_owned(), 1)];
-        let after = vec![("oak_log".to_owned(), 1), ("oak_planks".to_owned(), 4)];
-        assert_eq!(side_effects(&before, &after, &related).as_deref(), Some("+4 oak_planks"));
-        let after = vec![("oak_log".to_owned(), 3)];
-        assert_eq!(side_effects(&before, &after, &related), None);
+        let planks = vec![("oak_planks".to_owned(), 4)];
+        assert_eq!(side_effects(&planks, &related).as_deref(), Some("+4 oak_planks"));
+        let logs = vec![("oak_log".to_owned(), 2)];
+        assert_eq!(side_effects(&logs, &related), None);
     }
 
     #[test]

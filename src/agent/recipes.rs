@@ -502,8 +502,8 @@ fn ceil_div(a: i64, b: i64) -> i64 {
 
 /// Fuel items that smelt `items` items.
 fn fuel_for(items: i64, fuel: &str) -> i64 {
-    let burn = i64::from(facts::facts().fuels.get(fuel).copied().unwrap_or(200).max(1));
-    ceil_div(items * 200, burn)
+    let burn = facts::facts().fuels.get(fuel).copied().unwrap_or(facts::SMELT_TICKS);
+    i64::from(facts::fuel_needed(items.clamp(0, i64::from(u32::MAX / facts::SMELT_TICKS)) as u32, burn))
 }
 
 /// Reads a goal such as `get 2 oak logs`, `craft shears`, `mine 3 iron ore`, `kill a pig` or `smelt 4 iron
@@ -617,7 +617,7 @@ fn singular_id(phrase: &str, known: impl Fn(&str) -> bool) -> Option<String> {
 }
 
 /// Whether `id` is a block of the game.
-fn is_block(id: &str) -> bool {
+pub(super) fn is_block(id: &str) -> bool {
     use std::str::FromStr;
     azalea::registry::builtin::BlockKind::from_str(id).is_ok()
 }

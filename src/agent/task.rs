@@ -196,7 +196,7 @@ fn read_step(task: &str) -> Option<(String, u32, String)> {
     let known = facts.crafting.contains_key(&item)
         || facts.smelting.contains_key(&item)
         || facts.smelting.values().any(|out| *out == item)
-        || <azalea::registry::builtin::BlockKind as std::str::FromStr>::from_str(&item).is_ok()
+        || recipes::is_block(&item)
         || <azalea::registry::builtin::EntityKind as std::str::FromStr>::from_str(&item).is_ok();
     known.then_some((verb, n, item))
 }

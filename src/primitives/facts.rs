@@ -89,6 +89,14 @@ pub fn facts() -> &'static Facts {
     &FACTS
 }
 
+/// Ticks a furnace takes to smelt one item.
+pub const SMELT_TICKS: u32 = 200;
+
+/// How many of a fuel that burns `burn` ticks smelt `items` items (rounded up).
+pub fn fuel_needed(items: u32, burn: u32) -> u32 {
+    (items * SMELT_TICKS).div_ceil(burn.max(1))
+}
+
 /// Tool tiers from weakest to strongest, for "I need at least a(n) …".
 const TIERS: [&str; 7] = ["wooden", "golden", "stone", "copper", "iron", "diamond", "netherite"];
 

@@ -9,8 +9,9 @@ use rhai::Dynamic;
 use super::{facts, items, observe};
 use crate::{bot::BotHandle, script::Answer};
 
-/// Ticks to smelt one item, and the game's tick length.
-const SMELT_TICKS: u32 = 200;
+use facts::SMELT_TICKS;
+
+/// The game's tick length.
 const TICK: Duration = Duration::from_millis(50);
 
 pub async fn smelt_item(bot: &BotHandle, item: &str, fuel: &str, count: u32) -> Answer {
@@ -119,7 +120,7 @@ impl Job {
 
     /// Fuel items that smelt `items` items.
     fn fuel_for(items: i32, burn: u32) -> i32 {
-        (items.max(0) as u32 * SMELT_TICKS).div_ceil(burn) as i32
+        facts::fuel_needed(items.max(0) as u32, burn) as i32
     }
 
     /// What goes into a furnace holding `held` to get `count` outputs: input, and fuel. A furnace this bot loaded

@@ -61,20 +61,23 @@ impl Report {
         matches!(self.outcome, Outcome::Value(_))
     }
 
-    /// `+3 oak_log, -1 stick`, or `no change`.
-    pub fn inventory_change(&self) -> String {
+    /// What the run changed in the inventory, by item name in order: `("oak_log", 3), ("stick", -1)`.
+    pub fn inventory_deltas(&self) -> Vec<(String, i64)> {
         let mut names: Vec<&String> =
             self.inventory_before.iter().chain(&self.inventory_after).map(|(n, _)| n).collect();
         names.sort();
         names.dedup();
         let count = |list: &[(String, i64)], name: &str| list.iter().find(|(n, _)| n == name).map_or(0, |(_, c)| *c);
-        let changes: Vec<String> = names
+        names
             .into_iter()
-            .filter_map(|name| {
-                let delta = count(&self.inventory_after, name) - count(&self.inventory_before, name);
-                (delta != 0).then(|| format!("{delta:+} {name}"))
-            })
-            .collect();
+            .map(|name| (name.clone(), count(&self.inventory_after, name) - count(&self.inventory_before, name)))
+            .filter(|(_, delta)| *delta != 0)
+            .collect()
+    }
+
+    /// `+3 oak_log, -1 stick`, or `no change`.
+    pub fn inventory_change(&self) -> String {
+        let changes: Vec<String> = self.inventory_deltas().iter().map(|(name, delta)| format!("{delta:+} {name}")).collect();
         if changes.is_empty() { "no change".to_owned() } else { changes.join(", ") }
     }
 }
