@@ -14,7 +14,7 @@ use crate::{
     },
     chat::{help_text, parse_line, split_for_chat},
     config::{Config, Overrides, ServerAddress},
-    llm::wire::parse_completion,
+    llm::wire::{parse_completion, parse_wait},
     script,
     skills::text::{indexed_description, parse_meta, rename_identifier, search_text, typed_args},
 };
@@ -53,6 +53,7 @@ fn every_parser(text: &str) {
     let _ = Config::from_toml(text, Overrides::default());
     let _ = ServerAddress::parse(text);
     let _ = parse_completion(text);
+    let _ = parse_wait(text);
 }
 
 /// Replies real models and real files have sent, and worse.

@@ -17,7 +17,7 @@ use super::{
 };
 use crate::{
     bot::{BotHandle, MAX_AIR, Status},
-    llm::{Llm, LlmError, Message, Role, Usage},
+    llm::{Llm, LlmError, Message, Notice, Reply, Role, Usage},
     primitives,
     script::{Limits, StopFlag, bindings, runner},
     skills::{NewSkill, OnCollision, SkillLibrary},
@@ -81,8 +81,20 @@ impl Agent {
                 Ok(messages) => messages,
                 Err(reason) => return TaskOutcome::Failed { reason },
             };
-            let reply = match self.llm.chat(Role::Action, &messages, ACTION_TEMPERATURE).await {
+            let about = format!("the code for {}", spec.task);
+            let reply = match self.ask(Role::Action, &about, &messages, ACTION_TEMPERATURE).await {
                 Ok(reply) => reply.content,
+                // Code cut off at the limit does not compile: the next attempt is told to write less.
+                Err(LlmError::CutOff { max_tokens, .. }) => {
+                    let advice = format!(
+                        "Your reply was cut off at its limit of {max_tokens} tokens before the code ended. Write a \
+                         shorter function (call the skills you are shown), with no explanation before the code."
+                    );
+                    tracing::info!("task {:?}, attempt {attempt}: the answer was cut off at {max_tokens} tokens", spec.task);
+                    (last_code, feedback, critique) = (String::new(), advice.clone(), String::new());
+                    last_reason = format!("the action answer was cut off at its limit of {max_tokens} tokens");
+                    continue;
+                }
                 Err(err) => return TaskOutcome::Failed { reason: llm_failure(&err) },
             };
             let written_description = extract::description(&reply);
@@ -276,7 +288,7 @@ impl Agent {
         )
         .map_err(|e| e.to_string())?;
         let messages = vec![Message::system(system), Message::user(user)];
-        let verdict = ask_usable(&self.llm, Role::Critic, messages, parse_verdict, |problem| {
+        let verdict = ask_usable(self, Role::Critic, "the verdict", messages, parse_verdict, |problem| {
             format!(
                 "That was not the JSON object asked for ({problem}). Answer with only {{\"reasoning\": …, \
                  \"success\": true or false, \"critique\": …}}."
@@ -353,7 +365,8 @@ impl Agent {
     async fn describe(&self, spec: &TaskSpec, program: &extract::Program) -> Option<String> {
         let system = prompts::render("skill_description", &[]).ok()?;
         let user = prompts::render("skill_description_task", &[("task", &spec.task), ("code", &program.code)]).ok()?;
-        Some(match self.llm.chat(Role::Description, &[Message::system(system), Message::user(user)], 0.0).await {
+        let messages = [Message::system(system), Message::user(user)];
+        Some(match self.ask(Role::Description, "the skill's description", &messages, 0.0).await {
             Ok(reply)
                 if crate::skills::clean_description(&reply.content).is_ok()
                     && naming::usable_description(Some(&reply.content), &program.main).is_some() =>
@@ -369,6 +382,24 @@ impl Agent {
                 naming::description_from_task(&spec.task)
             }
         })
+    }
+
+    /// Asks the LLM for `about` (`the plan`, `the code for Mine 2 oak_log`), telling the owner once when the answer
+    /// is slow and when a spent budget pauses the call (which then waits for it to refill); `!status` shows the wait.
+    pub async fn ask(&self, role: Role, about: &str, messages: &[Message], temperature: f32) -> Result<Reply, LlmError> {
+        let notice = |notice: Notice| match notice {
+            Notice::Slow(after) => (self.say)(&format!("Still thinking about {about} ({} s)…", after.as_secs())),
+            Notice::Paused(spent) => {
+                let spent = spent.to_string();
+                let mut chars = spent.chars();
+                let first = chars.next().map(|c| c.to_uppercase().collect::<String>()).unwrap_or_default();
+                (self.say)(&format!(
+                    "{first}{}. I'll go on with {about} then; scripts, skills and other commands work meanwhile.",
+                    chars.as_str()
+                ));
+            }
+        };
+        self.llm.chat_watched(role, messages, temperature, &notice).await
     }
 
     /// What the trackers see now: inventory, position, `kills` so far, and the blocks `tracker` asks about.
@@ -533,23 +564,34 @@ pub enum Unusable {
     Answer(String),
 }
 
-/// Asks `role` and parses the answer with `parse`. An unusable answer is sent back once with `correction(reason)`
-/// appended to the conversation, so the second try knows what was wrong (Voyager repeats the same prompt instead).
+/// Asks `role` for `about` (see [`Agent::ask`]) and parses the answer with `parse`. An unusable answer (one cut off
+/// at its token limit included) is sent back once with `correction(reason)` appended to the conversation, so the
+/// second try knows what was wrong (Voyager repeats the same prompt instead).
 pub async fn ask_usable<T>(
-    llm: &Llm,
+    agent: &Agent,
     role: Role,
+    about: &str,
     mut messages: Vec<Message>,
     parse: impl Fn(&str) -> Result<T, String>,
     correction: impl Fn(&str) -> String,
 ) -> Result<T, Unusable> {
     let mut problem = String::new();
     for _ in 0..2 {
-        let reply = llm.chat(role, &messages, 0.0).await.map_err(|e| Unusable::Llm(llm_failure(&e)))?;
-        match parse(&reply.content) {
+        let (content, parsed) = match agent.ask(role, about, &messages, 0.0).await {
+            Ok(reply) => {
+                let parsed = parse(&reply.content);
+                (reply.content, parsed)
+            }
+            Err(LlmError::CutOff { max_tokens, content, .. }) => {
+                (content, Err(format!("it was cut off at its limit of {max_tokens} tokens before it ended; answer much shorter")))
+            }
+            Err(err) => return Err(Unusable::Llm(llm_failure(&err))),
+        };
+        match parsed {
             Ok(parsed) => return Ok(parsed),
             Err(why) => {
                 tracing::info!("unusable {} answer: {why}", role.name());
-                messages.push(Message { role: "assistant".to_owned(), content: reply.content });
+                messages.push(Message { role: "assistant".to_owned(), content });
                 messages.push(Message::user(correction(&why)));
                 problem = why;
             }

@@ -25,7 +25,7 @@ pub struct QaPair {
 }
 
 /// One line of `events.jsonl`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TaskEvent {
     pub time: String,
     pub task: String,
@@ -42,6 +42,12 @@ pub struct TaskEvent {
     pub tokens: u64,
     /// What Voyager's loop would have called for the same task (see the learn module).
     pub voyager_calls: u64,
+    /// The calls and tokens per role (`action`, `critic`, …).
+    #[serde(default, skip_serializing_if = "std::collections::BTreeMap::is_empty")]
+    pub roles: std::collections::BTreeMap<crate::llm::Role, crate::llm::Usage>,
+    /// What they cost per the configuration's price table (absent when a model used has no price).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cost: Option<f64>,
 }
 
 #[derive(Debug)]
@@ -132,6 +138,11 @@ mod tests {
             calls: 1,
             tokens: 150,
             voyager_calls: 3,
+            roles: std::collections::BTreeMap::from([(
+                crate::llm::Role::Action,
+                crate::llm::Usage { calls: 1, prompt_tokens: 100, completion_tokens: 50 },
+            )]),
+            cost: Some(0.000045),
         };
         checkpoint.log(&event).unwrap();
         let reopened = Checkpoint::open(&dir);

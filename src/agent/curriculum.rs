@@ -72,7 +72,7 @@ pub async fn next_task(agent: &Agent, checkpoint: &mut Checkpoint) -> Result<Tas
     let system = prompts::render("curriculum", &[]).map_err(|e| e.to_string())?;
     let messages = vec![Message::system(system), Message::user(user)];
     let correction = |why: &str| format!("That cannot be used: {why}. Answer with the JSON object only.");
-    ask_usable(&agent.llm, Role::Curriculum, messages, |reply| proposal(reply, checkpoint), correction).await.map_err(
+    ask_usable(agent, Role::Curriculum, "the next task", messages, |reply| proposal(reply, checkpoint), correction).await.map_err(
         |err| match err {
             Unusable::Llm(failure) => failure,
             Unusable::Answer(why) => format!("the curriculum gave no usable task: {why}"),
@@ -136,7 +136,8 @@ async fn qa_context(agent: &Agent, checkpoint: &mut Checkpoint) -> String {
         Err(_) => return "none".to_owned(),
     };
     let observation = observation(&agent.bot, checkpoint.tasks.completed.len()).await;
-    let questions = match agent.llm.chat(Role::Curriculum, &[Message::system(system), Message::user(observation)], 0.0).await {
+    let asked = [Message::system(system), Message::user(observation)];
+    let questions = match agent.ask(Role::Curriculum, "what to ask about the surroundings", &asked, 0.0).await {
         Ok(reply) => reply
             .content
             .lines()
@@ -155,7 +156,7 @@ async fn qa_context(agent: &Agent, checkpoint: &mut Checkpoint) -> String {
             Some(answer) => answer,
             None => {
                 let Ok(prompt) = prompts::render("curriculum_answers", &[("question", &question)]) else { continue };
-                match agent.llm.chat(Role::Curriculum, &[Message::user(prompt)], 0.0).await {
+                match agent.ask(Role::Curriculum, "an answer about the surroundings", &[Message::user(prompt)], 0.0).await {
                     Ok(reply) => {
                         let answer = reply.content.trim().to_owned();
                         checkpoint.qa.push(QaPair { question: question.clone(), answer: answer.clone() });

@@ -74,9 +74,11 @@ pub async fn learn(
             break;
         }
         let before = agent.llm.total_usage();
+        let roles_before = agent.llm.usage();
         let actions_before = action_calls(agent);
         let first = checkpoint.tasks.completed.is_empty();
         (agent.relabel)("learning: choosing the next task".to_owned());
+        agent.llm.begin_task("learning: choosing tasks");
         let spec = match curriculum::next_task(agent, checkpoint).await {
             Ok(spec) => spec,
             Err(reason) => {
@@ -86,8 +88,16 @@ pub async fn learn(
         };
         report.iterations += 1;
         (agent.say)(&format!("I will start task: {}", spec.task));
+        agent.llm.begin_task(&spec.task);
         let outcome = agent.attempt_task(&spec).await;
         let used = usage_since(before, agent.llm.total_usage());
+        let roles: std::collections::BTreeMap<Role, crate::llm::Usage> = agent
+            .llm
+            .usage()
+            .into_iter()
+            .map(|(role, now)| (role, usage_since(roles_before.get(&role).copied().unwrap_or_default(), now)))
+            .filter(|(_, used)| used.calls > 0)
+            .collect();
         let attempts = action_calls(agent) - actions_before;
         let (name, skill, reason) = match &outcome {
             TaskOutcome::Succeeded { skill } => {
@@ -122,6 +132,8 @@ pub async fn learn(
             calls: used.calls,
             tokens: used.total_tokens(),
             voyager_calls: voyager,
+            cost: agent.llm.cost(&roles),
+            roles,
         };
         if let Err(err) = checkpoint.save().and_then(|()| checkpoint.log(&event)) {
             tracing::warn!("the checkpoint in {} was not saved: {err}", checkpoint.dir().display());

@@ -22,6 +22,7 @@ const REPLANS: usize = 2;
 /// what the bot has then (the reason goes to the LLM planner), up to [`REPLANS`] times. Returns whether the goal
 /// was reached.
 pub async fn run_goal(agent: &Agent, goal: &str) -> bool {
+    agent.llm.begin_task(goal);
     let before = agent.llm.total_usage();
     let mut failures: Vec<String> = Vec::new();
     let mut learned = Vec::new();
@@ -146,7 +147,7 @@ async fn llm_plan(agent: &Agent, goal: &str) -> Result<Vec<TaskSpec>, String> {
     let prompt = prompts::render("task_decomposition", &[("goal", goal), ("observation", &observation(&agent.bot).await)])
         .map_err(|e| e.to_string())?;
     let correction = |why: &str| format!("That plan cannot be used: {why}. Answer with the JSON array only.");
-    ask_usable(&agent.llm, Role::Curriculum, vec![Message::user(prompt)], parse_plan, correction).await.map_err(|err| match err {
+    ask_usable(agent, Role::Curriculum, "the plan", vec![Message::user(prompt)], parse_plan, correction).await.map_err(|err| match err {
         Unusable::Llm(failure) => failure,
         Unusable::Answer(why) => why,
     })

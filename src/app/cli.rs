@@ -91,6 +91,11 @@ pub struct RunArgs {
     #[arg(long, env = "WAYFARER_LLM_MODEL", value_name = "MODEL")]
     pub llm_model: Option<String>,
 
+    /// An LLM budget, KEY=N: bot_ or process_, calls_ or tokens_, per_hour or per_day (e.g. bot_calls_per_hour=100);
+    /// repeat the flag for several (env: comma-separated). Spent, LLM work pauses until it refills
+    #[arg(long = "llm-budget", env = "WAYFARER_LLM_BUDGET", value_delimiter = ',', value_name = "KEY=N")]
+    pub llm_budget: Vec<String>,
+
     /// Folder where learning keeps, in one folder per bot, its tasks, question cache and event log [default:
     /// ~/.local/state/wayfarer/checkpoint]
     #[arg(long, env = "WAYFARER_CHECKPOINT", value_name = "DIR")]
@@ -193,6 +198,7 @@ impl From<RunArgs> for Overrides {
             llm_url: args.llm_url,
             llm_model: args.llm_model,
             llm_key: args.llm_key,
+            llm_budget: args.llm_budget,
             checkpoint: args.checkpoint,
             config: args.config,
         }

@@ -3,7 +3,7 @@
 //! Quick commands answer at once; movements run as the bot's [`Activity`] so `!stop` (or the next movement) can end
 //! them, and they answer again when they finish.
 
-use std::{sync::Arc, time::Duration};
+use std::{collections::BTreeMap, sync::Arc, time::Duration};
 
 use azalea::{BlockPos, Vec3};
 
@@ -16,6 +16,7 @@ use super::{
 use crate::{
     bot::{BotHandle, MAX_AIR, fmt_pos},
     chat::{Command, help_text},
+    llm::{Role, Tally, Usage},
 };
 
 /// How many item kinds `!status` lists before summarising the rest.
@@ -35,7 +36,14 @@ pub fn execute(bot: BotHandle, state: &Arc<BotState>, speaker: &str, command: Co
     tracing::info!("{} obeys {speaker}: {command:?}", bot.name());
     match command {
         Command::Help { topic } => reply.say(&help_text(topic.as_deref(), prefix)),
-        Command::Status => reply.say(&status_line(&bot, &state.activity)),
+        Command::Status => {
+            let waiting = state.llm.as_ref().and_then(|llm| llm.waiting());
+            reply.say(&status_line(&bot, &state.activity, waiting.as_deref()))
+        }
+        Command::Usage => reply.say(&match &state.llm {
+            Some(llm) => usage_text(&llm.tally(), &llm.process_tally(), &|usage| llm.cost(usage), state.shared.bot_names.len()),
+            None => "I have no LLM configured, so I have used none.".to_owned(),
+        }),
         Command::Inventory => reply.say(&inventory_line(&bot.items())),
         Command::Stop => {
             abandon_learning(state, &format!("stopped by {speaker}"));
@@ -162,8 +170,9 @@ async fn follow(bot: BotHandle, player: String) {
 }
 
 /// `At 0.5 64.0 0.5 in overworld, day 0 07:00 | health 20/20, food 20/20 | carrying 3 dirt | idle`, with the air
-/// when the bot is short of breath, `night` at night and the nearest monsters when there are any.
-pub fn status_line(bot: &BotHandle, activity: &Activity) -> String {
+/// when the bot is short of breath, `night` at night, the nearest monsters when there are any, and what the LLM
+/// call under way waits for (`waiting`).
+pub fn status_line(bot: &BotHandle, activity: &Activity, waiting: Option<&str>) -> String {
     let status = bot.status();
     let carrying = if status.items.is_empty() {
         "carrying nothing".to_owned()
@@ -185,14 +194,78 @@ pub fn status_line(bot: &BotHandle, activity: &Activity) -> String {
         format!(" | hostile: {}", near.join(", "))
     };
     let reflex = status.reflex.map_or_else(String::new, |r| format!(" ({r} first)"));
+    let waiting = waiting.map_or_else(String::new, |w| format!(" ({w})"));
     format!(
-        "At {} in {}{when} | health {}/20, food {}/20{air}{danger} | {carrying} | {}{reflex}",
+        "At {} in {}{when} | health {}/20, food {}/20{air}{danger} | {carrying} | {}{reflex}{waiting}",
         fmt_pos(status.position),
         status.dimension,
         trim_float(status.health),
         status.food,
         activity.describe()
     )
+}
+
+/// `!usage`: this bot's LLM calls, tokens and estimated cost, per role and per task, then the process's (when it runs
+/// more than one bot). `cost` prices a usage by the configured price table.
+pub fn usage_text(
+    mine: &Tally,
+    process: &Tally,
+    cost: &dyn Fn(&BTreeMap<Role, Usage>) -> Option<f64>,
+    bots: usize,
+) -> String {
+    let total = mine.total();
+    if total.calls == 0 && mine.cache_hits() == 0 {
+        return if process.total().calls == 0 {
+            "I have made no LLM calls yet.".to_owned()
+        } else {
+            format!("I have made no LLM calls yet. All bots: {}.", amount(&process.roles, cost))
+        };
+    }
+    let mut text = format!("LLM use by me: {}", amount(&mine.roles, cost));
+    if mine.cache_hits() > 0 {
+        text.push_str(&format!(", and {} answers from the cache", mine.cache_hits()));
+    }
+    let roles: Vec<String> = mine
+        .roles
+        .iter()
+        .filter(|(_, u)| u.calls > 0)
+        .map(|(role, u)| format!("{} {} calls {}", role.name(), u.calls, kilo(u.total_tokens())))
+        .collect();
+    text.push_str(&format!(". Per role: {}.", roles.join(", ")));
+    let tasks: Vec<String> = mine.tasks.iter().rev().map(|(task, roles)| format!("{task}: {}", amount(roles, cost))).collect();
+    if !tasks.is_empty() {
+        text.push_str(&format!(" Per task, latest first: {}.", tasks.join("; ")));
+    }
+    if bots > 1 {
+        text.push_str(&format!(" All bots: {}.", amount(&process.roles, cost)));
+    }
+    if cost(&mine.roles).is_none() {
+        text.push_str(" (Set prices per model in [llm.prices] for the cost.)");
+    }
+    text
+}
+
+/// `4 calls, 5.1k tokens (4.6k in, 0.5k out), cost 0.0010`
+fn amount(roles: &BTreeMap<Role, Usage>, cost: &dyn Fn(&BTreeMap<Role, Usage>) -> Option<f64>) -> String {
+    let mut total = Usage::default();
+    roles.values().for_each(|u| total.add(*u));
+    let price = cost(roles).map_or_else(String::new, |c| format!(", cost {c:.4}"));
+    format!(
+        "{} calls, {} tokens ({} in, {} out){price}",
+        total.calls,
+        kilo(total.total_tokens()),
+        kilo(total.prompt_tokens),
+        kilo(total.completion_tokens)
+    )
+}
+
+/// `950`, `5.1k`, `2.3M`.
+fn kilo(n: u64) -> String {
+    match n {
+        0..1000 => n.to_string(),
+        1000..1_000_000 => format!("{:.1}k", n as f64 / 1e3),
+        _ => format!("{:.1}M", n as f64 / 1e6),
+    }
 }
 
 /// `Inventory: 12 oak_log, 3 dirt` or `Inventory: empty`.
@@ -226,6 +299,33 @@ mod tests {
     fn inventory_lines() {
         assert_eq!(inventory_line(&[]), "Inventory: empty");
         assert_eq!(inventory_line(&[("oak_log".into(), 12), ("dirt".into(), 3)]), "Inventory: 12 oak_log, 3 dirt");
+    }
+
+    #[test]
+    fn usage_reads_per_role_and_task_with_cost_when_priced() {
+        let none: &dyn Fn(&BTreeMap<Role, Usage>) -> Option<f64> = &|_| None;
+        assert_eq!(usage_text(&Tally::default(), &Tally::default(), none, 1), "I have made no LLM calls yet.");
+        let used = |calls, prompt, completion| Usage { calls, prompt_tokens: prompt, completion_tokens: completion };
+        let mine = Tally {
+            roles: BTreeMap::from([(Role::Curriculum, used(1, 900, 100)), (Role::Action, used(2, 4000, 1200))]),
+            cached: BTreeMap::from([(Role::Curriculum, 2)]),
+            tasks: vec![
+                ("get 2 oak logs".into(), BTreeMap::from([(Role::Curriculum, used(1, 900, 100))])),
+                ("build a hut".into(), BTreeMap::from([(Role::Action, used(2, 4000, 1200))])),
+            ],
+        };
+        let priced = |roles: &BTreeMap<Role, Usage>| {
+            Some(roles.values().map(|u| u.prompt_tokens as f64 * 0.15e-6 + u.completion_tokens as f64 * 0.6e-6).sum())
+        };
+        let text = usage_text(&mine, &mine, &priced, 3);
+        assert_eq!(
+            text,
+            "LLM use by me: 3 calls, 6.2k tokens (4.9k in, 1.3k out), cost 0.0015, and 2 answers from the cache. \
+             Per role: curriculum 1 calls 1.0k, action 2 calls 5.2k. Per task, latest first: build a hut: 2 calls, \
+             5.2k tokens (4.0k in, 1.2k out), cost 0.0013; get 2 oak logs: 1 calls, 1.0k tokens (900 in, 100 out), \
+             cost 0.0002. All bots: 3 calls, 6.2k tokens (4.9k in, 1.3k out), cost 0.0015."
+        );
+        assert!(usage_text(&mine, &mine, none, 1).ends_with("(Set prices per model in [llm.prices] for the cost.)"));
     }
 
     #[test]

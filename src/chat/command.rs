@@ -33,6 +33,8 @@ pub enum Command {
     Task { goal: String },
     /// Start learning on its own (for at most N tasks), or stop.
     Learn { start: bool, iterations: Option<usize> },
+    /// LLM calls, tokens and estimated cost, per role and per task, for this bot and the process.
+    Usage,
 }
 
 /// One axis of a `!goto` target: an absolute block coordinate, or `~N` relative to the bot.
@@ -83,6 +85,7 @@ pub const COMMANDS: &[CommandSpec] = &[
     CommandSpec { name: "skills", args: "[WORDS...]", summary: "list my skills, or find the ones that fit the words" },
     CommandSpec { name: "task", args: "GOAL...", summary: "plan a goal with the LLM and do it (e.g. !task get a stone pickaxe)" },
     CommandSpec { name: "learn", args: "start [N] | stop", summary: "learn new skills on my own (N tasks), or stop" },
+    CommandSpec { name: "usage", args: "", summary: "LLM calls, tokens and cost, per role and task" },
 ];
 
 /// A command line that was recognised as meant for the bots, with the bot it names (if any).
@@ -174,6 +177,7 @@ fn parse_command(name: &str, args: Vec<&str>, prefix: &str) -> Result<Command, P
         "come" => no_args(Command::Come),
         "stop" => no_args(Command::Stop),
         "scripts" => no_args(Command::Scripts),
+        "usage" => no_args(Command::Usage),
         "run" => match args.split_first() {
             Some((name, rest)) if is_script_name(name) => {
                 Ok(Command::Run { name: (*name).to_owned(), args: rest.iter().map(|a| (*a).to_owned()).collect() })
@@ -269,6 +273,8 @@ mod tests {
         assert_eq!(cmd("!help !goto"), Ok(Command::Help { topic: Some("goto".into()) }));
         assert_eq!(cmd("!follow Alice"), Ok(Command::Follow { player: "Alice".into() }));
         assert_eq!(cmd("!scripts"), Ok(Command::Scripts));
+        assert_eq!(cmd("!usage"), Ok(Command::Usage));
+        assert_eq!(cmd("!usage now").unwrap_err().to_string(), "Usage: !usage (it takes no arguments)");
         assert_eq!(cmd("!skills"), Ok(Command::Skills { query: None }));
         assert_eq!(cmd("!task get a  stone pickaxe"), Ok(Command::Task { goal: "get a stone pickaxe".into() }));
         assert_eq!(cmd("!task").unwrap_err().to_string(), "Usage: !task GOAL... (what should I do?)");

@@ -6,6 +6,7 @@ use super::{
     fake::{FakeEndpoint, Scripted},
     *,
 };
+use crate::config::{BudgetLimit, BudgetMeasure, BudgetScope, CacheConfig};
 
 fn config(endpoint: &FakeEndpoint) -> LlmConfig {
     LlmConfig {
@@ -16,6 +17,7 @@ fn config(endpoint: &FakeEndpoint) -> LlmConfig {
         timeout: Duration::from_millis(500),
         retries: 2,
         backoff: Duration::from_millis(20),
+        ..LlmConfig::default()
     }
 }
 
@@ -82,28 +84,211 @@ async fn client_errors_are_not_retried() {
 }
 
 #[tokio::test]
-async fn timeouts_and_dropped_connections_are_retried() {
+async fn dropped_connections_are_retried() {
     let endpoint = FakeEndpoint::start().await.unwrap();
-    endpoint.push(Scripted::Stall(Duration::from_secs(2)));
-    endpoint.push_content("too late");
     endpoint.push(Scripted::Hang);
     endpoint.push_content("in time");
     let llm = Llm::new(config(&endpoint)).unwrap();
-    let started = Instant::now();
     let reply = llm.chat(Role::Action, &[Message::user("x")], 0.0).await.unwrap();
     assert_eq!(reply.content, "in time");
-    assert!(started.elapsed() < Duration::from_secs(2), "the stalled request was not cut at the timeout");
+}
+
+/// A model that rambles until the timeout was asked three more times the same way, and the owner waited four times
+/// the timeout. All the attempts of one call now share the one time limit.
+#[tokio::test]
+async fn a_call_and_its_retries_share_one_time_limit() {
+    let endpoint = FakeEndpoint::start().await.unwrap();
+    endpoint.push(Scripted::Stall(Duration::from_secs(2)));
+    endpoint.push_content("too late");
+    let llm = Llm::new(LlmConfig { retries: 10, ..config(&endpoint) }).unwrap();
+    let started = Instant::now();
+    let err = llm.chat(Role::Action, &[Message::user("x")], 0.0).await.unwrap_err();
+    assert!(matches!(err, LlmError::Timeout(_)), "{err}");
+    assert!(started.elapsed() < Duration::from_millis(1500), "waited {:?}", started.elapsed());
+    assert_eq!(endpoint.requests().len(), 1, "no time was left for a retry");
+
+    // Server errors are retried only while the next wait fits in what is left.
+    let endpoint = FakeEndpoint::start().await.unwrap();
+    for _ in 0..10 {
+        endpoint.push(status(503));
+    }
+    let llm = Llm::new(LlmConfig { retries: 10, backoff: Duration::from_millis(200), ..config(&endpoint) }).unwrap();
+    let started = Instant::now();
+    let err = llm.chat(Role::Action, &[Message::user("x")], 0.0).await.unwrap_err();
+    assert!(err.to_string().contains("503"), "{err}");
+    assert_eq!(endpoint.requests().len(), 2, "0 ms, then 200 ms; a 400 ms wait would end past 500 ms");
+    assert!(started.elapsed() < Duration::from_millis(700), "{:?}", started.elapsed());
+}
+
+/// An answer cut at `max_tokens` is unusable, and asking again would cut it at the same place.
+#[tokio::test]
+async fn an_answer_cut_at_its_limit_is_unusable_and_not_retried() {
+    let endpoint = FakeEndpoint::start().await.unwrap();
+    endpoint.push(Scripted::AtLimit("fn rambling() { // and so on".into()));
+    let mut config = config(&endpoint);
+    config.max_tokens.insert(Role::Action, 64);
+    let llm = Llm::new(config).unwrap();
+    let err = llm.chat(Role::Action, &[Message::user("x")], 0.0).await.unwrap_err();
+    assert_eq!(err.to_string(), "the action answer was cut off at its limit of 64 tokens (max_tokens.action in [llm] sets it)");
+    assert!(matches!(&err, LlmError::CutOff { content, .. } if content.starts_with("fn rambling")));
+    assert_eq!(endpoint.requests().len(), 1);
+    assert_eq!(endpoint.requests()[0]["max_tokens"], 64, "every request carries its role's limit");
+    assert_eq!(llm.total_usage().calls, 1, "its tokens were spent all the same");
 }
 
 #[tokio::test]
-async fn honours_retry_after() {
+async fn a_slow_answer_is_noticed_once() {
+    let endpoint = FakeEndpoint::start().await.unwrap();
+    endpoint.push(Scripted::Stall(Duration::from_millis(700)));
+    endpoint.push_content("at last");
+    let llm = Llm::new(LlmConfig {
+        timeout: Duration::from_secs(5),
+        slow_after: Duration::from_millis(200),
+        ..config(&endpoint)
+    })
+    .unwrap();
+    let notices = std::cell::RefCell::new(Vec::new());
+    let reply = llm
+        .chat_watched(Role::Curriculum, &[Message::user("plan")], 0.0, &|n| notices.borrow_mut().push(n))
+        .await
+        .unwrap();
+    assert_eq!(reply.content, "at last");
+    assert_eq!(notices.into_inner(), [Notice::Slow(Duration::from_millis(200))]);
+}
+
+/// A spent budget pauses the call, says which budget and when it refills, and the call goes on by itself once the
+/// window has moved on.
+#[tokio::test]
+async fn a_budget_stops_calls_at_the_limit_and_they_resume_after_the_window() {
+    let endpoint = FakeEndpoint::start().await.unwrap();
+    endpoint.answer_all("ok");
+    let budget = vec![BudgetLimit {
+        scope: BudgetScope::Bot,
+        measure: BudgetMeasure::Calls,
+        window: Duration::from_millis(1500),
+        limit: 2,
+        key: "bot_calls_per_hour".into(),
+    }];
+    let shared = Llm::new(LlmConfig { budget, timeout: Duration::from_secs(5), ..config(&endpoint) }).unwrap();
+    let llm = shared.for_bot();
+    let started = Instant::now();
+    for _ in 0..2 {
+        llm.chat(Role::Action, &[Message::user("x")], 0.7).await.unwrap();
+    }
+    let notices = std::cell::RefCell::new(Vec::new());
+    let note = |n| notices.borrow_mut().push(n);
+    let asked = [Message::user("x")];
+    let third = llm.chat_watched(Role::Action, &asked, 0.7, &note);
+    let mut third = std::pin::pin!(third);
+    assert!(tokio::time::timeout(Duration::from_millis(500), &mut third).await.is_err(), "the third call waits");
+    assert_eq!(endpoint.requests().len(), 2, "no request while the budget is spent");
+    let waiting = llm.waiting().unwrap();
+    assert!(waiting.starts_with("paused: the LLM budget bot_calls_per_hour is spent, it refills in"), "{waiting}");
+    third.await.unwrap();
+    assert!(started.elapsed() >= Duration::from_millis(1500), "{:?}", started.elapsed());
+    assert_eq!(endpoint.requests().len(), 3);
+    let notices = notices.borrow().clone();
+    assert!(matches!(&notices[..], [Notice::Paused(spent)] if spent.key == "bot_calls_per_hour"), "{notices:?}");
+    assert_eq!(llm.waiting(), None, "nothing is waited for once the call is done");
+    // Another bot has a budget of its own.
+    shared.for_bot().chat(Role::Action, &[Message::user("x")], 0.7).await.unwrap();
+}
+
+/// Fifty bots asking at once through one limiter: requests leave no closer than the configured rate allows.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn fifty_bots_asking_at_once_stay_under_the_requests_per_minute() {
+    let endpoint = FakeEndpoint::start().await.unwrap();
+    endpoint.answer_all("ok");
+    let shared = Llm::new(LlmConfig {
+        requests_per_minute: Some(1200),
+        timeout: Duration::from_secs(10),
+        ..config(&endpoint)
+    })
+    .unwrap();
+    let bots: Vec<Arc<Llm>> = (0..50).map(|_| Arc::new(shared.for_bot())).collect();
+    let started = Instant::now();
+    let calls: Vec<_> = bots
+        .iter()
+        .map(|bot| {
+            let bot = bot.clone();
+            tokio::spawn(async move { bot.chat(Role::Action, &[Message::user("x")], 0.7).await.map(|_| ()) })
+        })
+        .collect();
+    for call in calls {
+        call.await.unwrap().unwrap();
+    }
+    let arrivals = endpoint.arrivals();
+    assert_eq!(arrivals.len(), 50);
+    // 1200 a minute is 20 a second: one every 50 ms.
+    assert!(started.elapsed() >= Duration::from_millis(49 * 50), "{:?}", started.elapsed());
+    for (i, at) in arrivals.iter().enumerate() {
+        let within_a_second = arrivals[i..].iter().take_while(|later| later.duration_since(*at) < Duration::from_secs(1)).count();
+        assert!(within_a_second <= 21, "{within_a_second} requests within a second of request {i}");
+    }
+}
+
+/// One bot's 429 with `Retry-After` holds every bot back until then.
+#[tokio::test]
+async fn a_429_with_retry_after_slows_every_bot() {
     let endpoint = FakeEndpoint::start().await.unwrap();
     endpoint.push(Scripted::Status { status: 429, body: "slow down".into(), retry_after: Some(1) });
-    endpoint.push_content("ok");
-    let llm = Llm::new(config(&endpoint)).unwrap();
+    endpoint.answer_all("ok");
+    let shared = Llm::new(LlmConfig { timeout: Duration::from_secs(5), ..config(&endpoint) }).unwrap();
+    let (first, others) = (shared.for_bot(), [shared.for_bot(), shared.for_bot()]);
     let started = Instant::now();
-    llm.chat(Role::Action, &[Message::user("x")], 0.0).await.unwrap();
-    assert!(started.elapsed() >= Duration::from_secs(1), "retried before Retry-After");
+    let (x, y, z) = ([Message::user("x")], [Message::user("y")], [Message::user("z")]);
+    let first_call = first.chat(Role::Action, &x, 0.7);
+    let later = async {
+        // Once the 429 has been answered.
+        while endpoint.requests().is_empty() {
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        let [a, b] = &others;
+        let (one, two) = tokio::join!(a.chat(Role::Critic, &y, 0.7), b.chat(Role::Critic, &z, 0.7));
+        one.unwrap();
+        two.unwrap();
+    };
+    let (answered, ()) = tokio::join!(first_call, later);
+    answered.unwrap();
+    let arrivals = endpoint.arrivals();
+    assert_eq!(arrivals.len(), 4);
+    for at in &arrivals[1..] {
+        assert!(at.duration_since(arrivals[0]) >= Duration::from_millis(950), "a request left {:?} after the 429", at.duration_since(arrivals[0]));
+    }
+    assert!(started.elapsed() >= Duration::from_secs(1));
+}
+
+/// A deterministic request asked again is answered from the cache, across a restart, with no request.
+#[tokio::test]
+async fn a_cached_reply_makes_no_request() {
+    let endpoint = FakeEndpoint::start().await.unwrap();
+    endpoint.push_content("[{\"task\": \"Mine 1 oak_log\"}]");
+    endpoint.push_content("something else");
+    endpoint.push_content("warm");
+    let file = std::env::temp_dir().join(format!("wayfarer-llm-cache-test-{}.jsonl", std::process::id()));
+    let _ = std::fs::remove_file(&file);
+    let cached = || LlmConfig { cache: Some(CacheConfig { file: file.clone(), max_bytes: 1 << 20 }), ..config(&endpoint) };
+    let plan = [Message::user("plan: get a log")];
+    let llm = Llm::new(cached()).unwrap();
+    let cold = llm.chat(Role::Curriculum, &plan, 0.0).await.unwrap();
+    let warm = llm.chat(Role::Curriculum, &plan, 0.0).await.unwrap();
+    assert_eq!((cold.cached, warm.cached), (false, true));
+    assert_eq!(warm.content, cold.content);
+    assert_eq!(endpoint.requests().len(), 1);
+    assert_eq!(llm.tally().cache_hits(), 1);
+    assert_eq!(llm.total_usage().calls, 1, "an answer from the cache costs nothing");
+    // Not deterministic: asked every time.
+    llm.chat(Role::Curriculum, &plan, 0.7).await.unwrap();
+    assert_eq!(endpoint.requests().len(), 2);
+    // After a restart.
+    let restarted = Llm::new(cached()).unwrap();
+    assert_eq!(restarted.chat(Role::Curriculum, &plan, 0.0).await.unwrap().content, cold.content);
+    assert_eq!(endpoint.requests().len(), 2);
+    // Another model is another request.
+    let other = Llm::new(LlmConfig { model: "other".into(), ..cached() }).unwrap();
+    assert_eq!(other.chat(Role::Curriculum, &plan, 0.0).await.unwrap().content, "warm");
+    let _ = std::fs::remove_file(&file);
 }
 
 #[tokio::test]
@@ -154,22 +339,13 @@ async fn a_huge_error_body_is_quoted_short_and_whole_characters() {
 }
 
 #[test]
-fn retry_after_is_read_and_capped() {
-    assert_eq!(retry_after(" 2 "), Some(Duration::from_secs(2)));
-    assert_eq!(retry_after("1.5"), Some(Duration::from_millis(1500)));
-    assert_eq!(retry_after("86400"), Some(MAX_LLM_BACKOFF), "a day is cut to the cap, not ignored");
-    for bad in ["-1", "soon", "NaN", "inf", ""] {
-        assert_eq!(retry_after(bad), None, "{bad}");
-    }
-}
-
-#[test]
 fn backoff_doubles_and_is_capped() {
     let second = Duration::from_secs(1);
     let waits: Vec<u64> = (0..8).map(|attempt| retry_wait(second, attempt, None).as_secs()).collect();
     assert_eq!(waits, [1, 2, 4, 8, 16, 30, 30, 30]);
     assert_eq!(retry_wait(second, 40, None), MAX_LLM_BACKOFF, "no overflow");
     assert_eq!(retry_wait(second, 0, Some(Duration::from_secs(7))), Duration::from_secs(7), "Retry-After wins");
+    assert_eq!(retry_wait(second, 0, Some(Duration::from_secs(86_400))), MAX_LLM_BACKOFF, "a day is cut to the cap");
 }
 
 #[tokio::test]

@@ -29,12 +29,18 @@ pub enum Scripted {
     Hang,
     /// Start a 200 completion with this content, send half of its body, and close the connection.
     CutOff(String),
+    /// A whole completion with this content that ended at its `max_tokens` (`finish_reason: length`).
+    AtLimit(String),
 }
 
 #[derive(Default)]
 struct State {
     queue: VecDeque<Scripted>,
     requests: Vec<serde_json::Value>,
+    /// When each request arrived.
+    arrivals: Vec<std::time::Instant>,
+    /// The answer when nothing is queued (`None`: a 500 saying so).
+    otherwise: Option<String>,
 }
 
 /// The endpoint. Dropping it stops it.
@@ -80,6 +86,16 @@ impl FakeEndpoint {
         self.state.lock().unwrap_or_else(|p| p.into_inner()).requests.clone()
     }
 
+    /// Answers `content` to every request once the queue is empty.
+    pub fn answer_all(&self, content: impl Into<String>) {
+        self.state.lock().unwrap_or_else(|p| p.into_inner()).otherwise = Some(content.into());
+    }
+
+    /// When each request arrived, in order.
+    pub fn arrivals(&self) -> Vec<std::time::Instant> {
+        self.state.lock().unwrap_or_else(|p| p.into_inner()).arrivals.clone()
+    }
+
     /// Scripted replies not yet used.
     pub fn pending(&self) -> usize {
         self.state.lock().unwrap_or_else(|p| p.into_inner()).queue.len()
@@ -121,9 +137,11 @@ async fn serve(stream: tokio::net::TcpStream, state: Arc<Mutex<State>>) -> std::
         let (next, stall) = {
             let mut state = state.lock().unwrap_or_else(|p| p.into_inner());
             state.requests.push(request);
+            state.arrivals.push(std::time::Instant::now());
             match state.queue.pop_front() {
                 // A stall delays the reply after it.
                 Some(Scripted::Stall(wait)) => (state.queue.pop_front(), Some(wait)),
+                None => (state.otherwise.clone().map(Scripted::Content), None),
                 next => (next, None),
             }
         };
@@ -132,6 +150,7 @@ async fn serve(stream: tokio::net::TcpStream, state: Arc<Mutex<State>>) -> std::
         }
         let (status, body, retry_after) = match next {
             Some(Scripted::Content(content)) => (200, completion(&content), None),
+            Some(Scripted::AtLimit(content)) => (200, completion_ending(&content, "length"), None),
             Some(Scripted::Status { status, body, retry_after }) => (status, body, retry_after),
             Some(Scripted::Hang) => return Ok(()),
             Some(Scripted::CutOff(content)) => {
@@ -167,10 +186,14 @@ async fn write_response(
 }
 
 fn completion(content: &str) -> String {
+    completion_ending(content, "stop")
+}
+
+fn completion_ending(content: &str, finish_reason: &str) -> String {
     serde_json::json!({
         "id": "chatcmpl-fake",
         "object": "chat.completion",
-        "choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": "stop"}],
+        "choices": [{"index": 0, "message": {"role": "assistant", "content": content}, "finish_reason": finish_reason}],
         "usage": {"prompt_tokens": 100, "completion_tokens": 50, "total_tokens": 150},
     })
     .to_string()
