@@ -874,6 +874,53 @@ mod tests {
     }
 
     #[test]
+    fn budgets_limits_cache_and_prices_resolve() {
+        let text = "[llm]\nbase_url = \"http://localhost:8080/v1\"\nrequests_per_minute = 60\ncache_max_mb = 8\n\
+                    [llm.max_tokens]\naction = 2000\n\
+                    [llm.budget]\nbot_calls_per_hour = 100\nprocess_tokens_per_day = 2_000_000\n\
+                    [llm.prices.\"gpt-4o-mini\"]\ninput = 0.15\noutput = 0.6\n";
+        let args = Overrides {
+            llm_budget: vec!["bot_calls_per_hour=20".into(), " bot_tokens_per_day = 50_000 ".into()],
+            checkpoint: Some(PathBuf::from("/state")),
+            ..Overrides::default()
+        };
+        let llm = merge(args, text).unwrap().llm.unwrap();
+        assert_eq!((llm.max_tokens_for(Role::Action), llm.max_tokens_for(Role::Critic)), (2000, 300));
+        assert_eq!(llm.requests_per_minute, Some(60));
+        let budget: Vec<(&str, u64, u64)> = llm.budget.iter().map(|b| (b.key.as_str(), b.limit, b.window.as_secs())).collect();
+        assert_eq!(
+            budget,
+            [("bot_calls_per_hour", 20, 3600), ("bot_tokens_per_day", 50_000, 86_400), ("process_tokens_per_day", 2_000_000, 86_400)],
+            "the flag wins over the file, key by key"
+        );
+        let cache = llm.cache.clone().unwrap();
+        assert_eq!((cache.file, cache.max_bytes), (PathBuf::from("/state/llm-replies.jsonl"), 8 << 20));
+        assert_eq!(llm.price_of("gpt-4o-mini"), Some(Price { input: 0.15, output: 0.6 }));
+        let off = merge(Overrides::default(), "[llm]\nbase_url = \"http://x/v1\"\ncache = false").unwrap();
+        assert_eq!(off.llm.unwrap().cache, None);
+    }
+
+    #[test]
+    fn bad_budget_settings_are_refused_at_start_naming_the_key() {
+        let flag = |pair: &str| merge(Overrides { llm_budget: vec![pair.into()], ..Overrides::default() }, "");
+        let err = |result: Result<Config, ConfigError>| result.unwrap_err().to_string();
+        assert!(err(flag("bot_calls_per_minute=5")).contains("unknown budget \"bot_calls_per_minute\" in --llm-budget: use bot_calls_per_hour"));
+        assert!(err(flag("bot_calls_per_hour")).contains("is not KEY=NUMBER"));
+        assert!(err(flag("bot_calls_per_hour=lots")).contains("bot_calls_per_hour: \"lots\" is not a whole number"));
+        assert!(err(flag("process_tokens_per_day=0")).contains("budget process_tokens_per_day = 0 in --llm-budget: use a whole number of at least 1"));
+        let file = |text: &str| err(merge(Overrides::default(), text));
+        assert!(file("[llm.budget]\nbot_calls_per_hour = -3").contains("bot_calls_per_hour = -3 in [llm.budget]"));
+        assert!(file("[llm.budget]\ncalls = 3").contains("unknown budget \"calls\" in [llm.budget]"));
+        let with_llm = |rest: &str| file(&format!("[llm]\nbase_url = \"http://x/v1\"\n{rest}"));
+        assert!(with_llm("requests_per_minute = 0").contains("requests_per_minute = 0"));
+        assert!(with_llm("cache_max_mb = 0").contains("cache_max_mb = 0"));
+        assert!(with_llm("[llm.max_tokens]\naction = 5").contains("max_tokens.action = 5: use 16 to 32768"));
+        assert!(with_llm("[llm.prices.x]\ninput = -1\noutput = 1").contains("prices.\"x\""));
+        let float = Config::from_toml("[llm.budget]\nbot_calls_per_hour = 1.5", Overrides::default()).unwrap_err();
+        assert!(float.to_string().contains("bot_calls_per_hour") && float.to_string().contains("expected i64"), "{float}");
+    }
+
+    #[test]
     fn auth_and_reply_modes_parse_from_words() {
         assert_eq!("Microsoft".parse::<AuthMode>(), Ok(AuthMode::Microsoft));
         assert_eq!("whisper".parse::<ReplyMode>(), Ok(ReplyMode::Whisper));
