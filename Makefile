@@ -13,7 +13,7 @@ export WAYFARER_MODELS := $(MODELS_DIR)
 BIN := $(CARGO_TARGET_DIR)/debug/wayfarer
 RELEASE_BIN := $(CARGO_TARGET_DIR)/release/wayfarer
 
-.PHONY: setup models build demo map test test-rust test-world bench bench-natural bench-llm llm eval-search fuzz fuzz-ci clean
+.PHONY: setup models build demo map test test-rust test-world bench bench-natural bench-llm llm llm-smoke eval-search fuzz fuzz-ci clean
 
 ## setup: install the test world's npm packages (pinned by package-lock.json)
 setup: $(SERVER_DIR)/node_modules/.package-lock.json
@@ -92,6 +92,16 @@ llm:
 bench-llm: setup models
 	$(CARGO) build --release --bin wayfarer
 	node $(SERVER_DIR)/bench/tasks.js --bot $(RELEASE_BIN) --llm-url $(LLM_URL)
+
+## llm-smoke: a model too small to follow the formats (SmolLM2-135M-Instruct, from PyPI) served at SMOKE_PORT, and
+## the bot given a !task and !learn with it: it must stay responsive and bounded and end with a reason (not in make test)
+SMOKE_PORT ?= 8013
+SMOKE_MINUTES ?= 10
+llm-smoke: setup
+	.ci/fetch-llm $(LLM_DIR) --smollm2
+	$(CARGO) build --release --bin wayfarer
+	.ci/with-llm $(LLM_DIR)/smollm2-135m-instruct-q4_1.gguf $(SMOKE_PORT) \
+		node $(SERVER_DIR)/bench/weak_llm.js --bot $(RELEASE_BIN) --llm-url http://127.0.0.1:$(SMOKE_PORT)/v1 --minutes $(SMOKE_MINUTES)
 
 ## eval-search: skill search over the starter library against tests/data/skill_questions.tsv (top-1, top-5, MRR)
 eval-search: models

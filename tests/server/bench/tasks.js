@@ -16,6 +16,7 @@ const http = require('node:http')
 const os = require('node:os')
 const path = require('node:path')
 const { startWorld } = require('../lib/harness')
+const { countingProxy, checkEndpoint } = require('../lib/llm_proxy')
 
 const arg = (name, fallback) => { const i = process.argv.indexOf(`--${name}`); return i > 0 ? process.argv[i + 1] : fallback }
 const ROOT = path.join(__dirname, '..', '..', '..')
@@ -54,45 +55,6 @@ if (!BOT || !fs.existsSync(BOT) || !LLM_URL) {
 }
 const LIBRARIES = { both: ['starter', 'empty'], starter: ['starter'], empty: ['empty'] }[arg('library', 'both')]
 const ONLY = arg('only', null)?.split(',').map(Number)
-
-/** An HTTP proxy in front of the LLM endpoint that counts calls, tokens and time. */
-async function countingProxy (target) {
-  const upstream = new URL(target)
-  const meter = { calls: 0, prompt: 0, completion: 0, ms: 0, failed: 0 }
-  const server = http.createServer((req, res) => {
-    const started = Date.now()
-    const chunks = []
-    req.on('data', (c) => chunks.push(c))
-    req.on('end', () => {
-      const forwarded = http.request({
-        hostname: upstream.hostname,
-        port: upstream.port,
-        path: upstream.pathname.replace(/\/$/, '') + req.url.replace(/^\/v1/, ''),
-        method: req.method,
-        headers: { ...req.headers, host: upstream.host }
-      }, (up) => {
-        const body = []
-        up.on('data', (c) => body.push(c))
-        up.on('end', () => {
-          const text = Buffer.concat(body)
-          meter.calls++
-          meter.ms += Date.now() - started
-          try {
-            const usage = JSON.parse(text.toString('utf8')).usage ?? {}
-            meter.prompt += usage.prompt_tokens ?? 0
-            meter.completion += usage.completion_tokens ?? 0
-          } catch { meter.failed++ }
-          res.writeHead(up.statusCode, up.headers)
-          res.end(text)
-        })
-      })
-      forwarded.on('error', (err) => { meter.failed++; res.writeHead(502); res.end(String(err)) })
-      forwarded.end(Buffer.concat(chunks))
-    })
-  })
-  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))
-  return { url: `http://127.0.0.1:${server.address().port}/v1`, meter, close: () => server.close() }
-}
 
 /** Positions within `r` of `at` holding `block`. */
 async function blocksNear (world, block, at, r) {
@@ -194,20 +156,6 @@ function libraryState (dir) {
     if (code.has(body)) copies.push(`${code.get(body)} = ${name}`); else code.set(body, name)
   }
   return { count: names.length, names, placeholders: names.filter((n) => PLACEHOLDERS.test(n)), copies }
-}
-
-/** Fails with what to do when nothing answers at the LLM endpoint. */
-async function checkEndpoint (url) {
-  const models = `${url.replace(/\/$/, '')}/models`
-  const ok = await new Promise((resolve) => {
-    const req = http.get(models, (res) => { res.resume(); resolve(res.statusCode < 500) })
-    req.on('error', () => resolve(false))
-    req.setTimeout(5000, () => { req.destroy(); resolve(false) })
-  })
-  if (!ok) {
-    console.error(`error: no LLM answers at ${url}; start the local one with \`make llm\` in another terminal, or pass --llm-url`)
-    process.exit(2)
-  }
 }
 
 async function main () {
