@@ -13,7 +13,7 @@ export WAYFARER_MODELS := $(MODELS_DIR)
 BIN := $(CARGO_TARGET_DIR)/debug/wayfarer
 RELEASE_BIN := $(CARGO_TARGET_DIR)/release/wayfarer
 
-.PHONY: setup models build demo map test test-rust test-world bench bench-natural bench-llm llm llm-smoke eval-search fuzz fuzz-ci clean
+.PHONY: setup models build demo map test test-rust test-world bench bench-natural bench-llm bench-llm-economy llm llm-smoke eval-search fuzz fuzz-ci clean
 
 ## setup: install the test world's npm packages (pinned by package-lock.json)
 setup: $(SERVER_DIR)/node_modules/.package-lock.json
@@ -92,6 +92,11 @@ llm:
 bench-llm: setup models
 	$(CARGO) build --release --bin wayfarer
 	node $(SERVER_DIR)/bench/tasks.js --bot $(RELEASE_BIN) --llm-url $(LLM_URL)
+
+## bench-llm-economy: the scripted learning run with the reply cache cold and warm, and fifty bots through one rate
+## limiter against none (a few minutes, no model needed)
+bench-llm-economy: setup models
+	$(CARGO) bench --bench llm_economy
 
 ## llm-smoke: a model too small to follow the formats (SmolLM2-135M-Instruct, from PyPI) served at SMOKE_PORT, and
 ## the bot given a !task and !learn with it: it must stay responsive and bounded and end with a reason (not in make test)

@@ -2,7 +2,8 @@
 //! request. The key is a SHA-256 of everything that decides the answer: endpoint, model, messages, `max_tokens` and
 //! stop sequences. Entries live in one JSON-lines file, appended as they come and read back at start, so the cache
 //! outlives restarts; when the file grows past its bound it is rewritten with the most recently used half. A line
-//! that does not read (a crash mid-write, an edit) is skipped. Cut-off answers are never kept.
+//! that does not read (a crash mid-write, an edit) is skipped. An answer cut at its `max_tokens` is kept as what it
+//! is: asked again with the same limit, the model would cut it at the same place.
 
 use std::{
     collections::HashMap,
@@ -25,6 +26,19 @@ struct Line {
     content: String,
     prompt_tokens: u64,
     completion_tokens: u64,
+    /// Cut off at its `max_tokens`.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    cut: bool,
+}
+
+/// A kept answer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Kept {
+    pub content: String,
+    /// What it cost when it was asked.
+    pub usage: Usage,
+    /// It was cut off at its `max_tokens`.
+    pub cut: bool,
 }
 
 #[derive(Debug)]
@@ -98,25 +112,27 @@ impl ReplyCache {
         self.state.lock().unwrap_or_else(|p| p.into_inner())
     }
 
-    /// The answer kept for `key`, with what it cost when it was asked.
-    pub fn get(&self, key: &str) -> Option<(String, Usage)> {
+    /// The answer kept for `key`.
+    pub fn get(&self, key: &str) -> Option<Kept> {
         let mut state = self.lock();
         state.clock += 1;
         let clock = state.clock;
         let entry = state.entries.get_mut(key)?;
         entry.used = clock;
         let line = &entry.line;
-        Some((line.content.clone(), Usage { calls: 1, prompt_tokens: line.prompt_tokens, completion_tokens: line.completion_tokens }))
+        let usage = Usage { calls: 1, prompt_tokens: line.prompt_tokens, completion_tokens: line.completion_tokens };
+        Some(Kept { content: line.content.clone(), usage, cut: line.cut })
     }
 
     /// Keeps an answer. A failure to write is logged; the answer stays cached in memory.
-    pub fn put(&self, key: String, model: &str, content: &str, usage: Usage) {
+    pub fn put(&self, key: String, model: &str, kept: &Kept) {
         let line = Line {
             key: key.clone(),
             model: model.to_owned(),
-            content: content.to_owned(),
-            prompt_tokens: usage.prompt_tokens,
-            completion_tokens: usage.completion_tokens,
+            content: kept.content.clone(),
+            prompt_tokens: kept.usage.prompt_tokens,
+            completion_tokens: kept.usage.completion_tokens,
+            cut: kept.cut,
         };
         let text = serde_json::to_string(&line).expect("cache lines serialize");
         let bytes = text.len() as u64 + 1;
@@ -201,13 +217,14 @@ mod tests {
         assert_ne!(k, key("http://x/v1", "big", &messages, 700, &[]));
         let cache = ReplyCache::open(&config);
         assert!(cache.get(&k).is_none());
-        cache.put(k.clone(), "small", "fn mine() {}", Usage { calls: 1, prompt_tokens: 90, completion_tokens: 10 });
+        let usage = Usage { calls: 1, prompt_tokens: 90, completion_tokens: 10 };
+        cache.put(k.clone(), "small", &Kept { content: "fn mine() {}".into(), usage, cut: false });
         let mut file = std::fs::OpenOptions::new().append(true).open(&config.file).unwrap();
         writeln!(file, "{{\"key\": \"half a li").unwrap();
         let reopened = ReplyCache::open(&config);
         assert_eq!(reopened.len(), 1);
-        let (content, usage) = reopened.get(&k).unwrap();
-        assert_eq!((content.as_str(), usage.prompt_tokens), ("fn mine() {}", 90));
+        let kept = reopened.get(&k).unwrap();
+        assert_eq!((kept.content.as_str(), kept.usage.prompt_tokens, kept.cut), ("fn mine() {}", 90, false));
         let _ = std::fs::remove_file(&config.file);
     }
 
@@ -217,11 +234,11 @@ mod tests {
         let cache = ReplyCache::open(&config);
         let usage = Usage { calls: 1, prompt_tokens: 1, completion_tokens: 1 };
         let first = key("u", "m", &[Message::user("first")], 1, &[]);
-        cache.put(first.clone(), "m", &"a".repeat(100), usage);
+        cache.put(first.clone(), "m", &Kept { content: "a".repeat(100), usage, cut: true });
         for i in 0..40 {
-            cache.put(key("u", "m", &[Message::user(i.to_string())], 1, &[]), "m", &"b".repeat(100), usage);
+            cache.put(key("u", "m", &[Message::user(i.to_string())], 1, &[]), "m", &Kept { content: "b".repeat(100), usage, cut: false });
             // The first answer is asked for all the time: it stays.
-            assert!(cache.get(&first).is_some(), "after {i}");
+            assert!(cache.get(&first).is_some_and(|kept| kept.cut), "after {i}");
         }
         let size = std::fs::metadata(&config.file).unwrap().len();
         assert!(size <= 2000, "{size} bytes");

@@ -5,7 +5,8 @@
 //! OpenRouter (`https://openrouter.ai/api/v1`) all serve. Each role may use its own model.
 //!
 //! What a call goes through, in order:
-//! - the reply cache ([`cache`]): a deterministic request (temperature 0) asked before is answered from it;
+//! - the reply cache ([`cache`]): a deterministic request (temperature 0) asked before is answered from it (an answer
+//!   that was cut at its limit, again as one);
 //! - the budgets ([`budget`]): a spent one pauses the call until it refills, saying so through the caller's
 //!   [`Notice`]s;
 //! - the endpoint's rate limiter ([`limiter`]), shared by every bot of the process;
@@ -282,13 +283,16 @@ impl Llm {
         let key = (temperature == 0.0 && self.endpoint.cache.is_some())
             .then(|| cache::key(&config.base_url, model, messages, max_tokens, stop));
         if let (Some(cache), Some(key)) = (&self.endpoint.cache, &key)
-            && let Some((content, usage)) = cache.get(key)
+            && let Some(kept) = cache.get(key)
         {
-            tracing::debug!("{} answer from the reply cache ({} tokens not spent)", role.name(), usage.total_tokens());
+            tracing::debug!("{} answer from the reply cache ({} tokens not spent)", role.name(), kept.usage.total_tokens());
             for meter in [&self.meter, &self.endpoint.process] {
                 *lock(meter).cached.entry(role).or_default() += 1;
             }
-            return Ok(Reply { content, usage: Usage::default(), cached: true });
+            if kept.cut {
+                return Err(LlmError::CutOff { role, max_tokens, content: kept.content });
+            }
+            return Ok(Reply { content: kept.content, usage: Usage::default(), cached: true });
         }
         let waiting = WaitGuard(&self.waiting);
         let ticket = loop {
@@ -314,18 +318,17 @@ impl Llm {
             }
         };
         match answered {
-            Ok((answer, _)) if answer.cut_at_limit() => {
-                self.count(role, answer.usage);
-                budget::settle(ledgers, ticket, answer.usage.total_tokens());
-                Err(LlmError::CutOff { role, max_tokens, content: answer.content })
-            }
             Ok((answer, _)) => {
                 self.count(role, answer.usage);
                 budget::settle(ledgers, ticket, answer.usage.total_tokens());
+                let kept = cache::Kept { cut: answer.cut_at_limit(), content: answer.content, usage: answer.usage };
                 if let (Some(cache), Some(key)) = (&self.endpoint.cache, key) {
-                    cache.put(key, model, &answer.content, answer.usage);
+                    cache.put(key, model, &kept);
                 }
-                Ok(Reply { content: answer.content, usage: answer.usage, cached: false })
+                if kept.cut {
+                    return Err(LlmError::CutOff { role, max_tokens, content: kept.content });
+                }
+                Ok(Reply { content: kept.content, usage: kept.usage, cached: false })
             }
             Err(err) => {
                 budget::withdraw(ledgers, ticket);

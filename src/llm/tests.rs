@@ -136,6 +136,22 @@ async fn an_answer_cut_at_its_limit_is_unusable_and_not_retried() {
     assert_eq!(llm.total_usage().calls, 1, "its tokens were spent all the same");
 }
 
+/// A cut answer is kept as one: asked again with the same limit, it is cut again with no request.
+#[tokio::test]
+async fn a_cut_answer_in_the_cache_is_cut_again_without_a_request() {
+    let endpoint = FakeEndpoint::start().await.unwrap();
+    endpoint.push(Scripted::AtLimit("Well, first".into()));
+    let file = std::env::temp_dir().join(format!("wayfarer-llm-cut-cache-{}.jsonl", std::process::id()));
+    let _ = std::fs::remove_file(&file);
+    let llm = Llm::new(LlmConfig { cache: Some(CacheConfig { file: file.clone(), max_bytes: 1 << 20 }), ..config(&endpoint) }).unwrap();
+    for _ in 0..2 {
+        let err = llm.chat(Role::Critic, &[Message::user("judge")], 0.0).await.unwrap_err();
+        assert!(matches!(&err, LlmError::CutOff { max_tokens: 300, content, .. } if content == "Well, first"), "{err}");
+    }
+    assert_eq!(endpoint.requests().len(), 1);
+    let _ = std::fs::remove_file(&file);
+}
+
 #[tokio::test]
 async fn a_slow_answer_is_noticed_once() {
     let endpoint = FakeEndpoint::start().await.unwrap();

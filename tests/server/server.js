@@ -32,7 +32,7 @@ const SEED = args.seed ?? '1'
 const TIME_SCALE = Number(args['time-scale'] ?? 1) // day ticks per game tick: 20 turns a day into a minute
 const PLAYER_TYPE = mcData.entitiesByName.player.id
 if (!['flat', 'natural'].includes(WORLD_KIND)) usage(`--world must be flat or natural, not ${JSON.stringify(WORLD_KIND)}`)
-if (!(TIME_SCALE > 0 && TIME_SCALE <= 1000)) usage(`--time-scale must be a number in (0, 1000], not ${JSON.stringify(args['time-scale'])}`)
+if (!(TIME_SCALE >= 0 && TIME_SCALE <= 1000)) usage(`--time-scale must be a number from 0 (the clock stands still) to 1000, not ${JSON.stringify(args['time-scale'])}`)
 if (args.time !== undefined && !(Number.isInteger(Number(args.time)) && args.time >= 0 && args.time < 24000)) usage(`--time must be 0 to 23999 ticks of the day, not ${JSON.stringify(args.time)}`)
 if (args.mobs !== undefined && !['on', 'off'].includes(args.mobs)) usage(`--mobs must be on or off, not ${JSON.stringify(args.mobs)}`)
 

@@ -41,7 +41,14 @@ struct State {
     arrivals: Vec<std::time::Instant>,
     /// The answer when nothing is queued (`None`: a 500 saying so).
     otherwise: Option<String>,
+    /// Answers a request from what it asks, when nothing is queued (before `otherwise`).
+    responder: Option<Responder>,
+    /// How long every answer takes (a real model's time to answer).
+    latency: Duration,
 }
+
+/// Makes an answer from a request's body.
+pub type Responder = Arc<dyn Fn(&serde_json::Value) -> String + Send + Sync>;
 
 /// The endpoint. Dropping it stops it.
 pub struct FakeEndpoint {
@@ -91,6 +98,16 @@ impl FakeEndpoint {
         self.state.lock().unwrap_or_else(|p| p.into_inner()).otherwise = Some(content.into());
     }
 
+    /// Answers every request (once the queue is empty) with what `respond` makes of its body.
+    pub fn respond_with(&self, respond: impl Fn(&serde_json::Value) -> String + Send + Sync + 'static) {
+        self.state.lock().unwrap_or_else(|p| p.into_inner()).responder = Some(Arc::new(respond));
+    }
+
+    /// Makes every answer take `latency`, as a real model's does.
+    pub fn set_latency(&self, latency: Duration) {
+        self.state.lock().unwrap_or_else(|p| p.into_inner()).latency = latency;
+    }
+
     /// When each request arrived, in order.
     pub fn arrivals(&self) -> Vec<std::time::Instant> {
         self.state.lock().unwrap_or_else(|p| p.into_inner()).arrivals.clone()
@@ -136,13 +153,17 @@ async fn serve(stream: tokio::net::TcpStream, state: Arc<Mutex<State>>) -> std::
         let request = serde_json::from_slice(&body).unwrap_or(serde_json::Value::Null);
         let (next, stall) = {
             let mut state = state.lock().unwrap_or_else(|p| p.into_inner());
-            state.requests.push(request);
+            state.requests.push(request.clone());
             state.arrivals.push(std::time::Instant::now());
+            let latency = (!state.latency.is_zero()).then_some(state.latency);
             match state.queue.pop_front() {
                 // A stall delays the reply after it.
                 Some(Scripted::Stall(wait)) => (state.queue.pop_front(), Some(wait)),
-                None => (state.otherwise.clone().map(Scripted::Content), None),
-                next => (next, None),
+                None => match &state.responder {
+                    Some(respond) => (Some(Scripted::Content(respond(&request))), latency),
+                    None => (state.otherwise.clone().map(Scripted::Content), latency),
+                },
+                next => (next, latency),
             }
         };
         if let Some(wait) = stall {

@@ -57,11 +57,15 @@ async function main () {
   await world.cmd({ cmd: 'addPlayer', name: 'Alice', x: 3.5, y: 64, z: 3.5 })
   const bot = spawn(BOT, ['run', '--server', `127.0.0.1:${world.port}`, '--username', 'Wayfarer', '--owner', 'Alice',
     '--skills', path.join(home, 'skills'), '--checkpoint', path.join(home, 'checkpoint'), '--llm-url', proxy.url, '--llm-model', 'smollm2'],
-  { stdio: ['ignore', out, out], env: { ...process.env, RUST_LOG: process.env.RUST_LOG ?? 'wayfarer=info', WAYFARER_CONFIG: '' } })
+  { stdio: ['ignore', out, out], env: botEnv() })
+  let exited = null
+  bot.on('exit', (code) => { exited = code })
   const results = []
   let ok = true
   try {
-    await world.waitEvent((e) => e.event === 'join' && e.name === 'Wayfarer', 60000)
+    await world.waitEvent((e) => e.event === 'join' && e.name === 'Wayfarer', 60000).catch((err) => {
+      throw new Error(exited === null ? err.message : `the bot exited (${exited}) before joining; see ${path.join(LOGS, 'bot.log')}`)
+    })
     await sleep(3000)
     for (const run of RUNS) {
       const before = { ...proxy.meter }
@@ -128,6 +132,13 @@ async function main () {
   }
   log(`bot log: ${path.join(LOGS, 'bot.log')}`)
   process.exit(ok ? 0 : 1)
+}
+
+/** The environment for the bot: this one, without settings that would point it elsewhere. */
+function botEnv () {
+  const env = { ...process.env, RUST_LOG: process.env.RUST_LOG ?? 'wayfarer=info' }
+  for (const key of ['WAYFARER_CONFIG', 'WAYFARER_LLM_URL', 'WAYFARER_LLM_MODEL', 'WAYFARER_LLM_BUDGET', 'OPENAI_API_KEY']) delete env[key]
+  return env
 }
 
 function report (results, usage) {
