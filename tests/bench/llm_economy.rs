@@ -133,6 +133,18 @@ fn main() {
     eprintln!("   cold: {cold_calls} requests, {cold_secs:.1} s");
     let (warm_calls, warm_secs) = learning_run(&endpoint, &cache, "warm");
     eprintln!("   warm: {warm_calls} requests, {warm_secs:.1} s");
+    // Why a warm request missed: the first line where it differs from the cold run's request of the same kind.
+    let requests = endpoint.requests();
+    let (cold, warm) = requests.split_at(cold_calls);
+    for request in warm {
+        let kind: String = system_message(request).chars().take(40).collect();
+        let asked = last_user_message(request);
+        let differs = cold.iter().filter(|c| system_message(c) == system_message(request)).find_map(|c| {
+            let before = last_user_message(c);
+            before.lines().zip(asked.lines()).find(|(a, b)| a != b).map(|(a, b)| format!("{a:?} then {b:?}"))
+        });
+        eprintln!("   warm miss ({kind}…): {}", differs.unwrap_or_else(|| "no request of its kind in the cold run".to_owned()));
+    }
 
     eprintln!("2. fifty bots asking at once (4 calls each)");
     let configured = 600;
