@@ -318,7 +318,7 @@ impl Llm {
             }
         };
         match answered {
-            Ok((answer, _)) => {
+            Ok(answer) => {
                 self.count(role, answer.usage);
                 budget::settle(ledgers, ticket, answer.usage.total_tokens());
                 let kept = cache::Kept { cut: answer.cut_at_limit(), content: answer.content, usage: answer.usage };
@@ -355,7 +355,7 @@ impl Llm {
         max_tokens: u32,
         stop: &[&str],
         waiting: &WaitGuard<'_>,
-    ) -> Result<(wire::Answer, u32), LlmError> {
+    ) -> Result<wire::Answer, LlmError> {
         let config = self.config();
         let body = Request { model, messages, temperature, max_tokens, stop };
         let prompt_chars: usize = messages.iter().map(|m| m.content.len()).sum();
@@ -377,7 +377,7 @@ impl Llm {
                 Ok((answer, headers)) => {
                     self.endpoint.limiter.settle(pass, answer.usage.total_tokens());
                     self.endpoint.limiter.learn(&headers, None, Instant::now());
-                    return Ok((answer, attempt));
+                    return Ok(answer);
                 }
                 Err((err, headers)) => {
                     let retry_after = headers.as_ref().and_then(|h| h.retry_after);
