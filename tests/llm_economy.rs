@@ -47,7 +47,7 @@ fn a_slow_answer_and_a_spent_budget_are_said_and_other_commands_keep_working() {
     assert!(status.contains("task build a small hut (waiting ") && status.contains("s for the LLM's curriculum answer)"), "{status}");
     world.expect_chat(from, "Wayfarer", "Still thinking about the plan (30 s)…", Duration::from_secs(40));
     world.expect_chat(from, "Wayfarer", "Plan for build a small hut: Build the hut walls from planks.", Duration::from_secs(15));
-    let paused = world.expect_chat(from, "Wayfarer", "The LLM budget bot_calls_per_hour (1 calls) is spent", Duration::from_secs(15));
+    let paused = world.expect_chat(from, "Wayfarer", "The LLM budget bot_calls_per_hour (1 call) is spent", Duration::from_secs(15));
     assert!(paused.contains("it refills in 60 min") && paused.contains("I'll go on with the code for Build the hut walls from planks then"), "{paused}");
     assert_eq!(endpoint.requests().len(), 1, "no request while the budget is spent");
 
@@ -57,9 +57,9 @@ fn a_slow_answer_and_a_spent_budget_are_said_and_other_commands_keep_working() {
     let from = world.say("Alice", "!usage");
     let usage = world.expect_chat(from, "Wayfarer", "LLM use by me:", Duration::from_secs(10));
     // 100 prompt and 50 completion tokens a call (the scripted endpoint's count), at 0.5 and 1.5 per million.
-    assert!(usage.starts_with("LLM use by me: 1 calls, 150 tokens (100 in, 50 out), cost 0.0001. Per role: curriculum 1 calls 150."), "{usage}");
+    assert!(usage.starts_with("LLM use by me: 1 call, 150 tokens (100 in, 50 out), cost 0.0001. Per role: curriculum 1 call 150."), "{usage}");
     let chat = world.chat_since(from).join("\n");
-    assert!(chat.contains("Per task, latest first: build a small hut: 1 calls, 150 tokens"), "{chat}");
+    assert!(chat.contains("Per task, latest first: build a small hut: 1 call, 150 tokens"), "{chat}");
 
     // Other commands work: a script runs (and, as any new activity does, ends the paused task).
     let from = world.say("Alice", "!run hello");

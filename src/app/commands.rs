@@ -16,7 +16,7 @@ use super::{
 use crate::{
     bot::{BotHandle, MAX_AIR, fmt_pos},
     chat::{Command, help_text},
-    llm::{Role, Tally, Usage},
+    llm::{Role, Tally, Usage, budget::counted},
 };
 
 /// How many item kinds `!status` lists before summarising the rest.
@@ -223,13 +223,13 @@ pub fn usage_text(
     }
     let mut text = format!("LLM use by me: {}", amount(&mine.roles, cost));
     if mine.cache_hits() > 0 {
-        text.push_str(&format!(", and {} answers from the cache", mine.cache_hits()));
+        text.push_str(&format!(", and {} from the cache", counted(mine.cache_hits(), "answer")));
     }
     let roles: Vec<String> = mine
         .roles
         .iter()
         .filter(|(_, u)| u.calls > 0)
-        .map(|(role, u)| format!("{} {} calls {}", role.name(), u.calls, kilo(u.total_tokens())))
+        .map(|(role, u)| format!("{} {} {}", role.name(), counted(u.calls, "call"), kilo(u.total_tokens())))
         .collect();
     text.push_str(&format!(". Per role: {}.", roles.join(", ")));
     let tasks: Vec<String> = mine.tasks.iter().rev().map(|(task, roles)| format!("{task}: {}", amount(roles, cost))).collect();
@@ -251,8 +251,8 @@ fn amount(roles: &BTreeMap<Role, Usage>, cost: &dyn Fn(&BTreeMap<Role, Usage>) -
     roles.values().for_each(|u| total.add(*u));
     let price = cost(roles).map_or_else(String::new, |c| format!(", cost {c:.4}"));
     format!(
-        "{} calls, {} tokens ({} in, {} out){price}",
-        total.calls,
+        "{}, {} tokens ({} in, {} out){price}",
+        counted(total.calls, "call"),
         kilo(total.total_tokens()),
         kilo(total.prompt_tokens),
         kilo(total.completion_tokens)
@@ -321,8 +321,8 @@ mod tests {
         assert_eq!(
             text,
             "LLM use by me: 3 calls, 6.2k tokens (4.9k in, 1.3k out), cost 0.0015, and 2 answers from the cache. \
-             Per role: curriculum 1 calls 1.0k, action 2 calls 5.2k. Per task, latest first: build a hut: 2 calls, \
-             5.2k tokens (4.0k in, 1.2k out), cost 0.0013; get 2 oak logs: 1 calls, 1.0k tokens (900 in, 100 out), \
+             Per role: curriculum 1 call 1.0k, action 2 calls 5.2k. Per task, latest first: build a hut: 2 calls, \
+             5.2k tokens (4.0k in, 1.2k out), cost 0.0013; get 2 oak logs: 1 call, 1.0k tokens (900 in, 100 out), \
              cost 0.0002. All bots: 3 calls, 6.2k tokens (4.9k in, 1.3k out), cost 0.0015."
         );
         assert!(usage_text(&mine, &mine, none, 1).ends_with("(Set prices per model in [llm.prices] for the cost.)"));

@@ -43,11 +43,16 @@ pub struct Spent {
 impl std::fmt::Display for Spent {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let what = match self.measure {
-            BudgetMeasure::Calls => "calls",
-            BudgetMeasure::Tokens => "tokens",
+            BudgetMeasure::Calls => "call",
+            BudgetMeasure::Tokens => "token",
         };
-        write!(f, "the LLM budget {} ({} {what}) is spent; it refills in {}", self.key, self.limit, human(self.refills_in))
+        write!(f, "the LLM budget {} ({}) is spent; it refills in {}", self.key, counted(self.limit, what), human(self.refills_in))
     }
+}
+
+/// `1 call`, `2 calls`.
+pub fn counted(n: u64, one: &str) -> String {
+    if n == 1 { format!("1 {one}") } else { format!("{n} {one}s") }
 }
 
 /// `45 s`, `12 min`, `3 h 5 min`.
