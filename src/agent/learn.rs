@@ -11,7 +11,7 @@ use super::{
     checkpoint::{Checkpoint, TaskEvent},
     curriculum,
 };
-use crate::llm::Role;
+use crate::llm::{Role, Usage};
 
 /// Voyager's default run length.
 pub const DEFAULT_ITERATIONS: usize = 160;
@@ -73,9 +73,7 @@ pub async fn learn(
         if agent.stop.is_stopped() {
             break;
         }
-        let before = agent.llm.total_usage();
         let roles_before = agent.llm.usage();
-        let actions_before = action_calls(agent);
         let first = checkpoint.tasks.completed.is_empty();
         (agent.relabel)("learning: choosing the next task".to_owned());
         agent.llm.begin_task("learning: choosing tasks");
@@ -90,15 +88,17 @@ pub async fn learn(
         (agent.say)(&format!("I will start task: {}", spec.task));
         agent.llm.begin_task(&spec.task);
         let outcome = agent.attempt_task(&spec).await;
-        let used = usage_since(before, agent.llm.total_usage());
-        let roles: std::collections::BTreeMap<Role, crate::llm::Usage> = agent
+        // This task's calls and tokens per role (the curriculum's included); the rest follows from them.
+        let roles: std::collections::BTreeMap<Role, Usage> = agent
             .llm
             .usage()
             .into_iter()
             .map(|(role, now)| (role, usage_since(roles_before.get(&role).copied().unwrap_or_default(), now)))
             .filter(|(_, used)| used.calls > 0)
             .collect();
-        let attempts = action_calls(agent) - actions_before;
+        let mut used = Usage::default();
+        roles.values().for_each(|u| used.add(*u));
+        let attempts = roles.get(&Role::Action).map_or(0, |u| u.calls);
         let (name, skill, reason) = match &outcome {
             TaskOutcome::Succeeded { skill } => {
                 (agent.say)(&format!("I succeeded in task: {}", spec.task));
@@ -152,10 +152,6 @@ pub async fn learn(
 pub fn voyager_calls(first: bool, attempts: u64, succeeded: bool) -> u64 {
     let curriculum = if first { 0 } else { 2 };
     curriculum + 2 * attempts + u64::from(succeeded)
-}
-
-fn action_calls(agent: &Agent) -> u64 {
-    agent.llm.usage().get(&Role::Action).map_or(0, |u| u.calls)
 }
 
 #[cfg(test)]
