@@ -13,7 +13,7 @@ export WAYFARER_MODELS := $(MODELS_DIR)
 BIN := $(CARGO_TARGET_DIR)/debug/wayfarer
 RELEASE_BIN := $(CARGO_TARGET_DIR)/release/wayfarer
 
-.PHONY: setup models build demo map test test-rust test-world bench bench-natural bench-llm bench-llm-economy llm llm-smoke eval-search fuzz fuzz-ci clean
+.PHONY: setup models build demo map test test-rust test-world bench bench-natural bench-llm bench-llm-economy bench-team llm llm-smoke eval-search fuzz fuzz-ci clean
 
 ## setup: install the test world's npm packages (pinned by package-lock.json)
 setup: $(SERVER_DIR)/node_modules/.package-lock.json
@@ -107,6 +107,11 @@ llm-smoke: setup
 	$(CARGO) build --release --bin wayfarer
 	.ci/with-llm $(LLM_DIR)/smollm2-135m-instruct-q4_1.gguf $(SMOKE_PORT) \
 		node $(SERVER_DIR)/bench/weak_llm.js --bot $(RELEASE_BIN) --llm-url http://127.0.0.1:$(SMOKE_PORT)/v1 --minutes $(SMOKE_MINUTES)
+
+## bench-team: 24 logs and 6 cobblestone from nothing, one bot against a team of three (a leader with a scripted
+## LLM and two workers) in the same natural world, over three seeds; wall time, LLM calls, chat lines (~15 min)
+bench-team: setup models
+	$(CARGO) bench --bench team
 
 ## eval-search: skill search over the starter library against tests/data/skill_questions.tsv (top-1, top-5, MRR)
 eval-search: models

@@ -83,10 +83,12 @@ pub enum Role {
     Action,
     Critic,
     Description,
+    /// A team leader's planning: the next stage's assignments for its workers.
+    Leader,
 }
 
 impl Role {
-    pub const ALL: [Role; 4] = [Role::Curriculum, Role::Action, Role::Critic, Role::Description];
+    pub const ALL: [Role; 5] = [Role::Curriculum, Role::Action, Role::Critic, Role::Description, Role::Leader];
 
     /// The most tokens one answer may have unless `[llm.max_tokens]` says otherwise: enough for the role's format (a
     /// plan or a verdict needs a few hundred, code a thousand or so), so a small model that rambles is cut off instead
@@ -97,6 +99,7 @@ impl Role {
             Role::Action => 1500,
             Role::Critic => 300,
             Role::Description => 200,
+            Role::Leader => 700,
         }
     }
 
@@ -106,6 +109,7 @@ impl Role {
             Role::Action => "action",
             Role::Critic => "critic",
             Role::Description => "description",
+            Role::Leader => "leader",
         }
     }
 }
@@ -300,6 +304,12 @@ pub struct Overrides {
     /// `KEY=N` budgets (`--llm-budget`, `WAYFARER_LLM_BUDGET`), over `[llm.budget]`.
     pub llm_budget: Vec<String>,
     pub checkpoint: Option<PathBuf>,
+    /// `--role`: `leader` makes the first bot lead the others (and any `--worker`s).
+    pub role: Option<TeamRole>,
+    /// `--leader`: the bot whose assignments these bots take, besides their owners'.
+    pub leader: Option<String>,
+    /// `--worker`: bots of other processes this process's leader hands work to.
+    pub workers: Vec<String>,
     /// The configuration file; `None` reads `./wayfarer.toml` when it exists.
     pub config: Option<PathBuf>,
 }
@@ -327,6 +337,8 @@ pub enum ConfigError {
     Reconnect { reason: String },
     #[error("invalid LLM setting: {0}")]
     Llm(String),
+    #[error("invalid team setting: {0}")]
+    Team(String),
 }
 
 /// A server to join, as the user wrote it (the host is resolved, with SRV records, when connecting).
@@ -429,6 +441,8 @@ pub struct Config {
     pub checkpoint_dir: PathBuf,
     /// The reflexes that are on.
     pub reflexes: Reflexes,
+    /// Who leads and who works, when the bots form a team.
+    pub team: TeamConfig,
 }
 
 impl Default for Config {
@@ -543,7 +557,9 @@ impl Config {
             }
             AuthMode::Microsoft => {}
         }
+        let team = resolve_team(args.role, args.leader, args.workers, file.team.unwrap_or_default(), &username, bots)?;
         Ok(Self {
+            team,
             reflexes: file.reflexes.unwrap_or_default(),
             server,
             username,
@@ -588,6 +604,7 @@ pub struct FileConfig {
     pub llm: Option<FileLlm>,
     pub checkpoint_dir: Option<PathBuf>,
     pub reflexes: Option<Reflexes>,
+    pub team: Option<FileTeam>,
 }
 
 /// Which of the bot's reflexes are on (`[reflexes]` in wayfarer.toml; every one is on unless set to false).
@@ -617,6 +634,103 @@ impl Default for Reflexes {
     fn default() -> Self {
         Self { eat: true, defend: true, flee: true, breathe: true, escape_fire: true, recover: true, hunt: true, shelter: true }
     }
+}
+
+/// A bot's part in a team.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TeamRole {
+    /// Takes team goals (`!team GOAL`) from the owners and hands the work out.
+    Leader,
+    /// Takes assignments from the owners and from its leader.
+    Worker,
+}
+
+impl std::str::FromStr for TeamRole {
+    type Err = String;
+    fn from_str(text: &str) -> Result<Self, String> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "leader" => Ok(TeamRole::Leader),
+            "worker" => Ok(TeamRole::Worker),
+            _ => Err(format!("{text:?} is not a team role: use leader or worker")),
+        }
+    }
+}
+
+/// `[team]` in `wayfarer.toml`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FileTeam {
+    pub role: Option<TeamRole>,
+    pub leader: Option<String>,
+    #[serde(default)]
+    pub workers: Vec<String>,
+    /// A worker that says nothing for this long while it has an assignment has failed it.
+    pub silent_after_secs: Option<u64>,
+}
+
+/// Who leads and who works, resolved.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TeamConfig {
+    /// The bot of this process that leads at start (the first, with `role = "leader"`).
+    pub leader_here: Option<String>,
+    /// The bot whose assignments this process's bots take: the configured leader, else the one leading here.
+    pub leader: Option<String>,
+    /// Bots of other processes the leader here hands work to (this process's other bots are its workers anyway).
+    pub workers: Vec<String>,
+    /// How long a worker with an assignment may say nothing before the leader counts the assignment failed.
+    pub silent_after: Duration,
+}
+
+impl Default for TeamConfig {
+    fn default() -> Self {
+        Self { leader_here: None, leader: None, workers: Vec::new(), silent_after: DEFAULT_SILENT_AFTER }
+    }
+}
+
+/// How long a worker may be silent on an assignment by default: long enough to mine a stack of logs.
+const DEFAULT_SILENT_AFTER: Duration = Duration::from_secs(300);
+
+/// `--role`/`--leader`/`--worker` over `[team]`, checked: names must be player names, and a leader configured from
+/// elsewhere cannot be one of this process's own bots unless it is the one leading here.
+fn resolve_team(
+    role: Option<TeamRole>,
+    leader: Option<String>,
+    workers: Vec<String>,
+    file: FileTeam,
+    username: &str,
+    bots: usize,
+) -> Result<TeamConfig, ConfigError> {
+    let role = role.or(file.role);
+    let leader = leader.or(file.leader).map(|l| l.trim().to_owned()).filter(|l| !l.is_empty());
+    let workers = if workers.is_empty() { file.workers } else { workers };
+    let workers: Vec<String> = workers.iter().map(|w| w.trim().to_owned()).filter(|w| !w.is_empty()).collect();
+    for name in leader.iter().chain(&workers) {
+        if !is_player_name(name, 1) {
+            return Err(ConfigError::Team(format!("{name:?} is not a player name (1 to 16 letters, digits or _)")));
+        }
+    }
+    let silent_after = match file.silent_after_secs {
+        Some(secs) if !(5..=86_400).contains(&secs) => {
+            return Err(ConfigError::Team(format!("silent_after_secs = {secs}: use 5 to 86400 seconds")));
+        }
+        Some(secs) => Duration::from_secs(secs),
+        None => DEFAULT_SILENT_AFTER,
+    };
+    let first = if bots == 1 { username.to_owned() } else { format!("{username}_1") };
+    let leader_here = (role == Some(TeamRole::Leader)).then(|| first.clone());
+    if let (Some(here), Some(other)) = (&leader_here, &leader)
+        && !here.eq_ignore_ascii_case(other)
+    {
+        return Err(ConfigError::Team(format!(
+            "this process's first bot {here} leads (role = leader), so it cannot also take orders from {other}"
+        )));
+    }
+    if leader_here.is_none() && !workers.is_empty() {
+        return Err(ConfigError::Team("workers are for a leader: add --role leader (or role = \"leader\")".to_owned()));
+    }
+    let leader = leader.or_else(|| leader_here.clone());
+    Ok(TeamConfig { leader_here, leader, workers, silent_after })
 }
 
 /// `$XDG_CACHE_HOME/wayfarer/models`, or `~/.cache/wayfarer/models`: where `make models` puts the embedding model.
@@ -799,6 +913,26 @@ mod tests {
 
     fn merge(args: Overrides, file: &str) -> Result<Config, ConfigError> {
         Config::merge(args, toml::from_str(file).expect("test file parses"))
+    }
+
+    #[test]
+    fn teams_resolve_and_bad_settings_are_named() {
+        let config = merge(Overrides { role: Some(TeamRole::Leader), bots: Some(3), username: Some("Crew".into()), ..Default::default() }, "").unwrap();
+        assert_eq!((config.team.leader_here.as_deref(), config.team.leader.as_deref()), (Some("Crew_1"), Some("Crew_1")));
+        assert_eq!(config.team.silent_after, Duration::from_secs(300));
+        let config = merge(Overrides::default(), "[team]\nleader = \"Boss\"\nsilent_after_secs = 60").unwrap();
+        assert_eq!((config.team.leader_here, config.team.leader.as_deref()), (None, Some("Boss")));
+        assert_eq!(config.team.silent_after, Duration::from_secs(60));
+        let config = merge(Overrides { workers: vec!["Crew".into()], ..Default::default() }, "[team]\nrole = \"leader\"").unwrap();
+        assert_eq!((config.team.leader_here.as_deref(), config.team.workers.as_slice()), (Some("Wayfarer"), &["Crew".to_owned()][..]));
+        let err = |args: Overrides, file: &str| merge(args, file).unwrap_err().to_string();
+        assert!(err(Overrides { leader: Some("a b".into()), ..Default::default() }, "").contains("\"a b\" is not a player name"));
+        assert!(err(Overrides { workers: vec!["Crew".into()], ..Default::default() }, "").contains("add --role leader"));
+        assert!(err(Overrides { role: Some(TeamRole::Leader), leader: Some("Boss".into()), ..Default::default() }, "").contains("cannot also take orders from Boss"));
+        assert!(err(Overrides::default(), "[team]\nsilent_after_secs = 1").contains("silent_after_secs = 1"));
+        assert!(toml::from_str::<FileConfig>("[team]\nrole = \"boss\"").is_err());
+        assert_eq!("Leader".parse::<TeamRole>(), Ok(TeamRole::Leader));
+        assert!("chief".parse::<TeamRole>().unwrap_err().contains("use leader or worker"));
     }
 
     #[test]

@@ -52,12 +52,20 @@ pub struct Agent {
     pub say: Arc<dyn Fn(&str)>,
     /// Called with what the agent is doing now, for `!status`.
     pub relabel: Arc<dyn Fn(String)>,
+    /// The goal's status line while the agent works on a goal (`Goal: … Progress 2/7 …`), shown in its prompts.
+    pub goal: Arc<std::sync::Mutex<Option<String>>>,
 }
 
 impl Agent {
     /// Tries `spec` up to [`MAX_ATTEMPTS`] times.
     pub async fn attempt_task(&self, spec: &TaskSpec) -> TaskOutcome {
         let start = self.snapshot(spec.tracker.as_ref(), &BTreeMap::new());
+        self.attempt_task_since(spec, start).await
+    }
+
+    /// As [`Agent::attempt_task`], with the tracker counting from `start` (a task taken up again after a restart
+    /// counts what it made before it).
+    pub async fn attempt_task_since(&self, spec: &TaskSpec, start: Snapshot) -> TaskOutcome {
         let mut kills: BTreeMap<String, u32> = BTreeMap::new();
         let (mut last_code, mut feedback, mut critique) = (String::new(), String::new(), String::new());
         let mut last_reason = String::from("no attempt was made");
@@ -224,6 +232,7 @@ impl Agent {
             &[
                 ("task", &spec.task),
                 ("context", &or_none(&spec.context)),
+                ("goal", &self.goal.lock().map(|g| g.clone()).ok().flatten().unwrap_or_else(|| "none".to_owned())),
                 ("observation", &observation(&self.bot).await),
                 ("last_code", &if last_code.is_empty() { "none".to_owned() } else { format!("```rhai\n{last_code}\n```") }),
                 ("feedback", &or_none(feedback)),

@@ -1,18 +1,20 @@
 //! The learning agent, in the manner of Voyager: an automatic curriculum proposes tasks with machine-checkable
 //! trackers, the action agent writes Rhai code with the skill library's help, trackers (or, without one, the LLM
 //! critic) judge it, and successes become skills. `!task` runs the same action loop on steps the LLM plans from an
-//! owner's goal.
+//! owner's goal; a team leader plans a shared goal in stages and judges its members' reports (`team`).
 
 pub mod act;
 pub mod checkpoint;
 pub mod curriculum;
 pub mod extract;
+pub mod goals;
 pub mod learn;
 pub mod naming;
 pub mod plan;
 pub mod prompts;
 pub mod recipes;
 pub mod task;
+pub mod team;
 pub mod tracker;
 
 pub use extract::{Program, code_blocks, program};

@@ -14,7 +14,7 @@ pub struct Prompt {
 pub const PROMPTS: &[Prompt] = &[
     Prompt { name: "action_template", text: include_str!("../../prompts/action_template.md"), keys: &["primitives", "skills", "response_format"] },
     Prompt { name: "action_response_format", text: include_str!("../../prompts/action_response_format.md"), keys: &["name"] },
-    Prompt { name: "action_task", text: include_str!("../../prompts/action_task.md"), keys: &["task", "context", "observation", "last_code", "feedback", "critique"] },
+    Prompt { name: "action_task", text: include_str!("../../prompts/action_task.md"), keys: &["task", "context", "goal", "observation", "last_code", "feedback", "critique"] },
     Prompt { name: "critic", text: include_str!("../../prompts/critic.md"), keys: &[] },
     Prompt { name: "critic_task", text: include_str!("../../prompts/critic_task.md"), keys: &["task", "context", "observation", "result", "chat"] },
     Prompt { name: "skill_description", text: include_str!("../../prompts/skill_description.md"), keys: &[] },
@@ -24,6 +24,7 @@ pub const PROMPTS: &[Prompt] = &[
     Prompt { name: "curriculum_questions", text: include_str!("../../prompts/curriculum_questions.md"), keys: &[] },
     Prompt { name: "curriculum_answers", text: include_str!("../../prompts/curriculum_answers.md"), keys: &["question"] },
     Prompt { name: "task_decomposition", text: include_str!("../../prompts/task_decomposition.md"), keys: &["goal", "observation"] },
+    Prompt { name: "leader", text: include_str!("../../prompts/leader.md"), keys: &["goal", "members", "plan", "verdicts", "conversation"] },
 ];
 
 /// What the LLM is shown about every function it can call: `primitives/NAME.rhai`, in the order scripts use them.
@@ -49,6 +50,7 @@ pub const PRIMITIVES: &[(&str, &str)] = &[
     ("getItemFromChest", include_str!("../../primitives/getItemFromChest.rhai")),
     ("depositItemIntoChest", include_str!("../../primitives/depositItemIntoChest.rhai")),
     ("checkItemInsideChest", include_str!("../../primitives/checkItemInsideChest.rhai")),
+    ("giveItem", include_str!("../../primitives/giveItem.rhai")),
     ("vec3", include_str!("../../primitives/vec3.rhai")),
 ];
 

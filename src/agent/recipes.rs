@@ -21,6 +21,8 @@ pub enum Want {
     Kill { mob: String, count: u32 },
     /// A block placed beside the bot (made first when none is carried).
     Place { block: String },
+    /// `count` of `item` handed to player `to` (gathered or made first when not carried).
+    Give { item: String, count: u32, to: String },
 }
 
 /// What the planner knows of the bot's situation.
@@ -162,6 +164,21 @@ pub fn plan(want: &Want, setting: &Setting) -> Result<Vec<TaskSpec>, String> {
             let wanted = setting.has(&drop) + i64::from(*count);
             Planner::new(setting).run(&drop, wanted, Some(block))
         }
+        Want::Give { item, count, to } => {
+            let mut steps = match Planner::new(setting).run(item, i64::from(*count), None) {
+                Ok(steps) => steps,
+                Err(why) if why.starts_with("I already have") => Vec::new(),
+                Err(why) => return Err(why),
+            };
+            // `to` is a player name and `item` an id the facts know: neither can carry code.
+            steps.push(TaskSpec {
+                task: format!("Give {count} {item} to {to}"),
+                context: format!("walk up to {to} and toss the items to them"),
+                tracker: None,
+                code: Some(format!("giveItem(\"{to}\", \"{item}\", {count})")),
+            });
+            Ok(steps)
+        }
     }
 }
 
@@ -180,6 +197,7 @@ pub fn related_items(want: &Want) -> Option<BTreeSet<String>> {
         }
         Want::Kill { .. } => return None,
         Want::Place { block } => block.clone(),
+        Want::Give { item, .. } => item.clone(),
     };
     planner.visit(&item, &mut Vec::new()).ok()?;
     let mut related: BTreeSet<String> = planner.order.into_iter().collect();
@@ -509,6 +527,9 @@ fn fuel_for(items: i64, fuel: &str) -> i64 {
 /// Reads a goal such as `get 2 oak logs`, `craft shears`, `mine 3 iron ore`, `kill a pig` or `smelt 4 iron
 /// ingots` as one [`Want`]; `None` when it is anything else (build, explore, two things at once, …).
 pub fn parse_goal(goal: &str, wood: &str) -> Option<Want> {
+    if let Some(give) = parse_give(goal, wood) {
+        return Some(give);
+    }
     let words: Vec<String> = goal
         .to_lowercase()
         .split(|c: char| !c.is_alphanumeric() && c != '_')
@@ -581,6 +602,30 @@ pub fn parse_goal(goal: &str, wood: &str) -> Option<Want> {
         }
     }
     Some(Want::Have { item: id, count })
+}
+
+/// `give 8 cobblestone to Crew_1`, `bring 3 logs to Alice`, `hand Alice 2 sticks`: the player keeps the case it
+/// was written in.
+fn parse_give(goal: &str, wood: &str) -> Option<Want> {
+    let words: Vec<&str> = goal.split_whitespace().map(|w| w.trim_end_matches(['.', '!', ','])).collect();
+    let (verb, rest) = words.split_first()?;
+    if !["give", "bring", "hand", "deliver"].contains(&verb.to_lowercase().as_str()) {
+        return None;
+    }
+    let (to, what) = match rest {
+        [what @ .., to_word, name] if to_word.eq_ignore_ascii_case("to") => (*name, what),
+        [name, what @ ..] if crate::config::is_player_name(name, 3) && what.first().and_then(|w| number(&w.to_lowercase())).is_some() => {
+            (*name, what)
+        }
+        _ => return None,
+    };
+    if !crate::config::is_player_name(to, 3) || what.is_empty() {
+        return None;
+    }
+    match parse_goal(&format!("get {}", what.join(" ")), wood)? {
+        Want::Have { item, count } => Some(Want::Give { item, count, to: to.to_owned() }),
+        _ => None,
+    }
 }
 
 fn number(word: &str) -> Option<u32> {

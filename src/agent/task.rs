@@ -4,10 +4,11 @@
 
 use super::{
     act::{Agent, TaskOutcome, Unusable, ask_usable, observation, usage_since},
+    goals::{Goals, Status, with},
     plan::TaskSpec,
     prompts,
     recipes::{self, Setting, WOODS},
-    tracker::{Snapshot, Tracker},
+    tracker::Tracker,
 };
 use crate::{
     bot::BotHandle,
@@ -18,58 +19,86 @@ use crate::{
 /// How many times a goal is planned again after a step fails, from what the bot has by then.
 const REPLANS: usize = 2;
 
-/// Plans `goal` and does it, reporting in chat through `agent.say`. A failed step has the goal planned again from
-/// what the bot has then (the reason goes to the LLM planner), up to [`REPLANS`] times. Returns whether the goal
-/// was reached.
-pub async fn run_goal(agent: &Agent, goal: &str) -> bool {
+/// Plans goal `id` of the book (`goal` is its text) and does it, reporting in chat through `agent.say`; every plan
+/// and every task's status goes into the book as it changes. A goal whose plan has tasks left (a restart cut it
+/// off) goes on from its next task without planning again. A failed step has the goal planned again from what the
+/// bot has then (the reason goes to the LLM planner), up to [`REPLANS`] times. Returns whether the goal was reached.
+pub async fn run_goal(agent: &Agent, goal: &str, goals: &Goals, id: u32) -> bool {
     agent.llm.begin_task(goal);
     let before = agent.llm.total_usage();
     let mut failures: Vec<String> = Vec::new();
     let mut learned = Vec::new();
+    let mut resumed = with(goals, |book| book.get(id).and_then(|g| g.next().map(|_| g.progress())));
+    if let Some((done, all)) = resumed {
+        (agent.say)(&format!("Going on with {goal}: {done} of {all} tasks were done."));
+    }
     'plans: loop {
-        let plan = match plan(agent, goal, &failures).await {
-            Ok(plan) => plan,
-            Err(reason) => {
-                (agent.say)(&format!("I failed task: {goal} because I could not plan it: {reason}"));
-                return false;
+        if resumed.take().is_none() {
+            let plan = match plan(agent, goal, &failures).await {
+                Ok(plan) => plan,
+                Err(reason) => {
+                    (agent.say)(&format!("I failed task: {goal} because I could not plan it: {reason}"));
+                    with(goals, |book| book.finish(id, Status::Failed, Some(reason)));
+                    return false;
+                }
+            };
+            if plan.is_empty() {
+                (agent.say)(&format!("I succeeded in task: {goal} (I already had it)"));
+                with(goals, |book| book.finish(id, Status::Completed, None));
+                return true;
             }
-        };
-        if plan.is_empty() {
-            (agent.say)(&format!("I succeeded in task: {goal} (I already had it)"));
-            return true;
+            let steps: Vec<&str> = plan.iter().map(|s| s.task.as_str()).collect();
+            (agent.say)(&format!("Plan for {goal}: {}.", steps.join("; ")));
+            with(goals, |book| book.set_plan(id, &plan));
         }
-        let steps: Vec<&str> = plan.iter().map(|s| s.task.as_str()).collect();
-        (agent.say)(&format!("Plan for {goal}: {}.", steps.join("; ")));
-        for (i, spec) in plan.iter().enumerate() {
+        while let Some(((p, t), spec, all)) = with(goals, |book| {
+            let goal = book.get(id)?;
+            let (p, t) = goal.next()?;
+            Some(((p, t), goal.plans[p].tasks[t].spec(), goal.plans[p].tasks.len()))
+        }) {
+            // The tracker counts from the task's first start, which a restart does not move.
+            let mut start = agent.snapshot(spec.tracker.as_ref(), &Default::default());
+            start.inventory = with(goals, |book| book.begin_task(id, (p, t), start.inventory.clone()));
             if let Some(tracker) = &spec.tracker
-                && tracker.progress(&Snapshot::default(), &agent.snapshot(Some(tracker), &Default::default())).done
-                && !matches!(tracker, Tracker::Craft { .. } | Tracker::Kill { .. })
+                && tracker.progress(&start, &agent.snapshot(Some(tracker), &Default::default())).done
+                && !matches!(tracker, Tracker::Kill { .. })
             {
                 (agent.say)(&format!("Already done: {}.", spec.task));
+                with(goals, |book| book.set_task(id, (p, t), Status::Completed, None));
                 continue;
             }
-            (agent.relabel)(format!("{goal}: step {}/{} {}", i + 1, plan.len(), spec.task));
+            (agent.relabel)(format!("{goal}: step {}/{all} {}", t + 1, spec.task));
+            let summary = with(goals, |book| book.get(id).map(|g| g.summary(None)));
+            *agent.goal.lock().unwrap_or_else(|p| p.into_inner()) = summary;
             (agent.say)(&format!("I will start task: {}", spec.task));
-            match agent.attempt_task(spec).await {
+            match agent.attempt_task_since(&spec, start).await {
                 TaskOutcome::Succeeded { skill } => {
                     (agent.say)(&format!("I succeeded in task: {}", spec.task));
+                    with(goals, |book| book.set_task(id, (p, t), Status::Completed, None));
                     learned.extend(skill);
                 }
                 TaskOutcome::Failed { reason } => {
                     (agent.say)(&format!("I failed task: {} because {reason}", spec.task));
+                    with(goals, |book| book.set_task(id, (p, t), Status::Failed, Some(reason.clone())));
                     if failures.len() >= REPLANS {
-                        (agent.say)(&format!("I failed task: {goal} because step {} ({}) failed", i + 1, spec.task));
+                        let why = format!("step {} ({}) failed", t + 1, spec.task);
+                        (agent.say)(&format!("I failed task: {goal} because {why}"));
+                        with(goals, |book| book.finish(id, Status::Failed, Some(why)));
                         return false;
                     }
                     failures.push(format!("{} failed: {reason}", spec.task));
                     (agent.say)(&format!("Planning {goal} again from what I have now."));
                     continue 'plans;
                 }
+                // The goal stays active: stopped by a lost connection, it goes on when the bot is back; an owner's
+                // `!stop` marks it stopped.
                 TaskOutcome::Stopped => return false,
             }
         }
         break;
     }
+    *agent.goal.lock().unwrap_or_else(|p| p.into_inner()) = None;
+    with(goals, |book| book.finish(id, Status::Completed, None));
     let used = usage_since(before, agent.llm.total_usage());
     tracing::info!("goal {goal:?} done with {} LLM calls, {} tokens", used.calls, used.total_tokens());
     let skills = if learned.is_empty() { String::new() } else { format!(" (new skills: {})", learned.join(", ")) };

@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use anyhow::Context;
 use clap::{Args, Parser, Subcommand};
 
-use crate::config::{AuthMode, Config, Overrides, ReplyMode};
+use crate::config::{AuthMode, Config, Overrides, ReplyMode, TeamRole};
 
 /// Wayfarer: a Minecraft bot that joins a Java 26.1 server and obeys its owners in chat.
 #[derive(Debug, Parser)]
@@ -100,6 +100,18 @@ pub struct RunArgs {
     /// ~/.local/state/wayfarer/checkpoint]
     #[arg(long, env = "WAYFARER_CHECKPOINT", value_name = "DIR")]
     pub checkpoint: Option<PathBuf>,
+
+    /// Team role: `leader` makes the first bot lead the others (and any --worker) on `!team GOAL` [default: none]
+    #[arg(long, env = "WAYFARER_ROLE", value_name = "leader|worker")]
+    pub role: Option<TeamRole>,
+
+    /// A bot whose assignments these bots take, as they take their owners' commands
+    #[arg(long, env = "WAYFARER_LEADER", value_name = "BOT")]
+    pub leader: Option<String>,
+
+    /// A bot of another process that this leader hands work to; repeat for several (env: comma-separated)
+    #[arg(long = "worker", env = "WAYFARER_WORKERS", value_delimiter = ',', value_name = "BOT")]
+    pub workers: Vec<String>,
 
     /// API key for the endpoint (read from the environment only)
     #[arg(skip = std::env::var("OPENAI_API_KEY").ok())]
@@ -200,6 +212,9 @@ impl From<RunArgs> for Overrides {
             llm_key: args.llm_key,
             llm_budget: args.llm_budget,
             checkpoint: args.checkpoint,
+            role: args.role,
+            leader: args.leader,
+            workers: args.workers,
             config: args.config,
         }
     }

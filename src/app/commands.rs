@@ -11,16 +11,20 @@ use super::{
     activity::Activity,
     reply::Replier,
     state::BotState,
+    team,
     work::{abandon_learning, begin, run_script, start_learning, start_task},
 };
 use crate::{
+    agent::goals::{self, Status},
     bot::{BotHandle, MAX_AIR, fmt_pos},
-    chat::{Command, help_text},
+    chat::{Command, TeamOrder, help_text},
     llm::{Role, Tally, Usage, budget::counted},
 };
 
 /// How many item kinds `!status` lists before summarising the rest.
 const STATUS_ITEMS: usize = 5;
+/// How many goals `!goals` lists.
+const GOALS_LISTED: usize = 5;
 /// How many skills `!skills WORDS` shows.
 const SKILL_MATCHES: usize = 5;
 /// How close `!come` and `!follow` get to the player.
@@ -47,6 +51,7 @@ pub fn execute(bot: BotHandle, state: &Arc<BotState>, speaker: &str, command: Co
         Command::Inventory => reply.say(&inventory_line(&bot.items())),
         Command::Stop => {
             abandon_learning(state, &format!("stopped by {speaker}"));
+            state.stop_goal(&format!("stopped by {speaker}"));
             let stopped = state.activity.cancel();
             bot.stop_all();
             reply.say(&match stopped {
@@ -108,7 +113,52 @@ pub fn execute(bot: BotHandle, state: &Arc<BotState>, speaker: &str, command: Co
                 )
             });
         }
-        Command::Task { goal } => start_task(bot, state, reply, goal),
+        Command::Task { goal } => {
+            let from_leader = state.shared.takes_orders_from(&state.name, speaker) && !state.shared.owners.contains(speaker);
+            start_task(bot, state, reply, goal, from_leader)
+        }
+        Command::Lead => {
+            state.shared.set_leader(&state.name);
+            let workers: Vec<String> = team::members(state).into_iter().skip(1).collect();
+            reply.say(&if workers.is_empty() {
+                "I lead now, but there is no one to lead: run more bots with --bots N, or name other processes' bots \
+                 with --worker NAME."
+                    .to_owned()
+            } else {
+                format!("I lead {} now. Give me a goal with {prefix}team GOAL.", workers.join(", "))
+            });
+        }
+        Command::Goals => reply.say(&goals::with(&state.goals, |book| book.list_text(GOALS_LISTED))),
+        Command::GoalDrop { id } => {
+            let dropped = goals::with(&state.goals, |book| {
+                let id = book.droppable(id)?;
+                let running = book.active().is_some_and(|g| g.id == id);
+                book.finish(id, Status::Dropped, Some(format!("dropped by {speaker}")));
+                Ok::<_, String>((id, book.get(id).map(|g| g.text.clone()).unwrap_or_default(), running))
+            });
+            match dropped {
+                Ok((id, text, running)) => {
+                    if running {
+                        state.activity.cancel();
+                        bot.stop_all();
+                    }
+                    reply.say(&format!("Dropped goal #{id}: {text}."));
+                }
+                Err(why) => reply.say(&format!("{why}.")),
+            }
+        }
+        Command::Team(TeamOrder::Goal(goal)) => team::start(bot, state, reply, goal),
+        Command::Team(TeamOrder::Status) => reply.say(&team::status(state)),
+        Command::Team(TeamOrder::Stop) => {
+            if state.team().is_none() {
+                reply.say("I am not leading a team now.");
+            } else {
+                state.stop_goal(&format!("the team goal was stopped by {speaker}"));
+                state.activity.cancel();
+                bot.stop_all();
+                reply.say("Stopped the team goal; I told every member still at work to stop.");
+            }
+        }
         Command::Learn { start: true, iterations } => {
             start_learning(bot, state, speaker, iterations.unwrap_or(crate::agent::learn::DEFAULT_ITERATIONS))
         }

@@ -11,6 +11,7 @@ mod commands;
 mod reply;
 mod skills_cli;
 mod state;
+mod team;
 mod watch;
 mod work;
 
@@ -202,9 +203,13 @@ impl Brain for AppBrain {
                 return;
             }
         }
-        // Learning cut off by a disconnect goes on.
+        // Learning or a goal cut off by a disconnect or a restart goes on.
         if state.activity.describe() == "idle" {
-            work::resume_learning(bot, state);
+            if state.learning().is_some() {
+                work::resume_learning(bot, state);
+            } else {
+                work::resume_goal(bot, state);
+            }
         }
     }
 
@@ -214,14 +219,25 @@ impl Brain for AppBrain {
         let Some(sender) = sender else { return };
         // The player name, as the server knows it (with Microsoft auth the configured name is the account e-mail).
         let me = bot.name();
-        if sender.eq_ignore_ascii_case(&me) || shared.bot_names.iter().any(|name| name.eq_ignore_ascii_case(&sender)) {
+        if sender.eq_ignore_ascii_case(&me) {
+            return;
+        }
+        // A team this bot leads hears its members.
+        if let Some(link) = state.team().as_ref()
+            && team::members(state).iter().any(|m| m.eq_ignore_ascii_case(&sender))
+        {
+            let _ = link.heard.send((sender.clone(), content.clone()));
+        }
+        // Another bot's chat is never a command, unless it is this bot's leader handing out work.
+        let from_leader = shared.takes_orders_from(&me, &sender);
+        if !from_leader && shared.bot_names.iter().any(|name| name.eq_ignore_ascii_case(&sender)) {
             return;
         }
         let Some(line) = parse_line(&content, &shared.config.prefix) else { return };
         if !line.is_for(&me) {
             return;
         }
-        if !shared.owners.contains(&sender) {
+        if !shared.owners.contains(&sender) && !from_leader {
             tracing::debug!("{} ignores a command from {sender}, who is not an owner: {content:?}", state.name);
             return;
         }

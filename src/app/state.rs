@@ -7,7 +7,11 @@ use tokio::sync::{broadcast, mpsc};
 
 use super::activity::Activity;
 use crate::{
-    agent::learn::LearnReport,
+    agent::{
+        goals::{self, GoalBook, Goals},
+        learn::LearnReport,
+        team::Monitor,
+    },
     chat::Owners,
     config::Config,
     llm::Llm,
@@ -31,6 +35,8 @@ pub struct Shared {
     pub announcements: broadcast::Sender<String>,
     /// `wayfarer learn`: where a finished learning run is reported, so the process can end with its summary.
     pub learn_run: Option<LearnRun>,
+    /// The bot of this process that leads its team now (`--role leader`, or the last one told `!lead`).
+    leader: Mutex<Option<String>>,
 }
 
 /// `wayfarer learn`'s settings.
@@ -52,6 +58,7 @@ pub struct Finished {
 
 impl Shared {
     pub fn new(config: Config, scripts: Arc<ScriptLibrary>, skills: Arc<SkillLibrary>, llm: Option<Llm>) -> Self {
+        let leader_here = config.team.leader_here.clone();
         Self {
             owners: Owners::new(config.owners.iter().cloned()),
             bot_names: config.bot_names(),
@@ -61,7 +68,28 @@ impl Shared {
             llm,
             announcements: broadcast::channel(64).0,
             learn_run: None,
+            leader: Mutex::new(leader_here),
         }
+    }
+
+    /// The bot of this process that leads, if one does.
+    pub fn leader(&self) -> Option<String> {
+        self.leader.lock().unwrap_or_else(|p| p.into_inner()).clone()
+    }
+
+    /// Makes `name` (one of this process's bots) the leader here.
+    pub fn set_leader(&self, name: &str) {
+        *self.leader.lock().unwrap_or_else(|p| p.into_inner()) = Some(name.to_owned());
+    }
+
+    /// Whether `bot` takes assignments from `sender` as it takes its owners' commands: `sender` is the leader the
+    /// configuration names, or the bot leading in this process (never `bot` itself).
+    pub fn takes_orders_from(&self, bot: &str, sender: &str) -> bool {
+        if sender.eq_ignore_ascii_case(bot) {
+            return false;
+        }
+        let named = |leader: Option<&str>| leader.is_some_and(|l| l.eq_ignore_ascii_case(sender));
+        named(self.config.team.leader.as_deref()) || named(self.leader().as_deref())
     }
 
     /// The sandbox limits for one script run.
@@ -91,12 +119,40 @@ pub struct BotState {
     /// This bot's LLM client (its own usage meter on the shared endpoint).
     pub llm: Option<Arc<Llm>>,
     learning: Mutex<Option<Learning>>,
+    /// The team goal this bot leads, while it leads one.
+    team: Mutex<Option<TeamLink>>,
+    /// This bot's goals, plans and tasks (`goals.json` in its checkpoint folder).
+    pub goals: Goals,
+}
+
+/// A team goal under way, as the rest of the app reaches it: `!team status` reads the monitor, and members' chat
+/// lines go to the leader's loop.
+pub struct TeamLink {
+    pub goal: String,
+    pub started: std::time::Instant,
+    pub monitor: Arc<Mutex<Monitor>>,
+    /// Members' chat lines: (member, line).
+    pub heard: mpsc::UnboundedSender<(String, String)>,
 }
 
 impl BotState {
     pub fn new(shared: Arc<Shared>, name: String) -> Self {
         let llm = shared.llm.as_ref().map(|llm| Arc::new(llm.for_bot()));
-        Self { shared, name, activity: Activity::default(), llm, learning: Mutex::new(None) }
+        let (book, warning) = GoalBook::open(shared.config.checkpoint_for(&name).join("goals.json"));
+        if let Some(warning) = warning {
+            tracing::warn!("{name}: {warning}");
+        }
+        let goals = Arc::new(Mutex::new(book));
+        Self { shared, name, activity: Activity::default(), llm, learning: Mutex::new(None), team: Mutex::new(None), goals }
+    }
+
+    /// Stops the goal under way (an owner's `!stop`, another command), so it is not resumed after a restart.
+    pub fn stop_goal(&self, why: &str) {
+        goals::with(&self.goals, |book| book.stop_active(why));
+    }
+
+    pub fn team(&self) -> MutexGuard<'_, Option<TeamLink>> {
+        self.team.lock().unwrap_or_else(|p| p.into_inner())
     }
 
     pub fn learning(&self) -> MutexGuard<'_, Option<Learning>> {

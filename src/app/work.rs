@@ -8,7 +8,12 @@ use super::{
     state::{BotState, Finished, Learning},
 };
 use crate::{
-    agent::{act::Agent, checkpoint::Checkpoint, learn::LearnReport},
+    agent::{
+        act::Agent,
+        checkpoint::Checkpoint,
+        goals::{self, Status},
+        learn::LearnReport,
+    },
     bot::BotHandle,
     primitives,
     script::{
@@ -22,7 +27,7 @@ pub const NO_LLM: &str = "I have no LLM to plan with. Start me with WAYFARER_LLM
     for Ollama) and WAYFARER_LLM_MODEL, or OPENAI_API_KEY for OpenAI. Scripts and skills (!run, !skills) work without one.";
 
 /// Raises a script's stop flag when dropped: ending an activity drops its future, which stops its script.
-struct StopOnDrop(StopFlag);
+pub(super) struct StopOnDrop(pub(super) StopFlag);
 
 impl Drop for StopOnDrop {
     fn drop(&mut self) {
@@ -33,7 +38,9 @@ impl Drop for StopOnDrop {
 /// Starts `work` as the bot's activity, labelled `label`, on an owner's command (the one `reply` answers): whatever
 /// the bot was doing ends, learning included, and a panic in `work` is reported as `what` failing.
 pub fn begin(state: &BotState, reply: &Replier, label: String, what: String, work: impl Future<Output = ()> + 'static) {
-    abandon_learning(state, &format!("{} gave another command", reply.to()));
+    let why = format!("{} gave another command", reply.to());
+    abandon_learning(state, &why);
+    state.stop_goal(&why);
     state.activity.start(label, work, reply.internal_error(what));
 }
 
@@ -109,7 +116,7 @@ fn agent(bot: BotHandle, state: &BotState, reply: &Replier) -> Option<Agent> {
 }
 
 /// An agent with `llm` (a disabled one for `!task` without an LLM: goals the game's facts plan still work).
-fn agent_with(bot: BotHandle, state: &BotState, reply: &Replier, llm: Arc<crate::llm::Llm>) -> Agent {
+pub(super) fn agent_with(bot: BotHandle, state: &BotState, reply: &Replier, llm: Arc<crate::llm::Llm>) -> Agent {
     let say = reply.clone();
     let activity = state.activity.clone();
     Agent {
@@ -120,20 +127,60 @@ fn agent_with(bot: BotHandle, state: &BotState, reply: &Replier, llm: Arc<crate:
         stop: StopFlag::default(),
         say: Arc::new(move |line: &str| say.say(line)),
         relabel: Arc::new(move |label: String| activity.relabel(label)),
+        goal: Arc::default(),
     }
 }
 
-/// Plans and does `goal` as the bot's activity; `!stop` ends it, the script in flight included.
-pub fn start_task(bot: BotHandle, state: &BotState, reply: Replier, goal: String) {
+/// Plans and does `goal` as the bot's activity, as a new goal in its book; `!stop` ends it, the script in flight
+/// included. A goal from the bot's leader is acknowledged (`Got it!`) and ends with what the bot carries, for the
+/// leader's monitor.
+pub fn start_task(bot: BotHandle, state: &BotState, reply: Replier, goal: String, from_leader: bool) {
+    let why = format!("{} gave another command", reply.to());
+    abandon_learning(state, &why);
+    let id = goals::with(&state.goals, |book| book.add(&goal, reply.to()));
+    if from_leader {
+        reply.say("Got it!");
+    }
+    run_goal_as_activity(bot, state, reply, goal, id, from_leader);
+}
+
+/// Goes on with the goal a lost connection or a restart cut off, if there is one, as the bot's activity.
+pub fn resume_goal(bot: BotHandle, state: &BotState) -> bool {
+    let Some((id, text, asked_by)) = goals::with(&state.goals, |book| book.active().map(|g| (g.id, g.text.clone(), g.asked_by.clone())))
+    else {
+        return false;
+    };
+    let from_leader = state.shared.takes_orders_from(&state.name, &asked_by) && !state.shared.owners.contains(&asked_by);
+    tracing::info!("{}: going on with goal #{id} ({text}) for {asked_by}", state.name);
+    let reply = Replier::new(bot.clone(), &asked_by, state.shared.config.reply);
+    run_goal_as_activity(bot, state, reply, text, id, from_leader);
+    true
+}
+
+fn run_goal_as_activity(bot: BotHandle, state: &BotState, reply: Replier, goal: String, id: u32, from_leader: bool) {
     // Without an LLM, a goal the game's facts plan still runs; any other says how to configure one.
     let llm = state.llm.clone().unwrap_or_else(|| Arc::new(crate::llm::Llm::disabled()));
-    let agent = agent_with(bot, state, &reply, llm);
+    let agent = agent_with(bot.clone(), state, &reply, llm);
     let stop = agent.stop.clone();
     let (label, what) = (format!("task {goal}"), goal.clone());
-    begin(state, &reply, label, what, async move {
-        let _stop_on_drop = StopOnDrop(stop);
-        crate::agent::task::run_goal(&agent, &goal).await;
-    });
+    let answer = reply.clone();
+    let goals = state.goals.clone();
+    let (crashed, say_crash) = (state.goals.clone(), reply.internal_error(what));
+    state.activity.start(
+        label,
+        async move {
+            let _stop_on_drop = StopOnDrop(stop);
+            crate::agent::task::run_goal(&agent, &goal, &goals, id).await;
+            if from_leader {
+                super::team::report_carrying(&bot, &answer);
+            }
+        },
+        move |message| {
+            // Not resumed after a restart: it would fail the same way.
+            goals::with(&crashed, |book| book.finish(id, Status::Failed, Some(format!("an internal error: {message}"))));
+            say_crash(message);
+        },
+    );
 }
 
 /// Starts learning for up to `iterations` tasks, as asked by `asked_by`; it resumes after a reconnect until done.
@@ -142,6 +189,7 @@ pub fn start_learning(bot: BotHandle, state: &Arc<BotState>, asked_by: &str, ite
         Replier::new(bot, asked_by, state.shared.config.reply).say(NO_LLM);
         return finish_learning(state, LearnReport::default(), Some("no LLM is configured".to_owned()));
     }
+    state.stop_goal(&format!("{asked_by} started learning"));
     // Asked again while learning: the new run goes on from what the old one did, so the summary keeps it.
     let report = state.learning().take().map(|old| old.report).unwrap_or_default();
     *state.learning() = Some(Learning { left: iterations, report, asked_by: asked_by.to_owned(), fresh: true });

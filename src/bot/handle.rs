@@ -346,6 +346,11 @@ impl BotHandle {
         totals
     }
 
+    /// Whether a player called `name` (any case) is in the server's player list.
+    pub fn is_online(&self, name: &str) -> bool {
+        self.client.tab_list().values().any(|info| info.profile.name.eq_ignore_ascii_case(name))
+    }
+
     /// The feet position of the player called `name` (any case), if the bot can see them.
     pub fn player_position(&self, name: &str) -> Option<Vec3> {
         let uuid = self

@@ -35,6 +35,25 @@ pub enum Command {
     Learn { start: bool, iterations: Option<usize> },
     /// LLM calls, tokens and estimated cost, per role and per task, for this bot and the process.
     Usage,
+    /// A team goal for a leader to hand out, or the team's progress, or stopping every member.
+    Team(TeamOrder),
+    /// Lead this process's other bots (and the configured workers) from now on.
+    Lead,
+    /// The latest goals, with their status and progress.
+    Goals,
+    /// Abandon goal N, or the one under way (else the latest unfinished).
+    GoalDrop { id: Option<u32> },
+}
+
+/// What `!team` asks of a leader.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TeamOrder {
+    /// Plan `goal`, hand its work to the workers, and see it done.
+    Goal(String),
+    /// Each worker's assignment, last report and idle time.
+    Status,
+    /// Stop every member and end the goal.
+    Stop,
 }
 
 /// One axis of a `!goto` target: an absolute block coordinate, or `~N` relative to the bot.
@@ -86,6 +105,10 @@ pub const COMMANDS: &[CommandSpec] = &[
     CommandSpec { name: "task", args: "GOAL...", summary: "plan a goal with the LLM and do it (e.g. !task get a stone pickaxe)" },
     CommandSpec { name: "learn", args: "start [N] | stop", summary: "learn new skills on my own (N tasks), or stop" },
     CommandSpec { name: "usage", args: "", summary: "LLM calls, tokens and cost, per role and task" },
+    CommandSpec { name: "team", args: "GOAL... | status | stop", summary: "a leader hands a goal's work to its workers; its progress; stop all" },
+    CommandSpec { name: "lead", args: "", summary: "become the leader of this process's other bots" },
+    CommandSpec { name: "goals", args: "", summary: "my latest goals, their status and progress" },
+    CommandSpec { name: "goal", args: "drop [N]", summary: "abandon goal N, or the one under way" },
 ];
 
 /// A command line that was recognised as meant for the bots, with the bot it names (if any).
@@ -178,6 +201,22 @@ fn parse_command(name: &str, args: Vec<&str>, prefix: &str) -> Result<Command, P
         "stop" => no_args(Command::Stop),
         "scripts" => no_args(Command::Scripts),
         "usage" => no_args(Command::Usage),
+        "lead" => no_args(Command::Lead),
+        "goals" => no_args(Command::Goals),
+        "goal" => match args.as_slice() {
+            [drop] if drop.eq_ignore_ascii_case("drop") => Ok(Command::GoalDrop { id: None }),
+            [drop, n] if drop.eq_ignore_ascii_case("drop") => match n.trim_start_matches('#').parse::<u32>() {
+                Ok(id) => Ok(Command::GoalDrop { id: Some(id) }),
+                Err(_) => Err(usage_error(&format!("{n:?} is not a goal number (!goals lists them)"))),
+            },
+            _ => Err(usage_error("drop, or drop N")),
+        },
+        "team" => match args.as_slice() {
+            [] => Err(usage_error("what is the goal?")),
+            [word] if word.eq_ignore_ascii_case("status") => Ok(Command::Team(TeamOrder::Status)),
+            [word] if word.eq_ignore_ascii_case("stop") => Ok(Command::Team(TeamOrder::Stop)),
+            _ => Ok(Command::Team(TeamOrder::Goal(args.join(" ")))),
+        },
         "run" => match args.split_first() {
             Some((name, rest)) if is_script_name(name) => {
                 Ok(Command::Run { name: (*name).to_owned(), args: rest.iter().map(|a| (*a).to_owned()).collect() })
@@ -274,6 +313,17 @@ mod tests {
         assert_eq!(cmd("!follow Alice"), Ok(Command::Follow { player: "Alice".into() }));
         assert_eq!(cmd("!scripts"), Ok(Command::Scripts));
         assert_eq!(cmd("!usage"), Ok(Command::Usage));
+        assert_eq!(cmd("!team make a  stone pickaxe"), Ok(Command::Team(TeamOrder::Goal("make a stone pickaxe".into()))));
+        assert_eq!(cmd("!team Status"), Ok(Command::Team(TeamOrder::Status)));
+        assert_eq!(cmd("!team stop"), Ok(Command::Team(TeamOrder::Stop)));
+        assert_eq!(cmd("!team stop the zombies"), Ok(Command::Team(TeamOrder::Goal("stop the zombies".into()))));
+        assert_eq!(cmd("!team").unwrap_err().to_string(), "Usage: !team GOAL... | status | stop (what is the goal?)");
+        assert_eq!(cmd("!lead"), Ok(Command::Lead));
+        assert_eq!(cmd("!goals"), Ok(Command::Goals));
+        assert_eq!(cmd("!goal drop"), Ok(Command::GoalDrop { id: None }));
+        assert_eq!(cmd("!goal drop #3"), Ok(Command::GoalDrop { id: Some(3) }));
+        assert_eq!(cmd("!goal drop three").unwrap_err().to_string(), "Usage: !goal drop [N] (\"three\" is not a goal number (!goals lists them))");
+        assert_eq!(cmd("!goal").unwrap_err().to_string(), "Usage: !goal drop [N] (drop, or drop N)");
         assert_eq!(cmd("!usage now").unwrap_err().to_string(), "Usage: !usage (it takes no arguments)");
         assert_eq!(cmd("!skills"), Ok(Command::Skills { query: None }));
         assert_eq!(cmd("!task get a  stone pickaxe"), Ok(Command::Task { goal: "get a stone pickaxe".into() }));

@@ -8,6 +8,8 @@ mod command;
 mod owners;
 mod reply;
 
-pub use command::{Addressed, COMMANDS, Command, CommandSpec, Coord, ParseError, Target, help_text, parse_line, usage};
+pub use command::{
+    Addressed, COMMANDS, Command, CommandSpec, Coord, ParseError, Target, TeamOrder, help_text, parse_line, usage,
+};
 pub use owners::Owners;
 pub use reply::{split_for_chat, MAX_CHAT_LEN};

@@ -11,6 +11,8 @@ use crate::{bot::BotHandle, script::Answer};
 
 /// How far the bot walks to a crafting table or furnace rather than making a new one (~11 s of walking).
 pub const STATION_RANGE: f64 = 48.0;
+/// How many crafting tables one craft tries to get to before it gives up.
+const MAX_STATION_TRIES: u32 = 3;
 
 /// Walks to the crafting table or furnace at `pos`. One it cannot get to is passed over for a while (by findBlock
 /// too), so the next try uses or places another.
@@ -30,12 +32,21 @@ pub async fn craft_item(bot: &BotHandle, name: &str, count: u32) -> Answer {
         // Player inventory: result 0, grid 1..=4 (2 wide), storage 9..=44.
         craft_in(&inventory, &plan, 2, 9..=44);
     } else {
-        let Some(&table) = observe::nearest_reachable_blocks(bot, BlockKind::CraftingTable, STATION_RANGE, 1).await.first() else {
-            return Err(format!(
-                "I cannot make {name} because there is no crafting_table within {STATION_RANGE} blocks that I can get to; craft one (4 planks) and place it"
-            ));
+        // A table found but not reached is passed over: the next nearest is tried.
+        let mut tries = 0;
+        let table = loop {
+            let Some(&table) = observe::nearest_reachable_blocks(bot, BlockKind::CraftingTable, STATION_RANGE, 1).await.first() else {
+                return Err(format!(
+                    "I cannot make {name} because there is no crafting_table within {STATION_RANGE} blocks that I can get to; craft one (4 planks) and place it"
+                ));
+            };
+            tries += 1;
+            match go_to_station(bot, table, "crafting_table").await {
+                Ok(()) => break table,
+                Err(err) if tries >= MAX_STATION_TRIES => return Err(err),
+                Err(err) => tracing::info!("{}: {err}", bot.name()),
+            }
         };
-        go_to_station(bot, table, "crafting_table").await?;
         let handle = bot
             .client()
             .open_container_at(table)

@@ -1,7 +1,12 @@
 //! `mineBlock(name, count)`: find the nearest such block within 64 (exploring for one when there is none), walk to
 //! it, take the best tool, dig, and pick up the drops — `count` times.
 
-use std::{str::FromStr, time::Duration};
+use std::{
+    collections::HashMap,
+    str::FromStr,
+    sync::{LazyLock, Mutex},
+    time::{Duration, Instant},
+};
 
 use azalea::{
     BlockPos,
@@ -21,6 +26,46 @@ const SEARCH: f64 = 64.0;
 const MAX_UNREACHED: u32 = 3;
 /// How many digs the server undid (the block came back) one `mineBlock` call tries again.
 const MAX_REDIGS: u32 = 2;
+
+/// Blocks this process's bots are on their way to mine: position → (bot, since when). A bot passes over the blocks
+/// another one claimed, so a team on one tree takes a log each instead of racing for the same one (and for its drop).
+static CLAIMS: LazyLock<Mutex<HashMap<BlockPos, (String, Instant)>>> = LazyLock::new(Default::default);
+/// A claim lapses after this long (its bot gave up, died or left without releasing it).
+const CLAIM_FOR: Duration = Duration::from_secs(60);
+/// Blocks this close (across) to another bot's claim are left to it too: its drops land there, and a bot digging
+/// beside it would pick them up.
+const CLAIM_SPREAD: f64 = 2.5;
+
+fn claims() -> std::sync::MutexGuard<'static, HashMap<BlockPos, (String, Instant)>> {
+    CLAIMS.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// The blocks other bots of this process claimed (lapsed claims are dropped).
+fn claimed_by_others(me: &str) -> Vec<BlockPos> {
+    let mut claims = claims();
+    claims.retain(|_, (_, since)| since.elapsed() < CLAIM_FOR);
+    claims.iter().filter(|(_, (bot, _))| bot != me).map(|(pos, _)| *pos).collect()
+}
+
+/// Holds a claim on a block while this bot mines it; dropping it releases the claim.
+struct Claim(BlockPos, String);
+
+impl Claim {
+    fn take(bot: &BotHandle, pos: BlockPos) -> Claim {
+        let me = bot.name();
+        claims().insert(pos, (me.clone(), Instant::now()));
+        Claim(pos, me)
+    }
+}
+
+impl Drop for Claim {
+    fn drop(&mut self) {
+        let mut claims = claims();
+        if claims.get(&self.0).is_some_and(|(bot, _)| *bot == self.1) {
+            claims.remove(&self.0);
+        }
+    }
+}
 
 pub async fn mine_block(bot: &BotHandle, name: &str, count: u32, search_budget: Duration) -> Answer {
     let kind = BlockKind::from_str(name).map_err(|()| format!("There is no block called {name}"))?;
@@ -48,6 +93,7 @@ pub async fn mine_block(bot: &BotHandle, name: &str, count: u32, search_budget: 
             }
         };
         facts::check_harvest(name, &items::carried(bot))?;
+        let _claim = Claim::take(bot, pos);
         // Counted before the walk: stairs dug on the way may take the block itself, and a bot standing where the
         // drop lands picks it up at once.
         let before: Vec<i32> = drops.iter().map(|d| items::count(bot, d)).collect();
@@ -103,8 +149,14 @@ pub async fn mine_block(bot: &BotHandle, name: &str, count: u32, search_budget: 
 async fn target(bot: &BotHandle, kind: BlockKind) -> Option<BlockPos> {
     let feet = BlockPos::from(bot.position()).y;
     let skip = bot.unreachable();
-    let found = observe::nearest_blocks_preferring(bot, kind, SEARCH, 1 + skip.len() + AVOIDED, move |pos| pos.y >= feet).await;
-    let reachable: Vec<BlockPos> = found.into_iter().filter(|pos| !skip.contains(pos)).collect();
+    let others = claimed_by_others(&bot.name());
+    let near_others = |pos: &BlockPos| {
+        others.iter().any(|c| f64::from((c.x - pos.x).pow(2) + (c.z - pos.z).pow(2)).sqrt() <= CLAIM_SPREAD)
+    };
+    // Room for the blocks passed over: each claim may cover a tree's worth of them.
+    let wanted = 1 + skip.len() + AVOIDED + 8 * others.len();
+    let found = observe::nearest_blocks_preferring(bot, kind, SEARCH, wanted, move |pos| pos.y >= feet).await;
+    let reachable: Vec<BlockPos> = found.into_iter().filter(|pos| !skip.contains(pos) && !near_others(pos)).collect();
     let zones = bot.danger_zones();
     let safe = |pos: &BlockPos| zones.iter().all(|(centre, radius)| pos.center().distance_to(*centre) > *radius);
     let dry = |pos: &BlockPos| !under_water(bot, *pos);

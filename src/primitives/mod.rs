@@ -8,6 +8,7 @@ mod chest;
 mod craft;
 pub use craft::STATION_RANGE;
 mod explore;
+mod give;
 pub mod items;
 mod kill;
 mod mine;
@@ -120,5 +121,6 @@ pub async fn perform(bot: &BotHandle, call: Call, time_left: std::time::Duration
         Call::GetItemFromChest { pos, items } => chest::transfer(bot, pos, &items, false).await,
         Call::DepositItemIntoChest { pos, items } => chest::transfer(bot, pos, &items, true).await,
         Call::CheckItemInsideChest { pos } => chest::check(bot, pos).await,
+        Call::GiveItem { player, item, count } => give::give_item(bot, &player, &item, count).await,
     }
 }

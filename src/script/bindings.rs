@@ -20,7 +20,7 @@ type Fallible<T> = Result<T, Box<EvalAltResult>>;
 pub const FUNCTIONS: &[&str] = &[
     "position", "inventory", "inventoryCount", "health", "food", "chat", "findBlock", "findBlocks", "nearestEntity",
     "findFreeSpot",    "goTo", "equip", "mineBlock", "craftItem", "smeltItem", "placeItem", "killMob", "exploreUntil",
-    "getItemFromChest", "depositItemIntoChest", "checkItemInsideChest", "vec3",
+    "getItemFromChest", "depositItemIntoChest", "checkItemInsideChest", "giveItem", "vec3",
 ];
 
 /// The farthest any search looks, as in Voyager.
@@ -124,6 +124,9 @@ pub fn register(engine: &mut Engine, host: Arc<dyn Host>, bounds: RunBounds) {
         call(Call::DepositItemIntoChest { pos, items: item_counts(&items)? })
     });
     reg!(call, "checkItemInsideChest", |pos: Vec3| call(Call::CheckItemInsideChest { pos }));
+    reg!(call, "giveItem", |player: &str, item: &str, count: INT| {
+        call(Call::GiveItem { player: player_name(player)?, item: item_name(item)?, count: positive(count, "count", 2304)? })
+    });
 
     // exploreUntil calls back into the script between legs, so it needs the calling context.
     engine.register_fn(
@@ -187,6 +190,14 @@ fn block_name(name: &str) -> Fallible<String> {
 
 fn mob_name(name: &str) -> Fallible<String> {
     id_name(name, "mob")
+}
+
+fn player_name(name: &str) -> Fallible<String> {
+    if crate::config::is_player_name(name, 1) {
+        Ok(name.to_owned())
+    } else {
+        fail(format!("{name:?} is not a player name (1 to 16 letters, digits or _)"))
+    }
 }
 
 fn positive(value: INT, what: &str, max: INT) -> Fallible<u32> {

@@ -37,6 +37,7 @@ pub enum Call {
     GetItemFromChest { pos: Vec3, items: Vec<(String, u32)> },
     DepositItemIntoChest { pos: Vec3, items: Vec<(String, u32)> },
     CheckItemInsideChest { pos: Vec3 },
+    GiveItem { player: String, item: String, count: u32 },
 }
 
 /// The answer to a call: a script value, or a message telling the script (and an LLM reading it) what went wrong.

@@ -410,6 +410,12 @@ impl Bot {
 impl Drop for Bot {
     fn drop(&mut self) {
         // A failed test shows what the bot did last: a CI log is all there is to go on.
+        // `WAYFARER_TEST_LOGS=DIR` keeps every bot's whole log, one file a process.
+        if let Some(dir) = std::env::var_os("WAYFARER_TEST_LOGS") {
+            let file = std::path::Path::new(&dir).join(format!("bot-{}.log", self.child.id()));
+            let _ = std::fs::create_dir_all(&dir);
+            let _ = std::fs::write(file, self.log.snapshot().join("\n"));
+        }
         if std::thread::panicking() {
             let lines = self.log.snapshot();
             let tail = &lines[lines.len().saturating_sub(120)..];

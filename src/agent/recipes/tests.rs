@@ -125,6 +125,17 @@ fn a_block_to_place_is_made_first_when_none_is_carried() {
 }
 
 #[test]
+fn a_delivery_gathers_what_is_missing_then_gives() {
+    let give = Want::Give { item: "cobblestone".into(), count: 3, to: "Crew_1".into() };
+    let steps = plan(&give, &setting(&[("cobblestone", 5)], "oak")).unwrap();
+    assert_eq!(tasks(&steps), ["Give 3 cobblestone to Crew_1"]);
+    assert_eq!(steps[0].code.as_deref(), Some("giveItem(\"Crew_1\", \"cobblestone\", 3)"));
+    let steps = plan(&give, &setting(&[("wooden_pickaxe", 1)], "oak")).unwrap();
+    assert_eq!(tasks(&steps).last().copied(), Some("Give 3 cobblestone to Crew_1"));
+    assert!(tasks(&steps)[0].contains("cobblestone"), "{:?}", tasks(&steps));
+}
+
+#[test]
 fn what_the_facts_cannot_tell_is_said() {
     let err = plan(&have("elytra", 1), &setting(&[], "oak")).unwrap_err();
     assert!(err.contains("do not say how to get elytra"), "{err}");
@@ -146,6 +157,11 @@ fn goals_are_read_as_items_blocks_and_mobs() {
     assert_eq!(read("mine 2 diamonds"), Some(Want::Mine { block: "diamond_ore".into(), count: 2 }));
     assert_eq!(read("chop 5 logs"), Some(Want::Mine { block: "spruce_log".into(), count: 5 }));
     assert_eq!(read("kill a pig"), Some(Want::Kill { mob: "pig".into(), count: 1 }));
+    assert_eq!(read("give 8 cobblestone to Crew_1"), Some(Want::Give { item: "cobblestone".into(), count: 8, to: "Crew_1".into() }));
+    assert_eq!(read("bring 3 logs to Alice."), Some(Want::Give { item: "spruce_log".into(), count: 3, to: "Alice".into() }));
+    assert_eq!(read("hand Alice 2 sticks"), Some(Want::Give { item: "stick".into(), count: 2, to: "Alice".into() }));
+    assert_eq!(read("give up"), None);
+    assert_eq!(read("give 3 dirt to the-boss"), None);
     assert_eq!(read("hunt 2 cows"), Some(Want::Kill { mob: "cow".into(), count: 2 }));
     assert_eq!(read("place a crafting table next to you"), Some(Want::Place { block: "crafting_table".into() }));
     assert_eq!(read("put down a furnace here"), Some(Want::Place { block: "furnace".into() }));

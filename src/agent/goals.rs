@@ -1,0 +1,471 @@
+//! Goals, plans and tasks that persist: a goal owns plans, a plan owns tasks with dependencies and a status; a
+//! plan's next task is the first pending one whose dependencies are done; completion cascades task → plan → goal.
+//!
+//! The whole book is one JSON file per bot (`goals.json` in its checkpoint folder), rewritten through a temporary
+//! file and a rename on every change, and read back at start: a goal cut off by a crash or a lost connection is
+//! `active` and goes on when the bot is back; one an owner stopped is `stopped` and waits to be asked again. A file
+//! that cannot be read is set aside (renamed), never overwritten.
+
+use std::{
+    collections::BTreeMap,
+    path::{Path, PathBuf},
+    time::{SystemTime, UNIX_EPOCH},
+};
+
+use serde::{Deserialize, Serialize};
+
+use super::{plan::TaskSpec, tracker::Tracker};
+
+/// One bot's book, shared by its commands and its task runs.
+pub type Goals = std::sync::Arc<std::sync::Mutex<GoalBook>>;
+
+/// Runs `f` on the book (a panic elsewhere cannot leave it half-written: every change is whole before it is saved).
+pub fn with<T>(goals: &Goals, f: impl FnOnce(&mut GoalBook) -> T) -> T {
+    f(&mut goals.lock().unwrap_or_else(|p| p.into_inner()))
+}
+
+/// Finished goals kept in the book; older ones are forgotten first.
+const KEEP_FINISHED: usize = 50;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    Pending,
+    Active,
+    Completed,
+    Failed,
+    /// Ended by an owner (`!stop`, another command); not resumed by itself.
+    Stopped,
+    /// Abandoned with `!goal drop`.
+    Dropped,
+}
+
+impl Status {
+    pub fn is_finished(self) -> bool {
+        !matches!(self, Status::Pending | Status::Active)
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Status::Pending => "pending",
+            Status::Active => "active",
+            Status::Completed => "completed",
+            Status::Failed => "failed",
+            Status::Stopped => "stopped",
+            Status::Dropped => "dropped",
+        }
+    }
+}
+
+/// One task of a plan.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Task {
+    pub task: String,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub context: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tracker: Option<Tracker>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub code: Option<String>,
+    /// The tasks of the same plan (by index) that must be completed first.
+    #[serde(default)]
+    pub after: Vec<usize>,
+    pub status: Status,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// What the bot carried when the task began: its tracker counts from there, also after a restart.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub start: Option<BTreeMap<String, i64>>,
+}
+
+impl Task {
+    pub fn spec(&self) -> TaskSpec {
+        TaskSpec { task: self.task.clone(), context: self.context.clone(), tracker: self.tracker.clone(), code: self.code.clone() }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Plan {
+    pub tasks: Vec<Task>,
+    pub status: Status,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Goal {
+    pub id: u32,
+    pub text: String,
+    /// Who asked for it.
+    pub asked_by: String,
+    pub status: Status,
+    /// Plans in the order they were made; the last is the current one (the earlier ones failed).
+    pub plans: Vec<Plan>,
+    /// Seconds since the Unix epoch.
+    pub created: u64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+}
+
+impl Goal {
+    fn plan(&self) -> Option<&Plan> {
+        self.plans.last()
+    }
+
+    /// The next task of the current plan: the first pending one whose dependencies are completed.
+    pub fn next(&self) -> Option<(usize, usize)> {
+        let p = self.plans.len().checked_sub(1)?;
+        let plan = &self.plans[p];
+        if plan.status.is_finished() {
+            return None;
+        }
+        let done = |i: &usize| plan.tasks.get(*i).is_some_and(|t| t.status == Status::Completed);
+        let t = plan.tasks.iter().position(|t| matches!(t.status, Status::Pending | Status::Active) && t.after.iter().all(done))?;
+        Some((p, t))
+    }
+
+    /// `3/7`: completed tasks of the current plan, and all of them.
+    pub fn progress(&self) -> (usize, usize) {
+        self.plan().map_or((0, 0), |plan| (plan.tasks.iter().filter(|t| t.status == Status::Completed).count(), plan.tasks.len()))
+    }
+
+    /// The status line that goes into prompts: `Goal: get a stone pickaxe. Current task: Craft 4 stick (3 of 7).
+    /// Progress 2/7 (28 %).`, with the current task's completion condition when `condition` gives one.
+    pub fn summary(&self, condition: Option<&str>) -> String {
+        let (done, all) = self.progress();
+        let percent = (done * 100).checked_div(all).unwrap_or(0);
+        let current = match self.next() {
+            Some((p, t)) => format!(" Current task: {} ({} of {all}).", self.plans[p].tasks[t].task, t + 1),
+            None => String::new(),
+        };
+        let condition = condition.map_or_else(String::new, |c| format!(" Completion condition: {c}."));
+        format!("Goal: {}.{current} Progress {done}/{all} ({percent} %).{condition}", self.text)
+    }
+}
+
+/// Every goal of one bot, kept in its file.
+#[derive(Debug)]
+pub struct GoalBook {
+    path: PathBuf,
+    goals: Vec<Goal>,
+}
+
+#[derive(Default, Serialize, Deserialize)]
+struct File {
+    goals: Vec<Goal>,
+}
+
+impl GoalBook {
+    /// Reads the book at `path` (empty when there is none). A file that does not parse is renamed aside and the
+    /// book starts empty; the warning says where it went.
+    pub fn open(path: PathBuf) -> (Self, Option<String>) {
+        let text = match std::fs::read_to_string(&path) {
+            Ok(text) => text,
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound => return (Self { path, goals: Vec::new() }, None),
+            Err(err) => return (Self { path: path.clone(), goals: Vec::new() }, Some(format!("cannot read {}: {err}", path.display()))),
+        };
+        match serde_json::from_str::<File>(&text) {
+            Ok(file) => (Self { path, goals: file.goals }, None),
+            Err(err) => {
+                let aside = path.with_extension(format!("json.bad-{}", now()));
+                let moved = std::fs::rename(&path, &aside);
+                let warning = match moved {
+                    Ok(()) => format!("{} is damaged ({err}); kept it as {} and started an empty one", path.display(), aside.display()),
+                    Err(e) => format!("{} is damaged ({err}) and cannot be set aside ({e})", path.display()),
+                };
+                (Self { path, goals: Vec::new() }, Some(warning))
+            }
+        }
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    pub fn goals(&self) -> &[Goal] {
+        &self.goals
+    }
+
+    pub fn get(&self, id: u32) -> Option<&Goal> {
+        self.goals.iter().find(|g| g.id == id)
+    }
+
+    fn get_mut(&mut self, id: u32) -> Option<&mut Goal> {
+        self.goals.iter_mut().find(|g| g.id == id)
+    }
+
+    /// A new active goal; any other active goal of this bot is stopped (a bot does one goal at a time).
+    pub fn add(&mut self, text: &str, asked_by: &str) -> u32 {
+        self.stop_active("another goal was given");
+        let id = self.goals.iter().map(|g| g.id).max().unwrap_or(0) + 1;
+        self.goals.push(Goal {
+            id,
+            text: text.to_owned(),
+            asked_by: asked_by.to_owned(),
+            status: Status::Active,
+            plans: Vec::new(),
+            created: now(),
+            reason: None,
+        });
+        self.forget_old();
+        self.save();
+        id
+    }
+
+    /// A new plan for goal `id`, each task after the one before it; the plan before it (if unfinished) failed.
+    pub fn set_plan(&mut self, id: u32, steps: &[TaskSpec]) {
+        let Some(goal) = self.get_mut(id) else { return };
+        if let Some(old) = goal.plans.last_mut()
+            && !old.status.is_finished()
+        {
+            old.status = Status::Failed;
+        }
+        let tasks = steps
+            .iter()
+            .enumerate()
+            .map(|(i, s)| Task {
+                task: s.task.clone(),
+                context: s.context.clone(),
+                tracker: s.tracker.clone(),
+                code: s.code.clone(),
+                after: i.checked_sub(1).into_iter().collect(),
+                status: Status::Pending,
+                reason: None,
+                start: None,
+            })
+            .collect();
+        goal.plans.push(Plan { tasks, status: Status::Active });
+        self.save();
+    }
+
+    /// Sets a task's status; completion cascades to its plan and goal, and a failed task fails its plan.
+    pub fn set_task(&mut self, id: u32, (p, t): (usize, usize), status: Status, reason: Option<String>) {
+        let Some(goal) = self.get_mut(id) else { return };
+        let Some(plan) = goal.plans.get_mut(p) else { return };
+        let Some(task) = plan.tasks.get_mut(t) else { return };
+        task.status = status;
+        task.reason = reason;
+        if status == Status::Failed {
+            plan.status = Status::Failed;
+        } else if plan.tasks.iter().all(|t| t.status == Status::Completed) {
+            plan.status = Status::Completed;
+            goal.status = Status::Completed;
+        }
+        self.save();
+    }
+
+    /// Marks a task begun, with what the bot carried then (kept when it was begun before: a restart does not
+    /// reset what its tracker counts from). Returns that inventory.
+    pub fn begin_task(&mut self, id: u32, (p, t): (usize, usize), carried: BTreeMap<String, i64>) -> BTreeMap<String, i64> {
+        let Some(task) = self.get_mut(id).and_then(|g| g.plans.get_mut(p)).and_then(|plan| plan.tasks.get_mut(t)) else {
+            return carried;
+        };
+        task.status = Status::Active;
+        let start = task.start.get_or_insert(carried).clone();
+        self.save();
+        start
+    }
+
+    /// Ends goal `id` with `status` (completed, failed, stopped, dropped) and why.
+    pub fn finish(&mut self, id: u32, status: Status, reason: Option<String>) {
+        let Some(goal) = self.get_mut(id) else { return };
+        goal.status = status;
+        goal.reason = reason;
+        if let Some(plan) = goal.plans.last_mut()
+            && !plan.status.is_finished()
+        {
+            plan.status = status;
+        }
+        self.save();
+    }
+
+    /// The goal under way (at most one is).
+    pub fn active(&self) -> Option<&Goal> {
+        self.goals.iter().rev().find(|g| g.status == Status::Active)
+    }
+
+    /// Stops the goal under way, if any, because of `why`; returns it.
+    pub fn stop_active(&mut self, why: &str) -> Option<u32> {
+        let id = self.active()?.id;
+        self.finish(id, Status::Stopped, Some(why.to_owned()));
+        Some(id)
+    }
+
+    /// `!goals`: the latest `n` goals, newest first.
+    pub fn list_text(&self, n: usize) -> String {
+        if self.goals.is_empty() {
+            return "No goals yet: give me one with !task GOAL.".to_owned();
+        }
+        let lines: Vec<String> = self
+            .goals
+            .iter()
+            .rev()
+            .take(n)
+            .map(|g| {
+                let (done, all) = g.progress();
+                let detail = match (g.status, g.next()) {
+                    (Status::Active, Some((p, t))) => format!(", task {}/{all} {}", t + 1, g.plans[p].tasks[t].task),
+                    (Status::Completed, _) => format!(", {done}/{all} tasks"),
+                    (_, _) => g.reason.as_ref().map_or_else(String::new, |r| format!(" ({r})")),
+                };
+                format!("#{} {}: {}{detail}", g.id, g.text, g.status.name())
+            })
+            .collect();
+        format!("Goals, newest first: {}", lines.join("; "))
+    }
+
+    /// The goal `!goal drop [N]` means: goal N, else the active one, else the latest unfinished.
+    pub fn droppable(&self, id: Option<u32>) -> Result<u32, String> {
+        match id {
+            Some(id) => match self.get(id) {
+                Some(g) if matches!(g.status, Status::Completed | Status::Dropped) => {
+                    Err(format!("Goal #{id} is {} already", g.status.name()))
+                }
+                Some(_) => Ok(id),
+                None => Err(format!("There is no goal #{id} (!goals lists them)")),
+            },
+            None => self
+                .active()
+                .or_else(|| self.goals.iter().rev().find(|g| g.status != Status::Completed && g.status != Status::Dropped))
+                .map(|g| g.id)
+                .ok_or_else(|| "There is no unfinished goal to drop".to_owned()),
+        }
+    }
+
+    /// Keeps every unfinished goal and the latest [`KEEP_FINISHED`] finished ones.
+    fn forget_old(&mut self) {
+        let finished = self.goals.iter().filter(|g| g.status.is_finished()).count();
+        let mut extra = finished.saturating_sub(KEEP_FINISHED);
+        self.goals.retain(|g| {
+            if extra > 0 && g.status.is_finished() {
+                extra -= 1;
+                return false;
+            }
+            true
+        });
+    }
+
+    /// Writes the book: a temporary file, then a rename, so a crash leaves the old file or the new one whole.
+    fn save(&self) {
+        let write = || -> std::io::Result<()> {
+            if let Some(dir) = self.path.parent() {
+                std::fs::create_dir_all(dir)?;
+            }
+            let text = serde_json::to_string_pretty(&File { goals: self.goals.clone() }).map_err(std::io::Error::other)?;
+            let tmp = self.path.with_extension("json.tmp");
+            std::fs::write(&tmp, text)?;
+            std::fs::rename(&tmp, &self.path)
+        };
+        if let Err(err) = write() {
+            tracing::warn!("cannot save the goals in {}: {err}", self.path.display());
+        }
+    }
+}
+
+fn now() -> u64 {
+    SystemTime::now().duration_since(UNIX_EPOCH).map_or(0, |d| d.as_secs())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn step(task: &str) -> TaskSpec {
+        TaskSpec { task: task.to_owned(), context: String::new(), tracker: None, code: None }
+    }
+
+    fn book(tag: &str) -> (GoalBook, PathBuf) {
+        let dir = std::env::temp_dir().join(format!("wayfarer-goals-{tag}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let path = dir.join("goals.json");
+        (GoalBook::open(path.clone()).0, path)
+    }
+
+    #[test]
+    fn tasks_go_in_order_and_completion_cascades() {
+        let (mut book, path) = book("cascade");
+        let id = book.add("get a stone pickaxe", "Alice");
+        assert_eq!(book.get(id).unwrap().next(), None, "no plan yet");
+        book.set_plan(id, &[step("Mine 3 oak_log"), step("Craft 12 oak_planks"), step("Craft 1 stone_pickaxe")]);
+        let goal = book.get(id).unwrap();
+        assert_eq!(goal.next(), Some((0, 0)));
+        assert_eq!(goal.summary(Some("0/3 oak_log")), "Goal: get a stone pickaxe. Current task: Mine 3 oak_log (1 of 3). Progress 0/3 (0 %). Completion condition: 0/3 oak_log.");
+        let logs = BTreeMap::from([("oak_log".to_owned(), 2)]);
+        assert_eq!(book.begin_task(id, (0, 0), logs.clone()), logs);
+        assert_eq!(book.begin_task(id, (0, 0), BTreeMap::new()), logs, "begun again after a restart: counts from the first start");
+        book.set_task(id, (0, 0), Status::Completed, None);
+        assert_eq!(book.get(id).unwrap().next(), Some((0, 1)));
+        book.set_task(id, (0, 1), Status::Failed, Some("no logs".into()));
+        assert_eq!(book.get(id).unwrap().next(), None, "a failed task fails its plan");
+        assert_eq!(book.get(id).unwrap().status, Status::Active, "the goal goes on with a new plan");
+        book.set_plan(id, &[step("Craft 12 oak_planks"), step("Craft 1 stone_pickaxe")]);
+        assert_eq!(book.get(id).unwrap().plans[0].status, Status::Failed);
+        book.set_task(id, (1, 0), Status::Completed, None);
+        assert_eq!(book.list_text(5), "Goals, newest first: #1 get a stone pickaxe: active, task 2/2 Craft 1 stone_pickaxe");
+        book.set_task(id, (1, 1), Status::Completed, None);
+        assert_eq!(book.get(id).unwrap().status, Status::Completed, "the last task completes the plan and the goal");
+        assert_eq!(book.list_text(5), "Goals, newest first: #1 get a stone pickaxe: completed, 2/2 tasks");
+
+        // Read back as it was.
+        let (again, warning) = GoalBook::open(path.clone());
+        assert!(warning.is_none());
+        assert_eq!(again.goals(), book.goals());
+        let _ = std::fs::remove_dir_all(path.parent().unwrap());
+    }
+
+    #[test]
+    fn dependencies_decide_the_next_task() {
+        let (mut book, path) = book("deps");
+        let id = book.add("build", "Alice");
+        book.set_plan(id, &[step("a"), step("b"), step("c")]);
+        let goal = book.goals.iter_mut().find(|g| g.id == id).unwrap();
+        goal.plans[0].tasks[1].after = vec![2];
+        goal.plans[0].tasks[2].after = vec![];
+        book.set_task(id, (0, 0), Status::Completed, None);
+        assert_eq!(book.get(id).unwrap().next(), Some((0, 2)), "b waits for c");
+        book.set_task(id, (0, 2), Status::Completed, None);
+        assert_eq!(book.get(id).unwrap().next(), Some((0, 1)));
+        let _ = std::fs::remove_dir_all(path.parent().unwrap());
+    }
+
+    #[test]
+    fn one_goal_at_a_time_and_drops_name_the_goal() {
+        let (mut book, path) = book("drop");
+        let first = book.add("get 3 logs", "Alice");
+        let second = book.add("get 3 stone", "Alice");
+        assert_eq!(book.get(first).unwrap().status, Status::Stopped);
+        assert_eq!(book.active().unwrap().id, second);
+        assert_eq!(book.droppable(None), Ok(second));
+        assert_eq!(book.droppable(Some(9)), Err("There is no goal #9 (!goals lists them)".into()));
+        book.finish(second, Status::Dropped, Some("dropped by Alice".into()));
+        assert_eq!(book.droppable(Some(second)), Err("Goal #2 is dropped already".into()));
+        assert_eq!(book.droppable(None), Ok(first), "the latest unfinished one");
+        assert!(book.list_text(5).starts_with("Goals, newest first: #2 get 3 stone: dropped (dropped by Alice); #1 get 3 logs: stopped"));
+        let _ = std::fs::remove_dir_all(path.parent().unwrap());
+    }
+
+    #[test]
+    fn a_damaged_file_is_set_aside_not_lost() {
+        let (_, path) = book("damaged");
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, "{\"goals\": [tor").unwrap();
+        let (book, warning) = GoalBook::open(path.clone());
+        assert!(book.goals().is_empty());
+        assert!(warning.unwrap().contains("is damaged"));
+        let kept: Vec<_> = std::fs::read_dir(path.parent().unwrap()).unwrap().filter_map(|e| e.ok()).collect();
+        assert!(kept.iter().any(|e| e.file_name().to_string_lossy().contains("goals.json.bad-")), "the damaged file is kept");
+        let _ = std::fs::remove_dir_all(path.parent().unwrap());
+    }
+
+    #[test]
+    fn finished_goals_are_forgotten_oldest_first() {
+        let (mut book, path) = book("bounded");
+        for i in 0..(KEEP_FINISHED + 5) {
+            let id = book.add(&format!("goal {i}"), "Alice");
+            book.finish(id, Status::Completed, None);
+        }
+        let id = book.add("the last", "Alice");
+        assert_eq!(book.goals().len(), KEEP_FINISHED + 1);
+        assert_eq!(book.goals().last().unwrap().id, id);
+        assert_eq!(book.goals().first().unwrap().text, "goal 5");
+        let _ = std::fs::remove_dir_all(path.parent().unwrap());
+    }
+}

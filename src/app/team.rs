@@ -1,0 +1,367 @@
+//! Leading a team: `!team GOAL` to a leader plans the goal stage by stage with the LLM, hands each member one job a
+//! stage in chat (`Crew_2 !task mine 3 oak_log`), follows the members' reports with the progress monitor, plans the
+//! next stage from its verdicts, and ends with `Team goal done: …` or a reasoned give-up. The leader's own jobs run
+//! here too. Everything goes through chat, so members may be bots of other processes, and owners see it all.
+
+use std::{
+    future::Future,
+    pin::Pin,
+    sync::{Arc, Mutex},
+    time::{Duration, Instant},
+};
+
+use tokio::sync::mpsc;
+
+use super::{
+    reply::Replier,
+    state::{BotState, TeamLink},
+    work::{NO_LLM, agent_with, begin},
+};
+use crate::{
+    agent::{
+        act::{Unusable, ask_usable, usage_since},
+        goals,
+        prompts,
+        task::run_goal,
+        team::{Decision, JobState, Monitor, carrying_line, holds, parse_decision},
+    },
+    bot::BotHandle,
+    llm::{Message, Role},
+    primitives::items,
+};
+
+/// Planning rounds before a goal is given up: each round is one stage of work.
+const MAX_STAGES: usize = 12;
+/// How long the leader waits for its members' inventories before the first planning.
+const INVENTORY_WAIT: Duration = Duration::from_secs(5);
+/// How many of the members' lines since the last planning go into the next planning prompt.
+const CONVERSATION_LINES: usize = 40;
+
+/// The members of a team this bot leads: itself first, then this process's other bots, then the configured workers
+/// of other processes.
+pub fn members(state: &BotState) -> Vec<String> {
+    let mut members = vec![state.name.clone()];
+    let shared = &state.shared;
+    for name in shared.bot_names.iter().chain(&shared.config.team.workers) {
+        if !members.iter().any(|m| m.eq_ignore_ascii_case(name)) {
+            members.push(name.clone());
+        }
+    }
+    members
+}
+
+/// Whether this bot leads (it was started as the leader, or told `!lead`).
+pub fn leads(state: &BotState) -> bool {
+    state.shared.leader().is_some_and(|leader| leader.eq_ignore_ascii_case(&state.name))
+}
+
+/// Starts leading `goal` as the bot's activity, as asked by the owner `reply` answers.
+pub fn start(bot: BotHandle, state: &Arc<BotState>, reply: Replier, goal: String) {
+    let prefix = &state.shared.config.prefix;
+    if !leads(state) {
+        reply.say(&format!(
+            "I don't lead a team. Start me with --role leader, or say {} {prefix}lead first.",
+            state.name
+        ));
+        return;
+    }
+    let Some(llm) = state.llm.clone() else {
+        reply.say(NO_LLM);
+        return;
+    };
+    let members = members(state);
+    if members.len() < 2 {
+        reply.say("I have no one to lead: run more bots with --bots N, or name other processes' bots with --worker NAME.");
+        return;
+    }
+    let (heard_tx, heard) = mpsc::unbounded_channel();
+    let monitor = Arc::new(Mutex::new(Monitor::new(&members, state.shared.config.team.silent_after)));
+    // The leader's own reports reach the monitor the way its members' do.
+    let own_lines = heard_tx.clone();
+    let me = state.name.clone();
+    let mut agent = agent_with(bot.clone(), state, &reply, llm);
+    let say = reply.clone();
+    agent.say = Arc::new(move |line: &str| {
+        say.say(line);
+        let _ = own_lines.send((me.clone(), line.to_owned()));
+    });
+    *state.team() = Some(TeamLink { goal: goal.clone(), started: Instant::now(), monitor: monitor.clone(), heard: heard_tx });
+    let team = Team { bot, state: state.clone(), reply: reply.clone(), members, monitor, over: false };
+    let (label, what) = (format!("leading the team: {goal}"), format!("team goal {goal}"));
+    begin(state, &reply, label, what, async move {
+        let mut team = team;
+        let stop = agent.stop.clone();
+        let _stop_on_drop = super::work::StopOnDrop(stop);
+        team.lead(&agent, &goal, heard).await;
+    });
+}
+
+/// `!team status`.
+pub fn status(state: &BotState) -> String {
+    match state.team().as_ref() {
+        None => "I am not leading a team now.".to_owned(),
+        Some(link) => {
+            let monitor = link.monitor.lock().unwrap_or_else(|p| p.into_inner());
+            format!(
+                "Team goal: {} ({:.1} min). {}",
+                link.goal,
+                link.started.elapsed().as_secs_f64() / 60.0,
+                monitor.status_text(Instant::now())
+            )
+        }
+    }
+}
+
+/// A team goal under way. Dropping it before the goal is over (`!stop`, `!team stop`, another command) tells the
+/// members still at work to stop.
+struct Team {
+    bot: BotHandle,
+    state: Arc<BotState>,
+    reply: Replier,
+    members: Vec<String>,
+    monitor: Arc<Mutex<Monitor>>,
+    over: bool,
+}
+
+impl Drop for Team {
+    fn drop(&mut self) {
+        self.state.team().take();
+        if self.over {
+            return;
+        }
+        let prefix = &self.state.shared.config.prefix;
+        let monitor = self.monitor.lock().unwrap_or_else(|p| p.into_inner());
+        for member in &monitor.members {
+            let busy = member.job.as_ref().is_some_and(|j| !j.state.is_over());
+            if busy && !member.name.eq_ignore_ascii_case(&self.state.name) {
+                self.bot.chat(&format!("{} {prefix}stop", member.name));
+            }
+        }
+    }
+}
+
+type OwnJob<'a> = Pin<Box<dyn Future<Output = bool> + 'a>>;
+
+impl Team {
+    fn monitor(&self) -> std::sync::MutexGuard<'_, Monitor> {
+        self.monitor.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn me(&self) -> &str {
+        &self.state.name
+    }
+
+    async fn lead(&mut self, agent: &crate::agent::act::Agent, goal: &str, mut heard: mpsc::UnboundedReceiver<(String, String)>) {
+        let started = Instant::now();
+        agent.llm.begin_task(&format!("team: {goal}"));
+        let before = agent.llm.total_usage();
+        let prefix = self.state.shared.config.prefix.clone();
+        let workers: Vec<String> = self.members.iter().filter(|m| !m.eq_ignore_ascii_case(self.me())).cloned().collect();
+        self.reply.say(&format!("Leading {} on: {goal}. Asking what everyone carries.", workers.join(", ")));
+        for worker in &workers {
+            self.bot.chat(&format!("{worker} {prefix}inventory"));
+        }
+        let mut conversation: Vec<String> = Vec::new();
+        let deadline = tokio::time::Instant::now() + INVENTORY_WAIT;
+        while self.monitor().members.iter().skip(1).any(|m| m.last_said.is_none()) {
+            match tokio::time::timeout_at(deadline, heard.recv()).await {
+                Ok(Some((who, line))) => self.take(&who, &line, started, &mut conversation),
+                Ok(None) | Err(_) => break,
+            }
+        }
+        let mut plan = "none yet".to_owned();
+        for stage in 1..=MAX_STAGES {
+            self.note_own_inventory();
+            if let Some(holder) = self.goal_reached(goal) {
+                return self.finish(goal, started, before, agent, &format!("{holder} has it"));
+            }
+            let decision = match self.plan(agent, goal, &plan, &conversation).await {
+                Ok(decision) => decision,
+                Err(why) => {
+                    self.over = true;
+                    self.reply.say(&format!("Team goal failed: {goal}, because I could not plan it: {why}"));
+                    return;
+                }
+            };
+            conversation.clear();
+            let assignments = match decision {
+                Decision::Done { reasoning } => return self.finish(goal, started, before, agent, &reasoning),
+                Decision::GiveUp { why } => {
+                    self.over = true;
+                    self.reply.say(&format!("Team goal given up: {goal}, because {why}"));
+                    return;
+                }
+                Decision::Stage { plan: long_term, assignments } => {
+                    if !long_term.is_empty() {
+                        plan = long_term;
+                    }
+                    assignments
+                }
+            };
+            tracing::info!("{}: team stage {stage}: {assignments:?}", self.me());
+            let mut own: Option<OwnJob<'_>> = None;
+            let now = Instant::now();
+            for a in &assignments {
+                self.monitor().assign(&a.member, &a.job, now);
+                if a.member.eq_ignore_ascii_case(self.me()) {
+                    let job = a.job.clone();
+                    let goals = self.state.goals.clone();
+                    let me = self.me().to_owned();
+                    let id = goals::with(&goals, |book| book.add(&job, &me));
+                    own = Some(Box::pin(async move { run_goal(agent, &job, &goals, id).await }));
+                } else {
+                    self.bot.chat(&format!("{} {prefix}task {}", a.member, a.job));
+                }
+            }
+            self.await_stage(&mut heard, &mut own, started, &mut conversation).await;
+        }
+        self.over = true;
+        self.reply.say(&format!("Team goal given up: {goal}, because {MAX_STAGES} stages did not reach it"));
+    }
+
+    /// Follows the stage until every job in it is over: members' lines, the leader's own job, and the clock.
+    async fn await_stage(
+        &mut self,
+        heard: &mut mpsc::UnboundedReceiver<(String, String)>,
+        own: &mut Option<OwnJob<'_>>,
+        started: Instant,
+        conversation: &mut Vec<String>,
+    ) {
+        let mut ticker = tokio::time::interval(Duration::from_secs(1));
+        // The leader's own job is over when its run is (its last lines may read like a step's).
+        while !self.monitor().all_over() || own.is_some() {
+            let mut own_done = None;
+            let own_job = async {
+                match own.as_mut() {
+                    Some(job) => job.await,
+                    None => std::future::pending().await,
+                }
+            };
+            tokio::select! {
+                line = heard.recv() => match line {
+                    Some((who, line)) => self.take(&who, &line, started, conversation),
+                    None => return,
+                },
+                ok = own_job => own_done = Some(ok),
+                _ = ticker.tick() => {
+                    let bot = self.bot.clone();
+                    let me = self.me().to_owned();
+                    let online = move |name: &str| name.eq_ignore_ascii_case(&me) || bot.is_online(name);
+                    for verdict in self.monitor().tick(Instant::now(), &online) {
+                        tracing::info!("{}: {} on {:?}: {:?}", self.state.name, verdict.member, verdict.job, verdict.state);
+                    }
+                }
+            }
+            if let Some(ok) = own_done {
+                *own = None;
+                // The job's last report is already in the channel; then what the leader carries, to check it by.
+                while let Ok((who, line)) = heard.try_recv() {
+                    self.take(&who, &line, started, conversation);
+                }
+                let me = self.me().to_owned();
+                let line = carrying_line(&self.bot.items(), &[]);
+                self.take(&me, &line, started, conversation);
+                let monitor = self.monitor();
+                let state = monitor.members.first().and_then(|m| m.job.as_ref()).map(|j| j.state.clone());
+                drop(monitor);
+                match state {
+                    Some(state) if state.is_over() => {}
+                    Some(JobState::Said { success: false, reason }) if !ok => {
+                        self.monitor().finished(&me, false, &reason);
+                    }
+                    _ => {
+                        self.monitor().finished(&me, ok, "my own run of it ended without reaching it");
+                    }
+                }
+            }
+        }
+    }
+
+    /// One line a member said: into the conversation (for the next planning) and the monitor.
+    fn take(&mut self, who: &str, line: &str, started: Instant, conversation: &mut Vec<String>) {
+        conversation.push(format!("[{} s] {who}: {line}", started.elapsed().as_secs()));
+        if conversation.len() > CONVERSATION_LINES {
+            conversation.remove(0);
+        }
+        if let Some(verdict) = self.monitor().heard(who, line, Instant::now()) {
+            tracing::info!("{}: {} on {:?}: {:?}", self.state.name, verdict.member, verdict.job, verdict.state);
+        }
+    }
+
+    /// The leader's own inventory, as the planner sees the members'.
+    fn note_own_inventory(&mut self) {
+        let me = self.me().to_owned();
+        let line = carrying_line(&self.bot.items(), &[]);
+        self.monitor().heard(&me, &line, Instant::now());
+    }
+
+    /// Who holds what the goal asks for, when the goal names an item and a count and a member carries them.
+    fn goal_reached(&self, goal: &str) -> Option<String> {
+        let monitor = self.monitor();
+        let holder = monitor.members.iter().find(|m| holds(goal, &m.items) == Some(true))?;
+        Some(holder.name.clone())
+    }
+
+    /// Asks the LLM for the next stage.
+    async fn plan(
+        &self,
+        agent: &crate::agent::act::Agent,
+        goal: &str,
+        plan: &str,
+        conversation: &[String],
+    ) -> Result<Decision, String> {
+        let (members, verdicts) = {
+            let monitor = self.monitor();
+            (monitor.members_text(self.me()), monitor.verdicts_text())
+        };
+        let conversation = if conversation.is_empty() { "(nothing)".to_owned() } else { conversation.join("\n") };
+        let prompt = prompts::render(
+            "leader",
+            &[("goal", goal), ("members", &members), ("plan", plan), ("verdicts", &verdicts), ("conversation", &conversation)],
+        )
+        .map_err(|e| e.to_string())?;
+        let names = self.members.clone();
+        let correction = |why: &str| format!("That answer cannot be used: {why}. Answer with the JSON object only.");
+        ask_usable(agent, Role::Leader, "the team's next stage", vec![Message::user(prompt)], |reply| parse_decision(reply, &names), correction)
+            .await
+            .map_err(|err| match err {
+                Unusable::Llm(failure) => failure,
+                Unusable::Answer(why) => why,
+            })
+    }
+
+    /// `Team goal done: make a stone pickaxe in 2.1 min (Crew_1 has it). Crew_2: mine 3 oak_log, …; 4 LLM calls.`
+    fn finish(&mut self, goal: &str, started: Instant, before: crate::llm::Usage, agent: &crate::agent::act::Agent, why: &str) {
+        self.over = true;
+        let used = usage_since(before, agent.llm.total_usage());
+        let who_did: Vec<String> = self
+            .monitor()
+            .members
+            .iter()
+            .filter(|m| !m.done.is_empty())
+            .map(|m| format!("{}: {}", m.name, m.done.join(", ")))
+            .collect();
+        let who_did = if who_did.is_empty() { "nobody had to do anything".to_owned() } else { who_did.join("; ") };
+        self.reply.say(&format!(
+            "Team goal done: {goal} in {:.1} min ({why}). {who_did}. {} LLM call{} by me.",
+            started.elapsed().as_secs_f64() / 60.0,
+            used.calls,
+            if used.calls == 1 { "" } else { "s" }
+        ));
+    }
+}
+
+/// What a member says after finishing a job its leader gave: its inventory and equipment, for the monitor.
+pub fn report_carrying(bot: &BotHandle, reply: &Replier) {
+    let equipment: Vec<String> = crate::primitives::observe::equipment(bot)
+        .split(", ")
+        .filter(|e| *e != "nothing")
+        .filter_map(|e| e.split_once(": ").map(|(_, item)| item.to_owned()))
+        .collect();
+    let carried: Vec<(String, i32)> = {
+        let mut carried: Vec<(String, i32)> = items::carried(bot).into_iter().collect();
+        carried.sort();
+        carried
+    };
+    reply.say(&carrying_line(&carried, &equipment));
+}
