@@ -240,6 +240,8 @@ pub struct Member {
     pub done: Vec<String>,
     /// When it was first missed from the player list (it is back when seen again).
     pub missing_since: Option<Instant>,
+    /// When the leader last asked it how it is (after a quiet spell).
+    pub asked: Option<Instant>,
 }
 
 /// A job's verdict, when the monitor reaches one.
@@ -270,6 +272,7 @@ impl Monitor {
                 equipment: Vec::new(),
                 done: Vec::new(),
                 missing_since: None,
+                asked: None,
             })
             .collect();
         Self { members, silent_after }
@@ -377,6 +380,22 @@ impl Monitor {
             settled.extend(self.settled(&name));
         }
         settled
+    }
+
+    /// Members at work that have been quiet for half the silence limit and were not asked since they last spoke:
+    /// the leader asks them (`!status`), and an answer counts as talk. Marks them asked at `now`.
+    pub fn to_ask(&mut self, now: Instant) -> Vec<String> {
+        let half = self.silent_after / 2;
+        let mut quiet = Vec::new();
+        for m in &mut self.members {
+            let Some(job) = m.job.as_ref().filter(|j| !j.state.is_over()) else { continue };
+            let last = m.last_said.as_ref().map(|(_, at)| *at).filter(|at| *at >= job.given).unwrap_or(job.given);
+            if now.duration_since(last) >= half && m.asked.is_none_or(|asked| asked < last) {
+                m.asked = Some(now);
+                quiet.push(m.name.clone());
+            }
+        }
+        quiet
     }
 
     /// Whether every job handed out is over.
@@ -592,6 +611,9 @@ mod tests {
         assert_eq!(monitor.members[1].done, ["mine 3 oak_log", "give 3 oak_log to Crew_1"]);
         monitor.assign("Crew_3", "mine 3 stone", at(40));
         monitor.heard("Crew_3", "I will start task: Mine 3 stone", at(45));
+        assert!(monitor.to_ask(at(74)).is_empty());
+        assert_eq!(monitor.to_ask(at(75)), ["Crew_3"], "quiet for half the limit: asked how it is");
+        assert!(monitor.to_ask(at(90)).is_empty(), "asked once a quiet spell");
         assert!(monitor.tick(at(104), &all_here).is_empty(), "60 s since it last spoke have not passed");
         assert_eq!(monitor.tick(at(105), &all_here)[0].state, JobState::Failed("it said nothing for 60 s".into()));
         monitor.assign("Crew_3", "mine 3 stone", at(110));

@@ -250,6 +250,13 @@ impl Team {
                     for verdict in self.monitor().tick(Instant::now(), &online) {
                         tracing::info!("{}: {} on {:?}: {:?}", self.state.name, verdict.member, verdict.job, verdict.state);
                     }
+                    // A long job is quiet: its member's answer to `!status` shows it is still at it.
+                    let prefix = &self.state.shared.config.prefix;
+                    for member in self.monitor().to_ask(Instant::now()) {
+                        if !member.eq_ignore_ascii_case(self.me()) {
+                            self.bot.chat(&format!("{member} {prefix}status"));
+                        }
+                    }
                 }
             }
             if let Some(ok) = own_done {
