@@ -5,33 +5,12 @@
 
 mod support;
 
-use std::{
-    collections::VecDeque,
-    sync::{Arc, Mutex},
-    time::Duration,
-};
+use std::time::Duration;
 
-use serde_json::Value;
 use support::{fake_llm::FakeEndpoint, *};
 
 /// A natural world with trees and stone near spawn (the seed `task_from_facts` uses), no monsters.
 const SEED: u64 = 1009;
-
-/// Answers the leader's planning calls from `stages` in order (the last one again when they run out) and every
-/// member's own planning call with a reply that is no plan. Returns the endpoint.
-fn scripted(runtime: &tokio::runtime::Runtime, stages: &[&str]) -> FakeEndpoint {
-    let endpoint = runtime.block_on(FakeEndpoint::start()).unwrap();
-    let stages: Arc<Mutex<VecDeque<String>>> = Arc::new(Mutex::new(stages.iter().map(|s| (*s).to_owned()).collect()));
-    endpoint.respond_with(move |request: &Value| {
-        if last_user_message(request).starts_with("You lead a team") {
-            let mut stages = stages.lock().unwrap();
-            if stages.len() > 1 { stages.pop_front().unwrap() } else { stages[0].clone() }
-        } else {
-            "I am not sure how to do that.".to_owned()
-        }
-    });
-    endpoint
-}
 
 fn leader_prompts(endpoint: &FakeEndpoint) -> Vec<String> {
     endpoint.requests().iter().map(last_user_message).filter(|m| m.starts_with("You lead a team")).collect()
@@ -49,7 +28,7 @@ fn world() -> World {
 #[test]
 fn two_workers_gather_deliver_and_the_leader_makes_a_stone_pickaxe() {
     let runtime = tokio::runtime::Runtime::new().unwrap();
-    let endpoint = scripted(&runtime, &[
+    let endpoint = scripted_leader(&runtime, &[
         "{\"reasoning\": \"logs and cobblestone can be gathered side by side\", \"plan\": [\"stage 1: Crew_2 gets logs, \
          Crew_3 gets cobblestone\", \"stage 2: both deliver to Crew_1\", \"stage 3: Crew_1 crafts\"], \"assignments\": \
          [\"notify Crew_2 get 3 logs\", \"notify Crew_3 get 3 cobblestone\"]}",
@@ -110,7 +89,7 @@ fn two_workers_gather_deliver_and_the_leader_makes_a_stone_pickaxe() {
 #[test]
 fn a_failed_job_and_a_member_that_leaves_are_planned_around_across_processes() {
     let runtime = tokio::runtime::Runtime::new().unwrap();
-    let endpoint = scripted(&runtime, &[
+    let endpoint = scripted_leader(&runtime, &[
         "{\"assignments\": [\"notify Hand build a lookout tower\", \"notify Boss get 1 log\"]}",
         "{\"assignments\": [\"notify Hand get 40 logs\", \"notify Boss get 2 logs\"]}",
         "{\"assignments\": [\"notify Boss get 5 logs\"]}",
@@ -150,7 +129,7 @@ fn a_failed_job_and_a_member_that_leaves_are_planned_around_across_processes() {
 #[test]
 fn an_owners_stop_ends_the_team_goal_and_every_members_job() {
     let runtime = tokio::runtime::Runtime::new().unwrap();
-    let endpoint = scripted(&runtime, &["{\"assignments\": [\"notify Crew_2 get 30 logs\", \"notify Crew_3 get 30 logs\"]}"]);
+    let endpoint = scripted_leader(&runtime, &["{\"assignments\": [\"notify Crew_2 get 30 logs\", \"notify Crew_3 get 30 logs\"]}"]);
     let world = world();
     let bot = Bot::start(&world.address(), &[
         "--username", "Crew", "--bots", "3", "--owner", "Alice", "--llm-url", &endpoint.base_url(),

@@ -97,16 +97,7 @@ fn single(seed: u64, endpoint: &FakeEndpoint) -> Run {
 
 fn team(seed: u64) -> Run {
     let runtime = tokio::runtime::Runtime::new().unwrap();
-    let endpoint = runtime.block_on(FakeEndpoint::start()).unwrap();
-    let stages = std::sync::Mutex::new(STAGES.iter().map(|s| (*s).to_owned()).collect::<std::collections::VecDeque<_>>());
-    endpoint.respond_with(move |request: &Value| {
-        if last_user_message(request).starts_with("You lead a team") {
-            let mut stages = stages.lock().unwrap();
-            if stages.len() > 1 { stages.pop_front().unwrap() } else { stages[0].clone() }
-        } else {
-            "I am not sure.".to_owned()
-        }
-    });
+    let endpoint = scripted_leader(&runtime, &STAGES);
     let world = world(seed);
     let bot = Bot::start(&world.address(), &[
         "--username", "Crew", "--bots", "3", "--role", "leader", "--owner", "Alice", "--llm-url", &endpoint.base_url(),

@@ -565,6 +565,22 @@ pub fn status_position(reply: &str) -> [f64; 3] {
     [numbers[0], numbers[1], numbers[2]]
 }
 
+/// A scripted endpoint for a team: the leader's planning calls get `stages` in order (the last one again when they
+/// run out), every other call a reply that is no plan.
+pub fn scripted_leader(runtime: &tokio::runtime::Runtime, stages: &[&str]) -> fake_llm::FakeEndpoint {
+    let endpoint = runtime.block_on(fake_llm::FakeEndpoint::start()).unwrap();
+    let stages: Mutex<std::collections::VecDeque<String>> = Mutex::new(stages.iter().map(|s| (*s).to_owned()).collect());
+    endpoint.respond_with(move |request: &Value| {
+        if last_user_message(request).starts_with("You lead a team") {
+            let mut stages = stages.lock().unwrap();
+            if stages.len() > 1 { stages.pop_front().unwrap() } else { stages[0].clone() }
+        } else {
+            "I am not sure how to do that.".to_owned()
+        }
+    });
+    endpoint
+}
+
 /// The last message of a chat-completions request a scripted LLM endpoint received (the newest user turn).
 pub fn last_user_message(request: &Value) -> String {
     request["messages"].as_array().and_then(|m| m.last()).map(|m| m["content"].as_str().unwrap_or("").to_owned()).unwrap_or_default()
