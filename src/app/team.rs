@@ -125,7 +125,12 @@ struct Team {
 
 impl Drop for Team {
     fn drop(&mut self) {
-        self.state.team().take();
+        // Only this goal's link: a new `!team` may have put its own in place already.
+        let mut link = self.state.team();
+        if link.as_ref().is_some_and(|l| Arc::ptr_eq(&l.monitor, &self.monitor)) {
+            link.take();
+        }
+        drop(link);
         if self.over {
             return;
         }
