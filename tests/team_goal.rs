@@ -158,3 +158,43 @@ fn an_owners_stop_ends_the_team_goal_and_every_members_job() {
     }
     assert_eq!(leader_prompts(&endpoint).len(), 1);
 }
+
+#[test]
+fn a_leader_restarted_mid_goal_takes_it_up_again() {
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let endpoint = scripted_leader(&runtime, &[
+        "{\"plan\": [\"stage 1: Hand gets logs\", \"stage 2: Hand hands them over\"], \"assignments\": [\"notify Hand get \
+         2 logs\", \"notify Boss get 1 log\"]}",
+        "{\"reasoning\": \"Hand has the logs it was asked for\", \"done\": true}",
+    ]);
+    let world = world();
+    let checkpoint = ScriptDir::new("team-resume", &[]);
+    let url = endpoint.base_url();
+    let leader_args = [
+        "--username", "Boss", "--role", "leader", "--worker", "Hand", "--owner", "Alice", "--llm-url", &url, "--checkpoint",
+        checkpoint.path(),
+    ];
+    let leader = Bot::start(&world.address(), &leader_args);
+    let hand = Bot::start(&world.address(), &["--username", "Hand", "--leader", "Boss", "--owner", "Alice", "--llm-url", &url]);
+    leader.expect_log("Boss spawned at", Duration::from_secs(60));
+    hand.expect_log("Hand spawned at", Duration::from_secs(60));
+
+    let from = world.say("Alice", "Boss !team stock up on wood");
+    world.expect_chat(from, "Boss", "Hand !task get 2 logs", Duration::from_secs(20));
+    world.expect_chat(from, "Hand", "Got it!", Duration::from_secs(5));
+    drop(leader);
+    let back = world.cursor();
+    let _leader = Bot::start(&world.address(), &leader_args);
+    world.expect_chat(back, "Boss", "Going on with the team goal: stock up on wood.", Duration::from_secs(60));
+    world.expect_chat(back, "Boss", "Hand !inventory", Duration::from_secs(10));
+    world.expect_chat(back, "Boss", "Team goal done: stock up on wood", Duration::from_secs(60));
+
+    let prompts = leader_prompts(&endpoint);
+    assert_eq!(prompts.len(), 2);
+    assert!(prompts[1].contains("Plan so far: stage 1: Hand gets logs; stage 2: Hand hands them over"), "{}", prompts[1]);
+    assert!(prompts[1].contains("Hand: get 2 logs (outcome unknown: I restarted before it was reported)"), "{}", prompts[1]);
+    let from = world.say("Alice", "Boss !goals");
+    let goals = world.expect_chat(from, "Boss", "Goals, newest first:", Duration::from_secs(5));
+    assert!(goals.contains("team goal stock up on wood: completed, stage 1"), "{goals}");
+    assert!(goals.contains("get 1 log: stopped (the team goal was taken up again)") || goals.contains("get 1 log: completed"), "{goals}");
+}

@@ -70,6 +70,9 @@ pub struct Task {
     /// The tasks of the same plan (by index) that must be completed first.
     #[serde(default)]
     pub after: Vec<usize>,
+    /// A team goal's stage (from 1) this job was handed out in.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stage: Option<u32>,
     pub status: Status,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
@@ -103,6 +106,12 @@ pub struct Goal {
     pub created: u64,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
+    /// A team goal this bot leads: its plan is the stages of jobs handed out, one task a job (`Crew_2: get 3 logs`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub team: bool,
+    /// The team's long-term plan, as the leader last wrote it.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub notes: String,
 }
 
 impl Goal {
@@ -195,6 +204,21 @@ impl GoalBook {
     /// A new active goal; any other active goal of this bot is stopped (a bot does one goal at a time).
     pub fn add(&mut self, text: &str, asked_by: &str) -> u32 {
         self.stop_active("another goal was given");
+        self.push(text, asked_by, false)
+    }
+
+    /// A new active team goal this bot leads; any other active goal is stopped.
+    pub fn add_team(&mut self, text: &str, asked_by: &str) -> u32 {
+        self.stop_active("another goal was given");
+        self.push(text, asked_by, true)
+    }
+
+    /// A new active goal that is part of the team goal under way (a job the leader does itself): nothing is stopped.
+    pub fn add_job(&mut self, text: &str, asked_by: &str) -> u32 {
+        self.push(text, asked_by, false)
+    }
+
+    fn push(&mut self, text: &str, asked_by: &str, team: bool) -> u32 {
         let id = self.goals.iter().map(|g| g.id).max().unwrap_or(0) + 1;
         self.goals.push(Goal {
             id,
@@ -204,10 +228,65 @@ impl GoalBook {
             plans: Vec::new(),
             created: now(),
             reason: None,
+            team,
+            notes: String::new(),
         });
         self.forget_old();
         self.save();
         id
+    }
+
+    /// The next stage of team goal `id`: one task a job, each after every job of the stage before; `notes` is the
+    /// long-term plan as the leader wrote it. Returns where each job went, in order.
+    pub fn add_stage(&mut self, id: u32, jobs: &[String], notes: &str) -> Vec<(usize, usize)> {
+        let Some(goal) = self.get_mut(id) else { return Vec::new() };
+        if !notes.is_empty() {
+            goal.notes = notes.to_owned();
+        }
+        if goal.plans.is_empty() {
+            goal.plans.push(Plan { tasks: Vec::new(), status: Status::Active });
+        }
+        let plan = &mut goal.plans[0];
+        let last = plan.tasks.iter().filter_map(|t| t.stage).max();
+        let stage = last.map_or(1, |s| s + 1);
+        let after: Vec<usize> = (0..plan.tasks.len()).filter(|&i| plan.tasks[i].stage == last).collect();
+        let refs = jobs
+            .iter()
+            .map(|job| {
+                plan.tasks.push(Task {
+                    task: job.clone(),
+                    context: String::new(),
+                    tracker: None,
+                    code: None,
+                    after: after.clone(),
+                    status: Status::Active,
+                    reason: None,
+                    start: None,
+                    stage: Some(stage),
+                });
+                (0, plan.tasks.len() - 1)
+            })
+            .collect();
+        self.save();
+        refs
+    }
+
+    /// How the last stage of team goal `id` went, in the words the leader's planner reads (for a goal taken up again
+    /// after a restart, whose members' reports were not heard).
+    pub fn last_stage_text(&self, id: u32) -> Option<String> {
+        let plan = self.get(id)?.plans.first()?;
+        let last = plan.tasks.iter().filter_map(|t| t.stage).max()?;
+        let lines: Vec<String> = plan
+            .tasks
+            .iter()
+            .filter(|t| t.stage == Some(last))
+            .map(|t| match (t.status, &t.reason) {
+                (Status::Completed, _) => format!("{} succeeded", t.task),
+                (Status::Failed, Some(why)) => format!("{} failed: {why}", t.task),
+                _ => format!("{} (outcome unknown: I restarted before it was reported)", t.task),
+            })
+            .collect();
+        Some(lines.join("; "))
     }
 
     /// A new plan for goal `id`, each task after the one before it; the plan before it (if unfinished) failed.
@@ -230,6 +309,7 @@ impl GoalBook {
                 status: Status::Pending,
                 reason: None,
                 start: None,
+                stage: None,
             })
             .collect();
         goal.plans.push(Plan { tasks, status: Status::Active });
@@ -243,7 +323,9 @@ impl GoalBook {
         let Some(task) = plan.tasks.get_mut(t) else { return };
         task.status = status;
         task.reason = reason;
-        if status == Status::Failed {
+        if goal.team {
+            // A team's plan grows stage by stage and ends when its leader says so.
+        } else if status == Status::Failed {
             plan.status = Status::Failed;
         } else if plan.tasks.iter().all(|t| t.status == Status::Completed) {
             plan.status = Status::Completed;
@@ -282,11 +364,28 @@ impl GoalBook {
         self.goals.iter().rev().find(|g| g.status == Status::Active)
     }
 
-    /// Stops the goal under way, if any, because of `why`; returns it.
+    /// The team goal under way, if this bot leads one.
+    pub fn active_team(&self) -> Option<&Goal> {
+        self.goals.iter().rev().find(|g| g.status == Status::Active && g.team)
+    }
+
+    /// Stops every goal under way (a team goal and the leader's own job in it), because of `why`; returns the
+    /// newest.
     pub fn stop_active(&mut self, why: &str) -> Option<u32> {
-        let id = self.active()?.id;
-        self.finish(id, Status::Stopped, Some(why.to_owned()));
-        Some(id)
+        let ids: Vec<u32> = self.goals.iter().filter(|g| g.status == Status::Active).map(|g| g.id).collect();
+        for id in &ids {
+            self.finish(*id, Status::Stopped, Some(why.to_owned()));
+        }
+        ids.last().copied()
+    }
+
+    /// Stops the goals under way that are not team goals (the leader's own jobs, when it takes its team goal up
+    /// again after a restart: it hands the work out anew).
+    pub fn stop_jobs(&mut self, why: &str) {
+        let ids: Vec<u32> = self.goals.iter().filter(|g| g.status == Status::Active && !g.team).map(|g| g.id).collect();
+        for id in ids {
+            self.finish(id, Status::Stopped, Some(why.to_owned()));
+        }
     }
 
     /// `!goals`: the latest `n` goals, newest first.
@@ -301,12 +400,19 @@ impl GoalBook {
             .take(n)
             .map(|g| {
                 let (done, all) = g.progress();
+                let stage = g.plans.first().and_then(|p| p.tasks.iter().filter_map(|t| t.stage).max());
                 let detail = match (g.status, g.next()) {
+                    _ if g.team => {
+                        let why = if g.status == Status::Completed { None } else { g.reason.as_ref() };
+                        let why = why.map_or_else(String::new, |r| format!(" ({r})"));
+                        format!(", stage {} ({done}/{all} jobs done){why}", stage.unwrap_or(0))
+                    }
                     (Status::Active, Some((p, t))) => format!(", task {}/{all} {}", t + 1, g.plans[p].tasks[t].task),
                     (Status::Completed, _) => format!(", {done}/{all} tasks"),
                     (_, _) => g.reason.as_ref().map_or_else(String::new, |r| format!(" ({r})")),
                 };
-                format!("#{} {}: {}{detail}", g.id, g.text, g.status.name())
+                let kind = if g.team { "team goal " } else { "" };
+                format!("#{} {kind}{}: {}{detail}", g.id, g.text, g.status.name())
             })
             .collect();
         format!("Goals, newest first: {}", lines.join("; "))
@@ -439,6 +545,36 @@ mod tests {
         assert_eq!(book.droppable(Some(second)), Err("Goal #2 is dropped already".into()));
         assert_eq!(book.droppable(None), Ok(first), "the latest unfinished one");
         assert!(book.list_text(5).starts_with("Goals, newest first: #2 get 3 stone: dropped (dropped by Alice); #1 get 3 logs: stopped"));
+        let _ = std::fs::remove_dir_all(path.parent().unwrap());
+    }
+
+    #[test]
+    fn a_team_goal_grows_stage_by_stage_and_ends_when_its_leader_says() {
+        let (mut book, path) = book("team");
+        let id = book.add_team("make a stone pickaxe", "Alice");
+        let first = book.add_stage(id, &["Crew_2: get 3 logs".into(), "Crew_3: get 3 cobblestone".into()], "gather, deliver, craft");
+        assert_eq!(first, [(0, 0), (0, 1)]);
+        let own = book.add_job("craft 1 crafting_table", "Crew_1");
+        assert_eq!(book.get(id).unwrap().status, Status::Active, "the leader's own job does not stop its team goal");
+        book.finish(own, Status::Completed, None);
+        book.set_task(id, (0, 0), Status::Completed, None);
+        book.set_task(id, (0, 1), Status::Completed, None);
+        assert_eq!(book.get(id).unwrap().status, Status::Active, "a stage done is not the goal done");
+        let second = book.add_stage(id, &["Crew_2: give 3 logs to Crew_1".into(), "Crew_3: give 3 cobblestone to Crew_1".into()], "");
+        assert_eq!(second, [(0, 2), (0, 3)]);
+        let goal = book.get(id).unwrap();
+        assert_eq!((goal.plans[0].tasks[3].after.clone(), goal.plans[0].tasks[3].stage, goal.notes.as_str()), (vec![0, 1], Some(2), "gather, deliver, craft"));
+        book.set_task(id, (0, 2), Status::Failed, Some("it left the game".into()));
+        assert_eq!(
+            book.last_stage_text(id).unwrap(),
+            "Crew_2: give 3 logs to Crew_1 failed: it left the game; Crew_3: give 3 cobblestone to Crew_1 (outcome unknown: I restarted before it was reported)"
+        );
+        assert!(book.list_text(5).contains("; #1 team goal make a stone pickaxe: active, stage 2 (2/4 jobs done)"), "{}", book.list_text(5));
+        let job = book.add_job("craft 1 stone_pickaxe", "Crew_1");
+        book.stop_jobs("the team goal was taken up again");
+        assert_eq!((book.get(job).unwrap().status, book.active_team().unwrap().id), (Status::Stopped, id));
+        assert_eq!(book.stop_active("stopped by Alice"), Some(id));
+        assert!(book.active().is_none());
         let _ = std::fs::remove_dir_all(path.parent().unwrap());
     }
 

@@ -207,7 +207,7 @@ impl Brain for AppBrain {
         if state.activity.describe() == "idle" {
             if state.learning().is_some() {
                 work::resume_learning(bot, state);
-            } else {
+            } else if !team::resume(bot.clone(), state) {
                 work::resume_goal(bot, state);
             }
         }

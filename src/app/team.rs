@@ -15,15 +15,15 @@ use tokio::sync::mpsc;
 use super::{
     reply::Replier,
     state::{BotState, TeamLink},
-    work::{NO_LLM, agent_with, begin},
+    work::{NO_LLM, abandon_learning, agent_with},
 };
 use crate::{
     agent::{
         act::{Unusable, ask_usable, usage_since},
-        goals,
+        goals::{self, Status},
         prompts,
         task::run_goal,
-        team::{Decision, JobState, Monitor, carrying_line, holds, parse_decision},
+        team::{Decision, JobState, Monitor, Verdict, carrying_line, holds, parse_decision},
     },
     bot::BotHandle,
     llm::{Message, Role},
@@ -65,15 +65,45 @@ pub fn start(bot: BotHandle, state: &Arc<BotState>, reply: Replier, goal: String
         ));
         return;
     }
-    let Some(llm) = state.llm.clone() else {
+    if state.llm.is_none() {
         reply.say(NO_LLM);
         return;
-    };
-    let members = members(state);
-    if members.len() < 2 {
+    }
+    if members(state).len() < 2 {
         reply.say("I have no one to lead: run more bots with --bots N, or name other processes' bots with --worker NAME.");
         return;
     }
+    abandon_learning(state, &format!("{} gave another command", reply.to()));
+    let id = goals::with(&state.goals, |book| book.add_team(&goal, reply.to()));
+    launch(bot, state, reply, goal, id, None);
+}
+
+/// Takes up the team goal a lost connection or a restart cut off, if this bot leads one: the members are asked
+/// what they carry, and the leader plans on from the long-term plan and the last stage as its book has them.
+pub fn resume(bot: BotHandle, state: &Arc<BotState>) -> bool {
+    if !leads(state) || state.llm.is_none() || members(state).len() < 2 {
+        return false;
+    }
+    let resumed = goals::with(&state.goals, |book| {
+        let goal = book.active_team()?;
+        let (id, text, asked_by) = (goal.id, goal.text.clone(), goal.asked_by.clone());
+        let last = book.last_stage_text(id);
+        book.stop_jobs("the team goal was taken up again");
+        Some((id, text, asked_by, last))
+    });
+    let Some((id, goal, asked_by, last)) = resumed else { return false };
+    tracing::info!("{}: going on with team goal #{id} ({goal}) for {asked_by}", state.name);
+    let reply = Replier::new(bot.clone(), &asked_by, state.shared.config.reply);
+    reply.say(&format!("Going on with the team goal: {goal}."));
+    launch(bot, state, reply, goal, id, Some(last.unwrap_or_else(|| "nothing was handed out yet".to_owned())));
+    true
+}
+
+/// Leads team goal `id` of the book as the bot's activity; `last_stage` says how the last stage went when the goal
+/// is taken up again.
+fn launch(bot: BotHandle, state: &Arc<BotState>, reply: Replier, goal: String, id: u32, last_stage: Option<String>) {
+    let Some(llm) = state.llm.clone() else { return };
+    let members = members(state);
     let (heard_tx, heard) = mpsc::unbounded_channel();
     let monitor = Arc::new(Mutex::new(Monitor::new(&members, state.shared.config.team.silent_after)));
     // The leader's own reports reach the monitor the way its members' do.
@@ -86,14 +116,33 @@ pub fn start(bot: BotHandle, state: &Arc<BotState>, reply: Replier, goal: String
         let _ = own_lines.send((me.clone(), line.to_owned()));
     });
     *state.team() = Some(TeamLink { goal: goal.clone(), started: Instant::now(), monitor: monitor.clone(), heard: heard_tx });
-    let team = Team { bot, state: state.clone(), reply: reply.clone(), members, monitor, over: false };
+    let team = Team {
+        bot,
+        state: state.clone(),
+        reply: reply.clone(),
+        members,
+        monitor,
+        over: false,
+        id,
+        jobs: Vec::new(),
+        last_stage,
+    };
     let (label, what) = (format!("leading the team: {goal}"), format!("team goal {goal}"));
-    begin(state, &reply, label, what, async move {
-        let mut team = team;
-        let stop = agent.stop.clone();
-        let _stop_on_drop = super::work::StopOnDrop(stop);
-        team.lead(&agent, &goal, heard).await;
-    });
+    let crashed = state.goals.clone();
+    let say_crash = reply.internal_error(what);
+    state.activity.start(
+        label,
+        async move {
+            let mut team = team;
+            let stop = agent.stop.clone();
+            let _stop_on_drop = super::work::StopOnDrop(stop);
+            team.lead(&agent, &goal, heard).await;
+        },
+        move |message| {
+            goals::with(&crashed, |book| book.finish(id, Status::Failed, Some(format!("an internal error: {message}"))));
+            say_crash(message);
+        },
+    );
 }
 
 /// `!team status`.
@@ -121,6 +170,12 @@ struct Team {
     members: Vec<String>,
     monitor: Arc<Mutex<Monitor>>,
     over: bool,
+    /// The team goal's id in the leader's book.
+    id: u32,
+    /// Where this stage's jobs are in the book: (member, task).
+    jobs: Vec<(String, (usize, usize))>,
+    /// How the last stage went, from the book, when the goal was taken up again (its reports were not heard).
+    last_stage: Option<String>,
 }
 
 impl Drop for Team {
@@ -174,7 +229,8 @@ impl Team {
                 Ok(None) | Err(_) => break,
             }
         }
-        let mut plan = "none yet".to_owned();
+        let notes = goals::with(&self.state.goals, |book| book.get(self.id).map(|g| g.notes.clone())).unwrap_or_default();
+        let mut plan = if notes.is_empty() { "none yet".to_owned() } else { notes };
         for stage in 1..=MAX_STAGES {
             self.note_own_inventory();
             if let Some(holder) = self.goal_reached(goal) {
@@ -183,7 +239,7 @@ impl Team {
             let decision = match self.plan(agent, goal, &plan, &conversation).await {
                 Ok(decision) => decision,
                 Err(why) => {
-                    self.over = true;
+                    self.end(Status::Failed, &why);
                     self.reply.say(&format!("Team goal failed: {goal}, because I could not plan it: {why}"));
                     return;
                 }
@@ -192,7 +248,7 @@ impl Team {
             let assignments = match decision {
                 Decision::Done { reasoning } => return self.finish(goal, started, before, agent, &reasoning),
                 Decision::GiveUp { why } => {
-                    self.over = true;
+                    self.end(Status::Failed, &why);
                     self.reply.say(&format!("Team goal given up: {goal}, because {why}"));
                     return;
                 }
@@ -204,6 +260,9 @@ impl Team {
                 }
             };
             tracing::info!("{}: team stage {stage}: {assignments:?}", self.me());
+            let jobs: Vec<String> = assignments.iter().map(|a| format!("{}: {}", a.member, a.job)).collect();
+            let places = goals::with(&self.state.goals, |book| book.add_stage(self.id, &jobs, &plan));
+            self.jobs = assignments.iter().map(|a| a.member.clone()).zip(places).collect();
             let mut own: Option<OwnJob<'_>> = None;
             let now = Instant::now();
             for a in &assignments {
@@ -212,7 +271,7 @@ impl Team {
                     let job = a.job.clone();
                     let goals = self.state.goals.clone();
                     let me = self.me().to_owned();
-                    let id = goals::with(&goals, |book| book.add(&job, &me));
+                    let id = goals::with(&goals, |book| book.add_job(&job, &me));
                     own = Some(Box::pin(async move { run_goal(agent, &job, &goals, id).await }));
                 } else {
                     self.bot.chat(&format!("{} {prefix}task {}", a.member, a.job));
@@ -220,8 +279,9 @@ impl Team {
             }
             self.await_stage(&mut heard, &mut own, started, &mut conversation).await;
         }
-        self.over = true;
-        self.reply.say(&format!("Team goal given up: {goal}, because {MAX_STAGES} stages did not reach it"));
+        let why = format!("{MAX_STAGES} stages did not reach it");
+        self.end(Status::Failed, &why);
+        self.reply.say(&format!("Team goal given up: {goal}, because {why}"));
     }
 
     /// Follows the stage until every job in it is over: members' lines, the leader's own job, and the clock.
@@ -252,9 +312,8 @@ impl Team {
                     let bot = self.bot.clone();
                     let me = self.me().to_owned();
                     let online = move |name: &str| name.eq_ignore_ascii_case(&me) || bot.is_online(name);
-                    for verdict in self.monitor().tick(Instant::now(), &online) {
-                        tracing::info!("{}: {} on {:?}: {:?}", self.state.name, verdict.member, verdict.job, verdict.state);
-                    }
+                    let settled = self.monitor().tick(Instant::now(), &online);
+                    settled.iter().for_each(|verdict| self.record(verdict));
                     // A long job is quiet: its member's answer to `!status` shows it is still at it.
                     let prefix = &self.state.shared.config.prefix;
                     for member in self.monitor().to_ask(Instant::now()) {
@@ -279,10 +338,12 @@ impl Team {
                 match state {
                     Some(state) if state.is_over() => {}
                     Some(JobState::Said { success: false, reason }) if !ok => {
-                        self.monitor().finished(&me, false, &reason);
+                        let verdict = self.monitor().finished(&me, false, &reason);
+                        verdict.iter().for_each(|v| self.record(v));
                     }
                     _ => {
-                        self.monitor().finished(&me, ok, "my own run of it ended without reaching it");
+                        let verdict = self.monitor().finished(&me, ok, "my own run of it ended without reaching it");
+                        verdict.iter().for_each(|v| self.record(v));
                     }
                 }
             }
@@ -295,16 +356,34 @@ impl Team {
         if conversation.len() > CONVERSATION_LINES {
             conversation.remove(0);
         }
-        if let Some(verdict) = self.monitor().heard(who, line, Instant::now()) {
-            tracing::info!("{}: {} on {:?}: {:?}", self.state.name, verdict.member, verdict.job, verdict.state);
-        }
+        let verdict = self.monitor().heard(who, line, Instant::now());
+        verdict.iter().for_each(|v| self.record(v));
+    }
+
+    /// A job's verdict, into the log and the book.
+    fn record(&self, verdict: &Verdict) {
+        tracing::info!("{}: {} on {:?}: {:?}", self.state.name, verdict.member, verdict.job, verdict.state);
+        let Some((_, place)) = self.jobs.iter().find(|(member, _)| member.eq_ignore_ascii_case(&verdict.member)) else { return };
+        let (status, reason) = match &verdict.state {
+            JobState::Succeeded => (Status::Completed, None),
+            JobState::Failed(why) => (Status::Failed, Some(why.clone())),
+            _ => return,
+        };
+        goals::with(&self.state.goals, |book| book.set_task(self.id, *place, status, reason));
+    }
+
+    /// The goal is over: into the book, and the members are not told to stop.
+    fn end(&mut self, status: Status, why: &str) {
+        self.over = true;
+        goals::with(&self.state.goals, |book| book.finish(self.id, status, Some(why.to_owned())));
     }
 
     /// The leader's own inventory, as the planner sees the members'.
     fn note_own_inventory(&mut self) {
         let me = self.me().to_owned();
         let line = carrying_line(&self.bot.items(), &[]);
-        self.monitor().heard(&me, &line, Instant::now());
+        let verdict = self.monitor().heard(&me, &line, Instant::now());
+        verdict.iter().for_each(|v| self.record(v));
     }
 
     /// Who holds what the goal asks for, when the goal names an item and a count and a member carries them.
@@ -322,10 +401,16 @@ impl Team {
         plan: &str,
         conversation: &[String],
     ) -> Result<Decision, String> {
-        let (members, verdicts) = {
+        let (members, mut verdicts) = {
             let monitor = self.monitor();
             (monitor.members_text(self.me()), monitor.verdicts_text())
         };
+        // Taken up again after a restart: how the last stage went is in the book, not in the new monitor.
+        if let Some(last) = &self.last_stage
+            && self.jobs.is_empty()
+        {
+            verdicts = last.clone();
+        }
         let conversation = if conversation.is_empty() { "(nothing)".to_owned() } else { conversation.join("\n") };
         let prompt = prompts::render(
             "leader",
@@ -344,7 +429,7 @@ impl Team {
 
     /// `Team goal done: make a stone pickaxe in 2.1 min (Crew_1 has it). Crew_2: mine 3 oak_log, …; 4 LLM calls.`
     fn finish(&mut self, goal: &str, started: Instant, before: crate::llm::Usage, agent: &crate::agent::act::Agent, why: &str) {
-        self.over = true;
+        self.end(Status::Completed, why);
         let used = usage_since(before, agent.llm.total_usage());
         let who_did: Vec<String> = self
             .monitor()

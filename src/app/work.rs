@@ -146,10 +146,12 @@ pub fn start_task(bot: BotHandle, state: &BotState, reply: Replier, goal: String
 
 /// Goes on with the goal a lost connection or a restart cut off, if there is one, as the bot's activity.
 pub fn resume_goal(bot: BotHandle, state: &BotState) -> bool {
-    let Some((id, text, asked_by)) = goals::with(&state.goals, |book| book.active().map(|g| (g.id, g.text.clone(), g.asked_by.clone())))
-    else {
-        return false;
-    };
+    // A team goal is its leader's to take up (`team::resume`), not one to plan alone.
+    let newest = goals::with(&state.goals, |book| {
+        let goal = book.goals().iter().rev().find(|g| g.status == Status::Active && !g.team)?;
+        Some((goal.id, goal.text.clone(), goal.asked_by.clone()))
+    });
+    let Some((id, text, asked_by)) = newest else { return false };
     let from_leader = state.shared.takes_orders_from(&state.name, &asked_by) && !state.shared.owners.contains(&asked_by);
     tracing::info!("{}: going on with goal #{id} ({text}) for {asked_by}", state.name);
     let reply = Replier::new(bot.clone(), &asked_by, state.shared.config.reply);

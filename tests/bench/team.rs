@@ -128,8 +128,13 @@ fn main() {
     let runtime = tokio::runtime::Runtime::new().unwrap();
     let endpoint = runtime.block_on(FakeEndpoint::start()).unwrap();
     endpoint.answer_all("I am not sure.");
+    // `TEAM_BENCH_SEEDS=90210,7` runs other seeds (with `WAYFARER_TEST_LOGS=DIR` every bot's log is kept).
+    let seeds: Vec<u64> = match std::env::var("TEAM_BENCH_SEEDS") {
+        Ok(list) => list.split(',').filter_map(|s| s.trim().parse().ok()).collect(),
+        Err(_) => SEEDS.to_vec(),
+    };
     let mut rows = Vec::new();
-    for seed in SEEDS {
+    for seed in seeds {
         eprintln!("seed {seed}: one bot…");
         let one = single(seed, &endpoint);
         eprintln!("   {:.0} s, {} ({} logs, {} cobblestone)", one.seconds, one.ended, one.logs, one.cobblestone);
