@@ -346,6 +346,30 @@ impl BotHandle {
         totals
     }
 
+    /// The latest pickups of item entities the bot saw (who took which), oldest first.
+    pub fn pickups(&self) -> Vec<super::pickups::Pickup> {
+        self.client.get_component::<super::pickups::Pickups>().map(|p| p.0.iter().copied().collect()).unwrap_or_default()
+    }
+
+    /// The network entity id of the player called `name` (any case), if the bot can see them.
+    pub fn player_entity_id(&self, name: &str) -> Option<i32> {
+        let uuid = self
+            .client
+            .tab_list()
+            .into_iter()
+            .find(|(_, info)| info.profile.name.eq_ignore_ascii_case(name))
+            .map(|(uuid, _)| uuid)?;
+        Some(self.client.entity_by_uuid(uuid)?.minecraft_id().0)
+    }
+
+    /// The name of the player whose network entity id is `id`, if the bot can see them.
+    pub fn player_name_by_entity_id(&self, id: i32) -> Option<String> {
+        self.client.tab_list().into_iter().find_map(|(uuid, info)| {
+            let entity = self.client.entity_by_uuid(uuid)?;
+            (entity.minecraft_id().0 == id).then(|| info.profile.name.clone())
+        })
+    }
+
     /// Whether a player called `name` (any case) is in the server's player list.
     pub fn is_online(&self, name: &str) -> bool {
         self.client.tab_list().values().any(|info| info.profile.name.eq_ignore_ascii_case(name))

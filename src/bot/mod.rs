@@ -8,6 +8,7 @@
 mod clock;
 mod connect;
 mod handle;
+pub mod pickups;
 pub mod moves;
 mod reconnect;
 pub mod reflex;
@@ -87,6 +88,7 @@ pub async fn run_swarm(config: &Config, address: &ResolvedAddr, members: Vec<Mem
         .reconnect_after(config.reconnect.initial)
         .add_plugins(ReconnectBackoffPlugin { policy: config.reconnect })
         .add_plugins(clock::DayClockPlugin)
+        .add_plugins(pickups::PickupsPlugin)
         .add_plugins(reflex::ReflexPlugins(config.reflexes));
     let count = members.len();
     for Member { name, brain } in members {

@@ -34,17 +34,22 @@ pub async fn craft_item(bot: &BotHandle, name: &str, count: u32) -> Answer {
     } else {
         // A table found but not reached is passed over: the next nearest is tried.
         let mut tries = 0;
+        let mut missed: Option<String> = None;
         let table = loop {
             let Some(&table) = observe::nearest_reachable_blocks(bot, BlockKind::CraftingTable, STATION_RANGE, 1).await.first() else {
-                return Err(format!(
+                // The table it could not get to says more than "none": where it is, and what to do.
+                return Err(missed.unwrap_or_else(|| format!(
                     "I cannot make {name} because there is no crafting_table within {STATION_RANGE} blocks that I can get to; craft one (4 planks) and place it"
-                ));
+                )));
             };
             tries += 1;
             match go_to_station(bot, table, "crafting_table").await {
                 Ok(()) => break table,
                 Err(err) if tries >= MAX_STATION_TRIES => return Err(err),
-                Err(err) => tracing::info!("{}: {err}", bot.name()),
+                Err(err) => {
+                    tracing::info!("{}: {err}", bot.name());
+                    missed = Some(err);
+                }
             }
         };
         let handle = bot

@@ -3,7 +3,12 @@
 
 use std::time::Duration;
 
-use azalea::inventory::operations::{ClickOperation, ThrowClick};
+use azalea::{
+    ecs::query::Without,
+    entity::{EntityKindComponent, LocalEntity},
+    inventory::operations::{ClickOperation, ThrowClick},
+    registry::builtin::EntityKind,
+};
 use rhai::Dynamic;
 
 use super::{items, observe};
@@ -13,9 +18,12 @@ use crate::{bot::BotHandle, script::Answer};
 const HAND_OVER_DISTANCE: f32 = 2.0;
 /// How long the receiver has to pick the items up (they cannot for the first 2 s after the throw).
 const PICKUP_WAIT: Duration = Duration::from_secs(6);
+/// How far the giver steps back after handing over.
+const STEP_BACK: f64 = 3.0;
 
 /// Gives `count` of `item` to `player`: walks within two blocks, faces them, throws, and waits until the items
-/// are picked up. Returns how many were given.
+/// are picked up — by them: a bystander who catches them makes it fail, naming who has them. Then steps back, out
+/// of the way of the next giver. Returns how many were given.
 pub async fn give_item(bot: &BotHandle, player: &str, item: &str, count: u32) -> Answer {
     if player.eq_ignore_ascii_case(&bot.name()) {
         return Err(format!("I cannot give items to myself; name another player than {player}"));
@@ -35,6 +43,7 @@ pub async fn give_item(bot: &BotHandle, player: &str, item: &str, count: u32) ->
     }
     bot.client().look_at(azalea::Vec3::new(there.x, there.y + 0.6, there.z));
     bot.client().wait_ticks(2).await;
+    let lying_before = item_entities(bot, bot.position(), 8.0);
     let before = items::count(bot, item);
     let mut left = count as i32;
     let slots = items::inventory_slots(bot);
@@ -59,12 +68,46 @@ pub async fn give_item(bot: &BotHandle, player: &str, item: &str, count: u32) ->
     if thrown < count as i32 {
         return Err(format!("I could throw only {thrown} of {count} {item} to {player}"));
     }
-    // Handed over when no thrown item is left lying between the two players.
+    // The thrown stacks are the item entities that were not there before; the server says who takes each.
     let middle = (bot.position() + there) * 0.5;
-    let picked = items::wait_until(bot, PICKUP_WAIT, || observe::items_near(bot, middle, 3.0).is_empty()).await;
+    let thrown: Vec<i32> = item_entities(bot, middle, 4.0).into_iter().filter(|id| !lying_before.contains(id)).collect();
+    let taken = |id: &i32| bot.pickups().iter().any(|p| p.item as i32 == *id);
+    let picked = if thrown.is_empty() {
+        // Not seen (already out of sight): handed over when nothing is left lying between the two players.
+        items::wait_until(bot, PICKUP_WAIT, || observe::items_near(bot, middle, 3.0).is_empty()).await
+    } else {
+        items::wait_until(bot, PICKUP_WAIT, || thrown.iter().all(taken)).await
+    };
+    let receiver = bot.player_entity_id(player);
+    let caught_by_others: Vec<(i32, u32)> = bot
+        .pickups()
+        .iter()
+        .filter(|p| thrown.contains(&(p.item as i32)) && Some(p.by) != receiver)
+        .map(|p| (p.by, p.amount))
+        .collect();
+    if let Some((by, _)) = caught_by_others.first() {
+        let caught: u32 = caught_by_others.iter().map(|(_, n)| n).sum();
+        let who = bot.player_name_by_entity_id(*by).unwrap_or_else(|| "someone else".to_owned());
+        return Err(format!(
+            "I threw {count} {item} to {player}, but {who}, standing near them, picked up {caught} of it; ask {who} to pass it on"
+        ));
+    }
     if !picked {
         return Err(format!("I threw {count} {item} to {player}, but they have not picked it up; it lies at their feet"));
     }
     tracing::info!("{}: gave {count} {item} to {player}", bot.name());
+    // Step back, out of the way of the next player handing something over.
+    let away = bot.position() + (bot.position() - there).normalize() * STEP_BACK;
+    let _ = tokio::time::timeout(Duration::from_secs(5), bot.goto_near(away, 1.0)).await;
     Ok(Dynamic::from(count as i64))
+}
+
+/// The network ids of item entities within `radius` of `at`.
+fn item_entities(bot: &BotHandle, at: azalea::Vec3, radius: f64) -> Vec<i32> {
+    bot.client()
+        .nearest_entities_by::<&EntityKindComponent, Without<LocalEntity>>(|k: &EntityKindComponent| k.0 == EntityKind::Item)
+        .iter()
+        .filter(|e| e.position().distance_to(at) <= radius)
+        .map(|e| e.minecraft_id().0)
+        .collect()
 }
