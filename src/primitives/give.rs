@@ -97,8 +97,11 @@ pub async fn give_item(bot: &BotHandle, player: &str, item: &str, count: u32) ->
     }
     tracing::info!("{}: gave {count} {item} to {player}", bot.name());
     // Step back, out of the way of the next player handing something over.
-    let away = bot.position() + (bot.position() - there).normalize() * STEP_BACK;
-    let _ = tokio::time::timeout(Duration::from_secs(5), bot.goto_near(away, 1.0)).await;
+    let from_them = bot.position() - there;
+    if from_them.length() > 0.1 {
+        let away = bot.position() + from_them.normalize() * STEP_BACK;
+        let _ = tokio::time::timeout(Duration::from_secs(5), bot.goto_near(away, 1.0)).await;
+    }
     Ok(Dynamic::from(count as i64))
 }
 
