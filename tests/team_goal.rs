@@ -198,3 +198,42 @@ fn a_leader_restarted_mid_goal_takes_it_up_again() {
     assert!(goals.contains("team goal stock up on wood: completed, stage 1"), "{goals}");
     assert!(goals.contains("get 1 log: stopped (the team goal was taken up again)") || goals.contains("get 1 log: completed"), "{goals}");
 }
+
+#[test]
+fn a_player_in_the_team_is_judged_from_what_they_say() {
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let endpoint = runtime.block_on(FakeEndpoint::start()).unwrap();
+    let stages = std::sync::Mutex::new(std::collections::VecDeque::from([
+        "{\"assignments\": [\"notify Steve get 3 logs\"]}",
+        "{\"reasoning\": \"Steve has the logs\", \"done\": true}",
+    ]));
+    endpoint.respond_with(move |request| {
+        let asked = last_user_message(request);
+        if asked.starts_with("You check on one member") {
+            "{\"reasoning\": \"Steve says he has three logs\", \"verdict\": \"success\"}".to_owned()
+        } else if asked.starts_with("You lead a team") {
+            let mut stages = stages.lock().unwrap();
+            (if stages.len() > 1 { stages.pop_front().unwrap() } else { stages[0] }).to_owned()
+        } else {
+            "I am not sure.".to_owned()
+        }
+    });
+    let world = world();
+    world.add_player("Steve", [0.5, 80.0, 0.5]);
+    let leader = Bot::start(&world.address(), &[
+        "--username", "Boss", "--role", "leader", "--worker", "Steve", "--owner", "Alice", "--llm-url", &endpoint.base_url(),
+    ]);
+    leader.expect_log("Boss spawned at", Duration::from_secs(60));
+
+    let from = world.say("Alice", "Boss !team stock up on wood");
+    world.expect_chat(from, "Boss", "Steve !task get 3 logs", Duration::from_secs(20));
+    world.say("Steve", "ok, on it");
+    std::thread::sleep(Duration::from_secs(2));
+    world.say("Steve", "done, I have three logs now");
+    let done = world.expect_chat(from, "Boss", "Team goal done: stock up on wood", Duration::from_secs(40));
+    assert!(done.contains("Steve: get 3 logs"), "{done}");
+    let judged: Vec<String> =
+        endpoint.requests().iter().map(last_user_message).filter(|m| m.starts_with("You check on one member")).collect();
+    assert_eq!(judged.len(), 1, "judged once, after Steve went quiet");
+    assert!(judged[0].contains("Job: get 3 logs") && judged[0].contains("] ok, on it\n") && judged[0].contains("] done, I have three logs now"), "{}", judged[0]);
+}

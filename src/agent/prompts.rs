@@ -25,6 +25,7 @@ pub const PROMPTS: &[Prompt] = &[
     Prompt { name: "curriculum_answers", text: include_str!("../../prompts/curriculum_answers.md"), keys: &["question"] },
     Prompt { name: "task_decomposition", text: include_str!("../../prompts/task_decomposition.md"), keys: &["goal", "observation"] },
     Prompt { name: "leader", text: include_str!("../../prompts/leader.md"), keys: &["goal", "members", "plan", "verdicts", "conversation"] },
+    Prompt { name: "monitor", text: include_str!("../../prompts/monitor.md"), keys: &["member", "job", "inventory", "talk"] },
 ];
 
 /// What the LLM is shown about every function it can call: `primitives/NAME.rhai`, in the order scripts use them.

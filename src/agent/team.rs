@@ -22,6 +22,11 @@ const MAX_JOB_CHARS: usize = 200;
 /// A member that said how its job ended is taken at its word after this long without an inventory line to check
 /// it by (or more talk showing that it was a step's outcome).
 const CLAIM_GRACE: Duration = Duration::from_secs(8);
+/// How many of a member's lines since its job the monitor keeps (for the LLM, when it judges free talk).
+const TALK_KEPT: usize = 12;
+/// A member that talks but never says the fixed phrases (a player, another kind of agent) is judged by the LLM
+/// once it has been quiet this long after its last line.
+const JUDGE_AFTER: Duration = Duration::from_secs(8);
 /// A member absent from the player list this long has left the game.
 const ABSENT_GRACE: Duration = Duration::from_secs(3);
 
@@ -140,6 +145,27 @@ pub enum Said {
     Other,
 }
 
+/// The LLM's judgement of a job from its member's free talk.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+pub struct JudgeVerdict {
+    #[serde(default)]
+    pub reasoning: String,
+    pub verdict: String,
+}
+
+/// The LLM's judgement in a reply: `success`, `failure` or `unknown` (any case), with its reasoning.
+pub fn parse_judgement(reply: &str) -> Result<JudgeVerdict, String> {
+    json_first(reply, Json::Object, |mut v: JudgeVerdict| {
+        v.verdict = v.verdict.trim().to_lowercase();
+        v.reasoning = one_line(&v.reasoning);
+        if ["success", "failure", "unknown"].contains(&v.verdict.as_str()) {
+            Ok(v)
+        } else {
+            Err(format!("the verdict must be success, failure or unknown, not {:?}", v.verdict))
+        }
+    })
+}
+
 /// Reads one chat line of a member.
 pub fn read_report(line: &str) -> Said {
     let line = line.trim();
@@ -224,6 +250,10 @@ pub struct Job {
     pub job: String,
     pub given: Instant,
     pub state: JobState,
+    /// What the member said since the job was given, with when (the last few lines).
+    pub talk: Vec<(String, Instant)>,
+    /// When the LLM last judged the job from that talk.
+    pub judged: Option<Instant>,
 }
 
 /// What the monitor knows of one member.
@@ -285,7 +315,7 @@ impl Monitor {
     /// Hands `job` to `member` at `now`.
     pub fn assign(&mut self, member: &str, job: &str, now: Instant) {
         if let Some(m) = self.member(member) {
-            m.job = Some(Job { job: job.to_owned(), given: now, state: JobState::Asked });
+            m.job = Some(Job { job: job.to_owned(), given: now, state: JobState::Asked, talk: Vec::new(), judged: None });
         }
     }
 
@@ -300,6 +330,10 @@ impl Monitor {
         let job = m.job.as_mut()?;
         if job.state.is_over() {
             return None;
+        }
+        job.talk.push((line.to_owned(), now));
+        if job.talk.len() > TALK_KEPT {
+            job.talk.remove(0);
         }
         let said_outcome = matches!(job.state, JobState::Said { .. });
         match said {
@@ -396,6 +430,39 @@ impl Monitor {
             }
         }
         quiet
+    }
+
+    /// Jobs to put to the LLM: their member talked since it got the job but never in the fixed phrases (not even
+    /// `Got it!`: a player, or another kind of agent), has been quiet for a few seconds, and was not judged since it
+    /// last spoke. Returns (member, job, its lines since the job, how long ago each was said, in seconds).
+    pub fn to_judge(&mut self, now: Instant) -> Vec<(String, String, Vec<String>)> {
+        let mut due = Vec::new();
+        for m in &mut self.members {
+            let Some(job) = m.job.as_mut().filter(|j| j.state == JobState::Asked) else { continue };
+            let Some((_, last)) = job.talk.last() else { continue };
+            if now.duration_since(*last) < JUDGE_AFTER || job.judged.is_some_and(|at| at >= *last) {
+                continue;
+            }
+            job.judged = Some(now);
+            let lines = job.talk.iter().map(|(line, at)| format!("[{} s ago] {line}", now.duration_since(*at).as_secs())).collect();
+            due.push((m.name.clone(), job.job.clone(), lines));
+        }
+        due
+    }
+
+    /// The LLM's verdict on `member`'s job (see [`Monitor::to_judge`]): `success`, `failure` (with its reasoning) or
+    /// `unknown` (nothing changes).
+    pub fn judged(&mut self, member: &str, verdict: &JudgeVerdict) -> Option<Verdict> {
+        let job = self.member(member)?.job.as_mut()?;
+        if job.state != JobState::Asked {
+            return None;
+        }
+        job.state = match verdict.verdict.as_str() {
+            "success" => JobState::Succeeded,
+            "failure" => JobState::Failed(if verdict.reasoning.is_empty() { "it said it could not".to_owned() } else { verdict.reasoning.clone() }),
+            _ => return None,
+        };
+        self.settled(member)
     }
 
     /// Whether every job handed out is over.
@@ -638,6 +705,34 @@ mod tests {
         assert!(status.starts_with("Crew_1: craft 1 stone_pickaxe (done, 10 s); said 5 s ago \"I failed task:"), "{status}");
         assert!(status.contains(" | Crew_2: give 3 oak_log to Crew_1 (done, 110 s); said 105 s ago"), "{status}");
         assert!(status.contains(" | Crew_3: mine 3 stone (failed: it left the game, 20 s)"), "{status}");
+    }
+
+    #[test]
+    fn a_member_that_talks_freely_is_judged_by_the_llm() {
+        let t0 = Instant::now();
+        let at = |s: u64| t0 + Duration::from_secs(s);
+        let mut monitor = Monitor::new(&["Boss".to_owned(), "Steve".to_owned(), "Crew_2".to_owned()], Duration::from_secs(300));
+        monitor.assign("Steve", "get 3 logs", at(0));
+        monitor.assign("Crew_2", "get 3 logs", at(0));
+        monitor.heard("Crew_2", "Got it!", at(1));
+        monitor.heard("Crew_2", "Plan for get 3 logs: Mine 3 oak_log.", at(1));
+        assert!(monitor.to_judge(at(20)).is_empty(), "nobody talked freely yet; a bot that said Got it! is never put to the LLM");
+        monitor.heard("Steve", "ok, on it", at(2));
+        monitor.heard("Steve", "done, I have three logs now", at(30));
+        assert!(monitor.to_judge(at(35)).is_empty(), "still talking");
+        let due = monitor.to_judge(at(38));
+        assert_eq!(due, [("Steve".to_owned(), "get 3 logs".to_owned(), vec!["[36 s ago] ok, on it".to_owned(), "[8 s ago] done, I have three logs now".to_owned()])]);
+        assert!(monitor.to_judge(at(60)).is_empty(), "judged once a spell of talk");
+        let unknown = parse_judgement("{\"reasoning\": \"not clear\", \"verdict\": \"Unknown\"}").unwrap();
+        assert_eq!(monitor.judged("Steve", &unknown), None);
+        let yes = parse_judgement("```json\n{\"reasoning\": \"he says he has them\", \"verdict\": \"success\"}\n```").unwrap();
+        assert_eq!(monitor.judged("Steve", &yes).unwrap().state, JobState::Succeeded);
+        assert!(parse_judgement("{\"verdict\": \"maybe\"}").unwrap_err().contains("success, failure or unknown"));
+        monitor.assign("Steve", "get 3 stone", at(70));
+        monitor.heard("Steve", "sorry, no pickaxe", at(71));
+        monitor.to_judge(at(80));
+        let no = JudgeVerdict { reasoning: "he has no pickaxe".into(), verdict: "failure".into() };
+        assert_eq!(monitor.judged("Steve", &no).unwrap().state, JobState::Failed("he has no pickaxe".into()));
     }
 
     #[test]

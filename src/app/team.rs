@@ -23,7 +23,7 @@ use crate::{
         goals::{self, Status},
         prompts,
         task::run_goal,
-        team::{Decision, JobState, Monitor, Verdict, carrying_line, holds, parse_decision},
+        team::{Decision, JobState, JudgeVerdict, Monitor, Verdict, carrying_line, holds, parse_decision, parse_judgement},
     },
     bot::BotHandle,
     llm::{Message, Role},
@@ -277,7 +277,7 @@ impl Team {
                     self.bot.chat(&format!("{} {prefix}task {}", a.member, a.job));
                 }
             }
-            self.await_stage(&mut heard, &mut own, started, &mut conversation).await;
+            self.await_stage(agent, &mut heard, &mut own, started, &mut conversation).await;
         }
         let why = format!("{MAX_STAGES} stages did not reach it");
         self.end(Status::Failed, &why);
@@ -287,6 +287,7 @@ impl Team {
     /// Follows the stage until every job in it is over: members' lines, the leader's own job, and the clock.
     async fn await_stage(
         &mut self,
+        agent: &crate::agent::act::Agent,
         heard: &mut mpsc::UnboundedReceiver<(String, String)>,
         own: &mut Option<OwnJob<'_>>,
         started: Instant,
@@ -319,6 +320,18 @@ impl Team {
                     for member in self.monitor().to_ask(Instant::now()) {
                         if !member.eq_ignore_ascii_case(self.me()) {
                             self.bot.chat(&format!("{member} {prefix}status"));
+                        }
+                    }
+                    // A member that talks but not in the team's phrases (a player joining in): the LLM judges.
+                    let due = self.monitor().to_judge(Instant::now());
+                    for (member, job, talk) in due {
+                        match self.judge(agent, &member, &job, &talk).await {
+                            Ok(judgement) => {
+                                tracing::info!("{}: judged {member}'s {job:?}: {judgement:?}", self.state.name);
+                                let verdict = self.monitor().judged(&member, &judgement);
+                                verdict.iter().for_each(|v| self.record(v));
+                            }
+                            Err(why) => tracing::warn!("{}: could not judge {member}'s {job:?}: {why}", self.state.name),
                         }
                     }
                 }
@@ -391,6 +404,25 @@ impl Team {
         let monitor = self.monitor();
         let holder = monitor.members.iter().find(|m| holds(goal, &m.items) == Some(true))?;
         Some(holder.name.clone())
+    }
+
+    /// Asks the LLM how `member`'s job went, from what it said since it got it.
+    async fn judge(&self, agent: &crate::agent::act::Agent, member: &str, job: &str, talk: &[String]) -> Result<JudgeVerdict, String> {
+        let inventory = {
+            let monitor = self.monitor();
+            let items = monitor.members.iter().find(|m| m.name.eq_ignore_ascii_case(member)).map(|m| {
+                m.items.iter().map(|(name, n)| format!("{n} {name}")).collect::<Vec<_>>().join(", ")
+            });
+            items.filter(|i| !i.is_empty()).unwrap_or_else(|| "nothing said".to_owned())
+        };
+        let prompt = prompts::render("monitor", &[("member", member), ("job", job), ("inventory", &inventory), ("talk", &talk.join("\n"))])
+            .map_err(|e| e.to_string())?;
+        let correction = |why: &str| format!("That answer cannot be used: {why}. Answer with the JSON object only.");
+        let about = format!("how {member}'s job went");
+        ask_usable(agent, Role::Leader, &about, vec![Message::user(prompt)], parse_judgement, correction).await.map_err(|err| match err {
+            Unusable::Llm(failure) => failure,
+            Unusable::Answer(why) => why,
+        })
     }
 
     /// Asks the LLM for the next stage.
