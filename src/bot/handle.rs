@@ -351,15 +351,20 @@ impl BotHandle {
         self.client.get_component::<super::pickups::Pickups>().map(|p| p.0.iter().copied().collect()).unwrap_or_default()
     }
 
-    /// The network entity id of the player called `name` (any case), if the bot can see them.
-    pub fn player_entity_id(&self, name: &str) -> Option<i32> {
+    /// The player called `name` (any case), if the bot can see them.
+    fn player_entity(&self, name: &str) -> Option<azalea::EntityRef> {
         let uuid = self
             .client
             .tab_list()
             .into_iter()
             .find(|(_, info)| info.profile.name.eq_ignore_ascii_case(name))
             .map(|(uuid, _)| uuid)?;
-        Some(self.client.entity_by_uuid(uuid)?.minecraft_id().0)
+        self.client.entity_by_uuid(uuid)
+    }
+
+    /// The network entity id of the player called `name` (any case), if the bot can see them.
+    pub fn player_entity_id(&self, name: &str) -> Option<i32> {
+        Some(self.player_entity(name)?.minecraft_id().0)
     }
 
     /// The name of the player whose network entity id is `id`, if the bot can see them.
@@ -377,14 +382,7 @@ impl BotHandle {
 
     /// The feet position of the player called `name` (any case), if the bot can see them.
     pub fn player_position(&self, name: &str) -> Option<Vec3> {
-        let uuid = self
-            .client
-            .tab_list()
-            .into_iter()
-            .find(|(_, info)| info.profile.name.eq_ignore_ascii_case(name))
-            .map(|(uuid, _)| uuid)?;
-        let entity = self.client.entity_by_uuid(uuid)?;
-        Some(entity.position())
+        Some(self.player_entity(name)?.position())
     }
 
     /// Walks to stand on block position `target` (feet in that block). Succeeds if and only if the bot ends within
