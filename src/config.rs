@@ -85,10 +85,12 @@ pub enum Role {
     Description,
     /// A team leader's planning: the next stage's assignments for its workers.
     Leader,
+    /// The memory stream: rating what people said, and reflecting on recent memories.
+    Memory,
 }
 
 impl Role {
-    pub const ALL: [Role; 5] = [Role::Curriculum, Role::Action, Role::Critic, Role::Description, Role::Leader];
+    pub const ALL: [Role; 6] = [Role::Curriculum, Role::Action, Role::Critic, Role::Description, Role::Leader, Role::Memory];
 
     /// The most tokens one answer may have unless `[llm.max_tokens]` says otherwise: enough for the role's format (a
     /// plan or a verdict needs a few hundred, code a thousand or so), so a small model that rambles is cut off instead
@@ -100,6 +102,7 @@ impl Role {
             Role::Critic => 300,
             Role::Description => 200,
             Role::Leader => 700,
+            Role::Memory => 500,
         }
     }
 
@@ -110,6 +113,7 @@ impl Role {
             Role::Critic => "critic",
             Role::Description => "description",
             Role::Leader => "leader",
+            Role::Memory => "memory",
         }
     }
 }

@@ -5,8 +5,8 @@
 //!
 //! The modules form one order, each using only those listed before it (no import cycles):
 //! [`config`], [`chat`] → [`bot`] (the azalea adapter) → [`script`] (the one Rhai compiler and sandbox) →
-//! [`primitives`] (what scripts call) → [`skills`], [`llm`] → [`agent`] (the learning agent) → [`app`] (commands,
-//! per-bot state, lifecycles, subcommands, hot reload).
+//! [`primitives`] (what scripts call) → [`skills`], [`llm`] → [`memory`] (the memory stream) → [`agent`] (the
+//! learning agent) → [`app`] (commands, per-bot state, lifecycles, subcommands, hot reload).
 
 pub mod agent;
 pub mod app;
@@ -15,6 +15,7 @@ pub mod chat;
 pub mod config;
 pub mod llm;
 pub mod logging;
+pub mod memory;
 pub mod primitives;
 pub mod script;
 pub mod skills;

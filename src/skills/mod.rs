@@ -492,4 +492,4 @@ fn merge(skills: &BTreeMap<String, Arc<Skill>>) -> Arc<AST> {
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

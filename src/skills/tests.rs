@@ -13,7 +13,7 @@ use crate::script::{
     runner::{self, Outcome},
 };
 
-fn embedder() -> Arc<Embedder> {
+pub(crate) fn embedder() -> Arc<Embedder> {
     static EMBEDDER: OnceLock<Arc<Embedder>> = OnceLock::new();
     EMBEDDER
         .get_or_init(|| {
