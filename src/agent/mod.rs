@@ -9,6 +9,7 @@ pub mod curriculum;
 pub mod extract;
 pub mod goals;
 pub mod learn;
+pub mod memory;
 pub mod naming;
 pub mod plan;
 pub mod prompts;
