@@ -314,6 +314,8 @@ pub struct Overrides {
     pub leader: Option<String>,
     /// `--worker`: bots of other processes this process's leader hands work to.
     pub workers: Vec<String>,
+    /// `--no-memory`: the bots keep no memory stream.
+    pub no_memory: bool,
     /// The configuration file; `None` reads `./wayfarer.toml` when it exists.
     pub config: Option<PathBuf>,
 }
@@ -343,6 +345,8 @@ pub enum ConfigError {
     Llm(String),
     #[error("invalid team setting: {0}")]
     Team(String),
+    #[error("invalid [memory] setting: {0}")]
+    Memory(String),
 }
 
 /// A server to join, as the user wrote it (the host is resolved, with SRV records, when connecting).
@@ -447,6 +451,8 @@ pub struct Config {
     pub reflexes: Reflexes,
     /// Who leads and who works, when the bots form a team.
     pub team: TeamConfig,
+    /// Each bot's memory stream.
+    pub memory: MemoryConfig,
 }
 
 impl Default for Config {
@@ -562,8 +568,10 @@ impl Config {
             AuthMode::Microsoft => {}
         }
         let team = resolve_team(args.role, args.leader, args.workers, file.team.unwrap_or_default(), &username, bots)?;
+        let memory = resolve_memory(file.memory.unwrap_or_default(), args.no_memory)?;
         Ok(Self {
             team,
+            memory,
             reflexes: file.reflexes.unwrap_or_default(),
             server,
             username,
@@ -609,6 +617,7 @@ pub struct FileConfig {
     pub checkpoint_dir: Option<PathBuf>,
     pub reflexes: Option<Reflexes>,
     pub team: Option<FileTeam>,
+    pub memory: Option<FileMemory>,
 }
 
 /// Which of the bot's reflexes are on (`[reflexes]` in wayfarer.toml; every one is on unless set to false).
@@ -659,6 +668,116 @@ impl std::str::FromStr for TeamRole {
             _ => Err(format!("{text:?} is not a team role: use leader or worker")),
         }
     }
+}
+
+/// `[memory]` in `wayfarer.toml`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FileMemory {
+    pub enabled: Option<bool>,
+    pub max_memories: Option<usize>,
+    pub reflect_after: Option<u32>,
+    pub half_life_days: Option<f64>,
+    pub recency_weight: Option<f32>,
+    pub importance_weight: Option<f32>,
+    pub relevance_weight: Option<f32>,
+    pub persona: Option<Persona>,
+}
+
+/// Who the bot is, for the curriculum's choices (`[memory.persona]`).
+#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Persona {
+    #[serde(default)]
+    pub name: String,
+    /// A few words: `careful, curious`.
+    #[serde(default)]
+    pub traits: String,
+    /// What it likes to do: `mining and building`.
+    #[serde(default)]
+    pub likes: String,
+}
+
+impl Persona {
+    /// One line for a prompt, or `None` when nothing is set.
+    pub fn line(&self) -> Option<String> {
+        let mut parts = Vec::new();
+        if !self.name.trim().is_empty() {
+            parts.push(format!("You are {}.", self.name.trim()));
+        }
+        if !self.traits.trim().is_empty() {
+            parts.push(format!("You are {}.", self.traits.trim()));
+        }
+        if !self.likes.trim().is_empty() {
+            parts.push(format!("You like {}.", self.likes.trim()));
+        }
+        (!parts.is_empty()).then(|| parts.join(" "))
+    }
+}
+
+/// Each bot's memory stream, resolved.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MemoryConfig {
+    pub enabled: bool,
+    /// Memories kept per bot; past it low-scoring old observations are forgotten first.
+    pub max_memories: usize,
+    /// Importance gathered since the last reflection that makes the next one due.
+    pub reflect_after: u32,
+    /// Game days over which a memory's recency halves.
+    pub half_life_days: f64,
+    /// Recall's weights: recency, importance, relevance.
+    pub weights: [f32; 3],
+    pub persona: Option<Persona>,
+}
+
+impl Default for MemoryConfig {
+    fn default() -> Self {
+        MemoryConfig {
+            enabled: true,
+            max_memories: 100_000,
+            reflect_after: 100,
+            half_life_days: 1.0,
+            weights: [0.5, 2.0, 3.0],
+            persona: None,
+        }
+    }
+}
+
+/// `[memory]` checked: sizes and weights in range, `--no-memory` over `enabled`.
+fn resolve_memory(file: FileMemory, no_memory: bool) -> Result<MemoryConfig, ConfigError> {
+    let default = MemoryConfig::default();
+    let max_memories = file.max_memories.unwrap_or(default.max_memories);
+    if !(100..=10_000_000).contains(&max_memories) {
+        return Err(ConfigError::Memory(format!("max_memories = {max_memories}: use 100 to 10000000")));
+    }
+    let reflect_after = file.reflect_after.unwrap_or(default.reflect_after);
+    if !(10..=100_000).contains(&reflect_after) {
+        return Err(ConfigError::Memory(format!("reflect_after = {reflect_after}: use 10 to 100000")));
+    }
+    let half_life_days = file.half_life_days.unwrap_or(default.half_life_days);
+    if !(half_life_days.is_finite() && (0.01..=1000.0).contains(&half_life_days)) {
+        return Err(ConfigError::Memory(format!("half_life_days = {half_life_days}: use 0.01 to 1000 game days")));
+    }
+    let weights = [
+        ("recency_weight", file.recency_weight, default.weights[0]),
+        ("importance_weight", file.importance_weight, default.weights[1]),
+        ("relevance_weight", file.relevance_weight, default.weights[2]),
+    ]
+    .map(|(key, value, fallback)| (key, value.unwrap_or(fallback)));
+    if let Some((key, value)) = weights.iter().find(|(_, w)| !(w.is_finite() && (0.0..=100.0).contains(w))) {
+        return Err(ConfigError::Memory(format!("{key} = {value}: use 0 to 100")));
+    }
+    if weights.iter().all(|(_, w)| *w == 0.0) {
+        return Err(ConfigError::Memory("the three weights are 0: recall could not rank anything".to_owned()));
+    }
+    Ok(MemoryConfig {
+        enabled: file.enabled.unwrap_or(true) && !no_memory,
+        max_memories,
+        reflect_after,
+        half_life_days,
+        weights: weights.map(|(_, w)| w),
+        persona: file.persona.filter(|p| p.line().is_some()),
+    })
 }
 
 /// `[team]` in `wayfarer.toml`.
@@ -917,6 +1036,24 @@ mod tests {
 
     fn merge(args: Overrides, file: &str) -> Result<Config, ConfigError> {
         Config::merge(args, toml::from_str(file).expect("test file parses"))
+    }
+
+    #[test]
+    fn memory_settings_resolve_and_bad_ones_are_named() {
+        let config = merge(Overrides::default(), "").unwrap();
+        assert_eq!(config.memory, MemoryConfig::default());
+        let file = "[memory]\nmax_memories = 5000\nreflect_after = 50\nrelevance_weight = 1.5\n\
+                    [memory.persona]\nname = \"Pip\"\nlikes = \"mining for iron\"";
+        let config = merge(Overrides::default(), file).unwrap();
+        assert_eq!((config.memory.max_memories, config.memory.reflect_after), (5000, 50));
+        assert_eq!(config.memory.weights, [0.5, 2.0, 1.5]);
+        assert_eq!(config.memory.persona.unwrap().line().unwrap(), "You are Pip. You like mining for iron.");
+        assert!(!merge(Overrides { no_memory: true, ..Default::default() }, "").unwrap().memory.enabled);
+        let err = |file: &str| merge(Overrides::default(), file).unwrap_err().to_string();
+        assert!(err("[memory]\nmax_memories = 5").contains("max_memories = 5: use 100"));
+        assert!(err("[memory]\nrecency_weight = -1").contains("recency_weight = -1"));
+        assert!(err("[memory]\nrecency_weight = 0\nimportance_weight = 0\nrelevance_weight = 0").contains("three weights"));
+        assert!(err("[memory]\nhalf_life_days = 0").contains("half_life_days"));
     }
 
     #[test]

@@ -54,6 +54,10 @@ pub struct Agent {
     pub relabel: Arc<dyn Fn(String)>,
     /// The goal's status line while the agent works on a goal (`Goal: … Progress 2/7 …`), shown in its prompts.
     pub goal: Arc<std::sync::Mutex<Option<String>>>,
+    /// The bot's memory stream, when it keeps one: outcomes go in, the planners are shown what is relevant.
+    pub memory: Option<super::memory::Memories>,
+    /// Who the bot is (`[memory.persona]`), for the curriculum.
+    pub persona: Option<String>,
 }
 
 impl Agent {
@@ -409,6 +413,35 @@ impl Agent {
             }
         };
         self.llm.chat_watched(role, messages, temperature, &notice).await
+    }
+
+    /// Records `new` in the bot's memory, if it keeps one.
+    pub fn remember(&self, new: crate::memory::NewMemory) {
+        if let Some(memory) = &self.memory {
+            super::memory::record_later(memory, &self.bot, new);
+        }
+    }
+
+    /// Records how a task or goal ended.
+    pub fn remember_outcome(&self, task: &str, failure: Option<&str>) {
+        let pos = self.bot.position();
+        let at = [pos.x.floor() as i32, pos.y.floor() as i32, pos.z.floor() as i32];
+        let text = match failure {
+            None => format!("I did the task {task} (at {} {} {})", at[0], at[1], at[2]),
+            Some(reason) => format!("I failed the task {task} at {} {} {}: {reason}", at[0], at[1], at[2]),
+        };
+        self.remember(crate::memory::NewMemory::new(text, crate::memory::Subject::Task { ok: failure.is_none() }));
+    }
+
+    /// The memories most relevant to `query`, one per line with their age, or `none` (or no memory is kept).
+    pub async fn memories_about(&self, query: &str, k: usize) -> String {
+        match &self.memory {
+            Some(memory) => {
+                let now = super::memory::now(memory, &self.bot).await;
+                super::memory::relevant(memory, query, now, k).await
+            }
+            None => "none".to_owned(),
+        }
     }
 
     /// What the trackers see now: inventory, position, `kills` so far, and the blocks `tracker` asks about.

@@ -102,6 +102,7 @@ pub async fn learn(
         let (name, skill, reason) = match &outcome {
             TaskOutcome::Succeeded { skill } => {
                 (agent.say)(&format!("I succeeded in task: {}", spec.task));
+                agent.remember_outcome(&spec.task, None);
                 checkpoint.tasks.completed.push(spec.task.clone());
                 checkpoint.tasks.failed.retain(|t| t != &spec.task);
                 report.completed += 1;
@@ -110,6 +111,7 @@ pub async fn learn(
             }
             TaskOutcome::Failed { reason } => {
                 (agent.say)(&format!("I failed task: {} because {reason}", spec.task));
+                agent.remember_outcome(&spec.task, Some(reason));
                 if !checkpoint.tasks.failed.contains(&spec.task) {
                     checkpoint.tasks.failed.push(spec.task.clone());
                 }

@@ -10,8 +10,9 @@ use std::sync::{Arc, Mutex};
 
 use super::prompts;
 use crate::{
+    bot::BotHandle,
     llm::{Llm, LlmError, Message, Role},
-    memory::{MemoryError, MemoryStream, age_text, importance, reflect},
+    memory::{MemoryError, MemoryStream, NewMemory, age_text, importance, reflect},
 };
 
 /// One bot's memory stream, shared by its recorder, its commands and its agents.
@@ -29,6 +30,35 @@ pub async fn blocking<T: Send + 'static>(
     })
     .await
     .map_err(|e| format!("the memory stream's work failed: {e}"))?
+}
+
+/// The world's clock in ticks, once the server has sent it.
+pub fn world_ticks(bot: &BotHandle) -> Option<u64> {
+    bot.clock().map(|clock| clock.total_ticks)
+}
+
+/// The game time now for this stream (the world's clock, or the stream's own run on by the wall clock).
+pub async fn now(memories: &Memories, bot: &BotHandle) -> u64 {
+    let world = world_ticks(bot);
+    blocking(memories, move |stream| Ok(stream.now(world))).await.unwrap_or(0)
+}
+
+/// Records `new` at the current game time, in the background (embedding takes a few milliseconds); a failure is
+/// logged.
+pub fn record_later(memories: &Memories, bot: &BotHandle, new: NewMemory) {
+    let world = world_ticks(bot);
+    let memories = memories.clone();
+    tokio::spawn(async move {
+        let text = new.text.clone();
+        let recorded = blocking(&memories, move |stream| {
+            let now = stream.now(world);
+            stream.record(new, now)
+        })
+        .await;
+        if let Err(err) = recorded {
+            tracing::warn!("could not remember {text:?}: {err}");
+        }
+    });
 }
 
 /// The memories most relevant to `query` at `now`, one per line with their age (`- the chest at 4 64 9 holds 12

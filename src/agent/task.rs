@@ -38,6 +38,7 @@ pub async fn run_goal(agent: &Agent, goal: &str, goals: &Goals, id: u32) -> bool
                 Ok(plan) => plan,
                 Err(reason) => {
                     (agent.say)(&format!("I failed task: {goal} because I could not plan it: {reason}"));
+                    agent.remember_outcome(goal, Some(&format!("I could not plan it: {reason}")));
                     with(goals, |book| book.finish(id, Status::Failed, Some(reason)));
                     return false;
                 }
@@ -83,6 +84,7 @@ pub async fn run_goal(agent: &Agent, goal: &str, goals: &Goals, id: u32) -> bool
                     if failures.len() >= REPLANS {
                         let why = format!("step {} ({}) failed", t + 1, spec.task);
                         (agent.say)(&format!("I failed task: {goal} because {why}"));
+                        agent.remember_outcome(goal, Some(&format!("{why}: {reason}")));
                         with(goals, |book| book.finish(id, Status::Failed, Some(why)));
                         return false;
                     }
@@ -103,6 +105,7 @@ pub async fn run_goal(agent: &Agent, goal: &str, goals: &Goals, id: u32) -> bool
     tracing::info!("goal {goal:?} done with {} LLM calls, {} tokens", used.calls, used.total_tokens());
     let skills = if learned.is_empty() { String::new() } else { format!(" (new skills: {})", learned.join(", ")) };
     (agent.say)(&format!("I succeeded in task: {goal}{skills}"));
+    agent.remember_outcome(goal, None);
     true
 }
 

@@ -113,6 +113,11 @@ pub struct RunArgs {
     #[arg(long = "worker", env = "WAYFARER_WORKERS", value_delimiter = ',', value_name = "BOT")]
     pub workers: Vec<String>,
 
+    /// Keep no memory stream (what the bot saw, heard and did; `!recall`) [default: kept, per bot, in the checkpoint
+    /// folder]
+    #[arg(long, env = "WAYFARER_NO_MEMORY")]
+    pub no_memory: bool,
+
     /// API key for the endpoint (read from the environment only)
     #[arg(skip = std::env::var("OPENAI_API_KEY").ok())]
     pub llm_key: Option<String>,
@@ -215,6 +220,7 @@ impl From<RunArgs> for Overrides {
             role: args.role,
             leader: args.leader,
             workers: args.workers,
+            no_memory: args.no_memory,
             config: args.config,
         }
     }

@@ -9,6 +9,7 @@ use azalea::{BlockPos, Vec3};
 
 use super::{
     activity::Activity,
+    memory,
     reply::Replier,
     state::BotState,
     team,
@@ -146,6 +147,15 @@ pub fn execute(bot: BotHandle, state: &Arc<BotState>, speaker: &str, command: Co
                 }
                 Err(why) => reply.say(&format!("{why}.")),
             }
+        }
+        Command::Recall { query } => {
+            tokio::task::spawn_local(memory::recall(bot, state.clone(), reply, query));
+        }
+        Command::Remember { fact } => {
+            tokio::task::spawn_local(memory::remember(bot, state.clone(), reply, speaker.to_owned(), fact));
+        }
+        Command::Forget { words } => {
+            tokio::task::spawn_local(memory::forget(state.clone(), reply, words));
         }
         Command::Team(TeamOrder::Goal(goal)) => team::start(bot, state, reply, goal),
         Command::Team(TeamOrder::Status) => reply.say(&team::status(state)),

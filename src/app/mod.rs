@@ -8,6 +8,7 @@
 mod activity;
 pub mod cli;
 mod commands;
+mod memory;
 mod reply;
 mod skills_cli;
 mod state;
@@ -194,6 +195,9 @@ impl Brain for AppBrain {
         let shared = &state.shared;
         // The body's reflexes, once per connection (a respawn keeps them running).
         tokio::task::spawn_local(crate::primitives::reflex::drive(bot.clone(), shared.config.reflexes));
+        // What the bot perceives goes into its memory; a newer recorder replaces the one before.
+        let generation = state.memory_generation.fetch_add(1, std::sync::atomic::Ordering::SeqCst) + 1;
+        tokio::task::spawn_local(memory::record(bot.clone(), state.clone(), generation));
         let first_bot = shared.bot_names.first() == Some(&state.name);
         if !again && first_bot {
             tokio::task::spawn_local(announce(bot.clone(), shared.clone()));
@@ -230,7 +234,11 @@ impl Brain for AppBrain {
         }
         // Another bot's chat is never a command, unless it is this bot's leader handing out work.
         let from_leader = shared.takes_orders_from(&me, &sender);
-        if !from_leader && shared.bot_names.iter().any(|name| name.eq_ignore_ascii_case(&sender)) {
+        let our_bot = shared.bot_names.iter().any(|name| name.eq_ignore_ascii_case(&sender));
+        if !our_bot || from_leader {
+            memory::heard(state, &bot, &sender, &content);
+        }
+        if !from_leader && our_bot {
             return;
         }
         let Some(line) = parse_line(&content, &shared.config.prefix) else { return };
@@ -255,7 +263,9 @@ impl Brain for AppBrain {
         self.0.activity.cancel();
     }
 
-    fn died(&self, _bot: BotHandle) {}
+    fn died(&self, bot: BotHandle) {
+        memory::died(&self.0, &bot);
+    }
 }
 
 /// Says the owners' news in chat for as long as the run lasts (only the first bot does this).

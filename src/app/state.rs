@@ -123,6 +123,10 @@ pub struct BotState {
     team: Mutex<Option<TeamLink>>,
     /// This bot's goals, plans and tasks (`goals.json` in its checkpoint folder).
     pub goals: Goals,
+    /// This bot's memory stream (`memory/` in its checkpoint folder), unless memory is off.
+    pub memory: Option<crate::agent::memory::Memories>,
+    /// Counts the memory recorders started: an older one ends when a newer one starts.
+    pub memory_generation: std::sync::atomic::AtomicU64,
 }
 
 /// A team goal under way, as the rest of the app reaches it: `!team status` reads the monitor, and members' chat
@@ -143,7 +147,18 @@ impl BotState {
             tracing::warn!("{name}: {warning}");
         }
         let goals = Arc::new(Mutex::new(book));
-        Self { shared, name, activity: Activity::default(), llm, learning: Mutex::new(None), team: Mutex::new(None), goals }
+        let memory = super::memory::open(&shared.config, &name);
+        Self {
+            shared,
+            name,
+            activity: Activity::default(),
+            llm,
+            learning: Mutex::new(None),
+            team: Mutex::new(None),
+            goals,
+            memory,
+            memory_generation: Default::default(),
+        }
     }
 
     /// Stops the goal under way (an owner's `!stop`, another command), so it is not resumed after a restart.

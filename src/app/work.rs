@@ -128,6 +128,8 @@ pub(super) fn agent_with(bot: BotHandle, state: &BotState, reply: &Replier, llm:
         say: Arc::new(move |line: &str| say.say(line)),
         relabel: Arc::new(move |label: String| activity.relabel(label)),
         goal: Arc::default(),
+        memory: state.memory.clone(),
+        persona: state.shared.config.memory.persona.as_ref().and_then(|p| p.line()),
     }
 }
 

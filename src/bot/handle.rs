@@ -54,6 +54,20 @@ pub struct Status {
     pub items: Vec<(String, i32)>,
 }
 
+/// Something the bot's primitives saw that is worth remembering, kept until the app takes it (its memory stream).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Observation {
+    /// A chest's contents when the bot last had it open: item and count.
+    Chest { pos: BlockPos, items: Vec<(String, u32)> },
+}
+
+/// Observations not yet taken, oldest first (at most [`JOURNAL_LIMIT`]).
+#[derive(Component, Clone, Debug, Default)]
+pub struct Journal(pub Vec<Observation>);
+
+/// Observations kept for the app at most; older ones give way.
+const JOURNAL_LIMIT: usize = 256;
+
 /// Crafting tables and furnaces the bot placed.
 #[derive(Component, Clone, Debug, Default)]
 pub struct Stations(pub Vec<BlockPos>);
@@ -219,6 +233,22 @@ impl BotHandle {
         });
     }
 
+    /// Notes what a primitive saw, for the app to take ([`BotHandle::take_observations`]).
+    pub fn observe(&self, observation: Observation) {
+        self.update::<Journal>(|journal| {
+            if journal.0.len() >= JOURNAL_LIMIT {
+                journal.0.remove(0);
+            }
+            journal.0.push(observation);
+        });
+    }
+
+    /// What primitives saw since the last call, oldest first.
+    pub fn take_observations(&self) -> Vec<Observation> {
+        let mut ecs = self.client.ecs.write();
+        ecs.entity_mut(self.client.entity).get_mut::<Journal>().map(|mut j| std::mem::take(&mut j.0)).unwrap_or_default()
+    }
+
     /// Changes the bot's `C` component, starting from `C::default()` when it has none yet.
     fn update<C: Component<Mutability = bevy_ecs::component::Mutable> + Default>(&self, change: impl FnOnce(&mut C)) {
         let mut ecs = self.client.ecs.write();
@@ -378,6 +408,21 @@ impl BotHandle {
     /// Whether a player called `name` (any case) is in the server's player list.
     pub fn is_online(&self, name: &str) -> bool {
         self.client.tab_list().values().any(|info| info.profile.name.eq_ignore_ascii_case(name))
+    }
+
+    /// Other players the bot can see within `range`, by name, with their positions.
+    pub fn players_near(&self, range: f64) -> Vec<(String, Vec3)> {
+        let me = self.position();
+        let own = self.client.uuid();
+        self.client
+            .tab_list()
+            .into_iter()
+            .filter(|(uuid, _)| *uuid != own)
+            .filter_map(|(uuid, info)| {
+                let position = self.client.entity_by_uuid(uuid)?.position();
+                (position.distance_to(me) <= range).then(|| (info.profile.name.clone(), position))
+            })
+            .collect()
     }
 
     /// The feet position of the player called `name` (any case), if the bot can see them.

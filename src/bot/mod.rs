@@ -34,7 +34,7 @@ use azalea::{
 use azalea::ecs as bevy_ecs;
 pub use connect::preflight;
 pub use clock::DayClock;
-pub use handle::{BotHandle, HOSTILE_RANGE, MAX_AIR, MoveError, Status, fmt_pos};
+pub use handle::{BotHandle, HOSTILE_RANGE, MAX_AIR, MoveError, Observation, Status, fmt_pos};
 use reconnect::ReconnectBackoffPlugin;
 
 use crate::config::{AuthMode, Config};

@@ -43,6 +43,12 @@ pub enum Command {
     Goals,
     /// Abandon goal N, or the one under way (else the latest unfinished).
     GoalDrop { id: Option<u32> },
+    /// Answer from memory: the memories that best fit the words, or where something was seen (`where …`).
+    Recall { query: String },
+    /// An owner's fact for the bot to remember.
+    Remember { fact: String },
+    /// Forget the memories holding every one of the words.
+    Forget { words: String },
 }
 
 /// What `!team` asks of a leader.
@@ -109,6 +115,9 @@ pub const COMMANDS: &[CommandSpec] = &[
     CommandSpec { name: "lead", args: "", summary: "become the leader of this process's other bots" },
     CommandSpec { name: "goals", args: "", summary: "my latest goals, their status and progress" },
     CommandSpec { name: "goal", args: "drop [N]", summary: "abandon goal N, or the one under way" },
+    CommandSpec { name: "recall", args: "WORDS...", summary: "what I remember about it (\"where …\" for places)" },
+    CommandSpec { name: "remember", args: "FACT...", summary: "remember a fact (e.g. !remember the base is at 10 64 -20)" },
+    CommandSpec { name: "forget", args: "WORDS...", summary: "forget the memories that hold all these words" },
 ];
 
 /// A command line that was recognised as meant for the bots, with the bot it names (if any).
@@ -225,6 +234,12 @@ fn parse_command(name: &str, args: Vec<&str>, prefix: &str) -> Result<Command, P
             None => Err(usage_error("which script or skill?")),
         },
         "skills" => Ok(Command::Skills { query: (!args.is_empty()).then(|| args.join(" ")) }),
+        "recall" if args.is_empty() => Err(usage_error("about what?")),
+        "recall" => Ok(Command::Recall { query: args.join(" ") }),
+        "remember" if args.is_empty() => Err(usage_error("what should I remember?")),
+        "remember" => Ok(Command::Remember { fact: args.join(" ") }),
+        "forget" if args.is_empty() => Err(usage_error("which words? (forgetting everything is not a chat command)")),
+        "forget" => Ok(Command::Forget { words: args.join(" ") }),
         "task" if args.is_empty() => Err(usage_error("what should I do?")),
         "task" => Ok(Command::Task { goal: args.join(" ") }),
         "learn" => match args.as_slice() {
@@ -358,6 +373,16 @@ mod tests {
         assert_eq!(cmd("!run").unwrap_err().to_string(), "Usage: !run SCRIPT|SKILL [ARGS...] (which script or skill?)");
         assert_eq!(cmd("!run ../x").unwrap_err().to_string(), "Usage: !run SCRIPT|SKILL [ARGS...] (\"../x\" is not a script or skill name)");
         assert_eq!(cmd("!").unwrap_err().to_string(), "Which command? Try !help");
+    }
+
+    #[test]
+    fn memory_commands_take_free_words() {
+        assert_eq!(cmd("!recall where is iron"), Ok(Command::Recall { query: "where is iron".into() }));
+        assert_eq!(cmd("!remember the base is at 10 64 -20"), Ok(Command::Remember { fact: "the base is at 10 64 -20".into() }));
+        assert_eq!(cmd("!forget old base"), Ok(Command::Forget { words: "old base".into() }));
+        assert_eq!(cmd("!recall").unwrap_err().to_string(), "Usage: !recall WORDS... (about what?)");
+        assert!(cmd("!forget").unwrap_err().to_string().contains("forgetting everything is not a chat command"));
+        assert!(cmd("!remember").unwrap_err().to_string().starts_with("Usage: !remember FACT..."));
     }
 
     #[test]

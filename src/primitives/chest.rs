@@ -5,7 +5,10 @@ use azalea::{BlockPos, container::ContainerHandle, registry::builtin::BlockKind}
 use rhai::{Dynamic, Map};
 
 use super::{items, observe};
-use crate::{bot::BotHandle, script::{Answer, Vec3}};
+use crate::{
+    bot::{BotHandle, Observation},
+    script::{Answer, Vec3},
+};
 
 /// Single chest: its slots 0..=26, then the inventory 27..=62.
 const CHEST: std::ops::RangeInclusive<usize> = 0..=26;
@@ -39,7 +42,15 @@ pub async fn check(bot: &BotHandle, pos: Vec3) -> Answer {
     let slots = handle.slots().unwrap_or_default();
     handle.close();
     items::settle(bot).await;
-    Ok(Dynamic::from_map(totals(&slots, CHEST)))
+    Ok(Dynamic::from_map(seen(bot, pos, &slots)))
+}
+
+/// The chest's contents, noted for the bot's memory.
+fn seen(bot: &BotHandle, pos: Vec3, slots: &[azalea::inventory::ItemStack]) -> Map {
+    let contents = totals(slots, CHEST);
+    let items = contents.iter().map(|(name, n)| (name.to_string(), n.as_int().unwrap_or(0).max(0) as u32)).collect();
+    bot.observe(Observation::Chest { pos: BlockPos::from(pos), items });
+    contents
 }
 
 /// Moves items into (`deposit`) or out of the chest; fails before moving anything if something is short.
@@ -48,6 +59,9 @@ pub async fn transfer(bot: &BotHandle, pos: Vec3, wanted: &[(String, u32)], depo
     let slots = handle.slots().unwrap_or_default();
     let (from, to, holder) = if deposit { (INVENTORY, CHEST, "I have") } else { (CHEST, INVENTORY, "The chest has") };
     let available = totals(&slots, from.clone());
+    if !deposit {
+        seen(bot, pos, &slots);
+    }
     let short: Vec<String> = wanted
         .iter()
         .filter_map(|(name, n)| {
@@ -68,5 +82,5 @@ pub async fn transfer(bot: &BotHandle, pos: Vec3, wanted: &[(String, u32)], depo
     handle.close();
     // Closing hands the inventory back to the server's view; let it arrive before anyone reads it.
     items::settle(bot).await;
-    Ok(Dynamic::from_map(totals(&slots, CHEST)))
+    Ok(Dynamic::from_map(seen(bot, pos, &slots)))
 }

@@ -55,6 +55,27 @@ pub async fn nearest_blocks_preferring(
     off_tick(move || columns.nearest(&states, origin, max_distance, count, prefer)).await.unwrap_or_default()
 }
 
+/// Blocks worth remembering where they are: ores, chests and stations.
+pub const NOTABLE: &[&str] = &[
+    "coal_ore", "deepslate_coal_ore", "iron_ore", "deepslate_iron_ore", "copper_ore", "deepslate_copper_ore",
+    "gold_ore", "deepslate_gold_ore", "redstone_ore", "deepslate_redstone_ore", "lapis_ore", "deepslate_lapis_ore",
+    "diamond_ore", "deepslate_diamond_ore", "emerald_ore", "deepslate_emerald_ore", "chest", "crafting_table",
+    "furnace",
+];
+
+/// The [`NOTABLE`] blocks within `radius`, nearest first, at most `limit`: kind and position.
+pub async fn notable_blocks(bot: &BotHandle, radius: f64, limit: usize) -> Vec<(String, BlockPos)> {
+    let kinds: std::collections::HashSet<BlockKind> = NOTABLE.iter().filter_map(|n| BlockKind::from_str(n).ok()).collect();
+    let states = BlockStates::from(kinds);
+    let origin = bot.position();
+    let columns = columns_around(bot, origin, radius);
+    let found = off_tick(move || columns.nearest(&states, origin, radius, limit, |_| true)).await.unwrap_or_default();
+    found
+        .into_iter()
+        .filter_map(|pos| Some((block_kind(bot, pos)?.to_string().trim_start_matches("minecraft:").to_owned(), pos)))
+        .collect()
+}
+
 fn columns_around(bot: &BotHandle, origin: azalea::Vec3, radius: f64) -> Columns {
     Columns::around(&bot.client().world().read(), BlockPos::from(origin), radius.ceil() as i32)
 }

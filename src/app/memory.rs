@@ -1,0 +1,351 @@
+//! What each bot records in its memory stream, and the memory commands.
+//!
+//! A recorder runs per connection: every two seconds it takes what the primitives saw (chest contents), notes
+//! players who came near and monsters that hurt the bot; every ten seconds it looks for ores, chests and stations
+//! around and records new sightings (forgetting those whose block is gone). Chat heard and deaths are recorded as
+//! they happen; task outcomes by the agent. With an LLM, the recorder also has what people said rated in batches and
+//! reflects when enough importance has gathered. `!recall`, `!remember` and `!forget` answer from the stream.
+
+use std::{
+    collections::{BTreeMap, HashMap, HashSet},
+    sync::{Arc, Mutex, atomic::Ordering},
+    time::{Duration, Instant},
+};
+
+use azalea::BlockPos;
+
+use super::{reply::Replier, state::BotState};
+use crate::{
+    agent::memory::{self as agent_memory, Failure, Memories, blocking, world_ticks},
+    bot::{BotHandle, Observation},
+    config::{Config, MemoryConfig},
+    memory::{MemoryStream, NewMemory, Settings, Subject, Weights, age_text, importance, places},
+    primitives::observe,
+};
+
+/// How often the recorder looks around, and how many rounds between searches for notable blocks.
+const ROUND: Duration = Duration::from_secs(2);
+const SCAN_EVERY: u32 = 5;
+/// How far the recorder looks for ores, chests and stations, and for players.
+const SCAN_RADIUS: f64 = 24.0;
+const MEET_RANGE: f64 = 16.0;
+/// Notable blocks found per search at most.
+const SCAN_LIMIT: usize = 256;
+/// A monster kind that hurt the bot is recorded again only after this long.
+const HURT_AGAIN_AFTER: Duration = Duration::from_secs(30);
+/// Unrated memories are sent to the LLM once a batch is full or the oldest waited this long.
+const RATE_AFTER: Duration = Duration::from_secs(60);
+/// After the LLM failed, memory work waits this long before asking again.
+const LLM_REST: Duration = Duration::from_secs(300);
+/// Memories `!recall` answers with.
+const RECALLED: usize = 3;
+/// Chat kept per memory, in characters.
+const CHAT_CHARS: usize = 240;
+
+/// The stream's settings from the configuration.
+pub fn settings(config: &MemoryConfig) -> Settings {
+    let [recency, importance, relevance] = config.weights;
+    Settings {
+        max_memories: config.max_memories,
+        reflect_after: config.reflect_after,
+        half_life: (config.half_life_days * crate::memory::DAY as f64).max(1.0) as u64,
+        weights: Weights { recency, importance, relevance },
+    }
+}
+
+/// Opens bot `name`'s stream (`memory/` in its checkpoint folder), unless memory is off. A stream that cannot be
+/// opened is reported and the bot runs without one.
+pub fn open(config: &Config, name: &str) -> Option<Memories> {
+    if !config.memory.enabled {
+        return None;
+    }
+    let dir = config.checkpoint_for(name).join("memory");
+    match MemoryStream::open(&dir, settings(&config.memory)) {
+        Ok((stream, opened)) => {
+            for warning in opened.warnings {
+                tracing::warn!("{name}: {warning}");
+            }
+            tracing::info!("{name}: {} memories in {}", stream.len(), dir.display());
+            Some(Arc::new(Mutex::new(stream)))
+        }
+        Err(err) => {
+            tracing::warn!("{name} keeps no memory this run: {err}");
+            None
+        }
+    }
+}
+
+/// Loads the embedding model into the stream (once), so recall searches by meaning; without the model it matches
+/// words and says so once.
+async fn attach_model(state: &BotState, memories: &Memories) {
+    if blocking(memories, |stream| Ok(stream.has_embeddings())).await.unwrap_or(true) {
+        return;
+    }
+    let skills = state.shared.skills.clone();
+    let memories = memories.clone();
+    let name = state.name.clone();
+    let attached = tokio::task::spawn_blocking(move || {
+        let embedder = skills.embedder().map_err(|e| e.to_string())?;
+        let mut stream = memories.lock().unwrap_or_else(|p| p.into_inner());
+        stream.attach(embedder).map_err(|e| e.to_string())
+    })
+    .await;
+    match attached {
+        Ok(Ok(report)) => tracing::info!("{name}: memory search by meaning ({report})"),
+        Ok(Err(err)) => tracing::warn!("{name}: recall matches words only until the embedding model loads: {err}"),
+        Err(err) => tracing::warn!("{name}: the memory index did not open: {err}"),
+    }
+}
+
+/// The block position of `pos` as three numbers.
+fn block(pos: azalea::Vec3) -> [i32; 3] {
+    let p = BlockPos::from(pos);
+    [p.x, p.y, p.z]
+}
+
+fn at_text(p: [i32; 3]) -> String {
+    format!("{} {} {}", p[0], p[1], p[2])
+}
+
+/// Records a chat line heard from `sender` (not one of this process's bots).
+pub fn heard(state: &BotState, bot: &BotHandle, sender: &str, content: &str) {
+    let Some(memories) = &state.memory else { return };
+    let mut text: String = content.chars().take(CHAT_CHARS).collect();
+    if text.len() < content.len() {
+        text.push('…');
+    }
+    let new = NewMemory::new(format!("{sender} said: {text}"), Subject::Heard { from: sender.to_owned() });
+    agent_memory::record_later(memories, bot, new);
+}
+
+/// Records the bot's death, with the monster nearest (the likely cause), if one was near.
+pub fn died(state: &BotState, bot: &BotHandle) {
+    let Some(memories) = &state.memory else { return };
+    let at = block(bot.position());
+    let cause = bot.hostiles_near(8.0).first().map(|(kind, _)| format!(", with a {kind} near")).unwrap_or_default();
+    let new = NewMemory::new(format!("I died at {}{cause}", at_text(at)), Subject::Died).at(at, observe::biome(bot));
+    agent_memory::record_later(memories, bot, new);
+}
+
+/// Records what the bot perceives while this connection lasts (see the module's description). Ends when the bot
+/// disconnects or a newer recorder starts (after a respawn or a reconnect).
+pub async fn record(bot: BotHandle, state: Arc<BotState>, generation: u64) {
+    let Some(memories) = state.memory.clone() else { return };
+    attach_model(&state, &memories).await;
+    let spawn = block(bot.position());
+    let _ = blocking(&memories, move |stream| stream.set_spawn(spawn)).await;
+    let mut near: HashSet<String> = HashSet::new();
+    let mut health = bot.status().health;
+    let mut hurt_by: HashMap<String, Instant> = HashMap::new();
+    let mut llm_rest_until: Option<Instant> = None;
+    let mut rated_at = Instant::now();
+    let mut gone_since: Option<Instant> = None;
+    for round in 1u32.. {
+        tokio::time::sleep(ROUND).await;
+        if state.memory_generation.load(Ordering::SeqCst) != generation {
+            return;
+        }
+        if bot.client().get_component::<azalea::entity::Position>().is_none() {
+            if gone_since.get_or_insert_with(Instant::now).elapsed() > Duration::from_secs(5) {
+                return;
+            }
+            continue;
+        }
+        gone_since = None;
+        let mut new: Vec<NewMemory> = Vec::new();
+        for observation in bot.take_observations() {
+            match observation {
+                Observation::Chest { pos, items } => new.push(chest_memory([pos.x, pos.y, pos.z], items)),
+            }
+        }
+        let biome = observe::biome(&bot);
+        let players: HashMap<String, azalea::Vec3> = bot.players_near(MEET_RANGE).into_iter().collect();
+        for (player, pos) in &players {
+            if !near.contains(player) {
+                let at = block(*pos);
+                let text = format!("I met {player} at {}", at_text(at));
+                new.push(NewMemory::new(text, Subject::Met { player: player.clone() }).at(at, biome.clone()));
+            }
+        }
+        near = players.into_keys().collect();
+        let status = bot.status();
+        if status.health + 0.5 < health
+            && let Some((kind, distance)) = bot.hostiles_near(6.0).into_iter().next()
+            && hurt_by.get(&kind).is_none_or(|at| at.elapsed() >= HURT_AGAIN_AFTER)
+        {
+            let at = block(status.position);
+            let text = format!("a {kind} hurt me at {} ({distance:.0} blocks away; health {:.0}/20)", at_text(at), status.health);
+            new.push(NewMemory::new(text, Subject::Hurt { by: kind.clone() }).at(at, biome.clone()));
+            hurt_by.insert(kind, Instant::now());
+        }
+        health = status.health;
+        let world = world_ticks(&bot);
+        let here = block(status.position);
+        let scan = if round % SCAN_EVERY == 0 { Some(look_around(&bot, &memories, here).await) } else { None };
+        let recorded = blocking(&memories, move |stream| {
+            let now = stream.now(world);
+            for memory in new {
+                stream.record(memory, now)?;
+            }
+            if let Some((found, gone)) = scan {
+                for (kind, cells) in gone {
+                    stream.forget_sightings(&kind, &cells)?;
+                }
+                for ((kind, cell), (pos, count)) in found {
+                    let known = stream.sightings(&kind).iter().any(|(p, n, _)| places::cell(*p) == cell && *n == count);
+                    if !known {
+                        let what = if count == 1 { format!("a {kind}") } else { format!("{count} {kind}") };
+                        let text = format!("I found {what} at {}", at_text(pos));
+                        stream.record(NewMemory::new(text, Subject::Seen { block: kind, count }).at(pos, biome.clone()), now)?;
+                    }
+                }
+            }
+            Ok(now)
+        })
+        .await;
+        let now = match recorded {
+            Ok(now) => now,
+            Err(err) => {
+                tracing::warn!("{}: memory not recorded: {err}", state.name);
+                continue;
+            }
+        };
+        // The LLM's part, when there is one and it is not resting after a failure.
+        let Some(llm) = state.llm.clone().filter(|llm| llm.is_enabled()) else { continue };
+        if llm_rest_until.is_some_and(|until| Instant::now() < until) {
+            continue;
+        }
+        let unrated = blocking(&memories, |stream| Ok(stream.unrated(importance::BATCH).len())).await.unwrap_or(0);
+        let mut failure = None;
+        if unrated >= importance::BATCH || (unrated > 0 && rated_at.elapsed() >= RATE_AFTER) {
+            rated_at = Instant::now();
+            if let Err(err) = agent_memory::rate_batch(&llm, &memories).await {
+                failure = Some(err);
+            }
+        }
+        if failure.is_none() {
+            match agent_memory::reflect_if_due(&llm, &memories, now).await {
+                Ok(insights) if !insights.is_empty() => tracing::info!("{} reflected: {}", state.name, insights.join("; ")),
+                Ok(_) => {}
+                Err(err) => failure = Some(err),
+            }
+        }
+        match failure {
+            Some(Failure::Llm(why)) => {
+                tracing::warn!("{}: memory work waits {} min, the LLM failed: {why}", state.name, LLM_REST.as_secs() / 60);
+                llm_rest_until = Some(Instant::now() + LLM_REST);
+            }
+            Some(other) => tracing::info!("{}: memory work: {other}", state.name),
+            None => {}
+        }
+    }
+}
+
+fn chest_memory(pos: [i32; 3], items: Vec<(String, u32)>) -> NewMemory {
+    let contents: BTreeMap<String, u32> = items.into_iter().filter(|(_, n)| *n > 0).collect();
+    let text = if contents.is_empty() {
+        format!("the chest at {} is empty", at_text(pos))
+    } else {
+        let list: Vec<String> = contents.iter().map(|(item, n)| format!("{n} {item}")).collect();
+        format!("the chest at {} holds {}", at_text(pos), list.join(", "))
+    };
+    NewMemory::new(text, Subject::Chest { items: contents }).at(pos, None)
+}
+
+/// Sightings for the search around `here`: the notable blocks found, grouped by kind and area (nearest block and
+/// how many), and the remembered sightings whose block is loaded and is no longer there (by kind, their areas).
+type Found = BTreeMap<(String, [i32; 3]), ([i32; 3], u32)>;
+async fn look_around(bot: &BotHandle, memories: &Memories, here: [i32; 3]) -> (Found, Vec<(String, Vec<[i32; 3]>)>) {
+    let mut found: Found = BTreeMap::new();
+    for (kind, pos) in observe::notable_blocks(bot, SCAN_RADIUS, SCAN_LIMIT).await {
+        let pos = [pos.x, pos.y, pos.z];
+        found.entry((kind, places::cell(pos))).and_modify(|(_, n)| *n += 1).or_insert((pos, 1));
+    }
+    let remembered: Vec<(String, [i32; 3])> = blocking(memories, move |stream| {
+        let near = |p: &[i32; 3]| (0..3).map(|i| f64::from(p[i] - here[i]).powi(2)).sum::<f64>() <= SCAN_RADIUS.powi(2);
+        Ok(observe::NOTABLE
+            .iter()
+            .flat_map(|kind| stream.sightings(kind).into_iter().filter(|(p, _, _)| near(p)).map(|(p, _, _)| ((*kind).to_owned(), p)))
+            .collect())
+    })
+    .await
+    .unwrap_or_default();
+    let mut gone: BTreeMap<String, Vec<[i32; 3]>> = BTreeMap::new();
+    for (kind, pos) in remembered {
+        let Some(now) = observe::block_kind(bot, BlockPos::new(pos[0], pos[1], pos[2])) else { continue };
+        let now = now.to_string();
+        if now.trim_start_matches("minecraft:") != kind && !found.contains_key(&(kind.clone(), places::cell(pos))) {
+            gone.entry(kind).or_default().push(places::cell(pos));
+        }
+    }
+    (found, gone.into_iter().collect())
+}
+
+/// `!recall WORDS`: where things were seen for a `where …` question, else the memories that fit best, with their
+/// age.
+pub async fn recall(bot: BotHandle, state: Arc<BotState>, reply: Replier, query: String) {
+    let Some(memories) = state.memory.clone() else { return reply.say(NO_MEMORY) };
+    let now = agent_memory::now(&memories, &bot).await;
+    let words: Vec<String> = query.split_whitespace().map(str::to_lowercase).collect();
+    let asks_where = words.first().is_some_and(|w| ["where", "wo", "où", "dónde", "donde", "onde"].contains(&w.as_str()));
+    if asks_where {
+        let from = block(bot.position());
+        let places = blocking(&memories, move |stream| {
+            let regions = stream.places();
+            Ok(places::find(&regions, &words[1..], from)
+                .into_iter()
+                .take(RECALLED)
+                .map(|(path, o)| format!("{} ×{} at {}: {} ({})", o.what, o.count, at_text(o.pos), path, age_text(now.saturating_sub(o.at))))
+                .collect::<Vec<_>>())
+        })
+        .await
+        .unwrap_or_default();
+        if !places.is_empty() {
+            return reply.say(&format!("I saw {}.", places.join("; ")));
+        }
+    }
+    let found = blocking(&memories, move |stream| stream.recall(&query, now, RECALLED)).await;
+    reply.say(&match found {
+        Ok(found) if found.is_empty() => "I remember nothing about that.".to_owned(),
+        Ok(found) => {
+            let lines: Vec<String> =
+                found.iter().map(|r| format!("{} ({})", r.memory.text, age_text(now.saturating_sub(r.memory.at)))).collect();
+            format!("I remember: {}.", lines.join("; "))
+        }
+        Err(err) => format!("I could not recall: {err}"),
+    });
+}
+
+/// `!remember FACT`: an owner's fact, important (8) and never expiring.
+pub async fn remember(bot: BotHandle, state: Arc<BotState>, reply: Replier, speaker: String, fact: String) {
+    let Some(memories) = state.memory.clone() else { return reply.say(NO_MEMORY) };
+    let world = world_ticks(&bot);
+    let text = format!("{speaker} told me: {fact}");
+    let new = NewMemory::new(text, Subject::Told { by: speaker });
+    let recorded = blocking(&memories, move |stream| {
+        let now = stream.now(world);
+        stream.record(new, now).map(|_| stream.len())
+    })
+    .await;
+    reply.say(&match recorded {
+        Ok(count) => format!("I'll remember that ({count} memories)."),
+        Err(err) => format!("I could not remember it: {err}"),
+    });
+}
+
+/// `!forget WORDS`: forgets the memories holding every word.
+pub async fn forget(state: Arc<BotState>, reply: Replier, words: String) {
+    let Some(memories) = state.memory.clone() else { return reply.say(NO_MEMORY) };
+    let asked = words.clone();
+    reply.say(&match blocking(&memories, move |stream| stream.forget_matching(&asked)).await {
+        Ok(gone) if gone.is_empty() => format!("I remember nothing with all of: {words}."),
+        Ok(gone) => {
+            let first: String = gone[0].text.chars().take(80).collect();
+            let more = if gone.len() > 1 { format!(" and {} more", gone.len() - 1) } else { String::new() };
+            format!("Forgot {} memories: \"{first}\"{more}.", gone.len())
+        }
+        Err(err) => format!("I could not forget: {err}"),
+    });
+}
+
+const NO_MEMORY: &str = "I keep no memory in this run (started with --no-memory, or [memory] enabled = false).";
