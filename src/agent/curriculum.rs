@@ -6,7 +6,9 @@
 //! inventory, nearby blocks and chests are always shown. (The time of day is not: 26.1 sends it as world clocks that
 //! azalea 0.16 does not keep.) Unlike Voyager, the task's context comes in the
 //! same answer as the task (Voyager asks a second question for it), and the question-and-answer step, once it runs,
-//! reuses a cached answer for any question within cosine distance 0.05 of one asked before.
+//! reuses a cached answer for any question within cosine distance 0.05 of one asked before. The memories most
+//! relevant to choosing (requests, resources and chests known, dangers, insights) and the bot's persona, when one is
+//! configured, are shown too.
 
 use super::{
     act::{Agent, Unusable, ask_usable, items_text},
@@ -30,6 +32,9 @@ pub const FULL_INVENTORY: usize = 33;
 /// A cached answer is reused for a question this close (cosine distance).
 pub const QA_DISTANCE: f32 = 0.05;
 const MAX_QUESTIONS: usize = 3;
+/// What the curriculum asks of memory, and how many memories it is shown.
+const MEMORY_QUERY: &str = "What should I do next: what players asked of me, resources and chests I know of, dangers, insights.";
+const RECALLED: usize = 5;
 
 const WOOD_LOGS: [&str; 9] =
     ["oak_log", "birch_log", "spruce_log", "jungle_log", "acacia_log", "dark_oak_log", "mangrove_log", "cherry_log", "pale_oak_log"];
@@ -59,6 +64,9 @@ pub async fn next_task(agent: &Agent, checkpoint: &mut Checkpoint) -> Result<Tas
     }
     let answers = if done >= WARM_UP_CONTEXT { qa_context(agent, checkpoint).await } else { "none yet".to_owned() };
     let list = |tasks: &[String]| if tasks.is_empty() { "none".to_owned() } else { tasks.join(", ") };
+    let last = checkpoint.tasks.completed.last().map_or("nothing yet", String::as_str);
+    let memories = agent.memories_about(&format!("{MEMORY_QUERY} The last task done: {last}."), RECALLED).await;
+    let persona = agent.persona.as_deref().map(|p| format!("\nWho the player is: {p} Let that colour the choice.")).unwrap_or_default();
     let user = prompts::render(
         "curriculum_task",
         &[
@@ -66,6 +74,8 @@ pub async fn next_task(agent: &Agent, checkpoint: &mut Checkpoint) -> Result<Tas
             ("completed", &list(&checkpoint.tasks.completed)),
             ("failed", &list(&checkpoint.tasks.failed)),
             ("answers", &answers),
+            ("memories", &memories),
+            ("persona", &persona),
         ],
     )
     .map_err(|e| e.to_string())?;

@@ -34,6 +34,12 @@ pub struct Setting {
     pub furnace_near: bool,
     /// The wood that grows nearest (`oak`, `birch`, …): planks, sticks and tables are made from it.
     pub wood: String,
+    /// Chests the bot remembers, nearest first, with what they held when it last looked: taken from before anything
+    /// is made.
+    pub stored: Vec<([i32; 3], BTreeMap<String, u32>)>,
+    /// Where the bot remembers seeing blocks it has not mined since (the nearest sighting of each): a mining step
+    /// goes there when none is in sight, instead of exploring again.
+    pub seen: HashMap<String, [i32; 3]>,
 }
 
 impl Setting {
@@ -240,8 +246,25 @@ impl<'a> Planner<'a> {
         let mut demand: BTreeMap<String, i64> = BTreeMap::new();
         demand.insert(item.to_owned(), wanted);
         let mut make: Vec<(String, i64)> = Vec::new();
+        // What remembered chests give, per chest (nearest first): taken before anything is made.
+        let mut takes: Vec<([i32; 3], BTreeMap<String, u32>)> = Vec::new();
         for name in self.order.iter().rev() {
-            let missing = demand.get(name).copied().unwrap_or(0) - self.setting.has(name);
+            let mut missing = demand.get(name).copied().unwrap_or(0) - self.setting.has(name);
+            if missing <= 0 {
+                continue;
+            }
+            for (pos, held) in &self.setting.stored {
+                let n = i64::from(held.get(name).copied().unwrap_or(0)).min(missing);
+                if n > 0 {
+                    match takes.iter_mut().find(|(p, _)| p == pos) {
+                        Some((_, items)) => {
+                            items.insert(name.clone(), n as u32);
+                        }
+                        None => takes.push((*pos, BTreeMap::from([(name.clone(), n as u32)]))),
+                    }
+                    missing -= n;
+                }
+            }
             if missing <= 0 {
                 continue;
             }
@@ -277,7 +300,8 @@ impl<'a> Planner<'a> {
             make.push((name.clone(), missing));
         }
         make.reverse();
-        let steps: Vec<TaskSpec> = make.iter().map(|(name, missing)| self.step(name, *missing)).collect();
+        let steps: Vec<TaskSpec> =
+            takes.iter().map(take_step).chain(make.iter().map(|(name, missing)| self.step(name, *missing))).collect();
         if steps.is_empty() {
             return Err(format!("I already have {wanted} {item}"));
         }
@@ -424,6 +448,12 @@ impl<'a> Planner<'a> {
                     Some((ore, deep, y)) => ore_loop(item, missing, ore, deep, *y),
                     None => gather_loop(item, missing, &format!("mineBlock(\"{block}\", 1);")),
                 };
+                let deep = format!("deepslate_{block}");
+                let remembered = self.setting.seen.get(block).or_else(|| self.setting.seen.get(&deep));
+                let code = match remembered {
+                    Some(pos) => format!("{}{code}", go_to_remembered(block, *pos)),
+                    None => code,
+                };
                 TaskSpec { task, context: String::new(), tracker: gained(missing), code: Some(code) }
             }
             Source::Hunt { mob } => {
@@ -452,6 +482,27 @@ impl<'a> Planner<'a> {
             }
         }
     }
+}
+
+/// The step that takes `items` from the remembered chest at `pos`.
+fn take_step((pos, items): &([i32; 3], BTreeMap<String, u32>)) -> TaskSpec {
+    let [x, y, z] = *pos;
+    let listed: Vec<String> = items.iter().map(|(item, n)| format!("{n} {item}")).collect();
+    let map: Vec<String> = items.iter().map(|(item, n)| format!("{item}: {n}")).collect();
+    let gained: Vec<Tracker> = items.iter().map(|(item, n)| Tracker::Craft { item: item.clone(), count: *n }).collect();
+    let tracker = if gained.len() == 1 { gained.into_iter().next() } else { Some(Tracker::All { of: gained }) };
+    TaskSpec {
+        task: format!("Take {} from the chest at {x} {y} {z}", listed.join(", ")),
+        context: "the chest held them when I last looked".to_owned(),
+        tracker,
+        // Item ids from the game's facts and numbers only: nothing in them can carry code.
+        code: Some(format!("goTo(vec3({x}, {y}, {z}), 3);\ngetItemFromChest(vec3({x}, {y}, {z}), #{{{}}});", map.join(", "))),
+    }
+}
+
+/// Code that walks to where `block` was seen when none is in sight (a failed walk leaves the search to the rest).
+fn go_to_remembered(block: &str, [x, y, z]: [i32; 3]) -> String {
+    format!("if findBlock(\"{block}\", 32) == () {{\n    try {{ goTo(vec3({x}, {y}, {z}), 3); }} catch {{ }}\n}}\n")
 }
 
 /// Code that repeats `action` until `count` more `item` are carried (drops can be chances), a few tries over.

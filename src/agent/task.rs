@@ -2,6 +2,8 @@
 //! saying in chat the fixed phrases leader/worker teams monitor progress by: `I will start task: …`,
 //! `I succeeded in task: …`, `I failed task: … because …`.
 
+use std::collections::HashMap;
+
 use super::{
     act::{Agent, TaskOutcome, Unusable, ask_usable, observation, usage_since},
     goals::{Goals, Status, with},
@@ -11,7 +13,6 @@ use super::{
     tracker::Tracker,
 };
 use crate::{
-    bot::BotHandle,
     llm::{Message, Role},
     primitives::{items, observe},
 };
@@ -113,7 +114,7 @@ pub async fn run_goal(agent: &Agent, goal: &str, goals: &Goals, id: u32) -> bool
 /// kill (no LLM call); else from the LLM, tidied (see [`tidy`]). An unusable answer is asked for once more with
 /// what was wrong with it.
 async fn plan(agent: &Agent, goal: &str, failures: &[String]) -> Result<Vec<TaskSpec>, String> {
-    let setting = setting(&agent.bot).await;
+    let setting = setting(agent).await;
     if let Some(want) = recipes::parse_goal(goal, &setting.wood) {
         match recipes::plan(&want, &setting) {
             Ok(steps) => {
@@ -144,9 +145,11 @@ async fn plan(agent: &Agent, goal: &str, failures: &[String]) -> Result<Vec<Task
     }
 }
 
-/// What the fact-based planner needs to know of the bot: what it carries, the stations in reach, and its wood: the
-/// kind of logs or planks it carries, else of the nearest tree (oak when none is in sight).
-async fn setting(bot: &BotHandle) -> Setting {
+/// What the fact-based planner needs to know of the bot: what it carries, the stations in reach, its wood (the kind
+/// of logs or planks it carries, else of the nearest tree, oak when none is in sight), and from memory the chests it
+/// looked into and where it saw ores, within [`REMEMBERED_RANGE`].
+async fn setting(agent: &Agent) -> Setting {
+    let bot = &agent.bot;
     use azalea::registry::builtin::BlockKind;
     use std::str::FromStr;
     let carried = items::carried(bot);
@@ -171,13 +174,54 @@ async fn setting(bot: &BotHandle) -> Setting {
         }
         wood = nearest.map(|(_, w)| w.to_owned());
     }
-    Setting { carried, table_near, furnace_near, wood: wood.unwrap_or_else(|| "oak".to_owned()) }
+    let (stored, seen) = remembered(agent).await;
+    Setting { carried, table_near, furnace_near, wood: wood.unwrap_or_else(|| "oak".to_owned()), stored, seen }
+}
+
+/// How far away a remembered chest or ore may be for the planner to send the bot there.
+const REMEMBERED_RANGE: f64 = 160.0;
+
+/// The chests the bot remembers (nearest first, empty ones left out) and the nearest remembered sighting of each
+/// block, within [`REMEMBERED_RANGE`].
+async fn remembered(agent: &Agent) -> (Vec<([i32; 3], std::collections::BTreeMap<String, u32>)>, HashMap<String, [i32; 3]>) {
+    let Some(memory) = agent.memory.clone() else { return Default::default() };
+    let here = agent.bot.position();
+    let here = [here.x, here.y, here.z];
+    let found = super::memory::blocking(&memory, move |stream| {
+        let distance = |p: &[i32; 3]| (0..3).map(|i| (f64::from(p[i]) - here[i]).powi(2)).sum::<f64>().sqrt();
+        let mut chests: Vec<(f64, [i32; 3], std::collections::BTreeMap<String, u32>)> = stream
+            .chests()
+            .into_iter()
+            .filter(|(pos, items, _)| !items.is_empty() && distance(pos) <= REMEMBERED_RANGE)
+            .map(|(pos, items, _)| (distance(&pos), pos, items.clone()))
+            .collect();
+        chests.sort_by(|a, b| a.0.total_cmp(&b.0));
+        let mut seen: HashMap<String, (f64, [i32; 3])> = HashMap::new();
+        for block in crate::primitives::observe::NOTABLE {
+            for (pos, _, _) in stream.sightings(block) {
+                let d = distance(&pos);
+                if d <= REMEMBERED_RANGE && seen.get(*block).is_none_or(|(best, _)| d < *best) {
+                    seen.insert((*block).to_owned(), (d, pos));
+                }
+            }
+        }
+        Ok((chests.into_iter().map(|(_, p, items)| (p, items)).collect(), seen.into_iter().map(|(b, (_, p))| (b, p)).collect()))
+    })
+    .await;
+    found.unwrap_or_else(|err| {
+        tracing::warn!("the planner goes without memory: {err}");
+        Default::default()
+    })
 }
 
 /// Asks the LLM for the steps.
 async fn llm_plan(agent: &Agent, goal: &str) -> Result<Vec<TaskSpec>, String> {
-    let prompt = prompts::render("task_decomposition", &[("goal", goal), ("observation", &observation(&agent.bot).await)])
-        .map_err(|e| e.to_string())?;
+    let memories = agent.memories_about(goal, 5).await;
+    let prompt = prompts::render(
+        "task_decomposition",
+        &[("goal", goal), ("observation", &observation(&agent.bot).await), ("memories", &memories)],
+    )
+    .map_err(|e| e.to_string())?;
     let correction = |why: &str| format!("That plan cannot be used: {why}. Answer with the JSON array only.");
     ask_usable(agent, Role::Curriculum, "the plan", vec![Message::user(prompt)], parse_plan, correction).await.map_err(|err| match err {
         Unusable::Llm(failure) => failure,

@@ -169,3 +169,42 @@ fn goals_are_read_as_items_blocks_and_mobs() {
         assert_eq!(read(vague), None, "{vague}");
     }
 }
+
+#[test]
+fn remembered_chests_are_taken_from_before_anything_is_made() {
+    let mut remembered = setting(&[], "oak");
+    remembered.stored = vec![
+        ([4, 64, 9], BTreeMap::from([("coal".to_owned(), 3), ("dirt".to_owned(), 9)])),
+        ([40, 64, 9], BTreeMap::from([("coal".to_owned(), 12)])),
+    ];
+    let steps = plan(&have("coal", 5), &remembered).unwrap();
+    assert_eq!(tasks(&steps), ["Take 3 coal from the chest at 4 64 9", "Take 2 coal from the chest at 40 64 9"]);
+    assert_eq!(
+        steps[0].code.as_deref(),
+        Some("goTo(vec3(4, 64, 9), 3);\ngetItemFromChest(vec3(4, 64, 9), #{coal: 3});")
+    );
+    assert_eq!(steps[0].tracker, Some(Tracker::Craft { item: "coal".into(), count: 3 }));
+    assert_sound(&steps);
+
+    // Short of what is asked: the rest is made, and nothing is made for what the chest gives.
+    remembered.stored = vec![([4, 64, 9], BTreeMap::from([("stick".to_owned(), 2), ("cobblestone".to_owned(), 3)]))];
+    let steps = plan(&have("stone_pickaxe", 1), &remembered).unwrap();
+    assert_eq!(steps[0].task, "Take 3 cobblestone, 2 stick from the chest at 4 64 9");
+    assert!(matches!(&steps[0].tracker, Some(Tracker::All { of }) if of.len() == 2));
+    assert!(!tasks(&steps).iter().any(|t| t.contains("cobblestone") && t.starts_with("Mine")), "{:?}", tasks(&steps));
+    assert!(!tasks(&steps).iter().any(|t| t.starts_with("Craft") && t.contains("stick")), "{:?}", tasks(&steps));
+    assert!(tasks(&steps).contains(&"Craft 1 stone_pickaxe"));
+}
+
+#[test]
+fn a_remembered_sighting_is_gone_to_when_none_is_in_sight() {
+    let mut remembered = setting(&[("stone_pickaxe", 1)], "oak");
+    remembered.seen.insert("deepslate_iron_ore".into(), [120, -12, -40]);
+    let steps = plan(&have("raw_iron", 2), &remembered).unwrap();
+    assert_eq!(tasks(&steps), ["Mine iron_ore for 2 raw_iron"]);
+    let code = steps[0].code.as_deref().unwrap();
+    assert!(code.starts_with("if findBlock(\"iron_ore\", 32) == () {\n    try { goTo(vec3(120, -12, -40), 3); } catch { }\n}"), "{code}");
+    assert_sound(&steps);
+    let steps = plan(&have("raw_iron", 2), &setting(&[("stone_pickaxe", 1)], "oak")).unwrap();
+    assert!(!steps[0].code.as_deref().unwrap().contains("vec3(120"), "nothing remembered, nowhere to go");
+}
