@@ -437,6 +437,7 @@ impl Agent {
     pub async fn memories_about(&self, query: &str, k: usize) -> String {
         match &self.memory {
             Some(memory) => {
+                super::memory::record_observed(&self.bot, memory).await;
                 let now = super::memory::now(memory, &self.bot).await;
                 super::memory::relevant(memory, query, now, k).await
             }

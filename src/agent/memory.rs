@@ -6,13 +6,16 @@
 //! The stream is behind a mutex and its work (embedding) is blocking: every use goes through [`blocking`], off the
 //! async workers, and no lock is held across an LLM call.
 
-use std::sync::{Arc, Mutex};
+use std::{
+    collections::BTreeMap,
+    sync::{Arc, Mutex},
+};
 
 use super::prompts;
 use crate::{
-    bot::BotHandle,
+    bot::{BotHandle, Observation},
     llm::{Llm, LlmError, Message, Role},
-    memory::{MemoryError, MemoryStream, NewMemory, age_text, importance, reflect},
+    memory::{MemoryError, MemoryStream, NewMemory, Subject, age_text, importance, pos_text, reflect},
 };
 
 /// One bot's memory stream, shared by its recorder, its commands and its agents.
@@ -59,6 +62,44 @@ pub fn record_later(memories: &Memories, bot: &BotHandle, new: NewMemory) {
             tracing::warn!("could not remember {text:?}: {err}");
         }
     });
+}
+
+/// What the primitives saw since last asked, as memories.
+pub fn observed(bot: &BotHandle) -> Vec<NewMemory> {
+    bot.take_observations()
+        .into_iter()
+        .map(|observation| match observation {
+            Observation::Chest { pos, items } => chest_memory([pos.x, pos.y, pos.z], items),
+        })
+        .collect()
+}
+
+/// Records what the primitives saw and the recorder has not taken yet, so an answer from memory includes it.
+pub async fn record_observed(bot: &BotHandle, memories: &Memories) {
+    let new = observed(bot);
+    if new.is_empty() {
+        return;
+    }
+    let world = world_ticks(bot);
+    let recorded = blocking(memories, move |stream| {
+        let now = stream.now(world);
+        new.into_iter().try_for_each(|memory| stream.record(memory, now).map(|_| ()))
+    })
+    .await;
+    if let Err(err) = recorded {
+        tracing::warn!("memory not recorded: {err}");
+    }
+}
+
+fn chest_memory(pos: [i32; 3], items: Vec<(String, u32)>) -> NewMemory {
+    let contents: BTreeMap<String, u32> = items.into_iter().filter(|(_, n)| *n > 0).collect();
+    let text = if contents.is_empty() {
+        format!("the chest at {} is empty", pos_text(pos))
+    } else {
+        let list: Vec<String> = contents.iter().map(|(item, n)| format!("{n} {item}")).collect();
+        format!("the chest at {} holds {}", pos_text(pos), list.join(", "))
+    };
+    NewMemory::new(text, Subject::Chest { items: contents }).at(pos, None)
 }
 
 /// The memories most relevant to `query` at `now`, one per line with their age (`- the chest at 4 64 9 holds 12

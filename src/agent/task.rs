@@ -185,6 +185,7 @@ const REMEMBERED_RANGE: f64 = 160.0;
 /// block, within [`REMEMBERED_RANGE`].
 async fn remembered(agent: &Agent) -> (Vec<([i32; 3], std::collections::BTreeMap<String, u32>)>, HashMap<String, [i32; 3]>) {
     let Some(memory) = agent.memory.clone() else { return Default::default() };
+    super::memory::record_observed(&agent.bot, &memory).await;
     let here = agent.bot.position();
     let here = [here.x, here.y, here.z];
     let found = super::memory::blocking(&memory, move |stream| {

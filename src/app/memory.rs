@@ -17,9 +17,10 @@ use azalea::BlockPos;
 use super::{reply::Replier, state::BotState};
 use crate::{
     agent::memory::{self as agent_memory, Failure, Memories, blocking, world_ticks},
-    bot::{BotHandle, Observation},
+    bot::BotHandle,
+    chat::{Command, ParseError, TeamOrder},
     config::{Config, MemoryConfig},
-    memory::{MemoryStream, NewMemory, Settings, Subject, Weights, age_text, importance, places},
+    memory::{MemoryStream, NewMemory, Settings, Subject, Weights, age_text, importance, places, pos_text},
     primitives::observe,
 };
 
@@ -103,19 +104,23 @@ fn block(pos: azalea::Vec3) -> [i32; 3] {
     [p.x, p.y, p.z]
 }
 
-fn at_text(p: [i32; 3]) -> String {
-    format!("{} {} {}", p[0], p[1], p[2])
-}
-
-/// Records a chat line heard from `sender` (not one of this process's bots).
-pub fn heard(state: &BotState, bot: &BotHandle, sender: &str, content: &str) {
+/// Records a chat line heard from `sender` (not one of this process's bots, unless its leader): ordinary chat as it
+/// was said, a goal given to this bot as what was asked; other commands are not worth remembering.
+pub fn heard(state: &BotState, bot: &BotHandle, sender: &str, content: &str, command: Option<&Result<Command, ParseError>>) {
     let Some(memories) = &state.memory else { return };
-    let mut text: String = content.chars().take(CHAT_CHARS).collect();
-    if text.len() < content.len() {
-        text.push('…');
-    }
-    let new = NewMemory::new(format!("{sender} said: {text}"), Subject::Heard { from: sender.to_owned() });
-    agent_memory::record_later(memories, bot, new);
+    let text = match command {
+        None => {
+            let mut said: String = content.chars().take(CHAT_CHARS).collect();
+            if said.len() < content.len() {
+                said.push('…');
+            }
+            format!("{sender} said: {said}")
+        }
+        Some(Ok(Command::Task { goal })) => format!("{sender} asked me to {goal}"),
+        Some(Ok(Command::Team(TeamOrder::Goal(goal)))) => format!("{sender} asked my team to {goal}"),
+        Some(_) => return,
+    };
+    agent_memory::record_later(memories, bot, NewMemory::new(text, Subject::Heard { from: sender.to_owned() }));
 }
 
 /// Records the bot's death, with the monster nearest (the likely cause), if one was near.
@@ -123,7 +128,7 @@ pub fn died(state: &BotState, bot: &BotHandle) {
     let Some(memories) = &state.memory else { return };
     let at = block(bot.position());
     let cause = bot.hostiles_near(8.0).first().map(|(kind, _)| format!(", with a {kind} near")).unwrap_or_default();
-    let new = NewMemory::new(format!("I died at {}{cause}", at_text(at)), Subject::Died).at(at, observe::biome(bot));
+    let new = NewMemory::new(format!("I died at {}{cause}", pos_text(at)), Subject::Died).at(at, observe::biome(bot));
     agent_memory::record_later(memories, bot, new);
 }
 
@@ -152,18 +157,13 @@ pub async fn record(bot: BotHandle, state: Arc<BotState>, generation: u64) {
             continue;
         }
         gone_since = None;
-        let mut new: Vec<NewMemory> = Vec::new();
-        for observation in bot.take_observations() {
-            match observation {
-                Observation::Chest { pos, items } => new.push(chest_memory([pos.x, pos.y, pos.z], items)),
-            }
-        }
+        let mut new = agent_memory::observed(&bot);
         let biome = observe::biome(&bot);
         let players: HashMap<String, azalea::Vec3> = bot.players_near(MEET_RANGE).into_iter().collect();
         for (player, pos) in &players {
             if !near.contains(player) {
                 let at = block(*pos);
-                let text = format!("I met {player} at {}", at_text(at));
+                let text = format!("I met {player} at {}", pos_text(at));
                 new.push(NewMemory::new(text, Subject::Met { player: player.clone() }).at(at, biome.clone()));
             }
         }
@@ -174,7 +174,7 @@ pub async fn record(bot: BotHandle, state: Arc<BotState>, generation: u64) {
             && hurt_by.get(&kind).is_none_or(|at| at.elapsed() >= HURT_AGAIN_AFTER)
         {
             let at = block(status.position);
-            let text = format!("a {kind} hurt me at {} ({distance:.0} blocks away; health {:.0}/20)", at_text(at), status.health);
+            let text = format!("a {kind} hurt me at {} ({distance:.0} blocks away; health {:.0}/20)", pos_text(at), status.health);
             new.push(NewMemory::new(text, Subject::Hurt { by: kind.clone() }).at(at, biome.clone()));
             hurt_by.insert(kind, Instant::now());
         }
@@ -195,7 +195,7 @@ pub async fn record(bot: BotHandle, state: Arc<BotState>, generation: u64) {
                     let known = stream.sightings(&kind).iter().any(|(p, n, _)| places::cell(*p) == cell && *n == count);
                     if !known {
                         let what = if count == 1 { format!("a {kind}") } else { format!("{count} {kind}") };
-                        let text = format!("I found {what} at {}", at_text(pos));
+                        let text = format!("I found {what} at {}", pos_text(pos));
                         stream.record(NewMemory::new(text, Subject::Seen { block: kind, count }).at(pos, biome.clone()), now)?;
                     }
                 }
@@ -241,17 +241,6 @@ pub async fn record(bot: BotHandle, state: Arc<BotState>, generation: u64) {
     }
 }
 
-fn chest_memory(pos: [i32; 3], items: Vec<(String, u32)>) -> NewMemory {
-    let contents: BTreeMap<String, u32> = items.into_iter().filter(|(_, n)| *n > 0).collect();
-    let text = if contents.is_empty() {
-        format!("the chest at {} is empty", at_text(pos))
-    } else {
-        let list: Vec<String> = contents.iter().map(|(item, n)| format!("{n} {item}")).collect();
-        format!("the chest at {} holds {}", at_text(pos), list.join(", "))
-    };
-    NewMemory::new(text, Subject::Chest { items: contents }).at(pos, None)
-}
-
 /// Sightings for the search around `here`: the notable blocks found, grouped by kind and area (nearest block and
 /// how many), and the remembered sightings whose block is loaded and is no longer there (by kind, their areas).
 type Found = BTreeMap<(String, [i32; 3]), ([i32; 3], u32)>;
@@ -285,6 +274,7 @@ async fn look_around(bot: &BotHandle, memories: &Memories, here: [i32; 3]) -> (F
 /// age.
 pub async fn recall(bot: BotHandle, state: Arc<BotState>, reply: Replier, query: String) {
     let Some(memories) = state.memory.clone() else { return reply.say(NO_MEMORY) };
+    agent_memory::record_observed(&bot, &memories).await;
     let now = agent_memory::now(&memories, &bot).await;
     let words: Vec<String> = query.split_whitespace().map(str::to_lowercase).collect();
     let asks_where = words.first().is_some_and(|w| ["where", "wo", "où", "dónde", "donde", "onde"].contains(&w.as_str()));
@@ -295,7 +285,7 @@ pub async fn recall(bot: BotHandle, state: Arc<BotState>, reply: Replier, query:
             Ok(places::find(&regions, &words[1..], from)
                 .into_iter()
                 .take(RECALLED)
-                .map(|(path, o)| format!("{} ×{} at {}: {} ({})", o.what, o.count, at_text(o.pos), path, age_text(now.saturating_sub(o.at))))
+                .map(|(path, o)| format!("{} ×{} at {}: {} ({})", o.what, o.count, pos_text(o.pos), path, age_text(now.saturating_sub(o.at))))
                 .collect::<Vec<_>>())
         })
         .await

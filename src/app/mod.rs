@@ -235,13 +235,14 @@ impl Brain for AppBrain {
         // Another bot's chat is never a command, unless it is this bot's leader handing out work.
         let from_leader = shared.takes_orders_from(&me, &sender);
         let our_bot = shared.bot_names.iter().any(|name| name.eq_ignore_ascii_case(&sender));
+        let parsed = parse_line(&content, &shared.config.prefix);
         if !our_bot || from_leader {
-            memory::heard(state, &bot, &sender, &content);
+            memory::heard(state, &bot, &sender, &content, parsed.as_ref().filter(|line| line.is_for(&me)).map(|l| &l.command));
         }
         if !from_leader && our_bot {
             return;
         }
-        let Some(line) = parse_line(&content, &shared.config.prefix) else { return };
+        let Some(line) = parsed else { return };
         if !line.is_for(&me) {
             return;
         }

@@ -688,6 +688,11 @@ fn replaces(new: &NewMemory, old: &Memory) -> bool {
     }
 }
 
+/// A block position as chat writes it: `4 64 9`.
+pub fn pos_text(p: [i32; 3]) -> String {
+    format!("{} {} {}", p[0], p[1], p[2])
+}
+
 /// How long ago, in words: `just now`, `40 s ago`, `5 min ago`, `3 h ago`, `2 days ago` (game time).
 pub fn age_text(ticks: u64) -> String {
     let secs = ticks / TICKS_PER_SECOND;

@@ -104,12 +104,16 @@ pub fn tree<'a>(memories: impl IntoIterator<Item = &'a Memory>, spawn: [i32; 3])
 /// Where things whose name holds one of `words` were seen: `(path, object)` pairs, nearest to `from` first. The path
 /// reads world → region → area.
 pub fn find<'a>(regions: &'a [Region], words: &[String], from: [i32; 3]) -> Vec<(String, &'a Object)> {
+    // Words a "where" question carries that name nothing.
+    const EMPTY: &[&str] = &["the", "are", "any", "some", "there", "did", "you", "see", "saw", "can", "find", "get", "was", "were"];
+    let words: Vec<String> = words
+        .iter()
+        .map(|w| w.to_lowercase().replace('_', " ").trim_matches(|c: char| !c.is_alphanumeric()).to_owned())
+        .filter(|w| w.chars().count() > 2 && !EMPTY.contains(&w.as_str()))
+        .collect();
     let matches = |what: &str| {
         let what = what.to_lowercase().replace('_', " ");
-        words.iter().any(|w| {
-            let w = w.to_lowercase().replace('_', " ");
-            w.chars().count() > 2 && what.contains(w.trim_end_matches('s'))
-        })
+        words.iter().any(|w| what.contains(w.trim_end_matches('s')))
     };
     let mut found: Vec<(String, &Object)> = regions
         .iter()
@@ -161,5 +165,7 @@ mod tests {
         assert_eq!(found[0].1.pos, [-300, 20, 5]);
         assert_eq!(found[0].0, "the desert west of spawn → the cave at -296 20 8");
         assert!(find(&tree, &["diamonds".into()], [0, 0, 0]).is_empty());
+        assert!(find(&tree, &["is".into(), "the".into(), "any?".into()], [0, 0, 0]).is_empty(), "words that name nothing");
+        assert_eq!(find(&tree, &["coal?".into()], [0, 0, 0]).len(), 1);
     }
 }
