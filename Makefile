@@ -13,7 +13,7 @@ export WAYFARER_MODELS := $(MODELS_DIR)
 BIN := $(CARGO_TARGET_DIR)/debug/wayfarer
 RELEASE_BIN := $(CARGO_TARGET_DIR)/release/wayfarer
 
-.PHONY: setup models build demo map test test-rust test-world bench bench-natural bench-llm bench-llm-economy bench-team llm llm-smoke eval-search fuzz fuzz-ci clean
+.PHONY: setup models build demo map test test-rust test-world bench bench-natural bench-llm bench-llm-economy bench-team bench-memory llm llm-smoke eval-search fuzz fuzz-ci clean
 
 ## setup: install the test world's npm packages (pinned by package-lock.json)
 setup: $(SERVER_DIR)/node_modules/.package-lock.json
@@ -112,6 +112,11 @@ llm-smoke: setup
 ## LLM and two workers) in the same natural world, over three seeds; wall time, LLM calls, chat lines (~15 min)
 bench-team: setup models
 	$(CARGO) bench --bench team
+
+## bench-memory: recall p50/p95 at 100 000 memories against scoring every memory, and memories, bytes and LLM calls
+## per hour of play from a real bot in a natural world (~15 min; MEMORY_BENCH=recall|play runs one part)
+bench-memory: setup models
+	$(CARGO) bench --bench memory
 
 ## eval-search: skill search over the starter library against tests/data/skill_questions.tsv (top-1, top-5, MRR)
 eval-search: models

@@ -107,13 +107,15 @@ impl VectorIndex {
         Ok(found.keys.into_iter().zip(found.distances).map(|(id, distance)| (id, 1.0 - distance)).collect())
     }
 
+    /// Memory `id`'s stored vector (f16 brought back to f32), if it is indexed.
+    pub fn vector(&self, id: u64) -> Option<Vec<f32>> {
+        let mut vector = vec![0.0_f32; self.index.dimensions()];
+        (self.index.get(id, &mut vector).ok()? > 0).then_some(vector)
+    }
+
     /// Cosine similarity of memory `id` to a unit-length `query`, if it is indexed.
     pub fn similarity(&self, id: u64, query: &[f32]) -> Option<f32> {
-        let mut vector = vec![0.0_f32; query.len()];
-        let got = self.index.get(id, &mut vector).ok()?;
-        if got == 0 {
-            return None;
-        }
+        let vector = self.vector(id)?;
         let norm = vector.iter().map(|v| v * v).sum::<f32>().sqrt();
         (norm > 0.0).then(|| vector.iter().zip(query).map(|(a, b)| a * b).sum::<f32>() / norm)
     }

@@ -354,6 +354,11 @@ impl MemoryStream {
         Ok(report)
     }
 
+    /// Memory `id`'s embedding, once the model is attached (for comparisons that score every memory).
+    pub fn vector(&self, id: u64) -> Option<Vec<f32>> {
+        self.index.as_ref()?.vector(id)
+    }
+
     /// Whether recall searches by meaning.
     pub fn has_embeddings(&self) -> bool {
         self.index.is_some()
