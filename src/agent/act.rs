@@ -433,6 +433,27 @@ impl Agent {
         self.remember(crate::memory::NewMemory::new(text, crate::memory::Subject::Task { ok: failure.is_none() }));
     }
 
+    /// The memory stream's LLM work, between tasks: a batch of ratings when a batch is waiting, and a reflection when
+    /// one is due. Failures are logged; they never stop the caller.
+    pub async fn memory_work(&self) {
+        let Some(memory) = &self.memory else { return };
+        if !self.llm.is_enabled() {
+            return;
+        }
+        let waiting = super::memory::blocking(memory, |stream| Ok(stream.unrated(crate::memory::importance::BATCH).len())).await;
+        if waiting.unwrap_or(0) >= crate::memory::importance::BATCH
+            && let Err(err) = super::memory::rate_batch(&self.llm, memory).await
+        {
+            tracing::info!("memory ratings: {err}");
+        }
+        let now = super::memory::now(memory, &self.bot).await;
+        match super::memory::reflect_if_due(&self.llm, memory, now).await {
+            Ok(insights) if !insights.is_empty() => tracing::info!("reflected: {}", insights.join("; ")),
+            Ok(_) => {}
+            Err(err) => tracing::info!("reflection: {err}"),
+        }
+    }
+
     /// The memories most relevant to `query`, one per line with their age, or `none` (or no memory is kept).
     pub async fn memories_about(&self, query: &str, k: usize) -> String {
         match &self.memory {

@@ -73,6 +73,7 @@ pub async fn learn(
         if agent.stop.is_stopped() {
             break;
         }
+        agent.memory_work().await;
         let roles_before = agent.llm.usage();
         let first = checkpoint.tasks.completed.is_empty();
         (agent.relabel)("learning: choosing the next task".to_owned());

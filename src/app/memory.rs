@@ -108,19 +108,23 @@ fn block(pos: azalea::Vec3) -> [i32; 3] {
 /// was said, a goal given to this bot as what was asked; other commands are not worth remembering.
 pub fn heard(state: &BotState, bot: &BotHandle, sender: &str, content: &str, command: Option<&Result<Command, ParseError>>) {
     let Some(memories) = &state.memory else { return };
-    let text = match command {
+    let new = match command {
         None => {
             let mut said: String = content.chars().take(CHAT_CHARS).collect();
             if said.len() < content.len() {
                 said.push('…');
             }
-            format!("{sender} said: {said}")
+            NewMemory::new(format!("{sender} said: {said}"), Subject::Heard { from: sender.to_owned() })
         }
-        Some(Ok(Command::Task { goal })) => format!("{sender} asked me to {goal}"),
-        Some(Ok(Command::Team(TeamOrder::Goal(goal)))) => format!("{sender} asked my team to {goal}"),
+        Some(Ok(Command::Task { goal })) => {
+            NewMemory::new(format!("{sender} asked me to {goal}"), Subject::Asked { by: sender.to_owned() })
+        }
+        Some(Ok(Command::Team(TeamOrder::Goal(goal)))) => {
+            NewMemory::new(format!("{sender} asked my team to {goal}"), Subject::Asked { by: sender.to_owned() })
+        }
         Some(_) => return,
     };
-    agent_memory::record_later(memories, bot, NewMemory::new(text, Subject::Heard { from: sender.to_owned() }));
+    agent_memory::record_later(memories, bot, new);
 }
 
 /// Records the bot's death, with the monster nearest (the likely cause), if one was near.
@@ -210,9 +214,10 @@ pub async fn record(bot: BotHandle, state: Arc<BotState>, generation: u64) {
                 continue;
             }
         };
-        // The LLM's part, when there is one and it is not resting after a failure.
+        // The LLM's part, when there is one, it is not resting after a failure, and the bot is idle: memory work is
+        // background work and never holds up a task or learning for the model (learning does its own between tasks).
         let Some(llm) = state.llm.clone().filter(|llm| llm.is_enabled()) else { continue };
-        if llm_rest_until.is_some_and(|until| Instant::now() < until) {
+        if llm_rest_until.is_some_and(|until| Instant::now() < until) || state.activity.describe() != "idle" || llm.waiting().is_some() {
             continue;
         }
         let unrated = blocking(&memories, |stream| Ok(stream.unrated(importance::BATCH).len())).await.unwrap_or(0);

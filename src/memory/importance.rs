@@ -25,6 +25,7 @@ pub fn by_rule(subject: &Subject) -> Option<u8> {
     Some(match subject {
         Subject::Heard { .. } => return None,
         Subject::Died => 9,
+        Subject::Asked { .. } => 6,
         Subject::Hurt { .. } => 6,
         Subject::Task { ok: false } => 5,
         Subject::Task { ok: true } => 4,

@@ -71,6 +71,8 @@ pub enum Kind {
 pub enum Subject {
     /// A chat line from `from`.
     Heard { from: String },
+    /// A goal a player gave the bot (or its team): a request, rated by rule.
+    Asked { by: String },
     /// A player seen nearby.
     Met { player: String },
     /// `count` blocks of one kind seen in one area (the memory's position is the nearest of them).
@@ -90,7 +92,7 @@ pub enum Subject {
 impl Subject {
     pub fn kind(&self) -> Kind {
         match self {
-            Subject::Heard { .. } | Subject::Told { .. } => Kind::Chat,
+            Subject::Heard { .. } | Subject::Asked { .. } | Subject::Told { .. } => Kind::Chat,
             Subject::Insight => Kind::Thought,
             _ => Kind::Event,
         }
