@@ -446,6 +446,10 @@ impl Agent {
         {
             tracing::info!("memory ratings: {err}");
         }
+        if !super::memory::blocking(memory, |stream| Ok(stream.reflection_due())).await.unwrap_or(false) {
+            return;
+        }
+        super::memory::load_model(memory, &self.skills).await;
         let now = super::memory::now(memory, &self.bot).await;
         match super::memory::reflect_if_due(&self.llm, memory, now).await {
             Ok(insights) if !insights.is_empty() => tracing::info!("reflected: {}", insights.join("; ")),
@@ -459,6 +463,7 @@ impl Agent {
         match &self.memory {
             Some(memory) => {
                 super::memory::record_observed(&self.bot, memory).await;
+                super::memory::load_model(memory, &self.skills).await;
                 let now = super::memory::now(memory, &self.bot).await;
                 super::memory::relevant(memory, query, now, k).await
             }

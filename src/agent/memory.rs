@@ -14,6 +14,7 @@ use std::{
 use super::prompts;
 use crate::{
     bot::{BotHandle, Observation},
+    skills::SkillLibrary,
     llm::{Llm, LlmError, Message, Role},
     memory::{MemoryError, MemoryStream, NewMemory, Subject, age_text, importance, pos_text, reflect},
 };
@@ -33,6 +34,31 @@ pub async fn blocking<T: Send + 'static>(
     })
     .await
     .map_err(|e| format!("the memory stream's work failed: {e}"))?
+}
+
+/// Loads the embedding model into the stream if it is not yet (the skill library's, loaded once per process), so
+/// recall searches by meaning; memories recorded before are embedded now. Without the model, recall matches words
+/// and the reason is logged.
+pub async fn load_model(memories: &Memories, skills: &Arc<SkillLibrary>) {
+    if blocking(memories, |stream| Ok(stream.has_embeddings())).await.unwrap_or(true) {
+        return;
+    }
+    let (skills, stream) = (skills.clone(), memories.clone());
+    let attached = tokio::task::spawn_blocking(move || {
+        let embedder = skills.embedder().map_err(|e| e.to_string())?;
+        let mut stream = stream.lock().unwrap_or_else(|p| p.into_inner());
+        if stream.has_embeddings() {
+            return Ok(None);
+        }
+        stream.attach(embedder).map(Some).map_err(|e| e.to_string())
+    })
+    .await;
+    match attached {
+        Ok(Ok(Some(report))) => tracing::info!("memory search by meaning: {report}"),
+        Ok(Ok(None)) => {}
+        Ok(Err(err)) => tracing::warn!("recall matches words only until the embedding model loads: {err}"),
+        Err(err) => tracing::warn!("the memory index did not open: {err}"),
+    }
 }
 
 /// The world's clock in ticks, once the server has sent it.

@@ -76,28 +76,6 @@ pub fn open(config: &Config, name: &str) -> Option<Memories> {
     }
 }
 
-/// Loads the embedding model into the stream (once), so recall searches by meaning; without the model it matches
-/// words and says so once.
-async fn attach_model(state: &BotState, memories: &Memories) {
-    if blocking(memories, |stream| Ok(stream.has_embeddings())).await.unwrap_or(true) {
-        return;
-    }
-    let skills = state.shared.skills.clone();
-    let memories = memories.clone();
-    let name = state.name.clone();
-    let attached = tokio::task::spawn_blocking(move || {
-        let embedder = skills.embedder().map_err(|e| e.to_string())?;
-        let mut stream = memories.lock().unwrap_or_else(|p| p.into_inner());
-        stream.attach(embedder).map_err(|e| e.to_string())
-    })
-    .await;
-    match attached {
-        Ok(Ok(report)) => tracing::info!("{name}: memory search by meaning ({report})"),
-        Ok(Err(err)) => tracing::warn!("{name}: recall matches words only until the embedding model loads: {err}"),
-        Err(err) => tracing::warn!("{name}: the memory index did not open: {err}"),
-    }
-}
-
 /// The block position of `pos` as three numbers.
 fn block(pos: azalea::Vec3) -> [i32; 3] {
     let p = BlockPos::from(pos);
@@ -140,7 +118,6 @@ pub fn died(state: &BotState, bot: &BotHandle) {
 /// disconnects or a newer recorder starts (after a respawn or a reconnect).
 pub async fn record(bot: BotHandle, state: Arc<BotState>, generation: u64) {
     let Some(memories) = state.memory.clone() else { return };
-    attach_model(&state, &memories).await;
     let spawn = block(bot.position());
     let _ = blocking(&memories, move |stream| stream.set_spawn(spawn)).await;
     let mut near: HashSet<String> = HashSet::new();
@@ -228,7 +205,9 @@ pub async fn record(bot: BotHandle, state: Arc<BotState>, generation: u64) {
                 failure = Some(err);
             }
         }
-        if failure.is_none() {
+        let due = blocking(&memories, |stream| Ok(stream.reflection_due())).await.unwrap_or(false);
+        if failure.is_none() && due {
+            agent_memory::load_model(&memories, &state.shared.skills).await;
             match agent_memory::reflect_if_due(&llm, &memories, now).await {
                 Ok(insights) if !insights.is_empty() => tracing::info!("{} reflected: {}", state.name, insights.join("; ")),
                 Ok(_) => {}
@@ -280,6 +259,7 @@ async fn look_around(bot: &BotHandle, memories: &Memories, here: [i32; 3]) -> (F
 pub async fn recall(bot: BotHandle, state: Arc<BotState>, reply: Replier, query: String) {
     let Some(memories) = state.memory.clone() else { return reply.say(NO_MEMORY) };
     agent_memory::record_observed(&bot, &memories).await;
+    agent_memory::load_model(&memories, &state.shared.skills).await;
     let now = agent_memory::now(&memories, &bot).await;
     let words: Vec<String> = query.split_whitespace().map(str::to_lowercase).collect();
     let asks_where = words.first().is_some_and(|w| ["where", "wo", "où", "dónde", "donde", "onde"].contains(&w.as_str()));
