@@ -1,5 +1,5 @@
 //! Every parser that reads outside text — chat commands, plans, trackers, critic verdicts, curriculum proposals, code
-//! and description extraction, skill files, configuration, LLM bodies — fed arbitrary Unicode and a corpus of nasty
+//! and description extraction, skill files, configuration, LLM bodies, memory ratings and reflections — fed arbitrary Unicode and a corpus of nasty
 //! replies: none may panic, and none may take long. (The same parsers have cargo-fuzz targets in `tests/fuzz`.)
 
 use std::time::{Duration, Instant};
@@ -15,6 +15,7 @@ use crate::{
     chat::{help_text, parse_line, split_for_chat},
     config::{Config, Overrides, ServerAddress},
     llm::wire::{parse_completion, parse_wait},
+    memory::answers::{parse_insights, parse_questions, parse_ratings},
     script,
     skills::text::{indexed_description, parse_meta, rename_identifier, search_text, typed_args},
 };
@@ -54,6 +55,9 @@ fn every_parser(text: &str) {
     let _ = ServerAddress::parse(text);
     let _ = parse_completion(text);
     let _ = parse_wait(text);
+    let _ = parse_ratings(text, 3);
+    let _ = parse_questions(text);
+    let _ = parse_insights(text, 10);
 }
 
 /// Replies real models and real files have sent, and worse.
@@ -92,6 +96,9 @@ fn nasty() -> Vec<String> {
         String::new(),
         "\u{FEFF}!status".to_owned(),
         "Wayfarer_2: !goto ~99999999999 ~ ~".to_owned(),
+        "1: 99999999999999999999999\n2. -4\n18446744073709551616) 3\n[1e308, -1e308, NaN]".to_owned(),
+        "Insight (because of 99999999999999999999, 0, 1)\n(((((\n)\nx (because of ".to_owned(),
+        format!("{}?", "Question 1: ".repeat(10_000)),
     ]
 }
 

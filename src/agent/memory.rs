@@ -16,7 +16,7 @@ use crate::{
     bot::{BotHandle, Observation},
     skills::SkillLibrary,
     llm::{Llm, LlmError, Message, Role},
-    memory::{MemoryError, MemoryStream, NewMemory, Subject, age_text, importance, pos_text, reflect},
+    memory::{MemoryError, MemoryStream, NewMemory, Subject, age_text, answers, importance, pos_text},
 };
 
 /// One bot's memory stream, shared by its recorder, its commands and its agents.
@@ -208,7 +208,7 @@ pub async fn rate_batch(llm: &Llm, memories: &Memories) -> Result<usize, Failure
     let count = unrated.len();
     let list = numbered(unrated.iter().map(|(_, text)| text.as_str()));
     let prompt = prompts::render("memory_importance", &[("memories", &list)]).map_err(|e| Failure::Memory(e.to_string()))?;
-    let (ratings, failure) = match ask_usable(llm, prompt, |reply| importance::parse_ratings(reply, count)).await {
+    let (ratings, failure) = match ask_usable(llm, prompt, |reply| answers::parse_ratings(reply, count)).await {
         Ok(ratings) => (ratings, None),
         Err(Failure::Answer(why)) => (vec![importance::PROVISIONAL; count], Some(Failure::Answer(why))),
         Err(other) => return Err(other),
@@ -226,7 +226,7 @@ pub async fn rate_batch(llm: &Llm, memories: &Memories) -> Result<usize, Failure
 pub async fn reflect_if_due(llm: &Llm, memories: &Memories, now: u64) -> Result<Vec<String>, Failure> {
     let recent = blocking(memories, move |stream| {
         Ok(if stream.reflection_due() {
-            stream.recent(reflect::RECENT, now).into_iter().map(|m| m.text.clone()).collect()
+            stream.recent(answers::RECENT, now).into_iter().map(|m| m.text.clone()).collect()
         } else {
             Vec::new()
         })
@@ -247,7 +247,7 @@ async fn reflect(llm: &Llm, memories: &Memories, recent: &[String], now: u64) ->
     let list = numbered(recent.iter().map(String::as_str));
     let prompt = prompts::render("reflection_questions", &[("memories", &list)]).map_err(|e| Failure::Memory(e.to_string()))?;
     let questions = ask_usable(llm, prompt, |reply| {
-        let questions = reflect::parse_questions(reply);
+        let questions = answers::parse_questions(reply);
         if questions.is_empty() { Err("it has no questions (one per line, each ending with ?)".to_owned()) } else { Ok(questions) }
     })
     .await?;
@@ -256,7 +256,7 @@ async fn reflect(llm: &Llm, memories: &Memories, recent: &[String], now: u64) ->
     let statements = blocking(memories, move |stream| {
         let mut statements: Vec<(u64, String)> = Vec::new();
         for question in &asked {
-            for recalled in stream.recall(question, now, reflect::PER_QUESTION)? {
+            for recalled in stream.recall(question, now, answers::PER_QUESTION)? {
                 if !statements.iter().any(|(id, _)| *id == recalled.memory.id) {
                     statements.push((recalled.memory.id, recalled.memory.text));
                 }
@@ -279,7 +279,7 @@ async fn reflect(llm: &Llm, memories: &Memories, recent: &[String], now: u64) ->
     .map_err(|e| Failure::Memory(e.to_string()))?;
     let count = statements.len();
     let insights = ask_usable(llm, prompt, |reply| {
-        let insights = reflect::parse_insights(reply, count);
+        let insights = answers::parse_insights(reply, count);
         if insights.is_empty() {
             Err(format!("it has no insight citing statements 1 to {count} (end each line with \"(because of 1, 3)\")"))
         } else {

@@ -1,5 +1,6 @@
 //! How much a memory matters, 1 (an everyday chore) to 10 (a life-changing event): fixed rules for the kinds of event
-//! the bot records itself, the LLM (in batches, with anchored examples) for what people said. Pure.
+//! the bot records itself; the LLM rates what people said, in batches with anchored examples (its answers are read
+//! in [`super::answers`]). Pure.
 
 use super::Subject;
 
@@ -50,49 +51,6 @@ pub fn insight_importance(evidence: &[u8]) -> u8 {
     evidence.iter().copied().max().unwrap_or(PROVISIONAL).clamp(4, 10)
 }
 
-/// Reads the LLM's ratings of `count` numbered memories: a JSON array of numbers (`[3, 8, 1]`), or one `N: rating` /
-/// `N. rating` line per memory. Ratings outside 1..=10 are clamped. Returns one rating per memory, or why the answer
-/// cannot be used.
-pub fn parse_ratings(reply: &str, count: usize) -> Result<Vec<u8>, String> {
-    let clamp = |n: f64| n.round().clamp(1.0, 10.0) as u8;
-    // A JSON array anywhere in the answer (a fence or a sentence around it is fine).
-    for (start, _) in reply.match_indices('[') {
-        let Some(rest) = reply.get(start..) else { continue };
-        let mut stream = serde_json::Deserializer::from_str(rest).into_iter::<Vec<serde_json::Value>>();
-        if let Some(Ok(values)) = stream.next() {
-            let numbers: Vec<f64> = values
-                .iter()
-                .filter_map(|v| v.as_f64().or_else(|| v.get("rating").and_then(serde_json::Value::as_f64)))
-                .collect();
-            if numbers.len() == count && numbers.len() == values.len() {
-                return Ok(numbers.into_iter().map(clamp).collect());
-            }
-            if !numbers.is_empty() {
-                return Err(format!("it rates {} memories, not {count}", numbers.len()));
-            }
-        }
-    }
-    // `1: 4` / `2. 7` / `3) 2` lines.
-    let mut rated = vec![None; count];
-    for line in reply.lines() {
-        let line = line.trim().trim_start_matches(['-', '*', ' ']);
-        let digits: String = line.chars().take_while(char::is_ascii_digit).collect();
-        let Ok(n) = digits.parse::<usize>() else { continue };
-        let Some(rest) = line.get(digits.len()..) else { continue };
-        let rest = rest.trim_start_matches([':', '.', ')', ' ', '=', '-']);
-        let value: String = rest.chars().take_while(|c| c.is_ascii_digit() || *c == '.').collect();
-        if let (Some(slot), Ok(value)) = (n.checked_sub(1).and_then(|i| rated.get_mut(i)), value.parse::<f64>()) {
-            *slot = Some(clamp(value));
-        }
-    }
-    let found = rated.iter().flatten().count();
-    if found == count {
-        Ok(rated.into_iter().flatten().collect())
-    } else {
-        Err(format!("it rates {found} of the {count} memories (answer with a JSON array of {count} numbers)"))
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -105,16 +63,5 @@ mod tests {
         assert_eq!(by_rule(&Subject::Heard { from: "Alex".into() }), None, "what people say is for the LLM");
         assert_eq!(insight_importance(&[2, 3]), 4);
         assert_eq!(insight_importance(&[2, 9]), 9);
-    }
-
-    #[test]
-    fn ratings_from_arrays_and_lines() {
-        assert_eq!(parse_ratings("[3, 8, 1]", 3), Ok(vec![3, 8, 1]));
-        assert_eq!(parse_ratings("Ratings:\n```json\n[2, 11, 0.4]\n```", 3), Ok(vec![2, 10, 1]));
-        assert_eq!(parse_ratings("1: 4\n2. 7\n3) 2", 3), Ok(vec![4, 7, 2]));
-        assert_eq!(parse_ratings("[{\"rating\": 5}, {\"rating\": 6}]", 2), Ok(vec![5, 6]));
-        assert!(parse_ratings("[1, 2]", 3).unwrap_err().contains("2 memories, not 3"));
-        assert!(parse_ratings("they are all boring", 2).unwrap_err().contains("0 of the 2"));
-        assert!(parse_ratings("1: 4", 2).unwrap_err().contains("1 of the 2"));
     }
 }

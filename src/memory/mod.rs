@@ -1,20 +1,20 @@
 //! The memory stream, in the manner of generative agents: each bot records what it perceives and does as memories
 //! (chat it heard, players it met, blocks and chests it saw, attacks and deaths, task outcomes, facts its owners told
 //! it, insights from reflection), each with the game time it was made and last recalled, an importance from 1 to 10
-//! and an embedding. Recall ranks by recency, importance and relevance ([`recall`]); reflection's answers are read
-//! in [`reflect`]; places form a tree ([`places`]).
+//! and an embedding. Recall ranks by recency, importance and relevance ([`recall`]); the LLM's answers (ratings,
+//! reflection) are read in [`answers`]; places form a tree ([`places`]).
 //!
 //! One stream per bot, in its checkpoint folder: an append-only log ([`log`]) that is the truth, and a vector index
 //! that rebuilds itself from it. Bounded: past the limit, low-scoring old observations are forgotten first, insights
 //! last. This module does not watch the world or call the LLM: the app records what the bot sees, the agent asks the
 //! LLM for ratings and reflections and hands the answers here.
 
+pub mod answers;
 pub mod importance;
 mod index;
 pub mod log;
 pub mod places;
 pub mod recall;
-pub mod reflect;
 
 use std::{
     collections::{BTreeMap, BTreeSet},

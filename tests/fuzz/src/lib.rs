@@ -12,6 +12,7 @@ pub mod chat;
 
 pub mod agent;
 pub mod llm;
+pub mod memory;
 pub mod script;
 pub mod skills;
 

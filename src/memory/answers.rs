@@ -1,6 +1,7 @@
-//! Reflection's two answers, read: the few most salient questions about recent memories, and the insights the LLM
-//! draws from the memories recalled for them, each citing the numbered statements it rests on
-//! (`Alex trusts the bot with iron (because of 1, 5, 3)`). Pure; the agent asks and the stream records.
+//! The LLM's answers for the memory stream, read: importance ratings of numbered memories, reflection's few most
+//! salient questions about recent memories, and the insights it draws from the memories recalled for them, each
+//! citing the numbered statements it rests on (`Alex trusts the bot with iron (because of 1, 5, 3)`). Pure (serde_json
+//! only: the fuzz harness compiles this file alone); the agent asks and the stream records.
 
 /// Questions asked per reflection (generative agents ask three).
 pub const QUESTIONS: usize = 3;
@@ -10,6 +11,49 @@ pub const INSIGHTS: usize = 5;
 pub const RECENT: usize = 60;
 /// Memories recalled for each question.
 pub const PER_QUESTION: usize = 6;
+
+/// Reads the LLM's ratings of `count` numbered memories: a JSON array of numbers (`[3, 8, 1]`), or one `N: rating` /
+/// `N. rating` line per memory. Ratings outside 1..=10 are clamped. Returns one rating per memory, or why the answer
+/// cannot be used.
+pub fn parse_ratings(reply: &str, count: usize) -> Result<Vec<u8>, String> {
+    let clamp = |n: f64| n.round().clamp(1.0, 10.0) as u8;
+    // A JSON array anywhere in the answer (a fence or a sentence around it is fine).
+    for (start, _) in reply.match_indices('[') {
+        let Some(rest) = reply.get(start..) else { continue };
+        let mut stream = serde_json::Deserializer::from_str(rest).into_iter::<Vec<serde_json::Value>>();
+        if let Some(Ok(values)) = stream.next() {
+            let numbers: Vec<f64> = values
+                .iter()
+                .filter_map(|v| v.as_f64().or_else(|| v.get("rating").and_then(serde_json::Value::as_f64)))
+                .collect();
+            if numbers.len() == count && numbers.len() == values.len() {
+                return Ok(numbers.into_iter().map(clamp).collect());
+            }
+            if !numbers.is_empty() {
+                return Err(format!("it rates {} memories, not {count}", numbers.len()));
+            }
+        }
+    }
+    // `1: 4` / `2. 7` / `3) 2` lines.
+    let mut rated = vec![None; count];
+    for line in reply.lines() {
+        let line = line.trim().trim_start_matches(['-', '*', ' ']);
+        let digits: String = line.chars().take_while(char::is_ascii_digit).collect();
+        let Ok(n) = digits.parse::<usize>() else { continue };
+        let Some(rest) = line.get(digits.len()..) else { continue };
+        let rest = rest.trim_start_matches([':', '.', ')', ' ', '=', '-']);
+        let value: String = rest.chars().take_while(|c| c.is_ascii_digit() || *c == '.').collect();
+        if let (Some(slot), Ok(value)) = (n.checked_sub(1).and_then(|i| rated.get_mut(i)), value.parse::<f64>()) {
+            *slot = Some(clamp(value));
+        }
+    }
+    let found = rated.iter().flatten().count();
+    if found == count {
+        Ok(rated.into_iter().flatten().collect())
+    } else {
+        Err(format!("it rates {found} of the {count} memories (answer with a JSON array of {count} numbers)"))
+    }
+}
 
 /// The questions in an answer: a JSON array of strings, or one question per line (numbers and bullets dropped).
 pub fn parse_questions(reply: &str) -> Vec<String> {
@@ -83,6 +127,17 @@ fn strip_numbering(line: &str) -> &str {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn ratings_from_arrays_and_lines() {
+        assert_eq!(parse_ratings("[3, 8, 1]", 3), Ok(vec![3, 8, 1]));
+        assert_eq!(parse_ratings("Ratings:\n```json\n[2, 11, 0.4]\n```", 3), Ok(vec![2, 10, 1]));
+        assert_eq!(parse_ratings("1: 4\n2. 7\n3) 2", 3), Ok(vec![4, 7, 2]));
+        assert_eq!(parse_ratings("[{\"rating\": 5}, {\"rating\": 6}]", 2), Ok(vec![5, 6]));
+        assert!(parse_ratings("[1, 2]", 3).unwrap_err().contains("2 memories, not 3"));
+        assert!(parse_ratings("they are all boring", 2).unwrap_err().contains("0 of the 2"));
+        assert!(parse_ratings("1: 4", 2).unwrap_err().contains("1 of the 2"));
+    }
 
     #[test]
     fn questions_from_lists_and_arrays() {
