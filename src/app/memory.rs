@@ -36,6 +36,8 @@ const SCAN_LIMIT: usize = 256;
 const HURT_AGAIN_AFTER: Duration = Duration::from_secs(30);
 /// Unrated memories are sent to the LLM once a batch is full or the oldest waited this long.
 const RATE_AFTER: Duration = Duration::from_secs(60);
+/// The bot must have been idle this long before memory work asks the LLM.
+const IDLE_BEFORE_LLM: Duration = Duration::from_secs(30);
 /// After the LLM failed, memory work waits this long before asking again.
 const LLM_REST: Duration = Duration::from_secs(300);
 /// Memories `!recall` answers with.
@@ -126,6 +128,7 @@ pub async fn record(bot: BotHandle, state: Arc<BotState>, generation: u64) {
     let mut llm_rest_until: Option<Instant> = None;
     let mut rated_at = Instant::now();
     let mut gone_since: Option<Instant> = None;
+    let mut idle_since: Option<Instant> = None;
     for round in 1u32.. {
         tokio::time::sleep(ROUND).await;
         if state.memory_generation.load(Ordering::SeqCst) != generation {
@@ -191,10 +194,17 @@ pub async fn record(bot: BotHandle, state: Arc<BotState>, generation: u64) {
                 continue;
             }
         };
-        // The LLM's part, when there is one, it is not resting after a failure, and the bot is idle: memory work is
-        // background work and never holds up a task or learning for the model (learning does its own between tasks).
+        // The LLM's part, when there is one, it is not resting after a failure, and the bot has been idle a while:
+        // memory work is background work and never holds up a task or learning for the model, nor slips in between
+        // an owner's commands (learning does its own between tasks).
+        if state.activity.describe() == "idle" {
+            idle_since.get_or_insert_with(Instant::now);
+        } else {
+            idle_since = None;
+        }
         let Some(llm) = state.llm.clone().filter(|llm| llm.is_enabled()) else { continue };
-        if llm_rest_until.is_some_and(|until| Instant::now() < until) || state.activity.describe() != "idle" || llm.waiting().is_some() {
+        let settled = idle_since.is_some_and(|since| since.elapsed() >= IDLE_BEFORE_LLM);
+        if llm_rest_until.is_some_and(|until| Instant::now() < until) || !settled || llm.waiting().is_some() {
             continue;
         }
         let unrated = blocking(&memories, |stream| Ok(stream.unrated(importance::BATCH).len())).await.unwrap_or(0);
