@@ -17,7 +17,7 @@ pub mod places;
 pub mod recall;
 
 use std::{
-    collections::{BTreeMap, BTreeSet},
+    collections::{BTreeMap, BTreeSet, HashMap},
     path::{Path, PathBuf},
     sync::Arc,
     time::Instant,
@@ -219,8 +219,8 @@ pub struct MemoryStream {
     memories: BTreeMap<u64, Memory>,
     /// (last recalled, id), for the recency candidates.
     by_access: BTreeSet<(u64, u64)>,
-    /// Sightings, chests and meetings: the memories a newer one of their kind may replace.
-    replaceable: BTreeSet<u64>,
+    /// Sightings, chests and meetings by what they are about: a newer one with the same key replaces the older.
+    replaceable: HashMap<Replaceable, u64>,
     next_id: u64,
     log: Log,
     index: Option<VectorIndex>,
@@ -241,7 +241,7 @@ impl MemoryStream {
             settings,
             memories: BTreeMap::new(),
             by_access: BTreeSet::new(),
-            replaceable: BTreeSet::new(),
+            replaceable: HashMap::new(),
             next_id: 0,
             log,
             index: None,
@@ -296,8 +296,8 @@ impl MemoryStream {
 
     fn insert(&mut self, memory: Memory) {
         self.by_access.insert((memory.accessed, memory.id));
-        if matches!(memory.subject, Subject::Chest { .. } | Subject::Seen { .. } | Subject::Met { .. }) {
-            self.replaceable.insert(memory.id);
+        if let Some(key) = Replaceable::of(&memory.subject, memory.pos) {
+            self.replaceable.insert(key, memory.id);
         }
         if let Some(old) = self.memories.insert(memory.id, memory) {
             self.by_access.remove(&(old.accessed, old.id));
@@ -307,7 +307,11 @@ impl MemoryStream {
     fn remove(&mut self, id: u64) -> Option<Memory> {
         let memory = self.memories.remove(&id)?;
         self.by_access.remove(&(memory.accessed, id));
-        self.replaceable.remove(&id);
+        if let Some(key) = Replaceable::of(&memory.subject, memory.pos)
+            && self.replaceable.get(&key) == Some(&id)
+        {
+            self.replaceable.remove(&key);
+        }
         Some(memory)
     }
 
@@ -395,8 +399,7 @@ impl MemoryStream {
     /// the LLM rates it. A sighting replaces the earlier one of the same kind in the same area, a chest's contents
     /// the earlier ones of that chest, a meeting the earlier one with that player.
     pub fn record(&mut self, new: NewMemory, now: u64) -> Result<u64, MemoryError> {
-        let replaced: Vec<u64> =
-            self.replaceable.iter().filter_map(|id| self.memories.get(id)).filter(|m| replaces(&new, m)).map(|m| m.id).collect();
+        let replaced: Vec<u64> = Replaceable::of(&new.subject, new.pos).and_then(|key| self.replaceable.get(&key)).copied().into_iter().collect();
         self.forget_ids(&replaced)?;
         let id = self.next_id;
         self.next_id += 1;
@@ -683,15 +686,25 @@ impl MemoryStream {
     }
 }
 
-/// Whether recording `new` makes `old` out of date.
-fn replaces(new: &NewMemory, old: &Memory) -> bool {
-    match (&new.subject, &old.subject) {
-        (Subject::Chest { .. }, Subject::Chest { .. }) => new.pos.is_some() && new.pos == old.pos,
-        (Subject::Seen { block, .. }, Subject::Seen { block: old_block, .. }) => {
-            block == old_block && new.pos.zip(old.pos).is_some_and(|(a, b)| places::cell(a) == places::cell(b))
+/// What a sighting, a chest or a meeting is about: a newer memory with the same key makes the older out of date.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+enum Replaceable {
+    /// A chest, by position.
+    Chest([i32; 3]),
+    /// Blocks of a kind, by area.
+    Seen(String, [i32; 3]),
+    /// A player, by lowercase name.
+    Met(String),
+}
+
+impl Replaceable {
+    fn of(subject: &Subject, pos: Option<[i32; 3]>) -> Option<Self> {
+        match subject {
+            Subject::Chest { .. } => pos.map(Replaceable::Chest),
+            Subject::Seen { block, .. } => pos.map(|p| Replaceable::Seen(block.clone(), places::cell(p))),
+            Subject::Met { player } => Some(Replaceable::Met(player.to_lowercase())),
+            _ => None,
         }
-        (Subject::Met { player }, Subject::Met { player: old_player }) => player.eq_ignore_ascii_case(old_player),
-        _ => false,
     }
 }
 

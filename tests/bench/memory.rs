@@ -47,7 +47,8 @@ fn memory(i: usize) -> NewMemory {
     const ITEMS: [&str; 8] = ["coal", "cobblestone", "oak_log", "bread", "iron_ingot", "torch", "wheat_seeds", "string"];
     const MOBS: [&str; 4] = ["zombie", "skeleton", "spider", "creeper"];
     const TASKS: [&str; 6] = ["Mine 3 oak_log", "Craft 1 stone_pickaxe", "Smelt 4 iron_ingot", "Kill 1 cow", "Craft 8 torch", "Mine 10 cobblestone"];
-    let pos = [(i as i32 * 37) % 900 - 450, 12 + (i as i32 * 13) % 60, (i as i32 * 91) % 900 - 450];
+    // Each memory in an area of its own (17 blocks apart on a 317-wide grid), so none replaces another.
+    let pos = [(i as i32 % 317) * 17 - 2700, 12 + (i as i32 * 13) % 60, (i as i32 / 317) * 17 - 2700];
     let player = PLAYERS[i % PLAYERS.len()];
     let at = format!("{} {} {}", pos[0], pos[1], pos[2]);
     match i % 7 {
@@ -90,8 +91,9 @@ fn recall_at_scale() {
     }
     let logged = started.elapsed().as_secs_f64();
     let live = stream.len();
+    let embedder = embedder();
     let started = Instant::now();
-    let report = stream.attach(embedder()).unwrap();
+    let report = stream.attach(embedder.clone()).unwrap();
     let indexed = started.elapsed().as_secs_f64();
     eprintln!("{live} memories ({} replaced as newer ones came) logged in {logged:.1} s; index built in {indexed:.0} s ({report})", MEMORIES - live);
     let now = MEMORIES as u64 * 200;
@@ -99,7 +101,6 @@ fn recall_at_scale() {
         "where is iron ore", "who asked me for help", "is there coal in a chest", "what hurt me", "where is a furnace",
         "what did Maya want", "diamonds", "which tasks failed", "is it dangerous at night", "where can I get bread",
     ];
-    let embedder = embedder();
     let ids: Vec<u64> = stream.memories().map(|m| m.id).collect();
     let vectors: Vec<Vec<f32>> = ids.iter().map(|id| stream.vector(*id).expect("every memory is indexed")).collect();
     let (mut ours, mut every) = (Vec::new(), Vec::new());
