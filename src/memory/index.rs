@@ -9,7 +9,7 @@ use std::{
 };
 
 use serde::{Deserialize, Serialize};
-use usearch::{Index, IndexOptions, MetricKind, ScalarKind};
+use usearch::{Index, ScalarKind};
 
 use super::MemoryError;
 use crate::skills::Embedder;
@@ -50,14 +50,7 @@ impl VectorIndex {
     }
 
     fn load(dir: &Path, embedder: &Embedder) -> Result<Self, String> {
-        let manifest_path = dir.join(MANIFEST_FILE);
-        let text = match std::fs::read_to_string(&manifest_path) {
-            Ok(text) => text,
-            Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Err("there was none".to_owned()),
-            Err(err) => return Err(format!("{}: {err}", manifest_path.display())),
-        };
-        let manifest: Manifest =
-            serde_json::from_str(&text).map_err(|err| format!("{} is damaged ({err})", manifest_path.display()))?;
+        let manifest: Manifest = crate::skills::read_manifest(&dir.join(MANIFEST_FILE))?;
         if manifest.model != embedder.model_id() || manifest.dimensions != embedder.dimensions() {
             return Err(format!("it was built by {} ({} dimensions)", manifest.model, manifest.dimensions));
         }
@@ -147,18 +140,7 @@ impl VectorIndex {
 }
 
 fn new_index(dimensions: usize) -> Result<Index, MemoryError> {
-    let options = IndexOptions {
-        dimensions,
-        metric: MetricKind::Cos,
-        quantization: ScalarKind::F16,
-        connectivity: 0,
-        expansion_add: 0,
-        expansion_search: 0,
-        multi: false,
-    };
-    let index = Index::new(&options).map_err(index_error)?;
-    index.reserve(1024).map_err(index_error)?;
-    Ok(index)
+    crate::skills::cosine_index(dimensions, ScalarKind::F16, 1024).map_err(index_error)
 }
 
 fn index_error(err: impl std::fmt::Display) -> MemoryError {

@@ -95,14 +95,7 @@ impl SkillIndex {
 
     /// The stored index, or why it cannot be used.
     fn load(dir: &Path, embedder: &Embedder) -> Result<Self, String> {
-        let manifest_path = dir.join(MANIFEST_FILE);
-        let text = match std::fs::read_to_string(&manifest_path) {
-            Ok(text) => text,
-            Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Err("there was none".to_owned()),
-            Err(err) => return Err(format!("{}: {err}", manifest_path.display())),
-        };
-        let manifest: Manifest =
-            serde_json::from_str(&text).map_err(|err| format!("{} is damaged ({err})", manifest_path.display()))?;
+        let manifest: Manifest = read_manifest(&dir.join(MANIFEST_FILE))?;
         if manifest.model != embedder.model_id() || manifest.dimensions != embedder.dimensions() {
             return Err(format!(
                 "it was built by {} ({} dimensions), not {}",
@@ -215,17 +208,33 @@ impl SkillIndex {
 }
 
 fn new_index(dimensions: usize) -> Result<Index, SkillError> {
+    cosine_index(dimensions, ScalarKind::F32, 64).map_err(index_error)
+}
+
+/// A saved index's manifest, or why it cannot be read: missing (`there was none`), unreadable, or damaged.
+pub fn read_manifest<T: serde::de::DeserializeOwned>(path: &Path) -> Result<T, String> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(err) if err.kind() == std::io::ErrorKind::NotFound => return Err("there was none".to_owned()),
+        Err(err) => return Err(format!("{}: {err}", path.display())),
+    };
+    serde_json::from_str(&text).map_err(|err| format!("{} is damaged ({err})", path.display()))
+}
+
+/// An empty usearch index for unit vectors compared by cosine, stored as `quantization`, with room for `reserve`:
+/// the one kind of index Wayfarer keeps (skills here, memories in [`crate::memory`]).
+pub fn cosine_index(dimensions: usize, quantization: ScalarKind, reserve: usize) -> Result<Index, String> {
     let options = IndexOptions {
         dimensions,
         metric: MetricKind::Cos,
-        quantization: ScalarKind::F32,
+        quantization,
         connectivity: 0,
         expansion_add: 0,
         expansion_search: 0,
         multi: false,
     };
-    let index = Index::new(&options).map_err(index_error)?;
-    index.reserve(64).map_err(index_error)?;
+    let index = Index::new(&options).map_err(|e| e.to_string())?;
+    index.reserve(reserve).map_err(|e| e.to_string())?;
     Ok(index)
 }
 

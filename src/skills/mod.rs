@@ -19,7 +19,7 @@ use std::{
 };
 
 pub use embed::{EmbedError, Embedder, FETCH_COMMAND, MODEL_ID};
-pub use index::{INDEX_DIR, SkillIndex, SyncReport};
+pub use index::{INDEX_DIR, SkillIndex, SyncReport, cosine_index, read_manifest};
 use rhai::AST;
 pub use store::{Skill, call_args, skill_name, utc_now, valid_name, write_atomically};
 use store::ReadError;
