@@ -39,7 +39,8 @@ pub const TICKS_PER_SECOND: u64 = 20;
 pub const DAY: u64 = 24_000;
 /// Memories embedded per batch when the index is rebuilt.
 const EMBED_BATCH: usize = 256;
-/// Candidates recall scores: the nearest by meaning, and as many of the most recently recalled.
+/// Candidates recall scores: the nearest by meaning, as many of the most recently recalled, and half as many of the
+/// most important.
 const CANDIDATES: usize = 128;
 
 #[derive(Debug, thiserror::Error)]
@@ -219,6 +220,8 @@ pub struct MemoryStream {
     memories: BTreeMap<u64, Memory>,
     /// (last recalled, id), for the recency candidates.
     by_access: BTreeSet<(u64, u64)>,
+    /// (importance, id), for the most important candidates.
+    by_importance: BTreeSet<(u8, u64)>,
     /// Sightings, chests and meetings by what they are about: a newer one with the same key replaces the older.
     replaceable: HashMap<Replaceable, u64>,
     next_id: u64,
@@ -241,6 +244,7 @@ impl MemoryStream {
             settings,
             memories: BTreeMap::new(),
             by_access: BTreeSet::new(),
+            by_importance: BTreeSet::new(),
             replaceable: HashMap::new(),
             next_id: 0,
             log,
@@ -284,8 +288,10 @@ impl MemoryStream {
             Entry::Rate { ratings } => {
                 for (id, importance) in ratings {
                     if let Some(m) = self.memories.get_mut(&id) {
+                        self.by_importance.remove(&(m.importance, id));
                         m.importance = importance.clamp(1, 10);
                         m.provisional = false;
+                        self.by_importance.insert((m.importance, id));
                     }
                 }
             }
@@ -296,17 +302,20 @@ impl MemoryStream {
 
     fn insert(&mut self, memory: Memory) {
         self.by_access.insert((memory.accessed, memory.id));
+        self.by_importance.insert((memory.importance, memory.id));
         if let Some(key) = Replaceable::of(&memory.subject, memory.pos) {
             self.replaceable.insert(key, memory.id);
         }
         if let Some(old) = self.memories.insert(memory.id, memory) {
             self.by_access.remove(&(old.accessed, old.id));
+            self.by_importance.remove(&(old.importance, old.id));
         }
     }
 
     fn remove(&mut self, id: u64) -> Option<Memory> {
         let memory = self.memories.remove(&id)?;
         self.by_access.remove(&(memory.accessed, id));
+        self.by_importance.remove(&(memory.importance, id));
         if let Some(key) = Replaceable::of(&memory.subject, memory.pos)
             && self.replaceable.get(&key) == Some(&id)
         {
@@ -520,14 +529,14 @@ impl MemoryStream {
                         candidates.push((m, similarity));
                     }
                 }
-                for (_, id) in self.by_access.iter().rev() {
-                    if chosen.len() >= 2 * CANDIDATES {
-                        break;
-                    }
-                    if let Some(m) = self.memories.get(id).filter(live)
-                        && chosen.insert(*id)
+                // The most recently recalled and the most important: either part can outweigh meaning.
+                let recent = self.by_access.iter().rev().map(|(_, id)| *id).take(CANDIDATES);
+                let important = self.by_importance.iter().rev().map(|(_, id)| *id).take(CANDIDATES / 2);
+                for id in recent.chain(important) {
+                    if let Some(m) = self.memories.get(&id).filter(live)
+                        && chosen.insert(id)
                     {
-                        let similarity = index.similarity(*id, query).unwrap_or(0.0);
+                        let similarity = index.similarity(id, query).unwrap_or(0.0);
                         candidates.push((m, similarity));
                     }
                 }

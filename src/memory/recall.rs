@@ -1,13 +1,12 @@
 //! Recall's ranking, as generative agents rank: recency (exponential decay over game time since a memory was last
 //! recalled), importance and relevance (cosine of the query to the memory), each brought to 0..=1 and summed with
-//! weights. Recency and importance have natural bounds and keep them (min-max over a handful of memories made a few
-//! ticks apart would blow a difference of a thousandth up to the whole scale); relevance is min-max normalised over
-//! the candidates, over a span of at least [`MIN_RELEVANCE_SPAN`]. Pure: the clock and the similarities are given.
+//! weights. Each is normalised by bounds that do not depend on which memories are scored, so ranking a few hundred
+//! candidates orders them as ranking every memory would: recency and importance keep their natural scales (min-max
+//! over memories made a few ticks apart would blow a difference of a thousandth up to the whole scale), and relevance
+//! is the similarity as a share of the best match's (the nearest memory by meaning is always a candidate). Pure: the
+//! clock and the similarities are given.
 
 use super::Memory;
-
-/// Cosine similarities closer than this are not stretched to the whole scale.
-pub const MIN_RELEVANCE_SPAN: f32 = 0.25;
 
 /// How much each part counts. The defaults are the proportions generative agents' code uses (recency 0.5,
 /// relevance 3, importance 2): what a memory is about matters most.
@@ -42,14 +41,13 @@ pub struct Score {
 
 /// Ranks `candidates` (each with its cosine similarity to the query), best first; ties go to the newer memory.
 pub fn rank(candidates: &[(&Memory, f32)], now: u64, half_life: u64, weights: Weights) -> Vec<Score> {
-    let (low, high) = candidates.iter().fold((f32::INFINITY, f32::NEG_INFINITY), |(lo, hi), (_, s)| (lo.min(*s), hi.max(*s)));
-    let span = (high - low).max(MIN_RELEVANCE_SPAN);
+    let best = candidates.iter().map(|(_, s)| *s).fold(0.0_f32, f32::max);
     let mut scores: Vec<(u64, Score)> = candidates
         .iter()
         .map(|(m, similarity)| {
             let recency = recency(m.accessed, now, half_life);
             let importance = f32::from(m.importance.clamp(1, 10) - 1) / 9.0;
-            let relevance = ((similarity - low) / span).clamp(0.0, 1.0);
+            let relevance = if best > 0.0 { (similarity / best).clamp(0.0, 1.0) } else { 0.0 };
             let total = weights.recency * recency + weights.importance * importance + weights.relevance * relevance;
             (m.at, Score { id: m.id, total, recency, importance, relevance })
         })
@@ -99,7 +97,8 @@ mod tests {
         let ranked = rank(&candidates, now, 24_000, Weights::default());
         assert_eq!(ranked.iter().map(|s| s.id).collect::<Vec<_>>(), [3, 1, 2]);
         let part = |id: u64| *ranked.iter().find(|s| s.id == id).unwrap();
-        assert_eq!((part(3).relevance, part(1).relevance), (1.0, 0.0));
+        assert_eq!(part(3).relevance, 1.0);
+        assert!((part(1).relevance - 0.1 / 0.9).abs() < 1e-6);
         assert!((part(2).recency - 0.5_f32.powf(1000.0 / 24_000.0)).abs() < 1e-6);
         assert_eq!((part(1).importance, part(2).importance), (1.0, 0.0));
 
@@ -116,12 +115,16 @@ mod tests {
     }
 
     #[test]
-    fn close_similarities_are_not_stretched_and_ties_go_to_the_newer() {
+    fn relevance_is_a_share_of_the_best_match_and_ties_go_to_the_newer() {
         let a = memory(1, 50, 5, "a");
         let b = memory(2, 60, 5, "b");
-        let ranked = rank(&[(&a, 0.30), (&b, 0.31)], 60, 10, Weights { recency: 0.0, ..Weights::default() });
-        assert_eq!(ranked[0].id, 2);
-        assert!((ranked[0].relevance - 0.04).abs() < 1e-4, "{ranked:?}");
+        let c = memory(3, 40, 5, "c");
+        let ranked = rank(&[(&a, 0.30), (&b, 0.60), (&c, -0.2)], 60, 10, Weights { recency: 0.0, ..Weights::default() });
+        assert_eq!(ranked.iter().map(|s| s.id).collect::<Vec<_>>(), [2, 1, 3]);
+        assert_eq!((ranked[0].relevance, ranked[1].relevance, ranked[2].relevance), (1.0, 0.5, 0.0));
+        // Scoring more memories does not change how the first two compare.
+        let fewer = rank(&[(&a, 0.30), (&b, 0.60)], 60, 10, Weights { recency: 0.0, ..Weights::default() });
+        assert_eq!((fewer[0].total, fewer[1].total), (ranked[0].total, ranked[1].total));
         let ranked = rank(&[(&a, 0.5), (&b, 0.5)], 60, 10, Weights { recency: 0.0, ..Weights::default() });
         assert_eq!(ranked[0].id, 2);
         assert!(rank(&[], 0, 10, Weights::default()).is_empty());
