@@ -114,7 +114,7 @@ bench-team: setup models
 	$(CARGO) bench --bench team
 
 ## bench-memory: recall p50/p95 at 100 000 memories against scoring every memory, and memories, bytes and LLM calls
-## per hour of play from a real bot in a natural world (~15 min; MEMORY_BENCH=recall|play runs one part)
+## per hour of play from a real bot in a natural world (~20 min; MEMORY_BENCH=recall|play runs one part)
 bench-memory: setup models
 	$(CARGO) bench --bench memory
 

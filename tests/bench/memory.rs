@@ -2,7 +2,7 @@
 //!
 //! 1. Recall at 100 000 memories: a stream filled with a long run's kinds of memory (chat, sightings, chests,
 //!    meetings, hurts, task outcomes, insights), its index built from the log, then 200 questions recalled (embed the
-//!    question, the nearest 128 by meaning and the 128 most recently recalled, ranked). Side by side with
+//!    question, the nearest 128 by meaning, the 128 most recently recalled and the 64 most important, ranked). Side by side with
 //!    generative agents' way: every memory scored against the question. Printed: p50/p95 per question, and how often
 //!    the two ways agree on the best memory and on the top five.
 //! 2. An hour of play, measured over `PLAY_MINUTES` of a real bot in a natural world (seed 5150: no test uses it), an
@@ -29,6 +29,8 @@ use wayfarer::{
 const MEMORIES: usize = 100_000;
 const QUESTIONS: usize = 200;
 const PLAY_SEED: u64 = 5150;
+/// How long the bot stands idle between two goals in the play part.
+const IDLE_BETWEEN_GOALS: Duration = Duration::from_secs(45);
 
 fn embedder() -> Arc<Embedder> {
     let dir = std::env::var_os("WAYFARER_MODELS").map(PathBuf::from).unwrap_or_else(default_models_dir);
@@ -130,7 +132,7 @@ fn recall_at_scale() {
     println!("| | p50 | p95 | best memory as scoring every one | top five shared |");
     println!("|---|---|---|---|---|");
     println!(
-        "| Wayfarer (nearest 128 by meaning + 128 most recent, ranked) | {:.2} ms | {:.2} ms | {:.0} % | {:.0} % |",
+        "| Wayfarer (nearest 128 by meaning, 128 most recent, 64 most important, ranked) | {:.2} ms | {:.2} ms | {:.0} % | {:.0} % |",
         percentile(&ours, 0.5),
         percentile(&ours, 0.95),
         100.0 * same_best as f64 / QUESTIONS as f64,
@@ -169,30 +171,47 @@ fn play_for_a_while(minutes: u64) {
         "--username", "Pip", "--owner", "Alice", "--llm-url", &endpoint.base_url(), "--checkpoint", checkpoint.path(),
     ]);
     bot.expect_log("Pip spawned at", Duration::from_secs(60));
-    let goals = ["!task get 6 logs", "!task craft a stone pickaxe", "!task get 8 cobblestone", "!task get 4 coal", "!task get 12 logs"];
+    // Goals that each take work, the counts growing every round so none is done already; between goals the owner
+    // chats and the bot stands idle for a while, as a bot beside a player does.
+    let goals = ["get {} logs", "craft a stone pickaxe", "get {} cobblestone", "get {} coal", "craft a furnace", "get {} dirt"];
+    let base = [6, 1, 8, 4, 1, 16];
     let talk = [
         "good morning Pip", "could you build us a shelter later?", "I saw a cave to the east", "the sun is nice today",
         "watch out for creepers at night", "we need more torches", "thanks for the wood", "I'm going fishing",
     ];
     let started = Instant::now();
     let limit = Duration::from_secs(minutes * 60);
-    let (mut goal, mut said) = (0, 0);
-    let mut from = world.say("Alice", goals[0]);
+    let (mut done, mut said) = (0, 0);
     let mut next_talk = Instant::now() + Duration::from_secs(20);
-    while started.elapsed() < limit {
-        std::thread::sleep(Duration::from_millis(500));
-        if Instant::now() >= next_talk {
-            world.say("Alice", talk[said % talk.len()]);
-            said += 1;
-            next_talk = Instant::now() + Duration::from_secs(20);
+    'play: for k in 0.. {
+        let round = k / goals.len() + 1;
+        let goal = goals[k % goals.len()].replace("{}", &(base[k % goals.len()] * round).to_string());
+        if goal.starts_with("craft") && round > 1 {
+            continue;
         }
-        let asked = goals[goal % goals.len()].trim_start_matches("!task ");
-        let ended = world.chat_since(from).iter().any(|l| {
-            l.starts_with(&format!("<Pip> I succeeded in task: {asked}")) || l.starts_with(&format!("<Pip> I failed task: {asked}"))
-        });
-        if ended {
-            goal += 1;
-            from = world.say("Alice", goals[goal % goals.len()]);
+        let from = world.say("Alice", &format!("!task {goal}"));
+        let mut ended_at: Option<Instant> = None;
+        loop {
+            std::thread::sleep(Duration::from_millis(500));
+            if started.elapsed() >= limit {
+                break 'play;
+            }
+            if Instant::now() >= next_talk {
+                world.say("Alice", talk[said % talk.len()]);
+                said += 1;
+                next_talk = Instant::now() + Duration::from_secs(20);
+            }
+            if ended_at.is_none()
+                && world.chat_since(from).iter().any(|l| {
+                    l.starts_with(&format!("<Pip> I succeeded in task: {goal}")) || l.starts_with(&format!("<Pip> I failed task: {goal}"))
+                })
+            {
+                ended_at = Some(Instant::now());
+                done += 1;
+            }
+            if ended_at.is_some_and(|at| at.elapsed() >= IDLE_BETWEEN_GOALS) {
+                break;
+            }
         }
     }
     let played = started.elapsed().as_secs_f64() / 3600.0;
@@ -204,7 +223,11 @@ fn play_for_a_while(minutes: u64) {
     let of = |needle: &str| requests.iter().filter(|r| last_user_message(r).contains(needle)).count();
     let (rating, questions, insight_calls) = (of("Rate each numbered memory"), of("most salient high-level questions"), of("high-level insights"));
     let per_hour = |n: f64| n / played;
-    println!("\nAn hour of play, from {:.0} minutes in a natural world (seed {PLAY_SEED}): {goal} goals done, {said} chat lines from the owner\n", played * 60.0);
+    println!(
+        "\nAn hour of play, from {:.0} minutes in a natural world (seed {PLAY_SEED}): {done} goals ended, {said} chat lines from the owner, {} s idle after each goal\n",
+        played * 60.0,
+        IDLE_BETWEEN_GOALS.as_secs()
+    );
     println!("| memories added | of them insights | log bytes | LLM calls: importance | LLM calls: reflection |");
     println!("|---|---|---|---|---|");
     println!(
@@ -223,13 +246,13 @@ fn play_for_a_while(minutes: u64) {
 }
 
 fn main() {
-    // `MEMORY_BENCH=play` or `=recall` runs one part; `PLAY_MINUTES` sets the play time (6).
+    // `MEMORY_BENCH=play` or `=recall` runs one part; `PLAY_MINUTES` sets the play time (10).
     let part = std::env::var("MEMORY_BENCH").unwrap_or_default();
     if part != "play" {
         recall_at_scale();
     }
     if part != "recall" {
-        let minutes = std::env::var("PLAY_MINUTES").ok().and_then(|m| m.parse().ok()).unwrap_or(6);
+        let minutes = std::env::var("PLAY_MINUTES").ok().and_then(|m| m.parse().ok()).unwrap_or(10);
         play_for_a_while(minutes);
     }
 }
