@@ -735,7 +735,7 @@ impl Default for MemoryConfig {
         MemoryConfig {
             enabled: true,
             max_memories: 100_000,
-            reflect_after: 100,
+            reflect_after: 150,
             half_life_days: 1.0,
             weights: [0.5, 2.0, 3.0],
             persona: None,

@@ -176,7 +176,8 @@ pub async fn record(bot: BotHandle, state: Arc<BotState>, generation: u64) {
                     stream.forget_sightings(&kind, &cells)?;
                 }
                 for ((kind, cell), (pos, count)) in found {
-                    let known = stream.sightings(&kind).iter().any(|(p, n, _)| places::cell(*p) == cell && *n == count);
+                    // Fewer than remembered: the bot mined some; the memory still says where they are.
+                    let known = stream.sightings(&kind).iter().any(|(p, n, _)| places::cell(*p) == cell && *n >= count);
                     if !known {
                         let what = if count == 1 { format!("a {kind}") } else { format!("{count} {kind}") };
                         let text = format!("I found {what} at {}", pos_text(pos));

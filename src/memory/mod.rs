@@ -134,6 +134,10 @@ pub struct Memory {
     /// The biome where it happened, for naming places.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub biome: Option<String>,
+    /// It replaced an older memory of the same thing (a sighting, a chest, a meeting): not news, so it does not count
+    /// towards the next reflection.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub restated: bool,
 }
 
 impl Memory {
@@ -150,6 +154,7 @@ impl Memory {
             evidence: Vec::new(),
             pos: None,
             biome: None,
+            restated: false,
         }
     }
 
@@ -197,7 +202,7 @@ pub struct Settings {
 
 impl Default for Settings {
     fn default() -> Self {
-        Settings { max_memories: 100_000, reflect_after: 100, half_life: DAY, weights: Weights::default() }
+        Settings { max_memories: 100_000, reflect_after: 150, half_life: DAY, weights: Weights::default() }
     }
 }
 
@@ -418,6 +423,7 @@ impl MemoryStream {
         memory.expires = memory.subject.lasts().map(|lasts| now + lasts);
         memory.pos = new.pos;
         memory.biome = new.biome;
+        memory.restated = !replaced.is_empty();
         self.add(memory)?;
         Ok(id)
     }
@@ -595,13 +601,13 @@ impl MemoryStream {
         Ok(())
     }
 
-    /// Importance of the observations made since the last reflection.
+    /// Importance of the observations made since the last reflection (restated ones left out).
     pub fn gathered(&self) -> u32 {
         self.memories
             .values()
             .rev()
             .take_while(|m| m.at > self.last_reflection)
-            .filter(|m| m.kind() != Kind::Thought)
+            .filter(|m| m.kind() != Kind::Thought && !m.restated)
             .map(|m| u32::from(m.importance))
             .sum()
     }

@@ -80,8 +80,11 @@ fn newer_sightings_and_chest_contents_replace_older_ones() {
     let here = chests.iter().find(|(pos, _, _)| *pos == [4, 64, 9]).unwrap();
     assert_eq!((here.1.get("coal"), here.2), (Some(&7), 20));
 
-    stream.record(seen("iron_ore", [120, 12, -40], 3), 30).unwrap();
-    stream.record(seen("iron_ore", [121, 13, -41], 2), 40).unwrap();
+    let first = stream.record(seen("iron_ore", [120, 12, -40], 3), 30).unwrap();
+    let gathered = stream.gathered();
+    let again = stream.record(seen("iron_ore", [121, 13, -41], 2), 40).unwrap();
+    assert!(stream.get(first).is_none() && stream.get(again).unwrap().restated);
+    assert_eq!(stream.gathered(), gathered - 5, "a restated sighting is not news");
     stream.record(seen("coal_ore", [121, 13, -41], 5), 41).unwrap();
     stream.record(seen("iron_ore", [300, 12, -40], 1), 42).unwrap();
     let iron = stream.sightings("iron_ore");
