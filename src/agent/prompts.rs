@@ -24,7 +24,7 @@ pub const PROMPTS: &[Prompt] = &[
     Prompt { name: "curriculum_questions", text: include_str!("../../prompts/curriculum_questions.md"), keys: &[] },
     Prompt { name: "curriculum_answers", text: include_str!("../../prompts/curriculum_answers.md"), keys: &["question"] },
     Prompt { name: "task_decomposition", text: include_str!("../../prompts/task_decomposition.md"), keys: &["goal", "observation", "memories"] },
-    Prompt { name: "leader", text: include_str!("../../prompts/leader.md"), keys: &["goal", "members", "plan", "verdicts", "conversation"] },
+    Prompt { name: "leader", text: include_str!("../../prompts/leader.md"), keys: &["goal", "members", "plan", "verdicts", "conversation", "memories"] },
     Prompt { name: "memory_importance", text: include_str!("../../prompts/memory_importance.md"), keys: &["memories"] },
     Prompt { name: "reflection_questions", text: include_str!("../../prompts/reflection_questions.md"), keys: &["memories"] },
     Prompt { name: "reflection_insights", text: include_str!("../../prompts/reflection_insights.md"), keys: &["questions", "statements"] },

@@ -444,9 +444,17 @@ impl Team {
             verdicts = last.clone();
         }
         let conversation = if conversation.is_empty() { "(nothing)".to_owned() } else { conversation.join("\n") };
+        let memories = agent.memories_about(goal, 5).await;
         let prompt = prompts::render(
             "leader",
-            &[("goal", goal), ("members", &members), ("plan", plan), ("verdicts", &verdicts), ("conversation", &conversation)],
+            &[
+                ("goal", goal),
+                ("members", &members),
+                ("plan", plan),
+                ("verdicts", &verdicts),
+                ("conversation", &conversation),
+                ("memories", &memories),
+            ],
         )
         .map_err(|e| e.to_string())?;
         let names = self.members.clone();
