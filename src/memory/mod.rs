@@ -277,7 +277,7 @@ impl MemoryStream {
     fn apply(&mut self, entry: Entry) {
         match entry {
             Entry::Add(memory) => {
-                self.next_id = self.next_id.max(memory.id + 1);
+                self.next_id = self.next_id.max(memory.id.saturating_add(1));
                 self.insert(memory);
             }
             Entry::Touch { ids, at } => {
