@@ -79,7 +79,8 @@ async function main () {
     ['!help'], ['!status'], [`!goto ${goal.x} ${goal.y} ${goal.z}`, 6000], ['!come', 6000], ['!follow Guide', 1500],
     [{ cmd: 'movePlayer', name: 'Guide', x: away.x + 0.5, y: away.y, z: away.z + 0.5 }, 5000], ['!status'], ['!stop'], ['!dance'],
     ...trees,
-    ['!skills'], ['!skills make a wooden pick', 3000], ['!run craftWoodenPickaxe', 30000], ['!inventory']
+    ['!skills'], ['!skills make a wooden pick', 3000], ['!run craftWoodenPickaxe', 30000], ['!inventory'],
+    ['!remember our base is by the spawn'], ['!recall where is the crafting table', 3000], ['!recall what did Guide ask', 3000]
   ]
   for (const [step, wait = 2000] of tour) {
     await sleep(1000)
