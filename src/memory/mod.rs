@@ -444,14 +444,20 @@ impl MemoryStream {
             self.clock = (memory.at, Instant::now());
         }
         self.log.append(&Entry::Add(memory.clone()))?;
-        if let (Some(index), Some(embedder)) = (&mut self.index, &self.embedder) {
-            let vector = embedder.embed(&[memory.text.as_str()]).map_err(|e| MemoryError::Embed(e.to_string()))?;
-            if let Some(vector) = vector.first() {
-                index.add(memory.id, vector)?;
-            }
-            index.save_if_due()?;
-        }
+        let (id, text) = (memory.id, memory.text.clone());
         self.insert(memory);
+        if let (Some(index), Some(embedder)) = (&mut self.index, &self.embedder) {
+            // The log has it: a memory the model could not embed is still kept, and embedded at the next start.
+            match embedder.embed(&[text.as_str()]) {
+                Ok(vectors) => {
+                    if let Some(vector) = vectors.first() {
+                        index.add(id, vector)?;
+                    }
+                    index.save_if_due()?;
+                }
+                Err(err) => tracing::warn!("memory {id} is not searchable by meaning until the next start: {err}"),
+            }
+        }
         self.keep_bounded()?;
         self.compact_if_due()
     }
