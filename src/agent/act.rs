@@ -424,8 +424,8 @@ impl Agent {
 
     /// Records how a task or goal ended.
     pub fn remember_outcome(&self, task: &str, failure: Option<&str>) {
-        let pos = self.bot.position();
-        let at = [pos.x.floor() as i32, pos.y.floor() as i32, pos.z.floor() as i32];
+        let pos = azalea::BlockPos::from(self.bot.position());
+        let at = [pos.x, pos.y, pos.z];
         let text = match failure {
             None => format!("I did the task {task} (at {} {} {})", at[0], at[1], at[2]),
             Some(reason) => format!("I failed the task {task} at {} {} {}: {reason}", at[0], at[1], at[2]),

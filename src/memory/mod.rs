@@ -658,10 +658,17 @@ impl MemoryStream {
         self.memories.values()
     }
 
+    /// The live sightings, chests and meetings (the memories a newer one replaces), oldest first: looked up in
+    /// their key index instead of going through every memory.
+    fn replaceable_memories(&self) -> impl Iterator<Item = &Memory> {
+        let mut ids: Vec<u64> = self.replaceable.values().copied().collect();
+        ids.sort_unstable();
+        ids.into_iter().filter_map(|id| self.memories.get(&id))
+    }
+
     /// What the bot last saw in each chest it looked into: position, contents and when.
     pub fn chests(&self) -> Vec<([i32; 3], &BTreeMap<String, u32>, u64)> {
-        self.memories
-            .values()
+        self.replaceable_memories()
             .filter_map(|m| match (&m.subject, m.pos) {
                 (Subject::Chest { items }, Some(pos)) => Some((pos, items, m.at)),
                 _ => None,
@@ -671,8 +678,7 @@ impl MemoryStream {
 
     /// Where blocks of `block` were seen and not mined since: position, how many in that area, and when.
     pub fn sightings(&self, block: &str) -> Vec<([i32; 3], u32, u64)> {
-        self.memories
-            .values()
+        self.replaceable_memories()
             .filter_map(|m| match (&m.subject, m.pos) {
                 (Subject::Seen { block: seen, count }, Some(pos)) if seen == block => Some((pos, *count, m.at)),
                 _ => None,
@@ -680,15 +686,12 @@ impl MemoryStream {
             .collect()
     }
 
-    /// Forgets the sightings of `block` in the area of `pos` (the bot looked there again and found none).
+    /// Forgets the sightings of `block` in the areas `cells` (the bot looked there again and found none).
     pub fn forget_sightings(&mut self, block: &str, cells: &[[i32; 3]]) -> Result<usize, MemoryError> {
-        let gone: Vec<u64> = self
-            .memories
-            .values()
-            .filter(|m| matches!(&m.subject, Subject::Seen { block: b, .. } if b == block))
-            .filter(|m| m.pos.is_some_and(|p| cells.contains(&places::cell(p))))
-            .map(|m| m.id)
-            .collect();
+        let mut gone: Vec<u64> =
+            cells.iter().filter_map(|cell| self.replaceable.get(&Replaceable::Seen(block.to_owned(), *cell))).copied().collect();
+        gone.sort_unstable();
+        gone.dedup();
         self.forget_ids(&gone)?;
         Ok(gone.len())
     }
