@@ -316,6 +316,10 @@ pub struct Overrides {
     pub workers: Vec<String>,
     /// `--no-memory`: the bots keep no memory stream.
     pub no_memory: bool,
+    /// `--dashboard ADDR`: serve the live page there.
+    pub dashboard: Option<String>,
+    /// The dashboard's token (`WAYFARER_DASHBOARD_TOKEN`).
+    pub dashboard_token: Option<String>,
     /// The configuration file; `None` reads `./wayfarer.toml` when it exists.
     pub config: Option<PathBuf>,
 }
@@ -347,6 +351,8 @@ pub enum ConfigError {
     Team(String),
     #[error("invalid [memory] setting: {0}")]
     Memory(String),
+    #[error("invalid dashboard setting: {0}")]
+    Dashboard(String),
 }
 
 /// A server to join, as the user wrote it (the host is resolved, with SRV records, when connecting).
@@ -453,6 +459,25 @@ pub struct Config {
     pub team: TeamConfig,
     /// Each bot's memory stream.
     pub memory: MemoryConfig,
+    /// The live web page (`--dashboard ADDR`), when asked for.
+    pub dashboard: Option<DashboardConfig>,
+}
+
+/// The dashboard: where it listens, the token a request must carry, and whose commands the page's are.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DashboardConfig {
+    pub address: std::net::SocketAddr,
+    /// Needed by every request; always set for an address other than loopback (generated at start unless given).
+    pub token: Option<String>,
+    /// The owner the page's commands count as.
+    pub owner: Option<String>,
+}
+
+impl DashboardConfig {
+    /// Whether the page is served to this machine only.
+    pub fn is_loopback(&self) -> bool {
+        self.address.ip().is_loopback()
+    }
 }
 
 impl Default for Config {
@@ -569,9 +594,11 @@ impl Config {
         }
         let team = resolve_team(args.role, args.leader, args.workers, file.team.unwrap_or_default(), &username, bots)?;
         let memory = resolve_memory(file.memory.unwrap_or_default(), args.no_memory)?;
+        let dashboard = resolve_dashboard(args.dashboard, args.dashboard_token, file.dashboard.unwrap_or_default(), &owners)?;
         Ok(Self {
             team,
             memory,
+            dashboard,
             reflexes: file.reflexes.unwrap_or_default(),
             server,
             username,
@@ -618,6 +645,20 @@ pub struct FileConfig {
     pub reflexes: Option<Reflexes>,
     pub team: Option<FileTeam>,
     pub memory: Option<FileMemory>,
+    pub dashboard: Option<FileDashboard>,
+}
+
+/// `[dashboard]` in `wayfarer.toml`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FileDashboard {
+    /// `127.0.0.1:8080`; the page is served only when this (or `--dashboard`) is set.
+    pub address: Option<String>,
+    /// The token requests must carry (`?token=` or `Authorization: Bearer`); one is made at start when the address
+    /// is not loopback and none is set.
+    pub token: Option<String>,
+    /// The owner the page's commands count as [default: the first owner].
+    pub owner: Option<String>,
 }
 
 /// Which of the bot's reflexes are on (`[reflexes]` in wayfarer.toml; every one is on unless set to false).
@@ -744,6 +785,40 @@ impl Default for MemoryConfig {
 }
 
 /// `[memory]` checked: sizes and weights in range, `--no-memory` over `enabled`.
+/// The dashboard, if asked for: an address that parses, a token a URL can carry, an owner who is one.
+fn resolve_dashboard(
+    address: Option<String>,
+    token: Option<String>,
+    file: FileDashboard,
+    owners: &[String],
+) -> Result<Option<DashboardConfig>, ConfigError> {
+    let Some(text) = address.or(file.address) else { return Ok(None) };
+    let address = text.trim().parse::<std::net::SocketAddr>().map_err(|_| {
+        ConfigError::Dashboard(format!("address {text:?} is not IP:PORT (e.g. 127.0.0.1:8080, or 0.0.0.0:8080 with a token)"))
+    })?;
+    let token = token.or(file.token).filter(|t| !t.is_empty());
+    if let Some(token) = &token
+        && (token.len() < 8 || !token.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_'))
+    {
+        return Err(ConfigError::Dashboard(
+            "the token must be at least 8 letters, digits, - or _ (it goes in the page's URL)".to_owned(),
+        ));
+    }
+    let owner = match file.owner {
+        Some(owner) => match owners.iter().find(|o| o.eq_ignore_ascii_case(&owner)) {
+            Some(found) => Some(found.clone()),
+            None => {
+                return Err(ConfigError::Dashboard(format!(
+                    "owner = {owner:?} is not one of the owners ({})",
+                    if owners.is_empty() { "none configured".to_owned() } else { owners.join(", ") }
+                )));
+            }
+        },
+        None => owners.first().cloned(),
+    };
+    Ok(Some(DashboardConfig { address, token, owner }))
+}
+
 fn resolve_memory(file: FileMemory, no_memory: bool) -> Result<MemoryConfig, ConfigError> {
     let default = MemoryConfig::default();
     let max_memories = file.max_memories.unwrap_or(default.max_memories);
@@ -1054,6 +1129,28 @@ mod tests {
         assert!(err("[memory]\nrecency_weight = -1").contains("recency_weight = -1"));
         assert!(err("[memory]\nrecency_weight = 0\nimportance_weight = 0\nrelevance_weight = 0").contains("three weights"));
         assert!(err("[memory]\nhalf_life_days = 0").contains("half_life_days"));
+    }
+
+    #[test]
+    fn dashboard_settings_resolve_and_bad_ones_are_named() {
+        assert_eq!(merge(Overrides::default(), "").unwrap().dashboard, None, "off unless asked for");
+        let asked = |address: &str, file: &str| {
+            let owners = vec!["Alice".to_owned(), "Bob".to_owned()];
+            merge(Overrides { dashboard: Some(address.to_owned()), owners, ..Default::default() }, file)
+        };
+        let config = asked("127.0.0.1:8080", "").unwrap().dashboard.unwrap();
+        assert!(config.is_loopback());
+        assert_eq!((config.token, config.owner.as_deref()), (None, Some("Alice")), "the first owner by default");
+        let config = asked("0.0.0.0:9000", "[dashboard]\ntoken = \"s3cret-token\"\nowner = \"bob\"").unwrap().dashboard.unwrap();
+        assert!(!config.is_loopback());
+        assert_eq!((config.token.as_deref(), config.owner.as_deref()), (Some("s3cret-token"), Some("Bob")));
+        let from_file = merge(Overrides::default(), "[dashboard]\naddress = \"[::1]:8080\"").unwrap().dashboard.unwrap();
+        assert!(from_file.is_loopback());
+        let err = |address: &str, file: &str| asked(address, file).unwrap_err().to_string();
+        assert!(err("localhost", "").contains("is not IP:PORT"));
+        assert!(err("127.0.0.1:8080", "[dashboard]\nowner = \"Mallory\"").contains("not one of the owners (Alice, Bob)"));
+        assert!(err("127.0.0.1:8080", "[dashboard]\ntoken = \"a b\"").contains("at least 8 letters"));
+        assert!(err("127.0.0.1:8080", "[dashboard]\nport = 1").contains("unknown field"));
     }
 
     #[test]

@@ -40,6 +40,15 @@ pub enum TaskOutcome {
     Stopped,
 }
 
+/// What a run shows to those watching the bot.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Shown {
+    /// A run starts: the function called and the code it is in.
+    Code { name: String, code: String },
+    /// A run failed: where and why (`line 3: There is no block called oak_planks_x`).
+    Failed(String),
+}
+
 /// Everything one bot needs to act on tasks.
 #[derive(Clone)]
 pub struct Agent {
@@ -52,6 +61,8 @@ pub struct Agent {
     pub say: Arc<dyn Fn(&str)>,
     /// Called with what the agent is doing now, for `!status`.
     pub relabel: Arc<dyn Fn(String)>,
+    /// Called with the code each run starts and how a run failed, for those watching (the dashboard).
+    pub show: Arc<dyn Fn(Shown)>,
     /// The goal's status line while the agent works on a goal (`Goal: … Progress 2/7 …`), shown in its prompts.
     pub goal: Arc<std::sync::Mutex<Option<String>>>,
     /// The bot's memory stream, when it keeps one: outcomes go in, the planners are shown what is relevant.
@@ -273,6 +284,7 @@ impl Agent {
 
     /// Runs the program's main function in the sandbox, with every skill callable. `None` if it could not start.
     async fn run(&self, program: &extract::Program) -> Option<runner::Report> {
+        (self.show)(Shown::Code { name: program.main.clone(), code: program.code.clone() });
         let (host, serve) = primitives::serve(self.bot.clone());
         tokio::task::spawn_local(serve);
         let job = runner::Job {
@@ -283,7 +295,11 @@ impl Agent {
             limits: self.limits.clone(),
             stop: self.stop.clone(),
         };
-        runner::spawn(job, Arc::new(host)).await.ok()
+        let report = runner::spawn(job, Arc::new(host)).await.ok()?;
+        if let runner::Outcome::Failed(failure) = &report.outcome {
+            (self.show)(Shown::Failed(failure.to_string()));
+        }
+        Some(report)
     }
 
     /// The LLM critic, for tasks without a tracker. An unreadable verdict is asked for once more, with the reason.
@@ -679,6 +695,7 @@ pub fn usage_since(before: Usage, now: Usage) -> Usage {
         calls: now.calls.saturating_sub(before.calls),
         prompt_tokens: now.prompt_tokens.saturating_sub(before.prompt_tokens),
         completion_tokens: now.completion_tokens.saturating_sub(before.completion_tokens),
+        millis: now.millis.saturating_sub(before.millis),
     }
 }
 

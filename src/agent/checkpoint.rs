@@ -140,7 +140,7 @@ mod tests {
             voyager_calls: 3,
             roles: std::collections::BTreeMap::from([(
                 crate::llm::Role::Action,
-                crate::llm::Usage { calls: 1, prompt_tokens: 100, completion_tokens: 50 },
+                crate::llm::Usage { calls: 1, prompt_tokens: 100, completion_tokens: 50, millis: 900 },
             )]),
             cost: Some(0.000045),
         };

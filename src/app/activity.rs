@@ -22,6 +22,17 @@ struct Current {
     task: Option<AbortHandle>,
     /// Increases with every start, so a finishing task only clears its own label.
     generation: u64,
+    /// The code last run (function name and source), kept after it ends, for the dashboard.
+    code: Option<(String, String)>,
+    /// How the last failed run failed, until a later run succeeds or the next activity starts.
+    error: Option<String>,
+}
+
+/// What the dashboard shows of the code: the latest run's function and source, and the last error.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Showing {
+    pub code: Option<(String, String)>,
+    pub error: Option<String>,
 }
 
 /// A bot's current activity, shared between its event handler and the activity's own task.
@@ -55,6 +66,7 @@ impl Activity {
         current.generation += 1;
         let generation = current.generation;
         current.label = Some(label.into());
+        current.error = None;
         let this = self.clone();
         let label = current.label.clone().unwrap_or_default();
         let handle = tokio::task::spawn_local(async move {
@@ -73,6 +85,21 @@ impl Activity {
             }
         });
         current.task = Some(handle.abort_handle());
+    }
+
+    /// Notes what a run shows (its code as it starts, or how it failed).
+    pub fn show(&self, shown: crate::agent::act::Shown) {
+        let mut current = self.lock();
+        match shown {
+            crate::agent::act::Shown::Code { name, code } => current.code = Some((name, code)),
+            crate::agent::act::Shown::Failed(error) => current.error = Some(error),
+        }
+    }
+
+    /// The latest code and the last error.
+    pub fn showing(&self) -> Showing {
+        let current = self.lock();
+        Showing { code: current.code.clone(), error: current.error.clone() }
     }
 
     /// Renames what is running (progress for `!status`); does nothing when idle.

@@ -118,6 +118,15 @@ pub struct RunArgs {
     #[arg(long, env = "WAYFARER_NO_MEMORY")]
     pub no_memory: bool,
 
+    /// Serve the live dashboard (a web page to watch and command the bots) at IP:PORT, e.g. 127.0.0.1:8080; any
+    /// address other than loopback needs a token (WAYFARER_DASHBOARD_TOKEN, or one is made and printed at start)
+    #[arg(long, env = "WAYFARER_DASHBOARD", value_name = "IP:PORT")]
+    pub dashboard: Option<String>,
+
+    /// The dashboard's token (read from the environment only, so it stays out of the process list)
+    #[arg(skip = std::env::var("WAYFARER_DASHBOARD_TOKEN").ok())]
+    pub dashboard_token: Option<String>,
+
     /// API key for the endpoint (read from the environment only)
     #[arg(skip = std::env::var("OPENAI_API_KEY").ok())]
     pub llm_key: Option<String>,
@@ -221,6 +230,8 @@ impl From<RunArgs> for Overrides {
             leader: args.leader,
             workers: args.workers,
             no_memory: args.no_memory,
+            dashboard: args.dashboard,
+            dashboard_token: args.dashboard_token,
             config: args.config,
         }
     }

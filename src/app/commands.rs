@@ -365,7 +365,7 @@ mod tests {
     fn usage_reads_per_role_and_task_with_cost_when_priced() {
         let none: &dyn Fn(&BTreeMap<Role, Usage>) -> Option<f64> = &|_| None;
         assert_eq!(usage_text(&Tally::default(), &Tally::default(), none, 1), "I have made no LLM calls yet.");
-        let used = |calls, prompt, completion| Usage { calls, prompt_tokens: prompt, completion_tokens: completion };
+        let used = |calls, prompt, completion| Usage { calls, prompt_tokens: prompt, completion_tokens: completion, millis: 0 };
         let mine = Tally {
             roles: BTreeMap::from([(Role::Curriculum, used(1, 900, 100)), (Role::Action, used(2, 4000, 1200))]),
             cached: BTreeMap::from([(Role::Curriculum, 2)]),

@@ -8,6 +8,7 @@
 mod activity;
 pub mod cli;
 mod commands;
+mod dashboard;
 mod memory;
 mod reply;
 mod skills_cli;
@@ -43,6 +44,8 @@ pub enum AppError {
     Bot(#[from] BotError),
     #[error(transparent)]
     Llm(#[from] LlmError),
+    #[error(transparent)]
+    Dashboard(#[from] dashboard::DashboardError),
     #[error("learning needs an LLM: set WAYFARER_LLM_URL (and WAYFARER_LLM_MODEL), or OPENAI_API_KEY for OpenAI")]
     NoLlm,
 }
@@ -50,7 +53,9 @@ pub enum AppError {
 /// Joins the configured server with every bot and serves the owners' commands until the process is stopped.
 pub async fn run(config: Config) -> Result<(), AppError> {
     let (shared, _watchers) = prepare(config, None).await?;
+    let page = bind_dashboard(&shared).await?;
     let (address, members) = join(&shared).await?;
+    serve_dashboard(page, &shared, &members);
     bot::run_swarm(&shared.config, &address, members.into_iter().map(|(m, _)| m).collect()).await?;
     Ok(())
 }
@@ -65,7 +70,9 @@ pub async fn learn(config: Config, iterations: usize) -> Result<LearnReport, App
     let learner = config.bot_names().into_iter().next().unwrap_or_default();
     let run = LearnRun { learner: learner.clone(), iterations, finished: finished_tx };
     let (shared, _watchers) = prepare(config, Some(run)).await?;
+    let page = bind_dashboard(&shared).await?;
     let (address, members) = join(&shared).await?;
+    serve_dashboard(page, &shared, &members);
     let learner_state = members.first().map(|(_, state)| state.clone());
     let so_far = move || learner_state.as_ref().and_then(|s| s.learning().as_ref().map(|l| l.report.clone()));
     let swarm = bot::run_swarm(&shared.config, &address, members.into_iter().map(|(m, _)| m).collect());
@@ -140,6 +147,20 @@ fn reporter<E: std::fmt::Display + 'static>(
     }
 }
 
+/// Listens for the dashboard, when one is configured (before joining: a port in use is said at once).
+async fn bind_dashboard(shared: &Shared) -> Result<Option<dashboard::Bound>, AppError> {
+    match &shared.config.dashboard {
+        Some(config) => Ok(Some(dashboard::bind(config).await?)),
+        None => Ok(None),
+    }
+}
+
+fn serve_dashboard(page: Option<dashboard::Bound>, shared: &Arc<Shared>, members: &[(Member, Arc<BotState>)]) {
+    if let Some(page) = page {
+        dashboard::serve(page, shared.clone(), members.iter().map(|(_, state)| state.clone()).collect());
+    }
+}
+
 /// Checks the server is there, and makes each bot's state.
 async fn join(shared: &Arc<Shared>) -> Result<(azalea::protocol::address::ResolvedAddr, Vec<(Member, Arc<BotState>)>), AppError> {
     let address = bot::preflight(&shared.config.server).await?;
@@ -193,6 +214,13 @@ impl Brain for AppBrain {
     fn spawned(&self, bot: BotHandle, again: bool) {
         let state = &self.0;
         let shared = &state.shared;
+        state.set_connected(Some(bot.clone()));
+        // Commands typed in the dashboard are carried out on this task set (the first bot to spawn starts that).
+        if shared.config.dashboard.is_some()
+            && let Some(commands) = shared.page_commands.take()
+        {
+            tokio::task::spawn_local(dashboard::obey(commands));
+        }
         // The body's reflexes, once per connection (a respawn keeps them running).
         tokio::task::spawn_local(crate::primitives::reflex::drive(bot.clone(), shared.config.reflexes));
         // What the bot perceives goes into its memory; a newer recorder replaces the one before.
@@ -220,6 +248,10 @@ impl Brain for AppBrain {
     fn heard(&self, bot: BotHandle, sender: Option<String>, content: String) {
         let state = &self.0;
         let shared = &state.shared;
+        // Every bot hears the same chat: the first one keeps it for the dashboard.
+        if shared.config.dashboard.is_some() && shared.bot_names.first() == Some(&state.name) {
+            shared.chat.push(sender.as_deref().unwrap_or_default(), &content, false);
+        }
         let Some(sender) = sender else { return };
         // The player name, as the server knows it (with Microsoft auth the configured name is the account e-mail).
         let me = bot.name();
@@ -261,6 +293,7 @@ impl Brain for AppBrain {
 
     fn disconnected(&self) {
         // Whatever the bot was doing cannot go on; learning it was asked for resumes when it is back.
+        self.0.set_connected(None);
         self.0.activity.cancel();
     }
 

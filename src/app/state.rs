@@ -12,6 +12,7 @@ use crate::{
         learn::LearnReport,
         team::Monitor,
     },
+    bot::BotHandle,
     chat::Owners,
     config::Config,
     llm::Llm,
@@ -37,6 +38,77 @@ pub struct Shared {
     pub learn_run: Option<LearnRun>,
     /// The bot of this process that leads its team now (`--role leader`, or the last one told `!lead`).
     leader: Mutex<Option<String>>,
+    /// The latest chat lines the bots heard, for the dashboard.
+    pub chat: ChatLog,
+    /// Commands typed in the dashboard, for the bots' task set to carry out (taken by the first bot to spawn).
+    pub page_commands: PageCommands,
+}
+
+/// One chat line as heard (or a command typed in the dashboard).
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct ChatLine {
+    /// Counts every line heard since start, so a page asks only for what it has not seen.
+    pub seq: u64,
+    /// Seconds since the Unix epoch.
+    pub time: u64,
+    /// The player who spoke; empty for the server's own lines.
+    pub sender: String,
+    pub text: String,
+    /// Typed in the dashboard (as `sender`), not said in the game.
+    pub page: bool,
+}
+
+/// The latest [`CHAT_KEPT`] chat lines. Written once a line (not a tick), read when a page asks.
+#[derive(Default)]
+pub struct ChatLog(Mutex<(u64, std::collections::VecDeque<ChatLine>)>);
+
+/// Chat lines kept for the dashboard.
+pub const CHAT_KEPT: usize = 200;
+
+impl ChatLog {
+    pub fn push(&self, sender: &str, text: &str, page: bool) {
+        let time = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
+        let mut log = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        log.0 += 1;
+        let line = ChatLine { seq: log.0, time, sender: sender.to_owned(), text: text.to_owned(), page };
+        if log.1.len() >= CHAT_KEPT {
+            log.1.pop_front();
+        }
+        log.1.push_back(line);
+    }
+
+    /// The lines after `seq`, oldest first.
+    pub fn since(&self, seq: u64) -> Vec<ChatLine> {
+        let log = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        log.1.iter().filter(|line| line.seq > seq).cloned().collect()
+    }
+}
+
+/// A command typed in the dashboard: the bot it is for, the owner it counts as, and the line.
+pub struct PageCommand {
+    pub bot: Arc<BotState>,
+    pub owner: String,
+    pub line: String,
+}
+
+/// The way from the dashboard's handlers (any thread) to the bots' local task set.
+pub struct PageCommands {
+    pub sender: mpsc::UnboundedSender<PageCommand>,
+    receiver: Mutex<Option<mpsc::UnboundedReceiver<PageCommand>>>,
+}
+
+impl Default for PageCommands {
+    fn default() -> Self {
+        let (sender, receiver) = mpsc::unbounded_channel();
+        Self { sender, receiver: Mutex::new(Some(receiver)) }
+    }
+}
+
+impl PageCommands {
+    /// The receiving end, the first time it is asked for.
+    pub fn take(&self) -> Option<mpsc::UnboundedReceiver<PageCommand>> {
+        self.receiver.lock().unwrap_or_else(|p| p.into_inner()).take()
+    }
 }
 
 /// `wayfarer learn`'s settings.
@@ -69,6 +141,8 @@ impl Shared {
             announcements: broadcast::channel(64).0,
             learn_run: None,
             leader: Mutex::new(leader_here),
+            chat: ChatLog::default(),
+            page_commands: PageCommands::default(),
         }
     }
 
@@ -127,6 +201,8 @@ pub struct BotState {
     pub memory: Option<crate::agent::memory::Memories>,
     /// Counts the memory recorders started: an older one ends when a newer one starts.
     pub memory_generation: std::sync::atomic::AtomicU64,
+    /// The bot while it is connected (the dashboard reads it from its own threads).
+    connected: Mutex<Option<BotHandle>>,
 }
 
 /// A team goal under way, as the rest of the app reaches it: `!team status` reads the monitor, and members' chat
@@ -158,7 +234,18 @@ impl BotState {
             goals,
             memory,
             memory_generation: Default::default(),
+            connected: Mutex::new(None),
         }
+    }
+
+    /// The bot, while it is connected.
+    pub fn connected(&self) -> Option<BotHandle> {
+        self.connected.lock().unwrap_or_else(|p| p.into_inner()).clone()
+    }
+
+    /// Notes the bot connected (`Some`) or gone (`None`).
+    pub fn set_connected(&self, bot: Option<BotHandle>) {
+        *self.connected.lock().unwrap_or_else(|p| p.into_inner()) = bot;
     }
 
     /// Stops the goal under way (an owner's `!stop`, another command), so it is not resumed after a restart.

@@ -9,7 +9,7 @@ use super::{
 };
 use crate::{
     agent::{
-        act::Agent,
+        act::{Agent, Shown},
         checkpoint::Checkpoint,
         goals::{self, Status},
         learn::LearnReport,
@@ -50,11 +50,12 @@ pub fn begin(state: &BotState, reply: &Replier, label: String, what: String, wor
 pub fn run_script(bot: BotHandle, state: &BotState, reply: Replier, name: String, args: Vec<String>) {
     let shared = &state.shared;
     let prefix = &shared.config.prefix;
-    let (ast, entry) = if let Some(script) = shared.scripts.get(&name) {
-        (script.ast.clone(), Entry::Script { args })
+    let (ast, entry, code) = if let Some(script) = shared.scripts.get(&name) {
+        let code = std::fs::read_to_string(&script.path).unwrap_or_default();
+        (script.ast.clone(), Entry::Script { args }, code)
     } else if let Some(skill) = shared.skills.get(&name) {
         match crate::skills::call_args(&skill, &args) {
-            Ok(values) => (Arc::new(rhai::AST::empty()), Entry::Function { name: name.clone(), args: values }),
+            Ok(values) => (Arc::new(rhai::AST::empty()), Entry::Function { name: name.clone(), args: values }, skill.code.clone()),
             Err(problem) => {
                 reply.say(&format!("{problem}."));
                 return;
@@ -82,12 +83,19 @@ pub fn run_script(bot: BotHandle, state: &BotState, reply: Replier, name: String
     };
     let report = runner::spawn(job, Arc::new(host));
     reply.say(&format!("Running {name}."));
+    state.activity.show(Shown::Code { name: name.clone(), code });
     let (label, what) = (format!("running {name}"), format!("run {name}"));
     let answer = reply.clone();
+    let activity = state.activity.clone();
     begin(state, &reply, label, what, async move {
         let _stop_on_drop = StopOnDrop(stop);
         match report.await {
-            Ok(report) => answer.say(&summary(&report)),
+            Ok(report) => {
+                if let runner::Outcome::Failed(failure) = &report.outcome {
+                    activity.show(Shown::Failed(failure.to_string()));
+                }
+                answer.say(&summary(&report));
+            }
             Err(_) => answer.say(&format!("{name} ended without a report (its thread died).")),
         }
     });
@@ -118,7 +126,7 @@ fn agent(bot: BotHandle, state: &BotState, reply: &Replier) -> Option<Agent> {
 /// An agent with `llm` (a disabled one for `!task` without an LLM: goals the game's facts plan still work).
 pub(super) fn agent_with(bot: BotHandle, state: &BotState, reply: &Replier, llm: Arc<crate::llm::Llm>) -> Agent {
     let say = reply.clone();
-    let activity = state.activity.clone();
+    let (activity, shower) = (state.activity.clone(), state.activity.clone());
     Agent {
         bot,
         llm,
@@ -127,6 +135,7 @@ pub(super) fn agent_with(bot: BotHandle, state: &BotState, reply: &Replier, llm:
         stop: StopFlag::default(),
         say: Arc::new(move |line: &str| say.say(line)),
         relabel: Arc::new(move |label: String| activity.relabel(label)),
+        show: Arc::new(move |shown| shower.show(shown)),
         goal: Arc::default(),
         memory: state.memory.clone(),
         persona: state.shared.config.memory.persona.as_ref().and_then(|p| p.line()),

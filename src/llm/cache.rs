@@ -120,7 +120,7 @@ impl ReplyCache {
         let entry = state.entries.get_mut(key)?;
         entry.used = clock;
         let line = &entry.line;
-        let usage = Usage { calls: 1, prompt_tokens: line.prompt_tokens, completion_tokens: line.completion_tokens };
+        let usage = Usage { calls: 1, prompt_tokens: line.prompt_tokens, completion_tokens: line.completion_tokens, millis: 0 };
         Some(Kept { content: line.content.clone(), usage, cut: line.cut })
     }
 
@@ -217,7 +217,7 @@ mod tests {
         assert_ne!(k, key("http://x/v1", "big", &messages, 700, &[]));
         let cache = ReplyCache::open(&config);
         assert!(cache.get(&k).is_none());
-        let usage = Usage { calls: 1, prompt_tokens: 90, completion_tokens: 10 };
+        let usage = Usage { calls: 1, prompt_tokens: 90, completion_tokens: 10, millis: 0 };
         cache.put(k.clone(), "small", &Kept { content: "fn mine() {}".into(), usage, cut: false });
         let mut file = std::fs::OpenOptions::new().append(true).open(&config.file).unwrap();
         writeln!(file, "{{\"key\": \"half a li").unwrap();
@@ -232,7 +232,7 @@ mod tests {
     fn the_file_stays_within_its_bound_keeping_what_was_used_last() {
         let config = config("bound", 2000);
         let cache = ReplyCache::open(&config);
-        let usage = Usage { calls: 1, prompt_tokens: 1, completion_tokens: 1 };
+        let usage = Usage { calls: 1, prompt_tokens: 1, completion_tokens: 1, millis: 0 };
         let first = key("u", "m", &[Message::user("first")], 1, &[]);
         cache.put(first.clone(), "m", &Kept { content: "a".repeat(100), usage, cut: true });
         for i in 0..40 {

@@ -308,6 +308,7 @@ impl Llm {
             }
         };
         let ledgers = [&self.ledger, &self.endpoint.ledger];
+        let asked = Instant::now();
         let call = self.attempts(role, model, messages, temperature, max_tokens, stop, &waiting);
         let mut call = std::pin::pin!(call);
         let answered = tokio::select! {
@@ -319,7 +320,8 @@ impl Llm {
         };
         match answered {
             Ok(answer) => {
-                self.count(role, answer.usage);
+                let millis = u64::try_from(asked.elapsed().as_millis()).unwrap_or(u64::MAX);
+                self.count(role, Usage { millis, ..answer.usage });
                 budget::settle(ledgers, ticket, answer.usage.total_tokens());
                 let kept = cache::Kept { cut: answer.cut_at_limit(), content: answer.content, usage: answer.usage };
                 if let (Some(cache), Some(key)) = (&self.endpoint.cache, key) {

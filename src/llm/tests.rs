@@ -41,7 +41,7 @@ async fn sends_the_role_model_and_counts_tokens() {
     assert_eq!(requests[0]["messages"][1]["content"], "task");
     assert_eq!(requests[1]["model"], "small", "roles without a model use the default");
     let usage = llm.usage();
-    assert_eq!(usage[&Role::Action], Usage { calls: 1, prompt_tokens: 100, completion_tokens: 50 });
+    assert_eq!(usage[&Role::Action], Usage { calls: 1, prompt_tokens: 100, completion_tokens: 50, millis: usage[&Role::Action].millis });
     assert_eq!(llm.total_usage().calls, 2);
     assert_eq!(llm.total_usage().total_tokens(), 300);
 }

@@ -21,12 +21,15 @@ impl Message {
     }
 }
 
-/// Calls and tokens, for one role or in total.
+/// Calls, tokens and time waited for answers, for one role or in total.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Usage {
     pub calls: u64,
     pub prompt_tokens: u64,
     pub completion_tokens: u64,
+    /// Milliseconds from the request to the answer, retries included (not the budget's or rate limit's wait).
+    #[serde(default)]
+    pub millis: u64,
 }
 
 impl Usage {
@@ -39,6 +42,7 @@ impl Usage {
         self.calls = self.calls.saturating_add(other.calls);
         self.prompt_tokens = self.prompt_tokens.saturating_add(other.prompt_tokens);
         self.completion_tokens = self.completion_tokens.saturating_add(other.completion_tokens);
+        self.millis = self.millis.saturating_add(other.millis);
     }
 }
 
@@ -103,7 +107,7 @@ pub fn parse_completion(body: &str) -> Result<Answer, String> {
     let choice = completion.choices.into_iter().next().ok_or_else(|| "no choices[0]".to_owned())?;
     let content = choice.message.content.ok_or_else(|| "no choices[0].message.content".to_owned())?;
     let tokens = completion.usage.unwrap_or(TokenCounts { prompt_tokens: 0, completion_tokens: 0 });
-    let usage = Usage { calls: 1, prompt_tokens: tokens.prompt_tokens, completion_tokens: tokens.completion_tokens };
+    let usage = Usage { calls: 1, prompt_tokens: tokens.prompt_tokens, completion_tokens: tokens.completion_tokens, millis: 0 };
     Ok(Answer { content, usage, finish_reason: choice.finish_reason })
 }
 

@@ -19,6 +19,7 @@ use std::{
 
 use serde_json::{Value, json};
 
+pub mod browser;
 pub mod fake_llm;
 
 /// Where the bots spawn in the test world (feet position).

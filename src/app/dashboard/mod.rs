@@ -1,0 +1,496 @@
+//! The live dashboard (`wayfarer run --dashboard 127.0.0.1:8080`): one web page to watch and steer the bots.
+//!
+//! The page (`page.html`, compiled in) opens a server-sent event stream and gets every bot's state once a second, with
+//! the chat lines it has not seen; it asks for the map, the skills, the learning history and the memory stream when
+//! it shows them, and posts commands as the owner named in the configuration. Everything is copied out when a page
+//! asks: with nobody connected the dashboard does nothing but wait for a connection.
+//!
+//! Security: served to loopback unless configured otherwise; any other address needs a token (given or made at
+//! start) on every request, `?token=` or `Authorization: Bearer`. A request without it gets 401 and changes nothing.
+
+mod map;
+mod view;
+
+use std::{
+    convert::Infallible,
+    net::SocketAddr,
+    sync::Arc,
+    time::Duration,
+};
+
+use axum::{
+    Json, Router,
+    extract::{DefaultBodyLimit, FromRequestParts, Query, State, rejection::JsonRejection},
+    http::{HeaderMap, StatusCode, header, request::Parts},
+    response::{
+        Html, IntoResponse, Response,
+        sse::{Event, Sse},
+    },
+    routing::{get, post},
+};
+use futures_util::stream::{self, Stream};
+use serde::{Deserialize, Serialize};
+use tokio::net::TcpListener;
+
+use super::state::{BotState, PageCommand, Shared};
+use crate::{chat::parse_line, config::DashboardConfig};
+
+/// How often a connected page gets the bots' state.
+const TICK: Duration = Duration::from_secs(1);
+/// The longest command line the page may send (a chat line is at most 256 characters).
+const MAX_LINE: usize = 256;
+/// Requests' bodies are small JSON objects.
+const MAX_BODY: usize = 16 * 1024;
+
+const PAGE: &str = include_str!("page.html");
+
+/// Why the dashboard could not start.
+#[derive(Debug, thiserror::Error)]
+#[error("cannot serve the dashboard at {address}: {source}")]
+pub struct DashboardError {
+    address: SocketAddr,
+    source: std::io::Error,
+}
+
+/// A listening dashboard, not yet serving: the address it got (a port of 0 picks a free one) and its token.
+pub struct Bound {
+    listener: TcpListener,
+    pub address: SocketAddr,
+    pub token: Option<String>,
+    owner: Option<String>,
+}
+
+impl Bound {
+    /// The page's address, with the token when one is needed.
+    pub fn url(&self) -> String {
+        match &self.token {
+            Some(token) => format!("http://{}/?token={token}", self.address),
+            None => format!("http://{}/", self.address),
+        }
+    }
+}
+
+/// Listens at the configured address (before the bots join, so a port in use is said at once). An address other
+/// than loopback without a configured token gets a new random one.
+pub async fn bind(config: &DashboardConfig) -> Result<Bound, DashboardError> {
+    let listener = TcpListener::bind(config.address).await.map_err(|source| DashboardError { address: config.address, source })?;
+    let address = listener.local_addr().map_err(|source| DashboardError { address: config.address, source })?;
+    let token = match &config.token {
+        Some(token) => Some(token.clone()),
+        None if config.is_loopback() => None,
+        None => Some(new_token().map_err(|source| DashboardError { address, source })?),
+    };
+    Ok(Bound { listener, address, token, owner: config.owner.clone() })
+}
+
+/// 128 random bits, in hex.
+fn new_token() -> std::io::Result<String> {
+    let mut bytes = [0u8; 16];
+    getrandom::fill(&mut bytes).map_err(std::io::Error::other)?;
+    Ok(bytes.iter().map(|b| format!("{b:02x}")).collect())
+}
+
+/// What every handler reaches.
+struct Board {
+    shared: Arc<Shared>,
+    bots: Vec<Arc<BotState>>,
+    token: Option<String>,
+    owner: Option<String>,
+}
+
+impl Board {
+    fn bot(&self, name: &str) -> Result<&Arc<BotState>, Problem> {
+        self.bots
+            .iter()
+            .find(|b| b.name.eq_ignore_ascii_case(name))
+            .ok_or_else(|| Problem::new(StatusCode::NOT_FOUND, format!("no bot called {name:?} here")))
+    }
+}
+
+/// Serves the page until the process ends (spawned on the runtime; the bots' task set is not involved).
+pub fn serve(bound: Bound, shared: Arc<Shared>, bots: Vec<Arc<BotState>>) {
+    let url = bound.url();
+    let owner = bound.owner.clone();
+    let board = Arc::new(Board { shared, bots, token: bound.token, owner: bound.owner });
+    let app = Router::new()
+        .route("/", get(page))
+        .route("/api/events", get(events))
+        .route("/api/state", get(state))
+        .route("/api/map", get(map_of))
+        .route("/api/command", post(command))
+        .route("/api/skills", get(skills))
+        .route("/api/skill", get(skill))
+        .route("/api/learning", get(learning))
+        .route("/api/memory", get(memory))
+        .fallback(|| async { Problem::new(StatusCode::NOT_FOUND, "no such page: the dashboard is at /".to_owned()) })
+        .layer(DefaultBodyLimit::max(MAX_BODY))
+        .with_state(board);
+    match &owner {
+        Some(owner) => tracing::info!("dashboard: {url} (commands typed there count as {owner}'s)"),
+        None => tracing::info!("dashboard: {url} (no owner is configured, so it cannot send commands)"),
+    }
+    tokio::spawn(async move {
+        if let Err(err) = axum::serve(bound.listener, app).await {
+            tracing::error!("the dashboard stopped: {err}");
+        }
+    });
+}
+
+/// A request refused, as JSON `{"error": …}` with its status.
+#[derive(Debug)]
+struct Problem {
+    status: StatusCode,
+    message: String,
+}
+
+impl Problem {
+    fn new(status: StatusCode, message: String) -> Self {
+        Problem { status, message }
+    }
+}
+
+impl IntoResponse for Problem {
+    fn into_response(self) -> Response {
+        (self.status, Json(serde_json::json!({ "error": self.message }))).into_response()
+    }
+}
+
+/// A request carrying the token, when one is needed.
+struct Authorized;
+
+#[derive(Deserialize)]
+struct TokenQuery {
+    token: Option<String>,
+}
+
+impl FromRequestParts<Arc<Board>> for Authorized {
+    type Rejection = Problem;
+
+    async fn from_request_parts(parts: &mut Parts, board: &Arc<Board>) -> Result<Self, Self::Rejection> {
+        let Some(expected) = &board.token else { return Ok(Authorized) };
+        let from_query = Query::<TokenQuery>::try_from_uri(&parts.uri).ok().and_then(|q| q.0.token);
+        let from_header = bearer(&parts.headers);
+        let given = from_query.or(from_header).unwrap_or_default();
+        if same(given.as_bytes(), expected.as_bytes()) {
+            Ok(Authorized)
+        } else {
+            Err(Problem::new(
+                StatusCode::UNAUTHORIZED,
+                "this dashboard needs its token: open the address printed at start (…/?token=…)".to_owned(),
+            ))
+        }
+    }
+}
+
+fn bearer(headers: &HeaderMap) -> Option<String> {
+    let value = headers.get(header::AUTHORIZATION)?.to_str().ok()?;
+    value.strip_prefix("Bearer ").map(|t| t.trim().to_owned())
+}
+
+/// Compares in time that does not depend on where the two differ.
+fn same(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).fold(0u8, |diff, (x, y)| diff | (x ^ y)) == 0
+}
+
+async fn page(_: Authorized) -> impl IntoResponse {
+    ([(header::CACHE_CONTROL, "no-store")], Html(PAGE))
+}
+
+/// What the page is sent each second.
+#[derive(Serialize)]
+struct Tick {
+    bots: Vec<view::BotView>,
+    chat: Vec<super::state::ChatLine>,
+    /// The owner the page's commands count as, if it may send any.
+    owner: Option<String>,
+    skills: usize,
+}
+
+#[derive(Deserialize)]
+struct Since {
+    /// The last chat line the page has.
+    #[serde(default)]
+    chat: u64,
+}
+
+fn tick(board: &Board, chat_seen: u64) -> Tick {
+    Tick {
+        bots: board.bots.iter().map(|bot| view::bot(bot)).collect(),
+        chat: board.shared.chat.since(chat_seen),
+        owner: board.owner.clone(),
+        skills: board.shared.skills.len(),
+    }
+}
+
+/// One state, for a page without event streams (and for tests).
+async fn state(_: Authorized, State(board): State<Arc<Board>>, Query(since): Query<Since>) -> Json<Tick> {
+    Json(tick(&board, since.chat))
+}
+
+/// The event stream: the state at once and then every [`TICK`], for as long as the page stays.
+async fn events(
+    _: Authorized,
+    State(board): State<Arc<Board>>,
+    Query(since): Query<Since>,
+) -> Sse<impl Stream<Item = Result<Event, Infallible>>> {
+    let first = true;
+    let stream = stream::unfold((board, since.chat, first), |(board, seen, first)| async move {
+        if !first {
+            tokio::time::sleep(TICK).await;
+        }
+        let tick = tick(&board, seen);
+        let seen = tick.chat.last().map_or(seen, |line| line.seq);
+        let event = Event::default().event("state").json_data(&tick).unwrap_or_else(|_| Event::default().comment("unserialisable"));
+        Some((Ok(event), (board, seen, false)))
+    });
+    Sse::new(stream)
+}
+
+#[derive(Deserialize)]
+struct BotQuery {
+    bot: String,
+}
+
+async fn map_of(_: Authorized, State(board): State<Arc<Board>>, Query(q): Query<BotQuery>) -> Result<Json<map::MapView>, Problem> {
+    let bot = board.bot(&q.bot)?;
+    let Some(handle) = bot.connected() else {
+        return Err(Problem::new(StatusCode::CONFLICT, format!("{} is not connected now", bot.name)));
+    };
+    let map = tokio::task::spawn_blocking(move || map::around(&handle))
+        .await
+        .map_err(|_| Problem::new(StatusCode::INTERNAL_SERVER_ERROR, "the map could not be read".to_owned()))?;
+    Ok(Json(map))
+}
+
+#[derive(Deserialize)]
+struct CommandBody {
+    bot: String,
+    line: String,
+}
+
+/// A command typed in the page, carried out as the owner's chat command would be (its replies go to chat).
+async fn command(
+    _: Authorized,
+    State(board): State<Arc<Board>>,
+    body: Result<Json<CommandBody>, JsonRejection>,
+) -> Result<(StatusCode, Json<serde_json::Value>), Problem> {
+    let Json(body) = body.map_err(|rejection| {
+        Problem::new(rejection.status(), format!("send JSON {{\"bot\": NAME, \"line\": \"!command …\"}}: {}", rejection.body_text()))
+    })?;
+    let Some(owner) = board.owner.clone() else {
+        return Err(Problem::new(StatusCode::FORBIDDEN, "no owner is configured (--owner PLAYER), so the page cannot command".to_owned()));
+    };
+    let bot = board.bot(&body.bot)?.clone();
+    let line = body.line.trim().to_owned();
+    if line.is_empty() || line.len() > MAX_LINE || line.chars().any(char::is_control) {
+        return Err(Problem::new(StatusCode::BAD_REQUEST, format!("a command is one line of 1 to {MAX_LINE} characters")));
+    }
+    let prefix = &board.shared.config.prefix;
+    let parsed = parse_line(&line, prefix)
+        .ok_or_else(|| Problem::new(StatusCode::BAD_REQUEST, format!("not a command: commands start with {prefix} ({prefix}help lists them)")))?;
+    if let Err(hint) = parsed.command {
+        return Err(Problem::new(StatusCode::BAD_REQUEST, hint.to_string()));
+    }
+    if bot.connected().is_none() {
+        return Err(Problem::new(StatusCode::CONFLICT, format!("{} is not connected now; try again when it is back", bot.name)));
+    }
+    board.shared.chat.push(&owner, &format!("{}: {line}", bot.name), true);
+    let name = bot.name.clone();
+    board
+        .shared
+        .page_commands
+        .sender
+        .send(PageCommand { bot, owner, line })
+        .map_err(|_| Problem::new(StatusCode::SERVICE_UNAVAILABLE, "the bots are not running".to_owned()))?;
+    Ok((StatusCode::ACCEPTED, Json(serde_json::json!({ "ok": format!("sent to {name}") }))))
+}
+
+/// Carries out the page's commands on the bots' task set, for as long as the bots run (started by the first bot to
+/// spawn).
+pub async fn obey(mut commands: tokio::sync::mpsc::UnboundedReceiver<PageCommand>) {
+    while let Some(PageCommand { bot: state, owner, line }) = commands.recv().await {
+        let Some(bot) = state.connected() else {
+            tracing::info!("{}: a command from the dashboard arrived while it was away: {line:?}", state.name);
+            continue;
+        };
+        let Some(parsed) = parse_line(&line, &state.shared.config.prefix) else { continue };
+        tracing::info!("{}: {owner} (dashboard): {line}", state.name);
+        // Remembered as the same words said in chat would be (a goal asked for is).
+        super::memory::heard(&state, &bot, &owner, &line, Some(&parsed.command));
+        match parsed.command {
+            Ok(command) => super::commands::execute(bot, &state, &owner, command),
+            Err(hint) => super::Replier::new(bot, &owner, state.shared.config.reply).say(&hint.to_string()),
+        }
+    }
+}
+
+#[derive(Deserialize)]
+struct SkillsQuery {
+    #[serde(default)]
+    q: String,
+}
+
+#[derive(Serialize)]
+struct SkillRow {
+    name: String,
+    signature: String,
+    description: String,
+    version: u32,
+    /// How well it matched the search, 0 to 1 (absent when listing).
+    score: Option<f32>,
+}
+
+/// The library, or the skills nearest a query by the same retrieval as `!skills`.
+async fn skills(_: Authorized, State(board): State<Arc<Board>>, Query(q): Query<SkillsQuery>) -> Result<Json<Vec<SkillRow>>, Problem> {
+    let row = |skill: &crate::skills::Skill, score| SkillRow {
+        name: skill.name.clone(),
+        signature: skill.signature(),
+        description: skill.meta.description.clone(),
+        version: skill.meta.version,
+        score,
+    };
+    let query = q.q.trim().to_owned();
+    if query.is_empty() {
+        return Ok(Json(board.shared.skills.list().iter().map(|s| row(s, None)).collect()));
+    }
+    if query.len() > 500 {
+        return Err(Problem::new(StatusCode::BAD_REQUEST, "a search is at most 500 characters".to_owned()));
+    }
+    let library = board.shared.skills.clone();
+    let found = tokio::task::spawn_blocking(move || library.retrieve(&query, 10))
+        .await
+        .map_err(|_| Problem::new(StatusCode::INTERNAL_SERVER_ERROR, "the skill search failed".to_owned()))?
+        .map_err(|err| Problem::new(StatusCode::SERVICE_UNAVAILABLE, format!("skill search is not available: {err}")))?;
+    Ok(Json(found.iter().map(|m| row(&m.skill, Some(m.score))).collect()))
+}
+
+#[derive(Deserialize)]
+struct SkillQuery {
+    name: String,
+}
+
+/// One skill: its description, task, code, and its other versions (`nameV2`, … or the one it is a version of).
+async fn skill(_: Authorized, State(board): State<Arc<Board>>, Query(q): Query<SkillQuery>) -> Result<Json<serde_json::Value>, Problem> {
+    let library = &board.shared.skills;
+    let skill = library.get(&q.name).ok_or_else(|| Problem::new(StatusCode::NOT_FOUND, format!("no skill called {:?}", q.name)))?;
+    let base = base_name(&skill.name);
+    let versions: Vec<serde_json::Value> = library
+        .list()
+        .iter()
+        .filter(|other| base_name(&other.name) == base)
+        .map(|other| serde_json::json!({ "name": other.name, "version": other.meta.version, "created": other.meta.created }))
+        .collect();
+    Ok(Json(serde_json::json!({
+        "name": skill.name,
+        "signature": skill.signature(),
+        "description": skill.meta.description,
+        "task": skill.meta.task,
+        "created": skill.meta.created,
+        "version": skill.meta.version,
+        "code": skill.code,
+        "versions": versions,
+    })))
+}
+
+/// `craftTableV3` → `craftTable`: the name a skill's versions share.
+fn base_name(name: &str) -> &str {
+    match name.rfind('V') {
+        Some(at) if at > 0 && name.len() > at + 1 && name[at + 1..].bytes().all(|b| b.is_ascii_digit()) => &name[..at],
+        _ => name,
+    }
+}
+
+/// The learning history: the tasks learning completed and failed, and its latest task events.
+async fn learning(_: Authorized, State(board): State<Arc<Board>>, Query(q): Query<BotQuery>) -> Result<Json<serde_json::Value>, Problem> {
+    let bot = board.bot(&q.bot)?;
+    let dir = bot.shared.config.checkpoint_for(&bot.name);
+    let history = tokio::task::spawn_blocking(move || {
+        let checkpoint = crate::agent::checkpoint::Checkpoint::open(dir);
+        let events = checkpoint.events();
+        let latest: Vec<_> = events.iter().rev().take(50).cloned().collect();
+        serde_json::json!({
+            "completed": checkpoint.tasks.completed,
+            "failed": checkpoint.tasks.failed,
+            "events": latest,
+        })
+    })
+    .await
+    .map_err(|_| Problem::new(StatusCode::INTERNAL_SERVER_ERROR, "the checkpoint could not be read".to_owned()))?;
+    let goals = crate::agent::goals::with(&bot.goals, |book| {
+        book.goals()
+            .iter()
+            .rev()
+            .take(20)
+            .map(|g| serde_json::json!({ "id": g.id, "text": g.text, "status": g.status.name(), "asked_by": g.asked_by, "reason": g.reason }))
+            .collect::<Vec<_>>()
+    });
+    let mut history = history;
+    history["goals"] = serde_json::Value::Array(goals);
+    Ok(Json(history))
+}
+
+#[derive(Deserialize)]
+struct MemoryQuery {
+    bot: String,
+    #[serde(default)]
+    q: String,
+}
+
+/// The memory stream: the latest memories, or those a query recalls (ranked without refreshing their recency: the
+/// page looks, the bot does not remember).
+async fn memory(_: Authorized, State(board): State<Arc<Board>>, Query(q): Query<MemoryQuery>) -> Result<Json<serde_json::Value>, Problem> {
+    let bot = board.bot(&q.bot)?;
+    let Some(memories) = bot.memory.clone() else {
+        return Ok(Json(serde_json::json!({ "enabled": false, "memories": [] })));
+    };
+    let query = q.q.trim().to_owned();
+    if query.len() > 500 {
+        return Err(Problem::new(StatusCode::BAD_REQUEST, "a search is at most 500 characters".to_owned()));
+    }
+    let found = crate::agent::memory::blocking(&memories, move |stream| {
+        let now = stream.now(None);
+        let row = |m: &crate::memory::Memory| {
+            serde_json::json!({
+                "id": m.id,
+                "text": m.text,
+                "importance": m.importance,
+                "kind": format!("{:?}", m.kind()).to_lowercase(),
+                "age": crate::memory::age_text(now.saturating_sub(m.at)),
+            })
+        };
+        let rows: Vec<_> = if query.is_empty() {
+            stream.recent(40, now).into_iter().rev().map(row).collect()
+        } else {
+            stream.rank(&query, now, 20)?.iter().map(|r| row(&r.memory)).collect()
+        };
+        Ok(serde_json::json!({ "enabled": true, "count": stream.len(), "memories": rows }))
+    })
+    .await
+    .map_err(|err| Problem::new(StatusCode::SERVICE_UNAVAILABLE, err))?;
+    Ok(Json(found))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn versions_share_a_base_name() {
+        assert_eq!(base_name("craftTableV3"), "craftTable");
+        assert_eq!(base_name("craftTable"), "craftTable");
+        assert_eq!(base_name("mineV"), "mineV");
+        assert_eq!(base_name("V2"), "V2");
+        assert_eq!(base_name("getVillagerV12"), "getVillager");
+    }
+
+    #[test]
+    fn tokens_compare_whole() {
+        assert!(same(b"abcdef12", b"abcdef12"));
+        assert!(!same(b"abcdef12", b"abcdef13"));
+        assert!(!same(b"abcdef1", b"abcdef12"));
+        assert!(!same(b"", b"abcdef12"));
+        let token = new_token().unwrap();
+        assert_eq!(token.len(), 32);
+        assert_ne!(token, new_token().unwrap());
+    }
+}
