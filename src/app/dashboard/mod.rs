@@ -112,7 +112,20 @@ pub fn serve(bound: Bound, shared: Arc<Shared>, bots: Vec<Arc<BotState>>) {
     let url = bound.url();
     let owner = bound.owner.clone();
     let board = Arc::new(Board { shared, bots, token: bound.token, owner: bound.owner });
-    let app = Router::new()
+    let app = router(board);
+    match &owner {
+        Some(owner) => tracing::info!("dashboard: {url} (commands typed there count as {owner}'s)"),
+        None => tracing::info!("dashboard: {url} (no owner is configured, so it cannot send commands)"),
+    }
+    tokio::spawn(async move {
+        if let Err(err) = axum::serve(bound.listener, app).await {
+            tracing::error!("the dashboard stopped: {err}");
+        }
+    });
+}
+
+fn router(board: Arc<Board>) -> Router {
+    Router::new()
         .route("/", get(page))
         .route("/api/events", get(events))
         .route("/api/state", get(state))
@@ -124,16 +137,7 @@ pub fn serve(bound: Bound, shared: Arc<Shared>, bots: Vec<Arc<BotState>>) {
         .route("/api/memory", get(memory))
         .fallback(|| async { Problem::new(StatusCode::NOT_FOUND, "no such page: the dashboard is at /".to_owned()) })
         .layer(DefaultBodyLimit::max(MAX_BODY))
-        .with_state(board);
-    match &owner {
-        Some(owner) => tracing::info!("dashboard: {url} (commands typed there count as {owner}'s)"),
-        None => tracing::info!("dashboard: {url} (no owner is configured, so it cannot send commands)"),
-    }
-    tokio::spawn(async move {
-        if let Err(err) = axum::serve(bound.listener, app).await {
-            tracing::error!("the dashboard stopped: {err}");
-        }
-    });
+        .with_state(board)
 }
 
 /// A request refused, as JSON `{"error": …}` with its status.
@@ -473,6 +477,76 @@ async fn memory(_: Authorized, State(board): State<Arc<Board>>, Query(q): Query<
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The routes over real HTTP, without bots: the token, and a clear 4xx for each kind of bad request.
+    #[tokio::test]
+    async fn requests_need_the_token_and_bad_ones_get_a_clear_4xx() {
+        use tokio::io::{AsyncReadExt, AsyncWriteExt};
+        let dir = std::env::temp_dir().join(format!("wayfarer-dashboard-{}", std::process::id()));
+        let scripts = Arc::new(crate::script::library::ScriptLibrary::open(dir.join("scripts")).0);
+        let skills = Arc::new(crate::skills::SkillLibrary::open(dir.join("skills")).0);
+        let shared = Arc::new(Shared::new(crate::config::Config::default(), scripts, skills, None));
+        let serve = |owner: Option<&str>| {
+            let board = Board { shared: shared.clone(), bots: Vec::new(), token: Some("s3cret-token".into()), owner: owner.map(str::to_owned) };
+            async move {
+                let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+                let address = listener.local_addr().unwrap();
+                tokio::spawn(axum::serve(listener, router(Arc::new(board))).into_future());
+                address
+            }
+        };
+        let ask = |address: SocketAddr, head: String, body: String| async move {
+            let mut stream = tokio::net::TcpStream::connect(address).await.unwrap();
+            let request = format!("{head}\r\nHost: x\r\nConnection: close\r\nContent-Length: {}\r\n\r\n{body}", body.len());
+            stream.write_all(request.as_bytes()).await.unwrap();
+            let mut response = String::new();
+            let _ = stream.read_to_string(&mut response).await;
+            let status: u16 = response.split(' ').nth(1).and_then(|s| s.parse().ok()).unwrap_or(0);
+            (status, response.split_once("\r\n\r\n").map(|(_, b)| b.to_owned()).unwrap_or_default())
+        };
+        let address = serve(Some("Alice")).await;
+        let get = |path: &str| ask(address, format!("GET {path} HTTP/1.1"), String::new());
+        let post = |path: &str, body: &str| {
+            ask(address, format!("POST {path} HTTP/1.1\r\nContent-Type: application/json"), body.to_owned())
+        };
+        for path in ["/", "/api/state", "/api/events", "/api/map?bot=x", "/api/skills", "/api/memory?bot=x", "/api/learning?bot=x"] {
+            assert_eq!(get(path).await.0, 401, "{path} without the token");
+        }
+        assert_eq!(get("/?token=s3cret-tokem").await.0, 401, "a wrong token");
+        let (status, page) = get("/?token=s3cret-token").await;
+        assert_eq!(status, 200);
+        assert!(page.contains("<title>Wayfarer</title>"));
+        let bearer = ask(address, "GET /api/state HTTP/1.1\r\nAuthorization: Bearer s3cret-token".into(), String::new()).await;
+        assert_eq!(bearer.0, 200, "the token in a header: {}", bearer.1);
+        assert!(bearer.1.contains("\"bots\":[]"), "{}", bearer.1);
+        assert_eq!(post("/api/command", r#"{"bot": "Wayfarer", "line": "!stop"}"#).await.0, 401);
+
+        let t = |path: &str| format!("{path}{}token=s3cret-token", if path.contains('?') { '&' } else { '?' });
+        let (status, body) = post(&t("/api/command"), r#"{"bot": "Wayfarer", "line": "!stop"}"#).await;
+        assert_eq!(status, 404, "{body}");
+        assert!(body.contains("no bot called"), "{body}");
+        assert_eq!(post(&t("/api/command"), r#"{"bot": 5}"#).await.0, 422, "a field of the wrong type");
+        assert_eq!(post(&t("/api/command"), "not json").await.0, 400);
+        let huge = format!(r#"{{"bot": "Wayfarer", "line": "{}"}}"#, "a".repeat(MAX_BODY));
+        assert_eq!(post(&t("/api/command"), &huge).await.0, 413, "a body past the limit");
+        assert_eq!(get(&t("/api/map")).await.0, 400, "no ?bot=");
+        assert_eq!(get(&t("/api/map?bot=Nobody")).await.0, 404);
+        assert_eq!(get(&t("/api/skill?name=nothing")).await.0, 404);
+        assert_eq!(get(&t("/api/skills?q=") ).await.0, 200, "an empty search lists the library");
+        assert_eq!(get(&t("/api/nowhere")).await.0, 404);
+
+        // Without an owner the page can look but not command.
+        let address = serve(None).await;
+        let (status, body) = ask(
+            address,
+            "POST /api/command?token=s3cret-token HTTP/1.1\r\nContent-Type: application/json".into(),
+            r#"{"bot": "Wayfarer", "line": "!stop"}"#.into(),
+        )
+        .await;
+        assert_eq!(status, 403, "{body}");
+        assert!(body.contains("no owner is configured"), "{body}");
+        let _ = std::fs::remove_dir_all(dir);
+    }
 
     #[test]
     fn versions_share_a_base_name() {
