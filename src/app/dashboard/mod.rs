@@ -171,7 +171,16 @@ impl FromRequestParts<Arc<Board>> for Authorized {
     type Rejection = Problem;
 
     async fn from_request_parts(parts: &mut Parts, board: &Arc<Board>) -> Result<Self, Self::Rejection> {
-        let Some(expected) = &board.token else { return Ok(Authorized) };
+        let Some(expected) = &board.token else {
+            // Without a token only this machine is served; a page of another site whose name was made to point
+            // here (DNS rebinding) still names that site in `Host`, and is refused.
+            let host = parts.headers.get(header::HOST).and_then(|h| h.to_str().ok()).unwrap_or_default();
+            return if is_local_host(host) {
+                Ok(Authorized)
+            } else {
+                Err(Problem::new(StatusCode::FORBIDDEN, format!("this dashboard answers to localhost only, not {host:?}")))
+            };
+        };
         let from_query = Query::<TokenQuery>::try_from_uri(&parts.uri).ok().and_then(|q| q.0.token);
         let from_header = bearer(&parts.headers);
         let given = from_query.or(from_header).unwrap_or_default();
@@ -184,6 +193,15 @@ impl FromRequestParts<Arc<Board>> for Authorized {
             ))
         }
     }
+}
+
+/// `localhost:8080`, `127.0.0.1:8080`, `[::1]:8080` (with or without the port).
+fn is_local_host(host: &str) -> bool {
+    let name = match host.strip_prefix('[') {
+        Some(v6) => v6.split_once(']').map_or("", |(ip, _)| ip),
+        None => host.rsplit_once(':').map_or(host, |(name, _)| name),
+    };
+    name.eq_ignore_ascii_case("localhost") || name.parse::<std::net::IpAddr>().is_ok_and(|ip| ip.is_loopback())
 }
 
 fn bearer(headers: &HeaderMap) -> Option<String> {
@@ -497,7 +515,8 @@ mod tests {
         };
         let ask = |address: SocketAddr, head: String, body: String| async move {
             let mut stream = tokio::net::TcpStream::connect(address).await.unwrap();
-            let request = format!("{head}\r\nHost: x\r\nConnection: close\r\nContent-Length: {}\r\n\r\n{body}", body.len());
+            let host = if head.contains("Host:") { "" } else { "\r\nHost: x" };
+            let request = format!("{head}{host}\r\nConnection: close\r\nContent-Length: {}\r\n\r\n{body}", body.len());
             stream.write_all(request.as_bytes()).await.unwrap();
             let mut response = String::new();
             let _ = stream.read_to_string(&mut response).await;
@@ -535,6 +554,16 @@ mod tests {
         assert_eq!(get(&t("/api/skills?q=") ).await.0, 200, "an empty search lists the library");
         assert_eq!(get(&t("/api/nowhere")).await.0, 404);
 
+        // Without a token, only local names are served.
+        let board = Board { shared: shared.clone(), bots: Vec::new(), token: None, owner: None };
+        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let open = listener.local_addr().unwrap();
+        tokio::spawn(axum::serve(listener, router(Arc::new(board))).into_future());
+        let local = ask(open, "GET /api/state HTTP/1.1\r\nHost: 127.0.0.1".into(), String::new()).await;
+        assert_eq!(local.0, 200);
+        let (status, body) = ask(open, "GET /api/state HTTP/1.1\r\nHost: evil.example".into(), String::new()).await;
+        assert_eq!(status, 403, "{body}");
+
         // Without an owner the page can look but not command.
         let address = serve(None).await;
         let (status, body) = ask(
@@ -555,6 +584,16 @@ mod tests {
         assert_eq!(base_name("mineV"), "mineV");
         assert_eq!(base_name("V2"), "V2");
         assert_eq!(base_name("getVillagerV12"), "getVillager");
+    }
+
+    #[test]
+    fn only_local_names_pass_without_a_token() {
+        for host in ["localhost:8080", "127.0.0.1:8080", "127.0.0.1", "[::1]:8080", "LOCALHOST"] {
+            assert!(is_local_host(host), "{host}");
+        }
+        for host in ["evil.example:8080", "192.168.1.5:8080", "", "[::1", "localhost.evil.example"] {
+            assert!(!is_local_host(host), "{host}");
+        }
     }
 
     #[test]
