@@ -110,13 +110,11 @@ impl Board {
 /// Serves the page until the process ends (spawned on the runtime; the bots' task set is not involved).
 pub fn serve(bound: Bound, shared: Arc<Shared>, bots: Vec<Arc<BotState>>) {
     let url = bound.url();
-    let owner = bound.owner.clone();
-    let board = Arc::new(Board { shared, bots, token: bound.token, owner: bound.owner });
-    let app = router(board);
-    match &owner {
+    match &bound.owner {
         Some(owner) => tracing::info!("dashboard: {url} (commands typed there count as {owner}'s)"),
         None => tracing::info!("dashboard: {url} (no owner is configured, so it cannot send commands)"),
     }
+    let app = router(Arc::new(Board { shared, bots, token: bound.token, owner: bound.owner }));
     tokio::spawn(async move {
         if let Err(err) = axum::serve(bound.listener, app).await {
             tracing::error!("the dashboard stopped: {err}");
@@ -255,8 +253,7 @@ async fn events(
     State(board): State<Arc<Board>>,
     Query(since): Query<Since>,
 ) -> Sse<impl Stream<Item = Result<Event, Infallible>>> {
-    let first = true;
-    let stream = stream::unfold((board, since.chat, first), |(board, seen, first)| async move {
+    let stream = stream::unfold((board, since.chat, true), |(board, seen, first)| async move {
         if !first {
             tokio::time::sleep(TICK).await;
         }
