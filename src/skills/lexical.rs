@@ -129,9 +129,51 @@ fn table() -> &'static [(Vec<String>, String)] {
     })
 }
 
+/// The actions a request asks for, as the verbs skill names start with (`make a smelter` → `craft`), from
+/// `actions.txt`; empty when it names none.
+pub fn actions(query: &str) -> Vec<&'static str> {
+    static TABLE: OnceLock<Vec<(&'static str, Vec<Vec<String>>)>> = OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        include_str!("actions.txt")
+            .lines()
+            .filter(|line| !line.trim_start().starts_with('#'))
+            .filter_map(|line| line.split_once('='))
+            .map(|(verb, phrases)| (verb.trim(), phrases.split('|').map(words).filter(|p| !p.is_empty()).collect()))
+            .collect()
+    });
+    let said = words(query);
+    table
+        .iter()
+        .filter(|(_, phrases)| phrases.iter().any(|phrase| said.windows(phrase.len()).any(|run| run == phrase.as_slice())))
+        .map(|(verb, _)| *verb)
+        .collect()
+}
+
+/// The verb a skill's name starts with (`craftIronPickaxe` → `craft`).
+pub fn action_of(name: &str) -> String {
+    words(name).into_iter().next().unwrap_or_default()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_action_asked_for_is_read_from_verbs_and_phrases() {
+        assert_eq!(actions("make a smelter"), ["craft"]);
+        assert_eq!(actions("Put down a crafting bench"), ["place"]);
+        assert_eq!(actions("put my cobblestone away"), Vec::<&str>::new(), "put … away is not a phrase in a row");
+        assert_eq!(actions("put away my cobblestone"), ["store"]);
+        assert_eq!(actions("put on the iron armour"), ["wear"]);
+        assert_eq!(actions("sow seeds"), ["plant"]);
+        assert!(actions("cook the iron ore into bars").contains(&"smelt"));
+        assert!(actions("iron hat").is_empty(), "no verb, no action");
+        assert!(actions("get me some wood").is_empty(), "get asks for anything");
+        assert!(actions("remake").is_empty(), "whole words only");
+        assert_eq!(action_of("craftIronPickaxe"), "craft");
+        assert_eq!(action_of("mine_wood_log"), "mine");
+        assert_eq!(action_of(""), "");
+    }
 
     #[test]
     fn words_split_at_camel_case_and_punctuation() {

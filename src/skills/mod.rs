@@ -124,8 +124,10 @@ struct Loaded {
 /// Which halves of the search [`SkillLibrary::retrieve_by`] uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SearchMode {
-    /// Both, fused by reciprocal rank (what [`SkillLibrary::retrieve`] does).
+    /// Meaning, words and the action asked for, fused by reciprocal rank (what [`SkillLibrary::retrieve`] does).
     Hybrid,
+    /// Meaning and words fused, without the action.
+    MeaningAndWords,
     /// Embeddings only.
     Meaning,
     /// BM25 over the widened query only.
@@ -134,6 +136,8 @@ pub enum SearchMode {
 
 /// Reciprocal rank fusion's constant: a skill ranked r in a list adds 1 / (RRF_K + r).
 const RRF_K: f32 = 60.0;
+/// What the asked-for action multiplies a fused score by.
+const ACTION_LIFT: f32 = 1.15;
 /// How many candidates each half of the search offers the fusion (at least; more when more are asked for).
 pub const CANDIDATES: usize = 40;
 
@@ -299,7 +303,20 @@ impl SkillLibrary {
         if mode != SearchMode::Meaning {
             lists.push(self.loaded.read().unwrap_or_else(|p| p.into_inner()).lexical.search(query, pool));
         }
-        Ok(fuse(&lists, k)
+        let mut fused = fuse(&lists, pool);
+        // The action asked for (`make` → craft…, `put down` → place…) lifts the skills whose name starts with it a
+        // little: enough to win between near-equals, not to raise one that matches nothing else.
+        let asked = lexical::actions(query);
+        if mode == SearchMode::Hybrid && !asked.is_empty() {
+            for (name, score) in &mut fused {
+                if asked.contains(&lexical::action_of(name).as_str()) {
+                    *score = (*score * ACTION_LIFT).min(1.0);
+                }
+            }
+            fused.sort_by(|a, b| b.1.total_cmp(&a.1));
+        }
+        fused.truncate(k);
+        Ok(fused
             .into_iter()
             .filter_map(|(name, score)| Some(Match { skill: self.get(&name)?, score }))
             .collect())

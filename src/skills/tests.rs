@@ -118,7 +118,7 @@ fn search_evaluation_over_the_starter_library() {
             .filter(|line| !line.starts_with('#') && !line.trim().is_empty())
             .map(|line| line.split_once('\t').unwrap_or_else(|| panic!("no tab in {line:?}")))
             .collect();
-        for mode in [SearchMode::Meaning, SearchMode::Words, SearchMode::Hybrid] {
+        for mode in [SearchMode::Meaning, SearchMode::Words, SearchMode::MeaningAndWords, SearchMode::Hybrid] {
             let (figures, misses) = evaluate(&library, &questions, mode);
             eprintln!(
                 "{set}, {mode:?}: {} questions over {} skills: top-1 {:.1} %, top-5 {:.1} %, MRR {:.3}",
@@ -160,8 +160,9 @@ fn evaluate(library: &SkillLibrary, questions: &[(&str, &str)], mode: SearchMode
     ((top1 as f64 / n, top5 as f64 / n, reciprocal / n), misses)
 }
 
-/// Top-1, top-5 and MRR the fused search must keep on the first question set (measured when the lexical half came in).
-const EVAL_FLOOR: (f64, f64, f64) = (0.74, 0.98, 0.85);
+/// Top-1, top-5 and MRR the fused search must keep on the first question set (measured when the action asked for
+/// came in; 0.74, 0.98, 0.85 with meaning and words alone).
+const EVAL_FLOOR: (f64, f64, f64) = (0.83, 0.98, 0.90);
 
 #[test]
 fn the_index_persists_and_rebuilds_when_damaged() {
