@@ -127,9 +127,10 @@ impl LlmView {
 pub fn bot(state: &BotState) -> BotView {
     let mut view = BotView { name: state.name.clone(), activity: state.activity.describe(), ..BotView::default() };
     let mut now = Snapshot::default();
-    if let Some(bot) = state.connected() {
+    let connected = state.connected();
+    if let Some(bot) = &connected {
         let status = bot.status();
-        now.inventory = carried(&status.items);
+        now.inventory = status.items.iter().map(|(item, count)| (item.clone(), i64::from(*count))).collect();
         now.position = [status.position.x, status.position.y, status.position.z];
         view.online = true;
         view.pos = Some(now.position);
@@ -140,12 +141,23 @@ pub fn bot(state: &BotState) -> BotView {
         view.reflex = status.reflex;
         view.items = status.items;
         view.hostiles = status.hostiles.into_iter().map(|(kind, d)| (kind, (d * 10.0).round() / 10.0)).collect();
-        view.path = super::map::path(&bot);
+        view.path = super::map::path(bot);
     }
-    view.goal = goals::with(&state.goals, |book| {
-        let goal = book.active().or_else(|| book.goals().last())?;
-        Some(goal_view(goal, &now))
-    });
+    let goal = goals::with(&state.goals, |book| book.active().or_else(|| book.goals().last()).cloned());
+    if let Some(goal) = goal {
+        // The blocks the plan's block trackers look at, so their bars move too.
+        if let Some(bot) = &connected {
+            let tracked = goal.plans.last().into_iter().flat_map(|plan| &plan.tasks).filter_map(|task| task.tracker.as_ref());
+            now.blocks = tracked
+                .flat_map(|tracker| tracker.positions())
+                .filter_map(|[x, y, z]| {
+                    let kind = crate::primitives::observe::block_kind(bot, azalea::BlockPos::new(x, y, z))?;
+                    Some(([x, y, z], kind.to_string().trim_start_matches("minecraft:").to_owned()))
+                })
+                .collect();
+        }
+        view.goal = Some(goal_view(&goal, &now));
+    }
     let showing = state.activity.showing();
     (view.code, view.error) = (showing.code, showing.error);
     if let Some(llm) = &state.llm {
@@ -156,15 +168,6 @@ pub fn bot(state: &BotState) -> BotView {
     }
     view.learning = state.learning().as_ref().map(|l| format!("{} tasks to go; {}", l.left, l.report.summary()));
     view
-}
-
-/// Item counts, as the trackers count them.
-fn carried(items: &[(String, i32)]) -> BTreeMap<String, i64> {
-    let mut counts = BTreeMap::new();
-    for (item, count) in items {
-        *counts.entry(item.clone()).or_insert(0) += i64::from(*count);
-    }
-    counts
 }
 
 /// A goal's current plan with a bar per tracked task: completed tasks are full, the others count from what the bot
