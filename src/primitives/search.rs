@@ -47,6 +47,16 @@ impl Columns {
         Columns { columns, min_y: world.chunks.min_y() }
     }
 
+    /// The loaded column at `pos`, to read under its own lock (never the world's).
+    pub fn column(&self, pos: ChunkPos) -> Option<&Arc<RwLock<Chunk>>> {
+        self.columns.iter().find(|(p, _)| *p == pos).map(|(_, chunk)| chunk)
+    }
+
+    /// The world's lowest block height (what a column's sections count from).
+    pub fn min_y(&self) -> i32 {
+        self.min_y
+    }
+
     /// Columns made up directly (tests, benchmarks).
     pub fn from_chunks(columns: Vec<(ChunkPos, Chunk)>, min_y: i32) -> Columns {
         let columns = columns.into_iter().map(|(pos, chunk)| (pos, Arc::new(RwLock::new(chunk)))).collect();

@@ -3,10 +3,17 @@
 
 use std::collections::HashMap;
 
-use azalea::{BlockPos, block::BlockState, pathfinder::ExecutingPath, registry::builtin::BlockKind};
+use azalea::{
+    BlockPos,
+    block::BlockState,
+    core::position::{ChunkBlockPos, ChunkPos},
+    pathfinder::ExecutingPath,
+    registry::builtin::BlockKind,
+    world::Chunk,
+};
 use serde::Serialize;
 
-use crate::bot::BotHandle;
+use crate::{bot::BotHandle, primitives::search::Columns};
 
 /// Blocks from the bot to the map's edge.
 pub const RADIUS: i32 = 32;
@@ -93,39 +100,30 @@ pub fn class_of(id: &str) -> u8 {
     LEGEND.iter().position(|(name, _)| *name == class).unwrap_or(5) as u8
 }
 
-/// Reads the map around `bot` (a few milliseconds under the world's read lock; only when a page asks).
+/// Reads the map around `bot`, column by column under each chunk's own lock (the world's lock only for the moment
+/// it takes to list the chunks, as the block search does: the game's systems take it too). Only when a page asks.
 pub fn around(bot: &BotHandle) -> MapView {
     let centre = BlockPos::from(bot.position());
     let (x0, z0, size) = (centre.x - RADIUS, centre.z - RADIUS, (RADIUS * 2 + 1) as usize);
-    let mut cells = String::with_capacity(size * size);
-    let mut depth = String::with_capacity(size * size);
+    let columns = {
+        let world = bot.client().world();
+        let world = world.read();
+        Columns::around(&world, centre, RADIUS)
+    };
+    // (class, depth) per cell; chunks not loaded stay "not loaded".
+    let mut map = vec![(0u8, 0i32); size * size];
     let mut classes: HashMap<BlockState, u8> = HashMap::new();
-    let world = bot.client().world();
-    let world = world.read();
-    for z in z0..z0 + size as i32 {
-        for x in x0..x0 + size as i32 {
-            let top = centre.y + ABOVE;
-            let mut found = None;
-            for y in (centre.y - BELOW..=top).rev() {
-                match world.get_block_state(BlockPos::new(x, y, z)) {
-                    None => {
-                        found = Some((0, 0));
-                        break;
-                    }
-                    Some(state) if state.is_air() => {}
-                    Some(state) => {
-                        let class = *classes.entry(state).or_insert_with(|| {
-                            let kind = BlockKind::from(state).to_string();
-                            class_of(kind.trim_start_matches("minecraft:"))
-                        });
-                        found = Some((class, top - y));
-                        break;
-                    }
+    let span = |low: i32| low.div_euclid(16)..=(low + size as i32 - 1).div_euclid(16);
+    for cx in span(x0) {
+        for cz in span(z0) {
+            let Some(chunk) = columns.column(ChunkPos::new(cx, cz)) else { continue };
+            let chunk = chunk.read();
+            for x in (cx * 16).max(x0)..(cx * 16 + 16).min(x0 + size as i32) {
+                for z in (cz * 16).max(z0)..(cz * 16 + 16).min(z0 + size as i32) {
+                    let cell = (z - z0) as usize * size + (x - x0) as usize;
+                    map[cell] = floor(&chunk, columns.min_y(), (x - cx * 16) as u8, centre.y, (z - cz * 16) as u8, &mut classes);
                 }
             }
-            let (class, below) = found.unwrap_or((1, 35));
-            cells.push(char::from(b'0' + class));
-            depth.push(char::from_digit(below.clamp(0, 35) as u32, 36).unwrap_or('z'));
         }
     }
     MapView {
@@ -135,9 +133,28 @@ pub fn around(bot: &BotHandle) -> MapView {
         size,
         colours: LEGEND.iter().map(|(_, colour)| *colour).collect(),
         names: LEGEND.iter().map(|(name, _)| *name).collect(),
-        cells,
-        depth,
+        cells: map.iter().map(|(class, _)| char::from(b'0' + class)).collect(),
+        depth: map.iter().map(|&(_, below)| char::from_digit(below.clamp(0, 35) as u32, 36).unwrap_or('z')).collect(),
     }
+}
+
+/// The first block at or below `ABOVE` over the feet in one column of a chunk: its legend class and how far below
+/// the top of the scan it is ("air below" and 35 when there is none within `BELOW`).
+fn floor(chunk: &Chunk, min_y: i32, x: u8, feet: i32, z: u8, classes: &mut HashMap<BlockState, u8>) -> (u8, i32) {
+    let top = feet + ABOVE;
+    for y in (feet - BELOW..=top).rev() {
+        match chunk.get_block_state(&ChunkBlockPos::new(x, y, z), min_y) {
+            Some(state) if !state.is_air() => {
+                let class = *classes.entry(state).or_insert_with(|| {
+                    let kind = BlockKind::from(state).to_string();
+                    class_of(kind.trim_start_matches("minecraft:"))
+                });
+                return (class, top - y);
+            }
+            _ => {}
+        }
+    }
+    (1, 35)
 }
 
 /// The blocks the pathfinder is walking through now, next first (empty when it is not walking).
