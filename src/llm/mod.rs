@@ -509,7 +509,8 @@ fn retry_wait(backoff: Duration, attempt: u32, retry_after: Option<Duration>) ->
     retry_after.unwrap_or(doubled).min(MAX_LLM_BACKOFF)
 }
 
-fn sum(usage: &BTreeMap<Role, Usage>) -> Usage {
+/// Every role's use together.
+pub fn sum(usage: &BTreeMap<Role, Usage>) -> Usage {
     let mut total = Usage::default();
     for one in usage.values() {
         total.add(*one);

@@ -413,8 +413,8 @@ async fn skill(_: Authorized, State(board): State<Arc<Board>>, Query(q): Query<S
 
 /// `craftTableV3` → `craftTable`: the name a skill's versions share.
 fn base_name(name: &str) -> &str {
-    match name.rfind('V') {
-        Some(at) if at > 0 && name.len() > at + 1 && name[at + 1..].bytes().all(|b| b.is_ascii_digit()) => &name[..at],
+    match name.rsplit_once('V') {
+        Some((base, number)) if !base.is_empty() && !number.is_empty() && number.bytes().all(|b| b.is_ascii_digit()) => base,
         _ => name,
     }
 }

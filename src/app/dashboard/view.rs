@@ -1,7 +1,5 @@
 //! What the page is sent: each bot's state as plain values, copied out when a page asks (never on a tick of its own).
 
-use std::collections::BTreeMap;
-
 use serde::Serialize;
 
 use crate::{
@@ -10,7 +8,6 @@ use crate::{
         tracker::{Progress, Snapshot},
     },
     app::state::BotState,
-    config::Role,
     llm::{Tally, Usage},
 };
 
@@ -109,14 +106,9 @@ impl UsageRow {
 
 impl LlmView {
     pub fn of(tally: &Tally, waiting: Option<String>) -> Self {
-        let total = |roles: &BTreeMap<Role, Usage>| {
-            let mut sum = Usage::default();
-            roles.values().for_each(|u| sum.add(*u));
-            sum
-        };
         LlmView {
             roles: tally.roles.iter().map(|(role, usage)| UsageRow::new(role.name(), *usage)).collect(),
-            tasks: tally.tasks.iter().rev().map(|(task, roles)| UsageRow::new(task.as_str(), total(roles))).collect(),
+            tasks: tally.tasks.iter().rev().map(|(task, roles)| UsageRow::new(task.as_str(), crate::llm::sum(roles))).collect(),
             cache_hits: tally.cache_hits(),
             waiting,
         }
@@ -211,7 +203,10 @@ pub fn goal_view(goal: &Goal, now: &Snapshot) -> GoalView {
 
 #[cfg(test)]
 mod tests {
+    use std::collections::BTreeMap;
+
     use super::*;
+    use crate::config::Role;
     use crate::agent::{goals::GoalBook, plan::TaskSpec, tracker::Tracker};
 
     fn spec(task: &str, tracker: serde_json::Value) -> TaskSpec {
