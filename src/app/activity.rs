@@ -24,7 +24,7 @@ struct Current {
     generation: u64,
     /// The code last run (function name and source), kept after it ends, for the dashboard.
     code: Option<(String, String)>,
-    /// How the last failed run failed, until a later run succeeds or the next activity starts.
+    /// How the activity's last failed run failed (a later run that succeeds leaves it; the next activity clears it).
     error: Option<String>,
 }
 
