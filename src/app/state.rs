@@ -40,7 +40,8 @@ pub struct Shared {
     leader: Mutex<Option<String>>,
     /// The latest chat lines the bots heard, for the dashboard.
     pub chat: ChatLog,
-    /// Commands typed in the dashboard, for the bots' task set to carry out (taken by the first bot to spawn).
+    /// What the dashboard asks of the bots' task set: commands typed in the page, and the bots' state to show
+    /// (taken by the first bot to spawn).
     pub page_commands: PageCommands,
 }
 
@@ -84,11 +85,14 @@ impl ChatLog {
     }
 }
 
-/// A command typed in the dashboard: the bot it is for, the owner it counts as, and the line.
-pub struct PageCommand {
-    pub bot: Arc<BotState>,
-    pub owner: String,
-    pub line: String,
+/// What the dashboard asks of the bots' task set.
+pub enum PageCommand {
+    /// A command typed in the page: the bot it is for, the owner it counts as, the line and the command it parsed
+    /// to (a line that does not parse never gets this far).
+    Obey { bot: Arc<BotState>, owner: String, line: String, command: crate::chat::Command },
+    /// The state of these bots, copied out there: azalea's entity queries take the world's lock twice, so from
+    /// another thread they can deadlock with a game tick waiting to write between the two.
+    Look { bots: Vec<Arc<BotState>>, reply: tokio::sync::oneshot::Sender<Vec<super::dashboard::BotView>> },
 }
 
 /// The way from the dashboard's handlers (any thread) to the bots' local task set.

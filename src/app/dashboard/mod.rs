@@ -11,6 +11,8 @@
 mod map;
 mod view;
 
+pub use view::BotView;
+
 use std::{
     convert::Infallible,
     net::SocketAddr,
@@ -37,6 +39,8 @@ use crate::{chat::parse_line, config::DashboardConfig};
 
 /// How often a connected page gets the bots' state.
 const TICK: Duration = Duration::from_secs(1);
+/// How long a state update waits for the bots' task set (a tick is 50 ms).
+const LOOK_TIMEOUT: Duration = Duration::from_secs(3);
 /// The longest command line the page may send (a chat line is at most 256 characters).
 const MAX_LINE: usize = 256;
 /// Requests' bodies are small JSON objects.
@@ -233,9 +237,20 @@ struct Since {
     chat: u64,
 }
 
-fn tick(board: &Board, chat_seen: u64) -> Tick {
+/// Every bot's state, copied out on the bots' task set (none while no bot has spawned to carry the request).
+async fn tick(board: &Board, chat_seen: u64) -> Tick {
+    let mut bots = Vec::new();
+    if !board.bots.is_empty() {
+        let (reply, answer) = tokio::sync::oneshot::channel();
+        let look = PageCommand::Look { bots: board.bots.clone(), reply };
+        if board.shared.page_commands.sender.send(look).is_ok()
+            && let Ok(Ok(views)) = tokio::time::timeout(LOOK_TIMEOUT, answer).await
+        {
+            bots = views;
+        }
+    }
     Tick {
-        bots: board.bots.iter().map(|bot| view::bot(bot)).collect(),
+        bots,
         chat: board.shared.chat.since(chat_seen),
         owner: board.owner.clone(),
         skills: board.shared.skills.len(),
@@ -244,7 +259,7 @@ fn tick(board: &Board, chat_seen: u64) -> Tick {
 
 /// One state, for a page without event streams (and for tests).
 async fn state(_: Authorized, State(board): State<Arc<Board>>, Query(since): Query<Since>) -> Json<Tick> {
-    Json(tick(&board, since.chat))
+    Json(tick(&board, since.chat).await)
 }
 
 /// The event stream: the state at once and then every [`TICK`], for as long as the page stays.
@@ -257,7 +272,7 @@ async fn events(
         if !first {
             tokio::time::sleep(TICK).await;
         }
-        let tick = tick(&board, seen);
+        let tick = tick(&board, seen).await;
         let seen = tick.chat.last().map_or(seen, |line| line.seq);
         let event = Event::default().event("state").json_data(&tick).unwrap_or_else(|_| Event::default().comment("unserialisable"));
         Some((Ok(event), (board, seen, false)))
@@ -307,9 +322,7 @@ async fn command(
     let prefix = &board.shared.config.prefix;
     let parsed = parse_line(&line, prefix)
         .ok_or_else(|| Problem::new(StatusCode::BAD_REQUEST, format!("not a command: commands start with {prefix} ({prefix}help lists them)")))?;
-    if let Err(hint) = parsed.command {
-        return Err(Problem::new(StatusCode::BAD_REQUEST, hint.to_string()));
-    }
+    let command = parsed.command.map_err(|hint| Problem::new(StatusCode::BAD_REQUEST, hint.to_string()))?;
     if bot.connected().is_none() {
         return Err(Problem::new(StatusCode::CONFLICT, format!("{} is not connected now; try again when it is back", bot.name)));
     }
@@ -319,27 +332,30 @@ async fn command(
         .shared
         .page_commands
         .sender
-        .send(PageCommand { bot, owner, line })
+        .send(PageCommand::Obey { bot, owner, line, command })
         .map_err(|_| Problem::new(StatusCode::SERVICE_UNAVAILABLE, "the bots are not running".to_owned()))?;
     Ok((StatusCode::ACCEPTED, Json(serde_json::json!({ "ok": format!("sent to {name}") }))))
 }
 
-/// Carries out the page's commands on the bots' task set, for as long as the bots run (started by the first bot to
-/// spawn).
-pub async fn obey(mut commands: tokio::sync::mpsc::UnboundedReceiver<PageCommand>) {
-    while let Some(PageCommand { bot: state, owner, line }) = commands.recv().await {
+/// Carries out the page's requests on the bots' task set, for as long as the bots run (started by the first bot to
+/// spawn): commands typed there, and copies of the bots' state.
+pub async fn obey(mut requests: tokio::sync::mpsc::UnboundedReceiver<PageCommand>) {
+    while let Some(request) = requests.recv().await {
+        let (state, owner, line, command) = match request {
+            PageCommand::Look { bots, reply } => {
+                let _ = reply.send(bots.iter().map(|bot| view::bot(bot)).collect());
+                continue;
+            }
+            PageCommand::Obey { bot, owner, line, command } => (bot, owner, line, command),
+        };
         let Some(bot) = state.connected() else {
             tracing::info!("{}: a command from the dashboard arrived while it was away: {line:?}", state.name);
             continue;
         };
-        let Some(parsed) = parse_line(&line, &state.shared.config.prefix) else { continue };
         tracing::info!("{}: {owner} (dashboard): {line}", state.name);
         // Remembered as the same words said in chat would be (a goal asked for is).
-        super::memory::heard(&state, &bot, &owner, &line, Some(&parsed.command));
-        match parsed.command {
-            Ok(command) => super::commands::execute(bot, &state, &owner, command),
-            Err(hint) => super::Replier::new(bot, &owner, state.shared.config.reply).say(&hint.to_string()),
-        }
+        super::memory::heard(&state, &bot, &owner, &line, Some(&Ok(command.clone())));
+        super::commands::execute(bot, &state, &owner, command);
     }
 }
 
