@@ -111,7 +111,7 @@ fn search_evaluation_over_the_starter_library() {
     let (library, _) = SkillLibrary::open(&dir);
     library.enable_search_with(embedder()).unwrap();
     let mut fused = None;
-    for set in ["skill_questions.tsv", "skill_questions_heldout.tsv"] {
+    for set in ["skill_questions.tsv", "skill_questions_heldout.tsv", "skill_questions_fresh.tsv"] {
         let text = std::fs::read_to_string(crate::crate_dir().join("tests/data").join(set)).unwrap();
         let questions: Vec<(&str, &str)> = text
             .lines()
