@@ -3,7 +3,7 @@
 //! for things (`synonyms.txt`: a workbench is a crafting table). Words are lowercased, common English words dropped,
 //! and each word stemmed, so "planks" finds "plank" and "chopping" finds "chop".
 
-use std::{borrow::Cow, sync::OnceLock};
+use std::{borrow::Cow, collections::HashMap, sync::OnceLock};
 
 use bm25::{Document, SearchEngine, SearchEngineBuilder};
 use rust_stemmers::{Algorithm, Stemmer};
@@ -11,27 +11,76 @@ use rust_stemmers::{Algorithm, Stemmer};
 /// Skill names and search texts, by name, scored with BM25.
 pub struct Lexical {
     engine: SearchEngine<String, u32, Words>,
+    /// The things skills are named after, stemmed (`craftIronHelmet`: iron, helmet), with how many names have each.
+    things: HashMap<String, usize>,
 }
 
 impl Lexical {
     /// An index over `(name, search text)` pairs.
     pub fn new<'a>(skills: impl IntoIterator<Item = (&'a str, &'a str)>) -> Self {
-        let documents: Vec<Document<String>> = skills.into_iter().map(|(name, text)| Document::new(name.to_owned(), text)).collect();
-        Lexical { engine: SearchEngineBuilder::<String, u32, Words>::with_tokenizer_and_documents(Words, documents).build() }
+        let mut things = HashMap::new();
+        let documents: Vec<Document<String>> = skills
+            .into_iter()
+            .inspect(|(name, _)| count_things(&mut things, name, 1))
+            .map(|(name, text)| Document::new(name.to_owned(), text))
+            .collect();
+        let engine = SearchEngineBuilder::<String, u32, Words>::with_tokenizer_and_documents(Words, documents).build();
+        Lexical { engine, things }
     }
 
     /// Adds a skill, or replaces its text.
     pub fn upsert(&mut self, name: &str, text: &str) {
+        if self.engine.get(&name.to_owned()).is_none() {
+            count_things(&mut self.things, name, 1);
+        }
         self.engine.upsert(Document::new(name.to_owned(), text));
     }
 
     pub fn remove(&mut self, name: &str) {
+        if self.engine.get(&name.to_owned()).is_some() {
+            count_things(&mut self.things, name, -1);
+        }
         self.engine.remove(&name.to_owned());
+    }
+
+    /// The actions `query` asks for ([`actions`]); a request that says none and only names things the skills are
+    /// named after ("iron hat") asks to get them.
+    pub fn asked(&self, query: &str) -> Vec<&'static str> {
+        let asked = actions(query);
+        if asked.is_empty() && self.names_only_things(&main_clause(&words(query))) { actions("get") } else { asked }
+    }
+
+    /// Whether every word of `said` but the function words is a thing skills are named after, or a player's word or
+    /// display name for one (`hat` is a helmet), and there is at least one.
+    fn names_only_things(&self, said: &[String]) -> bool {
+        let known = |word: &str| self.things.contains_key(&stem(word));
+        let mut covered: Vec<bool> = said.iter().map(|word| STOP_WORDS.contains(&word.as_str()) || known(word)).collect();
+        for (phrase, adds) in table() {
+            if adds.split_whitespace().any(known) {
+                for at in 0..said.len().saturating_sub(phrase.len() - 1) {
+                    if said[at..at + phrase.len()] == phrase[..] {
+                        covered[at..at + phrase.len()].fill(true);
+                    }
+                }
+            }
+        }
+        covered.iter().all(|&c| c) && said.iter().any(|word| !STOP_WORDS.contains(&word.as_str()))
     }
 
     /// The skills sharing words with `query` (widened by [`widen`]), best first, at most `limit`.
     pub fn search(&self, query: &str, limit: usize) -> Vec<(String, f32)> {
         self.engine.search(&widen(query), limit).into_iter().map(|found| (found.document.id, found.score)).collect()
+    }
+}
+
+/// Adds `by` to the count of each thing `name` is named after: its words but the first (the verb).
+fn count_things(things: &mut HashMap<String, usize>, name: &str, by: isize) {
+    for word in words(name).iter().skip(1).filter(|word| !STOP_WORDS.contains(&word.as_str())) {
+        let count = things.entry(stem(word)).or_default();
+        *count = count.saturating_add_signed(by);
+        if *count == 0 {
+            things.remove(&stem(word));
+        }
     }
 }
 
@@ -130,23 +179,68 @@ fn table() -> &'static [(Vec<String>, String)] {
 }
 
 /// The actions a request asks for, as the verbs skill names start with (`make a smelter` → `craft`), from
-/// `actions.txt`; empty when it names none.
+/// `actions.txt`, read in the request's [`main_clause`]; empty when it names none.
 pub fn actions(query: &str) -> Vec<&'static str> {
-    static TABLE: OnceLock<Vec<(&'static str, Vec<Vec<String>>)>> = OnceLock::new();
+    static TABLE: OnceLock<Vec<(Vec<&'static str>, Vec<Vec<String>>)>> = OnceLock::new();
     let table = TABLE.get_or_init(|| {
         include_str!("actions.txt")
             .lines()
             .filter(|line| !line.trim_start().starts_with('#'))
             .filter_map(|line| line.split_once('='))
-            .map(|(verb, phrases)| (verb.trim(), phrases.split('|').map(words).filter(|p| !p.is_empty()).collect()))
+            .map(|(verbs, phrases)| {
+                (verbs.split_whitespace().collect(), phrases.split('|').map(words).filter(|p| !p.is_empty()).collect())
+            })
             .collect()
     });
-    let said = words(query);
-    table
-        .iter()
-        .filter(|(_, phrases)| phrases.iter().any(|phrase| said.windows(phrase.len()).any(|run| run == phrase.as_slice())))
-        .map(|(verb, _)| *verb)
-        .collect()
+    let said = main_clause(&words(query));
+    let mut asked: Vec<&'static str> = Vec::new();
+    for (verbs, phrases) in table {
+        if phrases.iter().any(|phrase| says(&said, phrase)) {
+            for verb in verbs {
+                if !asked.contains(verb) {
+                    asked.push(verb);
+                }
+            }
+        }
+    }
+    asked
+}
+
+/// Whether `said` has `phrase`'s words in a row, or, for a verb and its particle (`put away`), apart as English
+/// allows: a few words between, the particle ending the clause or followed by a preposition ("put my cobblestone
+/// away in the chest", but not "put a torch on the wall").
+fn says(said: &[String], phrase: &[String]) -> bool {
+    const PARTICLES: [&str; 8] = ["away", "down", "up", "on", "off", "out", "together", "back"];
+    const AFTER: [&str; 14] = ["in", "into", "inside", "at", "on", "to", "near", "by", "here", "there", "now", "please", "for", "so"];
+    if said.windows(phrase.len()).any(|run| run == phrase) {
+        return true;
+    }
+    let [verb, particle] = phrase else { return false };
+    if !PARTICLES.contains(&particle.as_str()) {
+        return false;
+    }
+    said.iter().enumerate().filter(|(_, word)| *word == verb).any(|(at, _)| {
+        (at + 2..said.len().min(at + 5)).any(|end| {
+            said[end] == *particle && said.get(end + 1).is_none_or(|next| AFTER.contains(&next.as_str()))
+        })
+    })
+}
+
+/// A request's words up to where it says what for (`to`, `for`, `so`, `because`): "need a spade to dig sand" asks
+/// for a spade. Wanting or needing *to* do something is not a purpose: "i want to craft a pickaxe" asks to craft.
+pub fn main_clause(said: &[String]) -> Vec<String> {
+    const WISHES: [&str; 12] = ["want", "wanna", "need", "needs", "have", "has", "got", "going", "try", "like", "able", "plan"];
+    let mut main: Vec<String> = Vec::with_capacity(said.len());
+    for word in said {
+        match word.as_str() {
+            "to" if main.last().is_some_and(|last| WISHES.contains(&last.as_str())) => {
+                main.pop();
+            }
+            "to" | "for" | "so" | "because" if !main.is_empty() => break,
+            _ => main.push(word.clone()),
+        }
+    }
+    main
 }
 
 /// The verb a skill's name starts with (`craftIronPickaxe` → `craft`).
@@ -162,17 +256,45 @@ mod tests {
     fn the_action_asked_for_is_read_from_verbs_and_phrases() {
         assert_eq!(actions("make a smelter"), ["craft"]);
         assert_eq!(actions("Put down a crafting bench"), ["place"]);
-        assert_eq!(actions("put my cobblestone away"), Vec::<&str>::new(), "put … away is not a phrase in a row");
+        assert_eq!(actions("put my cobblestone away"), ["store"], "a verb and its particle apart");
+        assert_eq!(actions("put the iron armour on"), ["wear"]);
+        assert!(actions("put a torch on the wall").is_empty(), "on the wall is where, not putting on");
         assert_eq!(actions("put away my cobblestone"), ["store"]);
         assert_eq!(actions("put on the iron armour"), ["wear"]);
         assert_eq!(actions("sow seeds"), ["plant"]);
         assert!(actions("cook the iron ore into bars").contains(&"smelt"));
         assert!(actions("iron hat").is_empty(), "no verb, no action");
-        assert!(actions("get me some wood").is_empty(), "get asks for anything");
+        assert_eq!(actions("i want to mine iron"), ["mine"], "wanting to mine asks to mine");
+        assert_eq!(actions("need a spade to dig sand"), actions("get"), "digging is what the spade is for");
+        assert!(actions("find diamonds").contains(&"mine") && !actions("find diamonds").contains(&"craft"));
+        assert!(actions("get me some wood").contains(&"craft") && !actions("get me some wood").contains(&"wear"), "get asks for what makes things");
         assert!(actions("remake").is_empty(), "whole words only");
         assert_eq!(action_of("craftIronPickaxe"), "craft");
         assert_eq!(action_of("mine_wood_log"), "mine");
         assert_eq!(action_of(""), "");
+    }
+
+    #[test]
+    fn a_request_naming_only_things_the_skills_make_asks_to_get_them() {
+        let mut lexical = Lexical::new([
+            ("craftIronHelmet", "craft iron helmet: Crafts an iron helmet."),
+            ("wearIronArmor", "wear iron armor: Wears every piece of iron armour."),
+            ("placeTorch", "place torch: Places a torch."),
+        ]);
+        assert_eq!(lexical.asked("iron hat"), actions("get"), "a hat is a helmet");
+        assert_eq!(lexical.asked("an iron helmet please"), actions("get"));
+        assert_eq!(lexical.asked("wear an iron helmet"), ["wear"], "the verb said wins");
+        assert!(lexical.asked("light up this spot").is_empty(), "spot is no thing a skill is named after");
+        assert!(lexical.asked("the").is_empty() && lexical.asked("").is_empty(), "no thing at all");
+        lexical.remove("craftIronHelmet");
+        assert!(lexical.asked("iron hat").is_empty(), "no skill is named after helmets any more");
+        assert_eq!(lexical.asked("iron armour"), actions("get"), "wearIronArmor still is after iron armor");
+        lexical.remove("wearIronArmor");
+        assert!(lexical.asked("iron armour").is_empty());
+        lexical.upsert("craftIronHelmet", "craft iron helmet: Crafts one.");
+        lexical.upsert("craftIronHelmet", "craft iron helmet: Crafts one, again.");
+        lexical.remove("craftIronHelmet");
+        assert!(lexical.asked("iron hat").is_empty(), "a replaced skill is counted once");
     }
 
     #[test]

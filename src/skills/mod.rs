@@ -305,8 +305,9 @@ impl SkillLibrary {
         }
         let mut fused = fuse(&lists, pool);
         // The action asked for (`make` → craft…, `put down` → place…) lifts the skills whose name starts with it a
-        // little: enough to win between near-equals, not to raise one that matches nothing else.
-        let asked = lexical::actions(query);
+        // little: enough to win between near-equals, not to raise one that matches nothing else, nor above one that
+        // comes first in every list.
+        let asked = self.loaded.read().unwrap_or_else(|p| p.into_inner()).lexical.asked(query);
         if mode == SearchMode::Hybrid && !asked.is_empty() {
             for (name, score) in &mut fused {
                 if asked.contains(&lexical::action_of(name).as_str()) {

@@ -102,7 +102,8 @@ fn starter_skills_load_and_are_found_by_natural_queries() {
 }
 
 /// The search evaluation: questions in everyday words over the starter library, each with the skill meant to answer
-/// it (`tests/data/skill_questions.tsv`, and a held-out set never looked at while tuning). `make eval-search` prints
+/// it (`tests/data/skill_questions.tsv`, a held-out set never looked at while tuning, and a third set written later,
+/// before the next round of tuning). `make eval-search` prints
 /// top-1, top-5 and the mean reciprocal rank for the search by meaning alone (as before the lexical half), by words
 /// alone, and fused. The floors asserted are the fused figures when they were measured: search may only get better.
 #[test]
@@ -160,9 +161,9 @@ fn evaluate(library: &SkillLibrary, questions: &[(&str, &str)], mode: SearchMode
     ((top1 as f64 / n, top5 as f64 / n, reciprocal / n), misses)
 }
 
-/// Top-1, top-5 and MRR the fused search must keep on the first question set (measured when the action asked for
-/// came in; 0.74, 0.98, 0.85 with meaning and words alone).
-const EVAL_FLOOR: (f64, f64, f64) = (0.83, 0.98, 0.90);
+/// Top-1, top-5 and MRR the fused search must keep on the first question set (measured when requests that only
+/// name things came to ask for them: 0.924, 1.0, 0.960; 0.74, 0.98, 0.85 with meaning and words alone).
+const EVAL_FLOOR: (f64, f64, f64) = (0.92, 1.0, 0.95);
 
 #[test]
 fn the_index_persists_and_rebuilds_when_damaged() {
