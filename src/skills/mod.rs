@@ -300,23 +300,14 @@ impl SkillLibrary {
             let vector = embedder.embed_one(query)?;
             lists.push(index.lock().unwrap_or_else(|p| p.into_inner()).search(&vector, pool)?);
         }
-        if mode != SearchMode::Meaning {
-            lists.push(self.loaded.read().unwrap_or_else(|p| p.into_inner()).lexical.search(query, pool));
-        }
-        let mut fused = fuse(&lists, pool);
-        // The action asked for (`make` → craft…, `put down` → place…) lifts the skills whose name starts with it a
-        // little: enough to win between near-equals, not to raise one that matches nothing else, nor above one that
-        // comes first in every list.
-        let asked = self.loaded.read().unwrap_or_else(|p| p.into_inner()).lexical.asked(query);
-        if mode == SearchMode::Hybrid && !asked.is_empty() {
-            for (name, score) in &mut fused {
-                if asked.contains(&lexical::action_of(name).as_str()) {
-                    *score = (*score * ACTION_LIFT).min(1.0);
-                }
+        let asked = {
+            let loaded = self.loaded.read().unwrap_or_else(|p| p.into_inner());
+            if mode != SearchMode::Meaning {
+                lists.push(loaded.lexical.search(query, pool));
             }
-            fused.sort_by(|a, b| b.1.total_cmp(&a.1));
-        }
-        fused.truncate(k);
+            if mode == SearchMode::Hybrid { loaded.lexical.asked(query) } else { Vec::new() }
+        };
+        let fused = rank(&lists, &asked, k);
         Ok(fused
             .into_iter()
             .filter_map(|(name, score)| Some(Match { skill: self.get(&name)?, score }))
@@ -473,9 +464,27 @@ impl SkillLibrary {
     }
 }
 
+/// The ranking [`SkillLibrary::retrieve`] gives from its lists (by meaning, by words): fused by reciprocal rank, then
+/// the skills whose name starts with an action `asked` for ([`lexical::Lexical::asked`]: `make` → craft…, `put
+/// down` → place…) lifted a little: enough to win between near-equals, not to raise one that matches nothing else,
+/// nor above one that comes first in every list. The best `k`.
+pub fn rank(lists: &[Vec<(String, f32)>], asked: &[&str], k: usize) -> Vec<(String, f32)> {
+    let mut fused = fuse(lists, k.max(CANDIDATES));
+    if !asked.is_empty() {
+        for (name, score) in &mut fused {
+            if asked.contains(&lexical::action_of(name).as_str()) {
+                *score = (*score * ACTION_LIFT).min(1.0);
+            }
+        }
+        fused.sort_by(|a, b| b.1.total_cmp(&a.1));
+    }
+    fused.truncate(k);
+    fused
+}
+
 /// Reciprocal rank fusion of ranked lists of names: the `k` best, each scored by the sum over the lists of
 /// 1 / (RRF_K + rank), scaled so that first in every list scores 1. Ties keep the order of first appearance.
-pub fn fuse(lists: &[Vec<(String, f32)>], k: usize) -> Vec<(String, f32)> {
+fn fuse(lists: &[Vec<(String, f32)>], k: usize) -> Vec<(String, f32)> {
     let mut scores: Vec<(String, f32)> = Vec::new();
     for list in lists {
         for (rank, (name, _)) in list.iter().enumerate() {

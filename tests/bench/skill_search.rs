@@ -1,11 +1,11 @@
 //! Skill search figures (criterion): a query as the library answers it (embed, nearest 40 by meaning, best 40 by
-//! words with BM25, fused to the top 5) against 100, 1 000 and 10 000 skills, embedding throughput, and loading a
+//! words with BM25, fused, the action asked for lifted, top 5) against 100, 1 000 and 10 000 skills, embedding throughput, and loading a
 //! 10 000-skill index from disk. Ends with p50/p95 query latency per size, the figure the README quotes. Needs the model (`make models`); `cargo bench --bench skill_search`.
 
 use std::{collections::BTreeMap, path::PathBuf, sync::Arc, time::Instant};
 
 use criterion::{BenchmarkId, Criterion, Throughput, black_box};
-use wayfarer::skills::{CANDIDATES, Embedder, SkillIndex, default_models_dir, fuse, lexical::Lexical};
+use wayfarer::skills::{CANDIDATES, Embedder, SkillIndex, default_models_dir, lexical::Lexical, rank};
 
 const SIZES: [usize; 3] = [100, 1_000, 10_000];
 const QUERIES: [&str; 6] =
@@ -72,10 +72,10 @@ fn main() {
             (n, index_of(n, &embedder, &texts, &vectors), lexical)
         })
         .collect();
-    // The library's retrieve, without the library around it.
+    // The library's retrieve, without the library around it: both searches, the action asked for, the ranking.
     let query = |index: &SkillIndex, lexical: &Lexical, text: &str| {
         let vector = embedder.embed_one(text).unwrap();
-        fuse(&[index.search(&vector, CANDIDATES).unwrap(), lexical.search(text, CANDIDATES)], 5)
+        rank(&[index.search(&vector, CANDIDATES).unwrap(), lexical.search(text, CANDIDATES)], &lexical.asked(text), 5)
     };
     let mut group = criterion.benchmark_group("query_hybrid_top5");
     for (n, index, lexical) in &indexes {
