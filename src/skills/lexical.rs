@@ -56,11 +56,9 @@ impl Lexical {
         let known = |word: &str| self.things.contains_key(&stem(word));
         let mut covered: Vec<bool> = said.iter().map(|word| STOP_WORDS.contains(&word.as_str()) || known(word)).collect();
         for (phrase, adds) in table() {
-            if adds.split_whitespace().any(known) {
-                for at in 0..said.len().saturating_sub(phrase.len() - 1) {
-                    if said[at..at + phrase.len()] == phrase[..] {
-                        covered[at..at + phrase.len()].fill(true);
-                    }
+            for at in 0..said.len().saturating_sub(phrase.len() - 1) {
+                if said[at..at + phrase.len()] == phrase[..] && adds.split_whitespace().any(known) {
+                    covered[at..at + phrase.len()].fill(true);
                 }
             }
         }
@@ -76,10 +74,11 @@ impl Lexical {
 /// Adds `by` to the count of each thing `name` is named after: its words but the first (the verb).
 fn count_things(things: &mut HashMap<String, usize>, name: &str, by: isize) {
     for word in words(name).iter().skip(1).filter(|word| !STOP_WORDS.contains(&word.as_str())) {
-        let count = things.entry(stem(word)).or_default();
+        let thing = stem(word);
+        let count = things.entry(thing.clone()).or_default();
         *count = count.saturating_add_signed(by);
         if *count == 0 {
-            things.remove(&stem(word));
+            things.remove(&thing);
         }
     }
 }
@@ -211,7 +210,7 @@ pub fn actions(query: &str) -> Vec<&'static str> {
 /// away in the chest", but not "put a torch on the wall").
 fn says(said: &[String], phrase: &[String]) -> bool {
     const PARTICLES: [&str; 8] = ["away", "down", "up", "on", "off", "out", "together", "back"];
-    const AFTER: [&str; 14] = ["in", "into", "inside", "at", "on", "to", "near", "by", "here", "there", "now", "please", "for", "so"];
+    const AFTER: [&str; 11] = ["in", "into", "inside", "at", "on", "near", "by", "here", "there", "now", "please"];
     if said.windows(phrase.len()).any(|run| run == phrase) {
         return true;
     }
@@ -228,7 +227,7 @@ fn says(said: &[String], phrase: &[String]) -> bool {
 
 /// A request's words up to where it says what for (`to`, `for`, `so`, `because`): "need a spade to dig sand" asks
 /// for a spade. Wanting or needing *to* do something is not a purpose: "i want to craft a pickaxe" asks to craft.
-pub fn main_clause(said: &[String]) -> Vec<String> {
+fn main_clause(said: &[String]) -> Vec<String> {
     const WISHES: [&str; 12] = ["want", "wanna", "need", "needs", "have", "has", "got", "going", "try", "like", "able", "plan"];
     let mut main: Vec<String> = Vec::with_capacity(said.len());
     for word in said {
