@@ -450,27 +450,18 @@ impl Agent {
     }
 
     /// The memory stream's LLM work, between tasks: a batch of ratings when a batch is waiting, and a reflection when
-    /// one is due. Failures are logged; they never stop the caller.
+    /// one is due (not after a rating that failed). Failures are logged; they never stop the caller.
     pub async fn memory_work(&self) {
         let Some(memory) = &self.memory else { return };
         if !self.llm.is_enabled() {
             return;
         }
-        let waiting = super::memory::blocking(memory, |stream| Ok(stream.unrated(crate::memory::importance::BATCH).len())).await;
-        if waiting.unwrap_or(0) >= crate::memory::importance::BATCH
-            && let Err(err) = super::memory::rate_batch(&self.llm, memory).await
-        {
-            tracing::info!("memory ratings: {err}");
-        }
-        if !super::memory::blocking(memory, |stream| Ok(stream.reflection_due())).await.unwrap_or(false) {
-            return;
-        }
-        super::memory::load_model(memory, &self.skills).await;
         let now = super::memory::now(memory, &self.bot).await;
-        match super::memory::reflect_if_due(&self.llm, memory, now).await {
+        let full_batch = |waiting| waiting >= crate::memory::importance::BATCH;
+        match super::memory::llm_round(&self.llm, memory, &self.skills, now, full_batch).await {
             Ok(insights) if !insights.is_empty() => tracing::info!("reflected: {}", insights.join("; ")),
             Ok(_) => {}
-            Err(err) => tracing::info!("reflection: {err}"),
+            Err(err) => tracing::info!("memory work: {err}"),
         }
     }
 

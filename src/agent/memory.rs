@@ -198,6 +198,28 @@ fn numbered<'a>(texts: impl IntoIterator<Item = &'a str>) -> String {
     texts.into_iter().enumerate().map(|(i, text)| format!("{}. {text}", i + 1)).collect::<Vec<_>>().join("\n")
 }
 
+/// One round of memory's LLM work at `now`: a batch of the memories waiting for a rating is rated when `rate_now`,
+/// told how many wait (at least one), says so; then, unless the rating failed (the model is likely down), a
+/// reflection if enough importance has gathered, with the embedding model loaded for its recall. Returns the
+/// insights recorded.
+pub async fn llm_round(
+    llm: &Llm,
+    memories: &Memories,
+    skills: &Arc<SkillLibrary>,
+    now: u64,
+    rate_now: impl FnOnce(usize) -> bool,
+) -> Result<Vec<String>, Failure> {
+    let unrated = blocking(memories, |stream| Ok(stream.unrated(importance::BATCH).len())).await.map_err(Failure::Memory)?;
+    if unrated > 0 && rate_now(unrated) {
+        rate_batch(llm, memories).await?;
+    }
+    if !blocking(memories, |stream| Ok(stream.reflection_due())).await.map_err(Failure::Memory)? {
+        return Ok(Vec::new());
+    }
+    load_model(memories, skills).await;
+    reflect_if_due(llm, memories, now).await
+}
+
 /// Rates up to one batch of memories waiting for the LLM; returns how many were rated. Answers that cannot be used
 /// twice leave the batch at the provisional importance, marked rated (it is not asked about again).
 pub async fn rate_batch(llm: &Llm, memories: &Memories) -> Result<usize, Failure> {
@@ -390,6 +412,42 @@ mod tests {
         evidence.sort();
         assert_eq!(evidence, [ids[1], third], "{statements}");
         assert_eq!(s.gathered(), 0, "the reflection starts a new count");
+    }
+
+    #[tokio::test]
+    async fn a_round_rates_when_told_and_reflects_only_after_a_rating_that_went_through() {
+        let endpoint = FakeEndpoint::start().await.unwrap();
+        let memories = stream("round", Settings { reflect_after: 5, ..Settings::default() });
+        let llm = llm(&endpoint);
+        let skills = Arc::new(SkillLibrary::open(std::env::temp_dir().join(format!("wayfarer-round-{}", std::process::id()))).0);
+        {
+            let mut s = memories.lock().unwrap();
+            s.record(NewMemory::new("Alex said: the mine is north", Subject::Heard { from: "Alex".into() }), 1).unwrap();
+            s.record(NewMemory::new("I died", Subject::Died), 2).unwrap();
+        }
+        // Not told to rate: the one waiting waits; the reflection that is due comes.
+        endpoint.push_content("1. Where is the mine?");
+        endpoint.push_content("The mine is north (because of 1)");
+        let mut asked = None;
+        let insights = llm_round(&llm, &memories, &skills, 3, |waiting| {
+            asked = Some(waiting);
+            false
+        })
+        .await;
+        assert_eq!(insights, Ok(vec!["The mine is north".to_owned()]));
+        assert_eq!(asked, Some(1), "told how many wait");
+        assert_eq!(memories.lock().unwrap().unrated(5).len(), 1);
+
+        // Told to rate, and the rating cannot be read twice: no reflection after it, though one is due.
+        memories.lock().unwrap().record(NewMemory::new("I died again", Subject::Died), 4).unwrap();
+        assert!(memories.lock().unwrap().reflection_due());
+        endpoint.push_content("no idea");
+        endpoint.push_content("still no idea");
+        let before = endpoint.requests().len();
+        assert!(matches!(llm_round(&llm, &memories, &skills, 5, |_| true).await, Err(Failure::Answer(_))));
+        assert_eq!(endpoint.requests().len(), before + 2, "two rating questions, no reflection");
+        assert!(memories.lock().unwrap().reflection_due());
+        assert!(memories.lock().unwrap().unrated(5).is_empty(), "an unreadable rating is not asked again");
     }
 
     #[tokio::test]

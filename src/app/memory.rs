@@ -208,30 +208,21 @@ pub async fn record(bot: BotHandle, state: Arc<BotState>, generation: u64) {
         if llm_rest_until.is_some_and(|until| Instant::now() < until) || !settled || llm.waiting().is_some() {
             continue;
         }
-        let unrated = blocking(&memories, |stream| Ok(stream.unrated(importance::BATCH).len())).await.unwrap_or(0);
-        let mut failure = None;
-        if unrated >= importance::BATCH || (unrated > 0 && rated_at.elapsed() >= RATE_AFTER) {
-            rated_at = Instant::now();
-            if let Err(err) = agent_memory::rate_batch(&llm, &memories).await {
-                failure = Some(err);
+        let rate_now = |unrated| {
+            let due = unrated >= importance::BATCH || rated_at.elapsed() >= RATE_AFTER;
+            if due {
+                rated_at = Instant::now();
             }
-        }
-        let due = blocking(&memories, |stream| Ok(stream.reflection_due())).await.unwrap_or(false);
-        if failure.is_none() && due {
-            agent_memory::load_model(&memories, &state.shared.skills).await;
-            match agent_memory::reflect_if_due(&llm, &memories, now).await {
-                Ok(insights) if !insights.is_empty() => tracing::info!("{} reflected: {}", state.name, insights.join("; ")),
-                Ok(_) => {}
-                Err(err) => failure = Some(err),
-            }
-        }
-        match failure {
-            Some(Failure::Llm(why)) => {
+            due
+        };
+        match agent_memory::llm_round(&llm, &memories, &state.shared.skills, now, rate_now).await {
+            Ok(insights) if !insights.is_empty() => tracing::info!("{} reflected: {}", state.name, insights.join("; ")),
+            Ok(_) => {}
+            Err(Failure::Llm(why)) => {
                 tracing::warn!("{}: memory work waits {} min, the LLM failed: {why}", state.name, LLM_REST.as_secs() / 60);
                 llm_rest_until = Some(Instant::now() + LLM_REST);
             }
-            Some(other) => tracing::info!("{}: memory work: {other}", state.name),
-            None => {}
+            Err(other) => tracing::info!("{}: memory work: {other}", state.name),
         }
     }
 }
