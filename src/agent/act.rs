@@ -47,6 +47,8 @@ pub enum Shown {
     Code { name: String, code: String },
     /// A run failed: where and why (`line 3: There is no block called oak_planks_x`).
     Failed(String),
+    /// The mobs killed so far in the task under way, by kind (none as a task begins; after each run).
+    Kills(BTreeMap<String, u32>),
 }
 
 /// Everything one bot needs to act on tasks.
@@ -82,6 +84,7 @@ impl Agent {
     /// counts what it made before it).
     pub async fn attempt_task_since(&self, spec: &TaskSpec, start: Snapshot) -> TaskOutcome {
         let mut kills: BTreeMap<String, u32> = BTreeMap::new();
+        (self.show)(Shown::Kills(kills.clone()));
         let (mut last_code, mut feedback, mut critique) = (String::new(), String::new(), String::new());
         let mut last_reason = String::from("no attempt was made");
         // A step planned from the game's facts comes with code: it runs first, and the LLM is asked only if it
@@ -137,9 +140,7 @@ impl Agent {
             if self.stop.is_stopped() {
                 return TaskOutcome::Stopped;
             }
-            for mob in &report.kills {
-                *kills.entry(mob.clone()).or_default() += 1;
-            }
+            count_kills(&mut kills, &report.kills, &self.show);
             let ran = describe_run(&report);
             let now = self.snapshot(spec.tracker.as_ref(), &kills);
             let (success, verdict_critique) = match &spec.tracker {
@@ -191,9 +192,7 @@ impl Agent {
         if self.stop.is_stopped() {
             return Known::Stopped;
         }
-        for mob in &report.kills {
-            *kills.entry(mob.clone()).or_default() += 1;
-        }
+        count_kills(kills, &report.kills, &self.show);
         let now = self.snapshot(spec.tracker.as_ref(), kills);
         let Some(tracker) = &spec.tracker else {
             // A step with nothing to count (placing a block) is done when its code runs through.
@@ -492,6 +491,16 @@ impl Agent {
             })
             .collect();
         Snapshot { inventory, position: [p.x, p.y, p.z], kills: kills.clone(), blocks }
+    }
+}
+
+/// Adds a run's `killed` mobs to the task's `kills`, and shows the count when it grew.
+fn count_kills(kills: &mut BTreeMap<String, u32>, killed: &[String], show: &Arc<dyn Fn(Shown)>) {
+    for mob in killed {
+        *kills.entry(mob.clone()).or_default() += 1;
+    }
+    if !killed.is_empty() {
+        show(Shown::Kills(kills.clone()));
     }
 }
 

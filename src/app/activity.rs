@@ -6,6 +6,7 @@
 //! activity's own `on_panic`, the bot becomes idle, and the next command is obeyed.
 
 use std::{
+    collections::BTreeMap,
     future::Future,
     panic::AssertUnwindSafe,
     sync::{Arc, Mutex, MutexGuard},
@@ -26,13 +27,17 @@ struct Current {
     code: Option<(String, String)>,
     /// How the activity's last failed run failed (a later run that succeeds leaves it; the next activity clears it).
     error: Option<String>,
+    /// The mobs killed in the task under way, by kind (the next activity clears them).
+    kills: BTreeMap<String, u32>,
 }
 
-/// What the dashboard shows of the code: the latest run's function and source, and the last error.
+/// What the dashboard shows of the code: the latest run's function and source, the last error, and the mobs the
+/// task under way has killed (for its tracker's bar).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Showing {
     pub code: Option<(String, String)>,
     pub error: Option<String>,
+    pub kills: BTreeMap<String, u32>,
 }
 
 /// A bot's current activity, shared between its event handler and the activity's own task.
@@ -67,6 +72,7 @@ impl Activity {
         let generation = current.generation;
         current.label = Some(label.into());
         current.error = None;
+        current.kills.clear();
         let this = self.clone();
         let label = current.label.clone().unwrap_or_default();
         let handle = tokio::task::spawn_local(async move {
@@ -93,13 +99,14 @@ impl Activity {
         match shown {
             crate::agent::act::Shown::Code { name, code } => current.code = Some((name, code)),
             crate::agent::act::Shown::Failed(error) => current.error = Some(error),
+            crate::agent::act::Shown::Kills(kills) => current.kills = kills,
         }
     }
 
-    /// The latest code and the last error.
+    /// The latest code, the last error and the task's kills.
     pub fn showing(&self) -> Showing {
         let current = self.lock();
-        Showing { code: current.code.clone(), error: current.error.clone() }
+        Showing { code: current.code.clone(), error: current.error.clone(), kills: current.kills.clone() }
     }
 
     /// Renames what is running (progress for `!status`); does nothing when idle.

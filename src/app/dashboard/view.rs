@@ -1,5 +1,7 @@
 //! What the page is sent: each bot's state as plain values, copied out when a page asks (never on a tick of its own).
 
+use std::collections::BTreeMap;
+
 use serde::Serialize;
 
 use crate::{
@@ -135,6 +137,8 @@ pub fn bot(state: &BotState) -> BotView {
         view.hostiles = status.hostiles.into_iter().map(|(kind, d)| (kind, (d * 10.0).round() / 10.0)).collect();
         view.path = super::map::path(bot);
     }
+    let showing = state.activity.showing();
+    now.kills = showing.kills;
     let goal = goals::with(&state.goals, |book| book.active().or_else(|| book.goals().last()).cloned());
     if let Some(goal) = goal {
         // The blocks the plan's block trackers look at, so their bars move too.
@@ -150,7 +154,6 @@ pub fn bot(state: &BotState) -> BotView {
         }
         view.goal = Some(goal_view(&goal, &now));
     }
-    let showing = state.activity.showing();
     (view.code, view.error) = (showing.code, showing.error);
     if let Some(llm) = &state.llm {
         view.llm = LlmView::of(&llm.tally(), llm.waiting());
@@ -163,7 +166,7 @@ pub fn bot(state: &BotState) -> BotView {
 }
 
 /// A goal's current plan with a bar per tracked task: completed tasks are full, the others count from what the bot
-/// carried when they began (or now, for those not begun).
+/// carried when they began (or now, for those not begun); `now`'s kills are the task under way's.
 pub fn goal_view(goal: &Goal, now: &Snapshot) -> GoalView {
     let (done, all) = goal.progress();
     let tasks = goal
@@ -176,9 +179,14 @@ pub fn goal_view(goal: &Goal, now: &Snapshot) -> GoalView {
                     let bar = task.tracker.as_ref().map(|tracker| {
                         let start = Snapshot {
                             inventory: task.start.clone().unwrap_or_else(|| now.inventory.clone()),
+                            kills: BTreeMap::new(),
                             ..now.clone()
                         };
-                        let mut progress = tracker.progress(&start, now);
+                        let mut progress = if task.status == Status::Active {
+                            tracker.progress(&start, now)
+                        } else {
+                            tracker.progress(&start, &Snapshot { kills: BTreeMap::new(), ..now.clone() })
+                        };
                         if task.status == Status::Completed {
                             progress.current = progress.target;
                         }
@@ -203,8 +211,6 @@ pub fn goal_view(goal: &Goal, now: &Snapshot) -> GoalView {
 
 #[cfg(test)]
 mod tests {
-    use std::collections::BTreeMap;
-
     use super::*;
     use crate::config::Role;
     use crate::agent::{goals::GoalBook, plan::TaskSpec, tracker::Tracker};
@@ -240,8 +246,19 @@ mod tests {
         assert_eq!(bars, vec![Some((2, 3, 66)), Some((0, 4, 0)), None]);
         assert_eq!(view.tasks[0].status, "active");
 
+        // A kill tracker counts the kills of the task under way only.
+        let id2 = book.add("hunt", "Alice");
+        book.set_plan(id2, &[spec("Kill 3 zombie", serde_json::json!({"type": "kill", "mob": "zombie", "count": 3}))]);
+        let hunting = Snapshot { kills: BTreeMap::from([("zombie".to_owned(), 2)]), ..Snapshot::default() };
+        let view = goal_view(book.get(id2).unwrap(), &hunting);
+        assert_eq!(view.tasks[0].bar.as_ref().map(|b| b.current), Some(0), "not begun: not its kills");
+        let first = book.get(id2).unwrap().next().unwrap();
+        book.begin_task(id2, first, BTreeMap::new());
+        let view = goal_view(book.get(id2).unwrap(), &hunting);
+        assert_eq!(view.tasks[0].bar.as_ref().map(|b| (b.current, b.target)), Some((2, 3)));
+
         book.set_task(id, (plan, task), Status::Completed, None);
-        let view = goal_view(book.active().unwrap(), &carrying(&[]));
+        let view = goal_view(book.get(id).unwrap(), &carrying(&[]));
         assert_eq!(view.tasks[0].bar.as_ref().map(|b| b.percent), Some(100), "a completed task is full whatever is carried");
         assert_eq!((view.done, view.all), (1, 3));
         let _ = std::fs::remove_dir_all(dir);
