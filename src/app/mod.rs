@@ -248,9 +248,8 @@ impl Brain for AppBrain {
     fn heard(&self, bot: BotHandle, sender: Option<String>, content: String) {
         let state = &self.0;
         let shared = &state.shared;
-        // Every bot hears the same chat: the first one keeps it for the dashboard.
-        if shared.config.dashboard.is_some() && shared.bot_names.first() == Some(&state.name) {
-            shared.chat.push(sender.as_deref().unwrap_or_default(), &content, false);
+        if shared.config.dashboard.is_some() {
+            shared.chat.push(Some(&state.name), sender.as_deref().unwrap_or_default(), &content);
         }
         let Some(sender) = sender else { return };
         // The player name, as the server knows it (with Microsoft auth the configured name is the account e-mail).

@@ -57,6 +57,9 @@ pub struct ChatLine {
     pub text: String,
     /// Typed in the dashboard (as `sender`), not said in the game.
     pub page: bool,
+    /// The bots that heard it.
+    #[serde(skip)]
+    heard_by: Vec<String>,
 }
 
 /// The latest [`CHAT_KEPT`] chat lines. Written once a line (not a tick), read when a page asks.
@@ -66,12 +69,33 @@ pub struct ChatLog(Mutex<(u64, std::collections::VecDeque<ChatLine>)>);
 /// Chat lines kept for the dashboard.
 pub const CHAT_KEPT: usize = 200;
 
+/// How long after one bot heard a line another bot's hearing of the same words is taken as the same line.
+const SAME_LINE_SECS: u64 = 5;
+
 impl ChatLog {
-    pub fn push(&self, sender: &str, text: &str, page: bool) {
+    /// Keeps a line `hearer` heard (every bot hears the server's chat: a line another bot heard moments ago is not
+    /// kept twice, so the log goes on while any bot is connected), or one typed in the page (`hearer` `None`).
+    pub fn push(&self, hearer: Option<&str>, sender: &str, text: &str) {
         let time = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
         let mut log = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        if let Some(hearer) = hearer {
+            let heard = log.1.iter_mut().rev().take_while(|line| line.time + SAME_LINE_SECS >= time).find(|line| {
+                !line.page && line.sender == sender && line.text == text && !line.heard_by.iter().any(|b| b == hearer)
+            });
+            if let Some(line) = heard {
+                line.heard_by.push(hearer.to_owned());
+                return;
+            }
+        }
         log.0 += 1;
-        let line = ChatLine { seq: log.0, time, sender: sender.to_owned(), text: text.to_owned(), page };
+        let line = ChatLine {
+            seq: log.0,
+            time,
+            sender: sender.to_owned(),
+            text: text.to_owned(),
+            page: hearer.is_none(),
+            heard_by: hearer.map(str::to_owned).into_iter().collect(),
+        };
         if log.1.len() >= CHAT_KEPT {
             log.1.pop_front();
         }
@@ -264,5 +288,30 @@ impl BotState {
     pub fn learning(&self) -> MutexGuard<'_, Option<Learning>> {
         // Every write is one assignment: a panic elsewhere cannot leave it half-done.
         self.learning.lock().unwrap_or_else(|p| p.into_inner())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_line_every_bot_hears_is_kept_once_and_a_repeat_twice() {
+        let log = ChatLog::default();
+        log.push(Some("Crew_1"), "Alice", "!status");
+        log.push(Some("Crew_2"), "Alice", "!status");
+        assert_eq!(log.since(0).len(), 1, "two bots heard one line");
+        log.push(Some("Crew_1"), "Alice", "!status");
+        assert_eq!(log.since(0).len(), 2, "the same bot hearing it again is a repeat");
+        log.push(Some("Crew_2"), "Alice", "!status");
+        log.push(Some("Crew_2"), "Bob", "hello");
+        let lines: Vec<(String, String)> = log.since(0).into_iter().map(|l| (l.sender, l.text)).collect();
+        assert_eq!(lines.len(), 3, "{lines:?}");
+        assert_eq!(lines[2], ("Bob".to_owned(), "hello".to_owned()), "heard by the second bot alone, still kept");
+        log.push(None, "Alice", "Crew_1: !stop");
+        log.push(None, "Alice", "Crew_1: !stop");
+        let page: Vec<_> = log.since(3);
+        assert_eq!(page.len(), 2, "page lines are never merged");
+        assert!(page.iter().all(|l| l.page));
     }
 }

@@ -326,7 +326,7 @@ async fn command(
     if bot.connected().is_none() {
         return Err(Problem::new(StatusCode::CONFLICT, format!("{} is not connected now; try again when it is back", bot.name)));
     }
-    board.shared.chat.push(&owner, &format!("{}: {line}", bot.name), true);
+    board.shared.chat.push(None, &owner, &format!("{}: {line}", bot.name));
     let name = bot.name.clone();
     board
         .shared
