@@ -51,8 +51,7 @@ pub fn run_script(bot: BotHandle, state: &BotState, reply: Replier, name: String
     let shared = &state.shared;
     let prefix = &shared.config.prefix;
     let (ast, entry, code) = if let Some(script) = shared.scripts.get(&name) {
-        let code = std::fs::read_to_string(&script.path).unwrap_or_default();
-        (script.ast.clone(), Entry::Script { args }, code)
+        (script.ast.clone(), Entry::Script { args }, script.source.clone())
     } else if let Some(skill) = shared.skills.get(&name) {
         match crate::skills::call_args(&skill, &args) {
             Ok(values) => (Arc::new(rhai::AST::empty()), Entry::Function { name: name.clone(), args: values }, skill.code.clone()),

@@ -17,6 +17,8 @@ use rhai::AST;
 pub struct Script {
     pub name: String,
     pub path: PathBuf,
+    /// The source `ast` was compiled from (the file may have changed since).
+    pub source: String,
     pub ast: Arc<AST>,
 }
 
@@ -98,7 +100,7 @@ impl ScriptLibrary {
         };
         match super::compile(&source, &["args"]) {
             Ok(ast) => {
-                let script = Arc::new(Script { name: name.clone(), path: path.to_owned(), ast: Arc::new(ast) });
+                let script = Arc::new(Script { name: name.clone(), path: path.to_owned(), source, ast: Arc::new(ast) });
                 self.scripts.write().unwrap_or_else(|p| p.into_inner()).insert(name.clone(), script);
                 Some(LoadEvent::Loaded { name })
             }
