@@ -1,6 +1,7 @@
 //! Every parser that reads outside text — chat commands, plans, trackers, critic verdicts, curriculum proposals, code
-//! and description extraction, skill files, configuration, LLM bodies, memory ratings and reflections — fed arbitrary Unicode and a corpus of nasty
-//! replies: none may panic, and none may take long. (The same parsers have cargo-fuzz targets in `tests/fuzz`.)
+//! and description extraction, skill files, configuration, LLM bodies, memory ratings and reflections, skill search's
+//! reading of requests — fed arbitrary Unicode and a corpus of nasty replies: none may panic, and none may take long.
+//! (The same parsers but skill search's have cargo-fuzz targets in `tests/fuzz`.)
 
 use std::time::{Duration, Instant};
 
@@ -17,8 +18,20 @@ use crate::{
     llm::wire::{parse_completion, parse_wait},
     memory::answers::{parse_insights, parse_questions, parse_ratings},
     script,
-    skills::text::{indexed_description, parse_meta, rename_identifier, search_text, typed_args},
+    skills::{
+        lexical::{self, Lexical},
+        text::{indexed_description, parse_meta, rename_identifier, search_text, typed_args},
+    },
 };
+
+/// A small library's words, for skill search's reading of requests.
+static LEXICAL: std::sync::LazyLock<Lexical> = std::sync::LazyLock::new(|| {
+    Lexical::new([
+        ("craftIronHelmet", "craft iron helmet: Crafts an iron helmet."),
+        ("storeItemsInChest", "store items in chest: Puts items away in a chest."),
+        ("mineWoodLog", "mine wood log: Mines logs."),
+    ])
+});
 
 /// Runs `text` through every parser of outside text.
 fn every_parser(text: &str) {
@@ -58,6 +71,9 @@ fn every_parser(text: &str) {
     let _ = parse_ratings(text, 3);
     let _ = parse_questions(text);
     let _ = parse_insights(text, 10);
+    let _ = lexical::display_to_id(text);
+    let _ = LEXICAL.asked(text);
+    let _ = LEXICAL.search(text, 5);
 }
 
 /// Replies real models and real files have sent, and worse.
@@ -98,6 +114,8 @@ fn nasty() -> Vec<String> {
         "Wayfarer_2: !goto ~99999999999 ~ ~".to_owned(),
         "1: 99999999999999999999999\n2. -4\n18446744073709551616) 3\n[1e308, -1e308, NaN]".to_owned(),
         "Insight (because of 99999999999999999999, 0, 1)\n(((((\n)\nx (because of ".to_owned(),
+        "put put put away away to to for want to to so".to_owned(),
+        format!("put {} away", "my ".repeat(1 << 16)),
         format!("{}?", "Question 1: ".repeat(10_000)),
     ]
 }
