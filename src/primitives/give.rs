@@ -18,12 +18,12 @@ use crate::{bot::BotHandle, script::Answer};
 const HAND_OVER_DISTANCE: f32 = 2.0;
 /// How long the receiver has to pick the items up (they cannot for the first 2 s after the throw).
 const PICKUP_WAIT: Duration = Duration::from_secs(6);
-/// How far the giver steps back after handing over.
+/// How far the giver steps back after throwing.
 const STEP_BACK: f64 = 3.0;
 
-/// Gives `count` of `item` to `player`: walks within two blocks, faces them, throws, and waits until the items
-/// are picked up — by them: a bystander who catches them makes it fail, naming who has them. Then steps back, out
-/// of the way of the next giver. Returns how many were given.
+/// Gives `count` of `item` to `player`: walks within two blocks, faces them, throws, steps back (out of reach of
+/// its own throw, and out of the way of the next giver) and waits until the items are picked up — by them: a
+/// bystander who catches them makes it fail, naming who has them. Returns how many were given.
 pub async fn give_item(bot: &BotHandle, player: &str, item: &str, count: u32) -> Answer {
     if player.eq_ignore_ascii_case(&bot.name()) {
         return Err(format!("I cannot give items to myself; name another player than {player}"));
@@ -71,6 +71,13 @@ pub async fn give_item(bot: &BotHandle, player: &str, item: &str, count: u32) ->
     // The thrown stacks are the item entities that were not there before; the server says who takes each.
     let middle = (bot.position() + there) * 0.5;
     let thrown: Vec<i32> = item_entities(bot, middle, 4.0).into_iter().filter(|id| !lying_before.contains(id)).collect();
+    // Step back at once, before anyone can pick the items up (2 s after the throw): a throw that falls short must
+    // not land nearer the giver than the receiver, or the giver catches its own throw. It also leaves room for the
+    // next giver.
+    let from_them = bot.position() - there;
+    if from_them.length() > 0.1 {
+        bot.start_toward(bot.position() + from_them.normalize() * STEP_BACK, 1.0);
+    }
     let taken = |id: &i32| bot.pickups().iter().any(|p| p.item as i32 == *id);
     let picked = if thrown.is_empty() {
         // Not seen (already out of sight): handed over when nothing is left lying between the two players.
@@ -96,12 +103,6 @@ pub async fn give_item(bot: &BotHandle, player: &str, item: &str, count: u32) ->
         return Err(format!("I threw {count} {item} to {player}, but they have not picked it up; it lies at their feet"));
     }
     tracing::info!("{}: gave {count} {item} to {player}", bot.name());
-    // Step back, out of the way of the next player handing something over.
-    let from_them = bot.position() - there;
-    if from_them.length() > 0.1 {
-        let away = bot.position() + from_them.normalize() * STEP_BACK;
-        let _ = tokio::time::timeout(Duration::from_secs(5), bot.goto_near(away, 1.0)).await;
-    }
     Ok(Dynamic::from(count as i64))
 }
 
