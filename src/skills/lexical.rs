@@ -46,8 +46,9 @@ impl Lexical {
     /// The actions `query` asks for ([`actions`]); a request that says none and only names things the skills are
     /// named after ("iron hat") asks to get them.
     pub fn asked(&self, query: &str) -> Vec<&'static str> {
-        let asked = actions(query);
-        if asked.is_empty() && self.names_only_things(&main_clause(&words(query))) { actions("get") } else { asked }
+        let said = main_clause(&words(query));
+        let asked = actions_in(&said);
+        if asked.is_empty() && self.names_only_things(&said) { actions("get") } else { asked }
     }
 
     /// Whether every word of `said` but the function words is a thing skills are named after, or a player's word or
@@ -180,6 +181,11 @@ fn table() -> &'static [(Vec<String>, String)] {
 /// The actions a request asks for, as the verbs skill names start with (`make a smelter` → `craft`), from
 /// `actions.txt`, read in the request's [`main_clause`]; empty when it names none.
 pub fn actions(query: &str) -> Vec<&'static str> {
+    actions_in(&main_clause(&words(query)))
+}
+
+/// The actions a main clause's words ask for (see [`actions`]).
+fn actions_in(said: &[String]) -> Vec<&'static str> {
     static TABLE: OnceLock<Vec<(Vec<&'static str>, Vec<Vec<String>>)>> = OnceLock::new();
     let table = TABLE.get_or_init(|| {
         include_str!("actions.txt")
@@ -191,10 +197,9 @@ pub fn actions(query: &str) -> Vec<&'static str> {
             })
             .collect()
     });
-    let said = main_clause(&words(query));
     let mut asked: Vec<&'static str> = Vec::new();
     for (verbs, phrases) in table {
-        if phrases.iter().any(|phrase| says(&said, phrase)) {
+        if phrases.iter().any(|phrase| says(said, phrase)) {
             for verb in verbs {
                 if !asked.contains(verb) {
                     asked.push(verb);
