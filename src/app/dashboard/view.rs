@@ -169,6 +169,8 @@ pub fn bot(state: &BotState) -> BotView {
 /// carried when they began (or now, for those not begun); `now`'s kills are the task under way's.
 pub fn goal_view(goal: &Goal, now: &Snapshot) -> GoalView {
     let (done, all) = goal.progress();
+    // The kills are the task under way's: the other tasks count none of them.
+    let without_kills = Snapshot { kills: BTreeMap::new(), ..now.clone() };
     let tasks = goal
         .plans
         .last()
@@ -179,14 +181,10 @@ pub fn goal_view(goal: &Goal, now: &Snapshot) -> GoalView {
                     let bar = task.tracker.as_ref().map(|tracker| {
                         let start = Snapshot {
                             inventory: task.start.clone().unwrap_or_else(|| now.inventory.clone()),
-                            kills: BTreeMap::new(),
-                            ..now.clone()
+                            ..without_kills.clone()
                         };
-                        let mut progress = if task.status == Status::Active {
-                            tracker.progress(&start, now)
-                        } else {
-                            tracker.progress(&start, &Snapshot { kills: BTreeMap::new(), ..now.clone() })
-                        };
+                        let mut progress =
+                            tracker.progress(&start, if task.status == Status::Active { now } else { &without_kills });
                         if task.status == Status::Completed {
                             progress.current = progress.target;
                         }
