@@ -44,3 +44,29 @@ fn place_item_places_and_refuses_occupied_spots() {
     assert!(done.contains("finished"), "{done}");
     assert_eq!(inventory_count(&world, "Wayfarer", "iron_helmet"), 1, "the helmet is still carried (worn)");
 }
+
+/// Regression: a third block on a pillar landed beside it (the top face of the second block is above the eyes, so a
+/// click on it hits its side), and the error said only that the server refused it. Now the bot stands higher.
+#[test]
+fn a_pillar_of_three_stands_with_place_item_alone() {
+    let scripts = ScriptDir::new(
+        "pillar",
+        &[
+            ("pillar.rhai", "for dy in 0..3 { placeItem(\"dirt\", vec3(3, 64 + dy, -3)); }"),
+            ("floating.rhai", "placeItem(\"dirt\", vec3(-3, 70, -3))"),
+        ],
+    );
+    let (world, _bot) = world_with_scripted_bot(&scripts);
+    give(&world, "Wayfarer", "dirt", 8);
+    bot_sees(&world, "Wayfarer", "dirt", 8);
+    let done = run_script(&world, "pillar", Duration::from_secs(60));
+    assert!(done.contains("finished"), "{done}");
+    for y in 64..67 {
+        assert_eq!(world.cmd(json!({"cmd": "getBlock", "x": 3, "y": y, "z": -3})), "dirt", "block {y} of the pillar");
+    }
+    for (x, z) in [(2, -3), (4, -3), (3, -2), (3, -4)] {
+        assert_ne!(world.cmd(json!({"cmd": "getBlock", "x": x, "y": 66, "z": z})), "dirt", "nothing landed beside the top");
+    }
+    let done = run_script(&world, "floating", Duration::from_secs(30));
+    assert!(done.contains("Nothing to place dirt against at -3 70 -3"), "{done}");
+}

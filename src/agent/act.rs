@@ -4,16 +4,24 @@
 //! and line, chat, inventory change) and the critique. A success enters the skill library with the description the
 //! action agent wrote beside its code (one call fewer than Voyager's separate description call; the description role
 //! is asked only when that line is missing).
+//!
+//! The world has the last word. Every attempt's world diff ([`WorldDiff`]: what the server says the bot's actions
+//! changed) goes to the critic and to those watching; a critic's "success" on a step whose verb changes the world
+//! stands only when the diff shows that change ([`effect::unshown`]), code that threw is never a success of the
+//! critic's, and code enters the library only when a tracker confirmed it, or the critic did with a diff that fits
+//! the step — never code that changed nothing.
 
 use std::{collections::BTreeMap, sync::Arc};
 
 
 pub use super::plan::TaskSpec;
 use super::{
+    diff::WorldDiff,
+    effect::{self, Asked},
     extract, naming,
     plan::{Verdict, parse_verdict},
     prompts,
-    tracker::{Snapshot, Tracker},
+    tracker::{Point, Snapshot, Tracker},
 };
 use crate::{
     bot::{BotHandle, MAX_AIR, Status},
@@ -49,6 +57,16 @@ pub enum Shown {
     Failed(String),
     /// The mobs killed so far in the task under way, by kind (none as a task begins; after each run).
     Kills(BTreeMap<String, u32>),
+    /// What the last run changed in the world, in words ([`WorldDiff`]'s).
+    Changes(String),
+}
+
+/// How the world judged one attempt.
+struct Judged {
+    success: bool,
+    /// Whether a tracker (not the critic) said so.
+    by_tracker: bool,
+    critique: String,
 }
 
 /// Everything one bot needs to act on tasks.
@@ -76,7 +94,7 @@ pub struct Agent {
 impl Agent {
     /// Tries `spec` up to [`MAX_ATTEMPTS`] times.
     pub async fn attempt_task(&self, spec: &TaskSpec) -> TaskOutcome {
-        let start = self.snapshot(spec.tracker.as_ref(), &BTreeMap::new());
+        let start = self.snapshot(spec.tracker.as_ref(), &BTreeMap::new(), None).await;
         self.attempt_task_since(spec, start).await
     }
 
@@ -133,6 +151,7 @@ impl Agent {
                     continue;
                 }
             };
+            let mark = (self.bot.changes_mark(), self.bot.position());
             let report = match self.run(&program).await {
                 Some(report) => report,
                 None => return TaskOutcome::Stopped,
@@ -141,33 +160,77 @@ impl Agent {
                 return TaskOutcome::Stopped;
             }
             count_kills(&mut kills, &report.kills, &self.show);
-            let ran = describe_run(&report);
-            let now = self.snapshot(spec.tracker.as_ref(), &kills);
-            let (success, verdict_critique) = match &spec.tracker {
-                Some(tracker) => {
-                    let progress = tracker.progress(&start, &now);
-                    (self.say)(&format!("{} ({}%)", progress, progress.percent()));
-                    (self.relabel)(format!("task {}: attempt {attempt}/{MAX_ATTEMPTS}, {progress}", spec.task));
-                    let critique = if progress.done { String::new() } else { format!("The task is not done yet: {progress}.") };
-                    (progress.done, critique)
-                }
-                None => match self.critic(spec, &ran, &report.chat).await {
-                    Ok(verdict) => (verdict.success, verdict.critique),
-                    Err(reason) => return TaskOutcome::Failed { reason },
-                },
+            let diff = self.world_diff(mark, &report);
+            let ran = format!("{}
+What the world shows changed: {diff}.", describe_run(&report));
+            let now = self.snapshot(spec.tracker.as_ref(), &kills, Some(start.feet())).await;
+            let judged = match self.judge(spec, &start, &now, &report, &diff, &ran).await {
+                Ok(judged) => judged,
+                Err(reason) => return TaskOutcome::Failed { reason },
             };
-            if success {
-                let skill = self.learn(spec, &program, written_description, &report).await;
+            if judged.success {
+                let skill = self.learn(spec, &program, written_description, &report, &diff, judged.by_tracker).await;
                 return TaskOutcome::Succeeded { skill };
             }
             last_reason = match &report.outcome {
                 runner::Outcome::Failed(failure) => failure.to_string(),
-                runner::Outcome::Value(_) if !verdict_critique.is_empty() => verdict_critique.clone(),
+                runner::Outcome::Value(_) if !judged.critique.is_empty() => judged.critique.clone(),
                 runner::Outcome::Value(_) => "the task was not done".to_owned(),
             };
-            (last_code, feedback, critique) = (program.code, ran, verdict_critique);
+            (last_code, feedback, critique) = (program.code, ran, judged.critique);
         }
         TaskOutcome::Failed { reason: last_reason }
+    }
+
+    /// What the run since `mark` (the change log's mark and where the bot stood) changed in the world, shown to
+    /// those watching and logged.
+    fn world_diff(&self, mark: (u64, azalea::Vec3), report: &runner::Report) -> WorldDiff {
+        let changed = self.bot.changes_since(mark.0);
+        let (from, to) = (mark.1, self.bot.position());
+        let mut diff = WorldDiff::new(changed.blocks, [from.x, from.y, from.z], [to.x, to.y, to.z]);
+        diff.containers = changed.containers;
+        diff.given = changed.given;
+        diff.items = report.inventory_deltas();
+        tracing::info!("{}'s run changed: {diff}", report.name);
+        (self.show)(Shown::Changes(diff.to_string()));
+        diff
+    }
+
+    /// Judges an attempt by the step's tracker, or else by the critic held to the world: code that threw is not a
+    /// success of the critic's, and a step whose verb changes the world needs the diff to show that change.
+    async fn judge(
+        &self,
+        spec: &TaskSpec,
+        start: &Snapshot,
+        now: &Snapshot,
+        report: &runner::Report,
+        diff: &WorldDiff,
+        ran: &str,
+    ) -> Result<Judged, String> {
+        if let Some(tracker) = &spec.tracker {
+            let progress = tracker.progress(start, now);
+            (self.say)(&format!("{} ({}%)", progress, progress.percent()));
+            (self.relabel)(format!("task {}: {progress}", spec.task));
+            let critique = if progress.done { String::new() } else { format!("The task is not done yet: {progress}.") };
+            return Ok(Judged { success: progress.done, by_tracker: true, critique });
+        }
+        if let runner::Outcome::Failed(failure) = &report.outcome {
+            // No critic can make code that threw a success.
+            return Ok(Judged { success: false, by_tracker: false, critique: format!("The code failed: {failure}.") });
+        }
+        let asked = asked_of(&spec.task);
+        if let Some(why) = asked.as_ref().and_then(|asked| effect::unshown(asked, diff)) {
+            // The critic is not asked: the world already says no.
+            tracing::info!("task {:?}: the world shows {why}", spec.task);
+            return Ok(Judged { success: false, by_tracker: false, critique: capitalised(&why) + "." });
+        }
+        if asked.is_none() && diff.is_empty() && !words_only(&spec.task) {
+            let why = "nothing changed in the world: no block, container, item or handover, and I stayed where I was";
+            tracing::info!("task {:?}: {why}", spec.task);
+            return Ok(Judged { success: false, by_tracker: false, critique: capitalised(why) + "." });
+        }
+        let verdict = self.critic(spec, ran, &report.chat).await?;
+        Ok(Judged { success: verdict.success, by_tracker: false, critique: verdict.critique })
     }
 
     /// Runs the code a fact-based step came with, and judges it by the step's tracker.
@@ -188,12 +251,14 @@ impl Agent {
             }
         };
         (self.relabel)(format!("task {}: known steps", spec.task));
+        let mark = (self.bot.changes_mark(), self.bot.position());
         let Some(report) = self.run(&program).await else { return Known::Stopped };
+        self.world_diff(mark, &report);
         if self.stop.is_stopped() {
             return Known::Stopped;
         }
         count_kills(kills, &report.kills, &self.show);
-        let now = self.snapshot(spec.tracker.as_ref(), kills);
+        let now = self.snapshot(spec.tracker.as_ref(), kills, Some(start.feet())).await;
         let Some(tracker) = &spec.tracker else {
             // A step with nothing to count (placing a block) is done when its code runs through.
             return match &report.outcome {
@@ -333,7 +398,8 @@ impl Agent {
 
     /// Adds the successful program to the skill library under a meaningful name (see [`naming`]), described by
     /// the action agent's own `Description:` line or, when it wrote none (or one about the code rather than what it
-    /// does), by the description role. Not added: a program that only calls one skill (that skill is the answer), a
+    /// does), by the description role. Not added: code the world does not vouch for ([`unlearnable`]), a program
+    /// that only calls one skill (that skill is the answer), a
     /// near-copy of a skill the library has (that one is reused, or replaced by a new version if it has the same
     /// name), and one that used up or made things its task does not account for. Returns the skill's name.
     async fn learn(
@@ -342,7 +408,13 @@ impl Agent {
         program: &extract::Program,
         written: Option<String>,
         report: &runner::Report,
+        diff: &WorldDiff,
+        by_tracker: bool,
     ) -> Option<String> {
+        if let Some(why) = unlearnable(spec, report, diff, by_tracker) {
+            tracing::info!("the code for {:?} is not kept as a skill: {why}", spec.task);
+            return None;
+        }
         let library = &self.skills;
         if let Some(called) = naming::only_calls(&program.code, &program.main, |n| library.get(n).is_some()) {
             tracing::info!("task {:?} was done by the skill {called} alone; nothing new to learn", spec.task);
@@ -477,21 +549,91 @@ impl Agent {
         }
     }
 
-    /// What the trackers see now: inventory, position, `kills` so far, and the blocks `tracker` asks about.
-    pub fn snapshot(&self, tracker: Option<&Tracker>, kills: &BTreeMap<String, u32>) -> Snapshot {
-        let inventory = self.bot.items().into_iter().map(|(name, count)| (name, i64::from(count))).collect();
-        let p = self.bot.position();
+    /// What the trackers see now: inventory, position, `kills` so far, what the bot stands on and has handed over,
+    /// and the blocks, boxes of the world and containers `tracker` asks about, for a step that began with the bot's
+    /// feet at `start` (now, when `None`). Containers are looked into by opening them.
+    pub async fn snapshot(&self, tracker: Option<&Tracker>, kills: &BTreeMap<String, u32>, start: Option<Point>) -> Snapshot {
+        let bot = &self.bot;
+        let inventory = bot.items().into_iter().map(|(name, count)| (name, i64::from(count))).collect();
+        let p = bot.position();
+        let name = |pos: azalea::BlockPos| {
+            primitives::observe::block_kind(bot, pos).map(|kind| kind.to_string().trim_start_matches("minecraft:").to_owned())
+        };
         let blocks = tracker
             .map(|t| t.positions())
             .unwrap_or_default()
             .into_iter()
-            .filter_map(|[x, y, z]| {
-                let kind = primitives::observe::block_kind(&self.bot, azalea::BlockPos::new(x, y, z))?;
-                Some(([x, y, z], kind.to_string().trim_start_matches("minecraft:").to_owned()))
-            })
+            .filter_map(|[x, y, z]| Some(([x, y, z], name(azalea::BlockPos::new(x, y, z))?)))
             .collect();
-        Snapshot { inventory, position: [p.x, p.y, p.z], kills: kills.clone(), blocks }
+        let mut snapshot = Snapshot { inventory, position: [p.x, p.y, p.z], kills: kills.clone(), blocks, ..Snapshot::default() };
+        let below = azalea::BlockPos::from(p - azalea::Vec3::new(0.0, 0.01, 0.0));
+        snapshot.below = name(below).map(|b| ([below.x, below.y, below.z], b));
+        snapshot.given = bot.given_totals();
+        let Some(tracker) = tracker else { return snapshot };
+        let start = start.unwrap_or(snapshot.feet());
+        snapshot.areas = tracker.boxes(start).into_iter().map(|(min, max)| primitives::observe::area(bot, min, max)).collect();
+        for (centre, radius) in tracker.container_places(start) {
+            let r = radius as i32;
+            let chest = |p: &azalea::BlockPos| matches!(name(*p).as_deref(), Some("chest" | "trapped_chest"));
+            let mut chests: Vec<azalea::BlockPos> = (-r..=r)
+                .flat_map(|x| (-r..=r).flat_map(move |y| (-r..=r).map(move |z| azalea::BlockPos::new(centre[0] + x, centre[1] + y, centre[2] + z))))
+                .filter(chest)
+                .collect();
+            chests.sort_by_key(|c| (c.x - centre[0]).pow(2) + (c.y - centre[1]).pow(2) + (c.z - centre[2]).pow(2));
+            for chest in chests.into_iter().take(MAX_CONTAINERS_LOOKED_INTO) {
+                match primitives::container_contents(bot, chest).await {
+                    Ok(items) => {
+                        snapshot.containers.insert([chest.x, chest.y, chest.z], items);
+                    }
+                    Err(err) => tracing::info!("could not look into the chest at {} {} {}: {err}", chest.x, chest.y, chest.z),
+                }
+            }
+        }
+        snapshot
     }
+}
+
+/// The most containers a tracker's check opens.
+const MAX_CONTAINERS_LOOKED_INTO: usize = 4;
+
+/// What `task` asks of the world, read with the game's ids.
+pub fn asked_of(task: &str) -> Option<Asked> {
+    effect::asked(task, is_game_id)
+}
+
+/// Whether `name` is a block or item the game has.
+pub fn is_game_id(name: &str) -> bool {
+    let facts = crate::primitives::facts::facts();
+    super::recipes::is_block(name) || facts.crafting.contains_key(name) || facts.smelting.values().any(|out| out == name)
+        || facts.smelting.contains_key(name)
+}
+
+/// Verbs of steps that only talk or change what the bot holds: the world diff cannot see them done, so an empty one
+/// does not fail them (and nothing is learned from them).
+const WORDS_ONLY: &[&str] = &["say", "tell", "greet", "ask", "announce", "report", "chat", "reply", "answer", "equip", "wear", "hold", "wait", "look"];
+
+fn words_only(task: &str) -> bool {
+    task.split_whitespace().next().is_some_and(|verb| WORDS_ONLY.contains(&verb.to_lowercase().as_str()))
+}
+
+/// Why code that succeeded is not to be kept as a skill, if it is not: it threw; it changed nothing in the world;
+/// or the critic (no tracker) said success but the diff does not fit the step.
+fn unlearnable(spec: &TaskSpec, report: &runner::Report, diff: &WorldDiff, by_tracker: bool) -> Option<String> {
+    if let runner::Outcome::Failed(failure) = &report.outcome {
+        return Some(format!("it threw ({failure}), though the world shows the task done"));
+    }
+    if diff.is_empty() {
+        return Some("it changed nothing in the world".to_owned());
+    }
+    if !by_tracker && !effect::fits(asked_of(&spec.task).as_ref(), diff) {
+        return Some(format!("no tracker confirmed it, and what it changed ({diff}) does not fit the step"));
+    }
+    None
+}
+
+fn capitalised(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map(|c| c.to_uppercase().chain(chars).collect()).unwrap_or_default()
 }
 
 /// Adds a run's `killed` mobs to the task's `kills`, and shows the count when it grew.

@@ -6,6 +6,8 @@
 pub mod act;
 pub mod checkpoint;
 pub mod curriculum;
+pub mod diff;
+pub mod effect;
 pub mod extract;
 pub mod goals;
 pub mod learn;

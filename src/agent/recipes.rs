@@ -158,10 +158,8 @@ pub fn plan(want: &Want, setting: &Setting) -> Result<Vec<TaskSpec>, String> {
             steps.push(TaskSpec {
                 task: format!("Place 1 {block}"),
                 context: "beside the bot".to_owned(),
-                tracker: None,
-                code: Some(format!(
-                    "let spot = findFreeSpot(4);\nif spot == () {{ spot = findFreeSpot(8); }}\nif spot == () {{ throw \"I found no free spot for the {block}\"; }}\nplaceItem(\"{block}\", spot)"
-                )),
+                tracker: Some(Tracker::Placed { block: block.clone(), count: 1, at: None, radius: super::tracker::NEAR }),
+                code: Some(place_near(block)),
             });
             Ok(steps)
         }
@@ -559,8 +557,23 @@ inventoryCount("{item}")"#
 
 /// Code that places a carried `block` (crafting table, furnace) beside the bot unless one is within walking range.
 fn station(block: &str) -> String {
+    let place = place_near(block).lines().map(|l| format!("    {l}")).collect::<Vec<_>>().join("\n");
+    format!("if findBlock(\"{block}\", 48) == () {{\n{place}\n}}\n")
+}
+
+/// Code that places a carried `block` on a free spot beside the bot: a spot where the placement fails is passed
+/// over by the next `findFreeSpot`, so up to three spots are tried.
+fn place_near(block: &str) -> String {
     format!(
-        "if findBlock(\"{block}\", 48) == () {{\n    let spot = findFreeSpot(4);\n    if spot == () {{ spot = findFreeSpot(8); }}\n    if spot == () {{ throw \"I found no free spot to place the {block}\"; }}\n    placeItem(\"{block}\", spot);\n}}\n"
+        r#"let placed = false;
+let why = "I found no free spot for the {block}";
+for i in 0..3 {{
+    let spot = findFreeSpot(4);
+    if spot == () {{ spot = findFreeSpot(8); }}
+    if spot == () {{ break; }}
+    try {{ placeItem("{block}", spot); placed = true; break; }} catch (err) {{ why = `${{err}}`; }}
+}}
+if !placed {{ throw why; }}"#
     )
 }
 

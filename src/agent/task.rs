@@ -59,10 +59,13 @@ pub async fn run_goal(agent: &Agent, goal: &str, goals: &Goals, id: u32) -> bool
             Some(((p, t), goal.plans[p].tasks[t].spec(), goal.plans[p].tasks.len()))
         }) {
             // The tracker counts from the task's first start, which a restart does not move.
-            let mut start = agent.snapshot(spec.tracker.as_ref(), &Default::default());
-            start.inventory = with(goals, |book| book.begin_task(id, (p, t), start.inventory.clone()));
+            let now = agent.snapshot(spec.tracker.as_ref(), &Default::default(), None).await;
+            let mut start = now.clone();
+            start.inventory = with(goals, |book| book.begin_task(id, (p, t), now.inventory.clone()));
+            // Done before it starts only by a tracker that measures what the step asks (see `tidy`): carrying dirt
+            // is no dirt placed.
             if let Some(tracker) = &spec.tracker
-                && tracker.progress(&start, &agent.snapshot(Some(tracker), &Default::default())).done
+                && tracker.progress(&start, &now).done
                 && !matches!(tracker, Tracker::Kill { .. })
             {
                 (agent.say)(&format!("Already done: {}.", spec.task));
@@ -234,8 +237,62 @@ pub use super::plan::parse_plan;
 
 /// Makes an LLM's plan say what it means: each step whose text reads `Verb N item` gets a tracker that counts
 /// that item and number (a craft rounded up to what its recipe makes: `Craft 1 stick` → `Craft 4 stick`), and
-/// identical steps in a row become one (`Mine 1 oak_log; Mine 1 oak_log` → `Mine 2 oak_log`).
+/// identical steps in a row become one (`Mine 1 oak_log; Mine 1 oak_log` → `Mine 2 oak_log`). A step whose verb
+/// changes the world (place, dig, go, store, give) keeps its tracker only if that tracker measures the change; else
+/// it gets one that does, read from its words (`Place 3 dirt` → 3 dirt placed), or none (the critic judges, held to
+/// the world diff). Placing or digging the same thing in steps in a row becomes one step.
 pub fn tidy(steps: Vec<TaskSpec>) -> Vec<TaskSpec> {
+    let counted = tidy_counts(steps);
+    let mut agreed: Vec<(TaskSpec, Option<super::effect::Asked>)> = Vec::new();
+    for step in counted {
+        let step = agree_with_verb(step);
+        let asked = super::act::asked_of(&step.task);
+        if let (Some(now), Some((last, Some(before)))) = (&asked, agreed.last_mut())
+            && matches!(now.effect, super::effect::Effect::Place | super::effect::Effect::Dig)
+            && now.effect == before.effect
+            && now.thing.is_some()
+            && now.thing == before.thing
+            && step.task.split_whitespace().next() == last.task.split_whitespace().next()
+        {
+            let n = before.count.unwrap_or(1).saturating_add(now.count.unwrap_or(1));
+            let verb = last.task.split_whitespace().next().unwrap_or("Place").to_owned();
+            let thing = now.thing.clone().unwrap_or_default();
+            let merged = super::effect::Asked { count: Some(n), ..before.clone() };
+            *last = TaskSpec {
+                task: format!("{verb} {n} {thing}"),
+                context: last.context.clone(),
+                tracker: super::effect::fitting(&merged),
+                code: None,
+            };
+            *before = merged;
+            continue;
+        }
+        agreed.push((step, asked));
+    }
+    agreed.into_iter().map(|(step, _)| step).collect()
+}
+
+/// `step`, with a tracker that measures what its verb asks of the world (see [`tidy`]).
+fn agree_with_verb(step: TaskSpec) -> TaskSpec {
+    let Some(asked) = super::act::asked_of(&step.task) else { return step };
+    if step.tracker.as_ref().is_some_and(|t| super::effect::measures(t, asked.effect)) {
+        return step;
+    }
+    let fitted = super::effect::fitting(&asked);
+    if step.tracker.is_some() || fitted.is_some() {
+        tracing::info!(
+            "step {:?} asks for {:?}; its tracker {:?} becomes {:?}",
+            step.task,
+            asked.effect,
+            step.tracker.as_ref().map(|t| serde_json::to_string(t).unwrap_or_default()),
+            fitted.as_ref().map(|t| serde_json::to_string(t).unwrap_or_default())
+        );
+    }
+    TaskSpec { tracker: fitted, ..step }
+}
+
+/// The counting half of [`tidy`]: trackers for `Verb N item` steps, and identical steps in a row merged.
+fn tidy_counts(steps: Vec<TaskSpec>) -> Vec<TaskSpec> {
     let mut tidied: Vec<(TaskSpec, Option<(String, u32, String)>)> = Vec::new();
     for step in steps {
         let read = read_step(&step.task);

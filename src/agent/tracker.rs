@@ -6,16 +6,30 @@
 //! ```json
 //! {"type": "inventory", "item": "oak_log", "count": 10}
 //! {"type": "all", "of": [{"type": "craft", "item": "stick", "count": 4}, {"type": "kill", "mob": "pig", "count": 1}]}
+//! {"type": "placed", "block": "dirt", "count": 3}
 //! ```
+//!
+//! Besides what the bot carries and has killed, trackers measure the world itself: blocks placed or dug near a
+//! point, a structure of blocks, where the bot stands, what a container holds, what was handed to a player. A point
+//! left out (`"at"`) is where the bot stood when the step began.
 
 use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
+use crate::primitives::area;
+pub use crate::primitives::area::{Area, Part, Point, is_air, is_open};
+
 /// The most anything can be asked for: a full inventory of one stackable item.
 const MAX_COUNT: u32 = 36 * 64;
 /// Composite trackers nest at most this deep.
 const MAX_DEPTH: usize = 4;
+/// How far around its point a spatial tracker looks by default, and at most.
+pub const NEAR: u32 = 8;
+const MAX_RADIUS: u32 = 16;
+/// The most blocks a structure tracker lists, and how far they may lie from its anchor.
+const MAX_PARTS: usize = 512;
+const MAX_OFFSET: i32 = 32;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
@@ -46,10 +60,74 @@ pub enum Tracker {
     All { of: Vec<Tracker> },
     /// Any tracker in `of`.
     Any { of: Vec<Tracker> },
+    /// `count` blocks of `block` that were not there when the step began, within `radius` of `at`.
+    Placed {
+        block: String,
+        count: u32,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        at: Option<Point>,
+        #[serde(default = "near")]
+        radius: u32,
+    },
+    /// Block kinds at offsets from an anchor, done when `share` of them stand. Anchored at `at`, the world counts as
+    /// it is; without `at`, the structure may stand anywhere within `radius` of where the step began, in any quarter
+    /// turn, and only blocks placed since the step began count.
+    Structure {
+        blocks: Vec<Part>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        at: Option<Point>,
+        #[serde(default = "whole", skip_serializing_if = "is_whole")]
+        share: f64,
+        #[serde(default = "near")]
+        radius: u32,
+    },
+    /// Blocks turned to air: every one of `positions`, or else `count` blocks (of `block`, when named) within
+    /// `radius` of `at` that were not air when the step began.
+    Dug {
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        positions: Vec<Point>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        count: Option<u32>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        block: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        at: Option<Point>,
+        #[serde(default = "near")]
+        radius: u32,
+    },
+    /// Standing on a block of `block` (the one at `at`, when given).
+    StandingOn {
+        block: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        at: Option<Point>,
+    },
+    /// A container (chest, barrel) within `radius` of `at` holding at least `count` of `item`.
+    Container {
+        item: String,
+        count: u32,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        at: Option<Point>,
+        #[serde(default = "near")]
+        radius: u32,
+    },
+    /// `count` of `item` handed to `player` (picked up by them, as the server says) since the step began.
+    Given { player: String, item: String, count: u32 },
 }
 
 fn yes() -> bool {
     true
+}
+
+fn near() -> u32 {
+    NEAR
+}
+
+fn whole() -> f64 {
+    1.0
+}
+
+fn is_whole(share: &f64) -> bool {
+    *share >= 1.0
 }
 
 fn is_true(value: &bool) -> bool {
@@ -65,11 +143,32 @@ pub struct Snapshot {
     pub kills: BTreeMap<String, u32>,
     /// The blocks at the positions trackers asked about ([`Tracker::positions`]).
     pub blocks: BTreeMap<[i32; 3], String>,
+    /// The boxes of the world trackers asked about ([`Tracker::boxes`]), block by block.
+    pub areas: Vec<Area>,
+    /// The block the bot stands on, and where.
+    pub below: Option<(Point, String)>,
+    /// The containers looked into for trackers ([`Tracker::container_boxes`]), with what each holds.
+    pub containers: BTreeMap<Point, BTreeMap<String, u32>>,
+    /// Everything the bot has handed over since it started: by player, then item.
+    pub given: BTreeMap<String, BTreeMap<String, u32>>,
 }
 
 impl Snapshot {
     fn count(&self, item: &str) -> i64 {
         self.inventory.get(item).copied().unwrap_or(0)
+    }
+
+    /// The block position of the bot's feet.
+    pub fn feet(&self) -> Point {
+        self.position.map(|v| v.floor() as i32)
+    }
+
+    fn given_to(&self, player: &str, item: &str) -> u32 {
+        self.given
+            .iter()
+            .filter(|(who, _)| who.eq_ignore_ascii_case(player))
+            .map(|(_, items)| items.get(item).copied().unwrap_or(0))
+            .sum()
     }
 }
 
@@ -113,6 +212,9 @@ impl Tracker {
         let count = |count: u32| {
             if (1..=MAX_COUNT).contains(&count) { Ok(()) } else { Err(format!("invalid tracker: count {count} is not 1 to {MAX_COUNT}")) }
         };
+        let within = |radius: u32| {
+            if (1..=MAX_RADIUS).contains(&radius) { Ok(()) } else { Err(format!("invalid tracker: radius {radius} is not 1 to {MAX_RADIUS}")) }
+        };
         match self {
             Tracker::Inventory { item, count: n, exactly } => {
                 name("item", item)?;
@@ -126,6 +228,46 @@ impl Tracker {
                     return Err("invalid tracker: a location needs finite x, y, z and a radius of 0 to 64".to_owned());
                 }
                 Ok(())
+            }
+            Tracker::Placed { block, count: n, radius, .. } => name("block", block).and(count(*n)).and(within(*radius)),
+            Tracker::Structure { blocks, share, radius, .. } => {
+                if blocks.is_empty() || blocks.len() > MAX_PARTS {
+                    return Err(format!("invalid tracker: a structure lists 1 to {MAX_PARTS} blocks, not {}", blocks.len()));
+                }
+                if !(share.is_finite() && *share > 0.0 && *share <= 1.0) {
+                    return Err("invalid tracker: a structure's share is more than 0 and at most 1".to_owned());
+                }
+                for part in blocks {
+                    name("block", &part.block)?;
+                    if [part.x, part.y, part.z].iter().any(|v| v.abs() > MAX_OFFSET) {
+                        return Err(format!("invalid tracker: a structure's blocks lie within {MAX_OFFSET} of its anchor"));
+                    }
+                }
+                if blocks.iter().all(|p| is_air(&p.block)) {
+                    return Err("invalid tracker: a structure needs at least one block that is not air".to_owned());
+                }
+                within(*radius)
+            }
+            Tracker::Dug { positions, count: n, block, radius, .. } => {
+                if let Some(block) = block {
+                    name("block", block)?;
+                }
+                match (positions.len(), n) {
+                    (0, None) => Err("invalid tracker: dug needs \"positions\" or a \"count\"".to_owned()),
+                    (1..=MAX_PARTS, None) => within(*radius),
+                    (0, Some(n)) => count(*n).and(within(*radius)),
+                    (_, Some(_)) => Err("invalid tracker: dug takes \"positions\" or a \"count\", not both".to_owned()),
+                    (many, None) => Err(format!("invalid tracker: dug lists at most {MAX_PARTS} positions, not {many}")),
+                }
+            }
+            Tracker::StandingOn { block, .. } => name("block", block),
+            Tracker::Container { item, count: n, radius, .. } => name("item", item).and(count(*n)).and(within(*radius)),
+            Tracker::Given { player, item, count: n } => {
+                let ok = (1..=16).contains(&player.len()) && player.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+                if !ok {
+                    return Err(format!("invalid tracker: player {player:?} is not a player name"));
+                }
+                name("item", item).and(count(*n))
             }
             Tracker::All { of } | Tracker::Any { of } => {
                 if of.is_empty() {
@@ -144,6 +286,40 @@ impl Tracker {
         match self {
             Tracker::Block { x, y, z, .. } => vec![[*x, *y, *z]],
             Tracker::All { of } | Tracker::Any { of } => of.iter().flat_map(Tracker::positions).collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// The boxes of the world (least and greatest corner) this tracker compares between a step's start and now, for
+    /// a step that began with the bot's feet at `start`.
+    pub fn boxes(&self, start: Point) -> Vec<(Point, Point)> {
+        let around = |at: &Option<Point>, r: u32| {
+            let at = at.unwrap_or(start);
+            let r = r as i32;
+            ([at[0] - r, at[1] - r, at[2] - r], [at[0] + r, at[1] + r, at[2] + r])
+        };
+        match self {
+            Tracker::Placed { at, radius, .. } | Tracker::Container { at, radius, .. } => vec![around(at, *radius)],
+            Tracker::Dug { positions, at, radius, .. } if positions.is_empty() => vec![around(at, *radius)],
+            Tracker::Dug { positions, .. } => vec![bounds(positions.iter().copied())],
+            Tracker::Structure { blocks, at: Some(at), .. } => {
+                vec![bounds(blocks.iter().map(|p| [at[0] + p.x, at[1] + p.y, at[2] + p.z]))]
+            }
+            Tracker::Structure { blocks, at: None, radius, .. } => {
+                // The structure may stand anywhere within the radius, and reach out of it by its own size.
+                let reach = blocks.iter().map(|p| p.x.abs().max(p.y.abs()).max(p.z.abs())).max().unwrap_or(0);
+                vec![around(&None, *radius + reach as u32)]
+            }
+            Tracker::All { of } | Tracker::Any { of } => of.iter().flat_map(|t| t.boxes(start)).collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// Where this tracker looks into containers: (point, radius), for a step that began with the bot at `start`.
+    pub fn container_places(&self, start: Point) -> Vec<(Point, u32)> {
+        match self {
+            Tracker::Container { at, radius, .. } => vec![(at.unwrap_or(start), *radius)],
+            Tracker::All { of } | Tracker::Any { of } => of.iter().flat_map(|t| t.container_places(start)).collect(),
             _ => Vec::new(),
         }
     }
@@ -176,6 +352,87 @@ impl Tracker {
                 let done = there == *exists;
                 let what = if *exists { format!("{block} at {x} {y} {z}") } else { format!("no {block} at {x} {y} {z}") };
                 Progress { done, current: u32::from(done), target: 1, what }
+            }
+            Tracker::Placed { block, count, at, radius } => {
+                let anchor = at.unwrap_or(start.feet());
+                let placed = now
+                    .areas
+                    .iter()
+                    .flat_map(Area::blocks)
+                    .filter(|(p, b)| {
+                        b == block
+                            && within_box(*p, anchor, *radius)
+                            && area::block_in(&start.areas, *p).is_some_and(|was| was != block)
+                    })
+                    .map(|(p, _)| p)
+                    .collect::<std::collections::BTreeSet<_>>()
+                    .len() as u32;
+                let what = format!("{block} placed near {}", fmt(anchor));
+                Progress { done: placed >= *count, current: placed, target: *count, what }
+            }
+            Tracker::Structure { blocks, at, share, .. } => {
+                let needed = ((blocks.len() as f64 * share).ceil() as u32).clamp(1, blocks.len() as u32);
+                let (matched, place) = match at {
+                    Some(at) => (area::matched_at(blocks, *at, &now.areas), format!("at {}", fmt(*at))),
+                    None => {
+                        let (matched, anchor, _) = area::best_new_placement(blocks, &start.areas, &now.areas);
+                        let place = if matched == 0 { "new".to_owned() } else { format!("new, best at {}", fmt(anchor)) };
+                        (matched, place)
+                    }
+                };
+                let what = format!("blocks of the structure ({}; {place})", kinds(blocks.iter().map(|p| p.block.as_str())));
+                Progress { done: matched as u32 >= needed, current: matched as u32, target: needed, what }
+            }
+            Tracker::Dug { positions, count, block, at, radius } if positions.is_empty() => {
+                let anchor = at.unwrap_or(start.feet());
+                let dug = now
+                    .areas
+                    .iter()
+                    .flat_map(Area::blocks)
+                    .filter(|(p, b)| {
+                        is_air(b)
+                            && within_box(*p, anchor, *radius)
+                            && area::block_in(&start.areas, *p)
+                                .is_some_and(|was| !is_air(was) && block.as_ref().is_none_or(|want| want == was))
+                    })
+                    .map(|(p, _)| p)
+                    .collect::<std::collections::BTreeSet<_>>()
+                    .len() as u32;
+                let target = count.unwrap_or(1);
+                let what = format!("{} dug near {}", block.as_deref().unwrap_or("blocks"), fmt(anchor));
+                Progress { done: dug >= target, current: dug, target, what }
+            }
+            Tracker::Dug { positions, .. } => {
+                let dug = positions.iter().filter(|p| area::block_in(&now.areas, **p).is_some_and(is_air)).count() as u32;
+                let what = match positions.first() {
+                    Some(first) if positions.len() == 1 => format!("dug at {}", fmt(*first)),
+                    _ => "positions dug".to_owned(),
+                };
+                Progress { done: dug >= positions.len() as u32, current: dug, target: positions.len() as u32, what }
+            }
+            Tracker::StandingOn { block, at } => {
+                let done = now.below.as_ref().is_some_and(|(p, b)| b == block && at.is_none_or(|at| at == *p));
+                let what = match at {
+                    Some(at) => format!("standing on the {block} at {}", fmt(*at)),
+                    None => format!("standing on {block}"),
+                };
+                Progress { done, current: u32::from(done), target: 1, what }
+            }
+            Tracker::Container { item, count, at, radius } => {
+                let anchor = at.unwrap_or(start.feet());
+                let best = now
+                    .containers
+                    .iter()
+                    .filter(|(p, _)| within_box(**p, anchor, *radius))
+                    .map(|(_, items)| items.get(item).copied().unwrap_or(0))
+                    .max()
+                    .unwrap_or(0);
+                let what = format!("{item} in a container near {}", fmt(anchor));
+                Progress { done: best >= *count, current: best, target: *count, what }
+            }
+            Tracker::Given { player, item, count } => {
+                let given = now.given_to(player, item).saturating_sub(start.given_to(player, item));
+                Progress { done: given >= *count, current: given, target: *count, what: format!("{item} given to {player}") }
             }
             Tracker::All { of } => {
                 let parts: Vec<Progress> = of.iter().map(|t| t.progress(start, now)).collect();
@@ -217,6 +474,34 @@ impl Tracker {
             _ => None,
         }
     }
+}
+
+/// `3 64 -2`
+fn fmt(p: Point) -> String {
+    format!("{} {} {}", p[0], p[1], p[2])
+}
+
+/// Whether `p` lies in the box `radius` blocks around `centre`.
+fn within_box(p: Point, centre: Point, radius: u32) -> bool {
+    (0..3).all(|i| (i64::from(p[i]) - i64::from(centre[i])).unsigned_abs() <= u64::from(radius))
+}
+
+/// The least and greatest corners of `points`.
+fn bounds(points: impl Iterator<Item = Point>) -> (Point, Point) {
+    points.fold(([i32::MAX; 3], [i32::MIN; 3]), |(lo, hi), p| {
+        ([0, 1, 2].map(|i| lo[i].min(p[i])), [0, 1, 2].map(|i| hi[i].max(p[i])))
+    })
+}
+
+/// `dirt, cobblestone` (each kind once, air left out).
+fn kinds<'a>(names: impl Iterator<Item = &'a str>) -> String {
+    let mut seen: Vec<&str> = Vec::new();
+    for name in names.filter(|n| !is_air(n)) {
+        if !seen.contains(&name) {
+            seen.push(name);
+        }
+    }
+    seen.join(", ")
 }
 
 /// What the trackers in an `any` have in common, when each counts one kind of the same thing (`oak_log`,
@@ -294,6 +579,71 @@ mod tests {
         assert_eq!(Tracker::All { of: vec![table] }.positions(), [[1, 64, 1]]);
     }
 
+    /// A flat world (dirt below y 64, air above) with `blocks` set, seen in the box 8 around the origin's column.
+    fn world(blocks: &[([i32; 3], &str)]) -> Vec<Area> {
+        let set: BTreeMap<[i32; 3], String> = blocks.iter().map(|(p, b)| (*p, (*b).to_owned())).collect();
+        vec![Area::capture([-8, 56, -8], [8, 72, 8], |p| {
+            Some(set.get(&p).cloned().unwrap_or_else(|| if p[1] < 64 { "dirt".to_owned() } else { "air".to_owned() }))
+        })]
+    }
+
+    fn at(areas: Vec<Area>) -> Snapshot {
+        Snapshot { position: [0.5, 64.0, 0.5], areas, ..Snapshot::default() }
+    }
+
+    #[test]
+    fn the_world_judges_blocks_placed_dug_and_built() {
+        let start = at(world(&[]));
+        let placed = Tracker::from_json(&json!({"type": "placed", "block": "dirt", "count": 3})).unwrap();
+        assert_eq!(placed.boxes(start.feet()), [([-8, 56, -8], [8, 72, 8])]);
+        // Dirt underground was there already; carrying dirt places none.
+        assert!(!placed.progress(&start, &start).done);
+        let pillar = at(world(&[([2, 64, 0], "dirt"), ([2, 65, 0], "dirt"), ([2, 66, 0], "dirt")]));
+        assert_eq!(placed.progress(&start, &pillar).to_string(), "3/3 dirt placed near 0 64 0");
+        let row = at(world(&[([2, 64, 0], "dirt"), ([3, 64, 0], "dirt"), ([4, 64, 0], "dirt")]));
+        // A column asked for: a row of the same blocks matches one of them.
+        let column = Tracker::from_json(&json!({"type": "structure", "blocks": [
+            {"x": 0, "y": 0, "z": 0, "block": "dirt"}, {"x": 0, "y": 1, "z": 0, "block": "dirt"}, {"x": 0, "y": 2, "z": 0, "block": "dirt"}]}))
+        .unwrap();
+        assert!(column.progress(&start, &pillar).done);
+        let wrong = column.progress(&start, &row);
+        assert_eq!((wrong.done, wrong.current, wrong.target), (false, 1, 3), "{wrong}");
+        let anchored = Tracker::from_json(&json!({"type": "structure", "at": [2, 64, 0], "share": 0.6, "blocks": [
+            {"x": 0, "y": 0, "z": 0, "block": "dirt"}, {"x": 1, "y": 0, "z": 0, "block": "dirt"}, {"x": 5, "y": 0, "z": 0, "block": "dirt"}]}))
+        .unwrap();
+        assert!(anchored.progress(&start, &row).done, "2 of 3 is at least 60 %");
+        let dug = Tracker::from_json(&json!({"type": "dug", "count": 2})).unwrap();
+        let hole = at(world(&[([1, 63, 1], "air"), ([1, 62, 1], "air")]));
+        assert!(!dug.progress(&start, &start).done);
+        assert_eq!(dug.progress(&start, &hole).to_string(), "2/2 blocks dug near 0 64 0");
+        let there = Tracker::from_json(&json!({"type": "dug", "positions": [[1, 63, 1]]})).unwrap();
+        assert!(there.progress(&start, &hole).done && !there.progress(&start, &start).done);
+    }
+
+    #[test]
+    fn the_world_judges_where_the_bot_stands_what_containers_hold_and_what_was_given() {
+        let mut now = Snapshot { below: Some(([3, 63, 3], "gold_block".to_owned())), ..Snapshot::default() };
+        let start = Snapshot { position: [0.5, 64.0, 0.5], ..Snapshot::default() };
+        let on_gold = Tracker::from_json(&json!({"type": "standing_on", "block": "gold_block"})).unwrap();
+        assert!(on_gold.progress(&start, &now).done);
+        let elsewhere = Tracker::from_json(&json!({"type": "standing_on", "block": "gold_block", "at": [9, 63, 9]})).unwrap();
+        assert!(!elsewhere.progress(&start, &now).done);
+        let chest = Tracker::from_json(&json!({"type": "container", "item": "oak_planks", "count": 4})).unwrap();
+        assert_eq!(chest.container_places([0, 64, 0]), [([0, 64, 0], 8)]);
+        now.containers.insert([2, 64, 0], BTreeMap::from([("oak_planks".to_owned(), 3)]));
+        assert_eq!(chest.progress(&start, &now).to_string(), "3/4 oak_planks in a container near 0 64 0");
+        now.containers.insert([20, 64, 0], BTreeMap::from([("oak_planks".to_owned(), 9)]));
+        assert!(!chest.progress(&start, &now).done, "a chest out of range does not count");
+        now.containers.insert([1, 64, 1], BTreeMap::from([("oak_planks".to_owned(), 4)]));
+        assert!(chest.progress(&start, &now).done);
+        let given = Tracker::from_json(&json!({"type": "given", "player": "Alice", "item": "bread", "count": 2})).unwrap();
+        let before = Snapshot { given: BTreeMap::from([("Alice".to_owned(), BTreeMap::from([("bread".to_owned(), 5)]))]), ..start.clone() };
+        now.given = BTreeMap::from([("Alice".to_owned(), BTreeMap::from([("bread".to_owned(), 6)]))]);
+        assert_eq!(given.progress(&before, &now).to_string(), "1/2 bread given to Alice", "only what was given since the start");
+        now.given = BTreeMap::from([("alice".to_owned(), BTreeMap::from([("bread".to_owned(), 7)]))]);
+        assert!(given.progress(&before, &now).done);
+    }
+
     #[test]
     fn invalid_trackers_say_what_is_wrong() {
         let err = |v: serde_json::Value| Tracker::from_json(&v).unwrap_err();
@@ -307,6 +657,12 @@ mod tests {
         let deep = json!({"type": "all", "of": [{"type": "all", "of": [{"type": "all", "of": [{"type": "all", "of": [
             {"type": "all", "of": [{"type": "kill", "mob": "pig", "count": 1}]}]}]}]}]});
         assert!(err(deep).contains("nest at most"));
+        assert!(err(json!({"type": "placed", "block": "dirt", "count": 1, "radius": 40})).contains("radius 40"));
+        assert!(err(json!({"type": "structure", "blocks": []})).contains("1 to 512 blocks"));
+        assert!(err(json!({"type": "structure", "blocks": [{"x": 0, "y": 0, "z": 0, "block": "air"}]})).contains("not air"));
+        assert!(err(json!({"type": "dug"})).contains("\"positions\" or a \"count\""));
+        assert!(err(json!({"type": "given", "player": "two words", "item": "bread", "count": 1})).contains("player name"));
+        assert!(err(json!({"type": "placed", "block": "dirt", "count": 1, "at": [1, 2]})).contains("invalid length"));
     }
 
     #[test]

@@ -29,6 +29,8 @@ struct Current {
     error: Option<String>,
     /// The mobs killed in the task under way, by kind (the next activity clears them).
     kills: BTreeMap<String, u32>,
+    /// What the last run changed in the world, in words (kept after it ends; the next activity clears it).
+    changes: Option<String>,
 }
 
 /// What the dashboard shows of the code: the latest run's function and source, the last error, and the mobs the
@@ -38,6 +40,7 @@ pub struct Showing {
     pub code: Option<(String, String)>,
     pub error: Option<String>,
     pub kills: BTreeMap<String, u32>,
+    pub changes: Option<String>,
 }
 
 /// A bot's current activity, shared between its event handler and the activity's own task.
@@ -73,6 +76,7 @@ impl Activity {
         current.label = Some(label.into());
         current.error = None;
         current.kills.clear();
+        current.changes = None;
         let this = self.clone();
         let label = current.label.clone().unwrap_or_default();
         let handle = tokio::task::spawn_local(async move {
@@ -100,13 +104,19 @@ impl Activity {
             crate::agent::act::Shown::Code { name, code } => current.code = Some((name, code)),
             crate::agent::act::Shown::Failed(error) => current.error = Some(error),
             crate::agent::act::Shown::Kills(kills) => current.kills = kills,
+            crate::agent::act::Shown::Changes(changes) => current.changes = Some(changes),
         }
     }
 
     /// The latest code, the last error and the task's kills.
     pub fn showing(&self) -> Showing {
         let current = self.lock();
-        Showing { code: current.code.clone(), error: current.error.clone(), kills: current.kills.clone() }
+        Showing {
+            code: current.code.clone(),
+            error: current.error.clone(),
+            kills: current.kills.clone(),
+            changes: current.changes.clone(),
+        }
     }
 
     /// Renames what is running (progress for `!status`); does nothing when idle.

@@ -255,8 +255,9 @@ pub fn status_line(bot: &BotHandle, activity: &Activity, waiting: Option<&str>) 
     };
     let reflex = status.reflex.map_or_else(String::new, |r| format!(" ({r} first)"));
     let waiting = waiting.map_or_else(String::new, |w| format!(" ({w})"));
+    let changed = activity.showing().changes.map_or_else(String::new, |c| format!(" | last run: {c}"));
     format!(
-        "At {} in {}{when} | health {}/20, food {}/20{air}{danger} | {carrying} | {}{reflex}{waiting}",
+        "At {} in {}{when} | health {}/20, food {}/20{air}{danger} | {carrying} | {}{reflex}{waiting}{changed}",
         fmt_pos(status.position),
         status.dimension,
         trim_float(status.health),

@@ -250,7 +250,7 @@ impl BotHandle {
     }
 
     /// Changes the bot's `C` component, starting from `C::default()` when it has none yet.
-    fn update<C: Component<Mutability = bevy_ecs::component::Mutable> + Default>(&self, change: impl FnOnce(&mut C)) {
+    pub(super) fn update<C: Component<Mutability = bevy_ecs::component::Mutable> + Default>(&self, change: impl FnOnce(&mut C)) {
         let mut ecs = self.client.ecs.write();
         let mut entity = ecs.entity_mut(self.client.entity);
         match entity.get_mut::<C>() {
@@ -447,6 +447,18 @@ impl BotHandle {
         self.walk(ReachBlockPosGoal::new(pos, chunks), pos.center(), 5.5).await
     }
 
+    /// Walks (climbing, or pillaring on scaffold it carries, when it must get higher) to where the bot can click
+    /// the face of `against` that touches `target`: the eyes on that face's open side, within reach, and the body
+    /// out of `target`. Clicking the top of a block above the eyes lands on its side instead, so a block placed
+    /// higher than the eyes needs the bot to stand higher.
+    pub async fn goto_click(&self, target: BlockPos, against: BlockPos) -> Result<(), MoveError> {
+        let goal = ClickGoal::new(target, against);
+        if goal.success(BlockPos::from(self.position())) {
+            return Ok(());
+        }
+        self.walk(goal.clone(), goal.face, CLICK_REACH + 1.0).await
+    }
+
     /// Walks until within `radius` blocks of `position`.
     pub async fn goto_near(&self, position: Vec3, radius: f32) -> Result<(), MoveError> {
         self.walk(RadiusGoal::new(position, radius), position, radius as f64 + 0.5).await
@@ -520,6 +532,49 @@ impl BotHandle {
         } else {
             Err(MoveError::Unreachable { stopped_at })
         }
+    }
+}
+
+/// How far from the eyes a face is clicked: a little short of the game's 4.5, so a click from the edge of a block
+/// still lands.
+pub const CLICK_REACH: f64 = 4.2;
+
+/// Where a face can be clicked from (see [`BotHandle::goto_click`]).
+#[derive(Clone, Debug)]
+pub struct ClickGoal {
+    /// The middle of the face, and the way it faces (out of `against`, into `target`).
+    pub face: Vec3,
+    normal: Vec3,
+    target: BlockPos,
+}
+
+impl ClickGoal {
+    pub fn new(target: BlockPos, against: BlockPos) -> ClickGoal {
+        let face = Vec3::new(
+            (against.x + target.x) as f64 / 2.0 + 0.5,
+            (against.y + target.y) as f64 / 2.0 + 0.5,
+            (against.z + target.z) as f64 / 2.0 + 0.5,
+        );
+        let normal = Vec3::new((target.x - against.x) as f64, (target.y - against.y) as f64, (target.z - against.z) as f64);
+        ClickGoal { face, normal, target }
+    }
+
+    /// Whether the bot's eyes, standing with its feet at `feet`, see the face and reach it.
+    pub fn reaches(&self, eyes: Vec3) -> bool {
+        let side = (eyes.x - self.face.x) * self.normal.x + (eyes.y - self.face.y) * self.normal.y + (eyes.z - self.face.z) * self.normal.z;
+        side > 0.2 && eyes.distance_to(self.face) <= CLICK_REACH
+    }
+}
+
+impl Goal for ClickGoal {
+    fn heuristic(&self, n: BlockPos) -> f32 {
+        let eyes = Vec3::new(n.x as f64 + 0.5, n.y as f64 + 1.62, n.z as f64 + 0.5);
+        ((eyes.distance_to(self.face) - CLICK_REACH).max(0.0) * 4.6) as f32
+    }
+
+    fn success(&self, n: BlockPos) -> bool {
+        let eyes = Vec3::new(n.x as f64 + 0.5, n.y as f64 + 1.62, n.z as f64 + 0.5);
+        n != self.target && n.up(1) != self.target && self.reaches(eyes)
     }
 }
 

@@ -5,6 +5,7 @@
 //! This module knows nothing of commands, owners, scripts or learning (the app layer above does); it must not parse
 //! chat grammar nor read configuration sources.
 
+mod changes;
 mod clock;
 mod connect;
 mod handle;
@@ -32,6 +33,7 @@ use azalea::{
 
 // The ECS derive macros expect `bevy_ecs` in scope; azalea re-exports it.
 use azalea::ecs as bevy_ecs;
+pub use changes::Changed;
 pub use connect::preflight;
 pub use clock::DayClock;
 pub use handle::{BotHandle, HOSTILE_RANGE, MAX_AIR, MoveError, Observation, Status, fmt_pos};
@@ -89,6 +91,7 @@ pub async fn run_swarm(config: &Config, address: &ResolvedAddr, members: Vec<Mem
         .add_plugins(ReconnectBackoffPlugin { policy: config.reconnect })
         .add_plugins(clock::DayClockPlugin)
         .add_plugins(pickups::PickupsPlugin)
+        .add_plugins(changes::ChangesPlugin)
         .add_plugins(reflex::ReflexPlugins(config.reflexes));
     let count = members.len();
     for Member { name, brain } in members {

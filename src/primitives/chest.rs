@@ -73,12 +73,18 @@ pub async fn transfer(bot: &BotHandle, pos: Vec3, wanted: &[(String, u32)], depo
         handle.close();
         return Err(format!("{holder} only {}", short.join("; ")));
     }
+    let before = totals(&slots, CHEST);
     for (name, n) in wanted {
         let slots = handle.slots().unwrap_or_default();
         items::move_items(&handle, &slots, name, *n as i32, from.clone(), to.clone());
         items::settle(bot).await;
     }
     let slots = handle.slots().unwrap_or_default();
+    let after = totals(&slots, CHEST);
+    for (name, _) in wanted {
+        let count = |map: &Map| map.get(name.as_str()).and_then(|d| d.as_int().ok()).unwrap_or(0);
+        bot.note_container(BlockPos::from(pos), name, count(&after) - count(&before));
+    }
     handle.close();
     // Closing hands the inventory back to the server's view; let it arrive before anyone reads it.
     items::settle(bot).await;

@@ -103,6 +103,7 @@ pub async fn give_item(bot: &BotHandle, player: &str, item: &str, count: u32) ->
         return Err(format!("I threw {count} {item} to {player}, but they have not picked it up; it lies at their feet"));
     }
     tracing::info!("{}: gave {count} {item} to {player}", bot.name());
+    bot.note_given(player, item, count);
     Ok(Dynamic::from(count as i64))
 }
 

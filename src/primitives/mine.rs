@@ -209,6 +209,19 @@ pub async fn take_stations_along(bot: &BotHandle) {
     }
 }
 
+/// Digs the block of `kind` at `pos` (within reach) with the fastest tool carried and collects what it drops.
+pub(super) async fn dig_and_collect(bot: &BotHandle, pos: BlockPos, kind: BlockKind) -> Result<(), String> {
+    let name = kind.to_string();
+    let name = name.trim_start_matches("minecraft:");
+    let drops = facts::drops_of(name);
+    let before: Vec<i32> = drops.iter().map(|d| items::count(bot, d)).collect();
+    items::make_room(bot, pos.center()).await?;
+    take_best_tool(bot, pos).await;
+    dig(bot, pos, kind, name).await?;
+    collect_drops(bot, pos, &drops, &before).await;
+    Ok(())
+}
+
 /// Digs the block at `pos` with the fastest tool carried.
 pub(super) async fn dig_with_best_tool(bot: &BotHandle, pos: BlockPos) -> Result<(), String> {
     let kind = observe::block_kind(bot, pos).ok_or_else(|| format!("The block at {} is not loaded", fmt_block(pos)))?;
@@ -224,6 +237,7 @@ async fn dig(bot: &BotHandle, pos: BlockPos, kind: BlockKind, name: &str) -> Res
     for _attempt in 0..3 {
         client.look_at(pos.center());
         client.wait_ticks(1).await;
+        bot.note_block(pos);
         // Survival dig times reach ~15 s for hard blocks bare-handed; anything past a minute is stuck.
         if tokio::time::timeout(Duration::from_secs(60), client.mine(pos)).await.is_err() {
             return Err(format!("I could not break the {name} at {} within a minute", fmt_block(pos)));

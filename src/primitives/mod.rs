@@ -4,8 +4,10 @@
 //! azalea's local task set. A call whose run is stopped is dropped mid-way and the bot stops moving. Answers are
 //! script values, or texts that tell the script (and an LLM reading them) what to do next.
 
+pub mod area;
 mod chest;
 mod craft;
+mod dig;
 pub use craft::STATION_RANGE;
 mod explore;
 mod give;
@@ -15,6 +17,7 @@ mod mine;
 mod place;
 pub mod reflex;
 mod shelter;
+mod stand;
 mod smelt;
 pub mod facts;
 pub mod observe;
@@ -78,6 +81,12 @@ async fn serve_one(bot: &BotHandle, call: Call, cancel: &CancellationToken, dead
     }
 }
 
+/// What a container holds (a chest's contents by item), looked at by opening it.
+pub async fn container_contents(bot: &BotHandle, pos: azalea::BlockPos) -> Result<std::collections::BTreeMap<String, u32>, String> {
+    let map = chest::check(bot, crate::script::Vec3::from(pos)).await?.try_cast::<rhai::Map>().unwrap_or_default();
+    Ok(map.into_iter().map(|(name, n)| (name.to_string(), n.as_int().unwrap_or(0).clamp(0, i64::from(u32::MAX)) as u32)).collect())
+}
+
 /// Carries out one call, with `time_left` in the run that made it.
 pub async fn perform(bot: &BotHandle, call: Call, time_left: std::time::Duration) -> Answer {
     // Searches end with a few seconds to spare, so the script hears what was searched rather than "out of time".
@@ -117,6 +126,9 @@ pub async fn perform(bot: &BotHandle, call: Call, time_left: std::time::Duration
         Call::CraftItem { name, count } => craft::craft_item(bot, &name, count).await,
         Call::SmeltItem { item, fuel, count } => smelt::smelt_item(bot, &item, &fuel, count).await,
         Call::PlaceItem { name, pos } => place::place_item(bot, &name, pos).await,
+        Call::DigBlock { pos } => dig::dig_block(bot, pos).await,
+        Call::StandOn { pos } => stand::stand_on(bot, pos).await,
+        Call::BlocksAround { pos, radius } => Ok(Dynamic::from(observe::blocks_around(bot, azalea::BlockPos::from(pos), radius))),
         Call::KillMob { name, timeout } => kill::kill_mob(bot, &name, timeout, search_budget).await,
         Call::GetItemFromChest { pos, items } => chest::transfer(bot, pos, &items, false).await,
         Call::DepositItemIntoChest { pos, items } => chest::transfer(bot, pos, &items, true).await,

@@ -194,3 +194,69 @@ pub fn biome(bot: &BotHandle) -> Option<String> {
     let name = bot.client().with_resolved_registry(biome, |id, _| id.to_string())?;
     Some(name.trim_start_matches("minecraft:").to_owned())
 }
+
+/// The blocks of the box `min`..=`max` as the bot sees them, by name (`None` where not loaded).
+pub fn area(bot: &BotHandle, min: [i32; 3], max: [i32; 3]) -> super::area::Area {
+    super::area::Area::capture(min, max, |[x, y, z]| block_kind(bot, BlockPos::new(x, y, z)).map(strip))
+}
+
+/// The most `blocksAround` shows on each side of its spot.
+pub const MAX_AROUND: i32 = 4;
+
+/// The blocks within `radius` of `centre` as a compact listing, one layer a paragraph from the top down: each block a
+/// letter (`.` for air, `?` not loaded) with a legend, rows running north to south (z up), letters west to east (x up).
+pub fn blocks_around(bot: &BotHandle, centre: BlockPos, radius: i32) -> String {
+    let r = radius.clamp(0, MAX_AROUND);
+    let (min, max) = ([centre.x - r, centre.y - r, centre.z - r], [centre.x + r, centre.y + r, centre.z + r]);
+    layered(&area(bot, min, max), [centre.x, centre.y, centre.z])
+}
+
+/// See [`blocks_around`].
+pub fn layered(area: &super::area::Area, centre: [i32; 3]) -> String {
+    const LETTERS: &str = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+    let mut legend: Vec<(String, char)> = Vec::new();
+    let mut layers = Vec::new();
+    for y in (area.min[1]..=area.max[1]).rev() {
+        let mut rows = Vec::new();
+        for z in area.min[2]..=area.max[2] {
+            let row: String = (area.min[0]..=area.max[0])
+                .map(|x| match area.get([x, y, z]) {
+                    None => '?',
+                    Some(name) if super::area::is_air(name) => '.',
+                    Some(name) => match legend.iter().find(|(n, _)| n == name) {
+                        Some((_, c)) => *c,
+                        None => {
+                            let c = LETTERS.chars().nth(legend.len()).unwrap_or('#');
+                            legend.push((name.to_owned(), c));
+                            c
+                        }
+                    },
+                })
+                .collect();
+            rows.push(row);
+        }
+        let here = if y == centre[1] { " (the spot's layer)" } else { "" };
+        layers.push(format!("y {y}{here}:\n{}", rows.join("\n")));
+    }
+    let legend: Vec<String> = legend.iter().map(|(name, c)| format!("{c} {name}")).collect();
+    format!(
+        "Blocks from {} {} {} to {} {} {}; rows z {} to {}, columns x {} to {}; . air, {}\n{}",
+        area.min[0],
+        area.min[1],
+        area.min[2],
+        area.max[0],
+        area.max[1],
+        area.max[2],
+        area.min[2],
+        area.max[2],
+        area.min[0],
+        area.max[0],
+        if legend.is_empty() { "nothing else".to_owned() } else { legend.join(", ") },
+        layers.join("\n")
+    )
+}
+
+fn strip(kind: BlockKind) -> String {
+    let name = kind.to_string();
+    name.strip_prefix("minecraft:").unwrap_or(&name).to_owned()
+}

@@ -1,5 +1,7 @@
 //! `placeItem(name, pos)`: put a block from the inventory at `pos`, against a neighbouring solid block, and check
-//! that it is there.
+//! that it is there. Each face it could be placed against is tried in turn, from where that face can be clicked (the
+//! bot climbs or pillars to click the top of a block above its eyes); a failure says what was tried. A spot where
+//! every try failed is passed over by `findFreeSpot` for a while, so code that looks for another spot finds one.
 
 use std::{str::FromStr, time::Duration};
 
@@ -65,28 +67,56 @@ pub async fn place_item(bot: &BotHandle, name: &str, pos: ScriptVec3) -> Answer 
     if !replaceable(here) {
         return Err(format!("There is already {} at {}; pick an empty spot", strip(BlockKind::from(here)), fmt(target)));
     }
-    let against = AGAINST
+    let faces: Vec<BlockPos> = AGAINST
         .iter()
         .map(|&(x, y, z)| BlockPos::new(target.x + x, target.y + y, target.z + z))
-        .find(|p| observe::block_state(bot, *p).is_some_and(|s| !replaceable(s) && !opens_on_click(s)))
-        .ok_or_else(|| {
-            format!(
-                "Nothing to place {name} against at {}: it needs a solid block next to it (a table, furnace or chest                  opens when clicked, so it does not count)",
-                fmt(target)
-            )
-        })?;
-
-    bot.goto_reach(target).await.map_err(|e| format!("I could not get near {}: {e}", fmt(target)))?;
-    step_out_of(bot, target).await?;
-    items::hold(bot, name).await?;
-
-    if click_place(bot, kind, target, against).await {
-        if matches!(kind, BlockKind::CraftingTable | BlockKind::Furnace) {
-            bot.remember_station(target);
+        .filter(|p| observe::block_state(bot, *p).is_some_and(|s| !replaceable(s) && !opens_on_click(s)))
+        .collect();
+    if faces.is_empty() {
+        return Err(format!(
+            "Nothing to place {name} against at {}: it needs a solid block next to it (a table, furnace or chest \
+             opens when clicked, so it does not count)",
+            fmt(target)
+        ));
+    }
+    let mut tried: Vec<String> = Vec::new();
+    for against in faces {
+        let side = side_of(target, against);
+        let against_kind = observe::block_kind(bot, against).map_or_else(|| "block".to_owned(), strip);
+        if let Err(e) = bot.goto_click(target, against).await {
+            tried.push(format!("the {side} of the {against_kind} at {}: I could not get where I can click it ({e})", fmt(against)));
+            continue;
         }
-        Ok(Dynamic::UNIT)
-    } else {
-        Err(format!("I could not place {name} at {}; the server refused it", fmt(target)))
+        if let Err(e) = step_out_of(bot, target).await {
+            tried.push(format!("the {side} of the {against_kind}: {e}"));
+            continue;
+        }
+        items::hold(bot, name).await?;
+        if click_place(bot, kind, target, against).await {
+            if matches!(kind, BlockKind::CraftingTable | BlockKind::Furnace) {
+                bot.remember_station(target);
+            }
+            return Ok(Dynamic::UNIT);
+        }
+        let now = observe::block_kind(bot, target).map_or_else(|| "not loaded".to_owned(), strip);
+        tried.push(format!("the {side} of the {against_kind} at {}: the server refused it (the spot holds {now})", fmt(against)));
+        if items::count(bot, name) == 0 {
+            break;
+        }
+    }
+    bot.mark_unreachable(target);
+    Err(format!("I could not place {name} at {}. I tried {}", fmt(target), tried.join("; ")))
+}
+
+/// Which face of `against` touches `target`: `top`, `bottom`, `east side`…
+fn side_of(target: BlockPos, against: BlockPos) -> &'static str {
+    match (target.x - against.x, target.y - against.y, target.z - against.z) {
+        (0, 1, 0) => "top",
+        (0, -1, 0) => "bottom",
+        (1, 0, 0) => "east side",
+        (-1, 0, 0) => "west side",
+        (0, 0, 1) => "south side",
+        _ => "north side",
     }
 }
 
@@ -150,6 +180,8 @@ pub fn free_spot(bot: &BotHandle, max_distance: i32) -> Option<BlockPos> {
     let here = bot.position();
     let feet = BlockPos::from(here);
     let r = max_distance.clamp(1, MAX_SPOT_DISTANCE);
+    // Spots where a placement failed lately are passed over, so code asking again gets another one.
+    let refused = bot.unreachable();
     let world = bot.client().world();
     let world = world.read();
     let state = |p: BlockPos| world.get_block_state(p);
@@ -166,7 +198,7 @@ pub fn free_spot(bot: &BotHandle, max_distance: i32) -> Option<BlockPos> {
                 if (dx == 0 && dz == 0) || dx * dx + dz * dz > r * r || overlaps(here, p) {
                     continue;
                 }
-                let spot_ok = state(p).is_some_and(replaceable) && !liquid(p);
+                let spot_ok = state(p).is_some_and(replaceable) && !liquid(p) && !refused.contains(&p);
                 let ground = BlockPos::new(p.x, p.y - 1, p.z);
                 let ground_ok = state(ground).is_some_and(|s| is_block_state_standable(s) && !opens_on_click(s));
                 if !spot_ok || !ground_ok || !open(p.up(1)) {

@@ -19,8 +19,9 @@ type Fallible<T> = Result<T, Box<EvalAltResult>>;
 /// Every function name registered by [`register`], for the documentation check and the LLM's prompt.
 pub const FUNCTIONS: &[&str] = &[
     "position", "inventory", "inventoryCount", "health", "food", "chat", "findBlock", "findBlocks", "nearestEntity",
-    "findFreeSpot",    "goTo", "equip", "mineBlock", "craftItem", "smeltItem", "placeItem", "killMob", "exploreUntil",
-    "getItemFromChest", "depositItemIntoChest", "checkItemInsideChest", "giveItem", "vec3",
+    "findFreeSpot", "blocksAround", "goTo", "standOn", "equip", "mineBlock", "digBlock", "craftItem", "smeltItem",
+    "placeItem", "killMob", "exploreUntil", "getItemFromChest", "depositItemIntoChest", "checkItemInsideChest", "giveItem",
+    "vec3",
 ];
 
 /// The farthest any search looks, as in Voyager.
@@ -30,6 +31,8 @@ pub const DEFAULT_SEARCH_DISTANCE: f64 = 32.0;
 /// How far `findFreeSpot` looks by default, and at most (a spot the bot can reach without a long walk).
 const DEFAULT_SPOT_DISTANCE: i32 = 4;
 const MAX_SPOT_DISTANCE: i32 = 8;
+/// The farthest `blocksAround` shows on each side of its spot (a listing of 9 × 9 × 9 blocks).
+const MAX_AROUND: i64 = 4;
 /// How long one `exploreUntil` leg walks before the callback is asked again.
 const EXPLORE_LEG: Duration = Duration::from_secs(1);
 
@@ -85,6 +88,12 @@ pub fn register(engine: &mut Engine, host: Arc<dyn Host>, bounds: RunBounds) {
     reg!(call, "findFreeSpot", |max_distance: INT| {
         call(Call::FreeSpot { max_distance: positive(max_distance, "maxDistance", MAX_SPOT_DISTANCE as i64)? as i32 })
     });
+    reg!(call, "blocksAround", |pos: Vec3| call(Call::BlocksAround { pos, radius: 2 }));
+    reg!(call, "blocksAround", |pos: Vec3, radius: INT| {
+        call(Call::BlocksAround { pos, radius: positive(radius, "radius", MAX_AROUND)? as i32 })
+    });
+    reg!(call, "standOn", |pos: Vec3| call(Call::StandOn { pos }));
+    reg!(call, "digBlock", |pos: Vec3| call(Call::DigBlock { pos }));
     reg!(call, "goTo", |pos: Vec3| call(Call::Goto { pos, range: 1.0 }));
     reg!(call, "goTo", |pos: Vec3, range: INT| call(Call::Goto { pos, range: (range as f64).clamp(0.0, 64.0) }));
     reg!(call, "goTo", |pos: Vec3, range: FLOAT| call(Call::Goto { pos, range: range.clamp(0.0, 64.0) }));

@@ -29,6 +29,12 @@ pub enum Call {
     CraftItem { name: String, count: u32 },
     SmeltItem { item: String, fuel: String, count: u32 },
     PlaceItem { name: String, pos: Vec3 },
+    /// Dig the block at a position (`digBlock`).
+    DigBlock { pos: Vec3 },
+    /// Walk onto the block at a position (`standOn`).
+    StandOn { pos: Vec3 },
+    /// The blocks around a spot as a layered listing (`blocksAround`).
+    BlocksAround { pos: Vec3, radius: i32 },
     KillMob { name: String, timeout: Duration },
     /// One leg of `exploreUntil`: keep walking toward `direction` (the script thread polls its callback between legs).
     Explore { direction: Vec3, leg: Duration },

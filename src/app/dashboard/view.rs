@@ -36,6 +36,8 @@ pub struct BotView {
     /// The code last run: function name and source.
     pub code: Option<(String, String)>,
     pub error: Option<String>,
+    /// What the last run changed in the world, as the server reported it.
+    pub changes: Option<String>,
     /// The blocks the pathfinder is walking through, next first.
     pub path: Vec<[i32; 3]>,
     pub llm: LlmView,
@@ -154,7 +156,7 @@ pub fn bot(state: &BotState) -> BotView {
         }
         view.goal = Some(goal_view(&goal, &now));
     }
-    (view.code, view.error) = (showing.code, showing.error);
+    (view.code, view.error, view.changes) = (showing.code, showing.error, showing.changes);
     if let Some(llm) = &state.llm {
         view.llm = LlmView::of(&llm.tally(), llm.waiting());
     }

@@ -1,0 +1,231 @@
+//! What a step asks of the world, read from its verb, and the rules that hold a step to it: a tracker that measures
+//! that effect ([`fitting`]), and no success without the world showing the change ([`unshown`]).
+//!
+//! `Place 3 dirt` asks for blocks placed, `Dig 2 stone` for blocks turned to air, `Go stand on the gold_block` for
+//! where the bot stands, `Store 4 oak_planks in the chest` for a container's contents, `Give 2 bread to Alice` for a
+//! handover. Steps that gather or make things (mine, craft, smelt, kill) are the item trackers' business and read as
+//! none of these.
+
+use super::{
+    diff::{MOVED, WorldDiff},
+    tracker::Tracker,
+};
+
+/// A change in the world a step's verb asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Effect {
+    /// Blocks placed: place, build, put (down), lay, set, stack, light.
+    Place,
+    /// Blocks turned to air: dig, clear, remove, break, excavate.
+    Dig,
+    /// The bot somewhere: go, walk, stand, come, return, climb.
+    Go,
+    /// Items in a container: store, deposit, stash, put … in(to).
+    Store,
+    /// Items handed to a player: give, hand, deliver, bring … to.
+    Give,
+}
+
+/// What a step asks, as far as its words tell: the effect, how many, of what, for whom.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Asked {
+    pub effect: Effect,
+    pub count: Option<u32>,
+    /// The block or item named, as a Minecraft id.
+    pub thing: Option<String>,
+    /// The player named after `to`, for a handover.
+    pub player: Option<String>,
+}
+
+const PLACE: &[&str] = &["place", "build", "put", "lay", "set", "stack", "pillar", "construct", "erect", "light", "fill"];
+const DIG: &[&str] = &["dig", "clear", "remove", "break", "excavate", "tunnel", "flatten", "destroy", "hollow"];
+const GO: &[&str] = &["go", "walk", "move", "stand", "come", "return", "travel", "climb", "head", "step", "run"];
+const STORE: &[&str] = &["store", "deposit", "stash", "stow"];
+const GIVE: &[&str] = &["give", "hand", "deliver", "bring", "pass", "throw", "toss"];
+/// Words after which a `put` or `place` puts things into a container rather than on the ground.
+const INTO: &[&str] = &["in", "into", "inside"];
+const CONTAINERS: &[&str] = &["chest", "barrel", "container", "storage", "box"];
+const NUMBERS: &[(&str, u32)] = &[
+    ("a", 1), ("an", 1), ("one", 1), ("two", 2), ("three", 3), ("four", 4), ("five", 5), ("six", 6), ("seven", 7),
+    ("eight", 8), ("nine", 9), ("ten", 10), ("twelve", 12), ("sixteen", 16),
+];
+
+/// What `task` asks of the world, when its first word is a verb that changes it. `is_id` says whether a word is a
+/// block or item id the game has.
+pub fn asked(task: &str, is_id: impl Fn(&str) -> bool) -> Option<Asked> {
+    let words: Vec<String> = task
+        .split_whitespace()
+        .map(|w| w.trim_matches(|c: char| !(c.is_alphanumeric() || c == '_')).to_lowercase())
+        .filter(|w| !w.is_empty())
+        .collect();
+    let verb = words.first()?.as_str();
+    let container = |w: &str| CONTAINERS.iter().any(|c| w.trim_end_matches('s') == *c);
+    // `in a chest`, `into the barrel`: a container within two words after `in`.
+    let into_container = words
+        .iter()
+        .enumerate()
+        .any(|(i, w)| INTO.contains(&w.as_str()) && words.iter().skip(i + 1).take(2).any(|w| container(w)));
+    let effect = if STORE.contains(&verb) || ((verb == "put" || verb == "place" || verb == "fill") && into_container) {
+        Effect::Store
+    } else if PLACE.contains(&verb) {
+        Effect::Place
+    } else if DIG.contains(&verb) {
+        Effect::Dig
+    } else if GIVE.contains(&verb) && words.iter().any(|w| w == "to") || matches!(verb, "give" | "hand") {
+        Effect::Give
+    } else if GO.contains(&verb) || (verb == "get" && words.get(1).is_some_and(|w| w == "to")) {
+        Effect::Go
+    } else {
+        return None;
+    };
+    let count = words.iter().skip(1).find_map(|w| w.parse::<u32>().ok().or_else(|| NUMBERS.iter().find(|(n, _)| n == w).map(|(_, v)| *v)));
+    // The thing named: an id as written, two words joined (`oak planks`), or a plural made singular.
+    let thing = (1..words.len()).find_map(|i| {
+        let joined = words.get(i + 1).map(|next| format!("{}_{next}", words[i]));
+        let candidates = [
+            joined.clone(),
+            joined.as_ref().and_then(|j| j.strip_suffix('s').map(str::to_owned)),
+            Some(words[i].clone()),
+            words[i].strip_suffix('s').map(str::to_owned),
+            words[i].strip_suffix("es").map(str::to_owned),
+        ];
+        // What is stored is not the chest it goes into.
+        candidates.into_iter().flatten().find(|c| c.len() > 2 && is_id(c) && !(effect == Effect::Store && container(c)))
+    });
+    let player = match effect {
+        Effect::Give => words
+            .iter()
+            .position(|w| w == "to")
+            .and_then(|i| task.split_whitespace().filter(|w| !w.is_empty()).nth(i + 1))
+            .map(|w| w.trim_matches(|c: char| !(c.is_alphanumeric() || c == '_')).to_owned())
+            .filter(|w| (1..=16).contains(&w.len()) && !is_id(&w.to_lowercase()) && !["me", "the", "a"].contains(&w.as_str())),
+        _ => None,
+    };
+    Some(Asked { effect, count, thing, player })
+}
+
+/// Whether `tracker` measures `effect` (a composite when one of its parts does; an `any` when all do).
+pub fn measures(tracker: &Tracker, effect: Effect) -> bool {
+    match tracker {
+        Tracker::All { of } => of.iter().any(|t| measures(t, effect)),
+        Tracker::Any { of } => of.iter().all(|t| measures(t, effect)),
+        Tracker::Placed { .. } | Tracker::Structure { .. } | Tracker::Block { exists: true, .. } => effect == Effect::Place,
+        Tracker::Dug { .. } | Tracker::Block { exists: false, .. } => effect == Effect::Dig,
+        Tracker::Location { .. } | Tracker::StandingOn { .. } => effect == Effect::Go,
+        Tracker::Container { .. } => effect == Effect::Store,
+        Tracker::Given { .. } => effect == Effect::Give,
+        Tracker::Inventory { .. } | Tracker::Craft { .. } | Tracker::Kill { .. } => false,
+    }
+}
+
+/// A tracker that measures what `asked` asks, when its words say enough: `Place 3 dirt` → 3 dirt placed near where
+/// the step begins.
+pub fn fitting(asked: &Asked) -> Option<Tracker> {
+    let count = asked.count.unwrap_or(1);
+    let thing = asked.thing.clone();
+    match asked.effect {
+        Effect::Place => Some(Tracker::Placed { block: thing?, count, at: None, radius: super::tracker::NEAR }),
+        Effect::Dig => Some(Tracker::Dug { positions: Vec::new(), count: Some(count), block: thing, at: None, radius: super::tracker::NEAR }),
+        Effect::Go => Some(Tracker::StandingOn { block: thing?, at: None }),
+        Effect::Store => Some(Tracker::Container { item: thing?, count, at: None, radius: super::tracker::NEAR }),
+        Effect::Give => Some(Tracker::Given { player: asked.player.clone()?, item: thing?, count }),
+    }
+}
+
+/// Why the world does not show what `asked` asks, when it does not: `no dirt was placed; 3 were asked`. A step whose
+/// verb changes the world fails on this, whatever a critic says.
+pub fn unshown(asked: &Asked, diff: &WorldDiff) -> Option<String> {
+    let thing = asked.thing.as_deref();
+    let want = asked.count.unwrap_or(1);
+    let named = |fallback: &str| thing.unwrap_or(fallback).to_owned();
+    let short = |got: u64, what: String, verb: &str| -> Option<String> {
+        match got {
+            0 => Some(format!("no {what} was {verb}; {want} {} asked", if want == 1 { "was" } else { "were" })),
+            n if n < u64::from(want) => Some(format!("only {n} {what} {} {verb}; {want} were asked", if n == 1 { "was" } else { "were" })),
+            _ => None,
+        }
+    };
+    match asked.effect {
+        Effect::Place => short(diff.placed_count(thing) as u64, named("block"), "placed"),
+        Effect::Dig => short(diff.broken_count(thing) as u64, named("block"), "dug"),
+        Effect::Store => short(diff.stored(thing).max(0) as u64, named("item"), "put into a container"),
+        Effect::Give => {
+            let given = diff.given_count(asked.player.as_deref(), thing);
+            let to = asked.player.as_deref().map(|p| format!(" to {p}")).unwrap_or_default();
+            short(u64::from(given), named("item"), &format!("handed over{to}"))
+        }
+        Effect::Go => (diff.moved() < MOVED).then(|| "I did not move from where I stood".to_owned()),
+    }
+}
+
+/// Whether `diff` shows a change that fits a step asking `asked` (any change at all for a step that asks none of
+/// the world's effects: items made, gathered, moved).
+pub fn fits(asked: Option<&Asked>, diff: &WorldDiff) -> bool {
+    match asked {
+        Some(asked) => unshown(asked, diff).is_none(),
+        None => !diff.is_empty(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn is_id(word: &str) -> bool {
+        ["dirt", "cobblestone", "oak_planks", "chest", "gold_block", "bread", "stone", "torch"].contains(&word)
+    }
+
+    fn read(task: &str) -> Option<Asked> {
+        asked(task, is_id)
+    }
+
+    #[test]
+    fn verbs_say_what_the_world_should_show() {
+        let place = read("Place 3 dirt").unwrap();
+        assert_eq!((place.effect, place.count, place.thing.as_deref()), (Effect::Place, Some(3), Some("dirt")));
+        assert_eq!(read("Lay four cobblestone in a line").unwrap().count, Some(4));
+        assert_eq!(read("Put the chest down").unwrap().effect, Effect::Place);
+        let store = read("Put 4 oak planks into the chest").unwrap();
+        assert_eq!((store.effect, store.thing.as_deref()), (Effect::Store, Some("oak_planks")));
+        assert_eq!(read("Store planks in a chest").unwrap().effect, Effect::Store);
+        assert_eq!(read("Place a chest and put planks on it").unwrap().thing.as_deref(), Some("chest"));
+        assert_eq!(read("Dig 2 stone").unwrap().effect, Effect::Dig);
+        let go = read("Go stand on the gold_block").unwrap();
+        assert_eq!((go.effect, go.thing.as_deref()), (Effect::Go, Some("gold_block")));
+        let give = read("Give 2 bread to Alice.").unwrap();
+        assert_eq!((give.effect, give.player.as_deref(), give.count), (Effect::Give, Some("Alice"), Some(2)));
+        assert_eq!(read("Light the area with torches").unwrap().thing.as_deref(), Some("torch"));
+        for gather in ["Mine 3 dirt", "Craft 4 stick", "Kill 1 pig", "Smelt 2 raw_iron", "Say hello", ""] {
+            assert_eq!(read(gather), None, "{gather}");
+        }
+    }
+
+    #[test]
+    fn trackers_fit_their_verbs() {
+        let place = read("Place 3 dirt").unwrap();
+        let inventory = Tracker::Inventory { item: "dirt".into(), count: 3, exactly: false };
+        assert!(!measures(&inventory, Effect::Place), "carrying dirt is not placing it");
+        let fitted = fitting(&place).unwrap();
+        assert_eq!(fitted, Tracker::Placed { block: "dirt".into(), count: 3, at: None, radius: 8 });
+        assert!(measures(&fitted, Effect::Place));
+        assert!(measures(&Tracker::All { of: vec![inventory.clone(), fitted] }, Effect::Place));
+        assert_eq!(fitting(&read("Build a small hut").unwrap()), None, "nothing named to count");
+        assert!(matches!(fitting(&read("Give 2 bread to Alice").unwrap()), Some(Tracker::Given { count: 2, .. })));
+        assert!(matches!(fitting(&read("Go stand on the gold_block").unwrap()), Some(Tracker::StandingOn { .. })));
+    }
+
+    #[test]
+    fn the_world_must_show_the_change() {
+        let place = read("Place 3 dirt").unwrap();
+        let nothing = WorldDiff::default();
+        assert_eq!(unshown(&place, &nothing).as_deref(), Some("no dirt was placed; 3 were asked"));
+        let one = WorldDiff::new(vec![([0, 64, 0], "air".into(), "dirt".into())], [0.0; 3], [0.0; 3]);
+        assert_eq!(unshown(&place, &one).as_deref(), Some("only 1 dirt was placed; 3 were asked"));
+        let three = WorldDiff::new((0..3).map(|y| ([0, 64 + y, 0], "air".into(), "dirt".into())).collect(), [0.0; 3], [0.0; 3]);
+        assert_eq!(unshown(&place, &three), None);
+        assert_eq!(unshown(&read("Go to the tree").unwrap(), &nothing).as_deref(), Some("I did not move from where I stood"));
+        assert!(unshown(&read("Give 2 bread to Alice").unwrap(), &nothing).unwrap().contains("handed over to Alice"));
+        assert!(!fits(None, &nothing), "a step that changed nothing does not fit");
+        assert!(fits(None, &WorldDiff { items: vec![("stick".into(), 4)], ..WorldDiff::default() }));
+    }
+}
