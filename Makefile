@@ -15,7 +15,7 @@ export WAYFARER_MODELS := $(MODELS_DIR)
 BIN := $(CARGO_TARGET_DIR)/debug/wayfarer
 RELEASE_BIN := $(CARGO_TARGET_DIR)/release/wayfarer
 
-.PHONY: setup models build demo map test test-rust test-world bench bench-natural bench-llm bench-llm-economy bench-team bench-memory bench-dashboard llm llm-smoke eval-search fuzz fuzz-ci clean
+.PHONY: setup models build demo map test test-rust test-world bench bench-natural bench-llm bench-llm-world bench-llm-economy bench-team bench-memory bench-dashboard llm llm-smoke eval-search fuzz fuzz-ci clean
 
 ## setup: install the test world's npm packages (pinned by package-lock.json)
 setup: $(SERVER_DIR)/node_modules/.package-lock.json
@@ -94,6 +94,18 @@ llm:
 bench-llm: setup models
 	$(CARGO) build --release --bin wayfarer
 	node $(SERVER_DIR)/bench/tasks.js --bot $(RELEASE_BIN) --llm-url $(LLM_URL)
+
+## bench-llm-world: goals no recipe plans (tests/tasks/world_goals.json: build, dig, clear, stand on, store, place
+## beside, light, give), judged by the world's state: with a do-nothing model whose critic believes everything, then
+## with the LLM at LLM_URL (start `make llm` first), from the starter library; per goal the world's verdict, the bot's
+## claim, LLM calls, tokens and time, and the false successes (long: up to an hour with the local model)
+WORLD_RESULTS ?= $(or $(TMPDIR),/tmp)/wayfarer-bench-world
+BENCH_BIN ?= $(RELEASE_BIN)
+bench-llm-world: setup models
+	$(CARGO) build --release --bin wayfarer
+	node $(SERVER_DIR)/bench/world_goals.js --bot $(BENCH_BIN) --llm-url do-nothing --results $(WORLD_RESULTS)-nothing.json
+	node $(SERVER_DIR)/bench/world_goals.js --bot $(BENCH_BIN) --llm-url $(LLM_URL) --results $(WORLD_RESULTS)-llm.json
+	node $(SERVER_DIR)/bench/world_goals.js --report $(WORLD_RESULTS)-nothing.json $(WORLD_RESULTS)-llm.json
 
 ## bench-llm-economy: the scripted learning run with the reply cache cold and warm, and fifty bots through one rate
 ## limiter against none (a few minutes, no model needed)

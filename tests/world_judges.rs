@@ -64,6 +64,14 @@ fn scripted(runtime: &tokio::runtime::Runtime, plan: &str, codes: &[&str]) -> (F
     (endpoint, calls)
 }
 
+/// Starts one more bot owned by Alice, with the library in `skills` and the LLM at `endpoint`, and waits for it.
+fn another_bot(world: &World, name: &str, skills: &ScriptDir, endpoint: &FakeEndpoint) -> Bot {
+    let url = endpoint.base_url();
+    let bot = Bot::start(&world.address(), &["--username", name, "--owner", "Alice", "--skills", skills.path(), "--llm-url", &url]);
+    bot.expect_log(&format!("{name} spawned at"), Duration::from_secs(60));
+    bot
+}
+
 fn count(calls: &Arc<Mutex<Vec<Call>>>, kind: Call) -> usize {
     calls.lock().unwrap().iter().filter(|c| **c == kind).count()
 }
@@ -132,15 +140,15 @@ fn a_do_nothing_answer_is_failed_by_the_world_and_never_learned() {
     assert_eq!(inventory_count(&world, "Wayfarer", "cobblestone"), 3);
     assert!(skill_files(&skills).is_empty(), "a do-nothing function was learned: {:?}", skill_files(&skills));
     assert_eq!(count(&calls, Call::Critic), 0, "trackers judged the Place steps");
-    assert!(count(&calls, Call::Code) >= 4, "the action agent was asked");
+    // Repeated requests are answered from the reply cache, so fewer than every attempt reach the endpoint.
+    assert!(count(&calls, Call::Code) >= 2, "the action agent was asked, and told what went wrong");
 
     // A step whose words name nothing to count goes to the critic, held to the world: the believing critic is
     // not even asked when the world shows nothing placed, and nothing at all changed for a step of no known verb.
     let plan = r#"[{"task": "Build a small shelter"}, {"task": "Make the place feel like home"}]"#;
     let (endpoint, calls) = scripted(&runtime, plan, &[DO_NOTHING]);
     drop(bot);
-    let bot = Bot::start(&world.address(), &["--username", "Second", "--owner", "Alice", "--skills", skills.path(), "--llm-url", &endpoint.base_url()]);
-    bot.expect_log("Second spawned at", Duration::from_secs(60));
+    let bot = another_bot(&world, "Second", &skills, &endpoint);
     let from = world.say("Alice", "Second !task build a small shelter");
     let failed = world.expect_chat(from, "Second", "I failed task: build a small shelter because", Duration::from_secs(180));
     assert!(failed.contains("step 1 (Build a small shelter) failed"), "{failed}");
@@ -153,8 +161,7 @@ fn a_do_nothing_answer_is_failed_by_the_world_and_never_learned() {
     let plan = r#"[{"task": "Make the place feel like home"}]"#;
     let (endpoint, calls) = scripted(&runtime, plan, &[DO_NOTHING]);
     drop(bot);
-    let bot = Bot::start(&world.address(), &["--username", "Third", "--owner", "Alice", "--skills", skills.path(), "--llm-url", &endpoint.base_url()]);
-    bot.expect_log("Third spawned at", Duration::from_secs(60));
+    let _third = another_bot(&world, "Third", &skills, &endpoint);
     let from = world.say("Alice", "Third !task make it homely");
     let failed = world.expect_chat(from, "Third", "I failed task: make it homely because", Duration::from_secs(180));
     let chat = world.chat_since(from).join("\n");
@@ -201,8 +208,7 @@ fn a_wrong_build_fails_its_structure_and_the_right_one_is_learned_once() {
         placeItem(\"cobblestone\", vec3(-2, 65, -3));\n  throw \"I am not sure it worked\";\n}\n```";
     let (endpoint, _calls) = scripted(&runtime, plan, &[throws]);
     drop(bot);
-    let bot = Bot::start(&world.address(), &["--username", "Second", "--owner", "Alice", "--skills", skills.path(), "--llm-url", &endpoint.base_url()]);
-    bot.expect_log("Second spawned at", Duration::from_secs(60));
+    let bot = another_bot(&world, "Second", &skills, &endpoint);
     give(&world, "Second", "cobblestone", 4);
     bot_sees(&world, "Second", "cobblestone", 4);
     let from = world.say("Alice", "Second !task stack two cobblestone");
@@ -247,8 +253,7 @@ fn a_chest_is_judged_by_its_contents_and_a_stand_step_by_position() {
     let right = "```rhai\nfn standOnGold() {\n  standOn(findBlock(\"gold_block\", 32));\n}\n```";
     let (endpoint, calls) = scripted(&runtime, plan, &[wrong, right]);
     drop(bot);
-    let bot = Bot::start(&world.address(), &["--username", "Second", "--owner", "Alice", "--skills", skills.path(), "--llm-url", &endpoint.base_url()]);
-    bot.expect_log("Second spawned at", Duration::from_secs(60));
+    let _second = another_bot(&world, "Second", &skills, &endpoint);
     let from = world.say("Alice", "Second !task go stand on the gold block");
     world.expect_chat(from, "Second", "0/1 standing on gold_block", Duration::from_secs(60));
     world.expect_chat(from, "Second", "1/1 standing on gold_block", Duration::from_secs(60));

@@ -48,6 +48,9 @@ pub struct TaskEvent {
     /// What they cost per the configuration's price table (absent when a model used has no price).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cost: Option<f64>,
+    /// What each run of the task changed in the world, as the server reported it (see `agent::diff`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub changed: Vec<String>,
 }
 
 #[derive(Debug)]
@@ -143,6 +146,7 @@ mod tests {
                 crate::llm::Usage { calls: 1, prompt_tokens: 100, completion_tokens: 50, millis: 900 },
             )]),
             cost: Some(0.000045),
+            changed: vec!["went 4 blocks (0 64 0 to 3 64 2); items +1 oak_log".into()],
         };
         checkpoint.log(&event).unwrap();
         let reopened = Checkpoint::open(&dir);

@@ -7,7 +7,7 @@
 //! attempt, a critic call only for tasks without a tracker, and the description written beside the code.
 
 use super::{
-    act::{Agent, TaskOutcome, usage_since},
+    act::{Agent, Shown, TaskOutcome, usage_since},
     checkpoint::{Checkpoint, TaskEvent},
     curriculum,
 };
@@ -88,7 +88,21 @@ pub async fn learn(
         report.iterations += 1;
         (agent.say)(&format!("I will start task: {}", spec.task));
         agent.llm.begin_task(&spec.task);
-        let outcome = agent.attempt_task(&spec).await;
+        // What each run changed in the world goes into the task's event, besides wherever the agent shows it.
+        let changed: std::sync::Arc<std::sync::Mutex<Vec<String>>> = Default::default();
+        let watching = {
+            let (changed, show) = (changed.clone(), agent.show.clone());
+            Agent {
+                show: std::sync::Arc::new(move |shown: Shown| {
+                    if let Shown::Changes(text) = &shown {
+                        changed.lock().unwrap_or_else(|p| p.into_inner()).push(text.clone());
+                    }
+                    show(shown)
+                }),
+                ..agent.clone()
+            }
+        };
+        let outcome = watching.attempt_task(&spec).await;
         // This task's calls and tokens per role (the curriculum's included); the rest follows from them.
         let roles: std::collections::BTreeMap<Role, Usage> = agent
             .llm
@@ -137,6 +151,7 @@ pub async fn learn(
             voyager_calls: voyager,
             cost: agent.llm.cost(&roles),
             roles,
+            changed: std::mem::take(&mut *changed.lock().unwrap_or_else(|p| p.into_inner())),
         };
         if let Err(err) = checkpoint.save().and_then(|()| checkpoint.log(&event)) {
             tracing::warn!("the checkpoint in {} was not saved: {err}", checkpoint.dir().display());

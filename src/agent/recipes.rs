@@ -618,10 +618,17 @@ pub fn parse_goal(goal: &str, wood: &str) -> Option<Want> {
     let mut rest: Vec<&str> =
         rest.iter().map(String::as_str).skip_while(|w| ["of", "some", "more", "the", "new"].contains(w)).collect();
     if kind == "place" {
-        // "place a crafting table next to you", "put down a furnace here": where is beside the bot.
+        // "place a crafting table next to you", "put down a furnace here": where is beside the bot. A place named
+        // otherwise ("next to the stone block", "on top of the gold block") is not for the facts to plan: the
+        // placement code puts the block beside the bot, which would not be where it was asked for.
         let ends = ["next", "near", "here", "beside", "by", "down", "nearby", "in", "on"];
         rest.retain(|w| !["down", "a", "an", "the"].contains(w));
         if let Some(cut) = rest.iter().position(|w| ends.contains(w)) {
+            let at = rest[cut..].join(" ");
+            let beside_the_bot = ["", "next to you", "next to me", "near you", "near me", "here", "beside you", "beside me", "by you", "by me", "nearby"];
+            if !beside_the_bot.contains(&at.as_str()) {
+                return None;
+            }
             rest.truncate(cut);
         }
     }

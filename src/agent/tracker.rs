@@ -355,18 +355,7 @@ impl Tracker {
             }
             Tracker::Placed { block, count, at, radius } => {
                 let anchor = at.unwrap_or(start.feet());
-                let placed = now
-                    .areas
-                    .iter()
-                    .flat_map(Area::blocks)
-                    .filter(|(p, b)| {
-                        b == block
-                            && within_box(*p, anchor, *radius)
-                            && area::block_in(&start.areas, *p).is_some_and(|was| was != block)
-                    })
-                    .map(|(p, _)| p)
-                    .collect::<std::collections::BTreeSet<_>>()
-                    .len() as u32;
+                let placed = changed_near(start, now, anchor, *radius, |was, is| is == block && was != block);
                 let what = format!("{block} placed near {}", fmt(anchor));
                 Progress { done: placed >= *count, current: placed, target: *count, what }
             }
@@ -385,19 +374,9 @@ impl Tracker {
             }
             Tracker::Dug { positions, count, block, at, radius } if positions.is_empty() => {
                 let anchor = at.unwrap_or(start.feet());
-                let dug = now
-                    .areas
-                    .iter()
-                    .flat_map(Area::blocks)
-                    .filter(|(p, b)| {
-                        is_air(b)
-                            && within_box(*p, anchor, *radius)
-                            && area::block_in(&start.areas, *p)
-                                .is_some_and(|was| !is_air(was) && block.as_ref().is_none_or(|want| want == was))
-                    })
-                    .map(|(p, _)| p)
-                    .collect::<std::collections::BTreeSet<_>>()
-                    .len() as u32;
+                let dug = changed_near(start, now, anchor, *radius, |was, is| {
+                    is_air(is) && !is_air(was) && block.as_ref().is_none_or(|want| want == was)
+                });
                 let target = count.unwrap_or(1);
                 let what = format!("{} dug near {}", block.as_deref().unwrap_or("blocks"), fmt(anchor));
                 Progress { done: dug >= target, current: dug, target, what }
@@ -479,6 +458,19 @@ impl Tracker {
 /// `3 64 -2`
 fn fmt(p: Point) -> String {
     format!("{} {} {}", p[0], p[1], p[2])
+}
+
+/// How many positions within `radius` of `anchor` changed as `changed(was, is)` says between `start` and `now`
+/// (positions the start did not see do not count).
+fn changed_near(start: &Snapshot, now: &Snapshot, anchor: Point, radius: u32, changed: impl Fn(&str, &str) -> bool) -> u32 {
+    let positions: std::collections::BTreeSet<Point> = now
+        .areas
+        .iter()
+        .flat_map(Area::blocks)
+        .filter(|(p, is)| within_box(*p, anchor, radius) && area::block_in(&start.areas, *p).is_some_and(|was| changed(was, is)))
+        .map(|(p, _)| p)
+        .collect();
+    positions.len() as u32
 }
 
 /// Whether `p` lies in the box `radius` blocks around `centre`.

@@ -128,6 +128,9 @@ pub struct Part {
     pub block: String,
 }
 
+/// How many of a structure's parts anchors are guessed from.
+const GUIDES: usize = 8;
+
 /// `offset` turned `turns` quarter turns about the vertical axis.
 pub fn turn(offset: Point, turns: u8) -> Point {
     let [x, y, z] = offset;
@@ -167,12 +170,17 @@ pub fn best_new_placement(parts: &[Part], start: &[Area], now: &[Area]) -> (usiz
     };
     let mut best = (0, [0; 3], 0);
     let mut tried = std::collections::HashSet::new();
+    // Anchors are guessed from a few parts spread over the structure (every part for a small one), so a large
+    // structure costs a bounded search: a placement that holds any of them is found.
+    let solid: Vec<usize> = (0..parts.len()).filter(|i| !is_air(&parts[*i].block)).collect();
+    let step = solid.len().div_ceil(GUIDES).max(1);
+    let guides: Vec<usize> = solid.iter().copied().step_by(step).collect();
     for area in now {
         for (p, name) in area.blocks() {
             if is_air(name) {
                 continue;
             }
-            for (i, part) in parts.iter().enumerate() {
+            for (i, part) in guides.iter().map(|i| (*i, &parts[*i])) {
                 if part.block != name || !new_at(p, name) {
                     continue;
                 }

@@ -13,6 +13,7 @@ pub mod chat;
 pub mod agent;
 pub mod llm;
 pub mod memory;
+pub mod primitives;
 pub mod script;
 pub mod skills;
 
