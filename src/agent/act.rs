@@ -161,10 +161,9 @@ impl Agent {
             }
             count_kills(&mut kills, &report.kills, &self.show);
             let diff = self.world_diff(mark, &report);
-            let ran = format!("{}
-What the world shows changed: {diff}.", describe_run(&report));
+            let ran = format!("{}\nWhat the world shows changed: {diff}.", describe_run(&report));
             let now = self.snapshot(spec.tracker.as_ref(), &kills, Some(start.feet())).await;
-            let judged = match self.judge(spec, &start, &now, &report, &diff, &ran).await {
+            let judged = match self.judge(spec, attempt, (&start, &now), &report, &diff, &ran).await {
                 Ok(judged) => judged,
                 Err(reason) => return TaskOutcome::Failed { reason },
             };
@@ -201,8 +200,8 @@ What the world shows changed: {diff}.", describe_run(&report));
     async fn judge(
         &self,
         spec: &TaskSpec,
-        start: &Snapshot,
-        now: &Snapshot,
+        attempt: usize,
+        (start, now): (&Snapshot, &Snapshot),
         report: &runner::Report,
         diff: &WorldDiff,
         ran: &str,
@@ -210,7 +209,7 @@ What the world shows changed: {diff}.", describe_run(&report));
         if let Some(tracker) = &spec.tracker {
             let progress = tracker.progress(start, now);
             (self.say)(&format!("{} ({}%)", progress, progress.percent()));
-            (self.relabel)(format!("task {}: {progress}", spec.task));
+            (self.relabel)(format!("task {}: attempt {attempt}/{MAX_ATTEMPTS}, {progress}", spec.task));
             let critique = if progress.done { String::new() } else { format!("The task is not done yet: {progress}.") };
             return Ok(Judged { success: progress.done, by_tracker: true, critique });
         }

@@ -35,6 +35,8 @@ pub struct Asked {
     pub thing: Option<String>,
     /// The player named after `to`, for a handover.
     pub player: Option<String>,
+    /// A position written as three whole numbers (`Go stand on -7 64 -7`, `Place dirt at 1 64 2`).
+    pub at: Option<[i32; 3]>,
 }
 
 const PLACE: &[&str] = &["place", "build", "put", "lay", "set", "stack", "pillar", "construct", "erect", "light", "fill"];
@@ -78,7 +80,7 @@ pub fn asked(task: &str, is_id: impl Fn(&str) -> bool) -> Option<Asked> {
     } else {
         return None;
     };
-    let count = words.iter().skip(1).find_map(|w| w.parse::<u32>().ok().or_else(|| NUMBERS.iter().find(|(n, _)| n == w).map(|(_, v)| *v)));
+    let (at, count) = position_and_count(task);
     // The thing named: an id as written, two words joined (`oak planks`), or a plural made singular.
     let thing = (1..words.len()).find_map(|i| {
         let joined = words.get(i + 1).map(|next| format!("{}_{next}", words[i]));
@@ -101,7 +103,22 @@ pub fn asked(task: &str, is_id: impl Fn(&str) -> bool) -> Option<Asked> {
             .filter(|w| (1..=16).contains(&w.len()) && !is_id(&w.to_lowercase()) && !["me", "the", "a"].contains(&w.as_str())),
         _ => None,
     };
-    Some(Asked { effect, count, thing, player })
+    Some(Asked { effect, count, thing, player, at })
+}
+
+/// The first three whole numbers in a row in `task` (`-7 64 -7`, `(1, 64, 2)`), as a position, and the first
+/// other number after the verb (`3`, `three`), as a count.
+fn position_and_count(task: &str) -> (Option<[i32; 3]>, Option<u32>) {
+    let words: Vec<&str> = task.split(|c: char| c.is_whitespace() || c == ',').filter(|w| !w.is_empty()).collect();
+    let numbers: Vec<Option<i32>> =
+        words.iter().map(|w| w.trim_matches(|c: char| !(c.is_ascii_digit() || c == '-')).parse::<i32>().ok()).collect();
+    let window = numbers.windows(3).position(|w| w.iter().all(Option::is_some));
+    let at = window.and_then(|i| Some([numbers[i]?, numbers[i + 1]?, numbers[i + 2]?]));
+    let count = words.iter().enumerate().skip(1).filter(|(i, _)| window.is_none_or(|w| !(w..w + 3).contains(i))).find_map(|(_, w)| {
+        let w = w.trim_matches(|c: char| !c.is_alphanumeric()).to_lowercase();
+        w.parse::<u32>().ok().or_else(|| NUMBERS.iter().find(|(n, _)| *n == w).map(|(_, v)| *v))
+    });
+    (at, count)
 }
 
 /// Whether `tracker` measures `effect` (a composite when one of its parts does; an `any` when all do).
@@ -123,6 +140,16 @@ pub fn measures(tracker: &Tracker, effect: Effect) -> bool {
 pub fn fitting(asked: &Asked) -> Option<Tracker> {
     let count = asked.count.unwrap_or(1);
     let thing = asked.thing.clone();
+    if let Some([x, y, z]) = asked.at {
+        // A position written out: that block, that spot.
+        return match asked.effect {
+            Effect::Place => Some(Tracker::Block { x, y, z, block: thing?, exists: true }),
+            Effect::Dig => Some(Tracker::Dug { positions: vec![[x, y, z]], count: None, block: None, at: None, radius: super::tracker::NEAR }),
+            Effect::Go => Some(Tracker::Location { x: f64::from(x) + 0.5, y: f64::from(y), z: f64::from(z) + 0.5, radius: 2.0 }),
+            Effect::Store => Some(Tracker::Container { item: thing?, count, at: Some([x, y, z]), radius: 2 }),
+            Effect::Give => None,
+        };
+    }
     match asked.effect {
         Effect::Place => Some(Tracker::Placed { block: thing?, count, at: None, radius: super::tracker::NEAR }),
         Effect::Dig => Some(Tracker::Dug { positions: Vec::new(), count: Some(count), block: thing, at: None, radius: super::tracker::NEAR }),
@@ -195,6 +222,10 @@ mod tests {
         let give = read("Give 2 bread to Alice.").unwrap();
         assert_eq!((give.effect, give.player.as_deref(), give.count), (Effect::Give, Some("Alice"), Some(2)));
         assert_eq!(read("Light the area with torches").unwrap().thing.as_deref(), Some("torch"));
+        let there = read("Go stand on -7 64 -7").unwrap();
+        assert_eq!((there.at, there.count), (Some([-7, 64, -7]), None));
+        let placed = read("Place 2 dirt at (1, 64, 2)").unwrap();
+        assert_eq!((placed.at, placed.count), (Some([1, 64, 2]), Some(2)));
         for gather in ["Mine 3 dirt", "Craft 4 stick", "Kill 1 pig", "Smelt 2 raw_iron", "Say hello", ""] {
             assert_eq!(read(gather), None, "{gather}");
         }
@@ -212,6 +243,14 @@ mod tests {
         assert_eq!(fitting(&read("Build a small hut").unwrap()), None, "nothing named to count");
         assert!(matches!(fitting(&read("Give 2 bread to Alice").unwrap()), Some(Tracker::Given { count: 2, .. })));
         assert!(matches!(fitting(&read("Go stand on the gold_block").unwrap()), Some(Tracker::StandingOn { .. })));
+        assert_eq!(
+            fitting(&read("Go stand on -7 64 -7").unwrap()),
+            Some(Tracker::Location { x: -6.5, y: 64.0, z: -6.5, radius: 2.0 })
+        );
+        assert_eq!(
+            fitting(&read("Place dirt at 1 64 2").unwrap()),
+            Some(Tracker::Block { x: 1, y: 64, z: 2, block: "dirt".into(), exists: true })
+        );
     }
 
     #[test]

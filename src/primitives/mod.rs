@@ -128,6 +128,12 @@ pub async fn perform(bot: &BotHandle, call: Call, time_left: std::time::Duration
         Call::PlaceItem { name, pos } => place::place_item(bot, &name, pos).await,
         Call::DigBlock { pos } => dig::dig_block(bot, pos).await,
         Call::StandOn { pos } => stand::stand_on(bot, pos).await,
+        Call::BlockAt { pos } => {
+            let at = azalea::BlockPos::from(pos);
+            let kind = observe::block_kind(bot, at)
+                .ok_or_else(|| format!("The block at {} {} {} is not loaded; go closer first", at.x, at.y, at.z))?;
+            Ok(Dynamic::from(kind.to_string().trim_start_matches("minecraft:").to_owned()))
+        }
         Call::BlocksAround { pos, radius } => Ok(Dynamic::from(observe::blocks_around(bot, azalea::BlockPos::from(pos), radius))),
         Call::KillMob { name, timeout } => kill::kill_mob(bot, &name, timeout, search_budget).await,
         Call::GetItemFromChest { pos, items } => chest::transfer(bot, pos, &items, false).await,

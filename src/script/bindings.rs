@@ -19,7 +19,7 @@ type Fallible<T> = Result<T, Box<EvalAltResult>>;
 /// Every function name registered by [`register`], for the documentation check and the LLM's prompt.
 pub const FUNCTIONS: &[&str] = &[
     "position", "inventory", "inventoryCount", "health", "food", "chat", "findBlock", "findBlocks", "nearestEntity",
-    "findFreeSpot", "blocksAround", "goTo", "standOn", "equip", "mineBlock", "digBlock", "craftItem", "smeltItem",
+    "findFreeSpot", "blockAt", "blocksAround", "goTo", "standOn", "equip", "mineBlock", "digBlock", "craftItem", "smeltItem",
     "placeItem", "killMob", "exploreUntil", "getItemFromChest", "depositItemIntoChest", "checkItemInsideChest", "giveItem",
     "vec3",
 ];
@@ -88,6 +88,7 @@ pub fn register(engine: &mut Engine, host: Arc<dyn Host>, bounds: RunBounds) {
     reg!(call, "findFreeSpot", |max_distance: INT| {
         call(Call::FreeSpot { max_distance: positive(max_distance, "maxDistance", MAX_SPOT_DISTANCE as i64)? as i32 })
     });
+    reg!(call, "blockAt", |pos: Vec3| call(Call::BlockAt { pos }));
     reg!(call, "blocksAround", |pos: Vec3| call(Call::BlocksAround { pos, radius: 2 }));
     reg!(call, "blocksAround", |pos: Vec3, radius: INT| {
         call(Call::BlocksAround { pos, radius: positive(radius, "radius", MAX_AROUND)? as i32 })

@@ -33,6 +33,8 @@ pub enum Call {
     DigBlock { pos: Vec3 },
     /// Walk onto the block at a position (`standOn`).
     StandOn { pos: Vec3 },
+    /// The name of the block at a position (`blockAt`).
+    BlockAt { pos: Vec3 },
     /// The blocks around a spot as a layered listing (`blocksAround`).
     BlocksAround { pos: Vec3, radius: i32 },
     KillMob { name: String, timeout: Duration },

@@ -68,9 +68,9 @@ fn starter_skills_load_and_are_found_by_natural_queries() {
     let dir = starter_copy("starter");
     let (library, events) = SkillLibrary::open(&dir);
     assert!(events.iter().all(|e| matches!(e, SkillEvent::Loaded { .. })), "{events:?}");
-    assert_eq!(library.len(), 60);
+    assert_eq!(library.len(), 68);
     let report = library.enable_search_with(embedder()).unwrap();
-    assert_eq!((report.embedded, report.rebuilt.as_deref()), (60, Some("there was none")));
+    assert_eq!((report.embedded, report.rebuilt.as_deref()), (68, Some("there was none")));
 
     let expected = [
         ("get some wood", "mineWoodLog"),
@@ -185,7 +185,7 @@ fn the_index_persists_and_rebuilds_when_damaged() {
     let (library, _) = SkillLibrary::open(&dir);
     let report = library.enable_search_with(embedder()).unwrap();
     assert!(report.rebuilt.as_deref().is_some_and(|r| r.contains("skills.usearch")), "{report:?}");
-    assert_eq!(report.embedded, 60);
+    assert_eq!(report.embedded, 68);
     assert_eq!(names(&library.retrieve("cook iron", 1).unwrap()), ["smeltIronIngot"]);
     drop(library);
 
