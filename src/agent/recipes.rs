@@ -625,8 +625,10 @@ pub fn parse_goal(goal: &str, wood: &str) -> Option<Want> {
         rest.retain(|w| !["down", "a", "an", "the"].contains(w));
         if let Some(cut) = rest.iter().position(|w| ends.contains(w)) {
             let at = rest[cut..].join(" ");
+            // "on the ground next to you" is still beside the bot.
+            let at = at.strip_prefix("on ground").or_else(|| at.strip_prefix("on floor")).unwrap_or(&at).trim();
             let beside_the_bot = ["", "next to you", "next to me", "near you", "near me", "here", "beside you", "beside me", "by you", "by me", "nearby"];
-            if !beside_the_bot.contains(&at.as_str()) {
+            if !beside_the_bot.contains(&at) {
                 return None;
             }
             rest.truncate(cut);

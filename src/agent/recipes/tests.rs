@@ -165,7 +165,7 @@ fn goals_are_read_as_items_blocks_and_mobs() {
     assert_eq!(read("give 3 dirt to the-boss"), None);
     assert_eq!(read("hunt 2 cows"), Some(Want::Kill { mob: "cow".into(), count: 2 }));
     assert_eq!(read("place a crafting table next to you"), Some(Want::Place { block: "crafting_table".into() }));
-    assert_eq!(read("put down a furnace here"), Some(Want::Place { block: "furnace".into() }));
+    assert_eq!(read("place a torch on the ground next to you"), Some(Want::Place { block: "torch".into() }));
     // A place the facts' code cannot honour (it puts the block beside the bot) is the LLM's to plan.
     assert_eq!(read("place a crafting table next to the stone block"), None);
     assert_eq!(read("place a dirt block on top of the gold block"), None);
