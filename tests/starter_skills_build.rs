@@ -16,7 +16,9 @@ fn block(world: &World, x: i64, y: i64, z: i64) -> String {
 #[test]
 fn the_building_skills_leave_what_they_say_in_the_world() {
     let skills = ScriptDir::starter_skills("build-skills", &[]);
-    let (world, _bot) = world_with_skilled_bot(&skills, &[]);
+    // `standOn` given where the feet go (air over the grass) stands there.
+    let scripts = ScriptDir::new("build-scripts", &[("feet.rhai", "standOn(vec3(6, 64, -10))")]);
+    let (world, _bot) = world_with_skilled_bot(&skills, &["--scripts", scripts.path()]);
     give(&world, "Wayfarer", "dirt", 16);
     give(&world, "Wayfarer", "cobblestone", 8);
     give(&world, "Wayfarer", "oak_planks", 8);
@@ -72,4 +74,7 @@ fn the_building_skills_leave_what_they_say_in_the_world() {
     run("standOnBlock \"diamond_block\"");
     let me = world.player("Wayfarer");
     assert_eq!((me.pos[0].floor(), me.pos[1].floor(), me.pos[2].floor()), (-2.0, 64.0, 14.0), "{me:?}");
+    run("feet");
+    let me = world.player("Wayfarer");
+    assert_eq!((me.pos[0].floor(), me.pos[1].floor(), me.pos[2].floor()), (6.0, 64.0, -10.0), "{me:?}");
 }

@@ -7,14 +7,22 @@ use super::{area, observe};
 use crate::{bot::BotHandle, script::{Answer, Vec3}};
 
 pub async fn stand_on(bot: &BotHandle, pos: Vec3) -> Answer {
-    let block = BlockPos::from(pos);
-    let at = format!("{} {} {}", block.x, block.y, block.z);
-    let name = observe::block_kind(bot, block)
-        .map(|k| k.to_string().trim_start_matches("minecraft:").to_owned())
-        .ok_or_else(|| format!("The block at {at} is not loaded; go closer first"))?;
+    let kind_at = |p: BlockPos| {
+        observe::block_kind(bot, p)
+            .map(|k| k.to_string().trim_start_matches("minecraft:").to_owned())
+            .ok_or_else(|| format!("The block at {} {} {} is not loaded; go closer first", p.x, p.y, p.z))
+    };
+    let mut block = BlockPos::from(pos);
+    let mut name = kind_at(block)?;
     if area::is_open(&name) {
-        return Err(format!("There is nothing to stand on at {at}: it is {name}"));
+        // A position where the feet go (air over ground) means the ground under it.
+        let below = kind_at(block.down(1))?;
+        if area::is_open(&below) {
+            return Err(format!("There is nothing to stand on at {} {} {}: it is {name}, over {below}", block.x, block.y, block.z));
+        }
+        (block, name) = (block.down(1), below);
     }
+    let at = format!("{} {} {}", block.x, block.y, block.z);
     bot.goto_block(block.up(1)).await.map_err(|e| format!("I could not get onto the {name} at {at}: {e}"))?;
     let feet = BlockPos::from(bot.position() - azalea::Vec3::new(0.0, 0.01, 0.0));
     if feet != block {
