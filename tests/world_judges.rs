@@ -265,3 +265,31 @@ fn a_chest_is_judged_by_its_contents_and_a_stand_step_by_position() {
     let status = world.expect_chat(status_from, "Second", "last run: went", Duration::from_secs(10));
     assert!(status.contains("blocks ("), "{status}");
 }
+
+#[test]
+fn a_goal_is_held_to_its_own_words_when_every_step_is_done() {
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    // A small model's plan for a wall of six: one step of three blocks. The step is done; the goal is not.
+    let plan = r#"[{"task": "Place 3 dirt"}]"#;
+    let low = "```rhai\nfn placeDirtRow() {\n  for x in 2..5 { placeItem(\"dirt\", vec3(x, 64, -4)); }\n}\n```";
+    let high = "```rhai\nfn placeDirtRowAbove() {\n  for x in 2..5 { placeItem(\"dirt\", vec3(x, 65, -4)); }\n}\n```";
+    let (endpoint, calls) = scripted(&runtime, plan, &[low, high]);
+    let skills = ScriptDir::new("judges-goal", &[]);
+    let (world, bot) = world_with_skilled_bot(&skills, &["--llm-url", &endpoint.base_url()]);
+    give(&world, "Wayfarer", "dirt", 12);
+    bot_sees(&world, "Wayfarer", "dirt", 12);
+
+    let goal = "build a wall of dirt 3 blocks long and 2 blocks high";
+    let from = world.say("Alice", &format!("!task {goal}"));
+    let expect = |needle: &str, secs: u64| world.expect_chat(from, "Wayfarer", needle, Duration::from_secs(secs));
+    expect("3/3 dirt placed near", 60);
+    expect(&format!("Every step is done, but the world shows only 3 dirt were placed; 6 were asked. Planning {goal} again."), 20);
+    expect(&format!("I succeeded in task: {goal}"), 90);
+    for y in 64..66 {
+        for x in 2..5 {
+            assert_eq!(block(&world, x, y, -4), "dirt", "the wall's block at {x} {y}");
+        }
+    }
+    assert_eq!(count(&calls, Call::Plan), 2, "planned again once");
+    bot.expect_log("its steps are done, but the world shows only 3 dirt were placed", Duration::from_secs(1));
+}

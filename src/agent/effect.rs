@@ -80,9 +80,9 @@ pub fn asked(task: &str, is_id: impl Fn(&str) -> bool) -> Option<Asked> {
     } else {
         return None;
     };
-    let (at, count) = position_and_count(task);
+    let (at, first_count) = position_and_count(task);
     // The thing named: an id as written, two words joined (`oak planks`), or a plural made singular.
-    let thing = (1..words.len()).find_map(|i| {
+    let named = (1..words.len()).find_map(|i| {
         let joined = words.get(i + 1).map(|next| format!("{}_{next}", words[i]));
         let candidates = [
             joined.clone(),
@@ -92,7 +92,15 @@ pub fn asked(task: &str, is_id: impl Fn(&str) -> bool) -> Option<Asked> {
             words[i].strip_suffix("es").map(str::to_owned),
         ];
         // What is stored is not the chest it goes into.
-        candidates.into_iter().flatten().find(|c| c.len() > 2 && is_id(c) && !(effect == Effect::Store && container(c)))
+        candidates.into_iter().flatten().find(|c| c.len() > 2 && is_id(c) && !(effect == Effect::Store && container(c))).map(|c| (i, c))
+    });
+    let thing = named.as_ref().map(|(_, c)| c.clone());
+    // How many: the sizes given (`3 blocks long and 2 high`, `2 by 2`) multiplied; else the number just before the
+    // thing (`pillar of 3 dirt`); else, with no thing named, the first number.
+    let number = |w: &str| w.parse::<u32>().ok().or_else(|| NUMBERS.iter().find(|(n, _)| *n == w).map(|(_, v)| *v));
+    let count = sizes(&words).or_else(|| match &named {
+        Some((i, _)) => words[..*i].iter().rev().take(2).find_map(|w| number(w)),
+        None => first_count,
     });
     let player = match effect {
         Effect::Give => words
@@ -104,6 +112,27 @@ pub fn asked(task: &str, is_id: impl Fn(&str) -> bool) -> Option<Asked> {
         _ => None,
     };
     Some(Asked { effect, count, thing, player, at })
+}
+
+/// The sizes a task gives, multiplied: `3 blocks long and 2 blocks high` → 6, `a 2 by 2 floor` → 4, `2x3` → 6,
+/// `a hole 2 blocks deep` → 2.
+fn sizes(words: &[String]) -> Option<u32> {
+    const DIMENSIONS: &[&str] = &["long", "wide", "high", "tall", "deep", "across"];
+    let mut found: Vec<u32> = Vec::new();
+    for (i, w) in words.iter().enumerate() {
+        if let Some((a, b)) = w.split_once('x')
+            && let (Ok(a), Ok(b)) = (a.parse::<u32>(), b.parse::<u32>())
+        {
+            found.extend([a, b]);
+        } else if let Ok(n) = w.parse::<u32>() {
+            let by = words.get(i + 1).is_some_and(|next| next == "by" || next == "x") || (i > 0 && (words[i - 1] == "by" || words[i - 1] == "x"));
+            let sized = words.iter().skip(i + 1).take(2).any(|next| DIMENSIONS.contains(&next.as_str()));
+            if by || sized {
+                found.push(n);
+            }
+        }
+    }
+    (!found.is_empty()).then(|| found.iter().fold(1u32, |a, n| a.saturating_mul(*n)))
 }
 
 /// The first three whole numbers in a row in `task` (`-7 64 -7`, `(1, 64, 2)`), as a position, and the first
@@ -224,6 +253,13 @@ mod tests {
         assert_eq!(read("Light the area with torches").unwrap().thing.as_deref(), Some("torch"));
         let there = read("Go stand on -7 64 -7").unwrap();
         assert_eq!((there.at, there.count), (Some([-7, 64, -7]), None));
+        let wall = read("build a wall of cobblestone 3 blocks long and 2 blocks high").unwrap();
+        assert_eq!((wall.effect, wall.count, wall.thing.as_deref()), (Effect::Place, Some(6), Some("cobblestone")));
+        assert_eq!(read("build a 2 by 2 floor of dirt").unwrap().count, Some(4));
+        assert_eq!(read("dig a hole 2 blocks deep").unwrap().count, Some(2));
+        assert_eq!(read("build a pillar of 3 dirt blocks next to you").unwrap().count, Some(3));
+        let compound = read("place a chest and store 6 cobblestone in it").unwrap();
+        assert_eq!((compound.count, compound.thing.as_deref()), (Some(1), Some("chest")), "the count goes with its thing");
         let placed = read("Place 2 dirt at (1, 64, 2)").unwrap();
         assert_eq!((placed.at, placed.count), (Some([1, 64, 2]), Some(2)));
         for gather in ["Mine 3 dirt", "Craft 4 stick", "Kill 1 pig", "Smelt 2 raw_iron", "Say hello", ""] {

@@ -33,6 +33,9 @@ pub async fn run_goal(agent: &Agent, goal: &str, goals: &Goals, id: u32) -> bool
     if let Some((done, all)) = resumed {
         (agent.say)(&format!("Going on with {goal}: {done} of {all} tasks were done."));
     }
+    // What the world looked like as the goal began, to hold the goal's own words to it at the end (not for a goal
+    // taken up again after a restart: what it did before is not in this run's change log).
+    let began = resumed.is_none().then(|| (agent.bot.changes_mark(), agent.bot.position()));
     'plans: loop {
         if resumed.take().is_none() {
             let plan = match plan(agent, goal, &failures).await {
@@ -101,6 +104,20 @@ pub async fn run_goal(agent: &Agent, goal: &str, goals: &Goals, id: u32) -> bool
                 TaskOutcome::Stopped => return false,
             }
         }
+        // Every step is done; a goal whose words ask a change of the world is held to the world too: a plan that
+        // laid 3 blocks of a wall of 6 did every step, but not the goal.
+        if let Some(why) = began.and_then(|mark| goal_unshown(agent, goal, mark)) {
+            if failures.len() >= REPLANS {
+                let why = format!("every step was done, but the world shows {why}");
+                (agent.say)(&format!("I failed task: {goal} because {why}"));
+                agent.remember_outcome(goal, Some(&why));
+                with(goals, |book| book.finish(id, Status::Failed, Some(why)));
+                return false;
+            }
+            failures.push(format!("every step was done, but the world shows {why}"));
+            (agent.say)(&format!("Every step is done, but the world shows {why}. Planning {goal} again."));
+            continue 'plans;
+        }
         break;
     }
     *agent.goal.lock().unwrap_or_else(|p| p.into_inner()) = None;
@@ -111,6 +128,20 @@ pub async fn run_goal(agent: &Agent, goal: &str, goals: &Goals, id: u32) -> bool
     (agent.say)(&format!("I succeeded in task: {goal}{skills}"));
     agent.remember_outcome(goal, None);
     true
+}
+
+/// Why the world since `mark` (the change log's mark and where the bot stood) does not show what `goal`'s words ask,
+/// when they ask a change of the world and it does not.
+fn goal_unshown(agent: &Agent, goal: &str, mark: (u64, azalea::Vec3)) -> Option<String> {
+    let asked = super::act::asked_of(goal)?;
+    let changed = agent.bot.changes_since(mark.0);
+    let (from, to) = (mark.1, agent.bot.position());
+    let mut diff = super::diff::WorldDiff::new(changed.blocks, [from.x, from.y, from.z], [to.x, to.y, to.z]);
+    diff.containers = changed.containers;
+    diff.given = changed.given;
+    let why = super::effect::unshown(&asked, &diff)?;
+    tracing::info!("goal {goal:?}: its steps are done, but the world shows {why} (it changed: {diff})");
+    Some(why)
 }
 
 /// The steps for `goal`: from the game's facts when the goal names an item to have, a block to mine or a mob to

@@ -151,13 +151,17 @@ impl BotHandle {
     pub fn changes_since(&self, mark: u64) -> Changed {
         let Some(log) = self.client().get_component::<Changes>() else { return Changed::default() };
         let mut blocks: Vec<(BlockPos, BlockState, BlockState)> = Vec::new();
+        let mut seen_at: std::collections::HashMap<BlockPos, usize> = std::collections::HashMap::new();
         let mut containers: Vec<([i32; 3], String, i64)> = Vec::new();
         let mut given: Vec<(String, String, u32)> = Vec::new();
         for (_, entry) in log.entries.iter().filter(|(n, _)| *n >= mark) {
             match entry {
-                Entry::Block { pos, before, after } => match blocks.iter_mut().find(|(p, _, _)| p == pos) {
-                    Some(seen) => seen.2 = *after,
-                    None => blocks.push((*pos, *before, *after)),
+                Entry::Block { pos, before, after } => match seen_at.get(pos) {
+                    Some(i) => blocks[*i].2 = *after,
+                    None => {
+                        seen_at.insert(*pos, blocks.len());
+                        blocks.push((*pos, *before, *after));
+                    }
                 },
                 Entry::Container { pos, item, delta } => {
                     let at = [pos.x, pos.y, pos.z];
