@@ -184,14 +184,21 @@ impl Agent {
     /// What the run since `mark` (the change log's mark and where the bot stood) changed in the world, shown to
     /// those watching and logged.
     fn world_diff(&self, mark: (u64, azalea::Vec3), report: &runner::Report) -> WorldDiff {
+        let mut diff = self.changes_since(mark);
+        diff.items = report.inventory_deltas();
+        tracing::info!("{}'s run changed: {diff}", report.name);
+        (self.show)(Shown::Changes(diff.to_string()));
+        diff
+    }
+
+    /// What the bot changed in the world since `mark` (the change log's mark and where the bot stood): blocks,
+    /// containers, handovers and where it went (items are a run's report's to add).
+    pub fn changes_since(&self, mark: (u64, azalea::Vec3)) -> WorldDiff {
         let changed = self.bot.changes_since(mark.0);
         let (from, to) = (mark.1, self.bot.position());
         let mut diff = WorldDiff::new(changed.blocks, [from.x, from.y, from.z], [to.x, to.y, to.z]);
         diff.containers = changed.containers;
         diff.given = changed.given;
-        diff.items = report.inventory_deltas();
-        tracing::info!("{}'s run changed: {diff}", report.name);
-        (self.show)(Shown::Changes(diff.to_string()));
         diff
     }
 

@@ -134,11 +134,7 @@ pub async fn run_goal(agent: &Agent, goal: &str, goals: &Goals, id: u32) -> bool
 /// when they ask a change of the world and it does not.
 fn goal_unshown(agent: &Agent, goal: &str, mark: (u64, azalea::Vec3)) -> Option<String> {
     let asked = super::act::asked_of(goal)?;
-    let changed = agent.bot.changes_since(mark.0);
-    let (from, to) = (mark.1, agent.bot.position());
-    let mut diff = super::diff::WorldDiff::new(changed.blocks, [from.x, from.y, from.z], [to.x, to.y, to.z]);
-    diff.containers = changed.containers;
-    diff.given = changed.given;
+    let diff = agent.changes_since(mark);
     let why = super::effect::unshown(&asked, &diff)?;
     tracing::info!("goal {goal:?}: its steps are done, but the world shows {why} (it changed: {diff})");
     Some(why)
@@ -358,11 +354,7 @@ fn read_step(task: &str) -> Option<(String, u32, String)> {
     if words.next().is_some() || !item.chars().all(|c| c.is_ascii_lowercase() || c == '_') {
         return None;
     }
-    let facts = crate::primitives::facts::facts();
-    let known = facts.crafting.contains_key(&item)
-        || facts.smelting.contains_key(&item)
-        || facts.smelting.values().any(|out| *out == item)
-        || recipes::is_block(&item)
+    let known = super::act::is_game_id(&item)
         || <azalea::registry::builtin::EntityKind as std::str::FromStr>::from_str(&item).is_ok();
     known.then_some((verb, n, item))
 }
