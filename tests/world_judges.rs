@@ -2,7 +2,7 @@
 //! that believes it ends "I failed" with what the world did not show, and nothing is learned; a step's tracker that
 //! cannot measure its verb is corrected; a wrong build fails its structure tracker and the right one is learned once;
 //! code that threw is not learned even when the world shows the task done; a chest is judged by what it holds; a
-//! "go stand on" step by where the bot stands. Every verdict here is checked against the test world's own state.
+//! "go stand on" step by where the bot stands; a goal naming a shape (a line) is judged by the shape, not the count. Every verdict here is checked against the test world's own state.
 
 mod support;
 
@@ -124,16 +124,19 @@ fn a_do_nothing_answer_is_failed_by_the_world_and_never_learned() {
 
     let from = world.say("Alice", "!task lay 3 cobblestone in a row");
     let expect = |needle: &str, secs: u64| world.expect_chat(from, "Wayfarer", needle, Duration::from_secs(secs));
-    // The Place steps are one step, counted by blocks placed.
-    expect("Plan for lay 3 cobblestone in a row: Mine 3 cobblestone; Place 3 cobblestone.", 20);
+    // The Place steps, which drop the row the goal names, become one step in the goal's words, judged by its shape.
+    expect("Plan for lay 3 cobblestone in a row: Mine 3 cobblestone; Lay 3 cobblestone in a row.", 20);
     expect("Already done: Mine 3 cobblestone.", 10);
-    expect("0/3 cobblestone placed near", 30);
+    expect("0/3 blocks of the structure (cobblestone; new)", 30);
     let failed = expect("I failed task: lay 3 cobblestone in a row because", 180);
-    assert!(failed.contains("step 2 (Place 3 cobblestone) failed"), "{failed}");
+    assert!(failed.contains("step 2 (Lay 3 cobblestone in a row) failed"), "{failed}");
     let chat = world.chat_since(from).join("\n");
     assert!(!chat.contains("I succeeded in task: lay 3"), "{chat}");
-    assert!(!chat.contains("Already done: Place"), "{chat}");
-    assert!(chat.contains("I failed task: Place 3 cobblestone because The task is not done yet: 0/3 cobblestone placed"), "{chat}");
+    assert!(!chat.contains("Already done: Lay"), "{chat}");
+    assert!(
+        chat.contains("I failed task: Lay 3 cobblestone in a row because The task is not done yet: 0/3 blocks of the structure"),
+        "{chat}"
+    );
 
     // The world agrees: nothing was laid, and the cobblestone is still carried.
     assert_eq!(blocks_near_spawn(&world, "cobblestone"), 0);
@@ -269,8 +272,8 @@ fn a_chest_is_judged_by_its_contents_and_a_stand_step_by_position() {
 #[test]
 fn a_goal_is_held_to_its_own_words_when_every_step_is_done() {
     let runtime = tokio::runtime::Runtime::new().unwrap();
-    // A small model's plan for a wall of six: one step of three blocks. The step is done; the goal is not.
-    let plan = r#"[{"task": "Place 3 dirt"}]"#;
+    // A small model's plan for a wall of six: one step, a row of three blocks. The step is done; the goal is not.
+    let plan = r#"[{"task": "Place 3 dirt in a row"}]"#;
     let low = "```rhai\nfn placeDirtRow() {\n  for x in 2..5 { placeItem(\"dirt\", vec3(x, 64, -4)); }\n}\n```";
     let high = "```rhai\nfn placeDirtRowAbove() {\n  for x in 2..5 { placeItem(\"dirt\", vec3(x, 65, -4)); }\n}\n```";
     let (endpoint, calls) = scripted(&runtime, plan, &[low, high]);
@@ -282,7 +285,7 @@ fn a_goal_is_held_to_its_own_words_when_every_step_is_done() {
     let goal = "build a wall of dirt 3 blocks long and 2 blocks high";
     let from = world.say("Alice", &format!("!task {goal}"));
     let expect = |needle: &str, secs: u64| world.expect_chat(from, "Wayfarer", needle, Duration::from_secs(secs));
-    expect("3/3 dirt placed near", 60);
+    expect("3/3 blocks of the structure (dirt; new, best at", 60);
     expect(&format!("Every step is done, but the world shows only 3 dirt were placed; 6 were asked. Planning {goal} again."), 20);
     expect(&format!("I succeeded in task: {goal}"), 90);
     for y in 64..66 {
@@ -292,4 +295,39 @@ fn a_goal_is_held_to_its_own_words_when_every_step_is_done() {
     }
     assert_eq!(count(&calls, Call::Plan), 2, "planned again once");
     bot.expect_log("its steps are done, but the world shows only 3 dirt were placed", Duration::from_secs(1));
+}
+
+#[test]
+fn a_goal_that_names_a_shape_is_judged_by_its_shape_not_its_count() {
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    // A small model's plan keeps the count of a line and drops the line; its first code lays four blocks, three in
+    // a line and one beside them. Counting placed blocks would call that done.
+    let plan = r#"[{"task": "Place 4 cobblestone", "tracker": {"type": "placed", "block": "cobblestone", "count": 4}}]"#;
+    let bent = "```rhai\nfn layCobblestoneLine() {\n  for x in -3..0 { placeItem(\"cobblestone\", vec3(x, 64, 3)); }\n  \
+        placeItem(\"cobblestone\", vec3(-1, 64, 4));\n}\n```";
+    let straight = "```rhai\nfn layCobblestoneLine() {\n  for x in -3..1 { placeItem(\"cobblestone\", vec3(x, 64, 6)); }\n}\n```";
+    let (endpoint, calls) = scripted(&runtime, plan, &[bent, straight]);
+    let skills = ScriptDir::new("judges-shape", &[]);
+    let (world, bot) = world_with_skilled_bot(&skills, &["--llm-url", &endpoint.base_url()]);
+    give(&world, "Wayfarer", "cobblestone", 12);
+    bot_sees(&world, "Wayfarer", "cobblestone", 12);
+
+    let goal = "lay 4 cobblestone in a line on the ground";
+    let from = world.say("Alice", &format!("!task {goal}"));
+    let expect = |needle: &str, secs: u64| world.expect_chat(from, "Wayfarer", needle, Duration::from_secs(secs));
+    expect(&format!("Plan for {goal}: Lay 4 cobblestone in a line on the ground."), 20);
+    expect("3/4 blocks of the structure (cobblestone; new, best at", 90);
+    expect("4/4 blocks of the structure (cobblestone; new, best at", 120);
+    expect(&format!("I succeeded in task: {goal}"), 30);
+    // The world agrees: the bent four stand, and a straight four beside them.
+    for x in -3..0 {
+        assert_eq!(block(&world, x, 64, 3), "cobblestone");
+    }
+    assert_eq!(block(&world, -1, 64, 4), "cobblestone");
+    for x in -3..1 {
+        assert_eq!(block(&world, x, 64, 6), "cobblestone", "the line's block at {x} 64 6");
+    }
+    assert_eq!(count(&calls, Call::Code), 2, "the bent line was tried once");
+    assert_eq!(count(&calls, Call::Critic), 0, "the shape judged both attempts");
+    bot.expect_log("places cobblestone without its shape; one step builds a line of 4", Duration::from_secs(1));
 }

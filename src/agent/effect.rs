@@ -8,8 +8,9 @@
 
 use super::{
     diff::{MOVED, WorldDiff},
-    tracker::Tracker,
+    tracker::{Part, Point, Tracker},
 };
+use crate::primitives::area;
 
 /// A change in the world a step's verb asks for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -37,9 +38,66 @@ pub struct Asked {
     pub player: Option<String>,
     /// A position written as three whole numbers (`Go stand on -7 64 -7`, `Place dirt at 1 64 2`).
     pub at: Option<[i32; 3]>,
+    /// The shape the placed blocks are to stand in, when the words name one (`in a line`, `a pillar of 3`).
+    pub shape: Option<Shape>,
+}
+
+/// A shape named in words, of whole blocks: the world must show the placed blocks standing so, in any quarter turn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shape {
+    /// `n` blocks in a row on one level: `in a line`, `a row of 4`.
+    Line(u32),
+    /// `n` blocks one on another: `a pillar of 3`, `a tower 5 high`.
+    Column(u32),
+    /// Upright, `long` along and `high` up: `a wall 3 long and 2 high`.
+    Wall { long: u32, high: u32 },
+    /// Flat, `long` by `wide`: `a 2 by 2 floor`.
+    Floor { long: u32, wide: u32 },
+}
+
+/// The most blocks a shape read from words may have.
+const MAX_SHAPE: u32 = 64;
+
+impl Shape {
+    /// Offsets of the shape's blocks from its first one.
+    pub fn offsets(self) -> Vec<Point> {
+        let grid = |a: u32, b: u32, at: fn(i32, i32) -> Point| {
+            (0..a as i32).flat_map(move |i| (0..b as i32).map(move |j| at(i, j))).collect::<Vec<_>>()
+        };
+        match self {
+            Shape::Line(n) => grid(n, 1, |i, _| [i, 0, 0]),
+            Shape::Column(n) => grid(n, 1, |i, _| [0, i, 0]),
+            Shape::Wall { long, high } => grid(long, high, |i, j| [i, j, 0]),
+            Shape::Floor { long, wide } => grid(long, wide, |i, j| [i, 0, j]),
+        }
+    }
+
+    /// How many blocks the shape has.
+    pub fn size(self) -> u32 {
+        self.offsets().len() as u32
+    }
+
+    /// The shape's parts, all of `block`.
+    pub fn parts(self, block: &str) -> Vec<Part> {
+        self.offsets().into_iter().map(|[x, y, z]| Part { x, y, z, block: block.to_owned() }).collect()
+    }
+}
+
+impl std::fmt::Display for Shape {
+    /// `a line of 4`, `a pillar of 3`, `a wall 3 long and 2 high`, `a floor 2 by 2`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Shape::Line(n) => write!(f, "a line of {n}"),
+            Shape::Column(n) => write!(f, "a pillar of {n}"),
+            Shape::Wall { long, high } => write!(f, "a wall {long} long and {high} high"),
+            Shape::Floor { long, wide } => write!(f, "a floor {long} by {wide}"),
+        }
+    }
 }
 
 const PLACE: &[&str] = &["place", "build", "put", "lay", "set", "stack", "pillar", "construct", "erect", "light", "fill"];
+/// Verbs that place blocks only when a shape is named (`make a 2 by 2 floor`; `make a stick` is crafting).
+const MAKE: &[&str] = &["make", "create"];
 const DIG: &[&str] = &["dig", "clear", "remove", "break", "excavate", "tunnel", "flatten", "destroy", "hollow"];
 const GO: &[&str] = &["go", "walk", "move", "stand", "come", "return", "travel", "climb", "head", "step", "run"];
 const STORE: &[&str] = &["store", "deposit", "stash", "stow"];
@@ -69,7 +127,7 @@ pub fn asked(task: &str, is_id: impl Fn(&str) -> bool) -> Option<Asked> {
         .any(|(i, w)| INTO.contains(&w.as_str()) && words.iter().skip(i + 1).take(2).any(|w| container(w)));
     let effect = if STORE.contains(&verb) || ((verb == "put" || verb == "place" || verb == "fill") && into_container) {
         Effect::Store
-    } else if PLACE.contains(&verb) {
+    } else if PLACE.contains(&verb) || MAKE.contains(&verb) {
         Effect::Place
     } else if DIG.contains(&verb) {
         Effect::Dig
@@ -111,28 +169,104 @@ pub fn asked(task: &str, is_id: impl Fn(&str) -> bool) -> Option<Asked> {
             .filter(|w| (1..=16).contains(&w.len()) && !is_id(&w.to_lowercase()) && !["me", "the", "a"].contains(&w.as_str())),
         _ => None,
     };
-    Some(Asked { effect, count, thing, player, at })
+    let shape = match effect {
+        Effect::Place => shape(&words, count),
+        _ => None,
+    };
+    if MAKE.contains(&verb) && shape.is_none() {
+        // `make 4 sticks` is crafting; only `make a 2 by 2 floor` places.
+        return None;
+    }
+    // A shape's size is the count, whatever number stood nearer the thing.
+    let count = shape.map(Shape::size).or(count);
+    Some(Asked { effect, count, thing, player, at, shape })
+}
+
+/// The shape `words` name, with `count` the number of blocks they ask for: `in a line` / `a row` → a line of
+/// `count`; `pillar`, `column`, `tower` → a column (`count` high, or as high as given); `wall` → `long` by `high`;
+/// `floor`, `platform`, `square` → `a by b`. None when the words name no shape or not its size, or the shape would
+/// have more than [`MAX_SHAPE`] blocks.
+fn shape(words: &[String], count: Option<u32>) -> Option<Shape> {
+    let has = |list: &[&str]| words.iter().any(|w| list.contains(&w.trim_end_matches('s')));
+    let dims = dimensions(words);
+    let dim = |names: &[&str]| dims.iter().find(|(_, d)| d.is_some_and(|d| names.contains(&d))).map(|(n, _)| *n);
+    let by: Vec<u32> = dims.iter().filter(|(_, d)| d.is_none()).map(|(n, _)| *n).collect();
+    let shape = if has(&["wall", "fence"]) {
+        match (dim(&["long", "wide", "across"]), dim(&["high", "tall"]), by.as_slice()) {
+            (Some(long), Some(high), _) => Shape::Wall { long, high },
+            (_, _, [long, high, ..]) => Shape::Wall { long: *long, high: *high },
+            (Some(long), None, _) => Shape::Line(long),
+            _ => return None,
+        }
+    } else if has(&["floor", "platform", "square", "pad", "patio", "roof"]) {
+        match (dim(&["long"]), dim(&["wide", "across"]), by.as_slice()) {
+            (_, _, [long, wide, ..]) => Shape::Floor { long: *long, wide: *wide },
+            (Some(long), Some(wide), _) => Shape::Floor { long, wide },
+            _ => return None,
+        }
+    } else if has(&["pillar", "column", "tower", "pole"]) {
+        Shape::Column(dim(&["high", "tall"]).or(count)?)
+    } else if has(&["line", "row"]) {
+        Shape::Line(dim(&["long"]).or(count)?)
+    } else {
+        return None;
+    };
+    (2..=MAX_SHAPE).contains(&shape.size()).then_some(shape)
+}
+
+/// Sizes written in `words`: `3 blocks long` → (3, long), `2 by 2` or `2x2` → (2, none) twice.
+fn dimensions(words: &[String]) -> Vec<(u32, Option<&'static str>)> {
+    const DIMENSIONS: &[&str] = &["long", "wide", "high", "tall", "deep", "across"];
+    let mut found = Vec::new();
+    for (i, w) in words.iter().enumerate() {
+        if let Some((a, b)) = w.split_once('x')
+            && let (Ok(a), Ok(b)) = (a.parse::<u32>(), b.parse::<u32>())
+        {
+            found.extend([(a, None), (b, None)]);
+        } else if let Ok(n) = w.parse::<u32>() {
+            let by = words.get(i + 1).is_some_and(|next| next == "by" || next == "x") || (i > 0 && (words[i - 1] == "by" || words[i - 1] == "x"));
+            let named = words.iter().skip(i + 1).take(2).find_map(|next| DIMENSIONS.iter().find(|d| **d == next.as_str()).copied());
+            if let Some(named) = named {
+                found.push((n, Some(named)));
+            } else if by {
+                found.push((n, None));
+            }
+        }
+    }
+    found
+}
+
+/// How many of `shape`'s blocks stand among `placed` at its best spot and quarter turn: blocks of `block` (of any
+/// kind with `None`), all placed in the span the diff covers.
+pub fn standing(shape: Shape, block: Option<&str>, placed: &[(Point, String)]) -> usize {
+    let kind_fits = |b: &String| block.is_none_or(|want| want == b);
+    let cells: std::collections::HashSet<Point> = placed.iter().filter(|(_, b)| kind_fits(b)).map(|(p, _)| *p).collect();
+    let offsets = shape.offsets();
+    let mut best = 0;
+    for p in &cells {
+        for first in &offsets {
+            for turns in 0..4u8 {
+                let [dx, dy, dz] = area::turn(*first, turns);
+                let anchor = [p[0] - dx, p[1] - dy, p[2] - dz];
+                let matched = offsets
+                    .iter()
+                    .filter(|o| {
+                        let [x, y, z] = area::turn(**o, turns);
+                        cells.contains(&[anchor[0] + x, anchor[1] + y, anchor[2] + z])
+                    })
+                    .count();
+                best = best.max(matched);
+            }
+        }
+    }
+    best
 }
 
 /// The sizes a task gives, multiplied: `3 blocks long and 2 blocks high` → 6, `a 2 by 2 floor` → 4, `2x3` → 6,
 /// `a hole 2 blocks deep` → 2.
 fn sizes(words: &[String]) -> Option<u32> {
-    const DIMENSIONS: &[&str] = &["long", "wide", "high", "tall", "deep", "across"];
-    let mut found: Vec<u32> = Vec::new();
-    for (i, w) in words.iter().enumerate() {
-        if let Some((a, b)) = w.split_once('x')
-            && let (Ok(a), Ok(b)) = (a.parse::<u32>(), b.parse::<u32>())
-        {
-            found.extend([a, b]);
-        } else if let Ok(n) = w.parse::<u32>() {
-            let by = words.get(i + 1).is_some_and(|next| next == "by" || next == "x") || (i > 0 && (words[i - 1] == "by" || words[i - 1] == "x"));
-            let sized = words.iter().skip(i + 1).take(2).any(|next| DIMENSIONS.contains(&next.as_str()));
-            if by || sized {
-                found.push(n);
-            }
-        }
-    }
-    (!found.is_empty()).then(|| found.iter().fold(1u32, |a, n| a.saturating_mul(*n)))
+    let found = dimensions(words);
+    (!found.is_empty()).then(|| found.iter().fold(1u32, |a, (n, _)| a.saturating_mul(*n)))
 }
 
 /// The first three whole numbers in a row in `task` (`-7 64 -7`, `(1, 64, 2)`), as a position, and the first
@@ -164,6 +298,20 @@ pub fn measures(tracker: &Tracker, effect: Effect) -> bool {
     }
 }
 
+/// Whether `tracker` measures what `asked` asks: its effect, and its shape when one is named (only a structure
+/// tracker sees a shape; counting placed blocks does not).
+pub fn measures_asked(tracker: &Tracker, asked: &Asked) -> bool {
+    fn has_structure(tracker: &Tracker) -> bool {
+        match tracker {
+            Tracker::Structure { .. } => true,
+            Tracker::All { of } => of.iter().any(has_structure),
+            Tracker::Any { of } => of.iter().all(has_structure),
+            _ => false,
+        }
+    }
+    measures(tracker, asked.effect) && (asked.shape.is_none() || has_structure(tracker))
+}
+
 /// A tracker that measures what `asked` asks, when its words say enough: `Place 3 dirt` → 3 dirt placed near where
 /// the step begins.
 pub fn fitting(asked: &Asked) -> Option<Tracker> {
@@ -180,7 +328,10 @@ pub fn fitting(asked: &Asked) -> Option<Tracker> {
         };
     }
     match asked.effect {
-        Effect::Place => Some(Tracker::Placed { block: thing?, count, at: None, radius: super::tracker::NEAR }),
+        Effect::Place => match asked.shape {
+            Some(shape) => Some(Tracker::Structure { blocks: shape.parts(&thing?), at: None, share: 1.0, radius: super::tracker::NEAR }),
+            None => Some(Tracker::Placed { block: thing?, count, at: None, radius: super::tracker::NEAR }),
+        },
         Effect::Dig => Some(Tracker::Dug { positions: Vec::new(), count: Some(count), block: thing, at: None, radius: super::tracker::NEAR }),
         Effect::Go => Some(Tracker::StandingOn { block: thing?, at: None }),
         Effect::Store => Some(Tracker::Container { item: thing?, count, at: None, radius: super::tracker::NEAR }),
@@ -202,7 +353,12 @@ pub fn unshown(asked: &Asked, diff: &WorldDiff) -> Option<String> {
         }
     };
     match asked.effect {
-        Effect::Place => short(diff.placed_count(thing) as u64, named("block"), "placed"),
+        Effect::Place => short(diff.placed_count(thing) as u64, named("block"), "placed").or_else(|| {
+            let shape = asked.shape?;
+            let stands = standing(shape, thing, &diff.placed);
+            let size = shape.size() as usize;
+            (stands < size).then(|| format!("the {} placed do not stand as {shape}: at most {stands} of {size} do", named("block")))
+        }),
         Effect::Dig => short(diff.broken_count(thing) as u64, named("block"), "dug"),
         Effect::Store => short(diff.stored(thing).max(0) as u64, named("item"), "put into a container"),
         Effect::Give => {
@@ -262,7 +418,7 @@ mod tests {
         assert_eq!((compound.count, compound.thing.as_deref()), (Some(1), Some("chest")), "the count goes with its thing");
         let placed = read("Place 2 dirt at (1, 64, 2)").unwrap();
         assert_eq!((placed.at, placed.count), (Some([1, 64, 2]), Some(2)));
-        for gather in ["Mine 3 dirt", "Craft 4 stick", "Kill 1 pig", "Smelt 2 raw_iron", "Say hello", ""] {
+        for gather in ["Mine 3 dirt", "Craft 4 stick", "make 4 sticks", "Kill 1 pig", "Smelt 2 raw_iron", "Say hello", ""] {
             assert_eq!(read(gather), None, "{gather}");
         }
     }
@@ -287,6 +443,54 @@ mod tests {
             fitting(&read("Place dirt at 1 64 2").unwrap()),
             Some(Tracker::Block { x: 1, y: 64, z: 2, block: "dirt".into(), exists: true })
         );
+    }
+
+    #[test]
+    fn shapes_are_read_from_words() {
+        let shape = |task: &str| read(task).and_then(|a| a.shape);
+        assert_eq!(shape("lay 4 cobblestone in a line on the ground"), Some(Shape::Line(4)));
+        assert_eq!(shape("Place a row of four torches"), Some(Shape::Line(4)));
+        assert_eq!(shape("build a pillar of 3 dirt blocks next to you"), Some(Shape::Column(3)));
+        assert_eq!(shape("build a dirt tower 5 blocks high"), Some(Shape::Column(5)));
+        assert_eq!(
+            shape("build a wall of cobblestone 3 blocks long and 2 blocks high"),
+            Some(Shape::Wall { long: 3, high: 2 })
+        );
+        assert_eq!(shape("make a 2 by 2 floor of oak planks"), Some(Shape::Floor { long: 2, wide: 2 }));
+        assert_eq!(shape("build a 3x2 platform of stone"), Some(Shape::Floor { long: 3, wide: 2 }));
+        for none in ["Place 3 dirt", "build a pillar of dirt", "build a wall", "Place 1 torch in a line", "Dig a line of 3 dirt"] {
+            assert_eq!(shape(none), None, "{none}");
+        }
+        assert_eq!(shape("build a wall 100 long and 100 high of dirt"), None, "too big to read as a shape");
+        let wall = read("build a wall of cobblestone 3 blocks long and 2 blocks high").unwrap();
+        assert_eq!(wall.count, Some(6));
+        let line = read("Place 4 cobblestone in a line").unwrap();
+        let Some(Tracker::Structure { blocks, at: None, .. }) = fitting(&line) else { panic!("a line gets a structure tracker") };
+        assert_eq!(blocks.len(), 4);
+        assert!(!measures_asked(&Tracker::Placed { block: "cobblestone".into(), count: 4, at: None, radius: 8 }, &line));
+        assert!(measures_asked(&fitting(&line).unwrap(), &line));
+    }
+
+    #[test]
+    fn a_shape_must_stand_in_the_world() {
+        let placed = |cells: &[Point]| WorldDiff {
+            placed: cells.iter().map(|p| (*p, "cobblestone".to_owned())).collect(),
+            ..WorldDiff::default()
+        };
+        let line = read("Place 4 cobblestone in a line").unwrap();
+        // Four placed, three in a line and one beside: counted, but not the shape.
+        let bent = placed(&[[0, 64, 0], [1, 64, 0], [2, 64, 0], [2, 64, 1]]);
+        assert_eq!(
+            unshown(&line, &bent).as_deref(),
+            Some("the cobblestone placed do not stand as a line of 4: at most 3 of 4 do")
+        );
+        // Along z is a line too (a quarter turn), and extra blocks do no harm.
+        assert_eq!(unshown(&line, &placed(&[[5, 64, 0], [5, 64, 1], [5, 64, 2], [5, 64, 3], [0, 64, 0]])), None);
+        // A column is not a line.
+        assert!(unshown(&line, &placed(&[[0, 64, 0], [0, 65, 0], [0, 66, 0], [0, 67, 0]])).is_some());
+        let pillar = read("build a pillar of 3 cobblestone").unwrap();
+        assert_eq!(unshown(&pillar, &placed(&[[0, 64, 0], [0, 65, 0], [0, 66, 0]])), None);
+        assert_eq!(standing(Shape::Wall { long: 3, high: 2 }, None, &placed(&[[0, 64, 0], [0, 64, 1], [0, 64, 2], [0, 65, 1]]).placed), 4);
     }
 
     #[test]

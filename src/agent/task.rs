@@ -164,15 +164,41 @@ async fn plan(agent: &Agent, goal: &str, failures: &[String]) -> Result<Vec<Task
         format!("{goal}\n(Planned before; these steps failed, so plan around them: {}.)", failures.join("; "))
     };
     match llm_plan(agent, &asked).await {
-        Ok(steps) => Ok(tidy(steps)),
+        Ok(steps) => Ok(shaped(goal, tidy(steps))),
         // A small model may list every motion (19 steps to place a table) or nothing at all: then the goal is one
         // step, for the action agent to write code for and the critic to judge.
         Err(why) if why.starts_with("a plan has 1 to") => {
             tracing::info!("no usable plan for {goal:?} ({why}); doing it as one step");
-            Ok(vec![TaskSpec { task: goal.to_owned(), context: String::new(), tracker: None, code: None }])
+            let tracker = super::act::asked_of(goal).as_ref().and_then(super::effect::fitting);
+            Ok(vec![TaskSpec { task: goal.to_owned(), context: String::new(), tracker, code: None }])
         }
         Err(why) => Err(why),
     }
+}
+
+/// `steps` holding the shape `goal`'s words name: when the goal asks for blocks placed in a shape (`lay 4
+/// cobblestone in a line`) and no step names one, the steps placing that block become one step in the goal's own
+/// words, with a structure tracker — a small model's plan keeps the count and drops the shape.
+fn shaped(goal: &str, mut steps: Vec<TaskSpec>) -> Vec<TaskSpec> {
+    use super::effect::Effect;
+    let Some(wanted) = super::act::asked_of(goal) else { return steps };
+    let (Some(shape), Some(thing)) = (wanted.shape, wanted.thing.as_deref()) else { return steps };
+    let placing = |step: &TaskSpec| {
+        super::act::asked_of(&step.task).filter(|a| a.effect == Effect::Place && a.thing.as_deref() == Some(thing))
+    };
+    if steps.iter().filter_map(placing).any(|a| a.shape.is_some()) {
+        return steps;
+    }
+    let Some(first) = steps.iter().position(|s| placing(s).is_some()) else { return steps };
+    let context = steps[first].context.clone();
+    steps.retain(|s| placing(s).is_none());
+    let mut task = goal.trim().to_owned();
+    if let Some(c) = task.get(..1) {
+        task.replace_range(..1, &c.to_uppercase());
+    }
+    tracing::info!("the plan for {goal:?} places {thing} without its shape; one step builds {shape}");
+    steps.insert(first.min(steps.len()), TaskSpec { task, context, tracker: super::effect::fitting(&wanted), code: None });
+    steps
 }
 
 /// What the fact-based planner needs to know of the bot: what it carries, the stations in reach, its wood (the kind
@@ -279,6 +305,8 @@ pub fn tidy(steps: Vec<TaskSpec>) -> Vec<TaskSpec> {
             && now.effect == before.effect
             && now.thing.is_some()
             && now.thing == before.thing
+            && now.shape.is_none()
+            && before.shape.is_none()
             && step.task.split_whitespace().next() == last.task.split_whitespace().next()
         {
             let n = before.count.unwrap_or(1).saturating_add(now.count.unwrap_or(1));
@@ -302,7 +330,7 @@ pub fn tidy(steps: Vec<TaskSpec>) -> Vec<TaskSpec> {
 /// `step`, with a tracker that measures what its verb asks of the world (see [`tidy`]).
 fn agree_with_verb(step: TaskSpec) -> TaskSpec {
     let Some(asked) = super::act::asked_of(&step.task) else { return step };
-    if step.tracker.as_ref().is_some_and(|t| super::effect::measures(t, asked.effect)) {
+    if step.tracker.as_ref().is_some_and(|t| super::effect::measures_asked(t, &asked)) {
         return step;
     }
     let fitted = super::effect::fitting(&asked);
@@ -418,6 +446,36 @@ mod tests {
         assert_eq!(plan[3].tracker, Some(Tracker::Craft { item: "cobblestone".into(), count: 2 }), "stone drops cobblestone");
         assert_eq!(plan[4].tracker, None);
         assert_eq!(plan[5].tracker, Some(Tracker::Kill { mob: "pig".into(), count: 1 }));
+    }
+
+    #[test]
+    fn a_plan_keeps_the_shape_its_goal_names() {
+        let goal = "lay 4 cobblestone in a line on the ground";
+        let plan = shaped(
+            goal,
+            tidy(vec![
+                step("Mine 1 cobblestone", None),
+                step("Place 1 cobblestone", None),
+                step("Place 1 cobblestone", None),
+                step("Place 2 cobblestone", None),
+                step("Say done", None),
+            ]),
+        );
+        let tasks: Vec<&str> = plan.iter().map(|s| s.task.as_str()).collect();
+        assert_eq!(tasks, ["Mine 1 cobblestone", "Lay 4 cobblestone in a line on the ground", "Say done"]);
+        assert!(matches!(&plan[1].tracker, Some(Tracker::Structure { blocks, .. }) if blocks.len() == 4));
+        // A step that names its shape is the planner's own, kept as it is.
+        let own = shaped(goal, vec![step("Place 4 cobblestone in a row", None)]);
+        assert_eq!(own[0].task, "Place 4 cobblestone in a row");
+        // A goal with no shape leaves the plan alone.
+        let plain = shaped("place 3 dirt", vec![step("Place 3 dirt", None)]);
+        assert_eq!(plain[0].task, "Place 3 dirt");
+        // A Placed tracker on a step that names a shape cannot see the shape: it becomes a structure.
+        let fixed = tidy(vec![step(
+            "Build a pillar of 3 dirt",
+            Some(Tracker::Placed { block: "dirt".into(), count: 3, at: None, radius: 8 }),
+        )]);
+        assert!(matches!(&fixed[0].tracker, Some(Tracker::Structure { blocks, .. }) if blocks.len() == 3));
     }
 
     #[test]
