@@ -2,7 +2,7 @@
 //! that believes it ends "I failed" with what the world did not show, and nothing is learned; a step's tracker that
 //! cannot measure its verb is corrected; a wrong build fails its structure tracker and the right one is learned once;
 //! code that threw is not learned even when the world shows the task done; a chest is judged by what it holds; a
-//! "go stand on" step by where the bot stands; a goal naming a shape (a line) is judged by the shape, not the count. Every verdict here is checked against the test world's own state.
+//! "go stand on" step by where the bot stands; a goal naming a shape (a line) is judged by the shape, not the count, and one naming a block to place beside by what stands beside it. Every verdict here is checked against the test world's own state.
 
 mod support;
 
@@ -329,5 +329,27 @@ fn a_goal_that_names_a_shape_is_judged_by_its_shape_not_its_count() {
     }
     assert_eq!(count(&calls, Call::Code), 2, "the bent line was tried once");
     assert_eq!(count(&calls, Call::Critic), 0, "the shape judged both attempts");
-    bot.expect_log("places cobblestone without its shape; one step builds a line of 4", Duration::from_secs(1));
+    bot.expect_log("places cobblestone without where or in what shape; one step builds a line of 4", Duration::from_secs(1));
+
+    // A block to place beside another: a crafting table anywhere is not one next to the stone block.
+    world.cmd(json!({"cmd": "setBlock", "x": 4, "y": 64, "z": -1, "block": "stone"}));
+    let plan = r#"[{"task": "Place 1 crafting_table"}]"#;
+    let anywhere = "```rhai\nfn placeTable() {\n  placeItem(\"crafting_table\", vec3(-2, 64, -2));\n}\n```";
+    let beside = "```rhai\nfn placeTableByStone() {\n  placeItem(\"crafting_table\", vec3(4, 64, -2));\n}\n```";
+    let (endpoint, calls) = scripted(&runtime, plan, &[anywhere, beside]);
+    drop(bot);
+    let bot = another_bot(&world, "Second", &skills, &endpoint);
+    give(&world, "Second", "crafting_table", 2);
+    bot_sees(&world, "Second", "crafting_table", 2);
+    let goal = "place a crafting table next to the stone block";
+    let from = world.say("Alice", &format!("Second !task {goal}"));
+    let said = world.expect_chat(from, "Second", &format!("I succeeded in task: {goal}"), Duration::from_secs(180));
+    assert!(!said.contains("placeTable)"), "the table placed anywhere was not learned: {said}");
+    assert_eq!(block(&world, -2, 64, -2), "crafting_table", "the first table stands where it was put");
+    assert_eq!(block(&world, 4, 64, -2), "crafting_table", "the second stands next to the stone");
+    assert_eq!(count(&calls, Call::Code), 2);
+    bot.expect_log(
+        "its tracker is done, but the world shows no crafting_table was placed next to a stone (placed at -2 64 -2)",
+        Duration::from_secs(1),
+    );
 }

@@ -84,7 +84,7 @@ pub struct Agent {
     /// Called with the code each run starts and how a run failed, for those watching (the dashboard).
     pub show: Arc<dyn Fn(Shown)>,
     /// The goal's status line while the agent works on a goal (`Goal: … Progress 2/7 …`), shown in its prompts.
-    pub goal: Arc<std::sync::Mutex<Option<String>>>,
+    pub goal: Arc<parking_lot::Mutex<Option<String>>>,
     /// The bot's memory stream, when it keeps one: outcomes go in, the planners are shown what is relevant.
     pub memory: Option<super::memory::Memories>,
     /// Who the bot is (`[memory.persona]`), for the curriculum.
@@ -202,6 +202,11 @@ impl Agent {
         diff
     }
 
+    /// Why the blocks `diff` placed do not stand beside the block `asked` names, when they do not.
+    pub fn misplaced(&self, asked: &Asked, diff: &WorldDiff) -> Option<String> {
+        effect::unplaced_beside(asked, diff, |p| primitives::observe::block_name(&self.bot, p))
+    }
+
     /// Judges an attempt by the step's tracker, or else by the critic held to the world: code that threw is not a
     /// success of the critic's, and a step whose verb changes the world needs the diff to show that change.
     async fn judge(
@@ -213,10 +218,19 @@ impl Agent {
         diff: &WorldDiff,
         ran: &str,
     ) -> Result<Judged, String> {
+        let asked = asked_of(&spec.task);
+        // Blocks placed beside another (`next to the stone block`) are looked for in the world as it is now.
+        let misplaced = || asked.as_ref().and_then(|asked| self.misplaced(asked, diff));
         if let Some(tracker) = &spec.tracker {
             let progress = tracker.progress(start, now);
             (self.say)(&format!("{} ({}%)", progress, progress.percent()));
             (self.relabel)(format!("task {}: attempt {attempt}/{MAX_ATTEMPTS}, {progress}", spec.task));
+            if progress.done
+                && let Some(why) = misplaced()
+            {
+                tracing::info!("task {:?}: its tracker is done, but the world shows {why}", spec.task);
+                return Ok(Judged { success: false, by_tracker: true, critique: capitalised(&why) + "." });
+            }
             let critique = if progress.done { String::new() } else { format!("The task is not done yet: {progress}.") };
             return Ok(Judged { success: progress.done, by_tracker: true, critique });
         }
@@ -224,8 +238,7 @@ impl Agent {
             // No critic can make code that threw a success.
             return Ok(Judged { success: false, by_tracker: false, critique: format!("The code failed: {failure}.") });
         }
-        let asked = asked_of(&spec.task);
-        if let Some(why) = asked.as_ref().and_then(|asked| effect::unshown(asked, diff)) {
+        if let Some(why) = asked.as_ref().and_then(|asked| effect::unshown(asked, diff)).or_else(misplaced) {
             // The critic is not asked: the world already says no.
             tracing::info!("task {:?}: the world shows {why}", spec.task);
             return Ok(Judged { success: false, by_tracker: false, critique: capitalised(&why) + "." });
@@ -317,7 +330,7 @@ impl Agent {
             &[
                 ("task", &spec.task),
                 ("context", &or_none(&spec.context)),
-                ("goal", &self.goal.lock().map(|g| g.clone()).ok().flatten().unwrap_or_else(|| "none".to_owned())),
+                ("goal", &self.goal.lock().clone().unwrap_or_else(|| "none".to_owned())),
                 ("observation", &observation(&self.bot).await),
                 ("last_code", &if last_code.is_empty() { "none".to_owned() } else { format!("```rhai\n{last_code}\n```") }),
                 ("feedback", &or_none(feedback)),

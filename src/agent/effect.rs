@@ -40,7 +40,62 @@ pub struct Asked {
     pub at: Option<[i32; 3]>,
     /// The shape the placed blocks are to stand in, when the words name one (`in a line`, `a pillar of 3`).
     pub shape: Option<Shape>,
+    /// A block the placed ones are to touch, when the words name one (`next to the stone block`).
+    pub beside: Option<Beside>,
 }
+
+/// Where placed blocks stand against another block.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Beside {
+    pub side: Side,
+    /// The block's kind, as a Minecraft id.
+    pub block: String,
+}
+
+/// A side of a block: `next to` (on its level, one of four faces), `on top of`, `under`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Side {
+    NextTo,
+    OnTop,
+    Under,
+}
+
+impl Side {
+    /// Offsets from a placed block to where the other block stands.
+    fn offsets(self) -> &'static [Point] {
+        match self {
+            Side::NextTo => &[[1, 0, 0], [-1, 0, 0], [0, 0, 1], [0, 0, -1]],
+            Side::OnTop => &[[0, -1, 0]],
+            Side::Under => &[[0, 1, 0]],
+        }
+    }
+}
+
+impl std::fmt::Display for Beside {
+    /// `next to a stone`, `on top of a gold_block`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let side = match self.side {
+            Side::NextTo => "next to",
+            Side::OnTop => "on top of",
+            Side::Under => "under",
+        };
+        write!(f, "{side} a {}", self.block)
+    }
+}
+
+/// Words that name a side, as runs of words, with the side.
+const SIDES: &[(&[&str], Side)] = &[
+    (&["next", "to"], Side::NextTo),
+    (&["beside"], Side::NextTo),
+    (&["adjacent", "to"], Side::NextTo),
+    (&["on", "top", "of"], Side::OnTop),
+    (&["onto"], Side::OnTop),
+    (&["on"], Side::OnTop),
+    (&["above"], Side::OnTop),
+    (&["under"], Side::Under),
+    (&["below"], Side::Under),
+    (&["beneath"], Side::Under),
+];
 
 /// A shape named in words, of whole blocks: the world must show the placed blocks standing so, in any quarter turn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -179,7 +234,72 @@ pub fn asked(task: &str, is_id: impl Fn(&str) -> bool) -> Option<Asked> {
     }
     // A shape's size is the count, whatever number stood nearer the thing.
     let count = shape.map(Shape::size).or(count);
-    Some(Asked { effect, count, thing, player, at, shape })
+    let beside = match (effect, &named) {
+        (Effect::Place, Some((i, _))) => beside(&words, *i + 1, &is_id),
+        _ => None,
+    };
+    Some(Asked { effect, count, thing, player, at, shape, beside })
+}
+
+/// The block a side is named of after word `from` (`next to the stone block`, `on top of the gold block`): the
+/// first side's words followed within three words by a block id.
+fn beside(words: &[String], from: usize, is_id: &impl Fn(&str) -> bool) -> Option<Beside> {
+    for i in from..words.len() {
+        let Some((run, side)) = SIDES.iter().find(|(run, _)| words[i..].starts_with_words(run)) else { continue };
+        let after = i + run.len();
+        // `on the ground`, `next to you`: a side of nothing the game names; a later one may name a block.
+        if let Some(block) = (after..words.len().min(after + 3)).find_map(|j| id_at(words, j, is_id)) {
+            return Some(Beside { side: *side, block });
+        }
+    }
+    None
+}
+
+/// The id that word `i` starts, as written, joined with the next (`gold block` → `gold_block`), or made singular.
+fn id_at(words: &[String], i: usize, is_id: &impl Fn(&str) -> bool) -> Option<String> {
+    let joined = words.get(i + 1).map(|next| format!("{}_{next}", words[i]));
+    [
+        joined.clone(),
+        joined.as_ref().and_then(|j| j.strip_suffix('s').map(str::to_owned)),
+        Some(words[i].clone()),
+        words[i].strip_suffix('s').map(str::to_owned),
+    ]
+    .into_iter()
+    .flatten()
+    .find(|c| c.len() > 2 && is_id(c))
+}
+
+trait StartsWithWords {
+    fn starts_with_words(&self, run: &[&str]) -> bool;
+}
+
+impl StartsWithWords for [String] {
+    fn starts_with_words(&self, run: &[&str]) -> bool {
+        self.len() >= run.len() && self.iter().zip(run).all(|(w, r)| w == r)
+    }
+}
+
+/// Why the blocks placed (in `diff`) do not stand where `asked` says, beside another block, when they do not:
+/// `no crafting_table was placed next to a stone (placed at -2 64 0)`. `block_at` reads the world as it is now.
+pub fn unplaced_beside(asked: &Asked, diff: &WorldDiff, block_at: impl Fn(Point) -> Option<String>) -> Option<String> {
+    let beside = asked.beside.as_ref()?;
+    let thing = asked.thing.as_deref();
+    let placed: Vec<Point> =
+        diff.placed.iter().filter(|(_, b)| thing.is_none_or(|want| want == b)).map(|(p, _)| *p).collect();
+    let touching = placed.iter().any(|p| {
+        beside.side.offsets().iter().any(|o| block_at([p[0] + o[0], p[1] + o[1], p[2] + o[2]]).as_deref() == Some(&beside.block))
+    });
+    if touching {
+        return None;
+    }
+    let what = thing.unwrap_or("block");
+    let at = if placed.is_empty() {
+        String::new()
+    } else {
+        let shown: Vec<String> = placed.iter().take(3).map(|p| format!("{} {} {}", p[0], p[1], p[2])).collect();
+        format!(" (placed at {})", shown.join(", "))
+    };
+    Some(format!("no {what} was placed {beside}{at}"))
 }
 
 /// The shape `words` name, with `count` the number of blocks they ask for: `in a line` / `a row` → a line of
@@ -469,6 +589,34 @@ mod tests {
         assert_eq!(blocks.len(), 4);
         assert!(!measures_asked(&Tracker::Placed { block: "cobblestone".into(), count: 4, at: None, radius: 8 }, &line));
         assert!(measures_asked(&fitting(&line).unwrap(), &line));
+    }
+
+    #[test]
+    fn a_block_beside_another_is_read_and_checked() {
+        let beside = |task: &str| read(task).and_then(|a| a.beside);
+        assert_eq!(
+            beside("place a dirt block on top of the gold block"),
+            Some(Beside { side: Side::OnTop, block: "gold_block".into() })
+        );
+        assert_eq!(beside("put a torch next to the stone block"), Some(Beside { side: Side::NextTo, block: "stone".into() }));
+        assert_eq!(
+            beside("place a torch on the ground next to the gold block"),
+            Some(Beside { side: Side::NextTo, block: "gold_block".into() })
+        );
+        for none in ["place a torch on the ground next to you", "Place 3 dirt", "Go stand on the gold_block"] {
+            assert_eq!(beside(none), None, "{none}");
+        }
+        let asked = read("place a torch next to the stone block").unwrap();
+        let diff = WorldDiff { placed: vec![([-2, 64, 0], "torch".into())], ..WorldDiff::default() };
+        let world = |stone: Point| move |p: Point| Some(if p == stone { "stone" } else { "air" }.to_owned());
+        assert_eq!(
+            unplaced_beside(&asked, &diff, world([4, 64, -1])).as_deref(),
+            Some("no torch was placed next to a stone (placed at -2 64 0)")
+        );
+        assert_eq!(unplaced_beside(&asked, &diff, world([-2, 64, 1])), None);
+        assert!(unplaced_beside(&asked, &diff, world([-2, 63, 0])).is_some(), "under it is not next to it");
+        let on_top = read("place a torch on top of the stone").unwrap();
+        assert_eq!(unplaced_beside(&on_top, &diff, world([-2, 63, 0])), None);
     }
 
     #[test]

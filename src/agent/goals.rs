@@ -17,11 +17,11 @@ use serde::{Deserialize, Serialize};
 use super::{plan::TaskSpec, tracker::Tracker};
 
 /// One bot's book, shared by its commands and its task runs.
-pub type Goals = std::sync::Arc<std::sync::Mutex<GoalBook>>;
+pub type Goals = std::sync::Arc<parking_lot::Mutex<GoalBook>>;
 
 /// Runs `f` on the book (a panic elsewhere cannot leave it half-written: every change is whole before it is saved).
 pub fn with<T>(goals: &Goals, f: impl FnOnce(&mut GoalBook) -> T) -> T {
-    f(&mut goals.lock().unwrap_or_else(|p| p.into_inner()))
+    f(&mut goals.lock())
 }
 
 /// Finished goals kept in the book; older ones are forgotten first.

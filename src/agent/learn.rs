@@ -89,13 +89,13 @@ pub async fn learn(
         (agent.say)(&format!("I will start task: {}", spec.task));
         agent.llm.begin_task(&spec.task);
         // What each run changed in the world goes into the task's event, besides wherever the agent shows it.
-        let changed: std::sync::Arc<std::sync::Mutex<Vec<String>>> = Default::default();
+        let changed: std::sync::Arc<parking_lot::Mutex<Vec<String>>> = Default::default();
         let watching = {
             let (changed, show) = (changed.clone(), agent.show.clone());
             Agent {
                 show: std::sync::Arc::new(move |shown: Shown| {
                     if let Shown::Changes(text) = &shown {
-                        changed.lock().unwrap_or_else(|p| p.into_inner()).push(text.clone());
+                        changed.lock().push(text.clone());
                     }
                     show(shown)
                 }),
@@ -151,7 +151,7 @@ pub async fn learn(
             voyager_calls: voyager,
             cost: agent.llm.cost(&roles),
             roles,
-            changed: std::mem::take(&mut *changed.lock().unwrap_or_else(|p| p.into_inner())),
+            changed: std::mem::take(&mut *changed.lock()),
         };
         if let Err(err) = checkpoint.save().and_then(|()| checkpoint.log(&event)) {
             tracing::warn!("the checkpoint in {} was not saved: {err}", checkpoint.dir().display());

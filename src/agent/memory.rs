@@ -8,8 +8,10 @@
 
 use std::{
     collections::BTreeMap,
-    sync::{Arc, Mutex},
+    sync::Arc,
 };
+
+use parking_lot::Mutex;
 
 use super::prompts;
 use crate::{
@@ -29,7 +31,7 @@ pub async fn blocking<T: Send + 'static>(
 ) -> Result<T, String> {
     let memories = memories.clone();
     tokio::task::spawn_blocking(move || {
-        let mut stream = memories.lock().unwrap_or_else(|p| p.into_inner());
+        let mut stream = memories.lock();
         work(&mut stream).map_err(|e| e.to_string())
     })
     .await
@@ -46,7 +48,7 @@ pub async fn load_model(memories: &Memories, skills: &Arc<SkillLibrary>) {
     let (skills, stream) = (skills.clone(), memories.clone());
     let attached = tokio::task::spawn_blocking(move || {
         let embedder = skills.embedder().map_err(|e| e.to_string())?;
-        let mut stream = stream.lock().unwrap_or_else(|p| p.into_inner());
+        let mut stream = stream.lock();
         if stream.has_embeddings() {
             return Ok(None);
         }
@@ -351,7 +353,7 @@ mod tests {
         let endpoint = FakeEndpoint::start().await.unwrap();
         let memories = stream("rate", Settings::default());
         {
-            let mut s = memories.lock().unwrap();
+            let mut s = memories.lock();
             s.record(NewMemory::new("Alex said: hi", Subject::Heard { from: "Alex".into() }), 1).unwrap();
             s.record(NewMemory::new("I died", Subject::Died), 2).unwrap();
             s.record(NewMemory::new("Alex said: a creeper is behind you", Subject::Heard { from: "Alex".into() }), 3).unwrap();
@@ -363,7 +365,7 @@ mod tests {
         assert_eq!(requests.len(), 2);
         assert!(last_user(&requests[0]).contains("1. Alex said: hi\n2. Alex said: a creeper is behind you"), "only what people said");
         assert!(last_user(&requests[1]).contains("rates 0 of the 2"), "{}", last_user(&requests[1]));
-        let s = memories.lock().unwrap();
+        let s = memories.lock();
         assert_eq!(s.memories().map(|m| m.importance).collect::<Vec<_>>(), [1, 9, 8]);
         assert!(s.unrated(5).is_empty());
     }
@@ -374,7 +376,7 @@ mod tests {
         let memories = stream("reflect", Settings { reflect_after: 20, ..Settings::default() });
         let llm = llm(&endpoint);
         let ids: Vec<u64> = {
-            let mut s = memories.lock().unwrap();
+            let mut s = memories.lock();
             let alex = |text: &str| NewMemory::new(text, Subject::Told { by: "Alex".into() });
             vec![
                 s.record(alex("Alex wants an iron pickaxe by tonight"), 10).unwrap(),
@@ -384,7 +386,7 @@ mod tests {
         // 8 + 6 gathered: not yet.
         assert_eq!(reflect_if_due(&llm, &memories, 12).await, Ok(vec![]));
         assert!(endpoint.requests().is_empty(), "no call before it is due");
-        let third = memories.lock().unwrap().record(NewMemory::new("I died in the cave", Subject::Died), 13).unwrap();
+        let third = memories.lock().record(NewMemory::new("I died in the cave", Subject::Died), 13).unwrap();
 
         endpoint.push_content("1. What does Alex want?\n2. Is the cave safe?");
         endpoint.push_content(
@@ -397,7 +399,7 @@ mod tests {
         let statements = last_user(&requests[1]);
         assert!(statements.contains("- What does Alex want?"), "{statements}");
 
-        let s = memories.lock().unwrap();
+        let s = memories.lock();
         let recorded: Vec<_> = s.memories().filter(|m| m.subject == Subject::Insight).collect();
         assert_eq!(recorded.len(), 2);
         // Each insight's evidence is the memories its cited numbers stood for in that prompt.
@@ -421,7 +423,7 @@ mod tests {
         let llm = llm(&endpoint);
         let skills = Arc::new(SkillLibrary::open(std::env::temp_dir().join(format!("wayfarer-round-{}", std::process::id()))).0);
         {
-            let mut s = memories.lock().unwrap();
+            let mut s = memories.lock();
             s.record(NewMemory::new("Alex said: the mine is north", Subject::Heard { from: "Alex".into() }), 1).unwrap();
             s.record(NewMemory::new("I died", Subject::Died), 2).unwrap();
         }
@@ -436,24 +438,24 @@ mod tests {
         .await;
         assert_eq!(insights, Ok(vec!["The mine is north".to_owned()]));
         assert_eq!(asked, Some(1), "told how many wait");
-        assert_eq!(memories.lock().unwrap().unrated(5).len(), 1);
+        assert_eq!(memories.lock().unrated(5).len(), 1);
 
         // Told to rate, and the rating cannot be read twice: no reflection after it, though one is due.
-        memories.lock().unwrap().record(NewMemory::new("I died again", Subject::Died), 4).unwrap();
-        assert!(memories.lock().unwrap().reflection_due());
+        memories.lock().record(NewMemory::new("I died again", Subject::Died), 4).unwrap();
+        assert!(memories.lock().reflection_due());
         endpoint.push_content("no idea");
         endpoint.push_content("still no idea");
         let before = endpoint.requests().len();
         assert!(matches!(llm_round(&llm, &memories, &skills, 5, |_| true).await, Err(Failure::Answer(_))));
         assert_eq!(endpoint.requests().len(), before + 2, "two rating questions, no reflection");
-        assert!(memories.lock().unwrap().reflection_due());
-        assert!(memories.lock().unwrap().unrated(5).is_empty(), "an unreadable rating is not asked again");
+        assert!(memories.lock().reflection_due());
+        assert!(memories.lock().unrated(5).is_empty(), "an unreadable rating is not asked again");
     }
 
     #[tokio::test]
     async fn an_endpoint_that_is_down_leaves_the_reflection_due() {
         let memories = stream("down", Settings { reflect_after: 5, ..Settings::default() });
-        memories.lock().unwrap().record(NewMemory::new("I died", Subject::Died), 1).unwrap();
+        memories.lock().record(NewMemory::new("I died", Subject::Died), 1).unwrap();
         let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap();
         let llm = Llm::new(LlmConfig {
             base_url: format!("http://{closed}/v1"),
@@ -463,6 +465,6 @@ mod tests {
         })
         .unwrap();
         assert!(matches!(reflect_if_due(&llm, &memories, 2).await, Err(Failure::Llm(_))));
-        assert!(memories.lock().unwrap().reflection_due());
+        assert!(memories.lock().reflection_due());
     }
 }

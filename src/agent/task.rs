@@ -77,7 +77,7 @@ pub async fn run_goal(agent: &Agent, goal: &str, goals: &Goals, id: u32) -> bool
             }
             (agent.relabel)(format!("{goal}: step {}/{all} {}", t + 1, spec.task));
             let summary = with(goals, |book| book.get(id).map(|g| g.summary(None)));
-            *agent.goal.lock().unwrap_or_else(|p| p.into_inner()) = summary;
+            *agent.goal.lock() = summary;
             (agent.say)(&format!("I will start task: {}", spec.task));
             match agent.attempt_task_since(&spec, start).await {
                 TaskOutcome::Succeeded { skill } => {
@@ -120,7 +120,7 @@ pub async fn run_goal(agent: &Agent, goal: &str, goals: &Goals, id: u32) -> bool
         }
         break;
     }
-    *agent.goal.lock().unwrap_or_else(|p| p.into_inner()) = None;
+    *agent.goal.lock() = None;
     with(goals, |book| book.finish(id, Status::Completed, None));
     let used = usage_since(before, agent.llm.total_usage());
     tracing::info!("goal {goal:?} done with {} LLM calls, {} tokens", used.calls, used.total_tokens());
@@ -135,7 +135,7 @@ pub async fn run_goal(agent: &Agent, goal: &str, goals: &Goals, id: u32) -> bool
 fn goal_unshown(agent: &Agent, goal: &str, mark: (u64, azalea::Vec3)) -> Option<String> {
     let asked = super::act::asked_of(goal)?;
     let diff = agent.changes_since(mark);
-    let why = super::effect::unshown(&asked, &diff)?;
+    let why = super::effect::unshown(&asked, &diff).or_else(|| agent.misplaced(&asked, &diff))?;
     tracing::info!("goal {goal:?}: its steps are done, but the world shows {why} (it changed: {diff})");
     Some(why)
 }
@@ -176,17 +176,21 @@ async fn plan(agent: &Agent, goal: &str, failures: &[String]) -> Result<Vec<Task
     }
 }
 
-/// `steps` holding the shape `goal`'s words name: when the goal asks for blocks placed in a shape (`lay 4
-/// cobblestone in a line`) and no step names one, the steps placing that block become one step in the goal's own
-/// words, with a structure tracker — a small model's plan keeps the count and drops the shape.
+/// `steps` holding the shape or the place `goal`'s words name: when the goal asks for blocks placed in a shape
+/// (`lay 4 cobblestone in a line`) or beside a block (`next to the stone block`) and no step says so, the steps
+/// placing that block become one step in the goal's own words, with a tracker that sees the shape — a small
+/// model's plan keeps the count and drops the rest.
 fn shaped(goal: &str, mut steps: Vec<TaskSpec>) -> Vec<TaskSpec> {
     use super::effect::Effect;
     let Some(wanted) = super::act::asked_of(goal) else { return steps };
-    let (Some(shape), Some(thing)) = (wanted.shape, wanted.thing.as_deref()) else { return steps };
+    let Some(thing) = wanted.thing.as_deref() else { return steps };
+    if wanted.effect != Effect::Place || (wanted.shape.is_none() && wanted.beside.is_none()) {
+        return steps;
+    }
     let placing = |step: &TaskSpec| {
         super::act::asked_of(&step.task).filter(|a| a.effect == Effect::Place && a.thing.as_deref() == Some(thing))
     };
-    if steps.iter().filter_map(placing).any(|a| a.shape.is_some()) {
+    if steps.iter().filter_map(placing).any(|a| a.shape.is_some() || a.beside.is_some()) {
         return steps;
     }
     let Some(first) = steps.iter().position(|s| placing(s).is_some()) else { return steps };
@@ -196,7 +200,13 @@ fn shaped(goal: &str, mut steps: Vec<TaskSpec>) -> Vec<TaskSpec> {
     if let Some(c) = task.get(..1) {
         task.replace_range(..1, &c.to_uppercase());
     }
-    tracing::info!("the plan for {goal:?} places {thing} without its shape; one step builds {shape}");
+    let how = wanted.shape.map(|shape| format!("builds {shape}")).unwrap_or_default();
+    let how = match &wanted.beside {
+        Some(beside) if how.is_empty() => format!("places it {beside}"),
+        Some(beside) => format!("{how} {beside}"),
+        None => how,
+    };
+    tracing::info!("the plan for {goal:?} places {thing} without where or in what shape; one step {how}");
     steps.insert(first.min(steps.len()), TaskSpec { task, context, tracker: super::effect::fitting(&wanted), code: None });
     steps
 }
@@ -307,6 +317,8 @@ pub fn tidy(steps: Vec<TaskSpec>) -> Vec<TaskSpec> {
             && now.thing == before.thing
             && now.shape.is_none()
             && before.shape.is_none()
+            && now.beside.is_none()
+            && before.beside.is_none()
             && step.task.split_whitespace().next() == last.task.split_whitespace().next()
         {
             let n = before.count.unwrap_or(1).saturating_add(now.count.unwrap_or(1));

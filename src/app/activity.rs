@@ -9,10 +9,11 @@ use std::{
     collections::BTreeMap,
     future::Future,
     panic::AssertUnwindSafe,
-    sync::{Arc, Mutex, MutexGuard},
+    sync::Arc,
 };
 
 use futures_util::FutureExt;
+use parking_lot::{Mutex, MutexGuard};
 use tokio::task::AbortHandle;
 
 use crate::script::runner::panic_message;
@@ -50,7 +51,7 @@ pub struct Activity(Arc<Mutex<Current>>);
 impl Activity {
     fn lock(&self) -> MutexGuard<'_, Current> {
         // A panic while holding this lock cannot leave it inconsistent (every write is one assignment).
-        self.0.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+        self.0.lock()
     }
 
     /// `idle`, or the label of what is running.

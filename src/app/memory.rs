@@ -8,11 +8,12 @@
 
 use std::{
     collections::{BTreeMap, HashMap, HashSet},
-    sync::{Arc, Mutex, atomic::Ordering},
+    sync::{Arc, atomic::Ordering},
     time::{Duration, Instant},
 };
 
 use azalea::BlockPos;
+use parking_lot::Mutex;
 
 use super::{reply::Replier, state::BotState};
 use crate::{

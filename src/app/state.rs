@@ -1,7 +1,9 @@
 //! What the bots of one process share, and each bot's own state: its activity, its LLM meter, and whether it should
 //! be learning (so learning picks up again after a reconnect).
 
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::Arc;
+
+use parking_lot::{Mutex, MutexGuard};
 
 use tokio::sync::{broadcast, mpsc};
 
@@ -77,7 +79,7 @@ impl ChatLog {
     /// kept twice, so the log goes on while any bot is connected), or one typed in the page (`hearer` `None`).
     pub fn push(&self, hearer: Option<&str>, sender: &str, text: &str) {
         let time = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
-        let mut log = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        let mut log = self.0.lock();
         if let Some(hearer) = hearer {
             let heard = log.1.iter_mut().rev().take_while(|line| line.time + SAME_LINE_SECS >= time).find(|line| {
                 !line.page && line.sender == sender && line.text == text && !line.heard_by.iter().any(|b| b == hearer)
@@ -104,7 +106,7 @@ impl ChatLog {
 
     /// The lines after `seq`, oldest first.
     pub fn since(&self, seq: u64) -> Vec<ChatLine> {
-        let log = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        let log = self.0.lock();
         log.1.iter().filter(|line| line.seq > seq).cloned().collect()
     }
 }
@@ -135,7 +137,7 @@ impl Default for PageCommands {
 impl PageCommands {
     /// The receiving end, the first time it is asked for.
     pub fn take(&self) -> Option<mpsc::UnboundedReceiver<PageCommand>> {
-        self.receiver.lock().unwrap_or_else(|p| p.into_inner()).take()
+        self.receiver.lock().take()
     }
 }
 
@@ -176,12 +178,12 @@ impl Shared {
 
     /// The bot of this process that leads, if one does.
     pub fn leader(&self) -> Option<String> {
-        self.leader.lock().unwrap_or_else(|p| p.into_inner()).clone()
+        self.leader.lock().clone()
     }
 
     /// Makes `name` (one of this process's bots) the leader here.
     pub fn set_leader(&self, name: &str) {
-        *self.leader.lock().unwrap_or_else(|p| p.into_inner()) = Some(name.to_owned());
+        *self.leader.lock() = Some(name.to_owned());
     }
 
     /// Whether `bot` takes assignments from `sender` as it takes its owners' commands: `sender` is the leader the
@@ -268,12 +270,12 @@ impl BotState {
 
     /// The bot, while it is connected.
     pub fn connected(&self) -> Option<BotHandle> {
-        self.connected.lock().unwrap_or_else(|p| p.into_inner()).clone()
+        self.connected.lock().clone()
     }
 
     /// Notes the bot connected (`Some`) or gone (`None`).
     pub fn set_connected(&self, bot: Option<BotHandle>) {
-        *self.connected.lock().unwrap_or_else(|p| p.into_inner()) = bot;
+        *self.connected.lock() = bot;
     }
 
     /// Stops the goal under way (an owner's `!stop`, another command), so it is not resumed after a restart.
@@ -282,12 +284,12 @@ impl BotState {
     }
 
     pub fn team(&self) -> MutexGuard<'_, Option<TeamLink>> {
-        self.team.lock().unwrap_or_else(|p| p.into_inner())
+        self.team.lock()
     }
 
     pub fn learning(&self) -> MutexGuard<'_, Option<Learning>> {
         // Every write is one assignment: a panic elsewhere cannot leave it half-done.
-        self.learning.lock().unwrap_or_else(|p| p.into_inner())
+        self.learning.lock()
     }
 }
 

@@ -6,10 +6,11 @@
 use std::{
     future::Future,
     pin::Pin,
-    sync::{Arc, Mutex},
+    sync::Arc,
     time::{Duration, Instant},
 };
 
+use parking_lot::Mutex;
 use tokio::sync::mpsc;
 
 use super::{
@@ -150,7 +151,7 @@ pub fn status(state: &BotState) -> String {
     match state.team().as_ref() {
         None => "I am not leading a team now.".to_owned(),
         Some(link) => {
-            let monitor = link.monitor.lock().unwrap_or_else(|p| p.into_inner());
+            let monitor = link.monitor.lock();
             format!(
                 "Team goal: {} ({:.1} min). {}",
                 link.goal,
@@ -190,7 +191,7 @@ impl Drop for Team {
             return;
         }
         let prefix = &self.state.shared.config.prefix;
-        let monitor = self.monitor.lock().unwrap_or_else(|p| p.into_inner());
+        let monitor = self.monitor.lock();
         for member in &monitor.members {
             let busy = member.job.as_ref().is_some_and(|j| !j.state.is_over());
             if busy && !member.name.eq_ignore_ascii_case(&self.state.name) {
@@ -203,8 +204,8 @@ impl Drop for Team {
 type OwnJob<'a> = Pin<Box<dyn Future<Output = bool> + 'a>>;
 
 impl Team {
-    fn monitor(&self) -> std::sync::MutexGuard<'_, Monitor> {
-        self.monitor.lock().unwrap_or_else(|p| p.into_inner())
+    fn monitor(&self) -> parking_lot::MutexGuard<'_, Monitor> {
+        self.monitor.lock()
     }
 
     fn me(&self) -> &str {

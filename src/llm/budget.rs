@@ -7,9 +7,10 @@
 
 use std::{
     collections::VecDeque,
-    sync::{Mutex, MutexGuard},
     time::{Duration, Instant},
 };
+
+use parking_lot::{Mutex, MutexGuard};
 
 use crate::config::{BudgetLimit, BudgetMeasure, BudgetScope};
 
@@ -68,7 +69,7 @@ pub fn human(wait: Duration) -> String {
 impl Ledger {
     fn lock(&self) -> MutexGuard<'_, VecDeque<Entry>> {
         // Every change is one push, pop or assignment: a panic cannot leave it half-done.
-        self.0.lock().unwrap_or_else(|p| p.into_inner())
+        self.0.lock()
     }
 
     /// Calls and tokens within `window` before `now`.

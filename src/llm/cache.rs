@@ -9,9 +9,9 @@ use std::{
     collections::HashMap,
     io::Write,
     path::PathBuf,
-    sync::{Mutex, MutexGuard},
 };
 
+use parking_lot::{Mutex, MutexGuard};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
@@ -109,7 +109,7 @@ impl ReplyCache {
     }
 
     fn lock(&self) -> MutexGuard<'_, State> {
-        self.state.lock().unwrap_or_else(|p| p.into_inner())
+        self.state.lock()
     }
 
     /// The answer kept for `key`.

@@ -9,9 +9,10 @@
 
 use std::{
     collections::VecDeque,
-    sync::{Mutex, MutexGuard},
     time::{Duration, Instant},
 };
+
+use parking_lot::{Mutex, MutexGuard};
 
 /// What a response's headers say of the endpoint's limits.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -85,7 +86,7 @@ impl Limiter {
     }
 
     fn lock(&self) -> MutexGuard<'_, State> {
-        self.0.lock().unwrap_or_else(|p| p.into_inner())
+        self.0.lock()
     }
 
     /// Lets a request of about `tokens` tokens through at `now`, or says how long to wait before asking again.

@@ -18,9 +18,11 @@
 
 use std::{
     collections::BTreeMap,
-    sync::{Arc, Mutex, MutexGuard},
+    sync::Arc,
     time::{Duration, Instant},
 };
+
+use parking_lot::{Mutex, MutexGuard};
 
 use crate::config::MAX_LLM_BACKOFF;
 
@@ -133,7 +135,7 @@ type Meter = Mutex<Tally>;
 
 fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
     // Every write is a whole update under the lock: a panic elsewhere cannot leave one half-done.
-    mutex.lock().unwrap_or_else(|p| p.into_inner())
+    mutex.lock()
 }
 
 /// What a bot's client is waiting for, for `!status`.

@@ -4,7 +4,7 @@
 use std::{
     collections::HashMap,
     str::FromStr,
-    sync::{LazyLock, Mutex},
+    sync::LazyLock,
     time::{Duration, Instant},
 };
 
@@ -15,6 +15,7 @@ use azalea::{
     inventory::operations::{ClickOperation, SwapClick},
     registry::builtin::{BlockKind, EntityKind},
 };
+use parking_lot::Mutex;
 use rhai::Dynamic;
 
 use super::{explore, facts, items, observe};
@@ -36,8 +37,8 @@ const CLAIM_FOR: Duration = Duration::from_secs(60);
 /// beside it would pick them up.
 const CLAIM_SPREAD: f64 = 2.5;
 
-fn claims() -> std::sync::MutexGuard<'static, HashMap<BlockPos, (String, Instant)>> {
-    CLAIMS.lock().unwrap_or_else(|p| p.into_inner())
+fn claims() -> parking_lot::MutexGuard<'static, HashMap<BlockPos, (String, Instant)>> {
+    CLAIMS.lock()
 }
 
 /// The blocks other bots of this process claimed (lapsed claims are dropped).

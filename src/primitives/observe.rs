@@ -195,6 +195,11 @@ pub fn biome(bot: &BotHandle) -> Option<String> {
     Some(name.trim_start_matches("minecraft:").to_owned())
 }
 
+/// The block at `pos` as the bot sees it, by name (`None` where not loaded).
+pub fn block_name(bot: &BotHandle, [x, y, z]: [i32; 3]) -> Option<String> {
+    block_kind(bot, BlockPos::new(x, y, z)).map(strip)
+}
+
 /// The blocks of the box `min`..=`max` as the bot sees them, by name (`None` where not loaded).
 pub fn area(bot: &BotHandle, min: [i32; 3], max: [i32; 3]) -> super::area::Area {
     super::area::Area::capture(min, max, |[x, y, z]| block_kind(bot, BlockPos::new(x, y, z)).map(strip))

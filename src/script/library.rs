@@ -7,9 +7,10 @@
 use std::{
     collections::BTreeMap,
     path::{Path, PathBuf},
-    sync::{Arc, RwLock},
+    sync::Arc,
 };
 
+use parking_lot::RwLock;
 use rhai::AST;
 
 /// A compiled script.
@@ -79,11 +80,11 @@ impl ScriptLibrary {
     }
 
     pub fn get(&self, name: &str) -> Option<Arc<Script>> {
-        self.scripts.read().unwrap_or_else(|p| p.into_inner()).get(name).cloned()
+        self.scripts.read().get(name).cloned()
     }
 
     pub fn names(&self) -> Vec<String> {
-        self.scripts.read().unwrap_or_else(|p| p.into_inner()).keys().cloned().collect()
+        self.scripts.read().keys().cloned().collect()
     }
 
     /// Brings one file's entry up to date with the disk. `None` if `path` is not a script file.
@@ -93,7 +94,7 @@ impl ScriptLibrary {
         let source = match std::fs::read_to_string(path) {
             Ok(source) => source,
             Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
-                let removed = self.scripts.write().unwrap_or_else(|p| p.into_inner()).remove(&name);
+                let removed = self.scripts.write().remove(&name);
                 return removed.map(|_| LoadEvent::Removed { name });
             }
             Err(err) => return Some(LoadEvent::Failed { file, line: None, message: err.to_string(), kept: self.get(&name).is_some() }),
@@ -101,7 +102,7 @@ impl ScriptLibrary {
         match super::compile(&source, &["args"]) {
             Ok(ast) => {
                 let script = Arc::new(Script { name: name.clone(), path: path.to_owned(), source, ast: Arc::new(ast) });
-                self.scripts.write().unwrap_or_else(|p| p.into_inner()).insert(name.clone(), script);
+                self.scripts.write().insert(name.clone(), script);
                 Some(LoadEvent::Loaded { name })
             }
             Err(err) => Some(LoadEvent::Failed { file, line: err.line(), message: err.message(), kept: self.get(&name).is_some() }),

@@ -5,10 +5,11 @@
 //! the bot said, what it printed, the inventory before and after, and how long it took.
 
 use std::{
-    sync::{Arc, Mutex},
+    sync::Arc,
     time::{Duration, Instant},
 };
 
+use parking_lot::Mutex;
 use rhai::{AST, CallFnOptions, Dynamic, EvalAltResult, Map, Scope};
 
 use super::{
@@ -113,7 +114,7 @@ struct Recording {
 impl Host for Recording {
     fn call(&self, call: Call, bounds: &RunBounds) -> Answer {
         if let Call::Chat { text } = &call {
-            self.chat.lock().unwrap_or_else(|p| p.into_inner()).push(text.clone());
+            self.chat.lock().push(text.clone());
         }
         let killed = match &call {
             Call::KillMob { name, .. } => Some(name.clone()),
@@ -121,7 +122,7 @@ impl Host for Recording {
         };
         let answer = self.inner.call(call, bounds);
         if let (Some(mob), Ok(_)) = (killed, &answer) {
-            self.kills.lock().unwrap_or_else(|p| p.into_inner()).push(mob);
+            self.kills.lock().push(mob);
         }
         answer
     }
@@ -139,10 +140,10 @@ pub fn run(job: Job, host: Arc<dyn Host>) -> Report {
     let printed = Arc::new(Mutex::new(Vec::new()));
     {
         let printed_by_print = printed.clone();
-        engine.on_print(move |text| printed_by_print.lock().unwrap_or_else(|p| p.into_inner()).push(text.to_owned()));
+        engine.on_print(move |text| printed_by_print.lock().push(text.to_owned()));
         let printed_by_debug = printed.clone();
         engine.on_debug(move |text, _source, pos| {
-            printed_by_debug.lock().unwrap_or_else(|p| p.into_inner()).push(format!("[{pos}] {text}"))
+            printed_by_debug.lock().push(format!("[{pos}] {text}"))
         });
     }
 
@@ -169,9 +170,9 @@ pub fn run(job: Job, host: Arc<dyn Host>) -> Report {
     // The inventory after is read even when the run was stopped, with a fresh bound.
     let after_bounds = RunBounds::new(StopFlag::default(), &Limits { deadline: Duration::from_secs(5), ..job.limits });
     let inventory_after = inventory(&*recording, &after_bounds);
-    let chat = std::mem::take(&mut *recording.chat.lock().unwrap_or_else(|p| p.into_inner()));
-    let printed = std::mem::take(&mut *printed.lock().unwrap_or_else(|p| p.into_inner()));
-    let kills = std::mem::take(&mut *recording.kills.lock().unwrap_or_else(|p| p.into_inner()));
+    let chat = std::mem::take(&mut *recording.chat.lock());
+    let printed = std::mem::take(&mut *printed.lock());
+    let kills = std::mem::take(&mut *recording.kills.lock());
     Report { name: job.name, outcome, chat, printed, kills, inventory_before, inventory_after, elapsed: started.elapsed() }
 }
 

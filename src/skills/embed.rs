@@ -5,9 +5,9 @@
 
 use std::{
     path::{Path, PathBuf},
-    sync::Mutex,
 };
 
+use parking_lot::Mutex;
 use fastembed::{InitOptionsUserDefined, Pooling, TextEmbedding, TokenizerFiles, UserDefinedEmbeddingModel};
 
 /// The model's folder inside the models folder, and the id stored with every index built from it.
@@ -112,7 +112,7 @@ impl Embedder {
         if texts.is_empty() {
             return Ok(Vec::new());
         }
-        let mut model = self.model.lock().unwrap_or_else(|p| p.into_inner());
+        let mut model = self.model.lock();
         let vectors = model.embed(texts, Some(64)).map_err(|err| EmbedError::Embed(err.to_string()))?;
         Ok(vectors.into_iter().map(normalized).collect())
     }

@@ -15,11 +15,12 @@ pub mod text;
 use std::{
     collections::BTreeMap,
     path::{Path, PathBuf},
-    sync::{Arc, Mutex, RwLock},
+    sync::Arc,
 };
 
 pub use embed::{EmbedError, Embedder, FETCH_COMMAND, MODEL_ID};
 pub use index::{INDEX_DIR, SkillIndex, SyncReport, cosine_index, read_manifest};
+use parking_lot::{Mutex, RwLock};
 use rhai::AST;
 pub use store::{Skill, call_args, skill_name, utc_now, valid_name, write_atomically};
 use store::ReadError;
@@ -190,7 +191,7 @@ impl SkillLibrary {
         }
         let texts: Vec<(String, String)> = skills.values().map(|s| (s.name.clone(), s.search_text())).collect();
         let lexical = lexical::Lexical::new(texts.iter().map(|(name, text)| (name.as_str(), text.as_str())));
-        *library.loaded.write().unwrap_or_else(|p| p.into_inner()) = Loaded { functions: merge(&skills), skills, lexical };
+        *library.loaded.write() = Loaded { functions: merge(&skills), skills, lexical };
         (library, events)
     }
 
@@ -200,7 +201,7 @@ impl SkillLibrary {
         match Embedder::load(models_dir) {
             Ok(embedder) => self.enable_search_with(Arc::new(embedder)),
             Err(err) => {
-                *self.search.write().unwrap_or_else(|p| p.into_inner()) = Search::Off(err.to_string());
+                *self.search.write() = Search::Off(err.to_string());
                 Err(err.into())
             }
         }
@@ -208,14 +209,14 @@ impl SkillLibrary {
 
     /// As [`Self::enable_search`], with a model already loaded.
     pub fn enable_search_with(&self, embedder: Arc<Embedder>) -> Result<SyncReport, SkillError> {
-        let _writing = self.writing.lock().unwrap_or_else(|p| p.into_inner());
+        let _writing = self.writing.lock();
         let opened = SkillIndex::open(&self.dir, &embedder, &self.search_texts());
         self.finish_enabling(embedder, opened)
     }
 
     /// Throws the index away and embeds every skill again (`wayfarer skills reindex`).
     pub fn reindex(&self, embedder: Arc<Embedder>) -> Result<SyncReport, SkillError> {
-        let _writing = self.writing.lock().unwrap_or_else(|p| p.into_inner());
+        let _writing = self.writing.lock();
         let rebuilt = SkillIndex::rebuild(&self.dir, &embedder, &self.search_texts());
         self.finish_enabling(embedder, rebuilt)
     }
@@ -225,7 +226,7 @@ impl SkillLibrary {
         embedder: Arc<Embedder>,
         opened: Result<(SkillIndex, SyncReport), SkillError>,
     ) -> Result<SyncReport, SkillError> {
-        let mut search = self.search.write().unwrap_or_else(|p| p.into_inner());
+        let mut search = self.search.write();
         match opened {
             Ok((index, report)) => {
                 *search = Search::Ready { embedder, index: Mutex::new(index) };
@@ -241,7 +242,7 @@ impl SkillLibrary {
     /// Search loads the model from `models_dir` the first time it is needed, and tries again on every search until
     /// it succeeds (so `make models` while the bot runs is enough). Keeps an idle bot small and its start fast.
     pub fn search_lazily(&self, models_dir: PathBuf) {
-        let mut search = self.search.write().unwrap_or_else(|p| p.into_inner());
+        let mut search = self.search.write();
         if !matches!(*search, Search::Ready { .. }) {
             *search = Search::Lazy(models_dir);
         }
@@ -249,7 +250,7 @@ impl SkillLibrary {
 
     /// Whether the model is loaded and the index open.
     pub fn search_ready(&self) -> bool {
-        matches!(*self.search.read().unwrap_or_else(|p| p.into_inner()), Search::Ready { .. })
+        matches!(*self.search.read(), Search::Ready { .. })
     }
 
     pub fn dir(&self) -> &Path {
@@ -257,16 +258,16 @@ impl SkillLibrary {
     }
 
     pub fn get(&self, name: &str) -> Option<Arc<Skill>> {
-        self.loaded.read().unwrap_or_else(|p| p.into_inner()).skills.get(name).cloned()
+        self.loaded.read().skills.get(name).cloned()
     }
 
     /// Every skill, by name.
     pub fn list(&self) -> Vec<Arc<Skill>> {
-        self.loaded.read().unwrap_or_else(|p| p.into_inner()).skills.values().cloned().collect()
+        self.loaded.read().skills.values().cloned().collect()
     }
 
     pub fn len(&self) -> usize {
-        self.loaded.read().unwrap_or_else(|p| p.into_inner()).skills.len()
+        self.loaded.read().skills.len()
     }
 
     pub fn is_empty(&self) -> bool {
@@ -275,7 +276,7 @@ impl SkillLibrary {
 
     /// Every skill's functions in one library, for [`crate::script::runner::Job::library`].
     pub fn functions(&self) -> Arc<AST> {
-        self.loaded.read().unwrap_or_else(|p| p.into_inner()).functions.clone()
+        self.loaded.read().functions.clone()
     }
 
     /// The `k` skills that best match `query`, best first: the nearest in meaning (embeddings) and the ones sharing its
@@ -288,7 +289,7 @@ impl SkillLibrary {
     /// As [`Self::retrieve`], by meaning or by words alone when asked (to measure what each half brings).
     pub fn retrieve_by(&self, query: &str, k: usize, mode: SearchMode) -> Result<Vec<Match>, SkillError> {
         self.load_search_if_lazy()?;
-        let search = self.search.read().unwrap_or_else(|p| p.into_inner());
+        let search = self.search.read();
         let (embedder, index) = match &*search {
             Search::Ready { embedder, index } => (embedder, index),
             Search::Off(reason) => return Err(SkillError::SearchOff(reason.clone())),
@@ -298,10 +299,10 @@ impl SkillLibrary {
         let mut lists = Vec::new();
         if mode != SearchMode::Words {
             let vector = embedder.embed_one(query)?;
-            lists.push(index.lock().unwrap_or_else(|p| p.into_inner()).search(&vector, pool)?);
+            lists.push(index.lock().search(&vector, pool)?);
         }
         let asked = {
-            let loaded = self.loaded.read().unwrap_or_else(|p| p.into_inner());
+            let loaded = self.loaded.read();
             if mode != SearchMode::Meaning {
                 lists.push(loaded.lexical.search(query, pool));
             }
@@ -317,7 +318,7 @@ impl SkillLibrary {
     /// The embedding model search uses (loading it first if search is lazy), for other text to embed alike.
     pub fn embedder(&self) -> Result<Arc<Embedder>, SkillError> {
         self.load_search_if_lazy()?;
-        match &*self.search.read().unwrap_or_else(|p| p.into_inner()) {
+        match &*self.search.read() {
             Search::Ready { embedder, .. } => Ok(embedder.clone()),
             Search::Off(reason) => Err(SkillError::SearchOff(reason.clone())),
             Search::Lazy(_) => Err(SkillError::SearchOff("the embedding model is not loaded".to_owned())),
@@ -325,7 +326,7 @@ impl SkillLibrary {
     }
 
     fn load_search_if_lazy(&self) -> Result<(), SkillError> {
-        let lazy = match &*self.search.read().unwrap_or_else(|p| p.into_inner()) {
+        let lazy = match &*self.search.read() {
             Search::Lazy(models_dir) => Some(models_dir.clone()),
             _ => None,
         };
@@ -348,7 +349,7 @@ impl SkillLibrary {
             return Err(SkillError::Invalid("the description is empty".to_owned()));
         }
 
-        let _writing = self.writing.lock().unwrap_or_else(|p| p.into_inner());
+        let _writing = self.writing.lock();
         let existing = self.get(&new.name);
         let (name, code, version) = match (&existing, on_collision) {
             (None, _) => (new.name.clone(), new.code.clone(), 1),
@@ -377,7 +378,7 @@ impl SkillLibrary {
 
     /// Removes a skill's files, its functions and its vector.
     pub fn remove(&self, name: &str) -> Result<(), SkillError> {
-        let _writing = self.writing.lock().unwrap_or_else(|p| p.into_inner());
+        let _writing = self.writing.lock();
         if self.get(name).is_none() {
             return Err(SkillError::Unknown(name.to_owned()));
         }
@@ -389,7 +390,7 @@ impl SkillLibrary {
     /// nothing changed.
     pub fn reload(&self, path: &Path) -> Option<SkillEvent> {
         let name = skill_name(path)?;
-        let _writing = self.writing.lock().unwrap_or_else(|p| p.into_inner());
+        let _writing = self.writing.lock();
         match store::read(&self.dir, &name) {
             Ok(skill) => {
                 if let Some(old) = self.get(&name)
@@ -427,13 +428,13 @@ impl SkillLibrary {
         let text = skill.search_text();
         let name = skill.name.clone();
         {
-            let mut loaded = self.loaded.write().unwrap_or_else(|p| p.into_inner());
+            let mut loaded = self.loaded.write();
             loaded.skills.insert(name.clone(), skill);
             loaded.functions = merge(&loaded.skills);
             loaded.lexical.upsert(&name, &text);
         }
-        if let Search::Ready { embedder, index } = &*self.search.read().unwrap_or_else(|p| p.into_inner()) {
-            let mut index = index.lock().unwrap_or_else(|p| p.into_inner());
+        if let Search::Ready { embedder, index } = &*self.search.read() {
+            let mut index = index.lock();
             if !index.is_current(&name, &text) {
                 let vector = embedder.embed_one(&text)?;
                 index.insert(&name, &text, &vector)?;
@@ -445,13 +446,13 @@ impl SkillLibrary {
 
     fn uninstall(&self, name: &str) -> Result<(), SkillError> {
         {
-            let mut loaded = self.loaded.write().unwrap_or_else(|p| p.into_inner());
+            let mut loaded = self.loaded.write();
             loaded.skills.remove(name);
             loaded.functions = merge(&loaded.skills);
             loaded.lexical.remove(name);
         }
-        if let Search::Ready { index, .. } = &*self.search.read().unwrap_or_else(|p| p.into_inner()) {
-            let mut index = index.lock().unwrap_or_else(|p| p.into_inner());
+        if let Search::Ready { index, .. } = &*self.search.read() {
+            let mut index = index.lock();
             if index.remove(name)? {
                 index.save()?;
             }
