@@ -40,9 +40,10 @@ demo: setup models build
 map: setup
 	node $(SERVER_DIR)/tools/map.js --seed $(SEED) --out seed-$(SEED).png
 
-## test: every test: Rust unit + integration tests against the test world, the Mineflayer referee, and each fuzz
+## test: the format check (rustfmt.toml), then every test: Rust unit + integration tests against the test world, the Mineflayer referee, and each fuzz
 ## target for a few seconds
 test: setup models
+	$(CARGO) fmt --check
 	$(CARGO) test --benches --no-run
 	$(CARGO) test -- --test-threads 2
 	.ci/fuzz $(FUZZ_CI_SECONDS)

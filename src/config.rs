@@ -90,7 +90,8 @@ pub enum Role {
 }
 
 impl Role {
-    pub const ALL: [Role; 6] = [Role::Curriculum, Role::Action, Role::Critic, Role::Description, Role::Leader, Role::Memory];
+    pub const ALL: [Role; 6] =
+        [Role::Curriculum, Role::Action, Role::Critic, Role::Description, Role::Leader, Role::Memory];
 
     /// The most tokens one answer may have unless `[llm.max_tokens]` says otherwise: enough for the role's format (a
     /// plan or a verdict needs a few hundred, code a thousand or so), so a small model that rambles is cut off instead
@@ -225,9 +226,7 @@ pub fn resolve_budget(
         file.iter().map(|(key, value)| (key.clone(), (*value, "[llm.budget]"))).collect();
     for pair in flags.iter().map(|p| p.trim()).filter(|p| !p.is_empty()) {
         let Some((key, value)) = pair.split_once('=') else {
-            return Err(ConfigError::Llm(format!(
-                "budget {pair:?} is not KEY=NUMBER (e.g. bot_calls_per_hour=100)"
-            )));
+            return Err(ConfigError::Llm(format!("budget {pair:?} is not KEY=NUMBER (e.g. bot_calls_per_hour=100)")));
         };
         let value = value.trim().replace('_', "").parse::<i64>().map_err(|_| {
             ConfigError::Llm(format!("budget {}: {:?} is not a whole number", key.trim(), value.trim()))
@@ -245,7 +244,13 @@ pub fn resolve_budget(
                 "budget {name} = {value} in {source}: use a whole number of at least 1 (leave it out for no limit)"
             )));
         }
-        limits.push(BudgetLimit { scope: *scope, measure: *measure, window: *window, limit: value as u64, key: name.to_string() });
+        limits.push(BudgetLimit {
+            scope: *scope,
+            measure: *measure,
+            window: *window,
+            limit: value as u64,
+            key: name.to_string(),
+        });
     }
     Ok(limits)
 }
@@ -594,7 +599,8 @@ impl Config {
         }
         let team = resolve_team(args.role, args.leader, args.workers, file.team.unwrap_or_default(), &username, bots)?;
         let memory = resolve_memory(file.memory.unwrap_or_default(), args.no_memory)?;
-        let dashboard = resolve_dashboard(args.dashboard, args.dashboard_token, file.dashboard.unwrap_or_default(), &owners)?;
+        let dashboard =
+            resolve_dashboard(args.dashboard, args.dashboard_token, file.dashboard.unwrap_or_default(), &owners)?;
         Ok(Self {
             team,
             memory,
@@ -686,7 +692,16 @@ pub struct Reflexes {
 
 impl Default for Reflexes {
     fn default() -> Self {
-        Self { eat: true, defend: true, flee: true, breathe: true, escape_fire: true, recover: true, hunt: true, shelter: true }
+        Self {
+            eat: true,
+            defend: true,
+            flee: true,
+            breathe: true,
+            escape_fire: true,
+            recover: true,
+            hunt: true,
+            shelter: true,
+        }
     }
 }
 
@@ -794,7 +809,9 @@ fn resolve_dashboard(
 ) -> Result<Option<DashboardConfig>, ConfigError> {
     let Some(text) = address.or(file.address) else { return Ok(None) };
     let address = text.trim().parse::<std::net::SocketAddr>().map_err(|_| {
-        ConfigError::Dashboard(format!("address {text:?} is not IP:PORT (e.g. 127.0.0.1:8080, or 0.0.0.0:8080 with a token)"))
+        ConfigError::Dashboard(format!(
+            "address {text:?} is not IP:PORT (e.g. 127.0.0.1:8080, or 0.0.0.0:8080 with a token)"
+        ))
     })?;
     let token = token.or(file.token).filter(|t| !t.is_empty());
     if let Some(token) = &token
@@ -1008,7 +1025,9 @@ fn resolve_llm(
     };
     let host = base_url.split_once("://").map_or("", |(_, rest)| rest).split(['/', '?', '#']).next().unwrap_or("");
     if host.is_empty() || base_url.chars().any(char::is_whitespace) {
-        return Err(ConfigError::Llm(format!("the endpoint {base_url:?} is not a URL (e.g. http://localhost:11434/v1)")));
+        return Err(ConfigError::Llm(format!(
+            "the endpoint {base_url:?} is not a URL (e.g. http://localhost:11434/v1)"
+        )));
     }
     let retries = file.retries.unwrap_or(defaults.retries);
     if retries > MAX_LLM_RETRIES {
@@ -1092,7 +1111,9 @@ impl FileBackoff {
         let initial = secs(self.initial_delay_secs, default.initial, "initial_delay_secs")?;
         let max = secs(self.max_delay_secs, default.max.max(initial), "max_delay_secs")?;
         if max < initial {
-            return Err(ConfigError::Reconnect { reason: "max_delay_secs is smaller than initial_delay_secs".to_owned() });
+            return Err(ConfigError::Reconnect {
+                reason: "max_delay_secs is smaller than initial_delay_secs".to_owned(),
+            });
         }
         Ok(Backoff { initial, max })
     }
@@ -1100,7 +1121,8 @@ impl FileBackoff {
 
 impl FileConfig {
     pub fn load(path: &Path) -> Result<Self, ConfigError> {
-        let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read { path: path.to_owned(), source })?;
+        let text =
+            std::fs::read_to_string(path).map_err(|source| ConfigError::Read { path: path.to_owned(), source })?;
         toml::from_str(&text).map_err(|e| ConfigError::Parse { path: path.to_owned(), message: e.to_string() })
     }
 }
@@ -1127,7 +1149,9 @@ mod tests {
         let err = |file: &str| merge(Overrides::default(), file).unwrap_err().to_string();
         assert!(err("[memory]\nmax_memories = 5").contains("max_memories = 5: use 100"));
         assert!(err("[memory]\nrecency_weight = -1").contains("recency_weight = -1"));
-        assert!(err("[memory]\nrecency_weight = 0\nimportance_weight = 0\nrelevance_weight = 0").contains("three weights"));
+        assert!(
+            err("[memory]\nrecency_weight = 0\nimportance_weight = 0\nrelevance_weight = 0").contains("three weights")
+        );
         assert!(err("[memory]\nhalf_life_days = 0").contains("half_life_days"));
     }
 
@@ -1141,32 +1165,66 @@ mod tests {
         let config = asked("127.0.0.1:8080", "").unwrap().dashboard.unwrap();
         assert!(config.is_loopback());
         assert_eq!((config.token, config.owner.as_deref()), (None, Some("Alice")), "the first owner by default");
-        let config = asked("0.0.0.0:9000", "[dashboard]\ntoken = \"s3cret-token\"\nowner = \"bob\"").unwrap().dashboard.unwrap();
+        let config =
+            asked("0.0.0.0:9000", "[dashboard]\ntoken = \"s3cret-token\"\nowner = \"bob\"").unwrap().dashboard.unwrap();
         assert!(!config.is_loopback());
         assert_eq!((config.token.as_deref(), config.owner.as_deref()), (Some("s3cret-token"), Some("Bob")));
-        let from_file = merge(Overrides::default(), "[dashboard]\naddress = \"[::1]:8080\"").unwrap().dashboard.unwrap();
+        let from_file =
+            merge(Overrides::default(), "[dashboard]\naddress = \"[::1]:8080\"").unwrap().dashboard.unwrap();
         assert!(from_file.is_loopback());
         let err = |address: &str, file: &str| asked(address, file).unwrap_err().to_string();
         assert!(err("localhost", "").contains("is not IP:PORT"));
-        assert!(err("127.0.0.1:8080", "[dashboard]\nowner = \"Mallory\"").contains("not one of the owners (Alice, Bob)"));
+        assert!(
+            err("127.0.0.1:8080", "[dashboard]\nowner = \"Mallory\"").contains("not one of the owners (Alice, Bob)")
+        );
         assert!(err("127.0.0.1:8080", "[dashboard]\ntoken = \"a b\"").contains("at least 8 letters"));
-        assert!(toml::from_str::<FileConfig>("[dashboard]\nport = 1").unwrap_err().to_string().contains("unknown field `port`"));
+        assert!(
+            toml::from_str::<FileConfig>("[dashboard]\nport = 1")
+                .unwrap_err()
+                .to_string()
+                .contains("unknown field `port`")
+        );
     }
 
     #[test]
     fn teams_resolve_and_bad_settings_are_named() {
-        let config = merge(Overrides { role: Some(TeamRole::Leader), bots: Some(3), username: Some("Crew".into()), ..Default::default() }, "").unwrap();
-        assert_eq!((config.team.leader_here.as_deref(), config.team.leader.as_deref()), (Some("Crew_1"), Some("Crew_1")));
+        let config = merge(
+            Overrides {
+                role: Some(TeamRole::Leader),
+                bots: Some(3),
+                username: Some("Crew".into()),
+                ..Default::default()
+            },
+            "",
+        )
+        .unwrap();
+        assert_eq!(
+            (config.team.leader_here.as_deref(), config.team.leader.as_deref()),
+            (Some("Crew_1"), Some("Crew_1"))
+        );
         assert_eq!(config.team.silent_after, Duration::from_secs(300));
         let config = merge(Overrides::default(), "[team]\nleader = \"Boss\"\nsilent_after_secs = 60").unwrap();
         assert_eq!((config.team.leader_here, config.team.leader.as_deref()), (None, Some("Boss")));
         assert_eq!(config.team.silent_after, Duration::from_secs(60));
-        let config = merge(Overrides { workers: vec!["Crew".into()], ..Default::default() }, "[team]\nrole = \"leader\"").unwrap();
-        assert_eq!((config.team.leader_here.as_deref(), config.team.workers.as_slice()), (Some("Wayfarer"), &["Crew".to_owned()][..]));
+        let config =
+            merge(Overrides { workers: vec!["Crew".into()], ..Default::default() }, "[team]\nrole = \"leader\"")
+                .unwrap();
+        assert_eq!(
+            (config.team.leader_here.as_deref(), config.team.workers.as_slice()),
+            (Some("Wayfarer"), &["Crew".to_owned()][..])
+        );
         let err = |args: Overrides, file: &str| merge(args, file).unwrap_err().to_string();
-        assert!(err(Overrides { leader: Some("a b".into()), ..Default::default() }, "").contains("\"a b\" is not a player name"));
-        assert!(err(Overrides { workers: vec!["Crew".into()], ..Default::default() }, "").contains("add --role leader"));
-        assert!(err(Overrides { role: Some(TeamRole::Leader), leader: Some("Boss".into()), ..Default::default() }, "").contains("cannot also take orders from Boss"));
+        assert!(
+            err(Overrides { leader: Some("a b".into()), ..Default::default() }, "")
+                .contains("\"a b\" is not a player name")
+        );
+        assert!(
+            err(Overrides { workers: vec!["Crew".into()], ..Default::default() }, "").contains("add --role leader")
+        );
+        assert!(
+            err(Overrides { role: Some(TeamRole::Leader), leader: Some("Boss".into()), ..Default::default() }, "")
+                .contains("cannot also take orders from Boss")
+        );
         assert!(err(Overrides::default(), "[team]\nsilent_after_secs = 1").contains("silent_after_secs = 1"));
         assert!(toml::from_str::<FileConfig>("[team]\nrole = \"boss\"").is_err());
         assert_eq!("Leader".parse::<TeamRole>(), Ok(TeamRole::Leader));
@@ -1188,7 +1246,11 @@ mod tests {
 
     #[test]
     fn flags_override_file() {
-        let args = Overrides { server: Some("mc.example.org:25570".into()), owners: vec!["Alice".into()], ..Default::default() };
+        let args = Overrides {
+            server: Some("mc.example.org:25570".into()),
+            owners: vec!["Alice".into()],
+            ..Default::default()
+        };
         let config = merge(args, "server = \"other\"\nowners = [\"Bob\"]\nusername = \"Scout\"\nbots = 3").unwrap();
         assert_eq!(config.server.to_string(), "mc.example.org:25570");
         assert_eq!(config.owners, ["Alice"]);
@@ -1214,10 +1276,12 @@ mod tests {
         assert_eq!((ollama.model_for(Role::Action), ollama.model_for(Role::Critic)), ("qwen2.5-coder", "llama3.2"));
         assert_eq!(ollama.timeout, Duration::from_secs(300));
 
-        let flag = resolve_llm(Some("http://127.0.0.1:8080/v1".into()), Some("local".into()), None, FileLlm {
-            base_url: Some("http://elsewhere/v1".into()),
-            ..FileLlm::default()
-        })
+        let flag = resolve_llm(
+            Some("http://127.0.0.1:8080/v1".into()),
+            Some("local".into()),
+            None,
+            FileLlm { base_url: Some("http://elsewhere/v1".into()), ..FileLlm::default() },
+        )
         .unwrap()
         .unwrap();
         assert_eq!((flag.base_url.as_str(), flag.model.as_str()), ("http://127.0.0.1:8080/v1", "local"), "flags win");
@@ -1259,10 +1323,15 @@ mod tests {
         let llm = merge(args, text).unwrap().llm.unwrap();
         assert_eq!((llm.max_tokens_for(Role::Action), llm.max_tokens_for(Role::Critic)), (2000, 300));
         assert_eq!(llm.requests_per_minute, Some(60));
-        let budget: Vec<(&str, u64, u64)> = llm.budget.iter().map(|b| (b.key.as_str(), b.limit, b.window.as_secs())).collect();
+        let budget: Vec<(&str, u64, u64)> =
+            llm.budget.iter().map(|b| (b.key.as_str(), b.limit, b.window.as_secs())).collect();
         assert_eq!(
             budget,
-            [("bot_calls_per_hour", 20, 3600), ("bot_tokens_per_day", 50_000, 86_400), ("process_tokens_per_day", 2_000_000, 86_400)],
+            [
+                ("bot_calls_per_hour", 20, 3600),
+                ("bot_tokens_per_day", 50_000, 86_400),
+                ("process_tokens_per_day", 2_000_000, 86_400)
+            ],
             "the flag wins over the file, key by key"
         );
         let cache = llm.cache.clone().unwrap();
@@ -1276,10 +1345,16 @@ mod tests {
     fn bad_budget_settings_are_refused_at_start_naming_the_key() {
         let flag = |pair: &str| merge(Overrides { llm_budget: vec![pair.into()], ..Overrides::default() }, "");
         let err = |result: Result<Config, ConfigError>| result.unwrap_err().to_string();
-        assert!(err(flag("bot_calls_per_minute=5")).contains("unknown budget \"bot_calls_per_minute\" in --llm-budget: use bot_calls_per_hour"));
+        assert!(
+            err(flag("bot_calls_per_minute=5"))
+                .contains("unknown budget \"bot_calls_per_minute\" in --llm-budget: use bot_calls_per_hour")
+        );
         assert!(err(flag("bot_calls_per_hour")).contains("is not KEY=NUMBER"));
         assert!(err(flag("bot_calls_per_hour=lots")).contains("bot_calls_per_hour: \"lots\" is not a whole number"));
-        assert!(err(flag("process_tokens_per_day=0")).contains("budget process_tokens_per_day = 0 in --llm-budget: use a whole number of at least 1"));
+        assert!(
+            err(flag("process_tokens_per_day=0"))
+                .contains("budget process_tokens_per_day = 0 in --llm-budget: use a whole number of at least 1")
+        );
         let file = |text: &str| err(merge(Overrides::default(), text));
         assert!(file("[llm.budget]\nbot_calls_per_hour = -3").contains("bot_calls_per_hour = -3 in [llm.budget]"));
         assert!(file("[llm.budget]\ncalls = 3").contains("unknown budget \"calls\" in [llm.budget]"));
@@ -1289,7 +1364,10 @@ mod tests {
         assert!(with_llm("[llm.max_tokens]\naction = 5").contains("max_tokens.action = 5: use 16 to 32768"));
         assert!(with_llm("[llm.prices.x]\ninput = -1\noutput = 1").contains("prices.\"x\""));
         let float = Config::from_toml("[llm.budget]\nbot_calls_per_hour = 1.5", Overrides::default()).unwrap_err();
-        assert!(float.to_string().contains("bot_calls_per_hour") && float.to_string().contains("expected i64"), "{float}");
+        assert!(
+            float.to_string().contains("bot_calls_per_hour") && float.to_string().contains("expected i64"),
+            "{float}"
+        );
     }
 
     #[test]

@@ -23,7 +23,9 @@ fn bridges_a_river_to_its_owner() {
     world.cmd(json!({ "cmd": "fill", "from": [rx, level - 2, sz - length], "to": [rx + 6, level, sz + length], "block": "water" }));
     // The far bank, level with the near one where Alice waits.
     let (ax, az) = (rx + 9, sz);
-    world.cmd(json!({ "cmd": "fill", "from": [rx + 7, level - 3, az - 2], "to": [ax + 1, level, az + 2], "block": "dirt" }));
+    world.cmd(
+        json!({ "cmd": "fill", "from": [rx + 7, level - 3, az - 2], "to": [ax + 1, level, az + 2], "block": "dirt" }),
+    );
     world.cmd(json!({ "cmd": "fill", "from": [rx + 7, level + 1, az - 2], "to": [ax + 1, level + 4, az + 2], "block": "air" }));
     let alice = [ax as f64 + 0.5, (level + 1) as f64, az as f64 + 0.5];
     world.add_player("Alice", alice);
@@ -54,5 +56,10 @@ fn bridges_a_river_to_its_owner() {
         .filter(|e| e["event"] == "blockPlaced" && e["name"] == "Wayfarer" && e["block"] == "cobblestone")
         .filter(|e| (rx..=rx + 6).contains(&e["x"].as_i64().unwrap()) && e["y"].as_i64() == Some(level))
         .collect();
-    assert!(on_the_river.len() >= 3, "the bot crossed but did not bridge the river at x {rx}..={}, y {level}: it placed {:?}", rx + 6, world.events_since(0).iter().filter(|e| e["event"] == "blockPlaced").collect::<Vec<_>>());
+    assert!(
+        on_the_river.len() >= 3,
+        "the bot crossed but did not bridge the river at x {rx}..={}, y {level}: it placed {:?}",
+        rx + 6,
+        world.events_since(0).iter().filter(|e| e["event"] == "blockPlaced").collect::<Vec<_>>()
+    );
 }

@@ -10,10 +10,7 @@ use support::*;
 fn craft_item_crafts_and_explains_what_is_missing() {
     let scripts = ScriptDir::new(
         "craft",
-        &[
-            ("planks.rhai", "craftItem(\"oak_planks\", 8)"),
-            ("pickaxe.rhai", "craftItem(\"wooden_pickaxe\", 1)"),
-        ],
+        &[("planks.rhai", "craftItem(\"oak_planks\", 8)"), ("pickaxe.rhai", "craftItem(\"wooden_pickaxe\", 1)")],
     );
     let (world, _bot) = world_with_scripted_bot(&scripts);
     give(&world, "Wayfarer", "oak_log", 2);

@@ -10,7 +10,8 @@ use serde_json::Value;
 use support::*;
 
 fn book(checkpoint: &ScriptDir) -> Value {
-    let text = std::fs::read_to_string(checkpoint.0.join("Wayfarer").join("goals.json")).expect("the goal book is written");
+    let text =
+        std::fs::read_to_string(checkpoint.0.join("Wayfarer").join("goals.json")).expect("the goal book is written");
     serde_json::from_str(&text).expect("the goal book is JSON")
 }
 
@@ -27,7 +28,11 @@ fn a_goal_cut_off_by_a_restart_goes_on_from_its_next_task() {
     drop(bot);
     let saved = book(&checkpoint);
     let goal = &saved["goals"][0];
-    assert_eq!((goal["text"].as_str(), goal["status"].as_str()), (Some("craft a wooden pickaxe"), Some("active")), "{saved}");
+    assert_eq!(
+        (goal["text"].as_str(), goal["status"].as_str()),
+        (Some("craft a wooden pickaxe"), Some("active")),
+        "{saved}"
+    );
     let tasks = goal["plans"][0]["tasks"].as_array().unwrap();
     assert_eq!(tasks.len(), steps);
     assert_eq!(tasks[0]["status"], "completed", "{saved}");
@@ -37,7 +42,8 @@ fn a_goal_cut_off_by_a_restart_goes_on_from_its_next_task() {
     let mut bot_args = vec!["--username", "Wayfarer", "--owner", "Alice"];
     bot_args.extend_from_slice(&args);
     let bot = Bot::start(&world.address(), &bot_args);
-    let going_on = world.expect_chat(back, "Wayfarer", "Going on with craft a wooden pickaxe:", Duration::from_secs(60));
+    let going_on =
+        world.expect_chat(back, "Wayfarer", "Going on with craft a wooden pickaxe:", Duration::from_secs(60));
     assert_eq!(going_on, format!("Going on with craft a wooden pickaxe: {done_before} of {steps} tasks were done."));
     world.expect_chat(back, "Wayfarer", "I succeeded in task: craft a wooden pickaxe", Duration::from_secs(180));
     let chat = world.chat_since(back).join("\n");
@@ -45,7 +51,12 @@ fn a_goal_cut_off_by_a_restart_goes_on_from_its_next_task() {
     assert!(!chat.contains("I will start task: Mine 3 "), "a done task was done again: {chat}");
     assert_eq!(inventory_count(&world, "Wayfarer", "wooden_pickaxe"), 1);
     let from = world.say("Alice", "!goals");
-    world.expect_chat(from, "Wayfarer", &format!("Goals, newest first: #1 craft a wooden pickaxe: completed, {steps}/{steps} tasks"), Duration::from_secs(5));
+    world.expect_chat(
+        from,
+        "Wayfarer",
+        &format!("Goals, newest first: #1 craft a wooden pickaxe: completed, {steps}/{steps} tasks"),
+        Duration::from_secs(5),
+    );
 
     // A goal an owner stops stays stopped through a restart, and can be dropped.
     let from = world.say("Alice", "!task get 40 logs");
@@ -57,7 +68,12 @@ fn a_goal_cut_off_by_a_restart_goes_on_from_its_next_task() {
     let _bot = Bot::start(&world.address(), &bot_args);
     world.expect_join(back, "Wayfarer", Duration::from_secs(60));
     let from = world.say("Alice", "!goals");
-    world.expect_chat(from, "Wayfarer", "Goals, newest first: #2 get 40 logs: stopped (stopped by Alice); #1 craft a wooden pickaxe: completed", Duration::from_secs(10));
+    world.expect_chat(
+        from,
+        "Wayfarer",
+        "Goals, newest first: #2 get 40 logs: stopped (stopped by Alice); #1 craft a wooden pickaxe: completed",
+        Duration::from_secs(10),
+    );
     assert!(!world.chat_since(back).join("\n").contains("Going on with"), "a stopped goal was resumed");
     let from = world.say("Alice", "!goal drop");
     world.expect_chat(from, "Wayfarer", "Dropped goal #2: get 40 logs.", Duration::from_secs(5));

@@ -8,8 +8,8 @@ mod support;
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use support::*;
 use support::fake_llm::FakeEndpoint;
+use support::*;
 
 fn code(description: &str, body: &str) -> String {
     format!("Plan: as below.\nDescription: {description}\n```rhai\n{body}\n```")
@@ -20,21 +20,30 @@ fn learns_three_skills_then_resumes() {
     let runtime = tokio::runtime::Runtime::new().unwrap();
     let endpoint = runtime.block_on(FakeEndpoint::start()).unwrap();
     // 1. The fixed first task: no curriculum call.
-    endpoint.push_content(code("Mines one oak log from the nearest tree.", "fn mineOneLog() {\n  mineBlock(\"oak_log\", 1)\n}"));
+    endpoint.push_content(code(
+        "Mines one oak log from the nearest tree.",
+        "fn mineOneLog() {\n  mineBlock(\"oak_log\", 1)\n}",
+    ));
     // 2. A proposal; the first code names the wrong item, the second works.
     endpoint.push_content(
         "{\"reasoning\": \"planks lead to tools\", \"task\": \"Craft 4 oak_planks\", \"context\": \"one log makes four\", \
          \"tracker\": {\"type\": \"craft\", \"item\": \"oak_planks\", \"count\": 4}}",
     );
     endpoint.push_content(code("Crafts planks.", "fn makePlanks() {\n  craftItem(\"oak_plank\", 4)\n}"));
-    endpoint.push_content(code("Crafts four oak planks from one oak log.", "fn makePlanks() {\n  craftItem(\"oak_planks\", 4)\n}"));
+    endpoint.push_content(code(
+        "Crafts four oak planks from one oak log.",
+        "fn makePlanks() {\n  craftItem(\"oak_planks\", 4)\n}",
+    ));
     // 3. An answer that is not JSON, then a proposal.
     endpoint.push_content("Let us craft a crafting table next.");
     endpoint.push_content(
         "{\"reasoning\": \"a table unlocks tools\", \"task\": \"Craft 1 crafting_table\", \"context\": \"four planks\", \
          \"tracker\": {\"type\": \"inventory\", \"item\": \"crafting_table\", \"count\": 1}}",
     );
-    endpoint.push_content(code("Crafts a crafting table from four planks.", "fn makeTable() {\n  craftItem(\"crafting_table\", 1)\n}"));
+    endpoint.push_content(code(
+        "Crafts a crafting table from four planks.",
+        "fn makeTable() {\n  craftItem(\"crafting_table\", 1)\n}",
+    ));
 
     let skills = ScriptDir::new("learn-skills", &[]);
     let checkpoint = ScriptDir::new("learn-checkpoint", &[]);
@@ -52,7 +61,8 @@ fn learns_three_skills_then_resumes() {
     expect("I succeeded in task: Craft 4 oak_planks", 30);
     expect("I will start task: Craft 1 crafting_table", 10);
     expect("I succeeded in task: Craft 1 crafting_table", 30);
-    let done = expect("Learning done: 3 tasks done, 0 failed; learned 3 skills (mineOneLog, makePlanks, makeTable)", 10);
+    let done =
+        expect("Learning done: 3 tasks done, 0 failed; learned 3 skills (mineOneLog, makePlanks, makeTable)", 10);
     assert!(done.contains("with 7 LLM calls") && done.contains("Voyager's loop makes 15"), "{done}");
     assert_eq!(inventory_count(&world, "Wayfarer", "crafting_table"), 1);
 
@@ -61,13 +71,28 @@ fn learns_three_skills_then_resumes() {
     assert!(requests.iter().all(|r| !system_message(r).starts_with("You judge")), "trackers judged every task");
     // The curriculum is told what was done; a bad answer is sent back with the reason.
     assert!(system_message(&requests[1]).starts_with("You plan what a Minecraft player should learn next"));
-    assert!(last_user_message(&requests[1]).contains("Completed tasks so far: Mine 1 wood log"), "{}", last_user_message(&requests[1]));
+    assert!(
+        last_user_message(&requests[1]).contains("Completed tasks so far: Mine 1 wood log"),
+        "{}",
+        last_user_message(&requests[1])
+    );
     // Before five tasks are done the curriculum sees no entities or biome (Voyager's warm-up); chests it does.
     let seen = last_user_message(&requests[1]);
-    assert!(seen.contains("Equipment: ") && seen.contains("Chests: none") && seen.contains("1/36 slots used"), "{seen}");
+    assert!(
+        seen.contains("Equipment: ") && seen.contains("Chests: none") && seen.contains("1/36 slots used"),
+        "{seen}"
+    );
     assert!(!seen.contains("Nearby entities") && !seen.contains("Biome"), "{seen}");
-    assert!(last_user_message(&requests[3]).contains("The function failed at line 2"), "{}", last_user_message(&requests[3]));
-    assert!(last_user_message(&requests[5]).starts_with("That cannot be used: no JSON object"), "{}", last_user_message(&requests[5]));
+    assert!(
+        last_user_message(&requests[3]).contains("The function failed at line 2"),
+        "{}",
+        last_user_message(&requests[3])
+    );
+    assert!(
+        last_user_message(&requests[5]).starts_with("That cannot be used: no JSON object"),
+        "{}",
+        last_user_message(&requests[5])
+    );
     // Skills learned earlier are shown to the action agent later: the nearest as code, the next by signature.
     let shown = system_message(&requests[6]);
     assert!(shown.contains("// makePlanks(): ") && shown.contains("// mineOneLog(): "), "{shown}");
@@ -91,7 +116,21 @@ fn learns_three_skills_then_resumes() {
          \"tracker\": {\"type\": \"inventory\", \"item\": \"oak_log\", \"count\": 2}}",
     );
     endpoint.push_content(code("Mines two oak logs.", "fn mineTwoLogs() {\n  mineBlock(\"oak_log\", 2)\n}"));
-    let bot = Bot::start(&world.address(), &["--username", "Wayfarer", "--owner", "Alice", "--skills", skills.path(), "--llm-url", &endpoint.base_url(), "--checkpoint", checkpoint.path()]);
+    let bot = Bot::start(
+        &world.address(),
+        &[
+            "--username",
+            "Wayfarer",
+            "--owner",
+            "Alice",
+            "--skills",
+            skills.path(),
+            "--llm-url",
+            &endpoint.base_url(),
+            "--checkpoint",
+            checkpoint.path(),
+        ],
+    );
     bot.expect_log("Wayfarer spawned at", Duration::from_secs(60));
     let from = world.say("Alice", "!learn start 1");
     world.expect_chat(from, "Wayfarer", "Learning for up to 1 tasks (3 done before", Duration::from_secs(10));
@@ -99,7 +138,8 @@ fn learns_three_skills_then_resumes() {
     world.expect_chat(from, "Wayfarer", "Learning done: 1 tasks done", Duration::from_secs(10));
     let resumed = &endpoint.requests()[7];
     assert!(
-        last_user_message(resumed).contains("Completed tasks so far: Mine 1 wood log, Craft 4 oak_planks, Craft 1 crafting_table"),
+        last_user_message(resumed)
+            .contains("Completed tasks so far: Mine 1 wood log, Craft 4 oak_planks, Craft 1 crafting_table"),
         "{}",
         last_user_message(resumed)
     );
@@ -138,5 +178,9 @@ fn the_learn_command_learns_and_exits() {
         .output()
         .unwrap();
     assert_eq!(output.status.code(), Some(1));
-    assert!(String::from_utf8_lossy(&output.stderr).contains("learning needs an LLM"), "{}", String::from_utf8_lossy(&output.stderr));
+    assert!(
+        String::from_utf8_lossy(&output.stderr).contains("learning needs an LLM"),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
 }

@@ -7,7 +7,10 @@ mod support;
 use std::time::Duration;
 
 use serde_json::json;
-use support::{fake_llm::{FakeEndpoint, Scripted}, *};
+use support::{
+    fake_llm::{FakeEndpoint, Scripted},
+    *,
+};
 
 fn code(description: &str, body: &str) -> String {
     format!("Description: {description}\n```rhai\n{body}\n```")
@@ -43,7 +46,16 @@ fn learning_resumes_after_a_kick_and_the_run_ends_with_its_summary() {
     }
     let dir = ScriptDir::new("learn-reconnect", &[]);
     let skills = dir.0.join("skills");
-    let args = ["--username", "Learner", "--max-iterations", "2", "--llm-url", &endpoint.base_url(), "--checkpoint", dir.path()];
+    let args = [
+        "--username",
+        "Learner",
+        "--max-iterations",
+        "2",
+        "--llm-url",
+        &endpoint.base_url(),
+        "--checkpoint",
+        dir.path(),
+    ];
     let skills_flag = ["--skills", skills.to_str().unwrap()];
     let mut bot = Bot::start_subcommand("learn", &world.address(), &[&args[..], &skills_flag[..]].concat());
     world.expect_chat(0, "Learner", "I succeeded in task: Mine 1 wood log", Duration::from_secs(90));
@@ -58,7 +70,9 @@ fn learning_resumes_after_a_kick_and_the_run_ends_with_its_summary() {
     bot.expect_log("Learner spawned again", Duration::from_secs(60));
     world.expect_chat(0, "Learner", "Learning again after the reconnect: 1 more tasks to go.", Duration::from_secs(10));
 
-    let status = bot.wait_exit(Duration::from_secs(90)).unwrap_or_else(|| panic!("learn did not exit; log:\n{}", bot.log_text()));
+    let status = bot
+        .wait_exit(Duration::from_secs(90))
+        .unwrap_or_else(|| panic!("learn did not exit; log:\n{}", bot.log_text()));
     let log = bot.log_text();
     assert!(status.success(), "{log}");
     assert!(log.contains("2 tasks done, 0 failed; learned 2 skills (mineOneLog, mineAnotherLog)"), "{log}");
@@ -87,13 +101,29 @@ fn an_owners_stop_ends_wayfarer_learn_with_what_was_learned() {
     let mut bot = Bot::start_subcommand(
         "learn",
         &world.address(),
-        &["--username", "Learner", "--owner", "Alice", "--llm-url", &endpoint.base_url(), "--checkpoint", dir.path(), "--skills", skills.to_str().unwrap()],
+        &[
+            "--username",
+            "Learner",
+            "--owner",
+            "Alice",
+            "--llm-url",
+            &endpoint.base_url(),
+            "--checkpoint",
+            dir.path(),
+            "--skills",
+            skills.to_str().unwrap(),
+        ],
     );
     world.expect_chat(0, "Learner", "I succeeded in task: Mine 1 wood log", Duration::from_secs(90));
     let from = world.say("Alice", "!stop");
     world.expect_chat(from, "Learner", "Stopped learning", Duration::from_secs(10));
-    let status = bot.wait_exit(Duration::from_secs(20)).unwrap_or_else(|| panic!("learn did not exit; log:\n{}", bot.log_text()));
+    let status = bot
+        .wait_exit(Duration::from_secs(20))
+        .unwrap_or_else(|| panic!("learn did not exit; log:\n{}", bot.log_text()));
     let log = bot.log_text();
     assert!(status.success(), "{log}");
-    assert!(log.contains("Learning ended early (stopped by Alice): 1 tasks done, 0 failed; learned 1 skills (mineOneLog)"), "{log}");
+    assert!(
+        log.contains("Learning ended early (stopped by Alice): 1 tasks done, 0 failed; learned 1 skills (mineOneLog)"),
+        "{log}"
+    );
 }

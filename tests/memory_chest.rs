@@ -21,7 +21,8 @@ fn a_chest_seen_once_is_fetched_from_by_memory_after_a_restart() {
     let peek = format!("checkItemInsideChest(vec3({cx}, {cy}, {cz}))");
     let scripts = ScriptDir::new("memory-chest-scripts", &[("peek.rhai", &peek)]);
     let checkpoint = ScriptDir::new("memory-chest-checkpoint", &[]);
-    let args = ["--username", "Wayfarer", "--owner", "Alice", "--checkpoint", checkpoint.path(), "--scripts", scripts.path()];
+    let args =
+        ["--username", "Wayfarer", "--owner", "Alice", "--checkpoint", checkpoint.path(), "--scripts", scripts.path()];
     let from = world.cursor();
     let bot = Bot::start(&world.address(), &args);
     world.expect_join(from, "Wayfarer", Duration::from_secs(60));
@@ -63,7 +64,8 @@ fn a_chest_seen_once_is_fetched_from_by_memory_after_a_restart() {
     world.expect_chat(from, "Wayfarer", "I succeeded in task: get 5 coal", Duration::from_secs(120));
     assert_eq!(inventory_count(&world, "Wayfarer", "coal"), 5);
     let stored = world.cmd(json!({"cmd": "container", "x": cx, "y": cy, "z": cz}));
-    let coal: u64 = stored.as_array().unwrap().iter().filter(|s| s["item"] == "coal").map(|s| s["count"].as_u64().unwrap()).sum();
+    let coal: u64 =
+        stored.as_array().unwrap().iter().filter(|s| s["item"] == "coal").map(|s| s["count"].as_u64().unwrap()).sum();
     assert_eq!(coal, 7, "the coal came out of the chest");
 
     // What it took is remembered too; forgetting removes what matches.
@@ -71,7 +73,12 @@ fn a_chest_seen_once_is_fetched_from_by_memory_after_a_restart() {
     let after = world.expect_chat(from, "Wayfarer", "I remember:", Duration::from_secs(20));
     assert!(after.contains(&format!("the chest at {cx} {cy} {cz} holds 3 bread, 7 coal, 8 torch")), "{after}");
     let from = world.say("Alice", "!forget base 10 70");
-    world.expect_chat(from, "Wayfarer", "Forgot 1 memories: \"Alice told me: the base is at 10 70 -20\"", Duration::from_secs(10));
+    world.expect_chat(
+        from,
+        "Wayfarer",
+        "Forgot 1 memories: \"Alice told me: the base is at 10 70 -20\"",
+        Duration::from_secs(10),
+    );
     let from = world.say("Alice", "!forget");
     world.expect_chat(from, "Wayfarer", "Usage: !forget WORDS...", Duration::from_secs(10));
 }

@@ -74,7 +74,12 @@ fn an_ore_it_cannot_reach_is_passed_over() {
 
     for round in 0..2 {
         let done = run_script(&world, "iron", Duration::from_secs(120));
-        let walks: Vec<String> = bot.log_text().lines().filter(|l| l.contains("could not get to") || l.contains("path")).map(str::to_owned).collect();
+        let walks: Vec<String> = bot
+            .log_text()
+            .lines()
+            .filter(|l| l.contains("could not get to") || l.contains("path"))
+            .map(str::to_owned)
+            .collect();
         assert!(done.starts_with("iron finished"), "round {round}: {done}\n{}", walks.join("\n"));
         assert!(done.contains("+1 raw_iron"), "round {round}: {done}");
     }
@@ -100,5 +105,9 @@ fn ore_under_water_is_left_for_dry_ore() {
     let done = run_script(&world, "iron", Duration::from_secs(120));
     assert!(done.starts_with("iron finished") && done.contains("+1 raw_iron"), "{done}; its log:\n{}", bot.log_text());
     assert_eq!(world.cmd(json!({"cmd": "getBlock", "x": -14, "y": 56, "z": 0})), "air", "the dry ore is still there");
-    assert_eq!(world.cmd(json!({"cmd": "getBlock", "x": 8, "y": 56, "z": 0})), "iron_ore", "the ore under the pond was dug");
+    assert_eq!(
+        world.cmd(json!({"cmd": "getBlock", "x": 8, "y": 56, "z": 0})),
+        "iron_ore",
+        "the ore under the pond was dug"
+    );
 }

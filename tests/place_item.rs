@@ -65,7 +65,11 @@ fn a_pillar_of_three_stands_with_place_item_alone() {
         assert_eq!(world.cmd(json!({"cmd": "getBlock", "x": 3, "y": y, "z": -3})), "dirt", "block {y} of the pillar");
     }
     for (x, z) in [(2, -3), (4, -3), (3, -2), (3, -4)] {
-        assert_ne!(world.cmd(json!({"cmd": "getBlock", "x": x, "y": 66, "z": z})), "dirt", "nothing landed beside the top");
+        assert_ne!(
+            world.cmd(json!({"cmd": "getBlock", "x": x, "y": 66, "z": z})),
+            "dirt",
+            "nothing landed beside the top"
+        );
     }
     let done = run_script(&world, "floating", Duration::from_secs(30));
     assert!(done.contains("Nothing to place dirt against at -3 70 -3"), "{done}");

@@ -119,7 +119,11 @@ fn eats_on_the_way_when_sent_somewhere_and_still_arrives() {
             && ["Arrived at", "I could not", "I found no way"].iter().any(|start| text.starts_with(start))
     });
     let ended = ended.expect("the walk ended")["text"].as_str().unwrap().to_owned();
-    assert!(ended.starts_with("Arrived at"), "the walk did not carry on after eating: {ended}; its log:\n{}", bot.log_text());
+    assert!(
+        ended.starts_with("Arrived at"),
+        "the walk did not carry on after eating: {ended}; its log:\n{}",
+        bot.log_text()
+    );
     assert!(!events(&world, from, "ate").is_empty(), "the bot did not eat");
     assert!(world.player("Wayfarer").distance_to([gx as f64 + 0.5, gy as f64, gz as f64 + 0.5]) < 1.5);
 }
@@ -132,8 +136,10 @@ fn fights_off_a_zombie_at_night() {
     let me = world.player("Wayfarer");
     let from = world.cursor();
     let zombie = world.cmd(json!({ "cmd": "spawnMob", "kind": "zombie", "x": me.pos[0] + 3.0, "z": me.pos[2] }));
-    let killed = world.wait_event(from, Duration::from_secs(45), |e| e["event"] == "mobKilled" && e["entityId"] == zombie);
-    let killed = killed.unwrap_or_else(|| panic!("the zombie is still alive; events: {:?}", events(&world, from, "playerHurt")));
+    let killed =
+        world.wait_event(from, Duration::from_secs(45), |e| e["event"] == "mobKilled" && e["entityId"] == zombie);
+    let killed =
+        killed.unwrap_or_else(|| panic!("the zombie is still alive; events: {:?}", events(&world, from, "playerHurt")));
     assert_eq!(killed["by"], "Wayfarer");
     assert_alive(&world);
     // It hits from beyond the zombie's reach and steps back as it closes in: toe to toe, four sword hits take about
@@ -189,7 +195,8 @@ fn hunts_for_meat_when_hungry_with_nothing_to_eat() {
         .flat_map(|dx| (-4..5).map(move |dz| (bx + dx, bz + dz)))
         .find(|&(x, z)| world.ground_y(x, z) == by)
         .expect("level ground near spawn");
-    let cow = world.cmd(json!({ "cmd": "spawnMob", "kind": "cow", "x": cx as f64 + 0.5, "y": by as f64, "z": cz as f64 + 0.5 }));
+    let cow = world
+        .cmd(json!({ "cmd": "spawnMob", "kind": "cow", "x": cx as f64 + 0.5, "y": by as f64, "z": cz as f64 + 0.5 }));
     // Full: no reason to hunt yet.
     std::thread::sleep(Duration::from_secs(3));
     assert!(events(&world, from, "mobKilled").is_empty(), "a fed bot hunted");
@@ -224,7 +231,9 @@ fn goes_back_for_its_things_after_dying() {
 
     let from = world.cursor();
     world.cmd(json!({ "cmd": "damage", "name": "Wayfarer", "amount": 40 }));
-    world.wait_event(from, Duration::from_secs(5), |e| e["event"] == "death" && e["name"] == "Wayfarer").expect("the bot died");
+    world
+        .wait_event(from, Duration::from_secs(5), |e| e["event"] == "death" && e["name"] == "Wayfarer")
+        .expect("the bot died");
     world.expect_chat(from, "Wayfarer", "I died at", Duration::from_secs(15));
     let back = world.expect_chat(from, "Wayfarer", "of my things back", Duration::from_secs(90));
     assert!(back.starts_with("I got 7 of my things back"), "{back}");
@@ -244,7 +253,9 @@ fn digs_in_for_the_night_and_climbs_out_in_the_morning() {
         })
         .expect("grass near spawn");
     let fy = world.ground_y(fx, fz);
-    world.cmd(json!({ "cmd": "teleport", "name": "Wayfarer", "x": fx as f64 + 0.5, "y": fy as f64, "z": fz as f64 + 0.5 }));
+    world.cmd(
+        json!({ "cmd": "teleport", "name": "Wayfarer", "x": fx as f64 + 0.5, "y": fy as f64, "z": fz as f64 + 0.5 }),
+    );
     std::thread::sleep(Duration::from_secs(1));
     let me = world.player("Wayfarer");
     let from = world.cursor();
@@ -258,7 +269,11 @@ fn digs_in_for_the_night_and_climbs_out_in_the_morning() {
         if at[1] <= fy as f64 - 2.9 && lid != "air" {
             break;
         }
-        assert!(Instant::now() < deadline, "the bot did not dig in: at {at:?}, over its head {lid}; its log:\n{}", bot.log_text());
+        assert!(
+            Instant::now() < deadline,
+            "the bot did not dig in: at {at:?}, over its head {lid}; its log:\n{}",
+            bot.log_text()
+        );
         std::thread::sleep(Duration::from_millis(300));
     }
     let status_from = world.say("Alice", "!status");
@@ -285,10 +300,21 @@ fn digs_in_for_the_night_and_climbs_out_in_the_morning() {
     let gy = world.ground_y(fx + 3, fz);
     let go_from = world.say("Alice", &format!("!goto {} {gy} {}", fx + 3, fz));
     let arrived = world.wait_event(go_from, Duration::from_secs(60), |e| {
-        e["event"] == "chat" && e["from"] == "Wayfarer" && e["text"].as_str().is_some_and(|t| t.starts_with("Arrived at"))
+        e["event"] == "chat"
+            && e["from"] == "Wayfarer"
+            && e["text"].as_str().is_some_and(|t| t.starts_with("Arrived at"))
     });
-    assert!(arrived.is_some(), "the bot did not get out of its shelter ({:?}); its log:\n{}", events(&world, from, "death"), bot.log_text());
-    assert!(world.player("Wayfarer").pos[1] >= gy as f64 - 0.5, "still in the hole: {:?}", world.player("Wayfarer").pos);
+    assert!(
+        arrived.is_some(),
+        "the bot did not get out of its shelter ({:?}); its log:\n{}",
+        events(&world, from, "death"),
+        bot.log_text()
+    );
+    assert!(
+        world.player("Wayfarer").pos[1] >= gy as f64 - 0.5,
+        "still in the hole: {:?}",
+        world.player("Wayfarer").pos
+    );
     assert_alive(&world);
 }
 
@@ -299,11 +325,16 @@ fn comes_up_for_air_from_the_sea_floor() {
     // well under water.
     let (wx, wz, floor) = (0..48i64)
         .step_by(2)
-        .flat_map(|r| (-r..=r).step_by(2).flat_map(move |d| [(sx + d, sz - r), (sx + d, sz + r), (sx - r, sz + d), (sx + r, sz + d)]))
+        .flat_map(|r| {
+            (-r..=r)
+                .step_by(2)
+                .flat_map(move |d| [(sx + d, sz - r), (sx + d, sz + r), (sx - r, sz + d), (sx + r, sz + d)])
+        })
         .find_map(|(x, z)| {
             let top = world.cmd(json!({ "cmd": "surface", "x": x, "z": z }));
             let floor = top["y"].as_i64()?;
-            (floor <= 57 && world.cmd(json!({ "cmd": "getBlock", "x": x, "y": 62, "z": z })) == "water").then_some((x, z, floor))
+            (floor <= 57 && world.cmd(json!({ "cmd": "getBlock", "x": x, "y": 62, "z": z })) == "water")
+                .then_some((x, z, floor))
         })
         .expect("sea within 48 blocks of spawn");
     let from = world.cursor();
@@ -312,9 +343,15 @@ fn comes_up_for_air_from_the_sea_floor() {
     // Its breath (15 s of it) runs low after 9 s; it swims up, gets its breath back, and does so again as often as
     // it sinks: 40 s under water would drown a bot that stayed down.
     std::thread::sleep(Duration::from_secs(40));
-    let drowning: Vec<Value> =
-        events(&world, from, "playerHurt").into_iter().filter(|e| e["name"] == "Wayfarer" && e["cause"] == "drown").collect();
+    let drowning: Vec<Value> = events(&world, from, "playerHurt")
+        .into_iter()
+        .filter(|e| e["name"] == "Wayfarer" && e["cause"] == "drown")
+        .collect();
     assert!(drowning.is_empty(), "the bot ran out of air: {drowning:?}; its log:\n{}", bot.log_text());
     assert_alive(&world);
-    assert!(bot.log_text().contains("reflex: coming up for air"), "no reflex brought it up; its log:\n{}", bot.log_text());
+    assert!(
+        bot.log_text().contains("reflex: coming up for air"),
+        "no reflex brought it up; its log:\n{}",
+        bot.log_text()
+    );
 }

@@ -36,14 +36,22 @@ fn write(dir: &Path, file: &str, content: &str) {
 fn imports_a_folder_and_a_json_file_and_reports_what_it_skipped() {
     let library = temp_dir("library");
     write(&library, "craftBed.rhai", "fn craftBed() { craftItem(\"white_bed\", 1) }\n");
-    write(&library, "craftBed.json", r#"{"description": "Crafts a white bed from wool and planks.", "task": "", "created": "", "version": 1}"#);
+    write(
+        &library,
+        "craftBed.json",
+        r#"{"description": "Crafts a white bed from wool and planks.", "task": "", "created": "", "version": 1}"#,
+    );
 
     // A folder as another agent's run leaves it: descriptions in JSON or as doc comments, one skill in JavaScript,
     // one with nothing said about it, and a name already in the library.
     let folder = temp_dir("folder");
     write(&folder, "craftBed.rhai", "fn craftBed() { craftItem(\"red_bed\", 1) }\n");
     write(&folder, "craftBed.json", r#"{"description": "Makes a bed to sleep through the night."}"#);
-    write(&folder, "plantWheatSeeds.rhai", "/// Plants wheat seeds on farmland near the bot.\nfn plantWheatSeeds(count) { placeItem(\"wheat_seeds\", position()) }\n");
+    write(
+        &folder,
+        "plantWheatSeeds.rhai",
+        "/// Plants wheat seeds on farmland near the bot.\nfn plantWheatSeeds(count) { placeItem(\"wheat_seeds\", position()) }\n",
+    );
     write(&folder, "smeltSand.rhai", "async function smeltSand(bot) { await bot.smelt('sand') }\n");
     write(&folder, "smeltSand.json", r#"{"description": "Smelts sand into glass."}"#);
     write(&folder, "mystery.rhai", "fn mystery() { 1 }\n");
@@ -55,7 +63,10 @@ fn imports_a_folder_and_a_json_file_and_reports_what_it_skipped() {
     assert!(said.contains("skipped smeltSand: skill smeltSand does not compile"), "{said}");
     assert!(said.contains("skipped mystery: it has no description"), "{said}");
     assert!(library.join("plantWheatSeeds.json").exists() && library.join("craftBedV2.rhai").exists());
-    assert!(std::fs::read_to_string(library.join("craftBed.rhai")).unwrap().contains("white_bed"), "the old skill was overwritten");
+    assert!(
+        std::fs::read_to_string(library.join("craftBed.rhai")).unwrap().contains("white_bed"),
+        "the old skill was overwritten"
+    );
     let meta = std::fs::read_to_string(library.join("plantWheatSeeds.json")).unwrap();
     assert!(meta.contains("Plants wheat seeds on farmland near the bot."), "{meta}");
 
@@ -102,10 +113,20 @@ fn a_source_with_nothing_to_import_is_an_error_that_says_why() {
     assert!(!out.status.success());
     assert!(text(&out).contains("cannot read"), "{}", text(&out));
 
-    std::fs::write(dir.join("js.json"), r#"{"mineLog": {"description": "Mines a log.", "code": "await bot.dig(log)"}}"#).unwrap();
+    std::fs::write(
+        dir.join("js.json"),
+        r#"{"mineLog": {"description": "Mines a log.", "code": "await bot.dig(log)"}}"#,
+    )
+    .unwrap();
     let out = skills(&library, &["import", dir.join("js.json").to_str().unwrap()]);
     assert!(!out.status.success());
     let said = text(&out);
     assert!(said.contains("skipped mineLog") && said.contains("no skill from"), "{said}");
-    assert_eq!(std::fs::read_dir(&library).unwrap().filter(|e| e.as_ref().unwrap().path().extension().is_some_and(|x| x == "rhai")).count(), 0);
+    assert_eq!(
+        std::fs::read_dir(&library)
+            .unwrap()
+            .filter(|e| e.as_ref().unwrap().path().extension().is_some_and(|x| x == "rhai"))
+            .count(),
+        0
+    );
 }

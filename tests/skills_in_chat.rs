@@ -19,7 +19,10 @@ fn list_search_run_and_hot_reload() {
     };
 
     let listed = chat("!skills", "Skills (68):");
-    assert!(listed.contains("Skills (68): buildFloor, buildPillar, buildWall, clearBlocksAround, collectFlint"), "{listed}");
+    assert!(
+        listed.contains("Skills (68): buildFloor, buildPillar, buildWall, clearBlocksAround, collectFlint"),
+        "{listed}"
+    );
 
     let found = chat("!skills make a stone pick", "Skills for \"make a stone pick\":");
     let first = found.split(": ").nth(1).unwrap_or_default();
@@ -40,8 +43,16 @@ fn list_search_run_and_hot_reload() {
 
     // A new skill that calls a starter skill, dropped in while the bot runs.
     let from = world.cursor();
-    std::fs::write(skills.0.join("plankUp.json"), r#"{"description": "Turns the logs carried into planks and reports the count."}"#).unwrap();
-    std::fs::write(skills.0.join("plankUp.rhai"), "fn plankUp() {\n  let planks = craftPlanks(8);\n  chat(`I have ${planks} planks`);\n  planks\n}\n").unwrap();
+    std::fs::write(
+        skills.0.join("plankUp.json"),
+        r#"{"description": "Turns the logs carried into planks and reports the count."}"#,
+    )
+    .unwrap();
+    std::fs::write(
+        skills.0.join("plankUp.rhai"),
+        "fn plankUp() {\n  let planks = craftPlanks(8);\n  chat(`I have ${planks} planks`);\n  planks\n}\n",
+    )
+    .unwrap();
     world.expect_chat(from, "Wayfarer", "Skills: skill plankUp loaded", Duration::from_secs(10));
     let done = run_script(&world, "plankUp", Duration::from_secs(30));
     // One oak and one birch log: four planks of each.

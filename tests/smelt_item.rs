@@ -11,7 +11,10 @@ use support::*;
 fn smelt_item_makes_an_ingot_and_asks_for_fuel() {
     let scripts = ScriptDir::new(
         "smelt",
-        &[("ingot.rhai", "smeltItem(\"raw_iron\", \"coal\", 1)"), ("two.rhai", "smeltItem(\"raw_iron\", \"oak_planks\", 2)")],
+        &[
+            ("ingot.rhai", "smeltItem(\"raw_iron\", \"coal\", 1)"),
+            ("two.rhai", "smeltItem(\"raw_iron\", \"oak_planks\", 2)"),
+        ],
     );
     let (world, _bot) = world_with_scripted_bot(&scripts);
     world.cmd(json!({"cmd": "setBlock", "x": 3, "y": 64, "z": -3, "block": "furnace"}));

@@ -27,11 +27,8 @@ fn digs_stairs_down_to_y16_and_climbs_back() {
     world.expect_chat(from, "Wayfarer", &format!("Arrived at {gx} 16 {gz}"), Duration::from_secs(300));
     let down = world.player("Wayfarer");
     assert!((down.pos[1] - 16.0).abs() < 0.6, "the bot is at {:?}", down.pos);
-    let dug = world
-        .events_since(from)
-        .iter()
-        .filter(|e| e["event"] == "blockBroken" && e["name"] == "Wayfarer")
-        .count();
+    let dug =
+        world.events_since(from).iter().filter(|e| e["event"] == "blockBroken" && e["name"] == "Wayfarer").count();
     assert!(dug > 0, "the bot reached y 16 without digging");
 
     let from = world.say("Alice", "!come");

@@ -25,7 +25,10 @@ fn beyondWood() {
 fn tools_building_things_and_a_chest_from_a_natural_spawn() {
     let skills = ScriptDir::starter_skills(
         "beyond-iron",
-        &[("beyondWood.rhai", CHAIN), ("beyondWood.json", r#"{"description": "Test chain: tools, building things, a chest."}"#)],
+        &[
+            ("beyondWood.rhai", CHAIN),
+            ("beyondWood.json", r#"{"description": "Test chain: tools, building things, a chest."}"#),
+        ],
     );
     let (world, bot, _) = natural_world_with_bot(3, &[], &["--skills", skills.path()]);
 
@@ -33,7 +36,13 @@ fn tools_building_things_and_a_chest_from_a_natural_spawn() {
     assert!(done.starts_with("beyondWood finished"), "{done}; its log:\n{}", bot.log_text());
     let inventory = world.cmd(json!({ "cmd": "inventory", "name": "Wayfarer" }));
     let count = |suffix: &str| {
-        inventory.as_object().unwrap().iter().filter(|(name, _)| name.ends_with(suffix)).map(|(_, n)| n.as_u64().unwrap()).sum::<u64>()
+        inventory
+            .as_object()
+            .unwrap()
+            .iter()
+            .filter(|(name, _)| name.ends_with(suffix))
+            .map(|(_, n)| n.as_u64().unwrap())
+            .sum::<u64>()
     };
     assert_eq!(count("stone_shovel"), 1, "{inventory}");
     assert!(count("ladder") >= 3, "{inventory}");
@@ -42,7 +51,8 @@ fn tools_building_things_and_a_chest_from_a_natural_spawn() {
     assert_eq!(count("wooden_axe"), 0, "the axe was not stored: {inventory}");
     // The chest beside the bot holds the axe.
     let me = world.player("Wayfarer").pos;
-    let chest = world.cmd(json!({ "cmd": "locate", "block": "chest", "x": me[0], "y": me[1], "z": me[2], "radius": 12 }));
+    let chest =
+        world.cmd(json!({ "cmd": "locate", "block": "chest", "x": me[0], "y": me[1], "z": me[2], "radius": 12 }));
     assert!(chest.is_object(), "no chest near the bot at {me:?}: {chest}");
     let held = world.cmd(json!({ "cmd": "container", "x": chest["x"], "y": chest["y"], "z": chest["z"] }));
     assert!(held.to_string().contains("\"wooden_axe\""), "the chest holds {held}");

@@ -32,7 +32,11 @@ fn the_building_skills_leave_what_they_say_in_the_world() {
     };
     let at = |done: &str| -> [i64; 3] {
         // `… finished in 1.2 s: vec3(2, 64, 0) (inventory: …)`
-        let inside = done.split_once("vec3(").and_then(|(_, rest)| rest.split_once(')')).map(|(v, _)| v).unwrap_or_else(|| panic!("{done}"));
+        let inside = done
+            .split_once("vec3(")
+            .and_then(|(_, rest)| rest.split_once(')'))
+            .map(|(v, _)| v)
+            .unwrap_or_else(|| panic!("{done}"));
         let v: Vec<i64> = inside.split(',').map(|n| n.trim().parse::<f64>().unwrap() as i64).collect();
         [v[0], v[1], v[2]]
     };
@@ -67,7 +71,10 @@ fn the_building_skills_leave_what_they_say_in_the_world() {
     assert_eq!(block(&world, -4, 65, 10), "dirt");
     world.cmd(json!({"cmd": "setBlock", "x": -12, "y": 64, "z": 10, "block": "stone"}));
     run("placeBlockNextTo \"crafting_table\" \"stone\"");
-    let beside = [(-11, 10), (-13, 10), (-12, 11), (-12, 9)].iter().filter(|(bx, bz)| block(&world, *bx, 64, *bz) == "crafting_table").count();
+    let beside = [(-11, 10), (-13, 10), (-12, 11), (-12, 9)]
+        .iter()
+        .filter(|(bx, bz)| block(&world, *bx, 64, *bz) == "crafting_table")
+        .count();
     assert_eq!(beside, 1, "a table beside the stone");
 
     world.cmd(json!({"cmd": "setBlock", "x": -2, "y": 63, "z": 14, "block": "diamond_block"}));

@@ -36,7 +36,8 @@ fn iron_pickaxe_from_nothing_through_run() {
     assert_eq!(inventory_count(&world, "Wayfarer", "iron_ingot"), 0, "all three ingots went into the pickaxe");
     // The world saw the table and the furnace placed, and all three ores broken.
     for block in ["crafting_table", "furnace"] {
-        let placed = world.wait_event(0, Duration::from_secs(1), |e| e["event"] == "blockPlaced" && e["block"] == block);
+        let placed =
+            world.wait_event(0, Duration::from_secs(1), |e| e["event"] == "blockPlaced" && e["block"] == block);
         assert!(placed.is_some(), "no {block} was placed");
     }
     // `getBlock` answers the block's name as a plain string. (This check once read `left["name"]`, which is null

@@ -13,10 +13,19 @@ fn reuses_its_table_and_takes_it_along_when_leaving() {
     let skills = ScriptDir::starter_skills(
         "stations",
         &[
-            ("twice.rhai", "fn twice() { let a = placeCraftingTable(); craftItem(\"wooden_pickaxe\", 1); let b = placeCraftingTable(); [a, b] }"),
-            ("twice.json", "{\"description\": \"Places a crafting table twice.\", \"task\": \"\", \"created\": \"2026-11-23T00:00:00Z\", \"version\": 1}"),
+            (
+                "twice.rhai",
+                "fn twice() { let a = placeCraftingTable(); craftItem(\"wooden_pickaxe\", 1); let b = placeCraftingTable(); [a, b] }",
+            ),
+            (
+                "twice.json",
+                "{\"description\": \"Places a crafting table twice.\", \"task\": \"\", \"created\": \"2026-11-23T00:00:00Z\", \"version\": 1}",
+            ),
             ("away.rhai", "fn away() { mineBlock(\"diamond_ore\", 1) }"),
-            ("away.json", "{\"description\": \"Looks for diamonds.\", \"task\": \"\", \"created\": \"2026-11-23T00:00:00Z\", \"version\": 1}"),
+            (
+                "away.json",
+                "{\"description\": \"Looks for diamonds.\", \"task\": \"\", \"created\": \"2026-11-23T00:00:00Z\", \"version\": 1}",
+            ),
             ("short.toml", "script_time_limit_secs = 15\n"),
         ],
     );
@@ -29,7 +38,11 @@ fn reuses_its_table_and_takes_it_along_when_leaving() {
     let done = run_script(&world, "twice", Duration::from_secs(60));
     assert!(done.starts_with("twice finished"), "{done}");
     let placed = |world: &World| {
-        world.events_since(0).into_iter().filter(|e| e["event"] == "blockPlaced" && e["block"] == "crafting_table").count()
+        world
+            .events_since(0)
+            .into_iter()
+            .filter(|e| e["event"] == "blockPlaced" && e["block"] == "crafting_table")
+            .count()
     };
     assert_eq!(placed(&world), 1, "the second call reused the first table: {done}");
     let table = world.events_since(0).into_iter().find(|e| e["event"] == "blockPlaced").unwrap();
@@ -72,7 +85,11 @@ fn places_its_table_out_of_the_way_underground() {
     let placed: Vec<_> = world.events_since(0).into_iter().filter(|e| e["event"] == "blockPlaced").collect();
     assert_eq!(world.cmd(json!({"cmd": "getBlock", "x": 33, "y": 60, "z": 1})), "crafting_table", "{done}: {placed:?}");
     for x in 22..=38 {
-        assert_eq!(world.cmd(json!({"cmd": "getBlock", "x": x, "y": 60, "z": 0})), "air", "the tunnel is open at x {x}");
+        assert_eq!(
+            world.cmd(json!({"cmd": "getBlock", "x": x, "y": 60, "z": 0})),
+            "air",
+            "the tunnel is open at x {x}"
+        );
     }
 }
 

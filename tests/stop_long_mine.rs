@@ -53,5 +53,9 @@ fn stop_ends_a_long_mine_block() {
     let stop = world.say("Alice", "!stop");
     world.expect_chat(stop, "Wayfarer", "Stopped running planks.", Duration::from_secs(1));
     std::thread::sleep(Duration::from_secs(3));
-    assert_eq!(world.cmd(json!({"cmd": "getBlock", "x": x, "y": 64, "z": z})), "oak_planks", "the dig went on after !stop");
+    assert_eq!(
+        world.cmd(json!({"cmd": "getBlock", "x": x, "y": 64, "z": z})),
+        "oak_planks",
+        "the dig went on after !stop"
+    );
 }

@@ -8,8 +8,8 @@ mod support;
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use support::*;
 use support::fake_llm::{FakeEndpoint, Scripted};
+use support::*;
 
 #[test]
 fn a_goal_is_planned_done_step_by_step_and_learned() {
@@ -56,25 +56,47 @@ fn a_goal_is_planned_done_step_by_step_and_learned() {
 
     let requests = endpoint.requests();
     assert_eq!(requests.len(), 8, "plan + 4 attempts + 2 attempts + 1 description; no critic calls");
-    assert!(requests.iter().all(|r| !system_message(r).starts_with("You judge")), "the trackers judged, not the critic");
+    assert!(
+        requests.iter().all(|r| !system_message(r).starts_with("You judge")),
+        "the trackers judged, not the critic"
+    );
     // Each bad answer became specific feedback in the next attempt's prompt.
-    assert!(last_user_message(&requests[2]).contains("Your reply had no code block"), "{}", last_user_message(&requests[2]));
-    assert!(last_user_message(&requests[3]).contains("The code does not compile: line 2"), "{}", last_user_message(&requests[3]));
+    assert!(
+        last_user_message(&requests[2]).contains("Your reply had no code block"),
+        "{}",
+        last_user_message(&requests[2])
+    );
+    assert!(
+        last_user_message(&requests[3]).contains("The code does not compile: line 2"),
+        "{}",
+        last_user_message(&requests[3])
+    );
     let after_loop = last_user_message(&requests[4]);
     assert!(after_loop.contains("endless loop") || after_loop.contains("time limit"), "{after_loop}");
     assert!(after_loop.contains("fn mineTwoLogs() {\n  loop { }"), "the last code is shown: {after_loop}");
     // What the bot sees goes with the task.
     let seen = last_user_message(&requests[1]);
     assert!(seen.contains("Task: Mine 2 oak_log") && seen.contains("in the overworld (plains biome)"), "{seen}");
-    assert!(seen.contains("Equipment: nothing") && seen.contains("Nearby blocks: grass_block, dirt, stone, oak_log"), "{seen}");
+    assert!(
+        seen.contains("Equipment: nothing") && seen.contains("Nearby blocks: grass_block, dirt, stone, oak_log"),
+        "{seen}"
+    );
     // The action agent is shown the primitives, and the skill learned in step 1 when it writes step 2.
     assert!(system_message(&requests[1]).contains("mineBlock(name, count)"));
-    assert!(system_message(&requests[5]).contains("fn mineTwoLogs()"), "learned skill not retrieved into the next prompt");
-    assert!(last_user_message(&requests[6]).contains("The last function, craftPlanks, takes 1 parameter"), "{}", last_user_message(&requests[6]));
+    assert!(
+        system_message(&requests[5]).contains("fn mineTwoLogs()"),
+        "learned skill not retrieved into the next prompt"
+    );
+    assert!(
+        last_user_message(&requests[6]).contains("The last function, craftPlanks, takes 1 parameter"),
+        "{}",
+        last_user_message(&requests[6])
+    );
     assert!(system_message(&requests[7]).starts_with("You describe a Minecraft skill"));
 
     // The skills are in the library, with the LLM's descriptions and their tasks.
-    let meta: Value = serde_json::from_str(&std::fs::read_to_string(skills.0.join("mineTwoLogs.json")).unwrap()).unwrap();
+    let meta: Value =
+        serde_json::from_str(&std::fs::read_to_string(skills.0.join("mineTwoLogs.json")).unwrap()).unwrap();
     assert_eq!(meta["description"], "Mines two oak logs from the nearest trees and returns how many it mined.");
     assert_eq!(meta["task"], "Mine 2 oak_log");
     assert!(skills.0.join("craftFourPlanks.rhai").is_file());
@@ -97,7 +119,12 @@ fn bad_plans_failed_steps_and_no_llm_are_answered_plainly() {
     let skills = ScriptDir::new("task-bad", &[]);
     let (world, _bot) = world_with_skilled_bot(&skills, &["--llm-url", &endpoint.base_url()]);
     let from = world.say("Alice", "!task make a tool");
-    let failed = world.expect_chat(from, "Wayfarer", "I failed task: make a tool because I could not plan it", Duration::from_secs(20));
+    let failed = world.expect_chat(
+        from,
+        "Wayfarer",
+        "I failed task: make a tool because I could not plan it",
+        Duration::from_secs(20),
+    );
     assert!(failed.contains("invalid tracker"), "{failed}");
 
     let from = world.say("Alice", "!task greet everyone");
@@ -111,7 +138,11 @@ fn bad_plans_failed_steps_and_no_llm_are_answered_plainly() {
     let critic: Vec<&Value> = requests.iter().filter(|r| system_message(r).starts_with("You judge")).collect();
     assert_eq!(critic.len(), 2, "one verdict, unreadable, then asked for again");
     assert!(last_user_message(critic[0]).starts_with("Task: Say hello"), "{}", last_user_message(critic[0]));
-    assert!(last_user_message(critic[1]).starts_with("That was not the JSON object asked for"), "{}", last_user_message(critic[1]));
+    assert!(
+        last_user_message(critic[1]).starts_with("That was not the JSON object asked for"),
+        "{}",
+        last_user_message(critic[1])
+    );
     assert_eq!(endpoint.pending(), 0);
 
     // Without an LLM configured, the bot says how to configure one.

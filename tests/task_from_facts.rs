@@ -20,7 +20,16 @@ fn a_stone_pickaxe_from_nothing_is_planned_and_made_without_the_llm() {
     assert_eq!(steps.len(), 7, "{plan}");
     assert!(steps[0].starts_with("Mine 3 ") && steps[0].ends_with("_log"), "{plan}");
     assert!(steps[1].starts_with("Craft 12 ") && steps[1].ends_with("_planks"), "{plan}");
-    assert_eq!(steps[2..], ["Craft 4 stick", "Craft 1 crafting_table", "Craft 1 wooden_pickaxe", "Mine stone for 3 cobblestone", "Craft 1 stone_pickaxe"]);
+    assert_eq!(
+        steps[2..],
+        [
+            "Craft 4 stick",
+            "Craft 1 crafting_table",
+            "Craft 1 wooden_pickaxe",
+            "Mine stone for 3 cobblestone",
+            "Craft 1 stone_pickaxe"
+        ]
+    );
 
     let done = world.wait_event(from, Duration::from_secs(300), |e| {
         let text = e["text"].as_str().unwrap_or_default();

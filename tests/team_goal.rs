@@ -28,18 +28,33 @@ fn world() -> World {
 #[test]
 fn two_workers_gather_deliver_and_the_leader_makes_a_stone_pickaxe() {
     let runtime = tokio::runtime::Runtime::new().unwrap();
-    let endpoint = scripted_leader(&runtime, &[
-        "{\"reasoning\": \"logs and cobblestone can be gathered side by side\", \"plan\": [\"stage 1: Crew_2 gets logs, \
+    let endpoint = scripted_leader(
+        &runtime,
+        &[
+            "{\"reasoning\": \"logs and cobblestone can be gathered side by side\", \"plan\": [\"stage 1: Crew_2 gets logs, \
          Crew_3 gets cobblestone\", \"stage 2: both deliver to Crew_1\", \"stage 3: Crew_1 crafts\"], \"assignments\": \
          [\"notify Crew_2 get 3 logs\", \"notify Crew_3 get 3 cobblestone\"]}",
-        "```json\n{\"plan\": \"deliver, then craft\", \"assignments\": [\"notify Crew_2 give 3 logs to Crew_1\", \
+            "```json\n{\"plan\": \"deliver, then craft\", \"assignments\": [\"notify Crew_2 give 3 logs to Crew_1\", \
          \"notify Crew_3 give 3 cobblestone to Crew_1\"]}\n```",
-        "{\"assignments\": [\"notify Crew_1 craft 1 stone_pickaxe\"]}",
-    ]);
+            "{\"assignments\": [\"notify Crew_1 craft 1 stone_pickaxe\"]}",
+        ],
+    );
     let world = world();
-    let bot = Bot::start(&world.address(), &[
-        "--username", "Crew", "--bots", "3", "--role", "leader", "--owner", "Alice", "--llm-url", &endpoint.base_url(),
-    ]);
+    let bot = Bot::start(
+        &world.address(),
+        &[
+            "--username",
+            "Crew",
+            "--bots",
+            "3",
+            "--role",
+            "leader",
+            "--owner",
+            "Alice",
+            "--llm-url",
+            &endpoint.base_url(),
+        ],
+    );
     for name in ["Crew_1", "Crew_2", "Crew_3"] {
         bot.expect_log(&format!("{name} spawned at"), Duration::from_secs(60));
     }
@@ -80,27 +95,43 @@ fn two_workers_gather_deliver_and_the_leader_makes_a_stone_pickaxe() {
     let prompts = leader_prompts(&endpoint);
     assert_eq!(prompts.len(), 3, "the goal was checked by the leader's inventory, not asked again");
     assert!(prompts[0].contains("Members: Crew_1, the leader: you (carrying nothing"), "{}", prompts[0]);
-    assert!(prompts[1].contains("Crew_2 succeeded in \"get 3 logs\"") && prompts[1].contains("Crew_3 succeeded in \"get 3 cobblestone\""), "{}", prompts[1]);
+    assert!(
+        prompts[1].contains("Crew_2 succeeded in \"get 3 logs\"")
+            && prompts[1].contains("Crew_3 succeeded in \"get 3 cobblestone\""),
+        "{}",
+        prompts[1]
+    );
     assert!(prompts[1].contains("Crew_3 (carrying") && prompts[1].contains(" cobblestone"), "{}", prompts[1]);
     assert!(prompts[1].contains("Plan so far: stage 1: Crew_2 gets logs"), "{}", prompts[1]);
-    assert!(prompts[2].contains("] Crew_2: I succeeded in task: give 3 logs to Crew_1"), "the conversation is shown: {}", prompts[2]);
+    assert!(
+        prompts[2].contains("] Crew_2: I succeeded in task: give 3 logs to Crew_1"),
+        "the conversation is shown: {}",
+        prompts[2]
+    );
 }
 
 #[test]
 fn a_failed_job_and_a_member_that_leaves_are_planned_around_across_processes() {
     let runtime = tokio::runtime::Runtime::new().unwrap();
-    let endpoint = scripted_leader(&runtime, &[
-        "{\"assignments\": [\"notify Hand build a lookout tower\", \"notify Boss get 1 log\"]}",
-        "{\"assignments\": [\"notify Hand get 40 logs\", \"notify Boss get 2 logs\"]}",
-        "{\"assignments\": [\"notify Boss get 5 logs\"]}",
-        "{\"reasoning\": \"Boss has the logs\", \"done\": true}",
-    ]);
+    let endpoint = scripted_leader(
+        &runtime,
+        &[
+            "{\"assignments\": [\"notify Hand build a lookout tower\", \"notify Boss get 1 log\"]}",
+            "{\"assignments\": [\"notify Hand get 40 logs\", \"notify Boss get 2 logs\"]}",
+            "{\"assignments\": [\"notify Boss get 5 logs\"]}",
+            "{\"reasoning\": \"Boss has the logs\", \"done\": true}",
+        ],
+    );
     let world = world();
     let url = endpoint.base_url();
-    let _leader = Bot::start(&world.address(), &[
-        "--username", "Boss", "--role", "leader", "--worker", "Hand", "--owner", "Alice", "--llm-url", &url,
-    ]);
-    let hand = Bot::start(&world.address(), &["--username", "Hand", "--leader", "Boss", "--owner", "Alice", "--llm-url", &url]);
+    let _leader = Bot::start(
+        &world.address(),
+        &["--username", "Boss", "--role", "leader", "--worker", "Hand", "--owner", "Alice", "--llm-url", &url],
+    );
+    let hand = Bot::start(
+        &world.address(),
+        &["--username", "Hand", "--leader", "Boss", "--owner", "Alice", "--llm-url", &url],
+    );
     hand.expect_log("Hand spawned at", Duration::from_secs(60));
     _leader.expect_log("Boss spawned at", Duration::from_secs(60));
 
@@ -129,17 +160,26 @@ fn a_failed_job_and_a_member_that_leaves_are_planned_around_across_processes() {
 #[test]
 fn an_owners_stop_ends_the_team_goal_and_every_members_job() {
     let runtime = tokio::runtime::Runtime::new().unwrap();
-    let endpoint = scripted_leader(&runtime, &["{\"assignments\": [\"notify Crew_2 get 30 logs\", \"notify Crew_3 get 30 logs\"]}"]);
+    let endpoint = scripted_leader(
+        &runtime,
+        &["{\"assignments\": [\"notify Crew_2 get 30 logs\", \"notify Crew_3 get 30 logs\"]}"],
+    );
     let world = world();
-    let bot = Bot::start(&world.address(), &[
-        "--username", "Crew", "--bots", "3", "--owner", "Alice", "--llm-url", &endpoint.base_url(),
-    ]);
+    let bot = Bot::start(
+        &world.address(),
+        &["--username", "Crew", "--bots", "3", "--owner", "Alice", "--llm-url", &endpoint.base_url()],
+    );
     for name in ["Crew_1", "Crew_2", "Crew_3"] {
         bot.expect_log(&format!("{name} spawned at"), Duration::from_secs(60));
     }
     // No bot leads until one is told to.
     let from = world.say("Alice", "Crew_1 !team get 60 logs");
-    world.expect_chat(from, "Crew_1", "I don't lead a team. Start me with --role leader, or say Crew_1 !lead first.", Duration::from_secs(5));
+    world.expect_chat(
+        from,
+        "Crew_1",
+        "I don't lead a team. Start me with --role leader, or say Crew_1 !lead first.",
+        Duration::from_secs(5),
+    );
     let from = world.say("Alice", "Crew_1 !lead");
     world.expect_chat(from, "Crew_1", "I lead Crew_2, Crew_3 now.", Duration::from_secs(5));
 
@@ -162,20 +202,36 @@ fn an_owners_stop_ends_the_team_goal_and_every_members_job() {
 #[test]
 fn a_leader_restarted_mid_goal_takes_it_up_again() {
     let runtime = tokio::runtime::Runtime::new().unwrap();
-    let endpoint = scripted_leader(&runtime, &[
-        "{\"plan\": [\"stage 1: Hand gets logs\", \"stage 2: Hand hands them over\"], \"assignments\": [\"notify Hand get \
+    let endpoint = scripted_leader(
+        &runtime,
+        &[
+            "{\"plan\": [\"stage 1: Hand gets logs\", \"stage 2: Hand hands them over\"], \"assignments\": [\"notify Hand get \
          2 logs\", \"notify Boss get 1 log\"]}",
-        "{\"reasoning\": \"Hand has the logs it was asked for\", \"done\": true}",
-    ]);
+            "{\"reasoning\": \"Hand has the logs it was asked for\", \"done\": true}",
+        ],
+    );
     let world = world();
     let checkpoint = ScriptDir::new("team-resume", &[]);
     let url = endpoint.base_url();
     let leader_args = [
-        "--username", "Boss", "--role", "leader", "--worker", "Hand", "--owner", "Alice", "--llm-url", &url, "--checkpoint",
+        "--username",
+        "Boss",
+        "--role",
+        "leader",
+        "--worker",
+        "Hand",
+        "--owner",
+        "Alice",
+        "--llm-url",
+        &url,
+        "--checkpoint",
         checkpoint.path(),
     ];
     let leader = Bot::start(&world.address(), &leader_args);
-    let hand = Bot::start(&world.address(), &["--username", "Hand", "--leader", "Boss", "--owner", "Alice", "--llm-url", &url]);
+    let hand = Bot::start(
+        &world.address(),
+        &["--username", "Hand", "--leader", "Boss", "--owner", "Alice", "--llm-url", &url],
+    );
     leader.expect_log("Boss spawned at", Duration::from_secs(60));
     hand.expect_log("Hand spawned at", Duration::from_secs(60));
 
@@ -191,12 +247,24 @@ fn a_leader_restarted_mid_goal_takes_it_up_again() {
 
     let prompts = leader_prompts(&endpoint);
     assert_eq!(prompts.len(), 2);
-    assert!(prompts[1].contains("Plan so far: stage 1: Hand gets logs; stage 2: Hand hands them over"), "{}", prompts[1]);
-    assert!(prompts[1].contains("Hand: get 2 logs (outcome unknown: I restarted before it was reported)"), "{}", prompts[1]);
+    assert!(
+        prompts[1].contains("Plan so far: stage 1: Hand gets logs; stage 2: Hand hands them over"),
+        "{}",
+        prompts[1]
+    );
+    assert!(
+        prompts[1].contains("Hand: get 2 logs (outcome unknown: I restarted before it was reported)"),
+        "{}",
+        prompts[1]
+    );
     let from = world.say("Alice", "Boss !goals");
     let goals = world.expect_chat(from, "Boss", "Goals, newest first:", Duration::from_secs(5));
     assert!(goals.contains("team goal stock up on wood: completed, stage 1"), "{goals}");
-    assert!(goals.contains("get 1 log: stopped (the team goal was taken up again)") || goals.contains("get 1 log: completed"), "{goals}");
+    assert!(
+        goals.contains("get 1 log: stopped (the team goal was taken up again)")
+            || goals.contains("get 1 log: completed"),
+        "{goals}"
+    );
 }
 
 #[test]
@@ -220,9 +288,21 @@ fn a_player_in_the_team_is_judged_from_what_they_say() {
     });
     let world = world();
     world.add_player("Steve", [0.5, 80.0, 0.5]);
-    let leader = Bot::start(&world.address(), &[
-        "--username", "Boss", "--role", "leader", "--worker", "Steve", "--owner", "Alice", "--llm-url", &endpoint.base_url(),
-    ]);
+    let leader = Bot::start(
+        &world.address(),
+        &[
+            "--username",
+            "Boss",
+            "--role",
+            "leader",
+            "--worker",
+            "Steve",
+            "--owner",
+            "Alice",
+            "--llm-url",
+            &endpoint.base_url(),
+        ],
+    );
     leader.expect_log("Boss spawned at", Duration::from_secs(60));
 
     let from = world.say("Alice", "Boss !team stock up on wood");
@@ -232,8 +312,18 @@ fn a_player_in_the_team_is_judged_from_what_they_say() {
     world.say("Steve", "done, I have three logs now");
     let done = world.expect_chat(from, "Boss", "Team goal done: stock up on wood", Duration::from_secs(40));
     assert!(done.contains("Steve: get 3 logs"), "{done}");
-    let judged: Vec<String> =
-        endpoint.requests().iter().map(last_user_message).filter(|m| m.starts_with("You check on one member")).collect();
+    let judged: Vec<String> = endpoint
+        .requests()
+        .iter()
+        .map(last_user_message)
+        .filter(|m| m.starts_with("You check on one member"))
+        .collect();
     assert_eq!(judged.len(), 1, "judged once, after Steve went quiet");
-    assert!(judged[0].contains("Job: get 3 logs") && judged[0].contains("] ok, on it\n") && judged[0].contains("] done, I have three logs now"), "{}", judged[0]);
+    assert!(
+        judged[0].contains("Job: get 3 logs")
+            && judged[0].contains("] ok, on it\n")
+            && judged[0].contains("] done, I have three logs now"),
+        "{}",
+        judged[0]
+    );
 }

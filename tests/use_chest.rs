@@ -35,6 +35,14 @@ fn chest_deposit_withdraw_and_check() {
     assert_eq!(inventory_count(&world, "Wayfarer", "dirt"), 3);
     assert_eq!(inventory_count(&world, "Wayfarer", "coal"), 3);
     let stored = world.cmd(json!({"cmd": "container", "x": -3, "y": 64, "z": 2}));
-    let total = |item: &str| stored.as_array().unwrap().iter().filter(|s| s["item"] == item).map(|s| s["count"].as_u64().unwrap()).sum::<u64>();
+    let total = |item: &str| {
+        stored
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|s| s["item"] == item)
+            .map(|s| s["count"].as_u64().unwrap())
+            .sum::<u64>()
+    };
     assert_eq!((total("coal"), total("dirt")), (2, 7));
 }

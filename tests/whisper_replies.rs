@@ -16,7 +16,9 @@ fn replies_go_by_msg_to_the_asker() {
 
     let from = world.say("Alice", "!status");
     let whisper = world
-        .wait_event(from, Duration::from_secs(10), |e| e["event"] == "whisper" && e["from"] == "Wayfarer" && e["to"] == "Alice")
+        .wait_event(from, Duration::from_secs(10), |e| {
+            e["event"] == "whisper" && e["from"] == "Wayfarer" && e["to"] == "Alice"
+        })
         .unwrap_or_else(|| panic!("no whisper to Alice; chat: {:?}", world.chat_since(from)));
     assert!(whisper["text"].as_str().unwrap().starts_with("At "), "{whisper}");
     assert!(world.chat_since(from).iter().all(|l| !l.starts_with("<Wayfarer>")), "the reply was public");
@@ -24,6 +26,7 @@ fn replies_go_by_msg_to_the_asker() {
     // A command whispered to the bot is obeyed as well.
     let from = world.cursor();
     world.cmd(json!({"cmd": "whisper", "from": "Alice", "to": "Wayfarer", "text": "!inventory"}));
-    let answer = world.wait_event(from, Duration::from_secs(10), |e| e["event"] == "whisper" && e["from"] == "Wayfarer");
+    let answer =
+        world.wait_event(from, Duration::from_secs(10), |e| e["event"] == "whisper" && e["from"] == "Wayfarer");
     assert_eq!(answer.expect("an answer to the whispered command")["text"], "Inventory: empty");
 }

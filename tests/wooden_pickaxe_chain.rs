@@ -25,6 +25,7 @@ fn wooden_pickaxe_from_nothing() {
     assert_eq!(inventory_count(&world, "Wayfarer", "oak_planks"), 3, "12 planks - 4 table - 2 sticks - 3 pickaxe");
     assert_eq!(inventory_count(&world, "Wayfarer", "stick"), 2);
     // The table stands in the world, where the bot placed it.
-    let placed = world.wait_event(0, Duration::from_secs(1), |e| e["event"] == "blockPlaced" && e["block"] == "crafting_table");
+    let placed =
+        world.wait_event(0, Duration::from_secs(1), |e| e["event"] == "blockPlaced" && e["block"] == "crafting_table");
     assert!(placed.is_some(), "no crafting_table was placed");
 }

@@ -56,7 +56,9 @@ fn scripted(runtime: &tokio::runtime::Runtime, plan: &str, codes: &[&str]) -> (F
                 let mut codes = codes.lock().unwrap();
                 if codes.len() > 1 { codes.pop_front().unwrap() } else { codes[0].clone() }
             }
-            Call::Critic => r#"{"reasoning": "The player said it is done.", "success": true, "critique": ""}"#.to_owned(),
+            Call::Critic => {
+                r#"{"reasoning": "The player said it is done.", "success": true, "critique": ""}"#.to_owned()
+            }
             Call::Describe => "Does what the task asks.".to_owned(),
             Call::Other => "I am not sure.".to_owned(),
         }
@@ -67,7 +69,10 @@ fn scripted(runtime: &tokio::runtime::Runtime, plan: &str, codes: &[&str]) -> (F
 /// Starts one more bot owned by Alice, with the library in `skills` and the LLM at `endpoint`, and waits for it.
 fn another_bot(world: &World, name: &str, skills: &ScriptDir, endpoint: &FakeEndpoint) -> Bot {
     let url = endpoint.base_url();
-    let bot = Bot::start(&world.address(), &["--username", name, "--owner", "Alice", "--skills", skills.path(), "--llm-url", &url]);
+    let bot = Bot::start(
+        &world.address(),
+        &["--username", name, "--owner", "Alice", "--skills", skills.path(), "--llm-url", &url],
+    );
     bot.expect_log(&format!("{name} spawned at"), Duration::from_secs(60));
     bot
 }
@@ -134,7 +139,9 @@ fn a_do_nothing_answer_is_failed_by_the_world_and_never_learned() {
     assert!(!chat.contains("I succeeded in task: lay 3"), "{chat}");
     assert!(!chat.contains("Already done: Lay"), "{chat}");
     assert!(
-        chat.contains("I failed task: Lay 3 cobblestone in a row because The task is not done yet: 0/3 blocks of the structure"),
+        chat.contains(
+            "I failed task: Lay 3 cobblestone in a row because The task is not done yet: 0/3 blocks of the structure"
+        ),
         "{chat}"
     );
 
@@ -153,7 +160,8 @@ fn a_do_nothing_answer_is_failed_by_the_world_and_never_learned() {
     drop(bot);
     let bot = another_bot(&world, "Second", &skills, &endpoint);
     let from = world.say("Alice", "Second !task build a small shelter");
-    let failed = world.expect_chat(from, "Second", "I failed task: build a small shelter because", Duration::from_secs(180));
+    let failed =
+        world.expect_chat(from, "Second", "I failed task: build a small shelter because", Duration::from_secs(180));
     assert!(failed.contains("step 1 (Build a small shelter) failed"), "{failed}");
     let chat = world.chat_since(from).join("\n");
     assert!(chat.contains("I failed task: Build a small shelter because No block was placed; 1 was asked"), "{chat}");
@@ -244,7 +252,13 @@ fn a_chest_is_judged_by_its_contents_and_a_stand_step_by_position() {
     expect("4/4 oak_planks in a container near", 60);
     expect("I succeeded in task: store planks in a chest you place", 30);
     let contents = world.cmd(json!({"cmd": "container", "x": 3, "y": 64, "z": -2}));
-    let planks: u64 = contents.as_array().unwrap().iter().filter(|s| s["item"] == "oak_planks").map(|s| s["count"].as_u64().unwrap()).sum();
+    let planks: u64 = contents
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| s["item"] == "oak_planks")
+        .map(|s| s["count"].as_u64().unwrap())
+        .sum();
     assert_eq!(planks, 4, "the chest holds what was asked: {contents}");
     assert_eq!(count(&calls, Call::Critic), 0);
     assert_eq!(count(&calls, Call::Code), 3);
@@ -262,7 +276,11 @@ fn a_chest_is_judged_by_its_contents_and_a_stand_step_by_position() {
     world.expect_chat(from, "Second", "1/1 standing on gold_block", Duration::from_secs(60));
     world.expect_chat(from, "Second", "I succeeded in task: go stand on the gold block", Duration::from_secs(20));
     let me = world.player("Second");
-    assert_eq!((me.pos[0].floor(), me.pos[1].floor(), me.pos[2].floor()), (-4.0, 64.0, 4.0), "on the gold block: {me:?}");
+    assert_eq!(
+        (me.pos[0].floor(), me.pos[1].floor(), me.pos[2].floor()),
+        (-4.0, 64.0, 4.0),
+        "on the gold block: {me:?}"
+    );
     assert_eq!(count(&calls, Call::Critic), 0);
     let status_from = world.say("Alice", "Second !status");
     let status = world.expect_chat(status_from, "Second", "last run: went", Duration::from_secs(10));
@@ -286,7 +304,12 @@ fn a_goal_is_held_to_its_own_words_when_every_step_is_done() {
     let from = world.say("Alice", &format!("!task {goal}"));
     let expect = |needle: &str, secs: u64| world.expect_chat(from, "Wayfarer", needle, Duration::from_secs(secs));
     expect("3/3 blocks of the structure (dirt; new, best at", 60);
-    expect(&format!("Every step is done, but the world shows only 3 dirt were placed; 6 were asked. Planning {goal} again."), 20);
+    expect(
+        &format!(
+            "Every step is done, but the world shows only 3 dirt were placed; 6 were asked. Planning {goal} again."
+        ),
+        20,
+    );
     expect(&format!("I succeeded in task: {goal}"), 90);
     for y in 64..66 {
         for x in 2..5 {
@@ -302,10 +325,12 @@ fn a_goal_that_names_a_shape_is_judged_by_its_shape_not_its_count() {
     let runtime = tokio::runtime::Runtime::new().unwrap();
     // A small model's plan keeps the count of a line and drops the line; its first code lays four blocks, three in
     // a line and one beside them. Counting placed blocks would call that done.
-    let plan = r#"[{"task": "Place 4 cobblestone", "tracker": {"type": "placed", "block": "cobblestone", "count": 4}}]"#;
+    let plan =
+        r#"[{"task": "Place 4 cobblestone", "tracker": {"type": "placed", "block": "cobblestone", "count": 4}}]"#;
     let bent = "```rhai\nfn layCobblestoneLine() {\n  for x in -3..0 { placeItem(\"cobblestone\", vec3(x, 64, 3)); }\n  \
         placeItem(\"cobblestone\", vec3(-1, 64, 4));\n}\n```";
-    let straight = "```rhai\nfn layCobblestoneLine() {\n  for x in -3..1 { placeItem(\"cobblestone\", vec3(x, 64, 6)); }\n}\n```";
+    let straight =
+        "```rhai\nfn layCobblestoneLine() {\n  for x in -3..1 { placeItem(\"cobblestone\", vec3(x, 64, 6)); }\n}\n```";
     let (endpoint, calls) = scripted(&runtime, plan, &[bent, straight]);
     let skills = ScriptDir::new("judges-shape", &[]);
     let (world, bot) = world_with_skilled_bot(&skills, &["--llm-url", &endpoint.base_url()]);
@@ -329,7 +354,10 @@ fn a_goal_that_names_a_shape_is_judged_by_its_shape_not_its_count() {
     }
     assert_eq!(count(&calls, Call::Code), 2, "the bent line was tried once");
     assert_eq!(count(&calls, Call::Critic), 0, "the shape judged both attempts");
-    bot.expect_log("places cobblestone without where or in what shape; one step builds a line of 4", Duration::from_secs(1));
+    bot.expect_log(
+        "places cobblestone without where or in what shape; one step builds a line of 4",
+        Duration::from_secs(1),
+    );
 
     // A block to place beside another: a crafting table anywhere is not one next to the stone block.
     world.cmd(json!({"cmd": "setBlock", "x": 4, "y": 64, "z": -1, "block": "stone"}));

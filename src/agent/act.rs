@@ -13,7 +13,6 @@
 
 use std::{collections::BTreeMap, sync::Arc};
 
-
 pub use super::plan::TaskSpec;
 use super::{
     diff::WorldDiff,
@@ -42,8 +41,12 @@ const ACTION_TEMPERATURE: f32 = 0.0;
 #[derive(Clone, Debug, PartialEq)]
 pub enum TaskOutcome {
     /// Done; the name of the skill it added to the library, if one was added.
-    Succeeded { skill: Option<String> },
-    Failed { reason: String },
+    Succeeded {
+        skill: Option<String>,
+    },
+    Failed {
+        reason: String,
+    },
     /// `!stop` (or the end of the activity) ended it.
     Stopped,
 }
@@ -134,7 +137,10 @@ impl Agent {
                         "Your reply was cut off at its limit of {max_tokens} tokens before the code ended. Write a \
                          shorter function (call the skills you are shown), with no explanation before the code."
                     );
-                    tracing::info!("task {:?}, attempt {attempt}: the answer was cut off at {max_tokens} tokens", spec.task);
+                    tracing::info!(
+                        "task {:?}, attempt {attempt}: the answer was cut off at {max_tokens} tokens",
+                        spec.task
+                    );
                     (last_code, feedback, critique) = (String::new(), advice.clone(), String::new());
                     last_reason = format!("the action answer was cut off at its limit of {max_tokens} tokens");
                     continue;
@@ -282,9 +288,12 @@ impl Agent {
             // A step with nothing to count (placing a block) is done when its code runs through.
             return match &report.outcome {
                 runner::Outcome::Value(_) => Known::Done,
-                runner::Outcome::Failed(failure) => {
-                    Known::Short { code: text, ran: describe_run(&report), critique: String::new(), reason: failure.to_string() }
-                }
+                runner::Outcome::Failed(failure) => Known::Short {
+                    code: text,
+                    ran: describe_run(&report),
+                    critique: String::new(),
+                    reason: failure.to_string(),
+                },
             };
         };
         let progress = tracker.progress(start, &now);
@@ -297,7 +306,12 @@ impl Agent {
             runner::Outcome::Failed(failure) => failure.to_string(),
             runner::Outcome::Value(_) => format!("the task is not done yet: {progress}"),
         };
-        Known::Short { code: text, ran: describe_run(&report), critique: format!("The task is not done yet: {progress}."), reason }
+        Known::Short {
+            code: text,
+            ran: describe_run(&report),
+            critique: format!("The task is not done yet: {progress}."),
+            reason,
+        }
     }
 
     /// The action agent's prompt: rules, primitives and retrieved skills; then the task, what the bot sees and the
@@ -332,7 +346,10 @@ impl Agent {
                 ("context", &or_none(&spec.context)),
                 ("goal", &self.goal.lock().clone().unwrap_or_else(|| "none".to_owned())),
                 ("observation", &observation(&self.bot).await),
-                ("last_code", &if last_code.is_empty() { "none".to_owned() } else { format!("```rhai\n{last_code}\n```") }),
+                (
+                    "last_code",
+                    &if last_code.is_empty() { "none".to_owned() } else { format!("```rhai\n{last_code}\n```") },
+                ),
                 ("feedback", &or_none(feedback)),
                 ("critique", &or_none(critique)),
             ],
@@ -352,7 +369,9 @@ impl Agent {
                 .iter()
                 .enumerate()
                 .map(|(i, m)| match i {
-                    0 => format!("// {}: {}\n{}", m.skill.signature(), m.skill.meta.description, m.skill.code.trim_end()),
+                    0 => {
+                        format!("// {}: {}\n{}", m.skill.signature(), m.skill.meta.description, m.skill.code.trim_end())
+                    }
                     _ => format!("// {}: {}", m.skill.signature(), m.skill.meta.description),
                 })
                 .collect::<Vec<_>>()
@@ -455,7 +474,12 @@ impl Agent {
         let on_collision = match copy {
             Some((_, old)) if old.name == name => OnCollision::Replace,
             Some((similarity, old)) => {
-                tracing::info!("the code for {:?} is {:.0} % the same as the skill {}; reusing that", spec.task, similarity * 100.0, old.name);
+                tracing::info!(
+                    "the code for {:?} is {:.0} % the same as the skill {}; reusing that",
+                    spec.task,
+                    similarity * 100.0,
+                    old.name
+                );
                 return None;
             }
             None => OnCollision::KeepBoth,
@@ -505,7 +529,13 @@ impl Agent {
 
     /// Asks the LLM for `about` (`the plan`, `the code for Mine 2 oak_log`), telling the owner once when the answer
     /// is slow and when a spent budget pauses the call (which then waits for it to refill); `!status` shows the wait.
-    pub async fn ask(&self, role: Role, about: &str, messages: &[Message], temperature: f32) -> Result<Reply, LlmError> {
+    pub async fn ask(
+        &self,
+        role: Role,
+        about: &str,
+        messages: &[Message],
+        temperature: f32,
+    ) -> Result<Reply, LlmError> {
         let notice = |notice: Notice| match notice {
             Notice::Slow(after) => (self.say)(&format!("Still thinking about {about} ({} s)…", after.as_secs())),
             Notice::Paused(spent) => {
@@ -571,12 +601,18 @@ impl Agent {
     /// What the trackers see now: inventory, position, `kills` so far, what the bot stands on and has handed over,
     /// and the blocks, boxes of the world and containers `tracker` asks about, for a step that began with the bot's
     /// feet at `start` (now, when `None`). Containers are looked into by opening them.
-    pub async fn snapshot(&self, tracker: Option<&Tracker>, kills: &BTreeMap<String, u32>, start: Option<Point>) -> Snapshot {
+    pub async fn snapshot(
+        &self,
+        tracker: Option<&Tracker>,
+        kills: &BTreeMap<String, u32>,
+        start: Option<Point>,
+    ) -> Snapshot {
         let bot = &self.bot;
         let inventory = bot.items().into_iter().map(|(name, count)| (name, i64::from(count))).collect();
         let p = bot.position();
         let name = |pos: azalea::BlockPos| {
-            primitives::observe::block_kind(bot, pos).map(|kind| kind.to_string().trim_start_matches("minecraft:").to_owned())
+            primitives::observe::block_kind(bot, pos)
+                .map(|kind| kind.to_string().trim_start_matches("minecraft:").to_owned())
         };
         let blocks = tracker
             .map(|t| t.positions())
@@ -584,18 +620,24 @@ impl Agent {
             .into_iter()
             .filter_map(|[x, y, z]| Some(([x, y, z], name(azalea::BlockPos::new(x, y, z))?)))
             .collect();
-        let mut snapshot = Snapshot { inventory, position: [p.x, p.y, p.z], kills: kills.clone(), blocks, ..Snapshot::default() };
+        let mut snapshot =
+            Snapshot { inventory, position: [p.x, p.y, p.z], kills: kills.clone(), blocks, ..Snapshot::default() };
         let below = azalea::BlockPos::from(p - azalea::Vec3::new(0.0, 0.01, 0.0));
         snapshot.below = name(below).map(|b| ([below.x, below.y, below.z], b));
         snapshot.given = bot.given_totals();
         let Some(tracker) = tracker else { return snapshot };
         let start = start.unwrap_or(snapshot.feet());
-        snapshot.areas = tracker.boxes(start).into_iter().map(|(min, max)| primitives::observe::area(bot, min, max)).collect();
+        snapshot.areas =
+            tracker.boxes(start).into_iter().map(|(min, max)| primitives::observe::area(bot, min, max)).collect();
         for (centre, radius) in tracker.container_places(start) {
             let r = radius as i32;
             let chest = |p: &azalea::BlockPos| matches!(name(*p).as_deref(), Some("chest" | "trapped_chest"));
             let mut chests: Vec<azalea::BlockPos> = (-r..=r)
-                .flat_map(|x| (-r..=r).flat_map(move |y| (-r..=r).map(move |z| azalea::BlockPos::new(centre[0] + x, centre[1] + y, centre[2] + z))))
+                .flat_map(|x| {
+                    (-r..=r).flat_map(move |y| {
+                        (-r..=r).map(move |z| azalea::BlockPos::new(centre[0] + x, centre[1] + y, centre[2] + z))
+                    })
+                })
                 .filter(chest)
                 .collect();
             chests.sort_by_key(|c| (c.x - centre[0]).pow(2) + (c.y - centre[1]).pow(2) + (c.z - centre[2]).pow(2));
@@ -604,7 +646,9 @@ impl Agent {
                     Ok(items) => {
                         snapshot.containers.insert([chest.x, chest.y, chest.z], items);
                     }
-                    Err(err) => tracing::info!("could not look into the chest at {} {} {}: {err}", chest.x, chest.y, chest.z),
+                    Err(err) => {
+                        tracing::info!("could not look into the chest at {} {} {}: {err}", chest.x, chest.y, chest.z)
+                    }
                 }
             }
         }
@@ -623,13 +667,18 @@ pub fn asked_of(task: &str) -> Option<Asked> {
 /// Whether `name` is a block or item the game has.
 pub fn is_game_id(name: &str) -> bool {
     let facts = crate::primitives::facts::facts();
-    super::recipes::is_block(name) || facts.crafting.contains_key(name) || facts.smelting.values().any(|out| out == name)
+    super::recipes::is_block(name)
+        || facts.crafting.contains_key(name)
+        || facts.smelting.values().any(|out| out == name)
         || facts.smelting.contains_key(name)
 }
 
 /// Verbs of steps that only talk or change what the bot holds: the world diff cannot see them done, so an empty one
 /// does not fail them (and nothing is learned from them).
-const WORDS_ONLY: &[&str] = &["say", "tell", "greet", "ask", "announce", "report", "chat", "reply", "answer", "equip", "wear", "hold", "wait", "look"];
+const WORDS_ONLY: &[&str] = &[
+    "say", "tell", "greet", "ask", "announce", "report", "chat", "reply", "answer", "equip", "wear", "hold", "wait",
+    "look",
+];
 
 fn words_only(task: &str) -> bool {
     task.split_whitespace().next().is_some_and(|verb| WORDS_ONLY.contains(&verb.to_lowercase().as_str()))
@@ -670,7 +719,12 @@ enum Known {
     Done,
     Stopped,
     /// Not done: the code as run, how the run went, the tracker's critique and the reason in a line.
-    Short { code: String, ran: String, critique: String, reason: String },
+    Short {
+        code: String,
+        ran: String,
+        critique: String,
+        reason: String,
+    },
 }
 
 /// What an attempt's errors say is missing, as words for skill search: `I cannot make X because I need: 2 more
@@ -680,7 +734,11 @@ fn missing_things(feedback: &str) -> String {
     let mut things: Vec<String> = Vec::new();
     let word_after = |text: &str, marker: &str| -> Vec<String> {
         text.match_indices(marker)
-            .filter_map(|(i, _)| text[i + marker.len()..].split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).find(|w| !w.is_empty()))
+            .filter_map(|(i, _)| {
+                text[i + marker.len()..]
+                    .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                    .find(|w| !w.is_empty())
+            })
             .map(str::to_owned)
             .collect()
     };
@@ -754,8 +812,11 @@ pub async fn observation(bot: &BotHandle) -> String {
     let blocks = primitives::observe::block_kinds_near(bot, 16, 24).await;
     let or_none = |list: Vec<String>| if list.is_empty() { "none".to_owned() } else { list.join(", ") };
     // Voyager's words for a chest whose contents the bot has not seen.
-    let chests: Vec<String> =
-        primitives::observe::chests_near(bot, 16.0, 5).await.into_iter().map(|at| format!("{at} (unknown items inside)")).collect();
+    let chests: Vec<String> = primitives::observe::chests_near(bot, 16.0, 5)
+        .await
+        .into_iter()
+        .map(|at| format!("{at} (unknown items inside)"))
+        .collect();
     let slots = primitives::items::inventory_slots(bot);
     let used = slots.get(9..=44).map_or(0, |s| s.iter().filter(|stack| !stack.is_empty()).count());
     format!(
@@ -828,9 +889,10 @@ pub async fn ask_usable<T>(
                 let parsed = parse(&reply.content);
                 (reply.content, parsed)
             }
-            Err(LlmError::CutOff { max_tokens, content, .. }) => {
-                (content, Err(format!("it was cut off at its limit of {max_tokens} tokens before it ended; answer much shorter")))
-            }
+            Err(LlmError::CutOff { max_tokens, content, .. }) => (
+                content,
+                Err(format!("it was cut off at its limit of {max_tokens} tokens before it ended; answer much shorter")),
+            ),
             Err(err) => return Err(Unusable::Llm(llm_failure(&err))),
         };
         match parsed {

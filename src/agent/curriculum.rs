@@ -33,11 +33,21 @@ pub const FULL_INVENTORY: usize = 33;
 pub const QA_DISTANCE: f32 = 0.05;
 const MAX_QUESTIONS: usize = 3;
 /// What the curriculum asks of memory, and how many memories it is shown.
-const MEMORY_QUERY: &str = "What should I do next: what players asked of me, resources and chests I know of, dangers, insights.";
+const MEMORY_QUERY: &str =
+    "What should I do next: what players asked of me, resources and chests I know of, dangers, insights.";
 const RECALLED: usize = 5;
 
-const WOOD_LOGS: [&str; 9] =
-    ["oak_log", "birch_log", "spruce_log", "jungle_log", "acacia_log", "dark_oak_log", "mangrove_log", "cherry_log", "pale_oak_log"];
+const WOOD_LOGS: [&str; 9] = [
+    "oak_log",
+    "birch_log",
+    "spruce_log",
+    "jungle_log",
+    "acacia_log",
+    "dark_oak_log",
+    "mangrove_log",
+    "cherry_log",
+    "pale_oak_log",
+];
 
 /// The next task. Calls the LLM except for the first task and a forced deposit.
 pub async fn next_task(agent: &Agent, checkpoint: &mut Checkpoint) -> Result<TaskSpec, String> {
@@ -47,7 +57,10 @@ pub async fn next_task(agent: &Agent, checkpoint: &mut Checkpoint) -> Result<Tas
             task: "Mine 1 wood log".to_owned(),
             context: "Any kind of log counts: oak, birch, spruce and the rest; hands can mine logs.".to_owned(),
             tracker: Some(Tracker::Any {
-                of: WOOD_LOGS.iter().map(|log| Tracker::Inventory { item: (*log).to_owned(), count: 1, exactly: false }).collect(),
+                of: WOOD_LOGS
+                    .iter()
+                    .map(|log| Tracker::Inventory { item: (*log).to_owned(), count: 1, exactly: false })
+                    .collect(),
             }),
             code: None,
         });
@@ -55,9 +68,10 @@ pub async fn next_task(agent: &Agent, checkpoint: &mut Checkpoint) -> Result<Tas
     if slots_used(&agent.bot) >= FULL_INVENTORY {
         return Ok(TaskSpec {
             task: "Deposit useless items into a chest".to_owned(),
-            context: "The inventory is nearly full. Place a chest if there is none nearby, then deposit items that are \
+            context:
+                "The inventory is nearly full. Place a chest if there is none nearby, then deposit items that are \
                       not tools, food or crafting materials, until at most 20 slots are used."
-                .to_owned(),
+                    .to_owned(),
             tracker: None,
             code: None,
         });
@@ -66,7 +80,11 @@ pub async fn next_task(agent: &Agent, checkpoint: &mut Checkpoint) -> Result<Tas
     let list = |tasks: &[String]| if tasks.is_empty() { "none".to_owned() } else { tasks.join(", ") };
     let last = checkpoint.tasks.completed.last().map_or("nothing yet", String::as_str);
     let memories = agent.memories_about(&format!("{MEMORY_QUERY} The last task done: {last}."), RECALLED).await;
-    let persona = agent.persona.as_deref().map(|p| format!("\nWho the player is: {p} Let that colour the choice.")).unwrap_or_default();
+    let persona = agent
+        .persona
+        .as_deref()
+        .map(|p| format!("\nWho the player is: {p} Let that colour the choice."))
+        .unwrap_or_default();
     let user = prompts::render(
         "curriculum_task",
         &[
@@ -82,12 +100,12 @@ pub async fn next_task(agent: &Agent, checkpoint: &mut Checkpoint) -> Result<Tas
     let system = prompts::render("curriculum", &[]).map_err(|e| e.to_string())?;
     let messages = vec![Message::system(system), Message::user(user)];
     let correction = |why: &str| format!("That cannot be used: {why}. Answer with the JSON object only.");
-    ask_usable(agent, Role::Curriculum, "the next task", messages, |reply| proposal(reply, checkpoint), correction).await.map_err(
-        |err| match err {
+    ask_usable(agent, Role::Curriculum, "the next task", messages, |reply| proposal(reply, checkpoint), correction)
+        .await
+        .map_err(|err| match err {
             Unusable::Llm(failure) => failure,
             Unusable::Answer(why) => format!("the curriculum gave no usable task: {why}"),
-        },
-    )
+        })
 }
 
 /// A proposal, validated: a task not yet completed, with a valid tracker if it gave one.
@@ -118,7 +136,10 @@ pub async fn observation(bot: &BotHandle, done: usize) -> String {
     }
     if done >= WARM_UP_SURROUNDINGS {
         text.push_str(&format!("\nBiome: {}", primitives::observe::biome(bot).unwrap_or_else(|| "unknown".to_owned())));
-        text.push_str(&format!("\nOther blocks within 32: {}", or_none(primitives::observe::block_kinds_near(bot, 32, 40).await)));
+        text.push_str(&format!(
+            "\nOther blocks within 32: {}",
+            or_none(primitives::observe::block_kinds_near(bot, 32, 40).await)
+        ));
     }
     if done >= WARM_UP_CONTEXT {
         text.push_str(&format!("\nHealth: {}/20\nFood: {}/20", status.health, status.food));
@@ -166,7 +187,10 @@ async fn qa_context(agent: &Agent, checkpoint: &mut Checkpoint) -> String {
             Some(answer) => answer,
             None => {
                 let Ok(prompt) = prompts::render("curriculum_answers", &[("question", &question)]) else { continue };
-                match agent.ask(Role::Curriculum, "an answer about the surroundings", &[Message::user(prompt)], 0.0).await {
+                match agent
+                    .ask(Role::Curriculum, "an answer about the surroundings", &[Message::user(prompt)], 0.0)
+                    .await
+                {
                     Ok(reply) => {
                         let answer = reply.content.trim().to_owned();
                         checkpoint.qa.push(QaPair { question: question.clone(), answer: answer.clone() });
@@ -227,6 +251,10 @@ mod tests {
         assert!(proposal("I think you should mine", &checkpoint).unwrap_err().contains("no JSON object"));
         let quoted_first = "Not {\"task\": \"Mine 1 wood log\"} again; instead {\"task\": \"Craft 1 crafting_table\"}";
         assert_eq!(proposal(quoted_first, &checkpoint).unwrap().task, "Craft 1 crafting_table");
-        assert!(proposal("{\"task\": \"x\", \"tracker\": {\"type\": \"inventory\"}}", &checkpoint).unwrap_err().contains("invalid tracker"));
+        assert!(
+            proposal("{\"task\": \"x\", \"tracker\": {\"type\": \"inventory\"}}", &checkpoint)
+                .unwrap_err()
+                .contains("invalid tracker")
+        );
     }
 }

@@ -83,7 +83,9 @@ impl WorldDiff {
     pub fn given_count(&self, player: Option<&str>, item: Option<&str>) -> u32 {
         self.given
             .iter()
-            .filter(|(p, i, _)| player.is_none_or(|want| want.eq_ignore_ascii_case(p)) && item.is_none_or(|want| want == i))
+            .filter(|(p, i, _)| {
+                player.is_none_or(|want| want.eq_ignore_ascii_case(p)) && item.is_none_or(|want| want == i)
+            })
             .map(|(_, _, n)| n)
             .sum()
     }

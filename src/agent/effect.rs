@@ -150,7 +150,8 @@ impl std::fmt::Display for Shape {
     }
 }
 
-const PLACE: &[&str] = &["place", "build", "put", "lay", "set", "stack", "pillar", "construct", "erect", "light", "fill"];
+const PLACE: &[&str] =
+    &["place", "build", "put", "lay", "set", "stack", "pillar", "construct", "erect", "light", "fill"];
 /// Verbs that place blocks only when a shape is named (`make a 2 by 2 floor`; `make a stick` is crafting).
 const MAKE: &[&str] = &["make", "create"];
 const DIG: &[&str] = &["dig", "clear", "remove", "break", "excavate", "tunnel", "flatten", "destroy", "hollow"];
@@ -161,8 +162,20 @@ const GIVE: &[&str] = &["give", "hand", "deliver", "bring", "pass", "throw", "to
 const INTO: &[&str] = &["in", "into", "inside"];
 const CONTAINERS: &[&str] = &["chest", "barrel", "container", "storage", "box"];
 const NUMBERS: &[(&str, u32)] = &[
-    ("a", 1), ("an", 1), ("one", 1), ("two", 2), ("three", 3), ("four", 4), ("five", 5), ("six", 6), ("seven", 7),
-    ("eight", 8), ("nine", 9), ("ten", 10), ("twelve", 12), ("sixteen", 16),
+    ("a", 1),
+    ("an", 1),
+    ("one", 1),
+    ("two", 2),
+    ("three", 3),
+    ("four", 4),
+    ("five", 5),
+    ("six", 6),
+    ("seven", 7),
+    ("eight", 8),
+    ("nine", 9),
+    ("ten", 10),
+    ("twelve", 12),
+    ("sixteen", 16),
 ];
 
 /// What `task` asks of the world, when its first word is a verb that changes it. `is_id` says whether a word is a
@@ -205,7 +218,11 @@ pub fn asked(task: &str, is_id: impl Fn(&str) -> bool) -> Option<Asked> {
             words[i].strip_suffix("es").map(str::to_owned),
         ];
         // What is stored is not the chest it goes into.
-        candidates.into_iter().flatten().find(|c| c.len() > 2 && is_id(c) && !(effect == Effect::Store && container(c))).map(|c| (i, c))
+        candidates
+            .into_iter()
+            .flatten()
+            .find(|c| c.len() > 2 && is_id(c) && !(effect == Effect::Store && container(c)))
+            .map(|c| (i, c))
     });
     let thing = named.as_ref().map(|(_, c)| c.clone());
     // How many: the sizes given (`3 blocks long and 2 high`, `2 by 2`) multiplied; else the number just before the
@@ -221,7 +238,9 @@ pub fn asked(task: &str, is_id: impl Fn(&str) -> bool) -> Option<Asked> {
             .position(|w| w == "to")
             .and_then(|i| task.split_whitespace().filter(|w| !w.is_empty()).nth(i + 1))
             .map(|w| w.trim_matches(|c: char| !(c.is_alphanumeric() || c == '_')).to_owned())
-            .filter(|w| (1..=16).contains(&w.len()) && !is_id(&w.to_lowercase()) && !["me", "the", "a"].contains(&w.as_str())),
+            .filter(|w| {
+                (1..=16).contains(&w.len()) && !is_id(&w.to_lowercase()) && !["me", "the", "a"].contains(&w.as_str())
+            }),
         _ => None,
     };
     let shape = match effect {
@@ -287,7 +306,11 @@ pub fn unplaced_beside(asked: &Asked, diff: &WorldDiff, block_at: impl Fn(Point)
     let placed: Vec<Point> =
         diff.placed.iter().filter(|(_, b)| thing.is_none_or(|want| want == b)).map(|(p, _)| *p).collect();
     let touching = placed.iter().any(|p| {
-        beside.side.offsets().iter().any(|o| block_at([p[0] + o[0], p[1] + o[1], p[2] + o[2]]).as_deref() == Some(&beside.block))
+        beside
+            .side
+            .offsets()
+            .iter()
+            .any(|o| block_at([p[0] + o[0], p[1] + o[1], p[2] + o[2]]).as_deref() == Some(&beside.block))
     });
     if touching {
         return None;
@@ -344,8 +367,13 @@ fn dimensions(words: &[String]) -> Vec<(u32, Option<&'static str>)> {
         {
             found.extend([(a, None), (b, None)]);
         } else if let Ok(n) = w.parse::<u32>() {
-            let by = words.get(i + 1).is_some_and(|next| next == "by" || next == "x") || (i > 0 && (words[i - 1] == "by" || words[i - 1] == "x"));
-            let named = words.iter().skip(i + 1).take(2).find_map(|next| DIMENSIONS.iter().find(|d| **d == next.as_str()).copied());
+            let by = words.get(i + 1).is_some_and(|next| next == "by" || next == "x")
+                || (i > 0 && (words[i - 1] == "by" || words[i - 1] == "x"));
+            let named = words
+                .iter()
+                .skip(i + 1)
+                .take(2)
+                .find_map(|next| DIMENSIONS.iter().find(|d| **d == next.as_str()).copied());
             if let Some(named) = named {
                 found.push((n, Some(named)));
             } else if by {
@@ -360,7 +388,8 @@ fn dimensions(words: &[String]) -> Vec<(u32, Option<&'static str>)> {
 /// kind with `None`), all placed in the span the diff covers.
 pub fn standing(shape: Shape, block: Option<&str>, placed: &[(Point, String)]) -> usize {
     let kind_fits = |b: &String| block.is_none_or(|want| want == b);
-    let cells: std::collections::HashSet<Point> = placed.iter().filter(|(_, b)| kind_fits(b)).map(|(p, _)| *p).collect();
+    let cells: std::collections::HashSet<Point> =
+        placed.iter().filter(|(_, b)| kind_fits(b)).map(|(p, _)| *p).collect();
     let offsets = shape.offsets();
     let mut best = 0;
     for p in &cells {
@@ -397,10 +426,13 @@ fn position_and_count(task: &str) -> (Option<[i32; 3]>, Option<u32>) {
         words.iter().map(|w| w.trim_matches(|c: char| !(c.is_ascii_digit() || c == '-')).parse::<i32>().ok()).collect();
     let window = numbers.windows(3).position(|w| w.iter().all(Option::is_some));
     let at = window.and_then(|i| Some([numbers[i]?, numbers[i + 1]?, numbers[i + 2]?]));
-    let count = words.iter().enumerate().skip(1).filter(|(i, _)| window.is_none_or(|w| !(w..w + 3).contains(i))).find_map(|(_, w)| {
-        let w = w.trim_matches(|c: char| !c.is_alphanumeric()).to_lowercase();
-        w.parse::<u32>().ok().or_else(|| NUMBERS.iter().find(|(n, _)| *n == w).map(|(_, v)| *v))
-    });
+    let count =
+        words.iter().enumerate().skip(1).filter(|(i, _)| window.is_none_or(|w| !(w..w + 3).contains(i))).find_map(
+            |(_, w)| {
+                let w = w.trim_matches(|c: char| !c.is_alphanumeric()).to_lowercase();
+                w.parse::<u32>().ok().or_else(|| NUMBERS.iter().find(|(n, _)| *n == w).map(|(_, v)| *v))
+            },
+        );
     (at, count)
 }
 
@@ -409,7 +441,9 @@ pub fn measures(tracker: &Tracker, effect: Effect) -> bool {
     match tracker {
         Tracker::All { of } => of.iter().any(|t| measures(t, effect)),
         Tracker::Any { of } => of.iter().all(|t| measures(t, effect)),
-        Tracker::Placed { .. } | Tracker::Structure { .. } | Tracker::Block { exists: true, .. } => effect == Effect::Place,
+        Tracker::Placed { .. } | Tracker::Structure { .. } | Tracker::Block { exists: true, .. } => {
+            effect == Effect::Place
+        }
         Tracker::Dug { .. } | Tracker::Block { exists: false, .. } => effect == Effect::Dig,
         Tracker::Location { .. } | Tracker::StandingOn { .. } => effect == Effect::Go,
         Tracker::Container { .. } => effect == Effect::Store,
@@ -441,18 +475,37 @@ pub fn fitting(asked: &Asked) -> Option<Tracker> {
         // A position written out: that block, that spot.
         return match asked.effect {
             Effect::Place => Some(Tracker::Block { x, y, z, block: thing?, exists: true }),
-            Effect::Dig => Some(Tracker::Dug { positions: vec![[x, y, z]], count: None, block: None, at: None, radius: super::tracker::NEAR }),
-            Effect::Go => Some(Tracker::Location { x: f64::from(x) + 0.5, y: f64::from(y), z: f64::from(z) + 0.5, radius: 2.0 }),
+            Effect::Dig => Some(Tracker::Dug {
+                positions: vec![[x, y, z]],
+                count: None,
+                block: None,
+                at: None,
+                radius: super::tracker::NEAR,
+            }),
+            Effect::Go => {
+                Some(Tracker::Location { x: f64::from(x) + 0.5, y: f64::from(y), z: f64::from(z) + 0.5, radius: 2.0 })
+            }
             Effect::Store => Some(Tracker::Container { item: thing?, count, at: Some([x, y, z]), radius: 2 }),
             Effect::Give => None,
         };
     }
     match asked.effect {
         Effect::Place => match asked.shape {
-            Some(shape) => Some(Tracker::Structure { blocks: shape.parts(&thing?), at: None, share: 1.0, radius: super::tracker::NEAR }),
+            Some(shape) => Some(Tracker::Structure {
+                blocks: shape.parts(&thing?),
+                at: None,
+                share: 1.0,
+                radius: super::tracker::NEAR,
+            }),
             None => Some(Tracker::Placed { block: thing?, count, at: None, radius: super::tracker::NEAR }),
         },
-        Effect::Dig => Some(Tracker::Dug { positions: Vec::new(), count: Some(count), block: thing, at: None, radius: super::tracker::NEAR }),
+        Effect::Dig => Some(Tracker::Dug {
+            positions: Vec::new(),
+            count: Some(count),
+            block: thing,
+            at: None,
+            radius: super::tracker::NEAR,
+        }),
         Effect::Go => Some(Tracker::StandingOn { block: thing?, at: None }),
         Effect::Store => Some(Tracker::Container { item: thing?, count, at: None, radius: super::tracker::NEAR }),
         Effect::Give => Some(Tracker::Given { player: asked.player.clone()?, item: thing?, count }),
@@ -468,7 +521,9 @@ pub fn unshown(asked: &Asked, diff: &WorldDiff) -> Option<String> {
     let short = |got: u64, what: String, verb: &str| -> Option<String> {
         match got {
             0 => Some(format!("no {what} was {verb}; {want} {} asked", if want == 1 { "was" } else { "were" })),
-            n if n < u64::from(want) => Some(format!("only {n} {what} {} {verb}; {want} were asked", if n == 1 { "was" } else { "were" })),
+            n if n < u64::from(want) => {
+                Some(format!("only {n} {what} {} {verb}; {want} were asked", if n == 1 { "was" } else { "were" }))
+            }
             _ => None,
         }
     };
@@ -477,7 +532,9 @@ pub fn unshown(asked: &Asked, diff: &WorldDiff) -> Option<String> {
             let shape = asked.shape?;
             let stands = standing(shape, thing, &diff.placed);
             let size = shape.size() as usize;
-            (stands < size).then(|| format!("the {} placed do not stand as {shape}: at most {stands} of {size} do", named("block")))
+            (stands < size).then(|| {
+                format!("the {} placed do not stand as {shape}: at most {stands} of {size} do", named("block"))
+            })
         }),
         Effect::Dig => short(diff.broken_count(thing) as u64, named("block"), "dug"),
         Effect::Store => short(diff.stored(thing).max(0) as u64, named("item"), "put into a container"),
@@ -535,10 +592,16 @@ mod tests {
         assert_eq!(read("dig a hole 2 blocks deep").unwrap().count, Some(2));
         assert_eq!(read("build a pillar of 3 dirt blocks next to you").unwrap().count, Some(3));
         let compound = read("place a chest and store 6 cobblestone in it").unwrap();
-        assert_eq!((compound.count, compound.thing.as_deref()), (Some(1), Some("chest")), "the count goes with its thing");
+        assert_eq!(
+            (compound.count, compound.thing.as_deref()),
+            (Some(1), Some("chest")),
+            "the count goes with its thing"
+        );
         let placed = read("Place 2 dirt at (1, 64, 2)").unwrap();
         assert_eq!((placed.at, placed.count), (Some([1, 64, 2]), Some(2)));
-        for gather in ["Mine 3 dirt", "Craft 4 stick", "make 4 sticks", "Kill 1 pig", "Smelt 2 raw_iron", "Say hello", ""] {
+        for gather in
+            ["Mine 3 dirt", "Craft 4 stick", "make 4 sticks", "Kill 1 pig", "Smelt 2 raw_iron", "Say hello", ""]
+        {
             assert_eq!(read(gather), None, "{gather}");
         }
     }
@@ -578,16 +641,27 @@ mod tests {
         );
         assert_eq!(shape("make a 2 by 2 floor of oak planks"), Some(Shape::Floor { long: 2, wide: 2 }));
         assert_eq!(shape("build a 3x2 platform of stone"), Some(Shape::Floor { long: 3, wide: 2 }));
-        for none in ["Place 3 dirt", "build a pillar of dirt", "build a wall", "Place 1 torch in a line", "Dig a line of 3 dirt"] {
+        for none in [
+            "Place 3 dirt",
+            "build a pillar of dirt",
+            "build a wall",
+            "Place 1 torch in a line",
+            "Dig a line of 3 dirt",
+        ] {
             assert_eq!(shape(none), None, "{none}");
         }
         assert_eq!(shape("build a wall 100 long and 100 high of dirt"), None, "too big to read as a shape");
         let wall = read("build a wall of cobblestone 3 blocks long and 2 blocks high").unwrap();
         assert_eq!(wall.count, Some(6));
         let line = read("Place 4 cobblestone in a line").unwrap();
-        let Some(Tracker::Structure { blocks, at: None, .. }) = fitting(&line) else { panic!("a line gets a structure tracker") };
+        let Some(Tracker::Structure { blocks, at: None, .. }) = fitting(&line) else {
+            panic!("a line gets a structure tracker")
+        };
         assert_eq!(blocks.len(), 4);
-        assert!(!measures_asked(&Tracker::Placed { block: "cobblestone".into(), count: 4, at: None, radius: 8 }, &line));
+        assert!(!measures_asked(
+            &Tracker::Placed { block: "cobblestone".into(), count: 4, at: None, radius: 8 },
+            &line
+        ));
         assert!(measures_asked(&fitting(&line).unwrap(), &line));
     }
 
@@ -598,7 +672,10 @@ mod tests {
             beside("place a dirt block on top of the gold block"),
             Some(Beside { side: Side::OnTop, block: "gold_block".into() })
         );
-        assert_eq!(beside("put a torch next to the stone block"), Some(Beside { side: Side::NextTo, block: "stone".into() }));
+        assert_eq!(
+            beside("put a torch next to the stone block"),
+            Some(Beside { side: Side::NextTo, block: "stone".into() })
+        );
         assert_eq!(
             beside("place a torch on the ground next to the gold block"),
             Some(Beside { side: Side::NextTo, block: "gold_block".into() })
@@ -638,7 +715,14 @@ mod tests {
         assert!(unshown(&line, &placed(&[[0, 64, 0], [0, 65, 0], [0, 66, 0], [0, 67, 0]])).is_some());
         let pillar = read("build a pillar of 3 cobblestone").unwrap();
         assert_eq!(unshown(&pillar, &placed(&[[0, 64, 0], [0, 65, 0], [0, 66, 0]])), None);
-        assert_eq!(standing(Shape::Wall { long: 3, high: 2 }, None, &placed(&[[0, 64, 0], [0, 64, 1], [0, 64, 2], [0, 65, 1]]).placed), 4);
+        assert_eq!(
+            standing(
+                Shape::Wall { long: 3, high: 2 },
+                None,
+                &placed(&[[0, 64, 0], [0, 64, 1], [0, 64, 2], [0, 65, 1]]).placed
+            ),
+            4
+        );
     }
 
     #[test]
@@ -648,9 +732,13 @@ mod tests {
         assert_eq!(unshown(&place, &nothing).as_deref(), Some("no dirt was placed; 3 were asked"));
         let one = WorldDiff::new(vec![([0, 64, 0], "air".into(), "dirt".into())], [0.0; 3], [0.0; 3]);
         assert_eq!(unshown(&place, &one).as_deref(), Some("only 1 dirt was placed; 3 were asked"));
-        let three = WorldDiff::new((0..3).map(|y| ([0, 64 + y, 0], "air".into(), "dirt".into())).collect(), [0.0; 3], [0.0; 3]);
+        let three =
+            WorldDiff::new((0..3).map(|y| ([0, 64 + y, 0], "air".into(), "dirt".into())).collect(), [0.0; 3], [0.0; 3]);
         assert_eq!(unshown(&place, &three), None);
-        assert_eq!(unshown(&read("Go to the tree").unwrap(), &nothing).as_deref(), Some("I did not move from where I stood"));
+        assert_eq!(
+            unshown(&read("Go to the tree").unwrap(), &nothing).as_deref(),
+            Some("I did not move from where I stood")
+        );
         assert!(unshown(&read("Give 2 bread to Alice").unwrap(), &nothing).unwrap().contains("handed over to Alice"));
         assert!(!fits(None, &nothing), "a step that changed nothing does not fit");
         assert!(fits(None, &WorldDiff { items: vec![("stick".into(), 4)], ..WorldDiff::default() }));

@@ -149,7 +149,8 @@ fn defined_in_order(code: &str) -> Vec<String> {
         .filter_map(|line| {
             let line = line.trim_start();
             let rest = line.strip_prefix("private ").unwrap_or(line).strip_prefix("fn ")?;
-            let name: String = rest.trim_start().chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+            let name: String =
+                rest.trim_start().chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
             (!name.is_empty()).then_some(name)
         })
         .collect()
@@ -207,11 +208,15 @@ mod tests {
     /// at byte 12, inside `→`, and the panic ended the task.
     #[test]
     fn a_multibyte_character_at_byte_twelve_is_no_panic() {
-        assert_eq!(description("Explain: Mine wood → craft planks\nDescription: Holz → Bretter."), Some("Holz → Bretter.".into()));
+        assert_eq!(
+            description("Explain: Mine wood → craft planks\nDescription: Holz → Bretter."),
+            Some("Holz → Bretter.".into())
+        );
         assert_eq!(description("Explain: Mine wood → craft"), None);
         assert_eq!(description("Descripción: corta madera"), None);
         assert_eq!(description("DESCRIPTION:Mines."), Some("Mines.".into()));
-        for line in ["ééééééé", "→→→→", "description", "描述：挖木头然后做木板", "\u{202e}Description: x"] {
+        for line in ["ééééééé", "→→→→", "description", "描述：挖木头然后做木板", "\u{202e}Description: x"]
+        {
             let _ = description(line);
         }
     }
@@ -233,6 +238,9 @@ mod tests {
         let err = json_value::<Vec<Step>>("Here: [1, 2] and [\"a\"]", Json::Array).unwrap_err();
         assert!(err.starts_with("the JSON array does not fit (invalid type: integer `1`"), "{err}");
         assert_eq!(json_value::<Step>("no braces", Json::Object).unwrap_err(), "no JSON object in the reply");
-        assert_eq!(json_value::<Step>("{\"task\": \"unclosed", Json::Object).unwrap_err(), "no JSON object in the reply");
+        assert_eq!(
+            json_value::<Step>("{\"task\": \"unclosed", Json::Object).unwrap_err(),
+            "no JSON object in the reply"
+        );
     }
 }

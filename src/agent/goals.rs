@@ -83,7 +83,12 @@ pub struct Task {
 
 impl Task {
     pub fn spec(&self) -> TaskSpec {
-        TaskSpec { task: self.task.clone(), context: self.context.clone(), tracker: self.tracker.clone(), code: self.code.clone() }
+        TaskSpec {
+            task: self.task.clone(),
+            context: self.context.clone(),
+            tracker: self.tracker.clone(),
+            code: self.code.clone(),
+        }
     }
 }
 
@@ -127,13 +132,18 @@ impl Goal {
             return None;
         }
         let done = |i: &usize| plan.tasks.get(*i).is_some_and(|t| t.status == Status::Completed);
-        let t = plan.tasks.iter().position(|t| matches!(t.status, Status::Pending | Status::Active) && t.after.iter().all(done))?;
+        let t = plan
+            .tasks
+            .iter()
+            .position(|t| matches!(t.status, Status::Pending | Status::Active) && t.after.iter().all(done))?;
         Some((p, t))
     }
 
     /// `3/7`: completed tasks of the current plan, and all of them.
     pub fn progress(&self) -> (usize, usize) {
-        self.plan().map_or((0, 0), |plan| (plan.tasks.iter().filter(|t| t.status == Status::Completed).count(), plan.tasks.len()))
+        self.plan().map_or((0, 0), |plan| {
+            (plan.tasks.iter().filter(|t| t.status == Status::Completed).count(), plan.tasks.len())
+        })
     }
 
     /// The status line that goes into prompts: `Goal: get a stone pickaxe. Current task: Craft 4 stick (3 of 7).
@@ -169,7 +179,12 @@ impl GoalBook {
         let text = match std::fs::read_to_string(&path) {
             Ok(text) => text,
             Err(err) if err.kind() == std::io::ErrorKind::NotFound => return (Self { path, goals: Vec::new() }, None),
-            Err(err) => return (Self { path: path.clone(), goals: Vec::new() }, Some(format!("cannot read {}: {err}", path.display()))),
+            Err(err) => {
+                return (
+                    Self { path: path.clone(), goals: Vec::new() },
+                    Some(format!("cannot read {}: {err}", path.display())),
+                );
+            }
         };
         match serde_json::from_str::<File>(&text) {
             Ok(file) => (Self { path, goals: file.goals }, None),
@@ -177,7 +192,11 @@ impl GoalBook {
                 let aside = path.with_extension(format!("json.bad-{}", now()));
                 let moved = std::fs::rename(&path, &aside);
                 let warning = match moved {
-                    Ok(()) => format!("{} is damaged ({err}); kept it as {} and started an empty one", path.display(), aside.display()),
+                    Ok(()) => format!(
+                        "{} is damaged ({err}); kept it as {} and started an empty one",
+                        path.display(),
+                        aside.display()
+                    ),
                     Err(e) => format!("{} is damaged ({err}) and cannot be set aside ({e})", path.display()),
                 };
                 (Self { path, goals: Vec::new() }, Some(warning))
@@ -336,8 +355,14 @@ impl GoalBook {
 
     /// Marks a task begun, with what the bot carried then (kept when it was begun before: a restart does not
     /// reset what its tracker counts from). Returns that inventory.
-    pub fn begin_task(&mut self, id: u32, (p, t): (usize, usize), carried: BTreeMap<String, i64>) -> BTreeMap<String, i64> {
-        let Some(task) = self.get_mut(id).and_then(|g| g.plans.get_mut(p)).and_then(|plan| plan.tasks.get_mut(t)) else {
+    pub fn begin_task(
+        &mut self,
+        id: u32,
+        (p, t): (usize, usize),
+        carried: BTreeMap<String, i64>,
+    ) -> BTreeMap<String, i64> {
+        let Some(task) = self.get_mut(id).and_then(|g| g.plans.get_mut(p)).and_then(|plan| plan.tasks.get_mut(t))
+        else {
             return carried;
         };
         task.status = Status::Active;
@@ -430,7 +455,9 @@ impl GoalBook {
             },
             None => self
                 .active()
-                .or_else(|| self.goals.iter().rev().find(|g| g.status != Status::Completed && g.status != Status::Dropped))
+                .or_else(|| {
+                    self.goals.iter().rev().find(|g| g.status != Status::Completed && g.status != Status::Dropped)
+                })
                 .map(|g| g.id)
                 .ok_or_else(|| "There is no unfinished goal to drop".to_owned()),
         }
@@ -455,7 +482,8 @@ impl GoalBook {
             if let Some(dir) = self.path.parent() {
                 std::fs::create_dir_all(dir)?;
             }
-            let text = serde_json::to_string_pretty(&File { goals: self.goals.clone() }).map_err(std::io::Error::other)?;
+            let text =
+                serde_json::to_string_pretty(&File { goals: self.goals.clone() }).map_err(std::io::Error::other)?;
             let tmp = self.path.with_extension("json.tmp");
             std::fs::write(&tmp, text)?;
             std::fs::rename(&tmp, &self.path)
@@ -493,10 +521,17 @@ mod tests {
         book.set_plan(id, &[step("Mine 3 oak_log"), step("Craft 12 oak_planks"), step("Craft 1 stone_pickaxe")]);
         let goal = book.get(id).unwrap();
         assert_eq!(goal.next(), Some((0, 0)));
-        assert_eq!(goal.summary(Some("0/3 oak_log")), "Goal: get a stone pickaxe. Current task: Mine 3 oak_log (1 of 3). Progress 0/3 (0 %). Completion condition: 0/3 oak_log.");
+        assert_eq!(
+            goal.summary(Some("0/3 oak_log")),
+            "Goal: get a stone pickaxe. Current task: Mine 3 oak_log (1 of 3). Progress 0/3 (0 %). Completion condition: 0/3 oak_log."
+        );
         let logs = BTreeMap::from([("oak_log".to_owned(), 2)]);
         assert_eq!(book.begin_task(id, (0, 0), logs.clone()), logs);
-        assert_eq!(book.begin_task(id, (0, 0), BTreeMap::new()), logs, "begun again after a restart: counts from the first start");
+        assert_eq!(
+            book.begin_task(id, (0, 0), BTreeMap::new()),
+            logs,
+            "begun again after a restart: counts from the first start"
+        );
         book.set_task(id, (0, 0), Status::Completed, None);
         assert_eq!(book.get(id).unwrap().next(), Some((0, 1)));
         book.set_task(id, (0, 1), Status::Failed, Some("no logs".into()));
@@ -505,7 +540,10 @@ mod tests {
         book.set_plan(id, &[step("Craft 12 oak_planks"), step("Craft 1 stone_pickaxe")]);
         assert_eq!(book.get(id).unwrap().plans[0].status, Status::Failed);
         book.set_task(id, (1, 0), Status::Completed, None);
-        assert_eq!(book.list_text(5), "Goals, newest first: #1 get a stone pickaxe: active, task 2/2 Craft 1 stone_pickaxe");
+        assert_eq!(
+            book.list_text(5),
+            "Goals, newest first: #1 get a stone pickaxe: active, task 2/2 Craft 1 stone_pickaxe"
+        );
         book.set_task(id, (1, 1), Status::Completed, None);
         assert_eq!(book.get(id).unwrap().status, Status::Completed, "the last task completes the plan and the goal");
         assert_eq!(book.list_text(5), "Goals, newest first: #1 get a stone pickaxe: completed, 2/2 tasks");
@@ -544,7 +582,10 @@ mod tests {
         book.finish(second, Status::Dropped, Some("dropped by Alice".into()));
         assert_eq!(book.droppable(Some(second)), Err("Goal #2 is dropped already".into()));
         assert_eq!(book.droppable(None), Ok(first), "the latest unfinished one");
-        assert!(book.list_text(5).starts_with("Goals, newest first: #2 get 3 stone: dropped (dropped by Alice); #1 get 3 logs: stopped"));
+        assert!(
+            book.list_text(5)
+                .starts_with("Goals, newest first: #2 get 3 stone: dropped (dropped by Alice); #1 get 3 logs: stopped")
+        );
         let _ = std::fs::remove_dir_all(path.parent().unwrap());
     }
 
@@ -552,7 +593,11 @@ mod tests {
     fn a_team_goal_grows_stage_by_stage_and_ends_when_its_leader_says() {
         let (mut book, path) = book("team");
         let id = book.add_team("make a stone pickaxe", "Alice");
-        let first = book.add_stage(id, &["Crew_2: get 3 logs".into(), "Crew_3: get 3 cobblestone".into()], "gather, deliver, craft");
+        let first = book.add_stage(
+            id,
+            &["Crew_2: get 3 logs".into(), "Crew_3: get 3 cobblestone".into()],
+            "gather, deliver, craft",
+        );
         assert_eq!(first, [(0, 0), (0, 1)]);
         let own = book.add_job("craft 1 crafting_table", "Crew_1");
         assert_eq!(book.get(id).unwrap().status, Status::Active, "the leader's own job does not stop its team goal");
@@ -560,16 +605,27 @@ mod tests {
         book.set_task(id, (0, 0), Status::Completed, None);
         book.set_task(id, (0, 1), Status::Completed, None);
         assert_eq!(book.get(id).unwrap().status, Status::Active, "a stage done is not the goal done");
-        let second = book.add_stage(id, &["Crew_2: give 3 logs to Crew_1".into(), "Crew_3: give 3 cobblestone to Crew_1".into()], "");
+        let second = book.add_stage(
+            id,
+            &["Crew_2: give 3 logs to Crew_1".into(), "Crew_3: give 3 cobblestone to Crew_1".into()],
+            "",
+        );
         assert_eq!(second, [(0, 2), (0, 3)]);
         let goal = book.get(id).unwrap();
-        assert_eq!((goal.plans[0].tasks[3].after.clone(), goal.plans[0].tasks[3].stage, goal.notes.as_str()), (vec![0, 1], Some(2), "gather, deliver, craft"));
+        assert_eq!(
+            (goal.plans[0].tasks[3].after.clone(), goal.plans[0].tasks[3].stage, goal.notes.as_str()),
+            (vec![0, 1], Some(2), "gather, deliver, craft")
+        );
         book.set_task(id, (0, 2), Status::Failed, Some("it left the game".into()));
         assert_eq!(
             book.last_stage_text(id).unwrap(),
             "Crew_2: give 3 logs to Crew_1 failed: it left the game; Crew_3: give 3 cobblestone to Crew_1 (outcome unknown: I restarted before it was reported)"
         );
-        assert!(book.list_text(5).contains("; #1 team goal make a stone pickaxe: active, stage 2 (2/4 jobs done)"), "{}", book.list_text(5));
+        assert!(
+            book.list_text(5).contains("; #1 team goal make a stone pickaxe: active, stage 2 (2/4 jobs done)"),
+            "{}",
+            book.list_text(5)
+        );
         let job = book.add_job("craft 1 stone_pickaxe", "Crew_1");
         book.stop_jobs("the team goal was taken up again");
         assert_eq!((book.get(job).unwrap().status, book.active_team().unwrap().id), (Status::Stopped, id));
@@ -587,7 +643,10 @@ mod tests {
         assert!(book.goals().is_empty());
         assert!(warning.unwrap().contains("is damaged"));
         let kept: Vec<_> = std::fs::read_dir(path.parent().unwrap()).unwrap().filter_map(|e| e.ok()).collect();
-        assert!(kept.iter().any(|e| e.file_name().to_string_lossy().contains("goals.json.bad-")), "the damaged file is kept");
+        assert!(
+            kept.iter().any(|e| e.file_name().to_string_lossy().contains("goals.json.bad-")),
+            "the damaged file is kept"
+        );
         let _ = std::fs::remove_dir_all(path.parent().unwrap());
     }
 

@@ -43,7 +43,13 @@ impl LearnReport {
     /// `3 tasks done, 0 failed; learned 3 skills (mineWoodLog, …) with 6 LLM calls (900 tokens): 2.0 calls per skill,
     /// where Voyager's loop makes 13 (4.3 per skill)`
     pub fn summary(&self) -> String {
-        let per = |calls: u64| if self.learned.is_empty() { "-".to_owned() } else { format!("{:.1}", calls as f64 / self.learned.len() as f64) };
+        let per = |calls: u64| {
+            if self.learned.is_empty() {
+                "-".to_owned()
+            } else {
+                format!("{:.1}", calls as f64 / self.learned.len() as f64)
+            }
+        };
         format!(
             "{} tasks done, {} failed; learned {} skills{} with {} LLM calls ({} tokens): {} calls per skill, where \
              Voyager's loop makes {} ({} per skill)",

@@ -6,19 +6,16 @@
 //! The stream is behind a mutex and its work (embedding) is blocking: every use goes through [`blocking`], off the
 //! async workers, and no lock is held across an LLM call.
 
-use std::{
-    collections::BTreeMap,
-    sync::Arc,
-};
+use std::{collections::BTreeMap, sync::Arc};
 
 use parking_lot::Mutex;
 
 use super::prompts;
 use crate::{
     bot::{BotHandle, Observation},
-    skills::SkillLibrary,
     llm::{Llm, LlmError, Message, Role},
     memory::{MemoryError, MemoryStream, NewMemory, Subject, age_text, answers, importance, pos_text},
+    skills::SkillLibrary,
 };
 
 /// One bot's memory stream, shared by its recorder, its commands and its agents.
@@ -211,7 +208,8 @@ pub async fn llm_round(
     now: u64,
     rate_now: impl FnOnce(usize) -> bool,
 ) -> Result<Vec<String>, Failure> {
-    let unrated = blocking(memories, |stream| Ok(stream.unrated(importance::BATCH).len())).await.map_err(Failure::Memory)?;
+    let unrated =
+        blocking(memories, |stream| Ok(stream.unrated(importance::BATCH).len())).await.map_err(Failure::Memory)?;
     if unrated > 0 && rate_now(unrated) {
         rate_batch(llm, memories).await?;
     }
@@ -231,7 +229,8 @@ pub async fn rate_batch(llm: &Llm, memories: &Memories) -> Result<usize, Failure
     }
     let count = unrated.len();
     let list = numbered(unrated.iter().map(|(_, text)| text.as_str()));
-    let prompt = prompts::render("memory_importance", &[("memories", &list)]).map_err(|e| Failure::Memory(e.to_string()))?;
+    let prompt =
+        prompts::render("memory_importance", &[("memories", &list)]).map_err(|e| Failure::Memory(e.to_string()))?;
     let (ratings, failure) = match ask_usable(llm, prompt, |reply| answers::parse_ratings(reply, count)).await {
         Ok(ratings) => (ratings, None),
         Err(Failure::Answer(why)) => (vec![importance::PROVISIONAL; count], Some(Failure::Answer(why))),
@@ -269,10 +268,15 @@ pub async fn reflect_if_due(llm: &Llm, memories: &Memories, now: u64) -> Result<
 
 async fn reflect(llm: &Llm, memories: &Memories, recent: &[String], now: u64) -> Result<Vec<String>, Failure> {
     let list = numbered(recent.iter().map(String::as_str));
-    let prompt = prompts::render("reflection_questions", &[("memories", &list)]).map_err(|e| Failure::Memory(e.to_string()))?;
+    let prompt =
+        prompts::render("reflection_questions", &[("memories", &list)]).map_err(|e| Failure::Memory(e.to_string()))?;
     let questions = ask_usable(llm, prompt, |reply| {
         let questions = answers::parse_questions(reply);
-        if questions.is_empty() { Err("it has no questions (one per line, each ending with ?)".to_owned()) } else { Ok(questions) }
+        if questions.is_empty() {
+            Err("it has no questions (one per line, each ending with ?)".to_owned())
+        } else {
+            Ok(questions)
+        }
     })
     .await?;
     // The memories recalled for each question, without repeats: the statements the insights cite by number.
@@ -356,14 +360,18 @@ mod tests {
             let mut s = memories.lock();
             s.record(NewMemory::new("Alex said: hi", Subject::Heard { from: "Alex".into() }), 1).unwrap();
             s.record(NewMemory::new("I died", Subject::Died), 2).unwrap();
-            s.record(NewMemory::new("Alex said: a creeper is behind you", Subject::Heard { from: "Alex".into() }), 3).unwrap();
+            s.record(NewMemory::new("Alex said: a creeper is behind you", Subject::Heard { from: "Alex".into() }), 3)
+                .unwrap();
         }
         endpoint.push_content("Sure! The first is boring.");
         endpoint.push_content("[1, 8]");
         assert_eq!(rate_batch(&llm(&endpoint), &memories).await, Ok(2));
         let requests = endpoint.requests();
         assert_eq!(requests.len(), 2);
-        assert!(last_user(&requests[0]).contains("1. Alex said: hi\n2. Alex said: a creeper is behind you"), "only what people said");
+        assert!(
+            last_user(&requests[0]).contains("1. Alex said: hi\n2. Alex said: a creeper is behind you"),
+            "only what people said"
+        );
         assert!(last_user(&requests[1]).contains("rates 0 of the 2"), "{}", last_user(&requests[1]));
         let s = memories.lock();
         assert_eq!(s.memories().map(|m| m.importance).collect::<Vec<_>>(), [1, 9, 8]);
@@ -380,7 +388,11 @@ mod tests {
             let alex = |text: &str| NewMemory::new(text, Subject::Told { by: "Alex".into() });
             vec![
                 s.record(alex("Alex wants an iron pickaxe by tonight"), 10).unwrap(),
-                s.record(NewMemory::new("a zombie hurt me in the cave at 40 30 -12", Subject::Hurt { by: "zombie".into() }), 11).unwrap(),
+                s.record(
+                    NewMemory::new("a zombie hurt me in the cave at 40 30 -12", Subject::Hurt { by: "zombie".into() }),
+                    11,
+                )
+                .unwrap(),
             ]
         };
         // 8 + 6 gathered: not yet.
@@ -421,10 +433,12 @@ mod tests {
         let endpoint = FakeEndpoint::start().await.unwrap();
         let memories = stream("round", Settings { reflect_after: 5, ..Settings::default() });
         let llm = llm(&endpoint);
-        let skills = Arc::new(SkillLibrary::open(std::env::temp_dir().join(format!("wayfarer-round-{}", std::process::id()))).0);
+        let skills =
+            Arc::new(SkillLibrary::open(std::env::temp_dir().join(format!("wayfarer-round-{}", std::process::id()))).0);
         {
             let mut s = memories.lock();
-            s.record(NewMemory::new("Alex said: the mine is north", Subject::Heard { from: "Alex".into() }), 1).unwrap();
+            s.record(NewMemory::new("Alex said: the mine is north", Subject::Heard { from: "Alex".into() }), 1)
+                .unwrap();
             s.record(NewMemory::new("I died", Subject::Died), 2).unwrap();
         }
         // Not told to rate: the one waiting waits; the reflection that is due comes.

@@ -9,8 +9,27 @@ use std::collections::{BTreeMap, BTreeSet};
 
 /// Names a model gives when it does not name the function for what it does (from answer formats and habits).
 const PLACEHOLDERS: &[&str] = &[
-    "doTheTask", "doTask", "task", "main", "run", "solve", "solution", "performTask", "completeTask", "execute",
-    "myFunction", "func", "function", "skill", "mySkill", "newSkill", "doIt", "start", "action", "test", "example",
+    "doTheTask",
+    "doTask",
+    "task",
+    "main",
+    "run",
+    "solve",
+    "solution",
+    "performTask",
+    "completeTask",
+    "execute",
+    "myFunction",
+    "func",
+    "function",
+    "skill",
+    "mySkill",
+    "newSkill",
+    "doIt",
+    "start",
+    "action",
+    "test",
+    "example",
 ];
 
 /// Whether `name` says nothing of what the function does (`doTheTask`, `doTheTaskV2`, `main`, `f1`).
@@ -24,7 +43,8 @@ pub fn is_placeholder(name: &str) -> bool {
 /// `Smelt raw_iron into 3 iron_ingot` → `smeltIronIngots`, `Kill 1 pig` → `killPig`.
 pub fn name_for_task(task: &str) -> String {
     let lower = task.to_lowercase();
-    let words: Vec<&str> = lower.split(|c: char| !c.is_ascii_alphanumeric() && c != '_').filter(|w| !w.is_empty()).collect();
+    let words: Vec<&str> =
+        lower.split(|c: char| !c.is_ascii_alphanumeric() && c != '_').filter(|w| !w.is_empty()).collect();
     // "Smelt X into N Y": named for what it makes; "Mine X for N Y": for what it mines.
     let cut = |word: &str| words.iter().position(|w| *w == word);
     let kept: Vec<&str> = match (cut("into"), cut("for")) {
@@ -114,7 +134,9 @@ pub fn code_similarity(a: &str, a_name: &str, b: &str, b_name: &str) -> f64 {
     let tokens = |code: &str, name: &str| -> BTreeMap<String, usize> {
         let mut counts = BTreeMap::new();
         let code: String = code.lines().map(|l| l.split("//").next().unwrap_or("")).collect::<Vec<_>>().join("\n");
-        for token in code.split(|c: char| !c.is_ascii_alphanumeric() && c != '_').filter(|t| !t.is_empty() && *t != name) {
+        for token in
+            code.split(|c: char| !c.is_ascii_alphanumeric() && c != '_').filter(|t| !t.is_empty() && *t != name)
+        {
             *counts.entry(token.to_owned()).or_insert(0) += 1;
         }
         counts
@@ -136,8 +158,11 @@ pub const SAME_CODE: f64 = 0.85;
 /// The inventory changes (`deltas`) outside `related` (the task's item and everything on the way to it: ingredients,
 /// tools, fuel), as `+4 oak_planks, -1 coal`; `None` when the run only touched related items.
 pub fn side_effects(deltas: &[(String, i64)], related: &BTreeSet<String>) -> Option<String> {
-    let stray: Vec<String> =
-        deltas.iter().filter(|(name, delta)| *delta != 0 && !related.contains(name)).map(|(name, delta)| format!("{delta:+} {name}")).collect();
+    let stray: Vec<String> = deltas
+        .iter()
+        .filter(|(name, delta)| *delta != 0 && !related.contains(name))
+        .map(|(name, delta)| format!("{delta:+} {name}"))
+        .collect();
     (!stray.is_empty()).then(|| stray.join(", "))
 }
 
@@ -196,7 +221,11 @@ mod tests {
         assert_eq!(choose_name("collectLogs", "Mine 2 oak_log", library), "collectLogs");
         assert_eq!(choose_name("doTheTask", "Mine 2 oak_log", library), "mineOakLogs");
         assert_eq!(choose_name("mineWoodLog", "Mine 2 oak_log", library), "mineOakLogs", "another task's skill");
-        assert_eq!(choose_name("mineWoodLog", "mine 1 wood log", library), "mineWoodLog", "the same task: a new version");
+        assert_eq!(
+            choose_name("mineWoodLog", "mine 1 wood log", library),
+            "mineWoodLog",
+            "the same task: a new version"
+        );
     }
 
     #[test]
@@ -215,7 +244,8 @@ mod tests {
     #[test]
     fn near_copies_score_high_and_different_code_low() {
         let a = "fn doTheTask() {\n    craftItem(\"wooden_pickaxe\", 1);\n    mineBlock(\"oak_log\", 1);\n}";
-        let b = "// again\nfn doTheTaskV2() {\n    craftItem(\"wooden_pickaxe\", 1);\n    mineBlock(\"oak_log\", 1);\n}";
+        let b =
+            "// again\nfn doTheTaskV2() {\n    craftItem(\"wooden_pickaxe\", 1);\n    mineBlock(\"oak_log\", 1);\n}";
         assert!(code_similarity(a, "doTheTask", b, "doTheTaskV2") > SAME_CODE);
         let c = "fn smeltIron() {\n    smeltItem(\"raw_iron\", \"coal\", 3);\n}";
         assert!(code_similarity(a, "doTheTask", c, "smeltIron") < 0.3);

@@ -51,7 +51,8 @@ fn steps(steps: Vec<Step>) -> Result<Vec<TaskSpec>, String> {
             if task.is_empty() {
                 return Err("a step has an empty task".to_owned());
             }
-            let tracker = step.tracker.map(|t| Tracker::from_json(&t).map_err(|e| format!("{task}: {e}"))).transpose()?;
+            let tracker =
+                step.tracker.map(|t| Tracker::from_json(&t).map_err(|e| format!("{task}: {e}"))).transpose()?;
             Ok(TaskSpec { task, context: step.context, tracker, code: None })
         })
         .collect()

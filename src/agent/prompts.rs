@@ -12,23 +12,71 @@ pub struct Prompt {
 }
 
 pub const PROMPTS: &[Prompt] = &[
-    Prompt { name: "action_template", text: include_str!("../../prompts/action_template.md"), keys: &["primitives", "skills", "response_format"] },
-    Prompt { name: "action_response_format", text: include_str!("../../prompts/action_response_format.md"), keys: &["name"] },
-    Prompt { name: "action_task", text: include_str!("../../prompts/action_task.md"), keys: &["task", "context", "goal", "observation", "last_code", "feedback", "critique"] },
+    Prompt {
+        name: "action_template",
+        text: include_str!("../../prompts/action_template.md"),
+        keys: &["primitives", "skills", "response_format"],
+    },
+    Prompt {
+        name: "action_response_format",
+        text: include_str!("../../prompts/action_response_format.md"),
+        keys: &["name"],
+    },
+    Prompt {
+        name: "action_task",
+        text: include_str!("../../prompts/action_task.md"),
+        keys: &["task", "context", "goal", "observation", "last_code", "feedback", "critique"],
+    },
     Prompt { name: "critic", text: include_str!("../../prompts/critic.md"), keys: &[] },
-    Prompt { name: "critic_task", text: include_str!("../../prompts/critic_task.md"), keys: &["task", "context", "observation", "result", "chat"] },
+    Prompt {
+        name: "critic_task",
+        text: include_str!("../../prompts/critic_task.md"),
+        keys: &["task", "context", "observation", "result", "chat"],
+    },
     Prompt { name: "skill_description", text: include_str!("../../prompts/skill_description.md"), keys: &[] },
-    Prompt { name: "skill_description_task", text: include_str!("../../prompts/skill_description_task.md"), keys: &["task", "code"] },
+    Prompt {
+        name: "skill_description_task",
+        text: include_str!("../../prompts/skill_description_task.md"),
+        keys: &["task", "code"],
+    },
     Prompt { name: "curriculum", text: include_str!("../../prompts/curriculum.md"), keys: &[] },
-    Prompt { name: "curriculum_task", text: include_str!("../../prompts/curriculum_task.md"), keys: &["observation", "completed", "failed", "answers", "memories", "persona"] },
+    Prompt {
+        name: "curriculum_task",
+        text: include_str!("../../prompts/curriculum_task.md"),
+        keys: &["observation", "completed", "failed", "answers", "memories", "persona"],
+    },
     Prompt { name: "curriculum_questions", text: include_str!("../../prompts/curriculum_questions.md"), keys: &[] },
-    Prompt { name: "curriculum_answers", text: include_str!("../../prompts/curriculum_answers.md"), keys: &["question"] },
-    Prompt { name: "task_decomposition", text: include_str!("../../prompts/task_decomposition.md"), keys: &["goal", "observation", "memories"] },
-    Prompt { name: "leader", text: include_str!("../../prompts/leader.md"), keys: &["goal", "members", "plan", "verdicts", "conversation", "memories"] },
+    Prompt {
+        name: "curriculum_answers",
+        text: include_str!("../../prompts/curriculum_answers.md"),
+        keys: &["question"],
+    },
+    Prompt {
+        name: "task_decomposition",
+        text: include_str!("../../prompts/task_decomposition.md"),
+        keys: &["goal", "observation", "memories"],
+    },
+    Prompt {
+        name: "leader",
+        text: include_str!("../../prompts/leader.md"),
+        keys: &["goal", "members", "plan", "verdicts", "conversation", "memories"],
+    },
     Prompt { name: "memory_importance", text: include_str!("../../prompts/memory_importance.md"), keys: &["memories"] },
-    Prompt { name: "reflection_questions", text: include_str!("../../prompts/reflection_questions.md"), keys: &["memories"] },
-    Prompt { name: "reflection_insights", text: include_str!("../../prompts/reflection_insights.md"), keys: &["questions", "statements"] },
-    Prompt { name: "monitor", text: include_str!("../../prompts/monitor.md"), keys: &["member", "job", "inventory", "talk"] },
+    Prompt {
+        name: "reflection_questions",
+        text: include_str!("../../prompts/reflection_questions.md"),
+        keys: &["memories"],
+    },
+    Prompt {
+        name: "reflection_insights",
+        text: include_str!("../../prompts/reflection_insights.md"),
+        keys: &["questions", "statements"],
+    },
+    Prompt {
+        name: "monitor",
+        text: include_str!("../../prompts/monitor.md"),
+        keys: &["member", "job", "inventory", "talk"],
+    },
 ];
 
 /// What the LLM is shown about every function it can call: `primitives/NAME.rhai`, in the order scripts use them.
@@ -95,13 +143,29 @@ pub fn primitives_doc() -> String {
 }
 
 /// Primitives every action prompt documents: the ones nearly every task uses.
-const CORE_PRIMITIVES: &[&str] =
-    &["position", "inventoryCount", "chat", "findBlock", "findFreeSpot", "goTo", "mineBlock", "craftItem", "placeItem", "vec3"];
+const CORE_PRIMITIVES: &[&str] = &[
+    "position",
+    "inventoryCount",
+    "chat",
+    "findBlock",
+    "findFreeSpot",
+    "goTo",
+    "mineBlock",
+    "craftItem",
+    "placeItem",
+    "vec3",
+];
 
 /// Words in a task that make a primitive worth documenting in its prompt.
 const PRIMITIVE_WORDS: &[(&str, &[&str])] = &[
     ("smeltItem", &["smelt", "cook", "ingot", "furnace", "charcoal", "glass", "cooked", "iron", "gold", "copper"]),
-    ("killMob", &["kill", "hunt", "fight", "slay", "mob", "leather", "beef", "pork", "mutton", "wool", "string", "feather", "bone", "meat"]),
+    (
+        "killMob",
+        &[
+            "kill", "hunt", "fight", "slay", "mob", "leather", "beef", "pork", "mutton", "wool", "string", "feather",
+            "bone", "meat",
+        ],
+    ),
     ("nearestEntity", &["kill", "hunt", "fight", "mob", "animal", "player", "entity", "near", "follow"]),
     ("exploreUntil", &["explore", "find", "search", "look", "seek", "locate", "far", "diamond", "ore"]),
     ("findBlocks", &["blocks", "every", "all", "count", "area"]),
@@ -109,8 +173,32 @@ const PRIMITIVE_WORDS: &[(&str, &[&str])] = &[
     ("inventory", &["inventory", "items", "carry", "deposit", "drop"]),
     ("digBlock", &["dig", "clear", "remove", "break", "hole", "tunnel", "flatten", "excavate"]),
     ("standOn", &["stand", "go", "walk", "climb", "onto", "top", "come", "step"]),
-    ("blockAt", &["build", "place", "put", "lay", "pillar", "wall", "tower", "row", "line", "dig", "clear", "top", "next", "beside", "on"]),
-    ("blocksAround", &["build", "place", "put", "lay", "pillar", "wall", "tower", "row", "line", "dig", "clear", "hole", "structure", "shape"]),
+    (
+        "blockAt",
+        &[
+            "build", "place", "put", "lay", "pillar", "wall", "tower", "row", "line", "dig", "clear", "top", "next",
+            "beside", "on",
+        ],
+    ),
+    (
+        "blocksAround",
+        &[
+            "build",
+            "place",
+            "put",
+            "lay",
+            "pillar",
+            "wall",
+            "tower",
+            "row",
+            "line",
+            "dig",
+            "clear",
+            "hole",
+            "structure",
+            "shape",
+        ],
+    ),
     ("health", &["health", "heal", "hurt", "safe", "fight"]),
     ("food", &["food", "eat", "hungry", "hunger", "cook"]),
     ("getItemFromChest", &["chest", "take", "retrieve", "storage"]),
@@ -121,7 +209,8 @@ const PRIMITIVE_WORDS: &[(&str, &[&str])] = &[
 /// The documentation of the primitives a task needs: the core ones, and those its words call for (`cook` brings
 /// `smeltItem` and `food`). A small model gets a shorter prompt and fewer functions to mix up.
 pub fn primitives_doc_for(task: &str) -> String {
-    let words: Vec<String> = task.to_lowercase().split(|c: char| !c.is_ascii_alphanumeric()).map(str::to_owned).collect();
+    let words: Vec<String> =
+        task.to_lowercase().split(|c: char| !c.is_ascii_alphanumeric()).map(str::to_owned).collect();
     let wanted = |name: &str| {
         CORE_PRIMITIVES.contains(&name)
             || PRIMITIVE_WORDS.iter().any(|(primitive, cues)| {
@@ -219,7 +308,9 @@ mod tests {
         assert_eq!(files, shown);
         let doc = primitives_doc();
         assert!(doc.contains("mineBlock(") && doc.contains("exploreUntil("));
-        let action = render("action_template", &[("primitives", &doc), ("skills", "none yet"), ("response_format", "FORMAT")]).unwrap();
+        let action =
+            render("action_template", &[("primitives", &doc), ("skills", "none yet"), ("response_format", "FORMAT")])
+                .unwrap();
         assert!(action.contains("craftItem(") && action.ends_with("FORMAT"));
     }
 }

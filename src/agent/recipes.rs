@@ -94,25 +94,56 @@ const HUNTED: &[(&str, &str)] = &[
 ];
 
 /// The kinds of wood trees grow, for planks, sticks and tables.
-pub const WOODS: [&str; 9] = ["oak", "birch", "spruce", "jungle", "acacia", "dark_oak", "mangrove", "cherry", "pale_oak"];
+pub const WOODS: [&str; 9] =
+    ["oak", "birch", "spruce", "jungle", "acacia", "dark_oak", "mangrove", "cherry", "pale_oak"];
 
 /// Mobs a goal may name.
 const MOBS: &[&str] = &[
-    "cow", "pig", "sheep", "chicken", "rabbit", "spider", "skeleton", "zombie", "creeper", "enderman", "slime",
-    "squid", "witch", "husk", "drowned", "stray", "cave_spider", "horse", "llama", "goat", "wolf",
+    "cow",
+    "pig",
+    "sheep",
+    "chicken",
+    "rabbit",
+    "spider",
+    "skeleton",
+    "zombie",
+    "creeper",
+    "enderman",
+    "slime",
+    "squid",
+    "witch",
+    "husk",
+    "drowned",
+    "stray",
+    "cave_spider",
+    "horse",
+    "llama",
+    "goat",
+    "wolf",
 ];
-
 
 /// How an item is got.
 #[derive(Clone, Debug)]
 enum Source {
     /// Mined from `block`, with `tool` made first when nothing carried harvests it.
-    Mine { block: String, tool: Option<String> },
-    Hunt { mob: String },
-    Smelt { input: String, fuel: String },
-    Craft { recipe: Recipe },
+    Mine {
+        block: String,
+        tool: Option<String>,
+    },
+    Hunt {
+        mob: String,
+    },
+    Smelt {
+        input: String,
+        fuel: String,
+    },
+    Craft {
+        recipe: Recipe,
+    },
     /// No way known: an error only if some of it turns out to be needed.
-    Unknown { why: String },
+    Unknown {
+        why: String,
+    },
 }
 
 impl Source {
@@ -146,7 +177,9 @@ pub fn plan(want: &Want, setting: &Setting) -> Result<Vec<TaskSpec>, String> {
             task: format!("Kill {count} {mob}"),
             context: String::new(),
             tracker: Some(Tracker::Kill { mob: mob.clone(), count: *count }),
-            code: Some(format!("let done = 0;\nwhile done < {count} {{\n    killMob(\"{mob}\", 120);\n    done += 1;\n}}")),
+            code: Some(format!(
+                "let done = 0;\nwhile done < {count} {{\n    killMob(\"{mob}\", 120);\n    done += 1;\n}}"
+            )),
         }]),
         Want::Have { item, count } => Planner::new(setting).run(item, i64::from(*count), None),
         Want::Place { block } => {
@@ -158,7 +191,12 @@ pub fn plan(want: &Want, setting: &Setting) -> Result<Vec<TaskSpec>, String> {
             steps.push(TaskSpec {
                 task: format!("Place 1 {block}"),
                 context: "beside the bot".to_owned(),
-                tracker: Some(Tracker::Placed { block: block.clone(), count: 1, at: None, radius: super::tracker::NEAR }),
+                tracker: Some(Tracker::Placed {
+                    block: block.clone(),
+                    count: 1,
+                    at: None,
+                    radius: super::tracker::NEAR,
+                }),
                 code: Some(place_near(block)),
             });
             Ok(steps)
@@ -336,7 +374,8 @@ impl<'a> Planner<'a> {
         if let Some((_, mob)) = HUNTED.iter().find(|(drop, _)| *drop == item) {
             return Ok(Source::Hunt { mob: (*mob).to_owned() });
         }
-        let inputs: Vec<&String> = facts.smelting.iter().filter(|(_, out)| *out == item).map(|(input, _)| input).collect();
+        let inputs: Vec<&String> =
+            facts.smelting.iter().filter(|(_, out)| *out == item).map(|(input, _)| input).collect();
         if let Some(input) = inputs.into_iter().min_by_key(|input| (self.smelt_input_rank(input), (*input).clone())) {
             return Ok(Source::Smelt { input: input.clone(), fuel: self.fuel() });
         }
@@ -384,8 +423,11 @@ impl<'a> Planner<'a> {
         let cost: f64 = recipe.needs().iter().map(|(name, n)| f64::from(*n) * self.cost(name, 0)).sum();
         let wood = self.setting.wood();
         let woody = |n: &str| ["_planks", "_log", "_stem", "_wood", "_hyphae"].iter().any(|end| n.ends_with(end));
-        let foreign_wood =
-            recipe.needs().keys().filter(|n| (woody(n) || *n == "bamboo") && !n.starts_with(&format!("{wood}_"))).count();
+        let foreign_wood = recipe
+            .needs()
+            .keys()
+            .filter(|n| (woody(n) || *n == "bamboo") && !n.starts_with(&format!("{wood}_")))
+            .count();
         ((cost * 100.0) as u64, foreign_wood)
     }
 
@@ -413,7 +455,8 @@ impl<'a> Planner<'a> {
         }
         if let Some(recipes) = facts.crafting.get(item) {
             let share = |r: &Recipe| {
-                r.needs().iter().map(|(n, c)| f64::from(*c) * self.cost(n, depth + 1)).sum::<f64>() / f64::from(r.count())
+                r.needs().iter().map(|(n, c)| f64::from(*c) * self.cost(n, depth + 1)).sum::<f64>()
+                    / f64::from(r.count())
             };
             return recipes.iter().filter(|r| !r.needs().contains_key(item)).map(share).fold(UNKNOWN, f64::min);
         }
@@ -456,7 +499,12 @@ impl<'a> Planner<'a> {
             }
             Source::Hunt { mob } => {
                 let code = gather_loop(item, missing, &format!("killMob(\"{mob}\", 120);"));
-                TaskSpec { task: format!("Kill {mob} for {missing} {item}"), context: String::new(), tracker: gained(missing), code: Some(code) }
+                TaskSpec {
+                    task: format!("Kill {mob} for {missing} {item}"),
+                    context: String::new(),
+                    tracker: gained(missing),
+                    code: Some(code),
+                }
             }
             Source::Smelt { input, fuel } => {
                 let code = format!("{}smeltItem(\"{input}\", \"{fuel}\", {missing});", station("furnace"));
@@ -494,7 +542,10 @@ fn take_step((pos, items): &([i32; 3], BTreeMap<String, u32>)) -> TaskSpec {
         context: "the chest held them when I last looked".to_owned(),
         tracker,
         // Item ids from the game's facts and numbers only: nothing in them can carry code.
-        code: Some(format!("goTo(vec3({x}, {y}, {z}), 3);\ngetItemFromChest(vec3({x}, {y}, {z}), #{{{}}});", map.join(", "))),
+        code: Some(format!(
+            "goTo(vec3({x}, {y}, {z}), 3);\ngetItemFromChest(vec3({x}, {y}, {z}), #{{{}}});",
+            map.join(", ")
+        )),
     }
 }
 
@@ -602,7 +653,9 @@ pub fn parse_goal(goal: &str, wood: &str) -> Option<Want> {
         .collect();
     let (verb, rest) = words.split_first()?;
     let kind = match verb.as_str() {
-        "get" | "obtain" | "collect" | "gather" | "make" | "craft" | "smelt" | "cook" | "have" | "acquire" | "find" => "have",
+        "get" | "obtain" | "collect" | "gather" | "make" | "craft" | "smelt" | "cook" | "have" | "acquire" | "find" => {
+            "have"
+        }
         "mine" | "dig" | "chop" | "cut" | "harvest" => "mine",
         "kill" | "hunt" | "slay" | "fight" => "kill",
         "place" | "put" | "set" => "place",
@@ -627,7 +680,19 @@ pub fn parse_goal(goal: &str, wood: &str) -> Option<Want> {
             let at = rest[cut..].join(" ");
             // "on the ground next to you" is still beside the bot.
             let at = at.strip_prefix("on ground").or_else(|| at.strip_prefix("on floor")).unwrap_or(&at).trim();
-            let beside_the_bot = ["", "next to you", "next to me", "near you", "near me", "here", "beside you", "beside me", "by you", "by me", "nearby"];
+            let beside_the_bot = [
+                "",
+                "next to you",
+                "next to me",
+                "near you",
+                "near me",
+                "here",
+                "beside you",
+                "beside me",
+                "by you",
+                "by me",
+                "nearby",
+            ];
             if !beside_the_bot.contains(&at) {
                 return None;
             }
@@ -687,7 +752,10 @@ fn parse_give(goal: &str, wood: &str) -> Option<Want> {
     }
     let (to, what) = match rest {
         [what @ .., to_word, name] if to_word.eq_ignore_ascii_case("to") => (*name, what),
-        [name, what @ ..] if crate::config::is_player_name(name, 3) && what.first().and_then(|w| number(&w.to_lowercase())).is_some() => {
+        [name, what @ ..]
+            if crate::config::is_player_name(name, 3)
+                && what.first().and_then(|w| number(&w.to_lowercase())).is_some() =>
+        {
             (*name, what)
         }
         _ => return None,

@@ -207,7 +207,10 @@ fn shaped(goal: &str, mut steps: Vec<TaskSpec>) -> Vec<TaskSpec> {
         None => how,
     };
     tracing::info!("the plan for {goal:?} places {thing} without where or in what shape; one step {how}");
-    steps.insert(first.min(steps.len()), TaskSpec { task, context, tracker: super::effect::fitting(&wanted), code: None });
+    steps.insert(
+        first.min(steps.len()),
+        TaskSpec { task, context, tracker: super::effect::fitting(&wanted), code: None },
+    );
     steps
 }
 
@@ -249,7 +252,9 @@ const REMEMBERED_RANGE: f64 = 160.0;
 
 /// The chests the bot remembers (nearest first, empty ones left out) and the nearest remembered sighting of each
 /// block, within [`REMEMBERED_RANGE`].
-async fn remembered(agent: &Agent) -> (Vec<([i32; 3], std::collections::BTreeMap<String, u32>)>, HashMap<String, [i32; 3]>) {
+async fn remembered(
+    agent: &Agent,
+) -> (Vec<([i32; 3], std::collections::BTreeMap<String, u32>)>, HashMap<String, [i32; 3]>) {
     let Some(memory) = agent.memory.clone() else { return Default::default() };
     super::memory::record_observed(&agent.bot, &memory).await;
     let here = agent.bot.position();
@@ -272,7 +277,10 @@ async fn remembered(agent: &Agent) -> (Vec<([i32; 3], std::collections::BTreeMap
                 }
             }
         }
-        Ok((chests.into_iter().map(|(_, p, items)| (p, items)).collect(), seen.into_iter().map(|(b, (_, p))| (b, p)).collect()))
+        Ok((
+            chests.into_iter().map(|(_, p, items)| (p, items)).collect(),
+            seen.into_iter().map(|(b, (_, p))| (b, p)).collect(),
+        ))
     })
     .await;
     found.unwrap_or_else(|err| {
@@ -290,10 +298,12 @@ async fn llm_plan(agent: &Agent, goal: &str) -> Result<Vec<TaskSpec>, String> {
     )
     .map_err(|e| e.to_string())?;
     let correction = |why: &str| format!("That plan cannot be used: {why}. Answer with the JSON array only.");
-    ask_usable(agent, Role::Curriculum, "the plan", vec![Message::user(prompt)], parse_plan, correction).await.map_err(|err| match err {
-        Unusable::Llm(failure) => failure,
-        Unusable::Answer(why) => why,
-    })
+    ask_usable(agent, Role::Curriculum, "the plan", vec![Message::user(prompt)], parse_plan, correction).await.map_err(
+        |err| match err {
+            Unusable::Llm(failure) => failure,
+            Unusable::Answer(why) => why,
+        },
+    )
 }
 
 pub use super::plan::parse_plan;
@@ -449,13 +459,24 @@ mod tests {
             step("Kill 1 pig", None),
         ]);
         let tasks: Vec<&str> = plan.iter().map(|s| s.task.as_str()).collect();
-        assert_eq!(tasks, ["Mine 2 oak_log", "Craft 4 stick", "Smelt 3 raw_iron", "Mine 2 stone", "Build a small hut", "Kill 1 pig"]);
-        assert_eq!(plan[0].tracker, Some(Tracker::Craft { item: "oak_log".into(), count: 2 }), "merged: both steps' logs");
+        assert_eq!(
+            tasks,
+            ["Mine 2 oak_log", "Craft 4 stick", "Smelt 3 raw_iron", "Mine 2 stone", "Build a small hut", "Kill 1 pig"]
+        );
+        assert_eq!(
+            plan[0].tracker,
+            Some(Tracker::Craft { item: "oak_log".into(), count: 2 }),
+            "merged: both steps' logs"
+        );
         let kept = tidy(vec![step("Mine 2 oak_log", inventory("oak_log", 3))]);
         assert_eq!(kept[0].tracker, inventory("oak_log", 3), "an inventory tracker counts what is carried in all");
         assert_eq!(plan[1].tracker, Some(Tracker::Craft { item: "stick".into(), count: 4 }));
         assert_eq!(plan[2].tracker, Some(Tracker::Craft { item: "iron_ingot".into(), count: 3 }));
-        assert_eq!(plan[3].tracker, Some(Tracker::Craft { item: "cobblestone".into(), count: 2 }), "stone drops cobblestone");
+        assert_eq!(
+            plan[3].tracker,
+            Some(Tracker::Craft { item: "cobblestone".into(), count: 2 }),
+            "stone drops cobblestone"
+        );
         assert_eq!(plan[4].tracker, None);
         assert_eq!(plan[5].tracker, Some(Tracker::Kill { mob: "pig".into(), count: 1 }));
     }
@@ -502,11 +523,19 @@ mod tests {
         assert_eq!((plan[1].context.as_str(), plan[1].tracker.is_none()), ("from planks", true));
         assert!(parse_plan("mine some logs").unwrap_err().contains("no JSON array"));
         assert!(parse_plan("[]").unwrap_err().contains("1 to 12 steps"));
-        assert!(parse_plan("[{\"task\": \"x\", \"tracker\": {\"type\": \"fly\"}}]").unwrap_err().contains("x: invalid tracker"));
+        assert!(
+            parse_plan("[{\"task\": \"x\", \"tracker\": {\"type\": \"fly\"}}]")
+                .unwrap_err()
+                .contains("x: invalid tracker")
+        );
         assert!(parse_plan("[{\"name\": \"x\"}]").unwrap_err().contains("does not fit (missing field `task`"));
         let remarks = "Steps [in order]:\n[{\"task\": \"Mine 1 oak_log\"}]\n[Done]";
         assert_eq!(parse_plan(remarks).unwrap()[0].task, "Mine 1 oak_log");
         let empty_first = "Inventory: [] so:\n[{\"task\": \"Mine 1 oak_log\"}]";
-        assert_eq!(parse_plan(empty_first).unwrap()[0].task, "Mine 1 oak_log", "an empty array before the plan is passed over");
+        assert_eq!(
+            parse_plan(empty_first).unwrap()[0].task,
+            "Mine 1 oak_log",
+            "an empty array before the plan is passed over"
+        );
     }
 }

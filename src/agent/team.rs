@@ -123,7 +123,9 @@ fn read_assignment(line: &str, members: &[String]) -> Result<Assignment, String>
         return Err(format!("{line:?} gives {member} no job"));
     }
     if job.chars().count() > MAX_JOB_CHARS || job.contains('!') {
-        return Err(format!("{member}'s job must be a short phrase like \"mine 17 oak_log\" (at most {MAX_JOB_CHARS} characters, no !)"));
+        return Err(format!(
+            "{member}'s job must be a short phrase like \"mine 17 oak_log\" (at most {MAX_JOB_CHARS} characters, no !)"
+        ));
     }
     Ok(Assignment { member: member.clone(), job })
 }
@@ -233,7 +235,10 @@ pub enum JobState {
     /// The member said it succeeded (or failed, with the reason): settled by the inventory line that follows a
     /// finished assignment. A step of the job may read like the job itself (`Craft 1 stone_pickaxe`); then the
     /// member goes on talking, and the job is under way again.
-    Said { success: bool, reason: String },
+    Said {
+        success: bool,
+        reason: String,
+    },
     Succeeded,
     Failed(String),
 }
@@ -315,7 +320,8 @@ impl Monitor {
     /// Hands `job` to `member` at `now`.
     pub fn assign(&mut self, member: &str, job: &str, now: Instant) {
         if let Some(m) = self.member(member) {
-            m.job = Some(Job { job: job.to_owned(), given: now, state: JobState::Asked, talk: Vec::new(), judged: None });
+            m.job =
+                Some(Job { job: job.to_owned(), given: now, state: JobState::Asked, talk: Vec::new(), judged: None });
         }
     }
 
@@ -444,7 +450,11 @@ impl Monitor {
                 continue;
             }
             job.judged = Some(now);
-            let lines = job.talk.iter().map(|(line, at)| format!("[{} s ago] {line}", now.duration_since(*at).as_secs())).collect();
+            let lines = job
+                .talk
+                .iter()
+                .map(|(line, at)| format!("[{} s ago] {line}", now.duration_since(*at).as_secs()))
+                .collect();
             due.push((m.name.clone(), job.job.clone(), lines));
         }
         due
@@ -459,7 +469,11 @@ impl Monitor {
         }
         job.state = match verdict.verdict.as_str() {
             "success" => JobState::Succeeded,
-            "failure" => JobState::Failed(if verdict.reasoning.is_empty() { "it said it could not".to_owned() } else { verdict.reasoning.clone() }),
+            "failure" => JobState::Failed(if verdict.reasoning.is_empty() {
+                "it said it could not".to_owned()
+            } else {
+                verdict.reasoning.clone()
+            }),
             _ => return None,
         };
         self.settled(member)
@@ -524,7 +538,9 @@ impl Monitor {
                     }
                 };
                 let said = match &m.last_said {
-                    Some((line, at)) => format!("; said {} s ago \"{}\"", now.duration_since(*at).as_secs(), clip(line, 60)),
+                    Some((line, at)) => {
+                        format!("; said {} s ago \"{}\"", now.duration_since(*at).as_secs(), clip(line, 60))
+                    }
                     None => String::new(),
                 };
                 format!("{}: {job}{said}", m.name)
@@ -537,7 +553,8 @@ impl Monitor {
 /// Whether a report's task is the job (the report may add a remark in brackets: `… (new skills: x)`).
 fn same_task(said: &str, job: &str) -> bool {
     let said = said.trim();
-    let Some(rest) = said.get(..job.len()).filter(|head| head.eq_ignore_ascii_case(job)).map(|_| &said[job.len()..]) else {
+    let Some(rest) = said.get(..job.len()).filter(|head| head.eq_ignore_ascii_case(job)).map(|_| &said[job.len()..])
+    else {
         return false;
     };
     rest.is_empty() || rest.starts_with(" (") || rest.starts_with('.')
@@ -548,7 +565,9 @@ fn same_task(said: &str, job: &str) -> bool {
 pub fn expected_items(job: &str) -> Option<(String, u32)> {
     match recipes::parse_goal(job, "oak")? {
         Want::Have { item, count } => Some((item, count)),
-        Want::Mine { block, count } => Some((super::super::primitives::facts::drops_of(&block).into_iter().next()?, count)),
+        Want::Mine { block, count } => {
+            Some((super::super::primitives::facts::drops_of(&block).into_iter().next()?, count))
+        }
         Want::Kill { .. } | Want::Place { .. } | Want::Give { .. } => None,
     }
 }
@@ -565,7 +584,9 @@ pub fn holds(goal: &str, items: &BTreeMap<String, i64>) -> Option<bool> {
 fn shortfall(job: &str, items: &BTreeMap<String, i64>) -> Option<String> {
     let (item, count) = expected_items(job)?;
     let have: i64 = match item.strip_prefix("oak_") {
-        Some(kind @ ("log" | "planks")) => items.iter().filter(|(name, _)| name.ends_with(&format!("_{kind}"))).map(|(_, n)| *n).sum(),
+        Some(kind @ ("log" | "planks")) => {
+            items.iter().filter(|(name, _)| name.ends_with(&format!("_{kind}"))).map(|(_, n)| *n).sum()
+        }
         _ => items.get(&item).copied().unwrap_or(0),
     };
     (have < i64::from(count)).then(|| format!("it carries {have} of {count} {item}"))
@@ -596,23 +617,36 @@ mod tests {
         let reply = "Here is the plan:\n```json\n{\"reasoning\": \"logs and stone in parallel\", \"plan\": [\"stage 1: \
                      gather\", \"stage 2: assemble\"], \"assignments\": [\"notify crew_2 mine 17 oak_log\", \"Crew_3: \
                      mine 3 cobblestone.\", \"tell Crew_1 to craft 1 crafting_table\"]}\n```";
-        let Decision::Stage { plan, assignments } = parse_decision(reply, &members()).unwrap() else { panic!("a stage") };
+        let Decision::Stage { plan, assignments } = parse_decision(reply, &members()).unwrap() else {
+            panic!("a stage")
+        };
         assert_eq!(plan, "stage 1: gather; stage 2: assemble");
         let pairs: Vec<(&str, &str)> = assignments.iter().map(|a| (a.member.as_str(), a.job.as_str())).collect();
-        assert_eq!(pairs, [("Crew_2", "mine 17 oak_log"), ("Crew_3", "mine 3 cobblestone"), ("Crew_1", "craft 1 crafting_table")]);
-        assert_eq!(parse_decision("{\"done\": true, \"reasoning\": \"the pickaxe is made\"}", &members()).unwrap(), Decision::Done {
-            reasoning: "the pickaxe is made".into()
-        });
-        assert_eq!(parse_decision("{\"give_up\": \"no  iron\\nanywhere\"}", &members()).unwrap(), Decision::GiveUp {
-            why: "no iron anywhere".into()
-        });
+        assert_eq!(
+            pairs,
+            [("Crew_2", "mine 17 oak_log"), ("Crew_3", "mine 3 cobblestone"), ("Crew_1", "craft 1 crafting_table")]
+        );
+        assert_eq!(
+            parse_decision("{\"done\": true, \"reasoning\": \"the pickaxe is made\"}", &members()).unwrap(),
+            Decision::Done { reasoning: "the pickaxe is made".into() }
+        );
+        assert_eq!(
+            parse_decision("{\"give_up\": \"no  iron\\nanywhere\"}", &members()).unwrap(),
+            Decision::GiveUp { why: "no iron anywhere".into() }
+        );
     }
 
     #[test]
     fn bad_stages_say_what_to_fix() {
         let err = |reply: &str| parse_decision(reply, &members()).unwrap_err();
-        assert!(err("{\"assignments\": [\"notify Steve mine 3 dirt\"]}").contains("does not name a member (members: Crew_1, Crew_2, Crew_3)"));
-        assert!(err("{\"assignments\": [\"notify Crew_2 mine 3 dirt\", \"notify Crew_2 mine 3 sand\"]}").contains("Crew_2 has two jobs"));
+        assert!(
+            err("{\"assignments\": [\"notify Steve mine 3 dirt\"]}")
+                .contains("does not name a member (members: Crew_1, Crew_2, Crew_3)")
+        );
+        assert!(
+            err("{\"assignments\": [\"notify Crew_2 mine 3 dirt\", \"notify Crew_2 mine 3 sand\"]}")
+                .contains("Crew_2 has two jobs")
+        );
         assert!(err("{\"assignments\": []}").contains("hands out no jobs"));
         assert!(err("{\"assignments\": [\"notify Crew_2\"]}").contains("gives Crew_2 no job"));
         assert!(err("{\"assignments\": [\"notify Crew_2 !stop\"]}").contains("no !"));
@@ -623,7 +657,10 @@ mod tests {
     fn reports_are_read_from_the_fixed_phrases() {
         assert_eq!(read_report("Got it!"), Said::GotIt);
         assert_eq!(read_report("I will start task: Mine 3 oak_log"), Said::Started("Mine 3 oak_log".into()));
-        assert_eq!(read_report("I succeeded in task: mine 3 oak_log (new skills: a)"), Said::Succeeded("mine 3 oak_log (new skills: a)".into()));
+        assert_eq!(
+            read_report("I succeeded in task: mine 3 oak_log (new skills: a)"),
+            Said::Succeeded("mine 3 oak_log (new skills: a)".into())
+        );
         assert_eq!(
             read_report("I failed task: mine 3 iron_ore because I found no iron_ore within 64 blocks"),
             Said::Failed { task: "mine 3 iron_ore".into(), reason: "I found no iron_ore within 64 blocks".into() }
@@ -632,9 +669,15 @@ mod tests {
         assert_eq!(line, "My inventory is {oak_log: 3, dirt: 12}, and my equipment is [wooden_pickaxe]");
         assert_eq!(
             read_report(&line),
-            Said::Carrying { items: BTreeMap::from([("oak_log".into(), 3), ("dirt".into(), 12)]), equipment: vec!["wooden_pickaxe".into()] }
+            Said::Carrying {
+                items: BTreeMap::from([("oak_log".into(), 3), ("dirt".into(), 12)]),
+                equipment: vec!["wooden_pickaxe".into()]
+            }
         );
-        assert_eq!(read_report("My inventory is {}, and my equipment is []"), Said::Carrying { items: BTreeMap::new(), equipment: vec![] });
+        assert_eq!(
+            read_report("My inventory is {}, and my equipment is []"),
+            Said::Carrying { items: BTreeMap::new(), equipment: vec![] }
+        );
         assert_eq!(
             read_report("Inventory: 12 oak_log, 3 dirt"),
             Said::Carrying { items: BTreeMap::from([("oak_log".into(), 12), ("dirt".into(), 3)]), equipment: vec![] }
@@ -653,14 +696,26 @@ mod tests {
         monitor.assign("Crew_2", "mine 3 oak_log", at(0));
         monitor.assign("crew_3", "mine 3 cobblestone", at(0));
         assert_eq!(monitor.heard("Crew_2", "Got it!", at(1)), None, "acknowledged: outcome unknown");
-        assert_eq!(monitor.heard("Crew_2", "I succeeded in task: Mine 2 oak_log", at(5)), None, "a step of the job is not the job");
-        assert_eq!(monitor.heard("Crew_2", "I succeeded in task: mine 3 oak_log", at(9)), None, "claimed: checked by the inventory");
+        assert_eq!(
+            monitor.heard("Crew_2", "I succeeded in task: Mine 2 oak_log", at(5)),
+            None,
+            "a step of the job is not the job"
+        );
+        assert_eq!(
+            monitor.heard("Crew_2", "I succeeded in task: mine 3 oak_log", at(9)),
+            None,
+            "claimed: checked by the inventory"
+        );
         let verdict = monitor.heard("Crew_2", "My inventory is {birch_log: 3}, and my equipment is []", at(9)).unwrap();
         assert_eq!(verdict.state, JobState::Succeeded, "logs of any wood count");
         assert!(!monitor.all_over());
         monitor.heard("Crew_3", "I succeeded in task: mine 3 cobblestone", at(10));
-        let verdict = monitor.heard("Crew_3", "My inventory is {cobblestone: 1}, and my equipment is []", at(10)).unwrap();
-        assert!(monitor.heard("Crew_3", "I failed task: Mine 3 cobblestone because gone", at(11)).is_none(), "over is over");
+        let verdict =
+            monitor.heard("Crew_3", "My inventory is {cobblestone: 1}, and my equipment is []", at(10)).unwrap();
+        assert!(
+            monitor.heard("Crew_3", "I failed task: Mine 3 cobblestone because gone", at(11)).is_none(),
+            "over is over"
+        );
         assert_eq!(verdict.state, JobState::Failed("it said it succeeded, but it carries 1 of 3 cobblestone".into()));
         assert!(monitor.all_over());
         assert_eq!(
@@ -668,7 +723,11 @@ mod tests {
             "Crew_2 succeeded in \"mine 3 oak_log\"; Crew_3 failed \"mine 3 cobblestone\": it said it succeeded, but it \
              carries 1 of 3 cobblestone"
         );
-        assert!(monitor.members_text("Crew_1").starts_with("Crew_1, the leader: you (carrying nothing; equipment: none); Crew_2 (carrying 3 birch_log"));
+        assert!(
+            monitor.members_text("Crew_1").starts_with(
+                "Crew_1, the leader: you (carrying nothing; equipment: none); Crew_2 (carrying 3 birch_log"
+            )
+        );
 
         // A claim with no inventory line is taken after the grace; silence and leaving the game are failures.
         monitor.assign("Crew_2", "give 3 oak_log to Crew_1", at(20));
@@ -689,20 +748,34 @@ mod tests {
         assert_eq!(monitor.tick(at(114), &gone)[0].state, JobState::Failed("it left the game".into()));
         // A step that reads like the job, and then more talk: the job goes on until it is over for real.
         monitor.assign("Crew_1", "craft 1 stone_pickaxe", at(120));
-        assert!(monitor.heard("Crew_1", "I failed task: Craft 1 stone_pickaxe because no crafting_table nearby", at(121)).is_none());
-        assert!(monitor.heard("Crew_1", "Planning craft 1 stone_pickaxe again from what I have now.", at(121)).is_none());
+        assert!(
+            monitor
+                .heard("Crew_1", "I failed task: Craft 1 stone_pickaxe because no crafting_table nearby", at(121))
+                .is_none()
+        );
+        assert!(
+            monitor.heard("Crew_1", "Planning craft 1 stone_pickaxe again from what I have now.", at(121)).is_none()
+        );
         assert!(monitor.tick(at(129), &all_here).is_empty(), "the job is under way again");
         assert!(monitor.heard("Crew_1", "I succeeded in task: Craft 1 stone_pickaxe", at(124)).is_none());
         assert!(monitor.heard("Crew_1", "I succeeded in task: craft 1 stone_pickaxe", at(124)).is_none());
-        let verdict = monitor.heard("Crew_1", "My inventory is {stone_pickaxe: 1}, and my equipment is []", at(124)).unwrap();
+        let verdict =
+            monitor.heard("Crew_1", "My inventory is {stone_pickaxe: 1}, and my equipment is []", at(124)).unwrap();
         assert_eq!(verdict.state, JobState::Succeeded);
         monitor.assign("Crew_1", "craft 1 stone_pickaxe", at(120));
         monitor.heard("Crew_1", "I failed task: craft 1 stone_pickaxe because step 2 failed", at(125));
-        assert_eq!(monitor.tick(at(133), &all_here)[0].state, JobState::Failed("step 2 failed".into()), "no inventory: taken as said");
+        assert_eq!(
+            monitor.tick(at(133), &all_here)[0].state,
+            JobState::Failed("step 2 failed".into()),
+            "no inventory: taken as said"
+        );
         monitor.assign("Crew_1", "craft 1 stone_pickaxe", at(120));
         assert_eq!(monitor.finished("Crew_1", true, "").unwrap().state, JobState::Succeeded);
         let status = monitor.status_text(at(130));
-        assert!(status.starts_with("Crew_1: craft 1 stone_pickaxe (done, 10 s); said 5 s ago \"I failed task:"), "{status}");
+        assert!(
+            status.starts_with("Crew_1: craft 1 stone_pickaxe (done, 10 s); said 5 s ago \"I failed task:"),
+            "{status}"
+        );
         assert!(status.contains(" | Crew_2: give 3 oak_log to Crew_1 (done, 110 s); said 105 s ago"), "{status}");
         assert!(status.contains(" | Crew_3: mine 3 stone (failed: it left the game, 20 s)"), "{status}");
     }
@@ -711,21 +784,33 @@ mod tests {
     fn a_member_that_talks_freely_is_judged_by_the_llm() {
         let t0 = Instant::now();
         let at = |s: u64| t0 + Duration::from_secs(s);
-        let mut monitor = Monitor::new(&["Boss".to_owned(), "Steve".to_owned(), "Crew_2".to_owned()], Duration::from_secs(300));
+        let mut monitor =
+            Monitor::new(&["Boss".to_owned(), "Steve".to_owned(), "Crew_2".to_owned()], Duration::from_secs(300));
         monitor.assign("Steve", "get 3 logs", at(0));
         monitor.assign("Crew_2", "get 3 logs", at(0));
         monitor.heard("Crew_2", "Got it!", at(1));
         monitor.heard("Crew_2", "Plan for get 3 logs: Mine 3 oak_log.", at(1));
-        assert!(monitor.to_judge(at(20)).is_empty(), "nobody talked freely yet; a bot that said Got it! is never put to the LLM");
+        assert!(
+            monitor.to_judge(at(20)).is_empty(),
+            "nobody talked freely yet; a bot that said Got it! is never put to the LLM"
+        );
         monitor.heard("Steve", "ok, on it", at(2));
         monitor.heard("Steve", "done, I have three logs now", at(30));
         assert!(monitor.to_judge(at(35)).is_empty(), "still talking");
         let due = monitor.to_judge(at(38));
-        assert_eq!(due, [("Steve".to_owned(), "get 3 logs".to_owned(), vec!["[36 s ago] ok, on it".to_owned(), "[8 s ago] done, I have three logs now".to_owned()])]);
+        assert_eq!(
+            due,
+            [(
+                "Steve".to_owned(),
+                "get 3 logs".to_owned(),
+                vec!["[36 s ago] ok, on it".to_owned(), "[8 s ago] done, I have three logs now".to_owned()]
+            )]
+        );
         assert!(monitor.to_judge(at(60)).is_empty(), "judged once a spell of talk");
         let unknown = parse_judgement("{\"reasoning\": \"not clear\", \"verdict\": \"Unknown\"}").unwrap();
         assert_eq!(monitor.judged("Steve", &unknown), None);
-        let yes = parse_judgement("```json\n{\"reasoning\": \"he says he has them\", \"verdict\": \"success\"}\n```").unwrap();
+        let yes = parse_judgement("```json\n{\"reasoning\": \"he says he has them\", \"verdict\": \"success\"}\n```")
+            .unwrap();
         assert_eq!(monitor.judged("Steve", &yes).unwrap().state, JobState::Succeeded);
         assert!(parse_judgement("{\"verdict\": \"maybe\"}").unwrap_err().contains("success, failure or unknown"));
         monitor.assign("Steve", "get 3 stone", at(70));

@@ -199,7 +199,8 @@ impl std::fmt::Display for Progress {
 impl Tracker {
     /// Parses and validates tracker JSON, saying what is wrong in words an LLM can fix.
     pub fn from_json(value: &serde_json::Value) -> Result<Tracker, String> {
-        let tracker: Tracker = serde_json::from_value(value.clone()).map_err(|err| format!("invalid tracker: {err}"))?;
+        let tracker: Tracker =
+            serde_json::from_value(value.clone()).map_err(|err| format!("invalid tracker: {err}"))?;
         tracker.validate(0)?;
         Ok(tracker)
     }
@@ -207,13 +208,25 @@ impl Tracker {
     fn validate(&self, depth: usize) -> Result<(), String> {
         let name = |kind: &str, name: &str| {
             let ok = !name.is_empty() && name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
-            if ok { Ok(()) } else { Err(format!("invalid tracker: {kind} {name:?} is not a Minecraft id like oak_log")) }
+            if ok {
+                Ok(())
+            } else {
+                Err(format!("invalid tracker: {kind} {name:?} is not a Minecraft id like oak_log"))
+            }
         };
         let count = |count: u32| {
-            if (1..=MAX_COUNT).contains(&count) { Ok(()) } else { Err(format!("invalid tracker: count {count} is not 1 to {MAX_COUNT}")) }
+            if (1..=MAX_COUNT).contains(&count) {
+                Ok(())
+            } else {
+                Err(format!("invalid tracker: count {count} is not 1 to {MAX_COUNT}"))
+            }
         };
         let within = |radius: u32| {
-            if (1..=MAX_RADIUS).contains(&radius) { Ok(()) } else { Err(format!("invalid tracker: radius {radius} is not 1 to {MAX_RADIUS}")) }
+            if (1..=MAX_RADIUS).contains(&radius) {
+                Ok(())
+            } else {
+                Err(format!("invalid tracker: radius {radius} is not 1 to {MAX_RADIUS}"))
+            }
         };
         match self {
             Tracker::Inventory { item, count: n, exactly } => {
@@ -232,7 +245,10 @@ impl Tracker {
             Tracker::Placed { block, count: n, radius, .. } => name("block", block).and(count(*n)).and(within(*radius)),
             Tracker::Structure { blocks, share, radius, .. } => {
                 if blocks.is_empty() || blocks.len() > MAX_PARTS {
-                    return Err(format!("invalid tracker: a structure lists 1 to {MAX_PARTS} blocks, not {}", blocks.len()));
+                    return Err(format!(
+                        "invalid tracker: a structure lists 1 to {MAX_PARTS} blocks, not {}",
+                        blocks.len()
+                    ));
                 }
                 if !(share.is_finite() && *share > 0.0 && *share <= 1.0) {
                     return Err("invalid tracker: a structure's share is more than 0 and at most 1".to_owned());
@@ -240,7 +256,9 @@ impl Tracker {
                 for part in blocks {
                     name("block", &part.block)?;
                     if [part.x, part.y, part.z].iter().any(|v| v.abs() > MAX_OFFSET) {
-                        return Err(format!("invalid tracker: a structure's blocks lie within {MAX_OFFSET} of its anchor"));
+                        return Err(format!(
+                            "invalid tracker: a structure's blocks lie within {MAX_OFFSET} of its anchor"
+                        ));
                     }
                 }
                 if blocks.iter().all(|p| is_air(&p.block)) {
@@ -257,13 +275,16 @@ impl Tracker {
                     (1..=MAX_PARTS, None) => within(*radius),
                     (0, Some(n)) => count(*n).and(within(*radius)),
                     (_, Some(_)) => Err("invalid tracker: dug takes \"positions\" or a \"count\", not both".to_owned()),
-                    (many, None) => Err(format!("invalid tracker: dug lists at most {MAX_PARTS} positions, not {many}")),
+                    (many, None) => {
+                        Err(format!("invalid tracker: dug lists at most {MAX_PARTS} positions, not {many}"))
+                    }
                 }
             }
             Tracker::StandingOn { block, .. } => name("block", block),
             Tracker::Container { item, count: n, radius, .. } => name("item", item).and(count(*n)).and(within(*radius)),
             Tracker::Given { player, item, count: n } => {
-                let ok = (1..=16).contains(&player.len()) && player.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+                let ok =
+                    (1..=16).contains(&player.len()) && player.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
                 if !ok {
                     return Err(format!("invalid tracker: player {player:?} is not a player name"));
                 }
@@ -335,22 +356,34 @@ impl Tracker {
             }
             Tracker::Craft { item, count } => {
                 let gained = now.count(item).saturating_sub(start.count(item));
-                Progress { done: gained >= i64::from(*count), current: clamp(gained), target: *count, what: format!("new {item}") }
+                Progress {
+                    done: gained >= i64::from(*count),
+                    current: clamp(gained),
+                    target: *count,
+                    what: format!("new {item}"),
+                }
             }
             Tracker::Kill { mob, count } => {
-                let killed = now.kills.get(mob).copied().unwrap_or(0).saturating_sub(start.kills.get(mob).copied().unwrap_or(0));
+                let killed =
+                    now.kills.get(mob).copied().unwrap_or(0).saturating_sub(start.kills.get(mob).copied().unwrap_or(0));
                 Progress { done: killed >= *count, current: killed, target: *count, what: format!("{mob} killed") }
             }
             Tracker::Location { x, y, z, radius } => {
                 let [px, py, pz] = now.position;
                 let distance = ((px - x).powi(2) + (py - y).powi(2) + (pz - z).powi(2)).sqrt();
                 let done = distance <= *radius;
-                Progress { done, current: u32::from(done), target: 1, what: format!("at {x:.0} {y:.0} {z:.0} ({distance:.0} away)") }
+                Progress {
+                    done,
+                    current: u32::from(done),
+                    target: 1,
+                    what: format!("at {x:.0} {y:.0} {z:.0} ({distance:.0} away)"),
+                }
             }
             Tracker::Block { x, y, z, block, exists } => {
                 let there = now.blocks.get(&[*x, *y, *z]).is_some_and(|b| b == block);
                 let done = there == *exists;
-                let what = if *exists { format!("{block} at {x} {y} {z}") } else { format!("no {block} at {x} {y} {z}") };
+                let what =
+                    if *exists { format!("{block} at {x} {y} {z}") } else { format!("no {block} at {x} {y} {z}") };
                 Progress { done, current: u32::from(done), target: 1, what }
             }
             Tracker::Placed { block, count, at, radius } => {
@@ -365,11 +398,13 @@ impl Tracker {
                     Some(at) => (area::matched_at(blocks, *at, &now.areas), format!("at {}", fmt(*at))),
                     None => {
                         let (matched, anchor, _) = area::best_new_placement(blocks, &start.areas, &now.areas);
-                        let place = if matched == 0 { "new".to_owned() } else { format!("new, best at {}", fmt(anchor)) };
+                        let place =
+                            if matched == 0 { "new".to_owned() } else { format!("new, best at {}", fmt(anchor)) };
                         (matched, place)
                     }
                 };
-                let what = format!("blocks of the structure ({}; {place})", kinds(blocks.iter().map(|p| p.block.as_str())));
+                let what =
+                    format!("blocks of the structure ({}; {place})", kinds(blocks.iter().map(|p| p.block.as_str())));
                 Progress { done: matched as u32 >= needed, current: matched as u32, target: needed, what }
             }
             Tracker::Dug { positions, count, block, at, radius } if positions.is_empty() => {
@@ -382,7 +417,8 @@ impl Tracker {
                 Progress { done: dug >= target, current: dug, target, what }
             }
             Tracker::Dug { positions, .. } => {
-                let dug = positions.iter().filter(|p| area::block_in(&now.areas, **p).is_some_and(is_air)).count() as u32;
+                let dug =
+                    positions.iter().filter(|p| area::block_in(&now.areas, **p).is_some_and(is_air)).count() as u32;
                 let what = match positions.first() {
                     Some(first) if positions.len() == 1 => format!("dug at {}", fmt(*first)),
                     _ => "positions dug".to_owned(),
@@ -411,7 +447,12 @@ impl Tracker {
             }
             Tracker::Given { player, item, count } => {
                 let given = now.given_to(player, item).saturating_sub(start.given_to(player, item));
-                Progress { done: given >= *count, current: given, target: *count, what: format!("{item} given to {player}") }
+                Progress {
+                    done: given >= *count,
+                    current: given,
+                    target: *count,
+                    what: format!("{item} given to {player}"),
+                }
             }
             Tracker::All { of } => {
                 let parts: Vec<Progress> = of.iter().map(|t| t.progress(start, now)).collect();
@@ -462,12 +503,20 @@ fn fmt(p: Point) -> String {
 
 /// How many positions within `radius` of `anchor` changed as `changed(was, is)` says between `start` and `now`
 /// (positions the start did not see do not count).
-fn changed_near(start: &Snapshot, now: &Snapshot, anchor: Point, radius: u32, changed: impl Fn(&str, &str) -> bool) -> u32 {
+fn changed_near(
+    start: &Snapshot,
+    now: &Snapshot,
+    anchor: Point,
+    radius: u32,
+    changed: impl Fn(&str, &str) -> bool,
+) -> u32 {
     let positions: std::collections::BTreeSet<Point> = now
         .areas
         .iter()
         .flat_map(Area::blocks)
-        .filter(|(p, is)| within_box(*p, anchor, radius) && area::block_in(&start.areas, *p).is_some_and(|was| changed(was, is)))
+        .filter(|(p, is)| {
+            within_box(*p, anchor, radius) && area::block_in(&start.areas, *p).is_some_and(|was| changed(was, is))
+        })
         .map(|(p, _)| p)
         .collect();
     positions.len() as u32
@@ -531,7 +580,8 @@ mod tests {
         assert!(!crafted.progress(&start, &snapshot(&[("stick", 5)])).done, "only 3 new");
         assert!(crafted.progress(&start, &snapshot(&[("stick", 6)])).done);
 
-        let exactly = Tracker::from_json(&json!({"type": "inventory", "item": "dirt", "count": 0, "exactly": true})).unwrap();
+        let exactly =
+            Tracker::from_json(&json!({"type": "inventory", "item": "dirt", "count": 0, "exactly": true})).unwrap();
         assert!(exactly.progress(&start, &snapshot(&[])).done);
         assert!(!exactly.progress(&start, &snapshot(&[("dirt", 1)])).done);
     }
@@ -544,9 +594,13 @@ mod tests {
         now.blocks.insert([1, 64, 1], "crafting_table".into());
         let near = Tracker::from_json(&json!({"type": "location", "x": 10, "y": 64, "z": -3, "radius": 2})).unwrap();
         assert!(near.progress(&start, &now).done);
-        let table = Tracker::from_json(&json!({"type": "block", "x": 1, "y": 64, "z": 1, "block": "crafting_table"})).unwrap();
+        let table =
+            Tracker::from_json(&json!({"type": "block", "x": 1, "y": 64, "z": 1, "block": "crafting_table"})).unwrap();
         assert!(table.progress(&start, &now).done);
-        let gone = Tracker::from_json(&json!({"type": "block", "x": 1, "y": 64, "z": 1, "block": "crafting_table", "exists": false})).unwrap();
+        let gone = Tracker::from_json(
+            &json!({"type": "block", "x": 1, "y": 64, "z": 1, "block": "crafting_table", "exists": false}),
+        )
+        .unwrap();
         assert!(!gone.progress(&start, &now).done);
         let kills = Tracker::from_json(&json!({"type": "kill", "mob": "zombie", "count": 3})).unwrap();
         assert_eq!(kills.progress(&start, &now).to_string(), "2/3 zombie killed");
@@ -618,7 +672,8 @@ mod tests {
         let start = Snapshot { position: [0.5, 64.0, 0.5], ..Snapshot::default() };
         let on_gold = Tracker::from_json(&json!({"type": "standing_on", "block": "gold_block"})).unwrap();
         assert!(on_gold.progress(&start, &now).done);
-        let elsewhere = Tracker::from_json(&json!({"type": "standing_on", "block": "gold_block", "at": [9, 63, 9]})).unwrap();
+        let elsewhere =
+            Tracker::from_json(&json!({"type": "standing_on", "block": "gold_block", "at": [9, 63, 9]})).unwrap();
         assert!(!elsewhere.progress(&start, &now).done);
         let chest = Tracker::from_json(&json!({"type": "container", "item": "oak_planks", "count": 4})).unwrap();
         assert_eq!(chest.container_places([0, 64, 0]), [([0, 64, 0], 8)]);
@@ -628,10 +683,18 @@ mod tests {
         assert!(!chest.progress(&start, &now).done, "a chest out of range does not count");
         now.containers.insert([1, 64, 1], BTreeMap::from([("oak_planks".to_owned(), 4)]));
         assert!(chest.progress(&start, &now).done);
-        let given = Tracker::from_json(&json!({"type": "given", "player": "Alice", "item": "bread", "count": 2})).unwrap();
-        let before = Snapshot { given: BTreeMap::from([("Alice".to_owned(), BTreeMap::from([("bread".to_owned(), 5)]))]), ..start.clone() };
+        let given =
+            Tracker::from_json(&json!({"type": "given", "player": "Alice", "item": "bread", "count": 2})).unwrap();
+        let before = Snapshot {
+            given: BTreeMap::from([("Alice".to_owned(), BTreeMap::from([("bread".to_owned(), 5)]))]),
+            ..start.clone()
+        };
         now.given = BTreeMap::from([("Alice".to_owned(), BTreeMap::from([("bread".to_owned(), 6)]))]);
-        assert_eq!(given.progress(&before, &now).to_string(), "1/2 bread given to Alice", "only what was given since the start");
+        assert_eq!(
+            given.progress(&before, &now).to_string(),
+            "1/2 bread given to Alice",
+            "only what was given since the start"
+        );
         now.given = BTreeMap::from([("alice".to_owned(), BTreeMap::from([("bread".to_owned(), 7)]))]);
         assert!(given.progress(&before, &now).done);
     }
@@ -651,9 +714,13 @@ mod tests {
         assert!(err(deep).contains("nest at most"));
         assert!(err(json!({"type": "placed", "block": "dirt", "count": 1, "radius": 40})).contains("radius 40"));
         assert!(err(json!({"type": "structure", "blocks": []})).contains("1 to 512 blocks"));
-        assert!(err(json!({"type": "structure", "blocks": [{"x": 0, "y": 0, "z": 0, "block": "air"}]})).contains("not air"));
+        assert!(
+            err(json!({"type": "structure", "blocks": [{"x": 0, "y": 0, "z": 0, "block": "air"}]})).contains("not air")
+        );
         assert!(err(json!({"type": "dug"})).contains("\"positions\" or a \"count\""));
-        assert!(err(json!({"type": "given", "player": "two words", "item": "bread", "count": 1})).contains("player name"));
+        assert!(
+            err(json!({"type": "given", "player": "two words", "item": "bread", "count": 1})).contains("player name")
+        );
         assert!(err(json!({"type": "placed", "block": "dirt", "count": 1, "at": [1, 2]})).contains("invalid length"));
     }
 

@@ -5,12 +5,7 @@
 //! inside an activity (a bug, never an owner's or an LLM's doing) ends only that activity: it is reported through the
 //! activity's own `on_panic`, the bot becomes idle, and the next command is obeyed.
 
-use std::{
-    collections::BTreeMap,
-    future::Future,
-    panic::AssertUnwindSafe,
-    sync::Arc,
-};
+use std::{collections::BTreeMap, future::Future, panic::AssertUnwindSafe, sync::Arc};
 
 use futures_util::FutureExt;
 use parking_lot::{Mutex, MutexGuard};

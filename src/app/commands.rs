@@ -46,7 +46,9 @@ pub fn execute(bot: BotHandle, state: &Arc<BotState>, speaker: &str, command: Co
             reply.say(&status_line(&bot, &state.activity, waiting.as_deref()))
         }
         Command::Usage => reply.say(&match &state.llm {
-            Some(llm) => usage_text(&llm.tally(), &llm.process_tally(), &|usage| llm.cost(usage), state.shared.bot_names.len()),
+            Some(llm) => {
+                usage_text(&llm.tally(), &llm.process_tally(), &|usage| llm.cost(usage), state.shared.bot_names.len())
+            }
             None => "I have no LLM configured, so I have used none.".to_owned(),
         }),
         Command::Inventory => reply.say(&inventory_line(&bot.items())),
@@ -64,7 +66,8 @@ pub fn execute(bot: BotHandle, state: &Arc<BotState>, speaker: &str, command: Co
             let own = BlockPos::from(bot.position());
             let block = BlockPos::new(target.x.resolve(own.x), target.y.resolve(own.y), target.z.resolve(own.z));
             let label = format!("going to {} {} {}", block.x, block.y, block.z);
-            let distance = bot.position().distance_to(Vec3::new(block.x as f64 + 0.5, block.y as f64, block.z as f64 + 0.5));
+            let distance =
+                bot.position().distance_to(Vec3::new(block.x as f64 + 0.5, block.y as f64, block.z as f64 + 0.5));
             reply.say(&format!("Going to {} {} {} ({distance:.0} blocks away).", block.x, block.y, block.z));
             let answer = reply.clone();
             let label_for_log = label.clone();
@@ -115,7 +118,8 @@ pub fn execute(bot: BotHandle, state: &Arc<BotState>, speaker: &str, command: Co
             });
         }
         Command::Task { goal } => {
-            let from_leader = state.shared.takes_orders_from(&state.name, speaker) && !state.shared.owners.contains(speaker);
+            let from_leader =
+                state.shared.takes_orders_from(&state.name, speaker) && !state.shared.owners.contains(speaker);
             start_task(bot, state, reply, goal, from_leader)
         }
         Command::Lead => {
@@ -293,7 +297,8 @@ pub fn usage_text(
         .map(|(role, u)| format!("{} {} {}", role.name(), counted(u.calls, "call"), kilo(u.total_tokens())))
         .collect();
     text.push_str(&format!(". Per role: {}.", roles.join(", ")));
-    let tasks: Vec<String> = mine.tasks.iter().rev().map(|(task, roles)| format!("{task}: {}", amount(roles, cost))).collect();
+    let tasks: Vec<String> =
+        mine.tasks.iter().rev().map(|(task, roles)| format!("{task}: {}", amount(roles, cost))).collect();
     if !tasks.is_empty() {
         text.push_str(&format!(" Per task, latest first: {}.", tasks.join("; ")));
     }
@@ -366,7 +371,12 @@ mod tests {
     fn usage_reads_per_role_and_task_with_cost_when_priced() {
         let none: &dyn Fn(&BTreeMap<Role, Usage>) -> Option<f64> = &|_| None;
         assert_eq!(usage_text(&Tally::default(), &Tally::default(), none, 1), "I have made no LLM calls yet.");
-        let used = |calls, prompt, completion| Usage { calls, prompt_tokens: prompt, completion_tokens: completion, millis: 0 };
+        let used = |calls, prompt, completion| Usage {
+            calls,
+            prompt_tokens: prompt,
+            completion_tokens: completion,
+            millis: 0,
+        };
         let mine = Tally {
             roles: BTreeMap::from([(Role::Curriculum, used(1, 900, 100)), (Role::Action, used(2, 4000, 1200))]),
             cached: BTreeMap::from([(Role::Curriculum, 2)]),

@@ -87,7 +87,13 @@ fn block(pos: azalea::Vec3) -> [i32; 3] {
 
 /// Records a chat line heard from `sender` (not one of this process's bots, unless its leader): ordinary chat as it
 /// was said, a goal given to this bot as what was asked; other commands are not worth remembering.
-pub fn heard(state: &BotState, bot: &BotHandle, sender: &str, content: &str, command: Option<&Result<Command, ParseError>>) {
+pub fn heard(
+    state: &BotState,
+    bot: &BotHandle,
+    sender: &str,
+    content: &str,
+    command: Option<&Result<Command, ParseError>>,
+) {
     let Some(memories) = &state.memory else { return };
     let new = match command {
         None => {
@@ -159,7 +165,11 @@ pub async fn record(bot: BotHandle, state: Arc<BotState>, generation: u64) {
             && hurt_by.get(&kind).is_none_or(|at| at.elapsed() >= HURT_AGAIN_AFTER)
         {
             let at = block(status.position);
-            let text = format!("a {kind} hurt me at {} ({distance:.0} blocks away; health {:.0}/20)", pos_text(at), status.health);
+            let text = format!(
+                "a {kind} hurt me at {} ({distance:.0} blocks away; health {:.0}/20)",
+                pos_text(at),
+                status.health
+            );
             new.push(NewMemory::new(text, Subject::Hurt { by: kind.clone() }).at(at, biome.clone()));
             hurt_by.insert(kind, Instant::now());
         }
@@ -182,7 +192,10 @@ pub async fn record(bot: BotHandle, state: Arc<BotState>, generation: u64) {
                     if !known {
                         let what = if count == 1 { format!("a {kind}") } else { format!("{count} {kind}") };
                         let text = format!("I found {what} at {}", pos_text(pos));
-                        stream.record(NewMemory::new(text, Subject::Seen { block: kind, count }).at(pos, biome.clone()), now)?;
+                        stream.record(
+                            NewMemory::new(text, Subject::Seen { block: kind, count }).at(pos, biome.clone()),
+                            now,
+                        )?;
                     }
                 }
             }
@@ -220,7 +233,11 @@ pub async fn record(bot: BotHandle, state: Arc<BotState>, generation: u64) {
             Ok(insights) if !insights.is_empty() => tracing::info!("{} reflected: {}", state.name, insights.join("; ")),
             Ok(_) => {}
             Err(Failure::Llm(why)) => {
-                tracing::warn!("{}: memory work waits {} min, the LLM failed: {why}", state.name, LLM_REST.as_secs() / 60);
+                tracing::warn!(
+                    "{}: memory work waits {} min, the LLM failed: {why}",
+                    state.name,
+                    LLM_REST.as_secs() / 60
+                );
                 llm_rest_until = Some(Instant::now() + LLM_REST);
             }
             Err(other) => tracing::info!("{}: memory work: {other}", state.name),
@@ -241,7 +258,9 @@ async fn look_around(bot: &BotHandle, memories: &Memories, here: [i32; 3]) -> (F
         let near = |p: &[i32; 3]| (0..3).map(|i| f64::from(p[i] - here[i]).powi(2)).sum::<f64>() <= SCAN_RADIUS.powi(2);
         Ok(observe::NOTABLE
             .iter()
-            .flat_map(|kind| stream.sightings(kind).into_iter().filter(|(p, _, _)| near(p)).map(|(p, _, _)| ((*kind).to_owned(), p)))
+            .flat_map(|kind| {
+                stream.sightings(kind).into_iter().filter(|(p, _, _)| near(p)).map(|(p, _, _)| ((*kind).to_owned(), p))
+            })
             .collect())
     })
     .await
@@ -265,7 +284,8 @@ pub async fn recall(bot: BotHandle, state: Arc<BotState>, reply: Replier, query:
     agent_memory::load_model(&memories, &state.shared.skills).await;
     let now = agent_memory::now(&memories, &bot).await;
     let words: Vec<String> = query.split_whitespace().map(str::to_lowercase).collect();
-    let asks_where = words.first().is_some_and(|w| ["where", "wo", "où", "dónde", "donde", "onde"].contains(&w.as_str()));
+    let asks_where =
+        words.first().is_some_and(|w| ["where", "wo", "où", "dónde", "donde", "onde"].contains(&w.as_str()));
     if asks_where {
         let from = block(bot.position());
         let places = blocking(&memories, move |stream| {
@@ -273,7 +293,16 @@ pub async fn recall(bot: BotHandle, state: Arc<BotState>, reply: Replier, query:
             Ok(places::find(&regions, &words[1..], from)
                 .into_iter()
                 .take(RECALLED)
-                .map(|(path, o)| format!("{} ×{} at {}: {} ({})", o.what, o.count, pos_text(o.pos), path, age_text(now.saturating_sub(o.at))))
+                .map(|(path, o)| {
+                    format!(
+                        "{} ×{} at {}: {} ({})",
+                        o.what,
+                        o.count,
+                        pos_text(o.pos),
+                        path,
+                        age_text(now.saturating_sub(o.at))
+                    )
+                })
                 .collect::<Vec<_>>())
         })
         .await
@@ -286,8 +315,10 @@ pub async fn recall(bot: BotHandle, state: Arc<BotState>, reply: Replier, query:
     reply.say(&match found {
         Ok(found) if found.is_empty() => "I remember nothing about that.".to_owned(),
         Ok(found) => {
-            let lines: Vec<String> =
-                found.iter().map(|r| format!("{} ({})", r.memory.text, age_text(now.saturating_sub(r.memory.at)))).collect();
+            let lines: Vec<String> = found
+                .iter()
+                .map(|r| format!("{} ({})", r.memory.text, age_text(now.saturating_sub(r.memory.at))))
+                .collect();
             format!("I remember: {}.", lines.join("; "))
         }
         Err(err) => format!("I could not recall: {err}"),

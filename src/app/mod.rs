@@ -77,7 +77,11 @@ pub async fn learn(config: Config, iterations: usize) -> Result<LearnReport, App
     let so_far = move || learner_state.as_ref().and_then(|s| s.learning().as_ref().map(|l| l.report.clone()));
     let swarm = bot::run_swarm(&shared.config, &address, members.into_iter().map(|(m, _)| m).collect());
     let mut swarm = std::pin::pin!(swarm);
-    let cut = |why: &str| Finished { bot: learner.clone(), report: so_far().unwrap_or_default(), cut_short: Some(why.to_owned()) };
+    let cut = |why: &str| Finished {
+        bot: learner.clone(),
+        report: so_far().unwrap_or_default(),
+        cut_short: Some(why.to_owned()),
+    };
     let finished = tokio::select! {
         ended = &mut swarm => {
             let why = match &ended {
@@ -162,7 +166,9 @@ fn serve_dashboard(page: Option<dashboard::Bound>, shared: &Arc<Shared>, members
 }
 
 /// Checks the server is there, and makes each bot's state.
-async fn join(shared: &Arc<Shared>) -> Result<(azalea::protocol::address::ResolvedAddr, Vec<(Member, Arc<BotState>)>), AppError> {
+async fn join(
+    shared: &Arc<Shared>,
+) -> Result<(azalea::protocol::address::ResolvedAddr, Vec<(Member, Arc<BotState>)>), AppError> {
     let address = bot::preflight(&shared.config.server).await?;
     let members = shared
         .bot_names
@@ -268,7 +274,13 @@ impl Brain for AppBrain {
         let our_bot = shared.bot_names.iter().any(|name| name.eq_ignore_ascii_case(&sender));
         let parsed = parse_line(&content, &shared.config.prefix);
         if !our_bot || from_leader {
-            memory::heard(state, &bot, &sender, &content, parsed.as_ref().filter(|line| line.is_for(&me)).map(|l| &l.command));
+            memory::heard(
+                state,
+                &bot,
+                &sender,
+                &content,
+                parsed.as_ref().filter(|line| line.is_for(&me)).map(|l| &l.command),
+            );
         }
         if !from_leader && our_bot {
             return;

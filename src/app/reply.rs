@@ -67,7 +67,10 @@ mod tests {
     fn a_long_answer_is_cut_to_a_few_messages() {
         let lines = capped(split_for_chat(&"word ".repeat(100_000), MAX_CHAT_LEN));
         assert_eq!(lines.len(), MAX_REPLY_LINES);
-        assert!(lines[MAX_REPLY_LINES - 1].starts_with("(… ") && lines[MAX_REPLY_LINES - 1].ends_with(" more lines not shown)"));
+        assert!(
+            lines[MAX_REPLY_LINES - 1].starts_with("(… ")
+                && lines[MAX_REPLY_LINES - 1].ends_with(" more lines not shown)")
+        );
         assert_eq!(capped(vec!["one".into()]), ["one"]);
     }
 }

@@ -8,7 +8,8 @@ use super::cli::SkillsAction;
 use crate::{
     config::Config,
     skills::{
-        Embedder, FETCH_COMMAND, INDEX_DIR, NewSkill, OnCollision, SkillLibrary, import::read_source, indexed_description,
+        Embedder, FETCH_COMMAND, INDEX_DIR, NewSkill, OnCollision, SkillLibrary, import::read_source,
+        indexed_description,
     },
 };
 
@@ -33,7 +34,12 @@ pub fn run(config: &Config, action: SkillsAction) -> anyhow::Result<()> {
         }
         SkillsAction::Show { name } => {
             let skill = library.get(&name).with_context(|| unknown(&library, &name))?;
-            println!("{}  (version {}, created {})", skill.signature(), skill.meta.version, or_unknown(&skill.meta.created));
+            println!(
+                "{}  (version {}, created {})",
+                skill.signature(),
+                skill.meta.version,
+                or_unknown(&skill.meta.created)
+            );
             if !skill.meta.task.is_empty() {
                 println!("task: {}", skill.meta.task);
             }
@@ -172,7 +178,8 @@ fn enable_search(library: &SkillLibrary, models_dir: &Path) -> anyhow::Result<()
 
 /// Which fn in `code` is the skill, and its `///` doc comment.
 fn main_function(code: &str, file: &Path, name: Option<String>) -> anyhow::Result<(String, Option<String>)> {
-    let ast = crate::script::compile(code, &[]).map_err(|err| anyhow::anyhow!("{} does not compile: {err}", file.display()))?;
+    let ast = crate::script::compile(code, &[])
+        .map_err(|err| anyhow::anyhow!("{} does not compile: {err}", file.display()))?;
     let functions: Vec<_> = ast.iter_functions().collect();
     let stem = file.file_stem().and_then(|s| s.to_str()).unwrap_or_default();
     let chosen = match &name {
@@ -205,10 +212,14 @@ fn or_unknown(text: &str) -> &str {
 
 fn unknown(library: &SkillLibrary, name: &str) -> String {
     let names: Vec<String> = library.list().iter().map(|s| s.name.clone()).collect();
-    let close: Vec<&String> = names.iter().filter(|n| n.to_lowercase().contains(&name.to_lowercase())).take(5).collect();
+    let close: Vec<&String> =
+        names.iter().filter(|n| n.to_lowercase().contains(&name.to_lowercase())).take(5).collect();
     if close.is_empty() {
         format!("there is no skill called {name} (`wayfarer skills list` shows them all)")
     } else {
-        format!("there is no skill called {name}; did you mean {}?", close.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", "))
+        format!(
+            "there is no skill called {name}; did you mean {}?",
+            close.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", ")
+        )
     }
 }

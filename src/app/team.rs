@@ -24,7 +24,9 @@ use crate::{
         goals::{self, Status},
         prompts,
         task::run_goal,
-        team::{Decision, JobState, JudgeVerdict, Monitor, Verdict, carrying_line, holds, parse_decision, parse_judgement},
+        team::{
+            Decision, JobState, JudgeVerdict, Monitor, Verdict, carrying_line, holds, parse_decision, parse_judgement,
+        },
     },
     bot::BotHandle,
     llm::{Message, Role},
@@ -71,7 +73,9 @@ pub fn start(bot: BotHandle, state: &Arc<BotState>, reply: Replier, goal: String
         return;
     }
     if members(state).len() < 2 {
-        reply.say("I have no one to lead: run more bots with --bots N, or name other processes' bots with --worker NAME.");
+        reply.say(
+            "I have no one to lead: run more bots with --bots N, or name other processes' bots with --worker NAME.",
+        );
         return;
     }
     abandon_learning(state, &format!("{} gave another command", reply.to()));
@@ -116,7 +120,8 @@ fn launch(bot: BotHandle, state: &Arc<BotState>, reply: Replier, goal: String, i
         say.say(line);
         let _ = own_lines.send((me.clone(), line.to_owned()));
     });
-    *state.team() = Some(TeamLink { goal: goal.clone(), started: Instant::now(), monitor: monitor.clone(), heard: heard_tx });
+    *state.team() =
+        Some(TeamLink { goal: goal.clone(), started: Instant::now(), monitor: monitor.clone(), heard: heard_tx });
     let team = Team {
         bot,
         state: state.clone(),
@@ -140,7 +145,9 @@ fn launch(bot: BotHandle, state: &Arc<BotState>, reply: Replier, goal: String, i
             team.lead(&agent, &goal, heard).await;
         },
         move |message| {
-            goals::with(&crashed, |book| book.finish(id, Status::Failed, Some(format!("an internal error: {message}"))));
+            goals::with(&crashed, |book| {
+                book.finish(id, Status::Failed, Some(format!("an internal error: {message}")))
+            });
             say_crash(message);
         },
     );
@@ -212,12 +219,18 @@ impl Team {
         &self.state.name
     }
 
-    async fn lead(&mut self, agent: &crate::agent::act::Agent, goal: &str, mut heard: mpsc::UnboundedReceiver<(String, String)>) {
+    async fn lead(
+        &mut self,
+        agent: &crate::agent::act::Agent,
+        goal: &str,
+        mut heard: mpsc::UnboundedReceiver<(String, String)>,
+    ) {
         let started = Instant::now();
         agent.llm.begin_task(&format!("team: {goal}"));
         let before = agent.llm.total_usage();
         let prefix = self.state.shared.config.prefix.clone();
-        let workers: Vec<String> = self.members.iter().filter(|m| !m.eq_ignore_ascii_case(self.me())).cloned().collect();
+        let workers: Vec<String> =
+            self.members.iter().filter(|m| !m.eq_ignore_ascii_case(self.me())).cloned().collect();
         self.reply.say(&format!("Leading {} on: {goal}. Asking what everyone carries.", workers.join(", ")));
         for worker in &workers {
             self.bot.chat(&format!("{worker} {prefix}inventory"));
@@ -230,7 +243,8 @@ impl Team {
                 Ok(None) | Err(_) => break,
             }
         }
-        let notes = goals::with(&self.state.goals, |book| book.get(self.id).map(|g| g.notes.clone())).unwrap_or_default();
+        let notes =
+            goals::with(&self.state.goals, |book| book.get(self.id).map(|g| g.notes.clone())).unwrap_or_default();
         let mut plan = if notes.is_empty() { "none yet".to_owned() } else { notes };
         for stage in 1..=MAX_STAGES {
             self.note_own_inventory();
@@ -377,7 +391,9 @@ impl Team {
     /// A job's verdict, into the log and the book.
     fn record(&self, verdict: &Verdict) {
         tracing::info!("{}: {} on {:?}: {:?}", self.state.name, verdict.member, verdict.job, verdict.state);
-        let Some((_, place)) = self.jobs.iter().find(|(member, _)| member.eq_ignore_ascii_case(&verdict.member)) else { return };
+        let Some((_, place)) = self.jobs.iter().find(|(member, _)| member.eq_ignore_ascii_case(&verdict.member)) else {
+            return;
+        };
         let (status, reason) = match &verdict.state {
             JobState::Succeeded => (Status::Completed, None),
             JobState::Failed(why) => (Status::Failed, Some(why.clone())),
@@ -408,22 +424,35 @@ impl Team {
     }
 
     /// Asks the LLM how `member`'s job went, from what it said since it got it.
-    async fn judge(&self, agent: &crate::agent::act::Agent, member: &str, job: &str, talk: &[String]) -> Result<JudgeVerdict, String> {
+    async fn judge(
+        &self,
+        agent: &crate::agent::act::Agent,
+        member: &str,
+        job: &str,
+        talk: &[String],
+    ) -> Result<JudgeVerdict, String> {
         let inventory = {
             let monitor = self.monitor();
-            let items = monitor.members.iter().find(|m| m.name.eq_ignore_ascii_case(member)).map(|m| {
-                m.items.iter().map(|(name, n)| format!("{n} {name}")).collect::<Vec<_>>().join(", ")
-            });
+            let items = monitor
+                .members
+                .iter()
+                .find(|m| m.name.eq_ignore_ascii_case(member))
+                .map(|m| m.items.iter().map(|(name, n)| format!("{n} {name}")).collect::<Vec<_>>().join(", "));
             items.filter(|i| !i.is_empty()).unwrap_or_else(|| "nothing said".to_owned())
         };
-        let prompt = prompts::render("monitor", &[("member", member), ("job", job), ("inventory", &inventory), ("talk", &talk.join("\n"))])
-            .map_err(|e| e.to_string())?;
+        let prompt = prompts::render(
+            "monitor",
+            &[("member", member), ("job", job), ("inventory", &inventory), ("talk", &talk.join("\n"))],
+        )
+        .map_err(|e| e.to_string())?;
         let correction = |why: &str| format!("That answer cannot be used: {why}. Answer with the JSON object only.");
         let about = format!("how {member}'s job went");
-        ask_usable(agent, Role::Leader, &about, vec![Message::user(prompt)], parse_judgement, correction).await.map_err(|err| match err {
-            Unusable::Llm(failure) => failure,
-            Unusable::Answer(why) => why,
-        })
+        ask_usable(agent, Role::Leader, &about, vec![Message::user(prompt)], parse_judgement, correction).await.map_err(
+            |err| match err {
+                Unusable::Llm(failure) => failure,
+                Unusable::Answer(why) => why,
+            },
+        )
     }
 
     /// Asks the LLM for the next stage.
@@ -460,16 +489,30 @@ impl Team {
         .map_err(|e| e.to_string())?;
         let names = self.members.clone();
         let correction = |why: &str| format!("That answer cannot be used: {why}. Answer with the JSON object only.");
-        ask_usable(agent, Role::Leader, "the team's next stage", vec![Message::user(prompt)], |reply| parse_decision(reply, &names), correction)
-            .await
-            .map_err(|err| match err {
-                Unusable::Llm(failure) => failure,
-                Unusable::Answer(why) => why,
-            })
+        ask_usable(
+            agent,
+            Role::Leader,
+            "the team's next stage",
+            vec![Message::user(prompt)],
+            |reply| parse_decision(reply, &names),
+            correction,
+        )
+        .await
+        .map_err(|err| match err {
+            Unusable::Llm(failure) => failure,
+            Unusable::Answer(why) => why,
+        })
     }
 
     /// `Team goal done: make a stone pickaxe in 2.1 min (Crew_1 has it). Crew_2: mine 3 oak_log, …; 4 LLM calls.`
-    fn finish(&mut self, goal: &str, started: Instant, before: crate::llm::Usage, agent: &crate::agent::act::Agent, why: &str) {
+    fn finish(
+        &mut self,
+        goal: &str,
+        started: Instant,
+        before: crate::llm::Usage,
+        agent: &crate::agent::act::Agent,
+        why: &str,
+    ) {
         self.end(Status::Completed, why);
         let used = usage_since(before, agent.llm.total_usage());
         let who_did: Vec<String> = self

@@ -54,7 +54,9 @@ pub fn run_script(bot: BotHandle, state: &BotState, reply: Replier, name: String
         (script.ast.clone(), Entry::Script { args }, script.source.clone())
     } else if let Some(skill) = shared.skills.get(&name) {
         match crate::skills::call_args(&skill, &args) {
-            Ok(values) => (Arc::new(rhai::AST::empty()), Entry::Function { name: name.clone(), args: values }, skill.code.clone()),
+            Ok(values) => {
+                (Arc::new(rhai::AST::empty()), Entry::Function { name: name.clone(), args: values }, skill.code.clone())
+            }
             Err(problem) => {
                 reply.say(&format!("{problem}."));
                 return;
@@ -105,7 +107,9 @@ pub fn summary(report: &runner::Report) -> String {
     let secs = report.elapsed.as_secs_f64();
     let change = report.inventory_change();
     match &report.outcome {
-        runner::Outcome::Value(value) => format!("{} finished in {secs:.1} s: {value} (inventory: {change})", report.name),
+        runner::Outcome::Value(value) => {
+            format!("{} finished in {secs:.1} s: {value} (inventory: {change})", report.name)
+        }
         runner::Outcome::Failed(failure) => match failure.line {
             Some(line) => format!("{} failed at line {line} after {secs:.1} s: {}", report.name, failure.message),
             None => format!("{} failed after {secs:.1} s: {}", report.name, failure.message),
@@ -162,7 +166,8 @@ pub fn resume_goal(bot: BotHandle, state: &BotState) -> bool {
         Some((goal.id, goal.text.clone(), goal.asked_by.clone()))
     });
     let Some((id, text, asked_by)) = newest else { return false };
-    let from_leader = state.shared.takes_orders_from(&state.name, &asked_by) && !state.shared.owners.contains(&asked_by);
+    let from_leader =
+        state.shared.takes_orders_from(&state.name, &asked_by) && !state.shared.owners.contains(&asked_by);
     tracing::info!("{}: going on with goal #{id} ({text}) for {asked_by}", state.name);
     let reply = Replier::new(bot.clone(), &asked_by, state.shared.config.reply);
     run_goal_as_activity(bot, state, reply, text, id, from_leader);
@@ -189,7 +194,9 @@ fn run_goal_as_activity(bot: BotHandle, state: &BotState, reply: Replier, goal: 
         },
         move |message| {
             // Not resumed after a restart: it would fail the same way.
-            goals::with(&crashed, |book| book.finish(id, Status::Failed, Some(format!("an internal error: {message}"))));
+            goals::with(&crashed, |book| {
+                book.finish(id, Status::Failed, Some(format!("an internal error: {message}")))
+            });
             say_crash(message);
         },
     );
@@ -293,7 +300,9 @@ fn checkpoint_dir(state: &BotState) -> std::path::PathBuf {
             Ok(())
         });
         match moved {
-            Ok(()) => tracing::info!("moved the checkpoint in {} to {}", config.checkpoint_dir.display(), dir.display()),
+            Ok(()) => {
+                tracing::info!("moved the checkpoint in {} to {}", config.checkpoint_dir.display(), dir.display())
+            }
             Err(err) => tracing::warn!("cannot move the old checkpoint into {}: {err}", dir.display()),
         }
     }

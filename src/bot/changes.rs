@@ -95,7 +95,11 @@ fn record_block_updates(
             .list
             .iter()
             .filter(|(pos, _)| pos.center().distance_to(eyes) <= REACH)
-            .map(|(pos, after)| Entry::Block { pos: *pos, before: world.get_block_state(*pos).unwrap_or_default(), after: *after })
+            .map(|(pos, after)| Entry::Block {
+                pos: *pos,
+                before: world.get_block_state(*pos).unwrap_or_default(),
+                after: *after,
+            })
             .collect();
         if near.is_empty() {
             continue;
@@ -170,10 +174,12 @@ impl BotHandle {
                         None => containers.push((at, item.clone(), *delta)),
                     }
                 }
-                Entry::Given { player, item, count } => match given.iter_mut().find(|(p, i, _)| p == player && i == item) {
-                    Some(seen) => seen.2 += count,
-                    None => given.push((player.clone(), item.clone(), *count)),
-                },
+                Entry::Given { player, item, count } => {
+                    match given.iter_mut().find(|(p, i, _)| p == player && i == item) {
+                        Some(seen) => seen.2 += count,
+                        None => given.push((player.clone(), item.clone(), *count)),
+                    }
+                }
             }
         }
         Changed {

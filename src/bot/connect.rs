@@ -22,11 +22,9 @@ pub async fn preflight(server: &ServerAddress) -> Result<ResolvedAddr, BotError>
     };
     match tokio::time::timeout(CONNECT_TIMEOUT, TcpStream::connect(resolved.socket)).await {
         Ok(Ok(_stream)) => Ok(resolved),
-        Ok(Err(err)) => Err(BotError::Unreachable {
-            server: server.to_string(),
-            socket: resolved.socket,
-            reason: err.to_string(),
-        }),
+        Ok(Err(err)) => {
+            Err(BotError::Unreachable { server: server.to_string(), socket: resolved.socket, reason: err.to_string() })
+        }
         Err(_) => Err(BotError::Unreachable {
             server: server.to_string(),
             socket: resolved.socket,

@@ -9,13 +9,13 @@ use std::time::Duration;
 use azalea::{
     BlockPos, Client, Vec3,
     ecs::query::{With, Without},
+    entity::inventory::Inventory,
     entity::{
         EntityKindComponent, LocalEntity,
         metadata::{AbstractMonster, AirSupply},
     },
-    mining::StopMiningBlockEvent,
-    entity::inventory::Inventory,
     inventory::ItemStack,
+    mining::StopMiningBlockEvent,
     pathfinder::{
         PathfinderClientExt, PathfinderOpts,
         goals::{BlockPosGoal, Goal, RadiusGoal, ReachBlockPosGoal, XZGoal},
@@ -246,11 +246,17 @@ impl BotHandle {
     /// What primitives saw since the last call, oldest first.
     pub fn take_observations(&self) -> Vec<Observation> {
         let mut ecs = self.client.ecs.write();
-        ecs.entity_mut(self.client.entity).get_mut::<Journal>().map(|mut j| std::mem::take(&mut j.0)).unwrap_or_default()
+        ecs.entity_mut(self.client.entity)
+            .get_mut::<Journal>()
+            .map(|mut j| std::mem::take(&mut j.0))
+            .unwrap_or_default()
     }
 
     /// Changes the bot's `C` component, starting from `C::default()` when it has none yet.
-    pub(super) fn update<C: Component<Mutability = bevy_ecs::component::Mutable> + Default>(&self, change: impl FnOnce(&mut C)) {
+    pub(super) fn update<C: Component<Mutability = bevy_ecs::component::Mutable> + Default>(
+        &self,
+        change: impl FnOnce(&mut C),
+    ) {
         let mut ecs = self.client.ecs.write();
         let mut entity = ecs.entity_mut(self.client.entity);
         match entity.get_mut::<C>() {
@@ -313,9 +319,10 @@ impl BotHandle {
             .get_component::<Dangerous>()
             .map(|d| d.0.current(DANGER_FOR).map(|p| (p, DANGER_RADIUS)).collect())
             .unwrap_or_default();
-        let monsters = self
-            .client
-            .nearest_entities_by::<&EntityKindComponent, (With<AbstractMonster>, Without<LocalEntity>)>(|_: &EntityKindComponent| true);
+        let monsters =
+            self.client.nearest_entities_by::<&EntityKindComponent, (With<AbstractMonster>, Without<LocalEntity>)>(
+                |_: &EntityKindComponent| true,
+            );
         zones.extend(monsters.iter().map(|m| (m.position(), 8.0)));
         zones
     }
@@ -343,7 +350,9 @@ impl BotHandle {
     /// Monsters the bot can see within `range` of `origin`, nearest to the bot first: kind and distance from `origin`.
     pub fn hostiles_around(&self, origin: Vec3, range: f64) -> Vec<(String, f64)> {
         self.client
-            .nearest_entities_by::<&EntityKindComponent, (With<AbstractMonster>, Without<LocalEntity>)>(|_: &EntityKindComponent| true)
+            .nearest_entities_by::<&EntityKindComponent, (With<AbstractMonster>, Without<LocalEntity>)>(
+                |_: &EntityKindComponent| true,
+            )
             .iter()
             .filter_map(|entity| {
                 let distance = entity.position().distance_to(origin);
@@ -378,7 +387,10 @@ impl BotHandle {
 
     /// The latest pickups of item entities the bot saw (who took which), oldest first.
     pub fn pickups(&self) -> Vec<super::pickups::Pickup> {
-        self.client.get_component::<super::pickups::Pickups>().map(|p| p.0.iter().copied().collect()).unwrap_or_default()
+        self.client
+            .get_component::<super::pickups::Pickups>()
+            .map(|p| p.0.iter().copied().collect())
+            .unwrap_or_default()
     }
 
     /// The player called `name` (any case), if the bot can see them.
@@ -473,7 +485,8 @@ impl BotHandle {
     /// Starts walking toward the column at `position`, at whatever height the ground there has.
     pub fn start_toward_xz(&self, position: Vec3) {
         moves::prepare(&self.client);
-        self.client.start_goto_with_opts(XZGoal { x: position.x.floor() as i32, z: position.z.floor() as i32 }, path_opts());
+        self.client
+            .start_goto_with_opts(XZGoal { x: position.x.floor() as i32, z: position.z.floor() as i32 }, path_opts());
     }
 
     /// Stops walking at once.
@@ -527,11 +540,7 @@ impl BotHandle {
             }
             return Err(MoveError::Timeout { waited, stopped_at });
         }
-        if stopped_at.distance_to(target) <= tolerance {
-            Ok(())
-        } else {
-            Err(MoveError::Unreachable { stopped_at })
-        }
+        if stopped_at.distance_to(target) <= tolerance { Ok(()) } else { Err(MoveError::Unreachable { stopped_at }) }
     }
 }
 
@@ -555,13 +564,16 @@ impl ClickGoal {
             (against.y + target.y) as f64 / 2.0 + 0.5,
             (against.z + target.z) as f64 / 2.0 + 0.5,
         );
-        let normal = Vec3::new((target.x - against.x) as f64, (target.y - against.y) as f64, (target.z - against.z) as f64);
+        let normal =
+            Vec3::new((target.x - against.x) as f64, (target.y - against.y) as f64, (target.z - against.z) as f64);
         ClickGoal { face, normal, target }
     }
 
     /// Whether the bot's eyes, standing with its feet at `feet`, see the face and reach it.
     pub fn reaches(&self, eyes: Vec3) -> bool {
-        let side = (eyes.x - self.face.x) * self.normal.x + (eyes.y - self.face.y) * self.normal.y + (eyes.z - self.face.z) * self.normal.z;
+        let side = (eyes.x - self.face.x) * self.normal.x
+            + (eyes.y - self.face.y) * self.normal.y
+            + (eyes.z - self.face.z) * self.normal.z;
         side > 0.2 && eyes.distance_to(self.face) <= CLICK_REACH
     }
 }

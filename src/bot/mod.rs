@@ -9,8 +9,8 @@ mod changes;
 mod clock;
 mod connect;
 mod handle;
-pub mod pickups;
 pub mod moves;
+pub mod pickups;
 mod reconnect;
 pub mod reflex;
 
@@ -34,8 +34,8 @@ use azalea::{
 // The ECS derive macros expect `bevy_ecs` in scope; azalea re-exports it.
 use azalea::ecs as bevy_ecs;
 pub use changes::Changed;
-pub use connect::preflight;
 pub use clock::DayClock;
+pub use connect::preflight;
 pub use handle::{BotHandle, HOSTILE_RANGE, MAX_AIR, MoveError, Observation, Status, fmt_pos};
 use reconnect::ReconnectBackoffPlugin;
 

@@ -155,7 +155,9 @@ fn bridge_move(ctx: &mut MovesCtx, node: RelBlockPos) {
         let next = node + RelBlockPos::new(dir.x(), 0, dir.z());
         let floor = next.down(1);
         // Only where there is nothing to stand on: air (a gap) or water, never lava.
-        if ctx.world.is_block_standable(floor) || !(ctx.world.is_block_passable(floor) || ctx.world.is_block_water(floor)) {
+        if ctx.world.is_block_standable(floor)
+            || !(ctx.world.is_block_passable(floor) || ctx.world.is_block_water(floor))
+        {
             continue;
         }
         if is_lava(ctx.world.get_block_state(floor)) {
@@ -182,7 +184,9 @@ fn is_lava(state: BlockState) -> bool {
 fn execute_bridge(mut ctx: ExecuteCtx) {
     let (start, target) = (ctx.start, ctx.target);
     let floor = target.down(1);
-    if is_block_state_passable(ctx.get_block_state(floor)) || BlockKind::from(ctx.get_block_state(floor)) == BlockKind::Water {
+    if is_block_state_passable(ctx.get_block_state(floor))
+        || BlockKind::from(ctx.get_block_state(floor)) == BlockKind::Water
+    {
         // Stand still on the start block and put the floor in place, against the side of the block underfoot.
         if ctx.mine_while_at_start(target) || ctx.mine_while_at_start(target.up(1)) {
             return;
@@ -294,9 +298,7 @@ pub fn prepare(client: &azalea::Client) {
     let slots = client.component::<Inventory>().inventory_menu.slots();
     let blocks = scaffold_count(&slots);
     if blocks > 0 && scaffold_in_hotbar(&slots).is_none() {
-        let main = SCAFFOLD
-            .iter()
-            .find_map(|kind| (9..=35).find(|&i| slots.get(i).is_some_and(|s| s.kind() == *kind)));
+        let main = SCAFFOLD.iter().find_map(|kind| (9..=35).find(|&i| slots.get(i).is_some_and(|s| s.kind() == *kind)));
         if let Some(source) = main {
             // The last hotbar slot: tools are picked into the selected one.
             let target = if client.selected_hotbar_slot() == 8 { 7 } else { 8 };
@@ -336,7 +338,12 @@ mod tests {
 
     #[test]
     fn scaffold_counts_every_cheap_block_outside_the_crafting_grid() {
-        let slots = slots_with(&[(1, ItemKind::Dirt, 4), (10, ItemKind::Dirt, 20), (40, ItemKind::Cobblestone, 7), (41, ItemKind::OakLog, 9)]);
+        let slots = slots_with(&[
+            (1, ItemKind::Dirt, 4),
+            (10, ItemKind::Dirt, 20),
+            (40, ItemKind::Cobblestone, 7),
+            (41, ItemKind::OakLog, 9),
+        ]);
         assert_eq!(scaffold_count(&slots), 27);
     }
 

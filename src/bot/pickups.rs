@@ -37,7 +37,11 @@ impl Plugin for PickupsPlugin {
     }
 }
 
-fn read_pickups(mut packets: MessageReader<ReceiveGamePacketEvent>, mut seen: Query<&mut Pickups>, mut commands: Commands) {
+fn read_pickups(
+    mut packets: MessageReader<ReceiveGamePacketEvent>,
+    mut seen: Query<&mut Pickups>,
+    mut commands: Commands,
+) {
     for event in packets.read() {
         let ClientboundGamePacket::TakeItemEntity(packet) = &*event.packet else { continue };
         let pickup = Pickup { item: packet.item_id, by: packet.player_id.0, amount: packet.amount };

@@ -54,7 +54,10 @@ fn schedule_rejoin(
         let attempt = previous.map_or(0, |a| a.0) + 1;
         let delay = policy.0.delay(attempt);
         let name = profile.map_or_else(|| format!("{entity}"), |p| p.0.name.clone());
-        tracing::warn!("{name} disconnected ({reason}); reconnecting in {:.1}s (attempt {attempt})", delay.as_secs_f64());
+        tracing::warn!(
+            "{name} disconnected ({reason}); reconnecting in {:.1}s (attempt {attempt})",
+            delay.as_secs_f64()
+        );
         commands.entity(entity).insert((FailedAttempts(attempt), AutoReconnectDelay::new(delay)));
     }
 }

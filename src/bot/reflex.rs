@@ -10,11 +10,11 @@ use azalea::{
     app::{App, Plugin},
     core::tick::GameTick,
     ecs::prelude::*,
+    entity::inventory::Inventory,
     entity::{
         EntityKindComponent, LocalEntity, Position,
         metadata::{AbstractMonster, AirSupply, Health},
     },
-    entity::inventory::Inventory,
     inventory::ItemStack,
     local_player::{Hunger, WorldHolder},
     pathfinder::world::is_block_state_solid,
@@ -110,8 +110,14 @@ pub const PACK_SIZE: usize = 3;
 pub const PACK_DISTANCE: f64 = 8.0;
 /// Monsters that only hit in melee, which the self-defence reflex holds off from beyond their reach.
 const MELEE_ONLY: [EntityKind; 8] = [
-    EntityKind::Zombie, EntityKind::Husk, EntityKind::Drowned, EntityKind::ZombieVillager, EntityKind::Spider,
-    EntityKind::CaveSpider, EntityKind::Silverfish, EntityKind::Endermite,
+    EntityKind::Zombie,
+    EntityKind::Husk,
+    EntityKind::Drowned,
+    EntityKind::ZombieVillager,
+    EntityKind::Spider,
+    EntityKind::CaveSpider,
+    EntityKind::Silverfish,
+    EntityKind::Endermite,
 ];
 /// How close a monster must be for the bot to hit back (an attacker is within reach).
 pub const MELEE_DISTANCE: f64 = 3.5;
@@ -127,15 +133,44 @@ const HUNT_SAFE_DISTANCE: f64 = 16.0;
 /// Foods from best to worst (saturation first, then hunger points; vanilla 26.1's values). Raw chicken, rotten flesh
 /// and the like can poison, so they come last and only when nothing else is left.
 pub const FOODS: [&str; 27] = [
-    "golden_carrot", "cooked_beef", "cooked_porkchop", "cooked_mutton", "cooked_salmon", "rabbit_stew",
-    "mushroom_stew", "beetroot_soup", "cooked_chicken", "cooked_rabbit", "cooked_cod", "baked_potato", "bread",
-    "pumpkin_pie", "golden_apple", "apple", "carrot", "melon_slice", "sweet_berries", "beef", "porkchop", "mutton",
-    "rabbit", "cod", "salmon", "chicken", "rotten_flesh",
+    "golden_carrot",
+    "cooked_beef",
+    "cooked_porkchop",
+    "cooked_mutton",
+    "cooked_salmon",
+    "rabbit_stew",
+    "mushroom_stew",
+    "beetroot_soup",
+    "cooked_chicken",
+    "cooked_rabbit",
+    "cooked_cod",
+    "baked_potato",
+    "bread",
+    "pumpkin_pie",
+    "golden_apple",
+    "apple",
+    "carrot",
+    "melon_slice",
+    "sweet_berries",
+    "beef",
+    "porkchop",
+    "mutton",
+    "rabbit",
+    "cod",
+    "salmon",
+    "chicken",
+    "rotten_flesh",
 ];
 
 /// Farm animals hunted for meat.
-const PREY: [EntityKind; 6] =
-    [EntityKind::Cow, EntityKind::Pig, EntityKind::Sheep, EntityKind::Chicken, EntityKind::Rabbit, EntityKind::Mooshroom];
+const PREY: [EntityKind; 6] = [
+    EntityKind::Cow,
+    EntityKind::Pig,
+    EntityKind::Sheep,
+    EntityKind::Chicken,
+    EntityKind::Rabbit,
+    EntityKind::Mooshroom,
+];
 
 #[derive(SystemSet, Debug, Clone, PartialEq, Eq, Hash)]
 enum ReflexSystems {
@@ -273,7 +308,8 @@ fn in_sight(world: &azalea::world::World, from: Vec3, to: Vec3) -> bool {
 
 /// Monsters the bot does not hit first: a creeper is run from, and these neutral ones only turn on a player who
 /// provokes them (hitting, or looking at an enderman).
-const NOT_FOUGHT: [EntityKind; 4] = [EntityKind::Creeper, EntityKind::Enderman, EntityKind::ZombifiedPiglin, EntityKind::Piglin];
+const NOT_FOUGHT: [EntityKind; 4] =
+    [EntityKind::Creeper, EntityKind::Enderman, EntityKind::ZombifiedPiglin, EntityKind::Piglin];
 
 /// Run from a creeper within 6 blocks, from a pack of three monsters within 8, and from monsters within 12 when
 /// health is 6 or less (unless the only one is a zombie or spider, held off at arm's length instead).
@@ -304,7 +340,8 @@ fn sense_danger(
             .filter(|(p, d, _)| *d <= 12.0 && in_sight(&blocks, here.up(1.62), p.up(1.0)))
             .collect();
         // A pack is more than one sword holds off: each of them hits while the bot strikes one.
-        let pack = near.iter().filter(|(_, d, kind)| *d <= PACK_DISTANCE && !NOT_FOUGHT.contains(kind)).count() >= PACK_SIZE;
+        let pack =
+            near.iter().filter(|(_, d, kind)| *d <= PACK_DISTANCE && !NOT_FOUGHT.contains(kind)).count() >= PACK_SIZE;
         // Hurt, the bot runs from monsters, unless the only one is a melee fighter it can hold off at arm's length
         // (running from a lone spider, which is faster, only gets the bot bitten in the back).
         let lone_brawler = near.len() == 1 && MELEE_ONLY.contains(&near[0].2);
@@ -412,7 +449,9 @@ fn sense_night(
         let head = azalea::BlockPos::from(here.up(1.62));
         let world = holder.shared.read();
         let open_sky = (1..=ROOF_SEARCH).all(|dy| {
-            world.get_block_state(head.up(dy)).is_none_or(|s| matches!(BlockKind::from(s), BlockKind::Air | BlockKind::CaveAir))
+            world
+                .get_block_state(head.up(dy))
+                .is_none_or(|s| matches!(BlockKind::from(s), BlockKind::Air | BlockKind::CaveAir))
         });
         if open_sky {
             urges.offer(Urge::Shelter);
@@ -452,9 +491,7 @@ impl Plugin for EscapeFirePlugin {
     }
 }
 
-fn sense_fire(
-    mut bots: Query<(&Position, &WorldHolder, &Health, &mut Urges), With<LocalEntity>>,
-) {
+fn sense_fire(mut bots: Query<(&Position, &WorldHolder, &Health, &mut Urges), With<LocalEntity>>) {
     for (position, holder, health, mut urges) in &mut bots {
         if health.0 <= 0.0 {
             continue;
@@ -462,7 +499,10 @@ fn sense_fire(
         let world = holder.shared.read();
         let feet = azalea::BlockPos::from(**position);
         let burning = [feet, feet.up(1)].into_iter().any(|p| {
-            world.get_block_state(p).map(BlockKind::from).is_some_and(|k| matches!(k, BlockKind::Lava | BlockKind::Fire | BlockKind::SoulFire))
+            world
+                .get_block_state(p)
+                .map(BlockKind::from)
+                .is_some_and(|k| matches!(k, BlockKind::Lava | BlockKind::Fire | BlockKind::SoulFire))
         });
         if burning {
             urges.offer(Urge::Escape { from: **position });

@@ -108,15 +108,27 @@ pub const COMMANDS: &[CommandSpec] = &[
     CommandSpec { name: "scripts", args: "", summary: "list the scripts I can run" },
     CommandSpec { name: "run", args: "SCRIPT|SKILL [ARGS...]", summary: "run a script or a skill, with arguments" },
     CommandSpec { name: "skills", args: "[WORDS...]", summary: "list my skills, or find the ones that fit the words" },
-    CommandSpec { name: "task", args: "GOAL...", summary: "plan a goal with the LLM and do it (e.g. !task get a stone pickaxe)" },
+    CommandSpec {
+        name: "task",
+        args: "GOAL...",
+        summary: "plan a goal with the LLM and do it (e.g. !task get a stone pickaxe)",
+    },
     CommandSpec { name: "learn", args: "start [N] | stop", summary: "learn new skills on my own (N tasks), or stop" },
     CommandSpec { name: "usage", args: "", summary: "LLM calls, tokens and cost, per role and task" },
-    CommandSpec { name: "team", args: "GOAL... | status | stop", summary: "a leader hands a goal's work to its workers; its progress; stop all" },
+    CommandSpec {
+        name: "team",
+        args: "GOAL... | status | stop",
+        summary: "a leader hands a goal's work to its workers; its progress; stop all",
+    },
     CommandSpec { name: "lead", args: "", summary: "become the leader of this process's other bots" },
     CommandSpec { name: "goals", args: "", summary: "my latest goals, their status and progress" },
     CommandSpec { name: "goal", args: "drop [N]", summary: "abandon goal N, or the one under way" },
     CommandSpec { name: "recall", args: "WORDS...", summary: "what I remember about it (\"where …\" for places)" },
-    CommandSpec { name: "remember", args: "FACT...", summary: "remember a fact (e.g. !remember the base is at 10 64 -20)" },
+    CommandSpec {
+        name: "remember",
+        args: "FACT...",
+        summary: "remember a fact (e.g. !remember the base is at 10 64 -20)",
+    },
     CommandSpec { name: "forget", args: "WORDS...", summary: "forget the memories that hold all these words" },
 ];
 
@@ -259,7 +271,9 @@ fn parse_command(name: &str, args: Vec<&str>, prefix: &str) -> Result<Command, P
             _ => Err(usage_error("three coordinates")),
         },
         "follow" => match args.as_slice() {
-            [player] if crate::config::is_player_name(player, 1) => Ok(Command::Follow { player: (*player).to_owned() }),
+            [player] if crate::config::is_player_name(player, 1) => {
+                Ok(Command::Follow { player: (*player).to_owned() })
+            }
             [player] => Err(usage_error(&format!("{player:?} is not a player name"))),
             _ => Err(usage_error("one player name")),
         },
@@ -328,7 +342,10 @@ mod tests {
         assert_eq!(cmd("!follow Alice"), Ok(Command::Follow { player: "Alice".into() }));
         assert_eq!(cmd("!scripts"), Ok(Command::Scripts));
         assert_eq!(cmd("!usage"), Ok(Command::Usage));
-        assert_eq!(cmd("!team make a  stone pickaxe"), Ok(Command::Team(TeamOrder::Goal("make a stone pickaxe".into()))));
+        assert_eq!(
+            cmd("!team make a  stone pickaxe"),
+            Ok(Command::Team(TeamOrder::Goal("make a stone pickaxe".into())))
+        );
         assert_eq!(cmd("!team Status"), Ok(Command::Team(TeamOrder::Status)));
         assert_eq!(cmd("!team stop"), Ok(Command::Team(TeamOrder::Stop)));
         assert_eq!(cmd("!team stop the zombies"), Ok(Command::Team(TeamOrder::Goal("stop the zombies".into()))));
@@ -337,7 +354,10 @@ mod tests {
         assert_eq!(cmd("!goals"), Ok(Command::Goals));
         assert_eq!(cmd("!goal drop"), Ok(Command::GoalDrop { id: None }));
         assert_eq!(cmd("!goal drop #3"), Ok(Command::GoalDrop { id: Some(3) }));
-        assert_eq!(cmd("!goal drop three").unwrap_err().to_string(), "Usage: !goal drop [N] (\"three\" is not a goal number (!goals lists them))");
+        assert_eq!(
+            cmd("!goal drop three").unwrap_err().to_string(),
+            "Usage: !goal drop [N] (\"three\" is not a goal number (!goals lists them))"
+        );
         assert_eq!(cmd("!goal").unwrap_err().to_string(), "Usage: !goal drop [N] (drop, or drop N)");
         assert_eq!(cmd("!usage now").unwrap_err().to_string(), "Usage: !usage (it takes no arguments)");
         assert_eq!(cmd("!skills"), Ok(Command::Skills { query: None }));
@@ -347,9 +367,15 @@ mod tests {
         assert_eq!(cmd("!learn stop"), Ok(Command::Learn { start: false, iterations: None }));
         assert_eq!(cmd("!learn").unwrap_err().to_string(), "Usage: !learn start [N] | stop (start or stop)");
         assert!(cmd("!learn start lots").unwrap_err().to_string().contains("not a number of tasks"));
-        assert_eq!(cmd("!skills  make a   stone pick"), Ok(Command::Skills { query: Some("make a stone pick".into()) }));
+        assert_eq!(
+            cmd("!skills  make a   stone pick"),
+            Ok(Command::Skills { query: Some("make a stone pick".into()) })
+        );
         assert_eq!(cmd("!run get_wood"), Ok(Command::Run { name: "get_wood".into(), args: vec![] }));
-        assert_eq!(cmd("!run dig 3 dirt"), Ok(Command::Run { name: "dig".into(), args: vec!["3".into(), "dirt".into()] }));
+        assert_eq!(
+            cmd("!run dig 3 dirt"),
+            Ok(Command::Run { name: "dig".into(), args: vec!["3".into(), "dirt".into()] })
+        );
     }
 
     #[test]
@@ -371,14 +397,20 @@ mod tests {
         assert_eq!(cmd("!follow a-b").unwrap_err().to_string(), "Usage: !follow PLAYER (\"a-b\" is not a player name)");
         assert_eq!(cmd("!dance").unwrap_err().to_string(), "Unknown command !dance. Try !help");
         assert_eq!(cmd("!run").unwrap_err().to_string(), "Usage: !run SCRIPT|SKILL [ARGS...] (which script or skill?)");
-        assert_eq!(cmd("!run ../x").unwrap_err().to_string(), "Usage: !run SCRIPT|SKILL [ARGS...] (\"../x\" is not a script or skill name)");
+        assert_eq!(
+            cmd("!run ../x").unwrap_err().to_string(),
+            "Usage: !run SCRIPT|SKILL [ARGS...] (\"../x\" is not a script or skill name)"
+        );
         assert_eq!(cmd("!").unwrap_err().to_string(), "Which command? Try !help");
     }
 
     #[test]
     fn memory_commands_take_free_words() {
         assert_eq!(cmd("!recall where is iron"), Ok(Command::Recall { query: "where is iron".into() }));
-        assert_eq!(cmd("!remember the base is at 10 64 -20"), Ok(Command::Remember { fact: "the base is at 10 64 -20".into() }));
+        assert_eq!(
+            cmd("!remember the base is at 10 64 -20"),
+            Ok(Command::Remember { fact: "the base is at 10 64 -20".into() })
+        );
         assert_eq!(cmd("!forget old base"), Ok(Command::Forget { words: "old base".into() }));
         assert_eq!(cmd("!recall").unwrap_err().to_string(), "Usage: !recall WORDS... (about what?)");
         assert!(cmd("!forget").unwrap_err().to_string().contains("forgetting everything is not a chat command"));

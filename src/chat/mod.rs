@@ -12,4 +12,4 @@ pub use command::{
     Addressed, COMMANDS, Command, CommandSpec, Coord, ParseError, Target, TeamOrder, help_text, parse_line, usage,
 };
 pub use owners::Owners;
-pub use reply::{split_for_chat, MAX_CHAT_LEN};
+pub use reply::{MAX_CHAT_LEN, split_for_chat};

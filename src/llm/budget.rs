@@ -47,7 +47,13 @@ impl std::fmt::Display for Spent {
             BudgetMeasure::Calls => "call",
             BudgetMeasure::Tokens => "token",
         };
-        write!(f, "the LLM budget {} ({}) is spent; it refills in {}", self.key, counted(self.limit, what), human(self.refills_in))
+        write!(
+            f,
+            "the LLM budget {} ({}) is spent; it refills in {}",
+            self.key,
+            counted(self.limit, what),
+            human(self.refills_in)
+        )
     }
 }
 

@@ -5,11 +5,7 @@
 //! that does not read (a crash mid-write, an edit) is skipped. An answer cut at its `max_tokens` is kept as what it
 //! is: asked again with the same limit, the model would cut it at the same place.
 
-use std::{
-    collections::HashMap,
-    io::Write,
-    path::PathBuf,
-};
+use std::{collections::HashMap, io::Write, path::PathBuf};
 
 use parking_lot::{Mutex, MutexGuard};
 use serde::{Deserialize, Serialize};
@@ -98,12 +94,17 @@ impl ReplyCache {
                 }
                 state.bytes = text.len() as u64;
                 if unreadable > 0 {
-                    tracing::warn!("{unreadable} line(s) of the LLM reply cache {} do not read; skipped", config.file.display());
+                    tracing::warn!(
+                        "{unreadable} line(s) of the LLM reply cache {} do not read; skipped",
+                        config.file.display()
+                    );
                 }
                 tracing::info!("LLM reply cache: {} answer(s) in {}", state.entries.len(), config.file.display());
             }
             Err(err) if err.kind() == std::io::ErrorKind::NotFound => {}
-            Err(err) => tracing::warn!("cannot read the LLM reply cache {}: {err}; starting it afresh", config.file.display()),
+            Err(err) => {
+                tracing::warn!("cannot read the LLM reply cache {}: {err}; starting it afresh", config.file.display())
+            }
         }
         Self { file: config.file.clone(), max_bytes: config.max_bytes, state: Mutex::new(state) }
     }
@@ -120,7 +121,8 @@ impl ReplyCache {
         let entry = state.entries.get_mut(key)?;
         entry.used = clock;
         let line = &entry.line;
-        let usage = Usage { calls: 1, prompt_tokens: line.prompt_tokens, completion_tokens: line.completion_tokens, millis: 0 };
+        let usage =
+            Usage { calls: 1, prompt_tokens: line.prompt_tokens, completion_tokens: line.completion_tokens, millis: 0 };
         Some(Kept { content: line.content.clone(), usage, cut: line.cut })
     }
 
@@ -181,7 +183,10 @@ impl ReplyCache {
         let temporary = self.file.with_extension(format!("jsonl.{}.tmp", std::process::id()));
         match std::fs::write(&temporary, text.as_bytes()).and_then(|()| std::fs::rename(&temporary, &self.file)) {
             Ok(()) => {
-                tracing::info!("LLM reply cache over its bound: kept the {} most recently used answers", state.entries.len());
+                tracing::info!(
+                    "LLM reply cache over its bound: kept the {} most recently used answers",
+                    state.entries.len()
+                );
                 state.bytes = text.len() as u64;
             }
             Err(err) => tracing::warn!("cannot rewrite the LLM reply cache {}: {err}", self.file.display()),
@@ -236,7 +241,11 @@ mod tests {
         let first = key("u", "m", &[Message::user("first")], 1, &[]);
         cache.put(first.clone(), "m", &Kept { content: "a".repeat(100), usage, cut: true });
         for i in 0..40 {
-            cache.put(key("u", "m", &[Message::user(i.to_string())], 1, &[]), "m", &Kept { content: "b".repeat(100), usage, cut: false });
+            cache.put(
+                key("u", "m", &[Message::user(i.to_string())], 1, &[]),
+                "m",
+                &Kept { content: "b".repeat(100), usage, cut: false },
+            );
             // The first answer is asked for all the time: it stays.
             assert!(cache.get(&first).is_some_and(|kept| kept.cut), "after {i}");
         }

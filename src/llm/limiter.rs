@@ -238,7 +238,11 @@ mod tests {
         assert_eq!(limiter.try_pass(1, t0 + Duration::from_secs(2)).unwrap_err(), Duration::from_secs(5));
         limiter.try_pass(1, t0 + Duration::from_secs(7)).unwrap();
 
-        let empty = Headers { remaining_requests: Some(0), reset_requests: Some(Duration::from_secs(20)), ..Headers::default() };
+        let empty = Headers {
+            remaining_requests: Some(0),
+            reset_requests: Some(Duration::from_secs(20)),
+            ..Headers::default()
+        };
         assert_eq!(limiter.learn(&empty, None, t0), Some(Duration::from_secs(20)));
         let forever = Headers { retry_after: Some(Duration::from_secs(86_400)), ..Headers::default() };
         assert_eq!(limiter.learn(&forever, Some(Duration::from_secs(1)), t0), Some(LONGEST_PAUSE));

@@ -31,8 +31,8 @@ pub mod cache;
 pub mod limiter;
 pub mod wire;
 use budget::{Ledger, Spent};
-pub use wire::{Message, Usage};
 use wire::Request;
+pub use wire::{Message, Usage};
 
 #[cfg(test)]
 #[path = "../../tests/support/fake_llm.rs"]
@@ -57,7 +57,9 @@ pub enum LlmError {
     CutOff { role: Role, max_tokens: u32, content: String },
     #[error("the HTTP client cannot start: {0}")]
     Setup(String),
-    #[error("no LLM is configured: start me with WAYFARER_LLM_URL (and WAYFARER_LLM_MODEL), or OPENAI_API_KEY for OpenAI")]
+    #[error(
+        "no LLM is configured: start me with WAYFARER_LLM_URL (and WAYFARER_LLM_MODEL), or OPENAI_API_KEY for OpenAI"
+    )]
     NotConfigured,
 }
 
@@ -216,11 +218,14 @@ type Failure = (LlmError, Option<limiter::Headers>);
 impl Llm {
     pub fn new(config: LlmConfig) -> Result<Self, LlmError> {
         // Each attempt gets what is left of the call's time limit; this is the outer bound.
-        let http =
-            reqwest::Client::builder().timeout(config.timeout).build().map_err(|err| LlmError::Setup(err.to_string()))?;
+        let http = reqwest::Client::builder()
+            .timeout(config.timeout)
+            .build()
+            .map_err(|err| LlmError::Setup(err.to_string()))?;
         let limiter = limiter::Limiter::new(config.requests_per_minute, config.tokens_per_minute);
         let cache = config.cache.as_ref().map(cache::ReplyCache::open);
-        let endpoint = Arc::new(Endpoint { config, http, process: Meter::default(), ledger: Ledger::default(), limiter, cache });
+        let endpoint =
+            Arc::new(Endpoint { config, http, process: Meter::default(), ledger: Ledger::default(), limiter, cache });
         Ok(Self::on(endpoint, true))
     }
 
@@ -240,7 +245,14 @@ impl Llm {
     pub fn disabled() -> Self {
         let config = LlmConfig::default();
         let limiter = limiter::Limiter::new(None, None);
-        let endpoint = Endpoint { config, http: reqwest::Client::new(), process: Meter::default(), ledger: Ledger::default(), limiter, cache: None };
+        let endpoint = Endpoint {
+            config,
+            http: reqwest::Client::new(),
+            process: Meter::default(),
+            ledger: Ledger::default(),
+            limiter,
+            cache: None,
+        };
         Self::on(Arc::new(endpoint), false)
     }
 
@@ -287,7 +299,11 @@ impl Llm {
         if let (Some(cache), Some(key)) = (&self.endpoint.cache, &key)
             && let Some(kept) = cache.get(key)
         {
-            tracing::debug!("{} answer from the reply cache ({} tokens not spent)", role.name(), kept.usage.total_tokens());
+            tracing::debug!(
+                "{} answer from the reply cache ({} tokens not spent)",
+                role.name(),
+                kept.usage.total_tokens()
+            );
             for meter in [&self.meter, &self.endpoint.process] {
                 *lock(meter).cached.entry(role).or_default() += 1;
             }
@@ -376,7 +392,11 @@ impl Llm {
             let deadline = *deadline.get_or_insert_with(|| Instant::now() + config.timeout);
             let left = deadline.saturating_duration_since(Instant::now());
             waiting.set(Waiting::Answer { role, since: Instant::now() });
-            let result = if left.is_zero() { Err((LlmError::Timeout(config.timeout), None)) } else { self.once(role, &body, left).await };
+            let result = if left.is_zero() {
+                Err((LlmError::Timeout(config.timeout), None))
+            } else {
+                self.once(role, &body, left).await
+            };
             match result {
                 Ok((answer, headers)) => {
                     self.endpoint.limiter.settle(pass, answer.usage.total_tokens());
@@ -388,7 +408,8 @@ impl Llm {
                     let backoff = retry_wait(config.backoff, attempt, None);
                     // A 429 holds every bot back (for its Retry-After, else this call's backoff).
                     let rate_limited = matches!(err, LlmError::Status { status: 429, .. }).then_some(backoff);
-                    let paused = headers.as_ref().and_then(|h| self.endpoint.limiter.learn(h, rate_limited, Instant::now()));
+                    let paused =
+                        headers.as_ref().and_then(|h| self.endpoint.limiter.learn(h, rate_limited, Instant::now()));
                     let wait = retry_wait(config.backoff, attempt, retry_after.or(paused));
                     let err = match err {
                         // A timeout means the whole call's time is up.
@@ -407,7 +428,12 @@ impl Llm {
         }
     }
 
-    async fn once(&self, role: Role, body: &Request<'_>, time_left: Duration) -> Result<(wire::Answer, limiter::Headers), Failure> {
+    async fn once(
+        &self,
+        role: Role,
+        body: &Request<'_>,
+        time_left: Duration,
+    ) -> Result<(wire::Answer, limiter::Headers), Failure> {
         let config = self.config();
         let url = format!("{}/chat/completions", config.base_url.trim_end_matches('/'));
         let mut request = self.endpoint.http.post(&url).json(body).timeout(time_left);
@@ -425,8 +451,9 @@ impl Llm {
             let err = LlmError::Status { status: status.as_u16(), body: bounded(&text, MAX_ERROR_BODY) };
             return Err((err, Some(headers)));
         }
-        let answer = wire::parse_completion(&text)
-            .map_err(|reason| (LlmError::Malformed { reason, body: bounded(&text, MAX_ERROR_BODY) }, Some(headers.clone())))?;
+        let answer = wire::parse_completion(&text).map_err(|reason| {
+            (LlmError::Malformed { reason, body: bounded(&text, MAX_ERROR_BODY) }, Some(headers.clone()))
+        })?;
         tracing::debug!(
             "{} call: {} ms, {} + {} tokens{}",
             role.name(),
@@ -491,7 +518,9 @@ impl Llm {
         let waiting = lock(&self.waiting).clone()?;
         let secs = |since: Instant| since.elapsed().as_secs();
         Some(match waiting {
-            Waiting::Answer { role, since } => format!("waiting {} s for the LLM's {} answer", secs(since), role.name()),
+            Waiting::Answer { role, since } => {
+                format!("waiting {} s for the LLM's {} answer", secs(since), role.name())
+            }
             Waiting::RateLimit { role, since } => {
                 format!("waiting {} s for the LLM rate limit ({} call)", secs(since), role.name())
             }

@@ -41,7 +41,10 @@ async fn sends_the_role_model_and_counts_tokens() {
     assert_eq!(requests[0]["messages"][1]["content"], "task");
     assert_eq!(requests[1]["model"], "small", "roles without a model use the default");
     let usage = llm.usage();
-    assert_eq!(usage[&Role::Action], Usage { calls: 1, prompt_tokens: 100, completion_tokens: 50, millis: usage[&Role::Action].millis });
+    assert_eq!(
+        usage[&Role::Action],
+        Usage { calls: 1, prompt_tokens: 100, completion_tokens: 50, millis: usage[&Role::Action].millis }
+    );
     assert_eq!(llm.total_usage().calls, 2);
     assert_eq!(llm.total_usage().total_tokens(), 300);
 }
@@ -129,7 +132,10 @@ async fn an_answer_cut_at_its_limit_is_unusable_and_not_retried() {
     config.max_tokens.insert(Role::Action, 64);
     let llm = Llm::new(config).unwrap();
     let err = llm.chat(Role::Action, &[Message::user("x")], 0.0).await.unwrap_err();
-    assert_eq!(err.to_string(), "the action answer was cut off at its limit of 64 tokens (max_tokens.action in [llm] sets it)");
+    assert_eq!(
+        err.to_string(),
+        "the action answer was cut off at its limit of 64 tokens (max_tokens.action in [llm] sets it)"
+    );
     assert!(matches!(&err, LlmError::CutOff { content, .. } if content.starts_with("fn rambling")));
     assert_eq!(endpoint.requests().len(), 1);
     assert_eq!(endpoint.requests()[0]["max_tokens"], 64, "every request carries its role's limit");
@@ -143,7 +149,11 @@ async fn a_cut_answer_in_the_cache_is_cut_again_without_a_request() {
     endpoint.push(Scripted::AtLimit("Well, first".into()));
     let file = std::env::temp_dir().join(format!("wayfarer-llm-cut-cache-{}.jsonl", std::process::id()));
     let _ = std::fs::remove_file(&file);
-    let llm = Llm::new(LlmConfig { cache: Some(CacheConfig { file: file.clone(), max_bytes: 1 << 20 }), ..config(&endpoint) }).unwrap();
+    let llm = Llm::new(LlmConfig {
+        cache: Some(CacheConfig { file: file.clone(), max_bytes: 1 << 20 }),
+        ..config(&endpoint)
+    })
+    .unwrap();
     for _ in 0..2 {
         let err = llm.chat(Role::Critic, &[Message::user("judge")], 0.0).await.unwrap_err();
         assert!(matches!(&err, LlmError::CutOff { max_tokens: 300, content, .. } if content == "Well, first"), "{err}");
@@ -215,12 +225,9 @@ async fn a_budget_stops_calls_at_the_limit_and_they_resume_after_the_window() {
 async fn fifty_bots_asking_at_once_stay_under_the_requests_per_minute() {
     let endpoint = FakeEndpoint::start().await.unwrap();
     endpoint.answer_all("ok");
-    let shared = Llm::new(LlmConfig {
-        requests_per_minute: Some(1200),
-        timeout: Duration::from_secs(10),
-        ..config(&endpoint)
-    })
-    .unwrap();
+    let shared =
+        Llm::new(LlmConfig { requests_per_minute: Some(1200), timeout: Duration::from_secs(10), ..config(&endpoint) })
+            .unwrap();
     let bots: Vec<Arc<Llm>> = (0..50).map(|_| Arc::new(shared.for_bot())).collect();
     let started = Instant::now();
     let calls: Vec<_> = bots
@@ -238,7 +245,8 @@ async fn fifty_bots_asking_at_once_stay_under_the_requests_per_minute() {
     // 1200 a minute is 20 a second: one every 50 ms.
     assert!(started.elapsed() >= Duration::from_millis(49 * 50), "{:?}", started.elapsed());
     for (i, at) in arrivals.iter().enumerate() {
-        let within_a_second = arrivals[i..].iter().take_while(|later| later.duration_since(*at) < Duration::from_secs(1)).count();
+        let within_a_second =
+            arrivals[i..].iter().take_while(|later| later.duration_since(*at) < Duration::from_secs(1)).count();
         assert!(within_a_second <= 21, "{within_a_second} requests within a second of request {i}");
     }
 }
@@ -270,7 +278,11 @@ async fn a_429_with_retry_after_slows_every_bot() {
     let arrivals = endpoint.arrivals();
     assert_eq!(arrivals.len(), 4);
     for at in &arrivals[1..] {
-        assert!(at.duration_since(arrivals[0]) >= Duration::from_millis(950), "a request left {:?} after the 429", at.duration_since(arrivals[0]));
+        assert!(
+            at.duration_since(arrivals[0]) >= Duration::from_millis(950),
+            "a request left {:?} after the 429",
+            at.duration_since(arrivals[0])
+        );
     }
     assert!(started.elapsed() >= Duration::from_secs(1));
 }
@@ -284,7 +296,8 @@ async fn a_cached_reply_makes_no_request() {
     endpoint.push_content("warm");
     let file = std::env::temp_dir().join(format!("wayfarer-llm-cache-test-{}.jsonl", std::process::id()));
     let _ = std::fs::remove_file(&file);
-    let cached = || LlmConfig { cache: Some(CacheConfig { file: file.clone(), max_bytes: 1 << 20 }), ..config(&endpoint) };
+    let cached =
+        || LlmConfig { cache: Some(CacheConfig { file: file.clone(), max_bytes: 1 << 20 }), ..config(&endpoint) };
     let plan = [Message::user("plan: get a log")];
     let llm = Llm::new(cached()).unwrap();
     let cold = llm.chat(Role::Curriculum, &plan, 0.0).await.unwrap();
@@ -318,7 +331,11 @@ async fn an_unreachable_endpoint_and_a_malformed_reply_say_so() {
     })
     .unwrap();
     let err = llm.chat(Role::Action, &[Message::user("x")], 0.0).await.unwrap_err();
-    assert!(err.to_string().starts_with(&format!("the LLM endpoint http://{closed}/v1/chat/completions could not be reached")), "{err}");
+    assert!(
+        err.to_string()
+            .starts_with(&format!("the LLM endpoint http://{closed}/v1/chat/completions could not be reached")),
+        "{err}"
+    );
 
     let endpoint = FakeEndpoint::start().await.unwrap();
     for _ in 0..3 {
@@ -336,7 +353,11 @@ async fn an_unreachable_endpoint_and_a_malformed_reply_say_so() {
 async fn cut_off_and_unparsable_replies_are_retried() {
     let endpoint = FakeEndpoint::start().await.unwrap();
     endpoint.push(Scripted::CutOff("the whole plan".into()));
-    endpoint.push(Scripted::Status { status: 200, body: r#"{"choices": [{"message": {"content": "half"#.into(), retry_after: None });
+    endpoint.push(Scripted::Status {
+        status: 200,
+        body: r#"{"choices": [{"message": {"content": "half"#.into(),
+        retry_after: None,
+    });
     endpoint.push_content("the whole plan");
     let llm = Llm::new(config(&endpoint)).unwrap();
     let reply = llm.chat(Role::Curriculum, &[Message::user("plan")], 0.0).await.unwrap();

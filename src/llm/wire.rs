@@ -107,7 +107,8 @@ pub fn parse_completion(body: &str) -> Result<Answer, String> {
     let choice = completion.choices.into_iter().next().ok_or_else(|| "no choices[0]".to_owned())?;
     let content = choice.message.content.ok_or_else(|| "no choices[0].message.content".to_owned())?;
     let tokens = completion.usage.unwrap_or(TokenCounts { prompt_tokens: 0, completion_tokens: 0 });
-    let usage = Usage { calls: 1, prompt_tokens: tokens.prompt_tokens, completion_tokens: tokens.completion_tokens, millis: 0 };
+    let usage =
+        Usage { calls: 1, prompt_tokens: tokens.prompt_tokens, completion_tokens: tokens.completion_tokens, millis: 0 };
     Ok(Answer { content, usage, finish_reason: choice.finish_reason })
 }
 

@@ -58,7 +58,12 @@ impl VectorIndex {
         let index = new_index(manifest.dimensions).map_err(|e| e.to_string())?;
         index.load(&vectors.to_string_lossy()).map_err(|err| format!("{} does not load ({err})", vectors.display()))?;
         if index.size() != manifest.size || index.dimensions() != manifest.dimensions {
-            return Err(format!("{} holds {} vectors, the manifest says {}", vectors.display(), index.size(), manifest.size));
+            return Err(format!(
+                "{} holds {} vectors, the manifest says {}",
+                vectors.display(),
+                index.size(),
+                manifest.size
+            ));
         }
         Ok(VectorIndex { dir: dir.to_owned(), index, model: manifest.model, changed: 0, saved: Instant::now() })
     }
@@ -129,7 +134,8 @@ impl VectorIndex {
         let temporary = self.dir.join(format!(".{VECTORS_FILE}.tmp"));
         self.index.save(&temporary.to_string_lossy()).map_err(index_error)?;
         std::fs::rename(&temporary, &vectors).map_err(io(&vectors))?;
-        let manifest = Manifest { model: self.model.clone(), dimensions: self.index.dimensions(), size: self.index.size() };
+        let manifest =
+            Manifest { model: self.model.clone(), dimensions: self.index.dimensions(), size: self.index.size() };
         let text = serde_json::to_vec(&manifest).map_err(|e| MemoryError::Encode(e.to_string()))?;
         crate::skills::write_atomically(&self.dir.join(MANIFEST_FILE), &text)
             .map_err(|e| MemoryError::Index(format!("cannot save the manifest: {e}")))?;

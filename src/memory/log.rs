@@ -19,14 +19,25 @@ use super::{Memory, MemoryError};
 pub enum Entry {
     Add(Memory),
     /// Memories recalled at `at`.
-    Touch { ids: Vec<u64>, at: u64 },
-    Forget { ids: Vec<u64> },
+    Touch {
+        ids: Vec<u64>,
+        at: u64,
+    },
+    Forget {
+        ids: Vec<u64>,
+    },
     /// Importance ratings given by the LLM.
-    Rate { ratings: Vec<(u64, u8)> },
+    Rate {
+        ratings: Vec<(u64, u8)>,
+    },
     /// A reflection happened at `at`: importance gathered before it no longer counts towards the next.
-    Reflected { at: u64 },
+    Reflected {
+        at: u64,
+    },
     /// Where the bot first joined: places are named from it.
-    Spawn { pos: [i32; 3] },
+    Spawn {
+        pos: [i32; 3],
+    },
 }
 
 pub struct Log {
@@ -78,7 +89,8 @@ impl Log {
             }
         }
         let file = OpenOptions::new().create(true).append(true).open(path).map_err(io)?;
-        let log = Log { path: path.to_owned(), file: BufWriter::new(file), entries: entries.len(), bytes: whole as u64 };
+        let log =
+            Log { path: path.to_owned(), file: BufWriter::new(file), entries: entries.len(), bytes: whole as u64 };
         Ok((log, entries, damage))
     }
 

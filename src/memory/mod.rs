@@ -29,8 +29,8 @@ use self::{
     index::VectorIndex,
     log::{Entry, Log},
 };
-pub use recall::{Score, Weights};
 use crate::skills::Embedder;
+pub use recall::{Score, Weights};
 
 /// The log's file name in the bot's memory folder.
 pub const LOG_FILE: &str = "memories.jsonl";
@@ -71,21 +71,38 @@ pub enum Kind {
 #[serde(tag = "type", rename_all = "snake_case")]
 pub enum Subject {
     /// A chat line from `from`.
-    Heard { from: String },
+    Heard {
+        from: String,
+    },
     /// A goal a player gave the bot (or its team): a request, rated by rule.
-    Asked { by: String },
+    Asked {
+        by: String,
+    },
     /// A player seen nearby.
-    Met { player: String },
+    Met {
+        player: String,
+    },
     /// `count` blocks of one kind seen in one area (the memory's position is the nearest of them).
-    Seen { block: String, count: u32 },
+    Seen {
+        block: String,
+        count: u32,
+    },
     /// A chest's contents when the bot last looked in (the memory's position is the chest).
-    Chest { items: BTreeMap<String, u32> },
-    Hurt { by: String },
+    Chest {
+        items: BTreeMap<String, u32>,
+    },
+    Hurt {
+        by: String,
+    },
     Died,
     /// A task or goal that ended.
-    Task { ok: bool },
+    Task {
+        ok: bool,
+    },
     /// A fact an owner told the bot (`!remember`).
-    Told { by: String },
+    Told {
+        by: String,
+    },
     /// An insight of reflection (its evidence is in the memory).
     Insight,
 }
@@ -261,10 +278,17 @@ impl MemoryStream {
         };
         let mut opened = Opened::default();
         if damage.torn {
-            opened.warnings.push(format!("{}: the last entry was cut off (a crash?) and is dropped", dir.join(LOG_FILE).display()));
+            opened.warnings.push(format!(
+                "{}: the last entry was cut off (a crash?) and is dropped",
+                dir.join(LOG_FILE).display()
+            ));
         }
         if !damage.bad_lines.is_empty() {
-            opened.warnings.push(format!("{}: {} damaged line(s) skipped", dir.join(LOG_FILE).display(), damage.bad_lines.len()));
+            opened.warnings.push(format!(
+                "{}: {} damaged line(s) skipped",
+                dir.join(LOG_FILE).display(),
+                damage.bad_lines.len()
+            ));
         }
         for entry in entries {
             stream.apply(entry);
@@ -367,7 +391,11 @@ impl MemoryStream {
         }
         self.index = Some(index);
         self.embedder = Some(embedder);
-        let mut report = format!("{} memories, {} embedded now, {removed} removed from the index", self.memories.len(), missing.len());
+        let mut report = format!(
+            "{} memories, {} embedded now, {removed} removed from the index",
+            self.memories.len(),
+            missing.len()
+        );
         if let Some(why) = rebuilt.filter(|_| !self.memories.is_empty()) {
             report.push_str(&format!(" (index rebuilt: {why})"));
         }
@@ -413,7 +441,11 @@ impl MemoryStream {
     /// the LLM rates it. A sighting replaces the earlier one of the same kind in the same area, a chest's contents
     /// the earlier ones of that chest, a meeting the earlier one with that player.
     pub fn record(&mut self, new: NewMemory, now: u64) -> Result<u64, MemoryError> {
-        let replaced: Vec<u64> = Replaceable::of(&new.subject, new.pos).and_then(|key| self.replaceable.get(&key)).copied().into_iter().collect();
+        let replaced: Vec<u64> = Replaceable::of(&new.subject, new.pos)
+            .and_then(|key| self.replaceable.get(&key))
+            .copied()
+            .into_iter()
+            .collect();
         self.forget_ids(&replaced)?;
         let id = self.next_id;
         self.next_id += 1;
@@ -433,7 +465,8 @@ impl MemoryStream {
         let weights: Vec<u8> = evidence.iter().filter_map(|id| self.memories.get(id)).map(|m| m.importance).collect();
         let id = self.next_id;
         self.next_id += 1;
-        let mut memory = Memory::new(id, text.to_owned(), Subject::Insight, now, importance::insight_importance(&weights));
+        let mut memory =
+            Memory::new(id, text.to_owned(), Subject::Insight, now, importance::insight_importance(&weights));
         memory.evidence = evidence;
         self.add(memory)?;
         Ok(id)
@@ -597,8 +630,11 @@ impl MemoryStream {
 
     /// Stores the LLM's ratings.
     pub fn rate(&mut self, ratings: &[(u64, u8)]) -> Result<(), MemoryError> {
-        let ratings: Vec<(u64, u8)> =
-            ratings.iter().filter(|(id, _)| self.memories.contains_key(id)).map(|(id, r)| (*id, (*r).clamp(1, 10))).collect();
+        let ratings: Vec<(u64, u8)> = ratings
+            .iter()
+            .filter(|(id, _)| self.memories.contains_key(id))
+            .map(|(id, r)| (*id, (*r).clamp(1, 10)))
+            .collect();
         if ratings.is_empty() {
             return Ok(());
         }
@@ -688,8 +724,11 @@ impl MemoryStream {
 
     /// Forgets the sightings of `block` in the areas `cells` (the bot looked there again and found none).
     pub fn forget_sightings(&mut self, block: &str, cells: &[[i32; 3]]) -> Result<usize, MemoryError> {
-        let mut gone: Vec<u64> =
-            cells.iter().filter_map(|cell| self.replaceable.get(&Replaceable::Seen(block.to_owned(), *cell))).copied().collect();
+        let mut gone: Vec<u64> = cells
+            .iter()
+            .filter_map(|cell| self.replaceable.get(&Replaceable::Seen(block.to_owned(), *cell)))
+            .copied()
+            .collect();
         gone.sort_unstable();
         gone.dedup();
         self.forget_ids(&gone)?;

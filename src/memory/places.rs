@@ -51,7 +51,8 @@ pub fn region_name(pos: [i32; 3], spawn: [i32; 3], biome: Option<&str>) -> Strin
         return format!("the {land} near spawn");
     }
     // Minecraft's north is -z, east +x.
-    const DIRECTIONS: [&str; 8] = ["east", "south-east", "south", "south-west", "west", "north-west", "north", "north-east"];
+    const DIRECTIONS: [&str; 8] =
+        ["east", "south-east", "south", "south-west", "west", "north-west", "north", "north-east"];
     let octant = ((dz.atan2(dx).to_degrees() + 360.0 + 22.5) / 45.0) as usize % 8;
     format!("the {land} {} of spawn", DIRECTIONS[octant])
 }
@@ -105,7 +106,8 @@ pub fn tree<'a>(memories: impl IntoIterator<Item = &'a Memory>, spawn: [i32; 3])
 /// reads world → region → area.
 pub fn find<'a>(regions: &'a [Region], words: &[String], from: [i32; 3]) -> Vec<(String, &'a Object)> {
     // Words a "where" question carries that name nothing.
-    const EMPTY: &[&str] = &["the", "are", "any", "some", "there", "did", "you", "see", "saw", "can", "find", "get", "was", "were"];
+    const EMPTY: &[&str] =
+        &["the", "are", "any", "some", "there", "did", "you", "see", "saw", "can", "find", "get", "was", "were"];
     let words: Vec<String> = words
         .iter()
         .map(|w| w.to_lowercase().replace('_', " ").trim_matches(|c: char| !c.is_alphanumeric()).to_owned())
@@ -118,7 +120,9 @@ pub fn find<'a>(regions: &'a [Region], words: &[String], from: [i32; 3]) -> Vec<
     let mut found: Vec<(String, &Object)> = regions
         .iter()
         .flat_map(|r| r.areas.iter().map(move |a| (r, a)))
-        .flat_map(|(r, a)| a.objects.iter().filter(|o| matches(&o.what)).map(move |o| (format!("{} → {}", r.name, a.name), o)))
+        .flat_map(|(r, a)| {
+            a.objects.iter().filter(|o| matches(&o.what)).map(move |o| (format!("{} → {}", r.name, a.name), o))
+        })
         .collect();
     let distance = |p: [i32; 3]| (0..3).map(|i| (i64::from(p[i]) - i64::from(from[i])).pow(2)).sum::<i64>();
     found.sort_by_key(|(_, o)| distance(o.pos));
@@ -138,7 +142,10 @@ mod tests {
 
     #[test]
     fn regions_read_as_biome_and_direction_from_spawn() {
-        assert_eq!(region_name([0, 70, -200], [0, 64, 0], Some("minecraft:birch_forest")), "the birch forest north of spawn");
+        assert_eq!(
+            region_name([0, 70, -200], [0, 64, 0], Some("minecraft:birch_forest")),
+            "the birch forest north of spawn"
+        );
         assert_eq!(region_name([150, 70, 150], [0, 64, 0], None), "the land south-east of spawn");
         assert_eq!(region_name([10, 12, -5], [0, 64, 0], Some("minecraft:plains")), "the plains near spawn");
         assert_eq!(area_name([40, 30, -12]), "the cave at 40 30 -8");
@@ -165,7 +172,10 @@ mod tests {
         assert_eq!(found[0].1.pos, [-300, 20, 5]);
         assert_eq!(found[0].0, "the desert west of spawn → the cave at -296 20 8");
         assert!(find(&tree, &["diamonds".into()], [0, 0, 0]).is_empty());
-        assert!(find(&tree, &["is".into(), "the".into(), "any?".into()], [0, 0, 0]).is_empty(), "words that name nothing");
+        assert!(
+            find(&tree, &["is".into(), "the".into(), "any?".into()], [0, 0, 0]).is_empty(),
+            "words that name nothing"
+        );
         assert_eq!(find(&tree, &["coal?".into()], [0, 0, 0]).len(), 1);
     }
 }

@@ -119,7 +119,8 @@ mod tests {
         let a = memory(1, 50, 5, "a");
         let b = memory(2, 60, 5, "b");
         let c = memory(3, 40, 5, "c");
-        let ranked = rank(&[(&a, 0.30), (&b, 0.60), (&c, -0.2)], 60, 10, Weights { recency: 0.0, ..Weights::default() });
+        let ranked =
+            rank(&[(&a, 0.30), (&b, 0.60), (&c, -0.2)], 60, 10, Weights { recency: 0.0, ..Weights::default() });
         assert_eq!(ranked.iter().map(|s| s.id).collect::<Vec<_>>(), [2, 1, 3]);
         assert_eq!((ranked[0].relevance, ranked[1].relevance, ranked[2].relevance), (1.0, 0.5, 0.0));
         // Scoring more memories does not change how the first two compare.

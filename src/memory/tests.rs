@@ -15,8 +15,11 @@ fn open(dir: &Path) -> MemoryStream {
 }
 
 fn seen(block: &str, pos: [i32; 3], count: u32) -> NewMemory {
-    NewMemory::new(format!("{count} {block} at {} {} {}", pos[0], pos[1], pos[2]), Subject::Seen { block: block.into(), count })
-        .at(pos, Some("minecraft:forest".into()))
+    NewMemory::new(
+        format!("{count} {block} at {} {} {}", pos[0], pos[1], pos[2]),
+        Subject::Seen { block: block.into(), count },
+    )
+    .at(pos, Some("minecraft:forest".into()))
 }
 
 fn chest(pos: [i32; 3], items: &[(&str, u32)]) -> NewMemory {
@@ -30,7 +33,9 @@ fn a_restart_keeps_every_memory_and_when_it_was_recalled() {
     let mut stream = open(&dir);
     stream.set_spawn([0, 64, 0]).unwrap();
     let iron = stream.record(seen("iron_ore", [120, 12, -40], 3), 1_000).unwrap();
-    let said = stream.record(NewMemory::new("Alex said: build a shelter", Subject::Heard { from: "Alex".into() }), 1_200).unwrap();
+    let said = stream
+        .record(NewMemory::new("Alex said: build a shelter", Subject::Heard { from: "Alex".into() }), 1_200)
+        .unwrap();
     stream.rate(&[(said, 7)]).unwrap();
     stream.recall("iron", 5_000, 1).unwrap();
     let before: Vec<Memory> = stream.memories().cloned().collect();
@@ -102,7 +107,9 @@ fn forgetting_by_words_and_the_bound() {
     let insight = stream.record_insight("Alex wants iron", vec![], 0).unwrap();
     let important = stream.record(NewMemory::new("I died in lava at 3 11 8", Subject::Died), 1).unwrap();
     for i in 0..150 {
-        stream.record(NewMemory::new(format!("walked past tree {i}"), Subject::Met { player: format!("P{i}") }), 2 + i).unwrap();
+        stream
+            .record(NewMemory::new(format!("walked past tree {i}"), Subject::Met { player: format!("P{i}") }), 2 + i)
+            .unwrap();
     }
     assert!(stream.len() <= 100, "{}", stream.len());
     assert!(stream.get(insight).is_some() && stream.get(important).is_some(), "insights and important memories stay");

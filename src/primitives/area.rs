@@ -194,7 +194,11 @@ pub fn best_new_placement(parts: &[Part], start: &[Area], now: &[Area]) -> (usiz
                         .enumerate()
                         .filter(|(j, q)| {
                             let at = add(anchor, turn([q.x, q.y, q.z], turns));
-                            if is_air(&q.block) { fits("air", block_in(now, at)) } else { *j == i || new_at(at, &q.block) }
+                            if is_air(&q.block) {
+                                fits("air", block_in(now, at))
+                            } else {
+                                *j == i || new_at(at, &q.block)
+                            }
                         })
                         .count();
                     if matched > best.0 {
@@ -213,7 +217,11 @@ mod tests {
 
     fn flat(blocks: &[(Point, &str)]) -> impl Fn(Point) -> Option<String> {
         let blocks: HashMap<Point, String> = blocks.iter().map(|(p, b)| (*p, (*b).to_owned())).collect();
-        move |p| Some(blocks.get(&p).cloned().unwrap_or_else(|| if p[1] < 64 { "dirt".to_owned() } else { "air".to_owned() }))
+        move |p| {
+            Some(
+                blocks.get(&p).cloned().unwrap_or_else(|| if p[1] < 64 { "dirt".to_owned() } else { "air".to_owned() }),
+            )
+        }
     }
 
     #[test]
@@ -237,12 +245,20 @@ mod tests {
         let start = [Area::capture([-4, 60, -4], [4, 68, 4], flat(&[]))];
         // Underground dirt is a column of dirt too, but it was there at the start.
         assert_eq!(best_new_placement(&column, &start, &start).0, 0);
-        let pillar = [Area::capture([-4, 60, -4], [4, 68, 4], flat(&[([1, 64, 1], "dirt"), ([1, 65, 1], "dirt"), ([1, 66, 1], "dirt")]))];
+        let pillar = [Area::capture(
+            [-4, 60, -4],
+            [4, 68, 4],
+            flat(&[([1, 64, 1], "dirt"), ([1, 65, 1], "dirt"), ([1, 66, 1], "dirt")]),
+        )];
         let (matched, anchor, _) = best_new_placement(&column, &start, &pillar);
         assert_eq!((matched, anchor), (3, [1, 64, 1]));
         // Blocks in a row along z match a row along x turned a quarter, but only one block of a column.
         let row_x: Vec<Part> = (0..3).map(|x| Part { x, y: 0, z: 0, block: "dirt".into() }).collect();
-        let row_z = [Area::capture([-4, 60, -4], [4, 68, 4], flat(&[([0, 64, 0], "dirt"), ([0, 64, 1], "dirt"), ([0, 64, 2], "dirt")]))];
+        let row_z = [Area::capture(
+            [-4, 60, -4],
+            [4, 68, 4],
+            flat(&[([0, 64, 0], "dirt"), ([0, 64, 1], "dirt"), ([0, 64, 2], "dirt")]),
+        )];
         assert_eq!(best_new_placement(&row_x, &start, &row_z).0, 3);
         assert_eq!(best_new_placement(&column, &start, &row_z).0, 1);
         assert_eq!(matched_at(&column, [1, 64, 1], &pillar), 3);

@@ -19,7 +19,10 @@ const MAX_STATION_TRIES: u32 = 3;
 pub(super) async fn go_to_station(bot: &BotHandle, pos: azalea::BlockPos, name: &str) -> Result<(), String> {
     bot.goto_reach(pos).await.map_err(|err| {
         bot.mark_unreachable(pos);
-        format!("I could not get to the {name} at {} {} {}: {err}; I will use another one, or place a new one", pos.x, pos.y, pos.z)
+        format!(
+            "I could not get to the {name} at {} {} {}: {err}; I will use another one, or place a new one",
+            pos.x, pos.y, pos.z
+        )
     })
 }
 
@@ -36,7 +39,9 @@ pub async fn craft_item(bot: &BotHandle, name: &str, count: u32) -> Answer {
         let mut tries = 0;
         let mut missed: Option<String> = None;
         let table = loop {
-            let Some(&table) = observe::nearest_reachable_blocks(bot, BlockKind::CraftingTable, STATION_RANGE, 1).await.first() else {
+            let Some(&table) =
+                observe::nearest_reachable_blocks(bot, BlockKind::CraftingTable, STATION_RANGE, 1).await.first()
+            else {
                 // The table it could not get to says more than "none": where it is, and what to do.
                 return Err(missed.unwrap_or_else(|| format!(
                     "I cannot make {name} because there is no crafting_table within {STATION_RANGE} blocks that I can get to; craft one (4 planks) and place it"
@@ -52,11 +57,8 @@ pub async fn craft_item(bot: &BotHandle, name: &str, count: u32) -> Answer {
                 }
             }
         };
-        let handle = bot
-            .client()
-            .open_container_at(table)
-            .await
-            .ok_or_else(|| "The crafting_table did not open".to_owned())?;
+        let handle =
+            bot.client().open_container_at(table).await.ok_or_else(|| "The crafting_table did not open".to_owned())?;
         // Crafting table: result 0, grid 1..=9 (3 wide), storage 10..=45.
         craft_in(&handle, &plan, 3, 10..=45);
         handle.close();

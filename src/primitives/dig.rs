@@ -5,12 +5,16 @@ use azalea::BlockPos;
 use rhai::Dynamic;
 
 use super::{items, mine, observe};
-use crate::{bot::BotHandle, script::{Answer, Vec3}};
+use crate::{
+    bot::BotHandle,
+    script::{Answer, Vec3},
+};
 
 pub async fn dig_block(bot: &BotHandle, pos: Vec3) -> Answer {
     let pos = BlockPos::from(pos);
     let at = format!("{} {} {}", pos.x, pos.y, pos.z);
-    let kind = observe::block_kind(bot, pos).ok_or_else(|| format!("The block at {at} is not loaded; go closer first"))?;
+    let kind =
+        observe::block_kind(bot, pos).ok_or_else(|| format!("The block at {at} is not loaded; go closer first"))?;
     let name = kind.to_string().trim_start_matches("minecraft:").to_owned();
     if super::area::is_air(&name) {
         return Err(format!("There is nothing to dig at {at}: it is {name} already"));

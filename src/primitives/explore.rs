@@ -9,7 +9,10 @@ use std::{future::Future, time::Duration};
 use azalea::pathfinder::PathfinderClientExt;
 use rhai::Dynamic;
 
-use crate::{bot::BotHandle, script::{Answer, Vec3}};
+use crate::{
+    bot::BotHandle,
+    script::{Answer, Vec3},
+};
 
 /// How far ahead each aim point lies.
 const AHEAD: f64 = 32.0;
@@ -19,11 +22,8 @@ pub async fn leg(bot: &BotHandle, direction: Vec3, leg: Duration) -> Answer {
     if !client.is_executing_path() && !client.is_calculating_path() {
         let length = (direction.x * direction.x + direction.z * direction.z).sqrt();
         let here = bot.position();
-        let target = azalea::Vec3::new(
-            here.x + direction.x / length * AHEAD,
-            here.y,
-            here.z + direction.z / length * AHEAD,
-        );
+        let target =
+            azalea::Vec3::new(here.x + direction.x / length * AHEAD, here.y, here.z + direction.z / length * AHEAD);
         bot.start_toward_xz(target);
     }
     tokio::time::sleep(leg).await;

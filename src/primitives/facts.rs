@@ -14,8 +14,14 @@ use serde::Deserialize;
 #[serde(untagged)]
 pub enum Recipe {
     /// A grid of item names (`None` = empty cell), top row first.
-    Shaped { shape: Vec<Vec<Option<String>>>, count: u32 },
-    Shapeless { ingredients: Vec<String>, count: u32 },
+    Shaped {
+        shape: Vec<Vec<Option<String>>>,
+        count: u32,
+    },
+    Shapeless {
+        ingredients: Vec<String>,
+        count: u32,
+    },
 }
 
 impl Recipe {
@@ -201,7 +207,10 @@ mod tests {
 
     #[test]
     fn harvest_rules_name_the_weakest_tool() {
-        assert_eq!(check_harvest("iron_ore", &inv(&[("wooden_pickaxe", 1)])), Err("I need at least a stone_pickaxe to mine iron_ore".into()));
+        assert_eq!(
+            check_harvest("iron_ore", &inv(&[("wooden_pickaxe", 1)])),
+            Err("I need at least a stone_pickaxe to mine iron_ore".into())
+        );
         assert_eq!(check_harvest("stone", &inv(&[])), Err("I need at least a wooden_pickaxe to mine stone".into()));
         assert_eq!(
             check_harvest("diamond_ore", &inv(&[("stone_pickaxe", 1)])),

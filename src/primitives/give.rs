@@ -30,7 +30,10 @@ pub async fn give_item(bot: &BotHandle, player: &str, item: &str, count: u32) ->
     }
     let have = items::count(bot, item);
     if have < count as i32 {
-        return Err(format!("I have {have} {item}, not the {count} to give {player}; get {} more first", count as i32 - have));
+        return Err(format!(
+            "I have {have} {item}, not the {count} to give {player}; get {} more first",
+            count as i32 - have
+        ));
     }
     let Some(there) = bot.player_position(player) else {
         return Err(format!("I cannot see {player}: they must be online and within sight to be given items"));
@@ -70,7 +73,8 @@ pub async fn give_item(bot: &BotHandle, player: &str, item: &str, count: u32) ->
     }
     // The thrown stacks are the item entities that were not there before; the server says who takes each.
     let middle = (bot.position() + there) * 0.5;
-    let thrown: Vec<i32> = item_entities(bot, middle, 4.0).into_iter().filter(|id| !lying_before.contains(id)).collect();
+    let thrown: Vec<i32> =
+        item_entities(bot, middle, 4.0).into_iter().filter(|id| !lying_before.contains(id)).collect();
     // Step back at once, before anyone can pick the items up (2 s after the throw): a throw that falls short must
     // not land nearer the giver than the receiver, or the giver catches its own throw. It also leaves room for the
     // next giver.
@@ -100,7 +104,9 @@ pub async fn give_item(bot: &BotHandle, player: &str, item: &str, count: u32) ->
         ));
     }
     if !picked {
-        return Err(format!("I threw {count} {item} to {player}, but they have not picked it up; it lies at their feet"));
+        return Err(format!(
+            "I threw {count} {item} to {player}, but they have not picked it up; it lies at their feet"
+        ));
     }
     tracing::info!("{}: gave {count} {item} to {player}", bot.name());
     bot.note_given(player, item, count);
@@ -110,7 +116,9 @@ pub async fn give_item(bot: &BotHandle, player: &str, item: &str, count: u32) ->
 /// The network ids of item entities within `radius` of `at`.
 fn item_entities(bot: &BotHandle, at: azalea::Vec3, radius: f64) -> Vec<i32> {
     bot.client()
-        .nearest_entities_by::<&EntityKindComponent, Without<LocalEntity>>(|k: &EntityKindComponent| k.0 == EntityKind::Item)
+        .nearest_entities_by::<&EntityKindComponent, Without<LocalEntity>>(|k: &EntityKindComponent| {
+            k.0 == EntityKind::Item
+        })
         .iter()
         .filter(|e| e.position().distance_to(at) <= radius)
         .map(|e| e.minecraft_id().0)

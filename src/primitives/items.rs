@@ -61,7 +61,9 @@ pub async fn hold(bot: &BotHandle, name: &str) -> Result<(), String> {
     } else {
         let selected = client.selected_hotbar_slot();
         // azalea applies the swap to its own copy at once, and the server gets it before anything sent later.
-        client.get_inventory().click(ClickOperation::Swap(SwapClick { source_slot: slot as u16, target_slot: selected }));
+        client
+            .get_inventory()
+            .click(ClickOperation::Swap(SwapClick { source_slot: slot as u16, target_slot: selected }));
     }
     Ok(())
 }
@@ -94,7 +96,8 @@ pub async fn equip(bot: &BotHandle, name: &str, slot: &str) -> Result<(), String
     settle(bot).await;
     let worn = inventory_slots(bot);
     let at = if slot == "off-hand" { 45 } else { source };
-    if slot != "off-hand" && item_name(&worn[at]).as_deref() == Some(name) && slots[source].count() == worn[at].count() {
+    if slot != "off-hand" && item_name(&worn[at]).as_deref() == Some(name) && slots[source].count() == worn[at].count()
+    {
         return Err(format!("{name} cannot be worn on the {slot}"));
     }
     Ok(())
@@ -182,8 +185,22 @@ pub async fn wait_until(bot: &BotHandle, timeout: Duration, mut check: impl FnMu
 /// Blocks and items the bot throws away first when its inventory is full, whole stacks, in this order. Nothing here
 /// is a tool, weapon, armour, food, ore or ingot; scaffold blocks (dirt, cobblestone) are kept up to [`KEEP_SCAFFOLD`].
 const JUNK: [&str; 16] = [
-    "gravel", "andesite", "diorite", "granite", "tuff", "calcite", "dripstone_block", "pointed_dripstone",
-    "rotten_flesh", "wheat_seeds", "poisonous_potato", "spider_eye", "flint", "sand", "red_sand", "netherrack",
+    "gravel",
+    "andesite",
+    "diorite",
+    "granite",
+    "tuff",
+    "calcite",
+    "dripstone_block",
+    "pointed_dripstone",
+    "rotten_flesh",
+    "wheat_seeds",
+    "poisonous_potato",
+    "spider_eye",
+    "flint",
+    "sand",
+    "red_sand",
+    "netherrack",
 ];
 /// Blocks kept for pillars and bridges (see `bot::moves`); stacks beyond the first this many go when room is needed.
 const SCAFFOLD_KINDS: [&str; 3] = ["dirt", "cobbled_deepslate", "cobblestone"];
@@ -227,7 +244,9 @@ pub async fn make_room(bot: &BotHandle, keep_clear: azalea::Vec3) -> Result<Opti
     let here = bot.position();
     bot.client().look_at(azalea::Vec3::new(2.0 * here.x - keep_clear.x, here.y + 1.0, 2.0 * here.z - keep_clear.z));
     bot.client().wait_ticks(1).await;
-    bot.client().get_inventory().click(ClickOperation::Throw(azalea::inventory::operations::ThrowClick::All { slot: slot as u16 }));
+    bot.client()
+        .get_inventory()
+        .click(ClickOperation::Throw(azalea::inventory::operations::ThrowClick::All { slot: slot as u16 }));
     settle(bot).await;
     tracing::info!("{}: inventory full; threw away {what}", bot.name());
     Ok(Some(what))

@@ -6,11 +6,13 @@ use std::{str::FromStr, time::Duration};
 use azalea::{
     EntityRef,
     buf::AzBufVar,
-    entity::{EntityKindComponent, LocalEntity},
     ecs::query::Without,
+    entity::{EntityKindComponent, LocalEntity},
     protocol::packets::{
         ProtocolPacket,
-        game::{ServerboundGamePacket, s_attack::ServerboundAttack, s_interact::InteractionHand, s_swing::ServerboundSwing},
+        game::{
+            ServerboundGamePacket, s_attack::ServerboundAttack, s_interact::InteractionHand, s_swing::ServerboundSwing,
+        },
     },
     registry::builtin::EntityKind,
 };
@@ -21,8 +23,18 @@ use crate::{bot::BotHandle, script::Answer};
 
 /// Weapons from best to worst; the first carried one is used.
 const WEAPONS: [&str; 12] = [
-    "netherite_sword", "diamond_sword", "iron_sword", "netherite_axe", "diamond_axe", "iron_axe", "copper_sword",
-    "stone_sword", "stone_axe", "golden_sword", "wooden_sword", "wooden_axe",
+    "netherite_sword",
+    "diamond_sword",
+    "iron_sword",
+    "netherite_axe",
+    "diamond_axe",
+    "iron_axe",
+    "copper_sword",
+    "stone_sword",
+    "stone_axe",
+    "golden_sword",
+    "wooden_sword",
+    "wooden_axe",
 ];
 
 /// A full-strength hit with a sword needs 0.625 s between swings; waiting that long makes every hit count.
@@ -95,7 +107,9 @@ pub async fn kill_mob(bot: &BotHandle, name: &str, timeout: Duration, search_bud
 /// How a chase ended.
 pub(super) enum Struck {
     /// The mob died; `at` is where it was last seen.
-    Dead { at: azalea::Vec3 },
+    Dead {
+        at: azalea::Vec3,
+    },
     TimedOut,
     /// `interrupt` said to stop.
     Interrupted,

@@ -10,8 +10,8 @@ use std::{
 
 use azalea::{
     BlockPos,
-    entity::{EntityKindComponent, LocalEntity},
     ecs::query::Without,
+    entity::{EntityKindComponent, LocalEntity},
     inventory::operations::{ClickOperation, SwapClick},
     registry::builtin::{BlockKind, EntityKind},
 };
@@ -103,7 +103,8 @@ pub async fn mine_block(bot: &BotHandle, name: &str, count: u32, search_budget: 
             bot.mark_unreachable(pos);
             unreached += 1;
             if unreached >= MAX_UNREACHED {
-                let others = if unreached > 1 { format!(" (nor to {} others before it)", unreached - 1) } else { String::new() };
+                let others =
+                    if unreached > 1 { format!(" (nor to {} others before it)", unreached - 1) } else { String::new() };
                 return Err(format!("I could not get to the {name} at {}{others}: {err}", fmt_block(pos)));
             }
             tracing::info!("{}: could not get to the {name} at {} ({err}); trying another", bot.name(), fmt_block(pos));
@@ -266,7 +267,9 @@ async fn take_best_tool(bot: &BotHandle, pos: BlockPos) {
         .find_map(|name| items::slots_with(&slots, 9..=35, &name).first().copied());
     if let Some(slot) = strongest_in_main {
         let selected = client.selected_hotbar_slot();
-        client.get_inventory().click(ClickOperation::Swap(SwapClick { source_slot: slot as u16, target_slot: selected }));
+        client
+            .get_inventory()
+            .click(ClickOperation::Swap(SwapClick { source_slot: slot as u16, target_slot: selected }));
     }
     let menu = client.component::<azalea::entity::inventory::Inventory>().inventory_menu.clone();
     let best = azalea::auto_tool::best_tool_in_hotbar_for_block(state, &menu);
@@ -284,7 +287,9 @@ async fn collect_drops(bot: &BotHandle, pos: BlockPos, drops: &[String], before:
     let centre = pos.center();
     let dropped_item = |bot: &BotHandle| {
         bot.client()
-            .nearest_entities_by::<&EntityKindComponent, Without<LocalEntity>>(|k: &EntityKindComponent| k.0 == EntityKind::Item)
+            .nearest_entities_by::<&EntityKindComponent, Without<LocalEntity>>(|k: &EntityKindComponent| {
+                k.0 == EntityKind::Item
+            })
             .iter()
             .map(|e| e.position())
             .find(|p| p.distance_to(centre) < 4.0)

@@ -10,18 +10,18 @@ mod craft;
 mod dig;
 pub use craft::STATION_RANGE;
 mod explore;
+pub mod facts;
 mod give;
 pub mod items;
 mod kill;
 mod mine;
+pub mod observe;
 mod place;
 pub mod reflex;
-mod shelter;
-mod stand;
-mod smelt;
-pub mod facts;
-pub mod observe;
 pub mod search;
+mod shelter;
+mod smelt;
+mod stand;
 
 use std::{future::Future, panic::AssertUnwindSafe};
 
@@ -82,9 +82,15 @@ async fn serve_one(bot: &BotHandle, call: Call, cancel: &CancellationToken, dead
 }
 
 /// What a container holds (a chest's contents by item), looked at by opening it.
-pub async fn container_contents(bot: &BotHandle, pos: azalea::BlockPos) -> Result<std::collections::BTreeMap<String, u32>, String> {
+pub async fn container_contents(
+    bot: &BotHandle,
+    pos: azalea::BlockPos,
+) -> Result<std::collections::BTreeMap<String, u32>, String> {
     let map = chest::check(bot, crate::script::Vec3::from(pos)).await?.try_cast::<rhai::Map>().unwrap_or_default();
-    Ok(map.into_iter().map(|(name, n)| (name.to_string(), n.as_int().unwrap_or(0).clamp(0, i64::from(u32::MAX)) as u32)).collect())
+    Ok(map
+        .into_iter()
+        .map(|(name, n)| (name.to_string(), n.as_int().unwrap_or(0).clamp(0, i64::from(u32::MAX)) as u32))
+        .collect())
 }
 
 /// Carries out one call, with `time_left` in the run that made it.
@@ -104,7 +110,8 @@ pub async fn perform(bot: &BotHandle, call: Call, time_left: std::time::Duration
         Call::FindBlocks { name, max_distance, count } => observe::find_blocks(bot, &name, max_distance, count).await,
         Call::NearestEntity { name, max_distance } => observe::nearest_entity(bot, &name, max_distance),
         Call::FreeSpot { max_distance } => {
-            Ok(place::free_spot(bot, max_distance).map_or(Dynamic::UNIT, |p| Dynamic::from(crate::script::Vec3::from(p))))
+            Ok(place::free_spot(bot, max_distance)
+                .map_or(Dynamic::UNIT, |p| Dynamic::from(crate::script::Vec3::from(p))))
         }
         Call::Goto { pos, range } => {
             // Within one block means "stand on that block"; farther ranges are a radius around the point.
@@ -134,7 +141,9 @@ pub async fn perform(bot: &BotHandle, call: Call, time_left: std::time::Duration
                 .ok_or_else(|| format!("The block at {} {} {} is not loaded; go closer first", at.x, at.y, at.z))?;
             Ok(Dynamic::from(kind.to_string().trim_start_matches("minecraft:").to_owned()))
         }
-        Call::BlocksAround { pos, radius } => Ok(Dynamic::from(observe::blocks_around(bot, azalea::BlockPos::from(pos), radius))),
+        Call::BlocksAround { pos, radius } => {
+            Ok(Dynamic::from(observe::blocks_around(bot, azalea::BlockPos::from(pos), radius)))
+        }
         Call::KillMob { name, timeout } => kill::kill_mob(bot, &name, timeout, search_budget).await,
         Call::GetItemFromChest { pos, items } => chest::transfer(bot, pos, &items, false).await,
         Call::DepositItemIntoChest { pos, items } => chest::transfer(bot, pos, &items, true).await,

@@ -16,7 +16,8 @@ use crate::{bot::BotHandle, script::Vec3};
 
 /// `#{oak_log: 12, dirt: 3}`
 pub fn inventory(bot: &BotHandle) -> Dynamic {
-    let map: Map = bot.items().into_iter().map(|(name, count)| (name.into(), Dynamic::from_int(count.into()))).collect();
+    let map: Map =
+        bot.items().into_iter().map(|(name, count)| (name.into(), Dynamic::from_int(count.into()))).collect();
     Dynamic::from_map(map)
 }
 
@@ -29,7 +30,12 @@ pub async fn find_blocks(bot: &BotHandle, name: &str, max_distance: f64, count: 
 
 /// As [`nearest_blocks`], passing over the blocks the bot failed to walk to lately (see
 /// [`BotHandle::mark_unreachable`]): a crafting table across a ravine is not the one to use again and again.
-pub async fn nearest_reachable_blocks(bot: &BotHandle, kind: BlockKind, max_distance: f64, count: usize) -> Vec<BlockPos> {
+pub async fn nearest_reachable_blocks(
+    bot: &BotHandle,
+    kind: BlockKind,
+    max_distance: f64,
+    count: usize,
+) -> Vec<BlockPos> {
     let skip = bot.unreachable();
     let found = nearest_blocks(bot, kind, max_distance, count + skip.len()).await;
     found.into_iter().filter(|pos| !skip.contains(pos)).take(count).collect()
@@ -57,15 +63,31 @@ pub async fn nearest_blocks_preferring(
 
 /// Blocks worth remembering where they are: ores, chests and stations.
 pub const NOTABLE: &[&str] = &[
-    "coal_ore", "deepslate_coal_ore", "iron_ore", "deepslate_iron_ore", "copper_ore", "deepslate_copper_ore",
-    "gold_ore", "deepslate_gold_ore", "redstone_ore", "deepslate_redstone_ore", "lapis_ore", "deepslate_lapis_ore",
-    "diamond_ore", "deepslate_diamond_ore", "emerald_ore", "deepslate_emerald_ore", "chest", "crafting_table",
+    "coal_ore",
+    "deepslate_coal_ore",
+    "iron_ore",
+    "deepslate_iron_ore",
+    "copper_ore",
+    "deepslate_copper_ore",
+    "gold_ore",
+    "deepslate_gold_ore",
+    "redstone_ore",
+    "deepslate_redstone_ore",
+    "lapis_ore",
+    "deepslate_lapis_ore",
+    "diamond_ore",
+    "deepslate_diamond_ore",
+    "emerald_ore",
+    "deepslate_emerald_ore",
+    "chest",
+    "crafting_table",
     "furnace",
 ];
 
 /// The [`NOTABLE`] blocks within `radius`, nearest first, at most `limit`: kind and position.
 pub async fn notable_blocks(bot: &BotHandle, radius: f64, limit: usize) -> Vec<(String, BlockPos)> {
-    let kinds: std::collections::HashSet<BlockKind> = NOTABLE.iter().filter_map(|n| BlockKind::from_str(n).ok()).collect();
+    let kinds: std::collections::HashSet<BlockKind> =
+        NOTABLE.iter().filter_map(|n| BlockKind::from_str(n).ok()).collect();
     let states = BlockStates::from(kinds);
     let origin = bot.position();
     let columns = columns_around(bot, origin, radius);
@@ -118,15 +140,12 @@ pub fn nearest_entity(bot: &BotHandle, name: &str, max_distance: f64) -> Result<
     if let Some(position) = bot.player_position(name) {
         return Ok(describe(name.to_owned(), position).unwrap_or(Dynamic::UNIT));
     }
-    let kind = EntityKind::from_str(name)
-        .map_err(|()| format!("There is no entity type or visible player called {name}"))?;
+    let kind =
+        EntityKind::from_str(name).map_err(|()| format!("There is no entity type or visible player called {name}"))?;
     let nearest = bot
         .client()
         .nearest_entities_by::<&EntityKindComponent, Without<LocalEntity>>(move |k: &EntityKindComponent| k.0 == kind);
-    Ok(nearest
-        .iter()
-        .find_map(|entity| describe(name.to_owned(), entity.position()))
-        .unwrap_or(Dynamic::UNIT))
+    Ok(nearest.iter().find_map(|entity| describe(name.to_owned(), entity.position())).unwrap_or(Dynamic::UNIT))
 }
 
 /// The kinds of block within `radius` (air left out), nearest kind first, at most `limit` of them: what the agents
@@ -137,15 +156,20 @@ pub async fn block_kinds_near(bot: &BotHandle, radius: i32, limit: usize) -> Vec
     let nearest = off_tick(move || columns.kinds(origin, f64::from(radius))).await.unwrap_or_default();
     let mut kinds: Vec<(f64, BlockKind)> = nearest.into_iter().map(|(kind, d)| (d, kind)).collect();
     kinds.sort_by(|a, b| a.0.total_cmp(&b.0).then_with(|| a.1.to_string().cmp(&b.1.to_string())));
-    kinds.into_iter().take(limit).map(|(_, kind)| kind.to_string().trim_start_matches("minecraft:").to_owned()).collect()
+    kinds
+        .into_iter()
+        .take(limit)
+        .map(|(_, kind)| kind.to_string().trim_start_matches("minecraft:").to_owned())
+        .collect()
 }
 
 /// Entities within `max_distance` (items and the bot itself left out), nearest first: `pig (4 blocks)`.
 pub fn entities_near(bot: &BotHandle, max_distance: f64, limit: usize) -> Vec<String> {
     let origin = bot.position();
-    let nearby = bot
-        .client()
-        .nearest_entities_by::<&EntityKindComponent, Without<LocalEntity>>(|k: &EntityKindComponent| k.0 != EntityKind::Item);
+    let nearby =
+        bot.client().nearest_entities_by::<&EntityKindComponent, Without<LocalEntity>>(|k: &EntityKindComponent| {
+            k.0 != EntityKind::Item
+        });
     nearby
         .iter()
         .filter_map(|entity| {
@@ -163,7 +187,9 @@ pub fn entities_near(bot: &BotHandle, max_distance: f64, limit: usize) -> Vec<St
 /// Item entities lying within `radius` of `at`, nearest to the bot first.
 pub fn items_near(bot: &BotHandle, at: azalea::Vec3, radius: f64) -> Vec<azalea::Vec3> {
     bot.client()
-        .nearest_entities_by::<&EntityKindComponent, Without<LocalEntity>>(|k: &EntityKindComponent| k.0 == EntityKind::Item)
+        .nearest_entities_by::<&EntityKindComponent, Without<LocalEntity>>(|k: &EntityKindComponent| {
+            k.0 == EntityKind::Item
+        })
         .iter()
         .map(|e| e.position())
         .filter(|p| p.distance_to(at) <= radius)
@@ -184,7 +210,11 @@ pub fn equipment(bot: &BotHandle) -> String {
 
 /// Chests within `max_distance`, nearest first, as `x y z`.
 pub async fn chests_near(bot: &BotHandle, max_distance: f64, limit: usize) -> Vec<String> {
-    nearest_blocks(bot, BlockKind::Chest, max_distance, limit).await.into_iter().map(|p| format!("{} {} {}", p.x, p.y, p.z)).collect()
+    nearest_blocks(bot, BlockKind::Chest, max_distance, limit)
+        .await
+        .into_iter()
+        .map(|p| format!("{} {} {}", p.x, p.y, p.z))
+        .collect()
 }
 
 /// The biome the bot stands in (`plains`), if its chunk carries biomes.

@@ -14,7 +14,10 @@ use azalea::{
 use rhai::Dynamic;
 
 use super::{items, observe};
-use crate::{bot::BotHandle, script::{Answer, Vec3 as ScriptVec3}};
+use crate::{
+    bot::BotHandle,
+    script::{Answer, Vec3 as ScriptVec3},
+};
 
 /// Blocks a placement may replace, as the game has it (a thin snow layer too; see [`replaceable`]).
 const REPLACEABLE: [BlockKind; 9] = [
@@ -36,9 +39,27 @@ fn opens_on_click(state: BlockState) -> bool {
     let name = name.strip_prefix("minecraft:").unwrap_or(&name);
     matches!(
         name,
-        "crafting_table" | "furnace" | "blast_furnace" | "smoker" | "chest" | "trapped_chest" | "barrel" | "ender_chest"
-            | "anvil" | "enchanting_table" | "brewing_stand" | "hopper" | "dispenser" | "dropper" | "lever"
-            | "cartography_table" | "smithing_table" | "loom" | "stonecutter" | "grindstone" | "crafter"
+        "crafting_table"
+            | "furnace"
+            | "blast_furnace"
+            | "smoker"
+            | "chest"
+            | "trapped_chest"
+            | "barrel"
+            | "ender_chest"
+            | "anvil"
+            | "enchanting_table"
+            | "brewing_stand"
+            | "hopper"
+            | "dispenser"
+            | "dropper"
+            | "lever"
+            | "cartography_table"
+            | "smithing_table"
+            | "loom"
+            | "stonecutter"
+            | "grindstone"
+            | "crafter"
     ) || name.ends_with("_door")
         || name.ends_with("_trapdoor")
         || name.ends_with("_fence_gate")
@@ -50,7 +71,8 @@ fn opens_on_click(state: BlockState) -> bool {
 /// Whether a placed block may take the place of `state`: air, grass, ferns, water, or snow one layer deep.
 fn replaceable(state: BlockState) -> bool {
     let kind = BlockKind::from(state);
-    REPLACEABLE.contains(&kind) && (kind != BlockKind::Snow || state.property::<Layers>().is_none_or(|l| l == Layers::_1))
+    REPLACEABLE.contains(&kind)
+        && (kind != BlockKind::Snow || state.property::<Layers>().is_none_or(|l| l == Layers::_1))
 }
 
 /// Neighbour offsets to place against, preferred first: the block below, then the sides, then above.
@@ -65,7 +87,11 @@ pub async fn place_item(bot: &BotHandle, name: &str, pos: ScriptVec3) -> Answer 
     let here = observe::block_state(bot, target)
         .ok_or_else(|| format!("The block at {} is not loaded; go closer first", fmt(target)))?;
     if !replaceable(here) {
-        return Err(format!("There is already {} at {}; pick an empty spot", strip(BlockKind::from(here)), fmt(target)));
+        return Err(format!(
+            "There is already {} at {}; pick an empty spot",
+            strip(BlockKind::from(here)),
+            fmt(target)
+        ));
     }
     let faces: Vec<BlockPos> = AGAINST
         .iter()
@@ -84,7 +110,10 @@ pub async fn place_item(bot: &BotHandle, name: &str, pos: ScriptVec3) -> Answer 
         let side = side_of(target, against);
         let against_kind = observe::block_kind(bot, against).map_or_else(|| "block".to_owned(), strip);
         if let Err(e) = bot.goto_click(target, against).await {
-            tried.push(format!("the {side} of the {against_kind} at {}: I could not get where I can click it ({e})", fmt(against)));
+            tried.push(format!(
+                "the {side} of the {against_kind} at {}: I could not get where I can click it ({e})",
+                fmt(against)
+            ));
             continue;
         }
         if let Err(e) = step_out_of(bot, target).await {
@@ -99,7 +128,10 @@ pub async fn place_item(bot: &BotHandle, name: &str, pos: ScriptVec3) -> Answer 
             return Ok(Dynamic::UNIT);
         }
         let now = observe::block_kind(bot, target).map_or_else(|| "not loaded".to_owned(), strip);
-        tried.push(format!("the {side} of the {against_kind} at {}: the server refused it (the spot holds {now})", fmt(against)));
+        tried.push(format!(
+            "the {side} of the {against_kind} at {}: the server refused it (the spot holds {now})",
+            fmt(against)
+        ));
         if items::count(bot, name) == 0 {
             break;
         }
@@ -235,7 +267,9 @@ async fn step_out_of(bot: &BotHandle, target: BlockPos) -> Result<(), String> {
     let feet = BlockPos::from(bot.position());
     if feet.x == target.x && feet.z == target.z && (feet.y == target.y || feet.y + 1 == target.y) {
         let away = Vec3::new(target.x as f64 + 2.5, bot.position().y, target.z as f64 + 0.5);
-        bot.goto_near(away, 1.0).await.map_err(|e| format!("I am standing where the block goes and cannot move: {e}"))?;
+        bot.goto_near(away, 1.0)
+            .await
+            .map_err(|e| format!("I am standing where the block goes and cannot move: {e}"))?;
     }
     if !overlaps(bot.position(), target) {
         return Ok(());
@@ -250,7 +284,12 @@ async fn step_out_of(bot: &BotHandle, target: BlockPos) -> Result<(), String> {
 /// Whether a player standing at `feet` (0.6 wide, 1.8 tall) reaches into the block at `block`.
 fn overlaps(feet: Vec3, block: BlockPos) -> bool {
     let (x, y, z) = (f64::from(block.x), f64::from(block.y), f64::from(block.z));
-    feet.x + 0.3 > x && feet.x - 0.3 < x + 1.0 && feet.z + 0.3 > z && feet.z - 0.3 < z + 1.0 && feet.y + 1.8 > y && feet.y < y + 1.0
+    feet.x + 0.3 > x
+        && feet.x - 0.3 < x + 1.0
+        && feet.z + 0.3 > z
+        && feet.z - 0.3 < z + 1.0
+        && feet.y + 1.8 > y
+        && feet.y < y + 1.0
 }
 
 fn fmt(p: BlockPos) -> String {

@@ -9,11 +9,11 @@ use std::time::Duration;
 
 use azalea::{
     BlockPos, Vec3, WalkDirection,
-    pathfinder::world::{is_block_state_passable, is_block_state_standable},
-    registry::builtin::BlockKind,
     entity::{Position, metadata::Health},
     interact::BlockStatePredictionHandler,
+    pathfinder::world::{is_block_state_passable, is_block_state_standable},
     protocol::packets::game::{s_interact::InteractionHand, s_use_item::ServerboundUseItem},
+    registry::builtin::BlockKind,
 };
 use tokio::time::Instant;
 
@@ -277,7 +277,12 @@ fn use_held_item(bot: &BotHandle) {
         entity.get_mut::<BlockStatePredictionHandler>().map_or(0, |mut p| p.start_predicting())
     };
     let look = client.direction();
-    client.write_packet(ServerboundUseItem { hand: InteractionHand::MainHand, seq, y_rot: look.y_rot(), x_rot: look.x_rot() });
+    client.write_packet(ServerboundUseItem {
+        hand: InteractionHand::MainHand,
+        seq,
+        y_rot: look.y_rot(),
+        x_rot: look.x_rot(),
+    });
 }
 
 /// How close a player's hit reaches (the server measures from the eyes to the nearest point of the mob's box: about 3
@@ -340,9 +345,7 @@ fn ground_behind(bot: &BotHandle, here: Vec3, foe: Vec3) -> bool {
     let world = bot.client().world();
     let world = world.read();
     let state = |p: BlockPos| world.get_block_state(p);
-    let clear = |p: BlockPos| {
-        state(p).is_some_and(|s| is_block_state_passable(s) && is_clear(BlockKind::from(s)))
-    };
+    let clear = |p: BlockPos| state(p).is_some_and(|s| is_block_state_passable(s) && is_clear(BlockKind::from(s)));
     let floor = |p: BlockPos| state(p).is_some_and(is_block_state_standable);
     clear(step) && clear(step.up(1)) && (floor(step.down(1)) || (clear(step.down(1)) && floor(step.down(2))))
 }

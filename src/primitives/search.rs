@@ -70,7 +70,11 @@ impl Columns {
         for (column, (pos, chunk)) in self.columns.iter().enumerate() {
             let count = chunk.read().sections.len();
             for section in 0..count {
-                let low = Vec3::new(f64::from(pos.x * 16), f64::from(self.min_y + section as i32 * 16), f64::from(pos.z * 16));
+                let low = Vec3::new(
+                    f64::from(pos.x * 16),
+                    f64::from(self.min_y + section as i32 * 16),
+                    f64::from(pos.z * 16),
+                );
                 let distance = box_distance(origin, low, 16.0);
                 if distance <= radius {
                     order.push((distance, column, section));
@@ -235,7 +239,8 @@ mod tests {
         let near = BlockPos::new(3, 60, 0);
         let middle = BlockPos::new(-10, 50, 12);
         let far = BlockPos::new(30, 64, 30);
-        let cols = columns(&[(far, BlockKind::IronOre), (near, BlockKind::IronOre), (middle, BlockKind::IronOre)], Some(40));
+        let cols =
+            columns(&[(far, BlockKind::IronOre), (near, BlockKind::IronOre), (middle, BlockKind::IronOre)], Some(40));
         assert_eq!(cols.nearest(&iron(), origin, 64.0, 10, |_| true), vec![near, middle, far]);
         assert_eq!(cols.nearest(&iron(), origin, 64.0, 2, |_| true), vec![near, middle]);
         assert_eq!(cols.nearest(&iron(), origin, 25.0, 10, |_| true), vec![near, middle]);
@@ -275,7 +280,10 @@ mod tests {
 
     #[test]
     fn kinds_lists_each_block_with_its_nearest_distance() {
-        let cols = columns(&[(BlockPos::new(2, 64, 0), BlockKind::OakLog), (BlockPos::new(9, 64, 0), BlockKind::OakLog)], Some(60));
+        let cols = columns(
+            &[(BlockPos::new(2, 64, 0), BlockKind::OakLog), (BlockPos::new(9, 64, 0), BlockKind::OakLog)],
+            Some(60),
+        );
         let kinds = cols.kinds(Vec3::new(0.5, 64.0, 0.5), 16.0);
         assert!((kinds[&BlockKind::OakLog] - 2.06).abs() < 0.01, "{kinds:?}");
         assert!((kinds[&BlockKind::Stone] - 4.5).abs() < 0.01, "{kinds:?}");

@@ -28,13 +28,30 @@ const AROUND_AT_MORNING: f64 = 8.0;
 
 /// Blocks dug fast by hand or shovel.
 const SOFT: [BlockKind; 11] = [
-    BlockKind::Dirt, BlockKind::GrassBlock, BlockKind::CoarseDirt, BlockKind::Podzol, BlockKind::RootedDirt,
-    BlockKind::Mycelium, BlockKind::Sand, BlockKind::RedSand, BlockKind::Clay, BlockKind::SnowBlock, BlockKind::Mud,
+    BlockKind::Dirt,
+    BlockKind::GrassBlock,
+    BlockKind::CoarseDirt,
+    BlockKind::Podzol,
+    BlockKind::RootedDirt,
+    BlockKind::Mycelium,
+    BlockKind::Sand,
+    BlockKind::RedSand,
+    BlockKind::Clay,
+    BlockKind::SnowBlock,
+    BlockKind::Mud,
 ];
 /// Blocks dug fast with a pickaxe.
 const STONY: [BlockKind; 10] = [
-    BlockKind::Stone, BlockKind::Deepslate, BlockKind::Andesite, BlockKind::Diorite, BlockKind::Granite, BlockKind::Tuff,
-    BlockKind::Cobblestone, BlockKind::Sandstone, BlockKind::RedSandstone, BlockKind::Calcite,
+    BlockKind::Stone,
+    BlockKind::Deepslate,
+    BlockKind::Andesite,
+    BlockKind::Diorite,
+    BlockKind::Granite,
+    BlockKind::Tuff,
+    BlockKind::Cobblestone,
+    BlockKind::Sandstone,
+    BlockKind::RedSandstone,
+    BlockKind::Calcite,
 ];
 const PICKAXES: [&str; 6] =
     ["wooden_pickaxe", "stone_pickaxe", "copper_pickaxe", "iron_pickaxe", "diamond_pickaxe", "netherite_pickaxe"];
@@ -50,7 +67,8 @@ pub async fn dig_in(bot: &BotHandle, morning: impl Fn() -> bool, leave: impl Fn(
     for depth in 1..=DEPTH {
         let block = feet.down(depth);
         mine::dig_with_best_tool(bot, block).await?;
-        let fallen = items::wait_until(bot, Duration::from_secs(2), || bot.position().y < f64::from(block.y) + 0.1).await;
+        let fallen =
+            items::wait_until(bot, Duration::from_secs(2), || bot.position().y < f64::from(block.y) + 0.1).await;
         if !fallen {
             return Err(format!("I dug the block under me at {} but did not drop into the hole", fmt(block)));
         }
@@ -120,8 +138,16 @@ fn ground_ok(bot: &BotHandle, feet: BlockPos) -> Result<(), String> {
 
 /// Ground blocks whose drop closes the hole (dirt from grass, cobblestone from stone, …).
 const DROPS_A_LID: [BlockKind; 11] = [
-    BlockKind::Dirt, BlockKind::GrassBlock, BlockKind::Podzol, BlockKind::Mycelium, BlockKind::Stone,
-    BlockKind::Deepslate, BlockKind::Andesite, BlockKind::Diorite, BlockKind::Granite, BlockKind::Tuff,
+    BlockKind::Dirt,
+    BlockKind::GrassBlock,
+    BlockKind::Podzol,
+    BlockKind::Mycelium,
+    BlockKind::Stone,
+    BlockKind::Deepslate,
+    BlockKind::Andesite,
+    BlockKind::Diorite,
+    BlockKind::Granite,
+    BlockKind::Tuff,
     BlockKind::Cobblestone,
 ];
 

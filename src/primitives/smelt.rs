@@ -55,7 +55,10 @@ pub async fn smelt_item(bot: &BotHandle, item: &str, fuel: &str, count: u32) -> 
         handle.close();
         bot.set_loaded_furnace(None);
         let there = if held.input + held.output > 0 {
-            format!(" (the furnace at {} {} {} holds {} {item} and {} {output})", furnace.x, furnace.y, furnace.z, held.input, held.output)
+            format!(
+                " (the furnace at {} {} {} holds {} {item} and {} {output})",
+                furnace.x, furnace.y, furnace.z, held.input, held.output
+            )
         } else {
             String::new()
         };
@@ -170,10 +173,16 @@ mod tests {
         // Planks burn 300 ticks: 3 items need 2 planks; one is in another's furnace.
         let carried = Job { input: 1, fuel: 0, output: 0 };
         let held = Job { input: 2, fuel: 1, output: 0 };
-        assert_eq!(carried.shortfall(&held, 3, 300, false, "raw_iron", "oak_planks").as_deref(), Some("1 more oak_planks"));
+        assert_eq!(
+            carried.shortfall(&held, 3, 300, false, "raw_iron", "oak_planks").as_deref(),
+            Some("1 more oak_planks")
+        );
         // Our own furnace, asked for more than it holds: fuel for the extra input only.
         let carried = Job { input: 4, fuel: 0, output: 0 };
         assert_eq!(Job::to_add(&held, 6, 300, true), Job { input: 4, fuel: 3, output: 0 });
-        assert_eq!(carried.shortfall(&held, 6, 300, true, "raw_iron", "oak_planks").as_deref(), Some("3 more oak_planks"));
+        assert_eq!(
+            carried.shortfall(&held, 6, 300, true, "raw_iron", "oak_planks").as_deref(),
+            Some("3 more oak_planks")
+        );
     }
 }

@@ -4,7 +4,10 @@ use azalea::BlockPos;
 use rhai::Dynamic;
 
 use super::{area, observe};
-use crate::{bot::BotHandle, script::{Answer, Vec3}};
+use crate::{
+    bot::BotHandle,
+    script::{Answer, Vec3},
+};
 
 pub async fn stand_on(bot: &BotHandle, pos: Vec3) -> Answer {
     let kind_at = |p: BlockPos| {
@@ -18,7 +21,10 @@ pub async fn stand_on(bot: &BotHandle, pos: Vec3) -> Answer {
         // A position where the feet go (air over ground) means the ground under it.
         let below = kind_at(block.down(1))?;
         if area::is_open(&below) {
-            return Err(format!("There is nothing to stand on at {} {} {}: it is {name}, over {below}", block.x, block.y, block.z));
+            return Err(format!(
+                "There is nothing to stand on at {} {} {}: it is {name}, over {below}",
+                block.x, block.y, block.z
+            ));
         }
         (block, name) = (block.down(1), below);
     }
@@ -27,7 +33,13 @@ pub async fn stand_on(bot: &BotHandle, pos: Vec3) -> Answer {
     let feet = BlockPos::from(bot.position() - azalea::Vec3::new(0.0, 0.01, 0.0));
     if feet != block {
         let under = observe::block_kind(bot, feet).map_or_else(|| "?".to_owned(), |k| k.to_string());
-        return Err(format!("I ended up on the {} at {} {} {}, not on the {name} at {at}", under.trim_start_matches("minecraft:"), feet.x, feet.y, feet.z));
+        return Err(format!(
+            "I ended up on the {} at {} {} {}, not on the {name} at {at}",
+            under.trim_start_matches("minecraft:"),
+            feet.x,
+            feet.y,
+            feet.z
+        ));
     }
     Ok(Dynamic::UNIT)
 }

@@ -4,7 +4,10 @@
 //! call fails with a message saying what to pass; everything else is the [`Host`]'s job. Every function documented
 //! in `primitives/*.rhai` is registered here and nothing else (a test holds the two together).
 
-use std::{sync::Arc, time::{Duration, Instant}};
+use std::{
+    sync::Arc,
+    time::{Duration, Instant},
+};
 
 use rhai::{Dynamic, Engine, EvalAltResult, FLOAT, FnPtr, INT, Map, NativeCallContext};
 
@@ -18,9 +21,32 @@ type Fallible<T> = Result<T, Box<EvalAltResult>>;
 
 /// Every function name registered by [`register`], for the documentation check and the LLM's prompt.
 pub const FUNCTIONS: &[&str] = &[
-    "position", "inventory", "inventoryCount", "health", "food", "chat", "findBlock", "findBlocks", "nearestEntity",
-    "findFreeSpot", "blockAt", "blocksAround", "goTo", "standOn", "equip", "mineBlock", "digBlock", "craftItem", "smeltItem",
-    "placeItem", "killMob", "exploreUntil", "getItemFromChest", "depositItemIntoChest", "checkItemInsideChest", "giveItem",
+    "position",
+    "inventory",
+    "inventoryCount",
+    "health",
+    "food",
+    "chat",
+    "findBlock",
+    "findBlocks",
+    "nearestEntity",
+    "findFreeSpot",
+    "blockAt",
+    "blocksAround",
+    "goTo",
+    "standOn",
+    "equip",
+    "mineBlock",
+    "digBlock",
+    "craftItem",
+    "smeltItem",
+    "placeItem",
+    "killMob",
+    "exploreUntil",
+    "getItemFromChest",
+    "depositItemIntoChest",
+    "checkItemInsideChest",
+    "giveItem",
     "vec3",
 ];
 
@@ -48,6 +74,9 @@ pub fn register(engine: &mut Engine, host: Arc<dyn Host>, bounds: RunBounds) {
 
     // `reg!(call, "name", |args| body)`: registers `name`; inside `body`, `call(Call::…)` asks the host.
     macro_rules! reg {
+        ($call:ident, $name:literal, || $body:expr) => {
+            reg!($call, $name, | | $body)
+        };
         ($call:ident, $name:literal, |$($arg:ident : $ty:ty),*| $body:expr) => {{
             let $call = $call.clone();
             engine.register_fn($name, move |$($arg: $ty),*| -> Fallible<Dynamic> {
@@ -58,11 +87,11 @@ pub fn register(engine: &mut Engine, host: Arc<dyn Host>, bounds: RunBounds) {
     }
 
     // Observations and small actions.
-    reg!(call, "position", | | call(Call::Position));
-    reg!(call, "inventory", | | call(Call::Inventory));
+    reg!(call, "position", || call(Call::Position));
+    reg!(call, "inventory", || call(Call::Inventory));
     reg!(call, "inventoryCount", |name: &str| call(Call::InventoryCount { name: item_name(name)? }));
-    reg!(call, "health", | | call(Call::Health));
-    reg!(call, "food", | | call(Call::Food));
+    reg!(call, "health", || call(Call::Health));
+    reg!(call, "food", || call(Call::Food));
     reg!(call, "chat", |text: &str| {
         if text.trim().is_empty() {
             return fail("chat needs some text");
@@ -84,7 +113,7 @@ pub fn register(engine: &mut Engine, host: Arc<dyn Host>, bounds: RunBounds) {
     reg!(call, "nearestEntity", |name: &str, max_distance: INT| {
         call(Call::NearestEntity { name: name.trim().to_owned(), max_distance: distance(max_distance as f64)? })
     });
-    reg!(call, "findFreeSpot", | | call(Call::FreeSpot { max_distance: DEFAULT_SPOT_DISTANCE }));
+    reg!(call, "findFreeSpot", || call(Call::FreeSpot { max_distance: DEFAULT_SPOT_DISTANCE }));
     reg!(call, "findFreeSpot", |max_distance: INT| {
         call(Call::FreeSpot { max_distance: positive(max_distance, "maxDistance", MAX_SPOT_DISTANCE as i64)? as i32 })
     });
@@ -135,7 +164,11 @@ pub fn register(engine: &mut Engine, host: Arc<dyn Host>, bounds: RunBounds) {
     });
     reg!(call, "checkItemInsideChest", |pos: Vec3| call(Call::CheckItemInsideChest { pos }));
     reg!(call, "giveItem", |player: &str, item: &str, count: INT| {
-        call(Call::GiveItem { player: player_name(player)?, item: item_name(item)?, count: positive(count, "count", 2304)? })
+        call(Call::GiveItem {
+            player: player_name(player)?,
+            item: item_name(item)?,
+            count: positive(count, "count", 2304)?,
+        })
     });
 
     // exploreUntil calls back into the script between legs, so it needs the calling context.
@@ -185,7 +218,9 @@ fn id_name(name: &str, what: &str) -> Fallible<String> {
     let trimmed = name.trim();
     let bare = trimmed.strip_prefix("minecraft:").unwrap_or(trimmed);
     if bare.is_empty() || !bare.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_') {
-        return fail(format!("{name:?} is not a {what} name; use Minecraft ids such as \"oak_log\" (lowercase, with _)"));
+        return fail(format!(
+            "{name:?} is not a {what} name; use Minecraft ids such as \"oak_log\" (lowercase, with _)"
+        ));
     }
     Ok(bare.to_owned())
 }
@@ -327,7 +362,8 @@ mod tests {
             let stem = path.file_stem().unwrap().to_str().unwrap().to_owned();
             assert!(text.lines().any(|l| l.starts_with("///")), "{stem}.rhai has no doc comment");
             assert!(text.lines().any(|l| l.starts_with("// ")), "{stem}.rhai has no example");
-            let signature = text.lines().find(|l| l.starts_with("fn ")).unwrap_or_else(|| panic!("{stem}.rhai names no fn"));
+            let signature =
+                text.lines().find(|l| l.starts_with("fn ")).unwrap_or_else(|| panic!("{stem}.rhai names no fn"));
             let (name, rest) = signature[3..].split_once('(').unwrap();
             assert_eq!(name, stem, "{stem}.rhai documents {name}");
             let params = rest.split_once(')').unwrap().0;
@@ -363,7 +399,8 @@ mod tests {
     fn calls_reach_the_host_with_checked_arguments() {
         let recorder = Arc::new(Recorder(Mutex::new(Vec::new())));
         let engine = engine(recorder.clone());
-        let found: Vec3 = engine.eval("mineBlock(\"oak_log\", 3); craftItem(\"minecraft:stick\"); findBlock(\"stone\")").unwrap();
+        let found: Vec3 =
+            engine.eval("mineBlock(\"oak_log\", 3); craftItem(\"minecraft:stick\"); findBlock(\"stone\")").unwrap();
         assert_eq!(found, Vec3::new(5.0, 63.0, 5.0));
         let calls = recorder.0.lock().unwrap().clone();
         assert_eq!(calls[0], Call::MineBlock { name: "oak_log".into(), count: 3 });
@@ -396,9 +433,8 @@ mod tests {
     fn explore_until_returns_the_callback_answer() {
         let recorder = Arc::new(Recorder(Mutex::new(Vec::new())));
         let engine = engine(recorder.clone());
-        let found: Dynamic = engine
-            .eval("let found = exploreUntil(vec3(1, 0, 0), 60, || findBlock(\"stone\")); found")
-            .unwrap();
+        let found: Dynamic =
+            engine.eval("let found = exploreUntil(vec3(1, 0, 0), 60, || findBlock(\"stone\")); found").unwrap();
         assert_eq!(found.cast::<Vec3>(), Vec3::new(5.0, 63.0, 5.0));
         let err = engine.eval::<Dynamic>("exploreUntil(vec3(0, 1, 0), 60, || ())").unwrap_err().to_string();
         assert!(err.contains("needs a direction with an x or z part"), "{err}");

@@ -15,37 +15,96 @@ use super::{RunBounds, vec3::Vec3};
 pub enum Call {
     Position,
     Inventory,
-    InventoryCount { name: String },
+    InventoryCount {
+        name: String,
+    },
     Health,
     Food,
-    Chat { text: String },
-    FindBlocks { name: String, max_distance: f64, count: usize },
-    NearestEntity { name: String, max_distance: f64 },
+    Chat {
+        text: String,
+    },
+    FindBlocks {
+        name: String,
+        max_distance: f64,
+        count: usize,
+    },
+    NearestEntity {
+        name: String,
+        max_distance: f64,
+    },
     /// A spot near the bot to put a block down (`findFreeSpot`).
-    FreeSpot { max_distance: i32 },
-    Goto { pos: Vec3, range: f64 },
-    Equip { name: String, slot: String },
-    MineBlock { name: String, count: u32 },
-    CraftItem { name: String, count: u32 },
-    SmeltItem { item: String, fuel: String, count: u32 },
-    PlaceItem { name: String, pos: Vec3 },
+    FreeSpot {
+        max_distance: i32,
+    },
+    Goto {
+        pos: Vec3,
+        range: f64,
+    },
+    Equip {
+        name: String,
+        slot: String,
+    },
+    MineBlock {
+        name: String,
+        count: u32,
+    },
+    CraftItem {
+        name: String,
+        count: u32,
+    },
+    SmeltItem {
+        item: String,
+        fuel: String,
+        count: u32,
+    },
+    PlaceItem {
+        name: String,
+        pos: Vec3,
+    },
     /// Dig the block at a position (`digBlock`).
-    DigBlock { pos: Vec3 },
+    DigBlock {
+        pos: Vec3,
+    },
     /// Walk onto the block at a position (`standOn`).
-    StandOn { pos: Vec3 },
+    StandOn {
+        pos: Vec3,
+    },
     /// The name of the block at a position (`blockAt`).
-    BlockAt { pos: Vec3 },
+    BlockAt {
+        pos: Vec3,
+    },
     /// The blocks around a spot as a layered listing (`blocksAround`).
-    BlocksAround { pos: Vec3, radius: i32 },
-    KillMob { name: String, timeout: Duration },
+    BlocksAround {
+        pos: Vec3,
+        radius: i32,
+    },
+    KillMob {
+        name: String,
+        timeout: Duration,
+    },
     /// One leg of `exploreUntil`: keep walking toward `direction` (the script thread polls its callback between legs).
-    Explore { direction: Vec3, leg: Duration },
+    Explore {
+        direction: Vec3,
+        leg: Duration,
+    },
     /// Stop walking (the end of `exploreUntil`).
     StopMoving,
-    GetItemFromChest { pos: Vec3, items: Vec<(String, u32)> },
-    DepositItemIntoChest { pos: Vec3, items: Vec<(String, u32)> },
-    CheckItemInsideChest { pos: Vec3 },
-    GiveItem { player: String, item: String, count: u32 },
+    GetItemFromChest {
+        pos: Vec3,
+        items: Vec<(String, u32)>,
+    },
+    DepositItemIntoChest {
+        pos: Vec3,
+        items: Vec<(String, u32)>,
+    },
+    CheckItemInsideChest {
+        pos: Vec3,
+    },
+    GiveItem {
+        player: String,
+        item: String,
+        count: u32,
+    },
 }
 
 /// The answer to a call: a script value, or a message telling the script (and an LLM reading it) what went wrong.

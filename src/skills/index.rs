@@ -89,7 +89,8 @@ impl SkillIndex {
 
     fn empty(dir: PathBuf, embedder: &Embedder) -> Result<Self, SkillError> {
         let index = new_index(embedder.dimensions())?;
-        let manifest = Manifest { model: embedder.model_id(), dimensions: embedder.dimensions(), ..Manifest::default() };
+        let manifest =
+            Manifest { model: embedder.model_id(), dimensions: embedder.dimensions(), ..Manifest::default() };
         Ok(Self { dir, index, manifest, names: HashMap::new() })
     }
 
@@ -124,7 +125,8 @@ impl SkillIndex {
     /// Embeds new and changed descriptions and drops skills that are gone. Does not save.
     pub fn sync(&mut self, embedder: &Embedder, skills: &BTreeMap<String, String>) -> Result<SyncReport, SkillError> {
         let mut report = SyncReport::default();
-        let gone: Vec<String> = self.manifest.entries.keys().filter(|name| !skills.contains_key(*name)).cloned().collect();
+        let gone: Vec<String> =
+            self.manifest.entries.keys().filter(|name| !skills.contains_key(*name)).cloned().collect();
         for name in gone {
             self.remove(&name)?;
             report.removed += 1;
@@ -244,7 +246,9 @@ fn index_error(err: impl std::fmt::Display) -> SkillError {
 
 /// FNV-1a, 64 bits, as hex: stable across runs and platforms (unlike `DefaultHasher`).
 fn fnv1a(text: &str) -> String {
-    let hash = text.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |hash, byte| (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3));
+    let hash = text
+        .bytes()
+        .fold(0xcbf2_9ce4_8422_2325_u64, |hash, byte| (hash ^ u64::from(byte)).wrapping_mul(0x0100_0000_01b3));
     format!("{hash:016x}")
 }
 

@@ -55,7 +55,8 @@ impl Lexical {
     /// display name for one (`hat` is a helmet), and there is at least one.
     fn names_only_things(&self, said: &[String]) -> bool {
         let known = |word: &str| self.things.contains_key(&stem(word));
-        let mut covered: Vec<bool> = said.iter().map(|word| STOP_WORDS.contains(&word.as_str()) || known(word)).collect();
+        let mut covered: Vec<bool> =
+            said.iter().map(|word| STOP_WORDS.contains(&word.as_str()) || known(word)).collect();
         for (phrase, adds) in table() {
             for at in 0..said.len().saturating_sub(phrase.len() - 1) {
                 if said[at..at + phrase.len()] == phrase[..] && adds.split_whitespace().any(known) {
@@ -97,8 +98,8 @@ impl bm25::Tokenizer for Words {
 /// Function words that say nothing about what a skill does.
 const STOP_WORDS: [&str; 36] = [
     "a", "an", "the", "of", "to", "in", "on", "for", "with", "and", "or", "from", "some", "any", "me", "my", "i", "it",
-    "its", "is", "be", "at", "by", "that", "this", "as", "if", "when", "up", "so", "can", "do", "want", "need", "please",
-    "im",
+    "its", "is", "be", "at", "by", "that", "this", "as", "if", "when", "up", "so", "can", "do", "want", "need",
+    "please", "im",
 ];
 
 fn stem(word: &str) -> String {
@@ -224,16 +225,16 @@ fn says(said: &[String], phrase: &[String]) -> bool {
         return false;
     }
     said.iter().enumerate().filter(|(_, word)| *word == verb).any(|(at, _)| {
-        (at + 2..said.len().min(at + 5)).any(|end| {
-            said[end] == *particle && said.get(end + 1).is_none_or(|next| AFTER.contains(&next.as_str()))
-        })
+        (at + 2..said.len().min(at + 5))
+            .any(|end| said[end] == *particle && said.get(end + 1).is_none_or(|next| AFTER.contains(&next.as_str())))
     })
 }
 
 /// A request's words up to where it says what for (`to`, `for`, `so`, `because`): "need a spade to dig sand" asks
 /// for a spade. Wanting or needing *to* do something is not a purpose: "i want to craft a pickaxe" asks to craft.
 fn main_clause(said: &[String]) -> Vec<String> {
-    const WISHES: [&str; 12] = ["want", "wanna", "need", "needs", "have", "has", "got", "going", "try", "like", "able", "plan"];
+    const WISHES: [&str; 12] =
+        ["want", "wanna", "need", "needs", "have", "has", "got", "going", "try", "like", "able", "plan"];
     let mut main: Vec<String> = Vec::with_capacity(said.len());
     for word in said {
         match word.as_str() {
@@ -271,7 +272,10 @@ mod tests {
         assert_eq!(actions("i want to mine iron"), ["mine"], "wanting to mine asks to mine");
         assert_eq!(actions("need a spade to dig sand"), actions("get"), "digging is what the spade is for");
         assert!(actions("find diamonds").contains(&"mine") && !actions("find diamonds").contains(&"craft"));
-        assert!(actions("get me some wood").contains(&"craft") && !actions("get me some wood").contains(&"wear"), "get asks for what makes things");
+        assert!(
+            actions("get me some wood").contains(&"craft") && !actions("get me some wood").contains(&"wear"),
+            "get asks for what makes things"
+        );
         assert!(actions("remake").is_empty(), "whole words only");
         assert_eq!(action_of("craftIronPickaxe"), "craft");
         assert_eq!(action_of("mine_wood_log"), "mine");

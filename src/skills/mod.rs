@@ -22,8 +22,8 @@ pub use embed::{EmbedError, Embedder, FETCH_COMMAND, MODEL_ID};
 pub use index::{INDEX_DIR, SkillIndex, SyncReport, cosine_index, read_manifest};
 use parking_lot::{Mutex, RwLock};
 use rhai::AST;
-pub use store::{Skill, call_args, skill_name, utc_now, valid_name, write_atomically};
 use store::ReadError;
+pub use store::{Skill, call_args, skill_name, utc_now, valid_name, write_atomically};
 pub use text::{ParamKind, SkillMeta, clean_description, indexed_description, search_text};
 use text::{free_name, rename_identifier};
 
@@ -50,12 +50,24 @@ pub enum SkillError {
 /// What loading or reloading did, for the log and for owners in chat.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum SkillEvent {
-    Loaded { name: String },
-    Removed { name: String },
+    Loaded {
+        name: String,
+    },
+    Removed {
+        name: String,
+    },
     /// Loaded, but its description is longer than the index takes: the index embeds the start of it.
-    Trimmed { name: String, reason: String },
+    Trimmed {
+        name: String,
+        reason: String,
+    },
     /// `kept` is true when an earlier good version stays in use.
-    Failed { file: String, line: Option<usize>, message: String, kept: bool },
+    Failed {
+        file: String,
+        line: Option<usize>,
+        message: String,
+        kept: bool,
+    },
 }
 
 impl SkillEvent {
@@ -146,7 +158,10 @@ enum Search {
     Off(String),
     /// Loaded by the first search that needs it, from this models folder.
     Lazy(PathBuf),
-    Ready { embedder: Arc<Embedder>, index: Mutex<SkillIndex> },
+    Ready {
+        embedder: Arc<Embedder>,
+        index: Mutex<SkillIndex>,
+    },
 }
 
 pub struct SkillLibrary {
@@ -309,10 +324,7 @@ impl SkillLibrary {
             if mode == SearchMode::Hybrid { loaded.lexical.asked(query) } else { Vec::new() }
         };
         let fused = rank(&lists, &asked, k);
-        Ok(fused
-            .into_iter()
-            .filter_map(|(name, score)| Some(Match { skill: self.get(&name)?, score }))
-            .collect())
+        Ok(fused.into_iter().filter_map(|(name, score)| Some(Match { skill: self.get(&name)?, score })).collect())
     }
 
     /// The embedding model search uses (loading it first if search is lazy), for other text to embed alike.
@@ -355,15 +367,20 @@ impl SkillLibrary {
             (None, _) => (new.name.clone(), new.code.clone(), 1),
             (Some(old), OnCollision::Replace) => (new.name.clone(), new.code.clone(), old.meta.version + 1),
             (Some(_), OnCollision::KeepBoth) => {
-                let name = free_name(&new.name, |candidate| self.get(candidate).is_some() || self.dir.join(format!("{candidate}.rhai")).exists());
+                let name = free_name(&new.name, |candidate| {
+                    self.get(candidate).is_some() || self.dir.join(format!("{candidate}.rhai")).exists()
+                });
                 let code = rename_identifier(&new.code, &new.name, &name);
                 (name, code, 1)
             }
         };
         // As the file will hold it, so the watcher sees our own write as nothing new.
         let code = format!("{}\n", code.trim_end());
-        let (functions, params) = store::compile(&name, &code)
-            .map_err(|(reason, line)| SkillError::Compile { name: new.name.clone(), line, reason })?;
+        let (functions, params) = store::compile(&name, &code).map_err(|(reason, line)| SkillError::Compile {
+            name: new.name.clone(),
+            line,
+            reason,
+        })?;
         let meta = SkillMeta { description, task: new.task.trim().to_owned(), created: store::utc_now(), version };
         let skill = Arc::new(Skill { name, code, meta, params, functions });
         store::write(&self.dir, &skill)?;
@@ -414,7 +431,12 @@ impl SkillLibrary {
                 self.get(&name)?;
                 match self.uninstall(&name) {
                     Ok(()) => Some(SkillEvent::Removed { name }),
-                    Err(err) => Some(SkillEvent::Failed { file: format!("{name}.rhai"), line: None, message: err.to_string(), kept: false }),
+                    Err(err) => Some(SkillEvent::Failed {
+                        file: format!("{name}.rhai"),
+                        line: None,
+                        message: err.to_string(),
+                        kept: false,
+                    }),
                 }
             }
             Err(ReadError::Invalid { file, line, reason }) => {

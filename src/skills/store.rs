@@ -92,13 +92,17 @@ pub fn read(dir: &Path, name: &str) -> Result<Skill, ReadError> {
     };
     let meta_text = std::fs::read_to_string(&meta_path).map_err(|err| {
         let reason = match err.kind() {
-            std::io::ErrorKind::NotFound => "it is missing: every skill needs NAME.json with its description".to_owned(),
+            std::io::ErrorKind::NotFound => {
+                "it is missing: every skill needs NAME.json with its description".to_owned()
+            }
             _ => err.to_string(),
         };
         ReadError::invalid(&meta_path, reason, None)
     })?;
-    let meta = super::text::parse_meta(&meta_text).map_err(|(reason, line)| ReadError::invalid(&meta_path, reason, line))?;
-    let (functions, params) = compile(name, &code).map_err(|(reason, line)| ReadError::invalid(&code_path, reason, line))?;
+    let meta =
+        super::text::parse_meta(&meta_text).map_err(|(reason, line)| ReadError::invalid(&meta_path, reason, line))?;
+    let (functions, params) =
+        compile(name, &code).map_err(|(reason, line)| ReadError::invalid(&code_path, reason, line))?;
     Ok(Skill { name: name.to_owned(), code, meta, params, functions })
 }
 
@@ -107,7 +111,11 @@ pub fn read(dir: &Path, name: &str) -> Result<Skill, ReadError> {
 pub enum ReadError {
     /// Its code file does not exist (any more).
     Gone,
-    Invalid { file: String, line: Option<usize>, reason: String },
+    Invalid {
+        file: String,
+        line: Option<usize>,
+        reason: String,
+    },
 }
 
 impl ReadError {
@@ -216,7 +224,11 @@ mod tests {
         let (kept, why) = indexed_description("A b. C d. E f. G h. I j. K l. M n. O p.");
         assert_eq!(kept, "A b. C d. E f. G h. I j. K l.");
         assert!(why.unwrap().contains("more than 6 sentences"));
-        assert_eq!(indexed_description("Uses v1.5 of it. Version 2.0 too.").1, None, "a dot inside a word ends nothing");
+        assert_eq!(
+            indexed_description("Uses v1.5 of it. Version 2.0 too.").1,
+            None,
+            "a dot inside a word ends nothing"
+        );
         let (kept, why) = indexed_description(&"wörd ".repeat(200));
         assert!(kept.chars().count() <= MAX_DESCRIPTION && !kept.ends_with(' '), "{kept}");
         assert!(why.unwrap().contains("longer than 600"));
@@ -269,6 +281,10 @@ mod tests {
         assert!(call_args(&mine, &two("Oak_Log", "1")).unwrap_err().contains("Minecraft id"));
         assert!(call_args(&mine, &two("minecraft:oak_log", "1")).is_ok());
         let walk = skill("fn walkTo(x, y, z) { }", "walkTo");
-        assert!(call_args(&walk, &["1".into(), "up".into(), "3".into()]).unwrap_err().contains("walkTo's y must be a whole number"));
+        assert!(
+            call_args(&walk, &["1".into(), "up".into(), "3".into()])
+                .unwrap_err()
+                .contains("walkTo's y must be a whole number")
+        );
     }
 }

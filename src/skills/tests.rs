@@ -132,14 +132,22 @@ fn search_evaluation_over_the_starter_library() {
             if mode == SearchMode::Hybrid {
                 eprintln!("not first:\n{}", misses.join("\n"));
                 if set == "skill_questions.tsv" {
-                    assert!(questions.len() >= 60 && library.len() >= 50, "{} questions over {} skills", questions.len(), library.len());
+                    assert!(
+                        questions.len() >= 60 && library.len() >= 50,
+                        "{} questions over {} skills",
+                        questions.len(),
+                        library.len()
+                    );
                     fused = Some(figures);
                 }
             }
         }
     }
     let (top1, top5, mrr) = fused.unwrap();
-    assert!(top1 >= EVAL_FLOOR.0 && top5 >= EVAL_FLOOR.1 && mrr >= EVAL_FLOOR.2, "search got worse than {EVAL_FLOOR:?}");
+    assert!(
+        top1 >= EVAL_FLOOR.0 && top5 >= EVAL_FLOOR.1 && mrr >= EVAL_FLOOR.2,
+        "search got worse than {EVAL_FLOOR:?}"
+    );
 }
 
 /// Top-1, top-5 and MRR over `questions`, and the questions whose skill did not come first.
@@ -154,7 +162,10 @@ fn evaluate(library: &SkillLibrary, questions: &[(&str, &str)], mode: SearchMode
         top5 += usize::from(rank <= 5);
         reciprocal += 1.0 / rank as f64;
         if rank > 1 {
-            misses.push(format!("  {question:?}: {skill} ranked {rank}, after {}", names(&found[..3.min(found.len())]).join(", ")));
+            misses.push(format!(
+                "  {question:?}: {skill} ranked {rank}, after {}",
+                names(&found[..3.min(found.len())]).join(", ")
+            ));
         }
     }
     let n = questions.len() as f64;
@@ -225,11 +236,15 @@ fn torn_and_invalid_skill_files_are_reported_and_skipped() {
 
     let (library, events) = SkillLibrary::open(&dir);
     assert_eq!(library.list().iter().map(|s| s.name.as_str()).collect::<Vec<_>>(), ["good"]);
-    let failed: Vec<String> = events.iter().filter(|e| matches!(e, SkillEvent::Failed { .. })).map(|e| e.to_string()).collect();
+    let failed: Vec<String> =
+        events.iter().filter(|e| matches!(e, SkillEvent::Failed { .. })).map(|e| e.to_string()).collect();
     assert_eq!(failed.len(), 4, "{failed:#?}");
     assert!(failed.iter().any(|f| f.starts_with("skills/torn.json line 1: not valid skill metadata")), "{failed:#?}");
     assert!(failed.iter().any(|f| f.starts_with("skills/broken.rhai line 2:")), "{failed:#?}");
-    assert!(failed.iter().any(|f| f.contains("misnamed.rhai: it defines no fn misnamed (functions found: other)")), "{failed:#?}");
+    assert!(
+        failed.iter().any(|f| f.contains("misnamed.rhai: it defines no fn misnamed (functions found: other)")),
+        "{failed:#?}"
+    );
     assert!(failed.iter().any(|f| f.contains("lonely.json: it is missing")), "{failed:#?}");
 }
 
@@ -238,10 +253,13 @@ fn add_keeps_both_on_a_collision_unless_replacing() {
     let dir = temp_dir("add");
     let (library, _) = SkillLibrary::open(&dir);
     library.enable_search_with(embedder()).unwrap();
-    let first = library.add(skill("dig", "fn dig(n) { if n > 0 { dig(n - 1) } else { 1 } }", "Digs down."), OnCollision::KeepBoth).unwrap();
+    let first = library
+        .add(skill("dig", "fn dig(n) { if n > 0 { dig(n - 1) } else { 1 } }", "Digs down."), OnCollision::KeepBoth)
+        .unwrap();
     assert_eq!((first.name.as_str(), first.meta.version), ("dig", 1));
-    let second =
-        library.add(skill("dig", "fn dig(n) { if n > 0 { dig(n - 1) } else { 2 } }", "Digs a tunnel."), OnCollision::KeepBoth).unwrap();
+    let second = library
+        .add(skill("dig", "fn dig(n) { if n > 0 { dig(n - 1) } else { 2 } }", "Digs a tunnel."), OnCollision::KeepBoth)
+        .unwrap();
     assert_eq!(second.name, "digV2");
     assert!(second.code.contains("fn digV2(n)") && second.code.contains("digV2(n - 1)"), "{}", second.code);
     assert!(dir.join("digV2.rhai").is_file() && dir.join("digV2.json").is_file());
@@ -261,7 +279,8 @@ fn add_keeps_both_on_a_collision_unless_replacing() {
     // Bad input is refused with the reason, and nothing is written.
     let err = library.add(skill("bad", "fn bad() {\n  let = ;\n}", "Bad."), OnCollision::KeepBoth).unwrap_err();
     assert!(err.to_string().starts_with("skill bad does not compile (line 2)"), "{err}");
-    let err = library.add(skill("mineBlock", "fn mineBlock() {}", "Hides a primitive."), OnCollision::KeepBoth).unwrap_err();
+    let err =
+        library.add(skill("mineBlock", "fn mineBlock() {}", "Hides a primitive."), OnCollision::KeepBoth).unwrap_err();
     assert!(err.to_string().contains("taken by Wayfarer"), "{err}");
     let err = library.add(skill("quiet", "fn quiet() {}", "  "), OnCollision::KeepBoth).unwrap_err();
     assert!(err.to_string().contains("description is empty"), "{err}");
@@ -273,15 +292,25 @@ fn an_edited_skill_is_reloaded_and_re_embedded() {
     let dir = temp_dir("reload");
     let (library, _) = SkillLibrary::open(&dir);
     library.enable_search_with(embedder()).unwrap();
-    library.add(skill("fish", "fn fish() { 1 }", "Catches fish with a fishing rod at the nearest water."), OnCollision::KeepBoth).unwrap();
-    library.add(skill("farm", "fn farm() { 1 }", "Plants wheat seeds on tilled farmland."), OnCollision::KeepBoth).unwrap();
+    library
+        .add(
+            skill("fish", "fn fish() { 1 }", "Catches fish with a fishing rod at the nearest water."),
+            OnCollision::KeepBoth,
+        )
+        .unwrap();
+    library
+        .add(skill("farm", "fn farm() { 1 }", "Plants wheat seeds on tilled farmland."), OnCollision::KeepBoth)
+        .unwrap();
     assert_eq!(names(&library.retrieve("go fishing", 1).unwrap()), ["fish"]);
 
     // Our own write, seen again (as a watcher would), is nothing new.
     assert_eq!(library.reload(&dir.join("fish.json")), None);
     // The owner edits the metadata by hand: the skill now harvests wheat.
     let json = std::fs::read_to_string(dir.join("fish.json")).unwrap();
-    let edited = json.replace("Catches fish with a fishing rod at the nearest water.", "Harvests ripe wheat and replants the seeds.");
+    let edited = json.replace(
+        "Catches fish with a fishing rod at the nearest water.",
+        "Harvests ripe wheat and replants the seeds.",
+    );
     std::fs::write(dir.join("fish.json"), edited).unwrap();
     assert_eq!(library.reload(&dir.join("fish.json")), Some(SkillEvent::Loaded { name: "fish".into() }));
     assert_eq!(names(&library.retrieve("harvest the wheat", 1).unwrap()), ["fish"]);
@@ -335,8 +364,15 @@ impl Host for Carrying {
 fn skills_call_skills_through_the_shared_library() {
     let dir = temp_dir("calls");
     let (library, _) = SkillLibrary::open(&dir);
-    library.add(skill("stock", "fn stock(item) { inventoryCount(item) }", "Counts an item."), OnCollision::KeepBoth).unwrap();
-    library.add(skill("enough", "fn enough(item, n) { stock(item) >= n }", "Whether enough is carried."), OnCollision::KeepBoth).unwrap();
+    library
+        .add(skill("stock", "fn stock(item) { inventoryCount(item) }", "Counts an item."), OnCollision::KeepBoth)
+        .unwrap();
+    library
+        .add(
+            skill("enough", "fn enough(item, n) { stock(item) >= n }", "Whether enough is carried."),
+            OnCollision::KeepBoth,
+        )
+        .unwrap();
     let caller = library.get("enough").unwrap();
     let args = call_args(&caller, &["cobblestone".into(), "3".into()]).unwrap();
     let job = runner::Job {

@@ -94,7 +94,10 @@ pub fn clean_description(description: &str) -> Result<String, String> {
         return Err("the description is empty".to_owned());
     }
     if line.chars().count() > MAX_DESCRIPTION {
-        return Err(format!("the description is {} characters long; keep it under {MAX_DESCRIPTION}", line.chars().count()));
+        return Err(format!(
+            "the description is {} characters long; keep it under {MAX_DESCRIPTION}",
+            line.chars().count()
+        ));
     }
     let sentences = line.split_terminator(['.', '!', '?']).filter(|s| !s.trim().is_empty()).count();
     if sentences > MAX_SENTENCES {
@@ -226,4 +229,3 @@ fn owner_value(word: &str) -> rhai::Dynamic {
         }
     }
 }
-

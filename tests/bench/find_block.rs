@@ -178,7 +178,10 @@ fn main() {
          {ROUNDS} calls per block per seed ({MINEFLAYER_ROUNDS} for Mineflayer), in ms",
         seeds_text.join(", ")
     );
-    println!("{:<16} {:>20} {:>8} {:>22} {:>8}", "block", "Wayfarer p50 / p95", "found", "Mineflayer p50 / p95", "found");
+    println!(
+        "{:<16} {:>20} {:>8} {:>22} {:>8}",
+        "block", "Wayfarer p50 / p95", "found", "Mineflayer p50 / p95", "found"
+    );
     let pair = |t: &[f64]| format!("{:.2} / {:.2}", percentile(t, 0.5), percentile(t, 0.95));
     for (ours, theirs) in ours.iter().zip(&theirs) {
         let found = |b: &Block| format!("{}/{}", b.found_in, seeds.len());
@@ -193,7 +196,9 @@ fn main() {
     }
     let all: Vec<f64> = ours.iter().flat_map(|b| b.times.iter().copied()).collect();
     println!("{:<16} {:>20}", "all blocks", pair(&all));
-    println!("longest gap between two of the bot's game ticks while it searched: {longest_gap:.0} ms (ticks are 50 ms)");
+    println!(
+        "longest gap between two of the bot's game ticks while it searched: {longest_gap:.0} ms (ticks are 50 ms)"
+    );
     // The bot's connection and the swarm run on threads of their own; leave without waiting for them.
     std::process::exit(0);
 }

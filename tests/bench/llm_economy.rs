@@ -124,7 +124,10 @@ async fn fifty_bots(requests_per_minute: Option<u32>, per_bot: usize) -> (f64, u
 fn main() {
     let runtime = tokio::runtime::Runtime::new().unwrap();
 
-    eprintln!("1. the scripted learning run, reply cache cold then warm ({} ms a scripted answer)", LATENCY.as_millis());
+    eprintln!(
+        "1. the scripted learning run, reply cache cold then warm ({} ms a scripted answer)",
+        LATENCY.as_millis()
+    );
     let endpoint = runtime.block_on(FakeEndpoint::start()).unwrap();
     endpoint.respond_with(answer);
     endpoint.set_latency(LATENCY);
@@ -143,7 +146,10 @@ fn main() {
             let before = last_user_message(c);
             before.lines().zip(asked.lines()).find(|(a, b)| a != b).map(|(a, b)| format!("{a:?} then {b:?}"))
         });
-        eprintln!("   warm miss ({kind}…): {}", differs.unwrap_or_else(|| "no request of its kind in the cold run".to_owned()));
+        eprintln!(
+            "   warm miss ({kind}…): {}",
+            differs.unwrap_or_else(|| "no request of its kind in the cold run".to_owned())
+        );
     }
 
     eprintln!("2. fifty bots asking at once (4 calls each)");
@@ -161,5 +167,8 @@ fn main() {
     println!("|---|---|---|");
     println!("| {configured} per minute configured | {limited:.0} | {limited_peak} requests |");
     println!("| none | {unlimited:.0} | {unlimited_peak} requests |");
-    assert!(limited <= f64::from(configured) * 1.02, "the limiter let {limited:.0} a minute through, configured {configured}");
+    assert!(
+        limited <= f64::from(configured) * 1.02,
+        "the limiter let {limited:.0} a minute through, configured {configured}"
+    );
 }

@@ -42,34 +42,68 @@ fn embedder() -> Arc<Embedder> {
 fn memory(i: usize) -> NewMemory {
     const PLAYERS: [&str; 6] = ["Alex", "Steve", "Maya", "Ravi", "Kofi", "Lena"];
     const SAID: [&str; 10] = [
-        "can you bring me some iron", "the creepers are bad tonight", "let's build a house by the lake", "good morning",
-        "I need wood for the bridge", "where did you put the coal", "watch out, there is lava below", "nice work",
-        "we should farm wheat", "meet me at the village",
+        "can you bring me some iron",
+        "the creepers are bad tonight",
+        "let's build a house by the lake",
+        "good morning",
+        "I need wood for the bridge",
+        "where did you put the coal",
+        "watch out, there is lava below",
+        "nice work",
+        "we should farm wheat",
+        "meet me at the village",
     ];
-    const BLOCKS: [&str; 8] = ["coal_ore", "iron_ore", "copper_ore", "gold_ore", "deepslate_iron_ore", "diamond_ore", "crafting_table", "furnace"];
-    const ITEMS: [&str; 8] = ["coal", "cobblestone", "oak_log", "bread", "iron_ingot", "torch", "wheat_seeds", "string"];
+    const BLOCKS: [&str; 8] = [
+        "coal_ore",
+        "iron_ore",
+        "copper_ore",
+        "gold_ore",
+        "deepslate_iron_ore",
+        "diamond_ore",
+        "crafting_table",
+        "furnace",
+    ];
+    const ITEMS: [&str; 8] =
+        ["coal", "cobblestone", "oak_log", "bread", "iron_ingot", "torch", "wheat_seeds", "string"];
     const MOBS: [&str; 4] = ["zombie", "skeleton", "spider", "creeper"];
-    const TASKS: [&str; 6] = ["Mine 3 oak_log", "Craft 1 stone_pickaxe", "Smelt 4 iron_ingot", "Kill 1 cow", "Craft 8 torch", "Mine 10 cobblestone"];
+    const TASKS: [&str; 6] = [
+        "Mine 3 oak_log",
+        "Craft 1 stone_pickaxe",
+        "Smelt 4 iron_ingot",
+        "Kill 1 cow",
+        "Craft 8 torch",
+        "Mine 10 cobblestone",
+    ];
     // Each memory in an area of its own (17 blocks apart on a 317-wide grid), so none replaces another.
     let pos = [(i as i32 % 317) * 17 - 2700, 12 + (i as i32 * 13) % 60, (i as i32 / 317) * 17 - 2700];
     let player = PLAYERS[i % PLAYERS.len()];
     let at = format!("{} {} {}", pos[0], pos[1], pos[2]);
     match i % 7 {
-        0 | 1 => NewMemory::new(format!("{player} said: {} ({i})", SAID[(i / 7) % SAID.len()]), Subject::Heard { from: player.into() }),
+        0 | 1 => NewMemory::new(
+            format!("{player} said: {} ({i})", SAID[(i / 7) % SAID.len()]),
+            Subject::Heard { from: player.into() },
+        ),
         2 => {
             let block = BLOCKS[(i / 7) % BLOCKS.len()];
-            NewMemory::new(format!("I found {} {block} at {at}", 1 + i % 5), Subject::Seen { block: block.into(), count: 1 + (i % 5) as u32 })
-                .at(pos, Some("minecraft:forest".into()))
+            NewMemory::new(
+                format!("I found {} {block} at {at}", 1 + i % 5),
+                Subject::Seen { block: block.into(), count: 1 + (i % 5) as u32 },
+            )
+            .at(pos, Some("minecraft:forest".into()))
         }
         3 => {
             let (a, b) = (ITEMS[(i / 7) % ITEMS.len()], ITEMS[(i / 11) % ITEMS.len()]);
             let items = [(a.to_owned(), 1 + (i % 30) as u32), (b.to_owned(), 2)].into_iter().collect();
-            NewMemory::new(format!("the chest at {at} holds {} {a}, 2 {b}", 1 + i % 30), Subject::Chest { items }).at(pos, None)
+            NewMemory::new(format!("the chest at {at} holds {} {a}, 2 {b}", 1 + i % 30), Subject::Chest { items })
+                .at(pos, None)
         }
         4 => NewMemory::new(format!("I met {player} at {at}"), Subject::Met { player: format!("{player}{i}") }),
         5 => {
             let mob = MOBS[(i / 7) % MOBS.len()];
-            NewMemory::new(format!("a {mob} hurt me at {at} (health {}/20)", 4 + i % 15), Subject::Hurt { by: mob.into() })
+            NewMemory::new(
+                format!("a {mob} hurt me at {at} (health {}/20)", 4 + i % 15),
+                Subject::Hurt { by: mob.into() },
+            )
         }
         _ => {
             let task = TASKS[(i / 7) % TASKS.len()];
@@ -98,11 +132,22 @@ fn recall_at_scale() {
     let started = Instant::now();
     let report = stream.attach(embedder.clone()).unwrap();
     let indexed = started.elapsed().as_secs_f64();
-    eprintln!("{live} memories ({} replaced as newer ones came) logged in {logged:.1} s; index built in {indexed:.0} s ({report})", MEMORIES - live);
+    eprintln!(
+        "{live} memories ({} replaced as newer ones came) logged in {logged:.1} s; index built in {indexed:.0} s ({report})",
+        MEMORIES - live
+    );
     let now = MEMORIES as u64 * 200;
     let questions = [
-        "where is iron ore", "who asked me for help", "is there coal in a chest", "what hurt me", "where is a furnace",
-        "what did Maya want", "diamonds", "which tasks failed", "is it dangerous at night", "where can I get bread",
+        "where is iron ore",
+        "who asked me for help",
+        "is there coal in a chest",
+        "what hurt me",
+        "where is a furnace",
+        "what did Maya want",
+        "diamonds",
+        "which tasks failed",
+        "is it dangerous at night",
+        "where can I get bread",
     ];
     let ids: Vec<u64> = stream.memories().map(|m| m.id).collect();
     let vectors: Vec<Vec<f32>> = ids.iter().map(|id| stream.vector(*id).expect("every memory is indexed")).collect();
@@ -150,7 +195,11 @@ fn recall_at_scale() {
         percentile(&every, 0.5),
         percentile(&every, 0.95)
     );
-    println!("\nLog {:.1} MB ({:.0} bytes a memory), index build from the log {indexed:.0} s", stream.log_bytes() as f64 / 1e6, stream.log_bytes() as f64 / MEMORIES as f64);
+    println!(
+        "\nLog {:.1} MB ({:.0} bytes a memory), index build from the log {indexed:.0} s",
+        stream.log_bytes() as f64 / 1e6,
+        stream.log_bytes() as f64 / MEMORIES as f64
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -158,13 +207,15 @@ fn recall_at_scale() {
 fn memory_answers(request: &Value) -> String {
     let prompt = last_user_message(request);
     if prompt.contains("Rate each numbered memory") {
-        let count = prompt.lines().filter(|l| l.split_once(". ").is_some_and(|(n, _)| n.parse::<usize>().is_ok())).count();
+        let count =
+            prompt.lines().filter(|l| l.split_once(". ").is_some_and(|(n, _)| n.parse::<usize>().is_ok())).count();
         let ratings: Vec<String> = (0..count).map(|i| (2 + i % 5).to_string()).collect();
         format!("[{}]", ratings.join(", "))
     } else if prompt.contains("most salient high-level questions") {
         "1. What does Alice want from me?\n2. Where are the resources?\n3. What is dangerous here?".to_owned()
     } else if prompt.contains("high-level insights") {
-        "Alice keeps asking for wood and stone (because of 1, 2)\nThe forest by spawn has what I need (because of 3)".to_owned()
+        "Alice keeps asking for wood and stone (because of 1, 2)\nThe forest by spawn has what I need (because of 3)"
+            .to_owned()
     } else {
         "I am not sure.".to_owned()
     }
@@ -178,17 +229,34 @@ fn play_for_a_while(minutes: u64) {
     let (sx, sz) = world.spawn_column();
     world.add_player("Alice", [sx as f64 + 2.5, world.ground_y(sx + 2, sz + 2) as f64, sz as f64 + 2.5]);
     let checkpoint = ScriptDir::new("bench-memory-play", &[]);
-    let bot = Bot::start(&world.address(), &[
-        "--username", "Pip", "--owner", "Alice", "--llm-url", &endpoint.base_url(), "--checkpoint", checkpoint.path(),
-    ]);
+    let bot = Bot::start(
+        &world.address(),
+        &[
+            "--username",
+            "Pip",
+            "--owner",
+            "Alice",
+            "--llm-url",
+            &endpoint.base_url(),
+            "--checkpoint",
+            checkpoint.path(),
+        ],
+    );
     bot.expect_log("Pip spawned at", Duration::from_secs(60));
     // Goals that each take work, the counts growing every round so none is done already; between goals the owner
     // chats and the bot stands idle for a while, as a bot beside a player does.
-    let goals = ["get {} logs", "craft a stone pickaxe", "get {} cobblestone", "get {} coal", "craft a furnace", "get {} dirt"];
+    let goals =
+        ["get {} logs", "craft a stone pickaxe", "get {} cobblestone", "get {} coal", "craft a furnace", "get {} dirt"];
     let base = [6, 1, 8, 4, 1, 16];
     let talk = [
-        "good morning Pip", "could you build us a shelter later?", "I saw a cave to the east", "the sun is nice today",
-        "watch out for creepers at night", "we need more torches", "thanks for the wood", "I'm going fishing",
+        "good morning Pip",
+        "could you build us a shelter later?",
+        "I saw a cave to the east",
+        "the sun is nice today",
+        "watch out for creepers at night",
+        "we need more torches",
+        "thanks for the wood",
+        "I'm going fishing",
     ];
     let started = Instant::now();
     let limit = Duration::from_secs(minutes * 60);
@@ -214,7 +282,8 @@ fn play_for_a_while(minutes: u64) {
             }
             if ended_at.is_none()
                 && world.chat_since(from).iter().any(|l| {
-                    l.starts_with(&format!("<Pip> I succeeded in task: {goal}")) || l.starts_with(&format!("<Pip> I failed task: {goal}"))
+                    l.starts_with(&format!("<Pip> I succeeded in task: {goal}"))
+                        || l.starts_with(&format!("<Pip> I failed task: {goal}"))
                 })
             {
                 ended_at = Some(Instant::now());
@@ -227,12 +296,14 @@ fn play_for_a_while(minutes: u64) {
     }
     let played = started.elapsed().as_secs_f64() / 3600.0;
     drop(bot);
-    let log = std::fs::read_to_string(checkpoint.0.join("Pip").join("memory").join("memories.jsonl")).unwrap_or_default();
+    let log =
+        std::fs::read_to_string(checkpoint.0.join("Pip").join("memory").join("memories.jsonl")).unwrap_or_default();
     let added = log.lines().filter(|l| l.starts_with("{\"add\"")).count();
     let insights = log.lines().filter(|l| l.starts_with("{\"add\"") && l.contains("\"type\":\"insight\"")).count();
     let requests = endpoint.requests();
     let of = |needle: &str| requests.iter().filter(|r| last_user_message(r).contains(needle)).count();
-    let (rating, questions, insight_calls) = (of("Rate each numbered memory"), of("most salient high-level questions"), of("high-level insights"));
+    let (rating, questions, insight_calls) =
+        (of("Rate each numbered memory"), of("most salient high-level questions"), of("high-level insights"));
     let per_hour = |n: f64| n / played;
     println!(
         "\nAn hour of play, from {:.0} minutes in a natural world (seed {PLAY_SEED}): {done} goals ended, {said} chat lines from the owner, {} s idle after each goal\n",

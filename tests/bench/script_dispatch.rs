@@ -6,10 +6,7 @@ use std::{sync::Arc, time::Duration};
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use rhai::Dynamic;
-use wayfarer::script::{
-    ChannelHost, Host, Job, Limits, StopFlag, Vec3, bindings,
-    build_engine, RunBounds,
-};
+use wayfarer::script::{ChannelHost, Host, Job, Limits, RunBounds, StopFlag, Vec3, bindings, build_engine};
 
 /// An async side that answers `position()` at once, on a tokio runtime like the bot's.
 fn channel_host(runtime: &tokio::runtime::Runtime) -> Arc<dyn Host> {
@@ -40,7 +37,9 @@ fn dispatch(c: &mut Criterion) {
     group.bench_function("primitive call, script -> async side -> script", |b| {
         b.iter(|| engine.eval_ast::<Dynamic>(&primitive).unwrap())
     });
-    group.bench_function("plain Rhai function call (baseline)", |b| b.iter(|| engine.eval_ast::<Dynamic>(&local).unwrap()));
+    group.bench_function("plain Rhai function call (baseline)", |b| {
+        b.iter(|| engine.eval_ast::<Dynamic>(&local).unwrap())
+    });
     group.bench_function("build a sandboxed engine with every function", |b| {
         let host = channel_host(&runtime);
         b.iter(|| engine_with(host.clone()))

@@ -8,21 +8,56 @@ use criterion::{BenchmarkId, Criterion, Throughput, black_box};
 use wayfarer::skills::{CANDIDATES, Embedder, SkillIndex, default_models_dir, lexical::Lexical, rank};
 
 const SIZES: [usize; 3] = [100, 1_000, 10_000];
-const QUERIES: [&str; 6] =
-    ["get some wood", "make a stone pick", "cook iron", "kill a zombie at night", "fill a chest with wheat", "build a shelter"];
+const QUERIES: [&str; 6] = [
+    "get some wood",
+    "make a stone pick",
+    "cook iron",
+    "kill a zombie at night",
+    "fill a chest with wheat",
+    "build a shelter",
+];
 
 /// Synthetic but varied skill descriptions, like the ones a long learning run writes.
 fn descriptions(n: usize) -> BTreeMap<String, String> {
     const VERBS: [&str; 8] = ["Mines", "Crafts", "Smelts", "Collects", "Places", "Kills", "Cooks", "Deposits"];
     const THINGS: [&str; 25] = [
-        "oak logs", "birch planks", "sticks", "a crafting table", "a wooden pickaxe", "cobblestone", "a stone sword",
-        "a furnace", "iron ore", "iron ingots", "coal", "a bucket", "wheat", "bread", "a zombie", "a skeleton", "a cow",
-        "leather", "a chest", "torches", "sand", "glass", "a shield", "diamonds", "an iron chestplate",
+        "oak logs",
+        "birch planks",
+        "sticks",
+        "a crafting table",
+        "a wooden pickaxe",
+        "cobblestone",
+        "a stone sword",
+        "a furnace",
+        "iron ore",
+        "iron ingots",
+        "coal",
+        "a bucket",
+        "wheat",
+        "bread",
+        "a zombie",
+        "a skeleton",
+        "a cow",
+        "leather",
+        "a chest",
+        "torches",
+        "sand",
+        "glass",
+        "a shield",
+        "diamonds",
+        "an iron chestplate",
     ];
     const HOW: [&str; 10] = [
-        "near the bot", "from the nearest chest", "at a crafting table", "in a furnace with coal", "before night falls",
-        "while keeping food above half", "exploring north until found", "with the best tool carried",
-        "and returns the count", "then stores the surplus",
+        "near the bot",
+        "from the nearest chest",
+        "at a crafting table",
+        "in a furnace with coal",
+        "before night falls",
+        "while keeping food above half",
+        "exploring north until found",
+        "with the best tool carried",
+        "and returns the count",
+        "then stores the surplus",
     ];
     (0..n)
         .map(|i| {
@@ -111,7 +146,9 @@ fn main() {
     group.finish();
     let _ = std::fs::remove_dir_all(&dir);
 
-    println!("\nquery latency (embed, both searches, fusion, top 5), 300 queries each; the words half alone beside it:");
+    println!(
+        "\nquery latency (embed, both searches, fusion, top 5), 300 queries each; the words half alone beside it:"
+    );
     println!("{:>8}  {:>8}  {:>8}  {:>14}", "skills", "p50 ms", "p95 ms", "BM25 p50 ms");
     for (n, index, lexical) in &indexes {
         let mut times: Vec<f64> = (0..300)
@@ -130,7 +167,12 @@ fn main() {
             .collect();
         times.sort_by(f64::total_cmp);
         words.sort_by(f64::total_cmp);
-        println!("{n:>8}  {:>8.2}  {:>8.2}  {:>14.3}", times[times.len() / 2], times[times.len() * 95 / 100], words[words.len() / 2]);
+        println!(
+            "{n:>8}  {:>8.2}  {:>8.2}  {:>14.3}",
+            times[times.len() / 2],
+            times[times.len() * 95 / 100],
+            words[words.len() / 2]
+        );
     }
     criterion.final_summary();
 }

@@ -64,9 +64,14 @@ fn holding(world: &World, player: &str) -> (u64, u64) {
 fn ending(world: &World, from: usize, who: &str, endings: &[&str]) -> String {
     world
         .wait_event(from, LIMIT, |e| {
-            e["event"] == "chat" && e["from"] == who && e["text"].as_str().is_some_and(|t| endings.iter().any(|x| t.starts_with(x)))
+            e["event"] == "chat"
+                && e["from"] == who
+                && e["text"].as_str().is_some_and(|t| endings.iter().any(|x| t.starts_with(x)))
         })
-        .map_or_else(|| format!("nothing within {} s", LIMIT.as_secs()), |e| e["text"].as_str().unwrap_or("").to_owned())
+        .map_or_else(
+            || format!("nothing within {} s", LIMIT.as_secs()),
+            |e| e["text"].as_str().unwrap_or("").to_owned(),
+        )
 }
 
 fn bots_lines(world: &World, from: usize, prefix: &str) -> usize {
@@ -75,12 +80,14 @@ fn bots_lines(world: &World, from: usize, prefix: &str) -> usize {
 
 fn single(seed: u64, endpoint: &FakeEndpoint) -> Run {
     let world = world(seed);
-    let bot = Bot::start(&world.address(), &["--username", "Solo", "--owner", "Alice", "--llm-url", &endpoint.base_url()]);
+    let bot =
+        Bot::start(&world.address(), &["--username", "Solo", "--owner", "Alice", "--llm-url", &endpoint.base_url()]);
     bot.expect_log("Solo spawned at", Duration::from_secs(60));
     let before = endpoint.requests().len();
     let started = Instant::now();
     let from = world.say("Alice", "!task get 6 cobblestone");
-    let first = ending(&world, from, "Solo", &["I succeeded in task: get 6 cobblestone", "I failed task: get 6 cobblestone"]);
+    let first =
+        ending(&world, from, "Solo", &["I succeeded in task: get 6 cobblestone", "I failed task: get 6 cobblestone"]);
     let next = world.say("Alice", "!task get 24 logs");
     let second = ending(&world, next, "Solo", &["I succeeded in task: get 24 logs", "I failed task: get 24 logs"]);
     let seconds = started.elapsed().as_secs_f64();
@@ -99,9 +106,21 @@ fn team(seed: u64) -> Run {
     let runtime = tokio::runtime::Runtime::new().unwrap();
     let endpoint = scripted_leader(&runtime, &STAGES);
     let world = world(seed);
-    let bot = Bot::start(&world.address(), &[
-        "--username", "Crew", "--bots", "3", "--role", "leader", "--owner", "Alice", "--llm-url", &endpoint.base_url(),
-    ]);
+    let bot = Bot::start(
+        &world.address(),
+        &[
+            "--username",
+            "Crew",
+            "--bots",
+            "3",
+            "--role",
+            "leader",
+            "--owner",
+            "Alice",
+            "--llm-url",
+            &endpoint.base_url(),
+        ],
+    );
     for name in ["Crew_1", "Crew_2", "Crew_3"] {
         bot.expect_log(&format!("{name} spawned at"), Duration::from_secs(60));
     }
@@ -140,11 +159,18 @@ fn main() {
         eprintln!("   {:.0} s, {} ({} logs, {} cobblestone)", one.seconds, one.ended, one.logs, one.cobblestone);
         eprintln!("seed {seed}: a team of three…");
         let three = team(seed);
-        eprintln!("   {:.0} s, {} ({} logs, {} cobblestone)", three.seconds, three.ended, three.logs, three.cobblestone);
+        eprintln!(
+            "   {:.0} s, {} ({} logs, {} cobblestone)",
+            three.seconds, three.ended, three.logs, three.cobblestone
+        );
         rows.push((seed, one, three));
     }
-    println!("\n{LOGS} logs and {COBBLESTONE} cobblestone from nothing: one bot vs a team of three (leader + 2 workers)\n");
-    println!("| seed | one bot | team of three | team / one | LLM calls (one, team) | chat lines (one, team) | goal met (one, team) |");
+    println!(
+        "\n{LOGS} logs and {COBBLESTONE} cobblestone from nothing: one bot vs a team of three (leader + 2 workers)\n"
+    );
+    println!(
+        "| seed | one bot | team of three | team / one | LLM calls (one, team) | chat lines (one, team) | goal met (one, team) |"
+    );
     println!("|---|---|---|---|---|---|---|");
     let (mut one_total, mut team_total) = (0.0, 0.0);
     for (seed, one, three) in &rows {
@@ -167,10 +193,11 @@ fn main() {
     let unmet: Vec<String> = rows
         .iter()
         .flat_map(|(seed, one, three)| {
-            [("one bot", one), ("team", three)]
-                .into_iter()
-                .filter(|(_, run)| met(run) == "NO")
-                .map(move |(who, run)| format!("seed {seed}, {who}: {} ({} logs, {} cobblestone)", run.ended, run.logs, run.cobblestone))
+            [("one bot", one), ("team", three)].into_iter().filter(|(_, run)| met(run) == "NO").map(
+                move |(who, run)| {
+                    format!("seed {seed}, {who}: {} ({} logs, {} cobblestone)", run.ended, run.logs, run.cobblestone)
+                },
+            )
         })
         .collect();
     if !unmet.is_empty() {

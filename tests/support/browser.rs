@@ -111,7 +111,10 @@ pub fn http(address: &str, method: &str, path: &str, headers: &[(&str, &str)], b
     use std::io::Read;
     let mut stream = std::net::TcpStream::connect(address).expect("the dashboard takes connections");
     stream.set_read_timeout(Some(Duration::from_secs(10))).unwrap();
-    let mut request = format!("{method} {path} HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\nContent-Length: {}\r\n", body.len());
+    let mut request = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\nContent-Length: {}\r\n",
+        body.len()
+    );
     for (name, value) in headers {
         request.push_str(&format!("{name}: {value}\r\n"));
     }

@@ -176,7 +176,10 @@ async fn serve(stream: tokio::net::TcpStream, state: Arc<Mutex<State>>) -> std::
             Some(Scripted::Hang) => return Ok(()),
             Some(Scripted::CutOff(content)) => {
                 let body = completion(&content);
-                let head = format!("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n", body.len());
+                let head = format!(
+                    "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n",
+                    body.len()
+                );
                 let stream = reader.get_mut();
                 stream.write_all(head.as_bytes()).await?;
                 stream.write_all(&body.as_bytes()[..body.len() / 2]).await?;

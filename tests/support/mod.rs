@@ -339,8 +339,11 @@ impl Bot {
     /// Runs `wayfarer SUBCOMMAND --server ADDRESS` with `args`; its standard output and error are the log.
     pub fn start_subcommand(subcommand: &str, address: &str, args: &[&str]) -> Bot {
         static BOTS: AtomicU64 = AtomicU64::new(0);
-        let skills =
-            std::env::temp_dir().join(format!("wayfarer-test-skills-{}-{}", std::process::id(), BOTS.fetch_add(1, Ordering::Relaxed)));
+        let skills = std::env::temp_dir().join(format!(
+            "wayfarer-test-skills-{}-{}",
+            std::process::id(),
+            BOTS.fetch_add(1, Ordering::Relaxed)
+        ));
         let mut child = Command::new(env!("CARGO_BIN_EXE_wayfarer"))
             .args([subcommand, "--server", address])
             .args(args)
@@ -420,7 +423,11 @@ impl Drop for Bot {
         if std::thread::panicking() {
             let lines = self.log.snapshot();
             let tail = &lines[lines.len().saturating_sub(120)..];
-            eprintln!("--- the bot's last {} log lines ---\n{}\n--- end of the bot's log ---", tail.len(), tail.join("\n"));
+            eprintln!(
+                "--- the bot's last {} log lines ---\n{}\n--- end of the bot's log ---",
+                tail.len(),
+                tail.join("\n")
+            );
         }
         let _ = self.child.kill();
         let _ = self.child.wait();
@@ -551,7 +558,9 @@ pub fn run_script(world: &World, name: &str, timeout: Duration) -> String {
     let done = world.wait_event(from, timeout, |e| {
         e["event"] == "chat"
             && e["from"] == "Wayfarer"
-            && e["text"].as_str().is_some_and(|t| t.starts_with(&format!("{name} finished")) || t.starts_with(&format!("{name} failed")))
+            && e["text"]
+                .as_str()
+                .is_some_and(|t| t.starts_with(&format!("{name} finished")) || t.starts_with(&format!("{name} failed")))
     });
     match done {
         Some(event) => event["text"].as_str().unwrap().to_owned(),
@@ -570,7 +579,8 @@ pub fn status_position(reply: &str) -> [f64; 3] {
 /// run out), every other call a reply that is no plan.
 pub fn scripted_leader(runtime: &tokio::runtime::Runtime, stages: &[&str]) -> fake_llm::FakeEndpoint {
     let endpoint = runtime.block_on(fake_llm::FakeEndpoint::start()).unwrap();
-    let stages: Mutex<std::collections::VecDeque<String>> = Mutex::new(stages.iter().map(|s| (*s).to_owned()).collect());
+    let stages: Mutex<std::collections::VecDeque<String>> =
+        Mutex::new(stages.iter().map(|s| (*s).to_owned()).collect());
     endpoint.respond_with(move |request: &Value| {
         if last_user_message(request).starts_with("You lead a team") {
             let mut stages = stages.lock().unwrap();
@@ -584,7 +594,11 @@ pub fn scripted_leader(runtime: &tokio::runtime::Runtime, stages: &[&str]) -> fa
 
 /// The last message of a chat-completions request a scripted LLM endpoint received (the newest user turn).
 pub fn last_user_message(request: &Value) -> String {
-    request["messages"].as_array().and_then(|m| m.last()).map(|m| m["content"].as_str().unwrap_or("").to_owned()).unwrap_or_default()
+    request["messages"]
+        .as_array()
+        .and_then(|m| m.last())
+        .map(|m| m["content"].as_str().unwrap_or("").to_owned())
+        .unwrap_or_default()
 }
 
 /// The first (system) message of such a request.

@@ -2,7 +2,11 @@ use super::*;
 use crate::{agent::extract, script::bindings};
 
 fn setting(items: &[(&str, i32)], wood: &str) -> Setting {
-    Setting { carried: items.iter().map(|(n, c)| ((*n).to_owned(), *c)).collect(), wood: wood.to_owned(), ..Setting::default() }
+    Setting {
+        carried: items.iter().map(|(n, c)| ((*n).to_owned(), *c)).collect(),
+        wood: wood.to_owned(),
+        ..Setting::default()
+    }
 }
 
 fn tasks(steps: &[TaskSpec]) -> Vec<&str> {
@@ -85,7 +89,11 @@ fn an_iron_pickaxe_smelts_with_planks_when_there_is_no_coal() {
     assert!(!names.iter().any(|n| n.contains("wooden_pickaxe")), "a stone pickaxe is carried: {names:?}");
     assert_eq!(names.last(), Some(&"Craft 1 iron_pickaxe"));
     let smelt = steps.iter().find(|s| s.task.starts_with("Smelt")).unwrap();
-    assert!(smelt.code.as_deref().unwrap().contains("smeltItem(\"raw_iron\", \"spruce_planks\", 3)"), "{:?}", smelt.code);
+    assert!(
+        smelt.code.as_deref().unwrap().contains("smeltItem(\"raw_iron\", \"spruce_planks\", 3)"),
+        "{:?}",
+        smelt.code
+    );
     // 2 planks of fuel and 2 for the sticks: one log.
     assert!(names.contains(&"Mine 1 spruce_log"), "{names:?}");
     assert_sound(&steps);
@@ -111,18 +119,23 @@ fn food_armour_and_torches_come_from_the_facts() {
     let kill = plan(&Want::Kill { mob: "pig".into(), count: 2 }, &setting(&[], "oak")).unwrap();
     assert_eq!(tasks(&kill), ["Kill 2 pig"]);
     assert_sound(&kill);
-    let mine = plan(&Want::Mine { block: "iron_ore".into(), count: 2 }, &setting(&[("stone_pickaxe", 1)], "oak")).unwrap();
+    let mine =
+        plan(&Want::Mine { block: "iron_ore".into(), count: 2 }, &setting(&[("stone_pickaxe", 1)], "oak")).unwrap();
     assert_eq!(tasks(&mine), ["Mine iron_ore for 2 raw_iron"]);
 }
 
 #[test]
 fn a_block_to_place_is_made_first_when_none_is_carried() {
-    let steps = plan(&Want::Place { block: "crafting_table".into() }, &setting(&[("crafting_table", 1)], "oak")).unwrap();
+    let steps =
+        plan(&Want::Place { block: "crafting_table".into() }, &setting(&[("crafting_table", 1)], "oak")).unwrap();
     assert_eq!(tasks(&steps), ["Place 1 crafting_table"]);
     assert!(matches!(&steps[0].tracker, Some(Tracker::Placed { block, count: 1, .. }) if block == "crafting_table"));
     assert!(steps[0].code.as_deref().unwrap().contains("placeItem(\"crafting_table\", spot)"));
     let steps = plan(&Want::Place { block: "crafting_table".into() }, &setting(&[], "oak")).unwrap();
-    assert_eq!(tasks(&steps), ["Mine 1 oak_log", "Craft 4 oak_planks", "Craft 1 crafting_table", "Place 1 crafting_table"]);
+    assert_eq!(
+        tasks(&steps),
+        ["Mine 1 oak_log", "Craft 4 oak_planks", "Craft 1 crafting_table", "Place 1 crafting_table"]
+    );
 }
 
 #[test]
@@ -158,8 +171,14 @@ fn goals_are_read_as_items_blocks_and_mobs() {
     assert_eq!(read("mine 2 diamonds"), Some(Want::Mine { block: "diamond_ore".into(), count: 2 }));
     assert_eq!(read("chop 5 logs"), Some(Want::Mine { block: "spruce_log".into(), count: 5 }));
     assert_eq!(read("kill a pig"), Some(Want::Kill { mob: "pig".into(), count: 1 }));
-    assert_eq!(read("give 8 cobblestone to Crew_1"), Some(Want::Give { item: "cobblestone".into(), count: 8, to: "Crew_1".into() }));
-    assert_eq!(read("bring 3 logs to Alice."), Some(Want::Give { item: "spruce_log".into(), count: 3, to: "Alice".into() }));
+    assert_eq!(
+        read("give 8 cobblestone to Crew_1"),
+        Some(Want::Give { item: "cobblestone".into(), count: 8, to: "Crew_1".into() })
+    );
+    assert_eq!(
+        read("bring 3 logs to Alice."),
+        Some(Want::Give { item: "spruce_log".into(), count: 3, to: "Alice".into() })
+    );
     assert_eq!(read("hand Alice 2 sticks"), Some(Want::Give { item: "stick".into(), count: 2, to: "Alice".into() }));
     assert_eq!(read("give up"), None);
     assert_eq!(read("give 3 dirt to the-boss"), None);
@@ -208,7 +227,12 @@ fn a_remembered_sighting_is_gone_to_when_none_is_in_sight() {
     let steps = plan(&have("raw_iron", 2), &remembered).unwrap();
     assert_eq!(tasks(&steps), ["Mine iron_ore for 2 raw_iron"]);
     let code = steps[0].code.as_deref().unwrap();
-    assert!(code.starts_with("if findBlock(\"iron_ore\", 32) == () {\n    try { goTo(vec3(120, -12, -40), 3); } catch { }\n}"), "{code}");
+    assert!(
+        code.starts_with(
+            "if findBlock(\"iron_ore\", 32) == () {\n    try { goTo(vec3(120, -12, -40), 3); } catch { }\n}"
+        ),
+        "{code}"
+    );
     assert_sound(&steps);
     let steps = plan(&have("raw_iron", 2), &setting(&[("stone_pickaxe", 1)], "oak")).unwrap();
     assert!(!steps[0].code.as_deref().unwrap().contains("vec3(120"), "nothing remembered, nowhere to go");

@@ -92,7 +92,14 @@ pub fn class_of(id: &str) -> u8 {
         "dirt"
     } else if has("crafting_table") || has("furnace") || has("chest") || has("torch") {
         "crafted"
-    } else if has("grass") || has("fern") || has("flower") || has("bush") || has("tulip") || has("poppy") || has("dandelion") {
+    } else if has("grass")
+        || has("fern")
+        || has("flower")
+        || has("bush")
+        || has("tulip")
+        || has("poppy")
+        || has("dandelion")
+    {
         "plants"
     } else {
         "stone"
@@ -121,7 +128,14 @@ pub fn around(bot: &BotHandle) -> MapView {
             for x in (cx * 16).max(x0)..(cx * 16 + 16).min(x0 + size as i32) {
                 for z in (cz * 16).max(z0)..(cz * 16 + 16).min(z0 + size as i32) {
                     let cell = (z - z0) as usize * size + (x - x0) as usize;
-                    map[cell] = floor(&chunk, columns.min_y(), (x - cx * 16) as u8, centre.y, (z - cz * 16) as u8, &mut classes);
+                    map[cell] = floor(
+                        &chunk,
+                        columns.min_y(),
+                        (x - cx * 16) as u8,
+                        centre.y,
+                        (z - cz * 16) as u8,
+                        &mut classes,
+                    );
                 }
             }
         }
@@ -161,10 +175,17 @@ fn floor(chunk: &Chunk, min_y: i32, x: u8, feet: i32, z: u8, classes: &mut HashM
 pub fn path(bot: &BotHandle) -> Vec<[i32; 3]> {
     bot.client()
         .get_component::<ExecutingPath>()
-        .map(|walking| walking.path.iter().take(256).map(|edge| {
-            let p = edge.movement.target;
-            [p.x, p.y, p.z]
-        }).collect())
+        .map(|walking| {
+            walking
+                .path
+                .iter()
+                .take(256)
+                .map(|edge| {
+                    let p = edge.movement.target;
+                    [p.x, p.y, p.z]
+                })
+                .collect()
+        })
         .unwrap_or_default()
 }
 

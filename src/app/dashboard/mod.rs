@@ -13,12 +13,7 @@ mod view;
 
 pub use view::BotView;
 
-use std::{
-    convert::Infallible,
-    net::SocketAddr,
-    sync::Arc,
-    time::Duration,
-};
+use std::{convert::Infallible, net::SocketAddr, sync::Arc, time::Duration};
 
 use axum::{
     Json, Router,
@@ -77,7 +72,8 @@ impl Bound {
 /// Listens at the configured address (before the bots join, so a port in use is said at once). An address other
 /// than loopback without a configured token gets a new random one.
 pub async fn bind(config: &DashboardConfig) -> Result<Bound, DashboardError> {
-    let listener = TcpListener::bind(config.address).await.map_err(|source| DashboardError { address: config.address, source })?;
+    let listener =
+        TcpListener::bind(config.address).await.map_err(|source| DashboardError { address: config.address, source })?;
     let address = listener.local_addr().map_err(|source| DashboardError { address: config.address, source })?;
     let token = match &config.token {
         Some(token) => Some(token.clone()),
@@ -180,7 +176,10 @@ impl FromRequestParts<Arc<Board>> for Authorized {
             return if is_local_host(host) {
                 Ok(Authorized)
             } else {
-                Err(Problem::new(StatusCode::FORBIDDEN, format!("this dashboard answers to localhost only, not {host:?}")))
+                Err(Problem::new(
+                    StatusCode::FORBIDDEN,
+                    format!("this dashboard answers to localhost only, not {host:?}"),
+                ))
             };
         };
         let from_query = Query::<TokenQuery>::try_from_uri(&parts.uri).ok().and_then(|q| q.0.token);
@@ -274,7 +273,10 @@ async fn events(
         }
         let tick = tick(&board, seen).await;
         let seen = tick.chat.last().map_or(seen, |line| line.seq);
-        let event = Event::default().event("state").json_data(&tick).unwrap_or_else(|_| Event::default().comment("unserialisable"));
+        let event = Event::default()
+            .event("state")
+            .json_data(&tick)
+            .unwrap_or_else(|_| Event::default().comment("unserialisable"));
         Some((Ok(event), (board, seen, false)))
     });
     Sse::new(stream)
@@ -285,7 +287,11 @@ struct BotQuery {
     bot: String,
 }
 
-async fn map_of(_: Authorized, State(board): State<Arc<Board>>, Query(q): Query<BotQuery>) -> Result<Json<map::MapView>, Problem> {
+async fn map_of(
+    _: Authorized,
+    State(board): State<Arc<Board>>,
+    Query(q): Query<BotQuery>,
+) -> Result<Json<map::MapView>, Problem> {
     let bot = board.bot(&q.bot)?;
     let Some(handle) = bot.connected() else {
         return Err(Problem::new(StatusCode::CONFLICT, format!("{} is not connected now", bot.name)));
@@ -309,22 +315,38 @@ async fn command(
     body: Result<Json<CommandBody>, JsonRejection>,
 ) -> Result<(StatusCode, Json<serde_json::Value>), Problem> {
     let Json(body) = body.map_err(|rejection| {
-        Problem::new(rejection.status(), format!("send JSON {{\"bot\": NAME, \"line\": \"!command …\"}}: {}", rejection.body_text()))
+        Problem::new(
+            rejection.status(),
+            format!("send JSON {{\"bot\": NAME, \"line\": \"!command …\"}}: {}", rejection.body_text()),
+        )
     })?;
     let Some(owner) = board.owner.clone() else {
-        return Err(Problem::new(StatusCode::FORBIDDEN, "no owner is configured (--owner PLAYER), so the page cannot command".to_owned()));
+        return Err(Problem::new(
+            StatusCode::FORBIDDEN,
+            "no owner is configured (--owner PLAYER), so the page cannot command".to_owned(),
+        ));
     };
     let bot = board.bot(&body.bot)?.clone();
     let line = body.line.trim().to_owned();
     if line.is_empty() || line.len() > MAX_LINE || line.chars().any(char::is_control) {
-        return Err(Problem::new(StatusCode::BAD_REQUEST, format!("a command is one line of 1 to {MAX_LINE} characters")));
+        return Err(Problem::new(
+            StatusCode::BAD_REQUEST,
+            format!("a command is one line of 1 to {MAX_LINE} characters"),
+        ));
     }
     let prefix = &board.shared.config.prefix;
-    let parsed = parse_line(&line, prefix)
-        .ok_or_else(|| Problem::new(StatusCode::BAD_REQUEST, format!("not a command: commands start with {prefix} ({prefix}help lists them)")))?;
+    let parsed = parse_line(&line, prefix).ok_or_else(|| {
+        Problem::new(
+            StatusCode::BAD_REQUEST,
+            format!("not a command: commands start with {prefix} ({prefix}help lists them)"),
+        )
+    })?;
     let command = parsed.command.map_err(|hint| Problem::new(StatusCode::BAD_REQUEST, hint.to_string()))?;
     if bot.connected().is_none() {
-        return Err(Problem::new(StatusCode::CONFLICT, format!("{} is not connected now; try again when it is back", bot.name)));
+        return Err(Problem::new(
+            StatusCode::CONFLICT,
+            format!("{} is not connected now; try again when it is back", bot.name),
+        ));
     }
     board.shared.chat.push(None, &owner, &format!("{}: {line}", bot.name));
     let name = bot.name.clone();
@@ -376,7 +398,11 @@ struct SkillRow {
 }
 
 /// The library, or the skills nearest a query by the same retrieval as `!skills`.
-async fn skills(_: Authorized, State(board): State<Arc<Board>>, Query(q): Query<SkillsQuery>) -> Result<Json<Vec<SkillRow>>, Problem> {
+async fn skills(
+    _: Authorized,
+    State(board): State<Arc<Board>>,
+    Query(q): Query<SkillsQuery>,
+) -> Result<Json<Vec<SkillRow>>, Problem> {
     let row = |skill: &crate::skills::Skill, score| SkillRow {
         name: skill.name.clone(),
         signature: skill.signature(),
@@ -395,7 +421,9 @@ async fn skills(_: Authorized, State(board): State<Arc<Board>>, Query(q): Query<
     let found = tokio::task::spawn_blocking(move || library.retrieve(&query, 10))
         .await
         .map_err(|_| Problem::new(StatusCode::INTERNAL_SERVER_ERROR, "the skill search failed".to_owned()))?
-        .map_err(|err| Problem::new(StatusCode::SERVICE_UNAVAILABLE, format!("skill search is not available: {err}")))?;
+        .map_err(|err| {
+            Problem::new(StatusCode::SERVICE_UNAVAILABLE, format!("skill search is not available: {err}"))
+        })?;
     Ok(Json(found.iter().map(|m| row(&m.skill, Some(m.score))).collect()))
 }
 
@@ -405,9 +433,15 @@ struct SkillQuery {
 }
 
 /// One skill: its description, task, code, and its other versions (`nameV2`, … or the one it is a version of).
-async fn skill(_: Authorized, State(board): State<Arc<Board>>, Query(q): Query<SkillQuery>) -> Result<Json<serde_json::Value>, Problem> {
+async fn skill(
+    _: Authorized,
+    State(board): State<Arc<Board>>,
+    Query(q): Query<SkillQuery>,
+) -> Result<Json<serde_json::Value>, Problem> {
     let library = &board.shared.skills;
-    let skill = library.get(&q.name).ok_or_else(|| Problem::new(StatusCode::NOT_FOUND, format!("no skill called {:?}", q.name)))?;
+    let skill = library
+        .get(&q.name)
+        .ok_or_else(|| Problem::new(StatusCode::NOT_FOUND, format!("no skill called {:?}", q.name)))?;
     let base = base_name(&skill.name);
     let versions: Vec<serde_json::Value> = library
         .list()
@@ -430,13 +464,21 @@ async fn skill(_: Authorized, State(board): State<Arc<Board>>, Query(q): Query<S
 /// `craftTableV3` → `craftTable`: the name a skill's versions share.
 fn base_name(name: &str) -> &str {
     match name.rsplit_once('V') {
-        Some((base, number)) if !base.is_empty() && !number.is_empty() && number.bytes().all(|b| b.is_ascii_digit()) => base,
+        Some((base, number))
+            if !base.is_empty() && !number.is_empty() && number.bytes().all(|b| b.is_ascii_digit()) =>
+        {
+            base
+        }
         _ => name,
     }
 }
 
 /// The learning history: the tasks learning completed and failed, and its latest task events.
-async fn learning(_: Authorized, State(board): State<Arc<Board>>, Query(q): Query<BotQuery>) -> Result<Json<serde_json::Value>, Problem> {
+async fn learning(
+    _: Authorized,
+    State(board): State<Arc<Board>>,
+    Query(q): Query<BotQuery>,
+) -> Result<Json<serde_json::Value>, Problem> {
     let bot = board.bot(&q.bot)?;
     let dir = bot.shared.config.checkpoint_for(&bot.name);
     let history = tokio::task::spawn_blocking(move || {
@@ -473,7 +515,11 @@ struct MemoryQuery {
 
 /// The memory stream: the latest memories, or those a query recalls (ranked without refreshing their recency: the
 /// page looks, the bot does not remember).
-async fn memory(_: Authorized, State(board): State<Arc<Board>>, Query(q): Query<MemoryQuery>) -> Result<Json<serde_json::Value>, Problem> {
+async fn memory(
+    _: Authorized,
+    State(board): State<Arc<Board>>,
+    Query(q): Query<MemoryQuery>,
+) -> Result<Json<serde_json::Value>, Problem> {
     let bot = board.bot(&q.bot)?;
     let Some(memories) = bot.memory.clone() else {
         return Ok(Json(serde_json::json!({ "enabled": false, "memories": [] })));
@@ -518,7 +564,12 @@ mod tests {
         let skills = Arc::new(crate::skills::SkillLibrary::open(dir.join("skills")).0);
         let shared = Arc::new(Shared::new(crate::config::Config::default(), scripts, skills, None));
         let serve = |owner: Option<&str>| {
-            let board = Board { shared: shared.clone(), bots: Vec::new(), token: Some("s3cret-token".into()), owner: owner.map(str::to_owned) };
+            let board = Board {
+                shared: shared.clone(),
+                bots: Vec::new(),
+                token: Some("s3cret-token".into()),
+                owner: owner.map(str::to_owned),
+            };
             async move {
                 let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
                 let address = listener.local_addr().unwrap();
@@ -541,14 +592,23 @@ mod tests {
         let post = |path: &str, body: &str| {
             ask(address, format!("POST {path} HTTP/1.1\r\nContent-Type: application/json"), body.to_owned())
         };
-        for path in ["/", "/api/state", "/api/events", "/api/map?bot=x", "/api/skills", "/api/memory?bot=x", "/api/learning?bot=x"] {
+        for path in [
+            "/",
+            "/api/state",
+            "/api/events",
+            "/api/map?bot=x",
+            "/api/skills",
+            "/api/memory?bot=x",
+            "/api/learning?bot=x",
+        ] {
             assert_eq!(get(path).await.0, 401, "{path} without the token");
         }
         assert_eq!(get("/?token=s3cret-tokem").await.0, 401, "a wrong token");
         let (status, page) = get("/?token=s3cret-token").await;
         assert_eq!(status, 200);
         assert!(page.contains("<title>Wayfarer</title>"));
-        let bearer = ask(address, "GET /api/state HTTP/1.1\r\nAuthorization: Bearer s3cret-token".into(), String::new()).await;
+        let bearer =
+            ask(address, "GET /api/state HTTP/1.1\r\nAuthorization: Bearer s3cret-token".into(), String::new()).await;
         assert_eq!(bearer.0, 200, "the token in a header: {}", bearer.1);
         assert!(bearer.1.contains("\"bots\":[]"), "{}", bearer.1);
         assert_eq!(post("/api/command", r#"{"bot": "Wayfarer", "line": "!stop"}"#).await.0, 401);
@@ -564,7 +624,7 @@ mod tests {
         assert_eq!(get(&t("/api/map")).await.0, 400, "no ?bot=");
         assert_eq!(get(&t("/api/map?bot=Nobody")).await.0, 404);
         assert_eq!(get(&t("/api/skill?name=nothing")).await.0, 404);
-        assert_eq!(get(&t("/api/skills?q=") ).await.0, 200, "an empty search lists the library");
+        assert_eq!(get(&t("/api/skills?q=")).await.0, 200, "an empty search lists the library");
         assert_eq!(get(&t("/api/nowhere")).await.0, 404);
 
         // Without a token, only local names are served.

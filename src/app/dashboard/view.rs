@@ -80,7 +80,12 @@ pub struct Bar {
 
 impl From<Progress> for Bar {
     fn from(progress: Progress) -> Self {
-        Bar { percent: progress.percent(), current: progress.current.min(progress.target), target: progress.target, what: progress.what }
+        Bar {
+            percent: progress.percent(),
+            current: progress.current.min(progress.target),
+            target: progress.target,
+            what: progress.what,
+        }
     }
 }
 
@@ -104,7 +109,12 @@ pub struct UsageRow {
 
 impl UsageRow {
     fn new(name: impl Into<String>, usage: Usage) -> Self {
-        UsageRow { name: name.into(), calls: usage.calls, tokens: usage.total_tokens(), seconds: usage.millis as f64 / 1000.0 }
+        UsageRow {
+            name: name.into(),
+            calls: usage.calls,
+            tokens: usage.total_tokens(),
+            seconds: usage.millis as f64 / 1000.0,
+        }
     }
 }
 
@@ -112,7 +122,12 @@ impl LlmView {
     pub fn of(tally: &Tally, waiting: Option<String>) -> Self {
         LlmView {
             roles: tally.roles.iter().map(|(role, usage)| UsageRow::new(role.name(), *usage)).collect(),
-            tasks: tally.tasks.iter().rev().map(|(task, roles)| UsageRow::new(task.as_str(), crate::llm::sum(roles))).collect(),
+            tasks: tally
+                .tasks
+                .iter()
+                .rev()
+                .map(|(task, roles)| UsageRow::new(task.as_str(), crate::llm::sum(roles)))
+                .collect(),
             cache_hits: tally.cache_hits(),
             waiting,
         }
@@ -145,7 +160,8 @@ pub fn bot(state: &BotState) -> BotView {
     if let Some(goal) = goal {
         // The blocks the plan's block trackers look at, so their bars move too.
         if let Some(bot) = &connected {
-            let tracked = goal.plans.last().into_iter().flat_map(|plan| &plan.tasks).filter_map(|task| task.tracker.as_ref());
+            let tracked =
+                goal.plans.last().into_iter().flat_map(|plan| &plan.tasks).filter_map(|task| task.tracker.as_ref());
             now.blocks = tracked
                 .flat_map(|tracker| tracker.positions())
                 .filter_map(|[x, y, z]| {
@@ -212,11 +228,16 @@ pub fn goal_view(goal: &Goal, now: &Snapshot) -> GoalView {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::Role;
     use crate::agent::{goals::GoalBook, plan::TaskSpec, tracker::Tracker};
+    use crate::config::Role;
 
     fn spec(task: &str, tracker: serde_json::Value) -> TaskSpec {
-        TaskSpec { task: task.into(), context: String::new(), tracker: Some(Tracker::from_json(&tracker).unwrap()), code: None }
+        TaskSpec {
+            task: task.into(),
+            context: String::new(),
+            tracker: Some(Tracker::from_json(&tracker).unwrap()),
+            code: None,
+        }
     }
 
     #[test]
@@ -259,7 +280,11 @@ mod tests {
 
         book.set_task(id, (plan, task), Status::Completed, None);
         let view = goal_view(book.get(id).unwrap(), &carrying(&[]));
-        assert_eq!(view.tasks[0].bar.as_ref().map(|b| b.percent), Some(100), "a completed task is full whatever is carried");
+        assert_eq!(
+            view.tasks[0].bar.as_ref().map(|b| b.percent),
+            Some(100),
+            "a completed task is full whatever is carried"
+        );
         assert_eq!((view.done, view.all), (1, 3));
         let _ = std::fs::remove_dir_all(dir);
     }
@@ -272,7 +297,10 @@ mod tests {
             cached: BTreeMap::from([(Role::Action, 2)]),
             tasks: vec![
                 ("get logs".into(), BTreeMap::from([(Role::Action, used(1, 1000, 1000))])),
-                ("craft a table".into(), BTreeMap::from([(Role::Action, used(2, 2000, 3500)), (Role::Critic, used(1, 200, 500))])),
+                (
+                    "craft a table".into(),
+                    BTreeMap::from([(Role::Action, used(2, 2000, 3500)), (Role::Critic, used(1, 200, 500))]),
+                ),
             ],
         };
         let view = LlmView::of(&tally, None);
