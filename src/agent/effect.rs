@@ -209,20 +209,8 @@ pub fn asked(task: &str, is_id: impl Fn(&str) -> bool) -> Option<Asked> {
     let (at, first_count) = position_and_count(task);
     // The thing named: an id as written, two words joined (`oak planks`), or a plural made singular.
     let named = (1..words.len()).find_map(|i| {
-        let joined = words.get(i + 1).map(|next| format!("{}_{next}", words[i]));
-        let candidates = [
-            joined.clone(),
-            joined.as_ref().and_then(|j| j.strip_suffix('s').map(str::to_owned)),
-            Some(words[i].clone()),
-            words[i].strip_suffix('s').map(str::to_owned),
-            words[i].strip_suffix("es").map(str::to_owned),
-        ];
         // What is stored is not the chest it goes into.
-        candidates
-            .into_iter()
-            .flatten()
-            .find(|c| c.len() > 2 && is_id(c) && !(effect == Effect::Store && container(c)))
-            .map(|c| (i, c))
+        forms(&words, i).find(|c| c.len() > 2 && is_id(c) && !(effect == Effect::Store && container(c))).map(|c| (i, c))
     });
     let thing = named.as_ref().map(|(_, c)| c.clone());
     // How many: the sizes given (`3 blocks long and 2 high`, `2 by 2`) multiplied; else the number just before the
@@ -264,7 +252,10 @@ pub fn asked(task: &str, is_id: impl Fn(&str) -> bool) -> Option<Asked> {
 /// first side's words followed within three words by a block id.
 fn beside(words: &[String], from: usize, is_id: &impl Fn(&str) -> bool) -> Option<Beside> {
     for i in from..words.len() {
-        let Some((run, side)) = SIDES.iter().find(|(run, _)| words[i..].starts_with_words(run)) else { continue };
+        let Some((run, side)) = SIDES.iter().find(|(run, _)| words.get(i..i + run.len()).is_some_and(|w| w == *run))
+        else {
+            continue;
+        };
         let after = i + run.len();
         // `on the ground`, `next to you`: a side of nothing the game names; a later one may name a block.
         if let Some(block) = (after..words.len().min(after + 3)).find_map(|j| id_at(words, j, is_id)) {
@@ -274,28 +265,25 @@ fn beside(words: &[String], from: usize, is_id: &impl Fn(&str) -> bool) -> Optio
     None
 }
 
-/// The id that word `i` starts, as written, joined with the next (`gold block` → `gold_block`), or made singular.
-fn id_at(words: &[String], i: usize, is_id: &impl Fn(&str) -> bool) -> Option<String> {
+/// The ids word `i` may start, in the order tried: joined with the next word (`oak planks` → `oak_planks`), that
+/// made singular, the word as written, and the word made singular (`planks`, `torches`).
+fn forms(words: &[String], i: usize) -> impl Iterator<Item = String> {
     let joined = words.get(i + 1).map(|next| format!("{}_{next}", words[i]));
+    let singular = joined.as_ref().and_then(|j| j.strip_suffix('s').map(str::to_owned));
     [
-        joined.clone(),
-        joined.as_ref().and_then(|j| j.strip_suffix('s').map(str::to_owned)),
+        joined,
+        singular,
         Some(words[i].clone()),
         words[i].strip_suffix('s').map(str::to_owned),
+        words[i].strip_suffix("es").map(str::to_owned),
     ]
     .into_iter()
     .flatten()
-    .find(|c| c.len() > 2 && is_id(c))
 }
 
-trait StartsWithWords {
-    fn starts_with_words(&self, run: &[&str]) -> bool;
-}
-
-impl StartsWithWords for [String] {
-    fn starts_with_words(&self, run: &[&str]) -> bool {
-        self.len() >= run.len() && self.iter().zip(run).all(|(w, r)| w == r)
-    }
+/// The id word `i` starts (see [`forms`]).
+fn id_at(words: &[String], i: usize, is_id: &impl Fn(&str) -> bool) -> Option<String> {
+    forms(words, i).find(|c| c.len() > 2 && is_id(c))
 }
 
 /// Why the blocks placed (in `diff`) do not stand where `asked` says, beside another block, when they do not:

@@ -187,15 +187,20 @@ fn shaped(goal: &str, mut steps: Vec<TaskSpec>) -> Vec<TaskSpec> {
     if wanted.effect != Effect::Place || (wanted.shape.is_none() && wanted.beside.is_none()) {
         return steps;
     }
-    let placing = |step: &TaskSpec| {
-        super::act::asked_of(&step.task).filter(|a| a.effect == Effect::Place && a.thing.as_deref() == Some(thing))
-    };
-    if steps.iter().filter_map(placing).any(|a| a.shape.is_some() || a.beside.is_some()) {
+    // What each step places of the thing, read once.
+    let placing: Vec<Option<super::effect::Asked>> = steps
+        .iter()
+        .map(|step| {
+            super::act::asked_of(&step.task).filter(|a| a.effect == Effect::Place && a.thing.as_deref() == Some(thing))
+        })
+        .collect();
+    if placing.iter().flatten().any(|a| a.shape.is_some() || a.beside.is_some()) {
         return steps;
     }
-    let Some(first) = steps.iter().position(|s| placing(s).is_some()) else { return steps };
+    let Some(first) = placing.iter().position(Option::is_some) else { return steps };
     let context = steps[first].context.clone();
-    steps.retain(|s| placing(s).is_none());
+    let mut placing = placing.into_iter();
+    steps.retain(|_| placing.next().flatten().is_none());
     let mut task = goal.trim().to_owned();
     if let Some(c) = task.get(..1) {
         task.replace_range(..1, &c.to_uppercase());
