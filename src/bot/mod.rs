@@ -123,6 +123,14 @@ async fn handle_event(client: Client, event: Event, state: BotState) {
     let Some(brain) = &state.brain else { return };
     match event {
         Event::Spawn => {
+            // The spawn comes before the server says where the bot stands; wait for that (2 s at most), so what
+            // starts now (and the log line) sees the real place rather than the origin.
+            for _ in 0..40 {
+                if client.position() != azalea::Vec3::ZERO {
+                    break;
+                }
+                client.wait_ticks(1).await;
+            }
             let bot = BotHandle::new(client);
             let again = state.spawned_before.swap(true, Ordering::Relaxed);
             if again {

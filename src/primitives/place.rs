@@ -121,7 +121,7 @@ pub async fn place_item(bot: &BotHandle, name: &str, pos: ScriptVec3) -> Answer 
             continue;
         }
         items::hold(bot, name).await?;
-        if click_place(bot, kind, target, against).await {
+        if click_place(bot, name, kind, target, against).await {
             if matches!(kind, BlockKind::CraftingTable | BlockKind::Furnace) {
                 bot.remember_station(target);
             }
@@ -153,7 +153,11 @@ fn side_of(target: BlockPos, against: BlockPos) -> &'static str {
 }
 
 /// Clicks the face of `against` that touches `target` with the held block; whether the block then stands there.
-async fn click_place(bot: &BotHandle, kind: BlockKind, target: BlockPos, against: BlockPos) -> bool {
+///
+/// The block may show in the bot's world before the server takes it from the inventory, so this also waits (briefly)
+/// for the count carried to drop: a script that reads its inventory right after sees the block gone.
+async fn click_place(bot: &BotHandle, name: &str, kind: BlockKind, target: BlockPos, against: BlockPos) -> bool {
+    let carried = items::count(bot, name);
     // Look at the middle of the face of `against` that touches the target, so the click lands on it.
     let face = Vec3::new(
         (against.x + target.x) as f64 / 2.0 + 0.5,
@@ -164,7 +168,12 @@ async fn click_place(bot: &BotHandle, kind: BlockKind, target: BlockPos, against
     client.look_at(face);
     client.wait_ticks(2).await;
     client.block_interact(against);
-    items::wait_until(bot, Duration::from_secs(2), || observe::block_kind(bot, target) == Some(kind)).await
+    let stands = || observe::block_kind(bot, target) == Some(kind);
+    if !items::wait_until(bot, Duration::from_secs(2), stands).await {
+        return false;
+    }
+    items::wait_until(bot, Duration::from_secs(1), || items::count(bot, name) < carried).await;
+    stands()
 }
 
 /// Places `name` at `target` from where the bot stands, against a solid block beside `target` (not above or below
@@ -176,7 +185,7 @@ pub(super) async fn place_against_side(bot: &BotHandle, name: &str, target: Bloc
         .find(|p| observe::block_state(bot, *p).is_some_and(|s| !replaceable(s) && !opens_on_click(s)))
         .ok_or_else(|| format!("Nothing beside {} to place {name} against", fmt(target)))?;
     items::hold(bot, name).await?;
-    if click_place(bot, kind, target, against).await {
+    if click_place(bot, name, kind, target, against).await {
         Ok(())
     } else {
         Err(format!("I could not place {name} at {}; the server refused it", fmt(target)))
