@@ -321,6 +321,8 @@ pub struct Overrides {
     pub workers: Vec<String>,
     /// `--no-memory`: the bots keep no memory stream.
     pub no_memory: bool,
+    /// `--no-plan-from-words`: the LLM plans and writes the code of every goal the game's facts do not cover.
+    pub no_plan_from_words: bool,
     /// `--dashboard ADDR`: serve the live page there.
     pub dashboard: Option<String>,
     /// The dashboard's token (`WAYFARER_DASHBOARD_TOKEN`).
@@ -466,6 +468,10 @@ pub struct Config {
     pub memory: MemoryConfig,
     /// The live web page (`--dashboard ADDR`), when asked for.
     pub dashboard: Option<DashboardConfig>,
+    /// Whether goals and steps that change the world in words the bot reads (`build a wall of cobblestone 3 long and
+    /// 2 high`, `put 4 planks into the chest`) get their plan and code from those words, before any LLM is asked.
+    /// Off, the LLM plans and writes them: to measure what a model does alone.
+    pub plan_from_words: bool,
 }
 
 /// The dashboard: where it listens, the token a request must carry, and whose commands the page's are.
@@ -620,6 +626,7 @@ impl Config {
             models_dir,
             llm,
             checkpoint_dir,
+            plan_from_words: file.plan_from_words.unwrap_or(true) && !args.no_plan_from_words,
         })
     }
 }
@@ -652,6 +659,7 @@ pub struct FileConfig {
     pub team: Option<FileTeam>,
     pub memory: Option<FileMemory>,
     pub dashboard: Option<FileDashboard>,
+    pub plan_from_words: Option<bool>,
 }
 
 /// `[dashboard]` in `wayfarer.toml`.

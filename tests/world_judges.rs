@@ -2,7 +2,10 @@
 //! that believes it ends "I failed" with what the world did not show, and nothing is learned; a step's tracker that
 //! cannot measure its verb is corrected; a wrong build fails its structure tracker and the right one is learned once;
 //! code that threw is not learned even when the world shows the task done; a chest is judged by what it holds; a
-//! "go stand on" step by where the bot stands; a goal naming a shape (a line) is judged by the shape, not the count, and one naming a block to place beside by what stands beside it. Every verdict here is checked against the test world's own state.
+//! "go stand on" step by where the bot stands; a goal naming a shape (a line) is judged by the shape, not the count, and
+//! one naming a block to place beside by what stands beside it; goals whose words say what to build, where to place
+//! and what to fill are planned and done from those words with no LLM call. Every verdict here is checked against the
+//! test world's own state.
 
 mod support;
 
@@ -71,7 +74,7 @@ fn another_bot(world: &World, name: &str, skills: &ScriptDir, endpoint: &FakeEnd
     let url = endpoint.base_url();
     let bot = Bot::start(
         &world.address(),
-        &["--username", name, "--owner", "Alice", "--skills", skills.path(), "--llm-url", &url],
+        &["--username", name, "--owner", "Alice", "--skills", skills.path(), "--llm-url", &url, LLM_WRITES],
     );
     bot.expect_log(&format!("{name} spawned at"), Duration::from_secs(60));
     bot
@@ -110,6 +113,10 @@ fn blocks_near_spawn(world: &World, kind: &str) -> usize {
     n
 }
 
+/// The tests of judging LLM-written code turn off planning from words, which would otherwise plan and code many of
+/// their goals without the LLM (that path has its own test at the end).
+const LLM_WRITES: &str = "--no-plan-from-words";
+
 const DO_NOTHING: &str = "```rhai\nfn layTheRow() {\n  chat(\"done\");\n}\n```";
 
 #[test]
@@ -123,7 +130,7 @@ fn a_do_nothing_answer_is_failed_by_the_world_and_never_learned() {
         {"task": "Place 1 cobblestone", "tracker": {"type": "inventory", "item": "cobblestone", "count": 1}}]"#;
     let (endpoint, calls) = scripted(&runtime, plan, &[DO_NOTHING]);
     let skills = ScriptDir::new("judges-nothing", &[]);
-    let (world, bot) = world_with_skilled_bot(&skills, &["--llm-url", &endpoint.base_url()]);
+    let (world, bot) = world_with_skilled_bot(&skills, &["--llm-url", &endpoint.base_url(), LLM_WRITES]);
     give(&world, "Wayfarer", "cobblestone", 3);
     bot_sees(&world, "Wayfarer", "cobblestone", 3);
 
@@ -191,7 +198,7 @@ fn a_wrong_build_fails_its_structure_and_the_right_one_is_learned_once() {
         ```rhai\nfn buildDirtPillar() {\n  let base = vec3(2, 64, -1);\n  for dy in 0..3 { placeItem(\"dirt\", base + vec3(0, dy, 0)); }\n}\n```";
     let (endpoint, calls) = scripted(&runtime, plan, &[row, column]);
     let skills = ScriptDir::new("judges-build", &[]);
-    let (world, bot) = world_with_skilled_bot(&skills, &["--llm-url", &endpoint.base_url()]);
+    let (world, bot) = world_with_skilled_bot(&skills, &["--llm-url", &endpoint.base_url(), LLM_WRITES]);
     give(&world, "Wayfarer", "dirt", 16);
     bot_sees(&world, "Wayfarer", "dirt", 16);
 
@@ -238,7 +245,7 @@ fn a_chest_is_judged_by_its_contents_and_a_stand_step_by_position() {
     let two = "```rhai\nfn storePlanks() {\n  depositItemIntoChest(vec3(3, 64, -2), #{oak_planks: 2});\n}\n```";
     let (endpoint, calls) = scripted(&runtime, plan, &[place, two]);
     let skills = ScriptDir::new("judges-chest", &[]);
-    let (world, bot) = world_with_skilled_bot(&skills, &["--llm-url", &endpoint.base_url()]);
+    let (world, bot) = world_with_skilled_bot(&skills, &["--llm-url", &endpoint.base_url(), LLM_WRITES]);
     give(&world, "Wayfarer", "chest", 1);
     give(&world, "Wayfarer", "oak_planks", 8);
     bot_sees(&world, "Wayfarer", "oak_planks", 8);
@@ -296,7 +303,7 @@ fn a_goal_is_held_to_its_own_words_when_every_step_is_done() {
     let high = "```rhai\nfn placeDirtRowAbove() {\n  for x in 2..5 { placeItem(\"dirt\", vec3(x, 65, -4)); }\n}\n```";
     let (endpoint, calls) = scripted(&runtime, plan, &[low, high]);
     let skills = ScriptDir::new("judges-goal", &[]);
-    let (world, bot) = world_with_skilled_bot(&skills, &["--llm-url", &endpoint.base_url()]);
+    let (world, bot) = world_with_skilled_bot(&skills, &["--llm-url", &endpoint.base_url(), LLM_WRITES]);
     give(&world, "Wayfarer", "dirt", 12);
     bot_sees(&world, "Wayfarer", "dirt", 12);
 
@@ -333,7 +340,7 @@ fn a_goal_that_names_a_shape_is_judged_by_its_shape_not_its_count() {
         "```rhai\nfn layCobblestoneLine() {\n  for x in -3..1 { placeItem(\"cobblestone\", vec3(x, 64, 6)); }\n}\n```";
     let (endpoint, calls) = scripted(&runtime, plan, &[bent, straight]);
     let skills = ScriptDir::new("judges-shape", &[]);
-    let (world, bot) = world_with_skilled_bot(&skills, &["--llm-url", &endpoint.base_url()]);
+    let (world, bot) = world_with_skilled_bot(&skills, &["--llm-url", &endpoint.base_url(), LLM_WRITES]);
     give(&world, "Wayfarer", "cobblestone", 12);
     bot_sees(&world, "Wayfarer", "cobblestone", 12);
 
@@ -380,4 +387,61 @@ fn a_goal_that_names_a_shape_is_judged_by_its_shape_not_its_count() {
         "its tracker is done, but the world shows no crafting_table was placed next to a stone (placed at -2 64 -2)",
         Duration::from_secs(1),
     );
+}
+
+/// Goals whose words say what to build, where to place a block and what to put into a chest are planned and coded from
+/// those words: the endpoint is never called, and the world shows each one done.
+#[test]
+fn goals_in_words_the_bot_reads_are_done_with_no_llm_call() {
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let (endpoint, calls) = scripted(&runtime, "[]", &[DO_NOTHING]);
+    let skills = ScriptDir::new("judges-words", &[]);
+    let (world, bot) = world_with_skilled_bot(&skills, &["--llm-url", &endpoint.base_url()]);
+    world.cmd(json!({"cmd": "setBlock", "x": -3, "y": 64, "z": 3, "block": "gold_block"}));
+    world.cmd(json!({"cmd": "setBlock", "x": 2, "y": 64, "z": -3, "block": "chest"}));
+    give(&world, "Wayfarer", "dirt", 2);
+    give(&world, "Wayfarer", "oak_planks", 8);
+    give(&world, "Wayfarer", "cobblestone", 6);
+    bot_sees(&world, "Wayfarer", "cobblestone", 6);
+
+    let goal = "build a wall of cobblestone 3 blocks long and 2 blocks high";
+    let from = world.say("Alice", &format!("!task {goal}"));
+    world.expect_chat(from, "Wayfarer", &format!("I succeeded in task: {goal}"), Duration::from_secs(120));
+    bot.expect_log(&format!("planned {goal:?} from its words: 1 step(s)"), Duration::from_secs(1));
+    // The six blocks stand as a wall: three in a row on the ground, three on top of them.
+    let mut wall: Vec<[i64; 3]> = Vec::new();
+    for x in -6..=6 {
+        for y in 64..=66 {
+            for z in -6..=6 {
+                if block(&world, x, y, z) == "cobblestone" {
+                    wall.push([x, y, z]);
+                }
+            }
+        }
+    }
+    let (low, high): (Vec<[i64; 3]>, Vec<[i64; 3]>) = wall.iter().partition(|p| p[1] == 64);
+    assert_eq!((low.len(), high.len()), (3, 3), "{wall:?}");
+    assert!(high.iter().all(|p| low.contains(&[p[0], 64, p[2]])), "the top row stands on the bottom one: {wall:?}");
+    let in_a_row = low.iter().all(|p| p[0] == low[0][0]) || low.iter().all(|p| p[2] == low[0][2]);
+    let span = low.iter().map(|p| p[0] + p[2]).max().unwrap() - low.iter().map(|p| p[0] + p[2]).min().unwrap();
+    assert!(in_a_row && span == 2, "the bottom row is three blocks in a line: {wall:?}");
+
+    let goal = "place a dirt block on top of the gold block";
+    let from = world.say("Alice", &format!("!task {goal}"));
+    world.expect_chat(from, "Wayfarer", &format!("I succeeded in task: {goal}"), Duration::from_secs(90));
+    assert_eq!(block(&world, -3, 65, 3), "dirt");
+
+    let goal = "put 4 oak planks into the chest next to you";
+    let from = world.say("Alice", &format!("!task {goal}"));
+    world.expect_chat(from, "Wayfarer", &format!("I succeeded in task: {goal}"), Duration::from_secs(90));
+    let contents = world.cmd(json!({"cmd": "container", "x": 2, "y": 64, "z": -3}));
+    let planks: u64 = contents
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|s| s["item"] == "oak_planks")
+        .map(|s| s["count"].as_u64().unwrap())
+        .sum();
+    assert_eq!(planks, 4, "the chest holds what was asked: {contents}");
+    assert_eq!(calls.lock().unwrap().len(), 0, "no LLM call: {:?}", calls.lock().unwrap());
 }

@@ -92,6 +92,8 @@ pub struct Agent {
     pub memory: Option<super::memory::Memories>,
     /// Who the bot is (`[memory.persona]`), for the curriculum.
     pub persona: Option<String>,
+    /// Whether changes of the world named in words the bot reads are planned and coded from them (see `deeds`).
+    pub plan_from_words: bool,
 }
 
 impl Agent {

@@ -210,7 +210,9 @@ pub fn asked(task: &str, is_id: impl Fn(&str) -> bool) -> Option<Asked> {
     // The thing named: an id as written, two words joined (`oak planks`), or a plural made singular.
     let named = (1..words.len()).find_map(|i| {
         // What is stored is not the chest it goes into.
-        forms(&words, i).find(|c| c.len() > 2 && is_id(c) && !(effect == Effect::Store && container(c))).map(|c| (i, c))
+        forms(&words, i)
+            .find(|c| c.len() > 2 && is_id(c) && !(effect == Effect::Store && container(c)) && !built_of(c, &is_id))
+            .map(|c| (i, c))
     });
     let thing = named.as_ref().map(|(_, c)| c.clone());
     // How many: the sizes given (`3 blocks long and 2 high`, `2 by 2`) multiplied; else the number just before the
@@ -246,6 +248,13 @@ pub fn asked(task: &str, is_id: impl Fn(&str) -> bool) -> Option<Asked> {
         _ => None,
     };
     Some(Asked { effect, count, thing, player, at, shape, beside })
+}
+
+/// Whether `id` is two words naming something built of a block rather than a block of its own: `the cobblestone
+/// wall` a player speaks of is cobblestone standing as a wall, though the game has a `cobblestone_wall` block too.
+fn built_of(id: &str, is_id: &impl Fn(&str) -> bool) -> bool {
+    const BUILT: [&str; 8] = ["wall", "floor", "pillar", "column", "tower", "line", "row", "platform"];
+    id.rsplit_once('_').is_some_and(|(stem, shape)| BUILT.contains(&shape) && !stem.contains('_') && is_id(stem))
 }
 
 /// The block a side is named of after word `from` (`next to the stone block`, `on top of the gold block`): the

@@ -6,6 +6,7 @@
 pub mod act;
 pub mod checkpoint;
 pub mod curriculum;
+pub mod deeds;
 pub mod diff;
 pub mod effect;
 pub mod extract;

@@ -155,6 +155,12 @@ async fn plan(agent: &Agent, goal: &str, failures: &[String]) -> Result<Vec<Task
             Err(why) => tracing::info!("the game's facts cannot plan {goal:?} ({why}); asking the LLM"),
         }
     }
+    if agent.plan_from_words
+        && let Some(steps) = super::deeds::plan(goal, &setting)
+    {
+        tracing::info!("planned {goal:?} from its words: {} step(s)", steps.len());
+        return Ok(steps);
+    }
     if !agent.llm.is_enabled() {
         return Err(format!("the game's facts do not cover it, and {}", crate::llm::LlmError::NotConfigured));
     }
@@ -164,6 +170,7 @@ async fn plan(agent: &Agent, goal: &str, failures: &[String]) -> Result<Vec<Task
         format!("{goal}\n(Planned before; these steps failed, so plan around them: {}.)", failures.join("; "))
     };
     match llm_plan(agent, &asked).await {
+        Ok(steps) if agent.plan_from_words => Ok(worded(shaped(goal, tidy(steps)))),
         Ok(steps) => Ok(shaped(goal, tidy(steps))),
         // A small model may list every motion (19 steps to place a table) or nothing at all: then the goal is one
         // step, for the action agent to write code for and the critic to judge.
@@ -216,6 +223,15 @@ fn shaped(goal: &str, mut steps: Vec<TaskSpec>) -> Vec<TaskSpec> {
         first.min(steps.len()),
         TaskSpec { task, context, tracker: super::effect::fitting(&wanted), code: None },
     );
+    steps
+}
+
+/// `steps` with code from their words where they change the world in words the bot reads (see `deeds`): tried
+/// before the LLM is asked to write any.
+fn worded(mut steps: Vec<TaskSpec>) -> Vec<TaskSpec> {
+    for step in steps.iter_mut().filter(|s| s.code.is_none()) {
+        step.code = super::act::asked_of(&step.task).and_then(|asked| super::deeds::code(&step.task, &asked));
+    }
     steps
 }
 

@@ -118,6 +118,12 @@ pub struct RunArgs {
     #[arg(long, env = "WAYFARER_NO_MEMORY")]
     pub no_memory: bool,
 
+    /// Let the LLM plan and write the code of every goal the game's facts do not cover, even those whose words say
+    /// what to do (`build a wall of cobblestone 3 long and 2 high`, `put 4 planks into the chest`): to measure a
+    /// model alone [default: such goals are planned from their words]
+    #[arg(long, env = "WAYFARER_NO_PLAN_FROM_WORDS")]
+    pub no_plan_from_words: bool,
+
     /// Serve the live dashboard (a web page to watch and command the bots) at IP:PORT, e.g. 127.0.0.1:8080; any
     /// address other than loopback needs a token (WAYFARER_DASHBOARD_TOKEN, or one is made and printed at start)
     #[arg(long, env = "WAYFARER_DASHBOARD", value_name = "IP:PORT")]
@@ -230,6 +236,7 @@ impl From<RunArgs> for Overrides {
             leader: args.leader,
             workers: args.workers,
             no_memory: args.no_memory,
+            no_plan_from_words: args.no_plan_from_words,
             dashboard: args.dashboard,
             dashboard_token: args.dashboard_token,
             config: args.config,

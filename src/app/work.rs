@@ -142,6 +142,7 @@ pub(super) fn agent_with(bot: BotHandle, state: &BotState, reply: &Replier, llm:
         goal: Arc::default(),
         memory: state.memory.clone(),
         persona: state.shared.config.memory.persona.as_ref().and_then(|p| p.line()),
+        plan_from_words: state.shared.config.plan_from_words,
     }
 }
 

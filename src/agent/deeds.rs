@@ -1,0 +1,387 @@
+//! Code for the steps that change the world, read from their words, as the game's facts give code for items: `Build
+//! a wall of cobblestone 3 blocks long and 2 high`, `Place a dirt block on top of the gold block`, `Light up the area
+//! with 4 torches`, `Dig a hole 2 blocks deep`, `Clear the tall grass`, `Go stand on the gold block`, `Put 4 oak
+//! planks into the chest`, `Give 3 bread to Bob`. The code runs before any LLM is asked to write some, and is judged
+//! like any other: by the step's tracker and the world diff. When it falls short, the LLM is asked with what
+//! happened.
+//!
+//! Only ids the game knows and player names (letters, digits, `_`) go into the code, so no words can carry code.
+
+use super::{
+    effect::{Asked, Beside, Effect, Shape, Side},
+    plan::TaskSpec,
+    recipes::{self, Setting, Want},
+};
+
+/// The most blocks one step places or digs from its words.
+const MOST: u32 = 64;
+/// How far (blocks) a step looks for the blocks it digs or the chest it fills.
+const NEAR: u32 = 8;
+
+/// Code that does what `asked` (read from `task`) asks, when the words say enough to write it.
+pub fn code(task: &str, asked: &Asked) -> Option<String> {
+    let count = asked.count.unwrap_or(1);
+    if count == 0 || count > MOST {
+        return None;
+    }
+    let thing = asked.thing.as_deref();
+    match asked.effect {
+        Effect::Place => {
+            let block = thing.filter(|t| recipes::is_block(t))?;
+            Some(match (asked.at, asked.shape, &asked.beside) {
+                (Some(at), _, _) => format!("placeItem(\"{block}\", {});\n1", vec3(at)),
+                (None, Some(shape), _) => build(block, shape),
+                (None, None, Some(beside)) => place_beside(block, beside),
+                (None, None, None) => place_near(block, count),
+            })
+        }
+        Effect::Dig => match (asked.at, thing) {
+            (Some(at), _) => Some(format!("digBlock({});\n1", vec3(at))),
+            (None, Some(block)) if recipes::is_block(block) => Some(clear(block, asked.count)),
+            (None, None) if says_hole(task) => Some(hole(count)),
+            _ => None,
+        },
+        Effect::Go => match (asked.at, thing) {
+            (Some(at), _) => Some(format!(
+                "let there = {};\ntry {{ standOn(there); }} catch (err) {{ goTo(there, 1); }}\nposition()",
+                vec3(at)
+            )),
+            (None, Some(block)) if recipes::is_block(block) => Some(format!(
+                "let there = findBlock(\"{block}\", 64);\nif there == () {{ throw \"I see no {block} within 64 \
+                 blocks\"; }}\nstandOn(there);\nthere"
+            )),
+            _ => None,
+        },
+        Effect::Store => Some(store(thing?, count)),
+        Effect::Give => Some(format!("giveItem(\"{}\", \"{}\", {count})", asked.player.as_deref()?, thing?)),
+    }
+}
+
+/// The steps for a goal whose every part (`place a chest and store 6 cobblestone in it`) reads as a change of the
+/// world this module writes code for, each with the tracker that measures it; what must be carried first (the
+/// blocks to place, the items to store) is planned from the game's facts. `None` when any part is not so, or what it
+/// needs cannot be planned: then the LLM plans.
+pub fn plan(goal: &str, setting: &Setting) -> Option<Vec<TaskSpec>> {
+    let mut steps = Vec::new();
+    let mut needed: Vec<(String, u32)> = Vec::new();
+    for (part, joined) in parts(goal) {
+        let asked = super::act::asked_of(&part)?;
+        if joined && asked.shape.is_none() {
+            // Words after an `and` that start no step of their own belong to this one: only a shape's sizes
+            // (`3 long and 2 high`) are read from them, so anything else would be dropped unseen.
+            return None;
+        }
+        let code = code(&part, &asked)?;
+        let tracker = super::effect::fitting(&asked)?;
+        if matches!(asked.effect, Effect::Place | Effect::Store | Effect::Give)
+            && asked.at.is_none()
+            && let Some(thing) = &asked.thing
+        {
+            let count = asked.count.unwrap_or(1);
+            match needed.iter_mut().find(|(t, _)| t == thing) {
+                Some((_, n)) => *n += count,
+                None => needed.push((thing.clone(), count)),
+            }
+        }
+        steps.push(TaskSpec {
+            task: capitalised(&part),
+            context: String::new(),
+            tracker: Some(tracker),
+            code: Some(code),
+        });
+    }
+    let mut first = Vec::new();
+    for (item, count) in needed {
+        match recipes::plan(&Want::Have { item: item.clone(), count }, setting) {
+            Ok(more) => first.extend(more),
+            Err(why) if why.starts_with("I already have") => {}
+            Err(why) => {
+                tracing::info!("{goal:?} reads as a change of the world, but the {item} it needs: {why}");
+                return None;
+            }
+        }
+    }
+    first.extend(steps);
+    Some(first)
+}
+
+/// The parts of a goal joined by `and`, `then` or commas, each a step: a joint starts a new part only where the words
+/// after it begin with a verb of their own (`a wall 3 long and 2 high` stays whole, and is marked as joined). `it`
+/// after a part that placed something means what it placed, which the code finds again by its kind.
+fn parts(goal: &str) -> Vec<(String, bool)> {
+    const JOINTS: [&str; 7] = [", and then ", " and then ", ", then ", " then ", ", and ", " and ", ", "];
+    let mut parts: Vec<(String, bool)> = Vec::new();
+    let mut rest = goal.trim().trim_end_matches(['.', '!']);
+    let mut joint = "";
+    loop {
+        // The nearest joint, the longest where several start at one place.
+        let next =
+            JOINTS.iter().filter_map(|j| Some((rest.find(j)?, *j))).min_by_key(|(at, j)| (*at, usize::MAX - j.len()));
+        let piece = next.map_or(rest, |(at, _)| &rest[..at]);
+        match parts.last_mut() {
+            Some((last, joined)) if !starts_a_step(piece) => {
+                last.push_str(joint);
+                last.push_str(piece);
+                *joined = true;
+            }
+            _ => parts.push((piece.to_owned(), false)),
+        }
+        let Some((at, j)) = next else { break };
+        joint = j;
+        rest = &rest[at + j.len()..];
+    }
+    parts.into_iter().map(|(p, joined)| (p.trim().to_owned(), joined)).filter(|(p, _)| !p.is_empty()).collect()
+}
+
+/// Whether `words` begin with a verb that changes the world.
+fn starts_a_step(words: &str) -> bool {
+    super::act::asked_of(words).is_some()
+}
+
+fn capitalised(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map(|c| c.to_uppercase().chain(chars).collect()).unwrap_or_default()
+}
+
+/// Whether a dig step with no block named asks for a hole (`dig a hole 2 deep`, `dig down 3`).
+fn says_hole(task: &str) -> bool {
+    task.to_lowercase()
+        .split(|c: char| !c.is_alphanumeric())
+        .any(|w| ["hole", "pit", "deep", "down", "shaft", "well"].contains(&w))
+}
+
+fn vec3([x, y, z]: [i32; 3]) -> String {
+    format!("vec3({x}, {y}, {z})")
+}
+
+/// Blocks that a placed block replaces: a spot holding them is open.
+const OPEN: &str = r#"["air", "cave_air", "short_grass", "tall_grass", "fern", "snow"]"#;
+
+/// Code that finds open, level ground beside the bot where `shape` fits (its lowest layer on solid blocks) and
+/// places `block` there, lowest layer first.
+fn build(block: &str, shape: Shape) -> String {
+    let mut parts = shape.offsets();
+    parts.sort_by_key(|[x, y, z]| (*y, *x, *z));
+    let parts = parts.iter().map(|[x, y, z]| format!("[{x}, {y}, {z}]")).collect::<Vec<_>>().join(", ");
+    format!(
+        r#"let parts = [{parts}];
+let open = {OPEN};
+let feet = position().floor();
+let anchor = ();
+for d in [[2, 0, 0], [-2, 0, 0], [0, 0, 2], [0, 0, -2], [2, 0, 2], [-2, 0, -2], [2, 0, -2], [-2, 0, 2], [3, 0, 0], [-3, 0, 0], [0, 0, 3], [0, 0, -3], [4, 0, 0], [-4, 0, 0], [0, 0, 4], [0, 0, -4]] {{
+    let corner = feet + vec3(d[0], d[1], d[2]);
+    let fits = true;
+    for p in parts {{
+        let spot = corner + vec3(p[0], p[1], p[2]);
+        if !open.contains(blockAt(spot)) || (p[1] == 0 && open.contains(blockAt(spot - vec3(0, 1, 0)))) {{
+            fits = false;
+            break;
+        }}
+    }}
+    if fits {{ anchor = corner; break; }}
+}}
+if anchor == () {{ throw "I found no open, level ground near me for {shape} of {block}"; }}
+for p in parts {{
+    placeItem("{block}", anchor + vec3(p[0], p[1], p[2]));
+}}
+anchor"#
+    )
+}
+
+/// Code that places `block` against a side of the nearest `beside` block that has room there.
+fn place_beside(block: &str, beside: &Beside) -> String {
+    let (sides, words) = match beside.side {
+        Side::NextTo => ("[vec3(1, 0, 0), vec3(-1, 0, 0), vec3(0, 0, 1), vec3(0, 0, -1)]", "next to"),
+        Side::OnTop => ("[vec3(0, 1, 0)]", "on top of"),
+        Side::Under => ("[vec3(0, -1, 0)]", "under"),
+    };
+    let target = &beside.block;
+    format!(
+        r#"let found = findBlocks("{target}", 32, 16);
+if found.len() == 0 {{ throw "I see no {target} within 32 blocks to put the {block} {words}"; }}
+let open = {OPEN};
+let why = "there is no room {words} any {target} near me";
+for there in found {{
+    for side in {sides} {{
+        let spot = there + side;
+        if !open.contains(blockAt(spot)) {{ continue; }}
+        try {{
+            placeItem("{block}", spot);
+            return spot;
+        }} catch (err) {{
+            why = `${{err}}`;
+        }}
+    }}
+}}
+throw `I could not place the {block} {words} a {target}: ${{why}}`;"#
+    )
+}
+
+/// Code that places `count` of `block` on free spots around the bot, passing over spots where a placement fails.
+fn place_near(block: &str, count: u32) -> String {
+    format!(
+        r#"let placed = 0;
+let why = "I found no free spot for the {block}";
+let tries = 0;
+while placed < {count} && tries < {count} + 4 {{
+    tries += 1;
+    let spot = findFreeSpot(4);
+    if spot == () {{ spot = findFreeSpot(8); }}
+    if spot == () {{ break; }}
+    try {{ placeItem("{block}", spot); placed += 1; }} catch (err) {{ why = `${{err}}`; }}
+}}
+if placed < {count} {{ throw `I placed ${{placed}} of {count} {block}: ${{why}}`; }}
+placed"#
+    )
+}
+
+/// Code that digs the `block`s within [`NEAR`] blocks (the nearest `count` of them, or all): grass asked for by
+/// either name is both kinds.
+fn clear(block: &str, count: Option<u32>) -> String {
+    let kinds = if ["short_grass", "tall_grass"].contains(&block) {
+        r#"["short_grass", "tall_grass"]"#.to_owned()
+    } else {
+        format!("[\"{block}\"]")
+    };
+    let most = count.unwrap_or(MOST);
+    format!(
+        r#"let found = [];
+for kind in {kinds} {{ found.append(findBlocks(kind, {NEAR}, {most})); }}
+if found.len() == 0 {{ throw "I see no {block} within {NEAR} blocks"; }}
+let dug = 0;
+for spot in found {{
+    if dug >= {most} {{ break; }}
+    if blockAt(spot) == "air" {{ continue; }}
+    digBlock(spot);
+    dug += 1;
+}}
+dug"#
+    )
+}
+
+/// Code that digs a hole `deep` blocks deep beside the bot, into the first side that has ground to dig.
+fn hole(deep: u32) -> String {
+    format!(
+        r#"let feet = position().floor();
+let why = "I found no ground beside me to dig into";
+for side in [vec3(1, 0, 0), vec3(-1, 0, 0), vec3(0, 0, 1), vec3(0, 0, -1)] {{
+    let top = feet + side - vec3(0, 1, 0);
+    if blockAt(top) == "air" || blockAt(top + vec3(0, 1, 0)) != "air" {{ continue; }}
+    try {{
+        for i in 0..{deep} {{ digBlock(top - vec3(0, i, 0)); }}
+        return top;
+    }} catch (err) {{
+        why = `${{err}}`;
+    }}
+}}
+throw why;"#
+    )
+}
+
+/// Code that puts `count` of `item` into the nearest chest, placing a carried one first when none is near.
+fn store(item: &str, count: u32) -> String {
+    let place_chest = place_near("chest", 1).lines().map(|l| format!("    {l}")).collect::<Vec<_>>().join("\n");
+    format!(
+        r#"let chest = findBlock("chest", {NEAR});
+if chest == () && inventoryCount("chest") > 0 {{
+{place_chest};
+    chest = findBlock("chest", {NEAR});
+}}
+if chest == () {{ throw "I see no chest within {NEAR} blocks to put the {item} in"; }}
+let n = inventoryCount("{item}");
+if n == 0 {{ throw "I have no {item} to store"; }}
+if n > {count} {{ n = {count}; }}
+let items = #{{}};
+items["{item}"] = n;
+depositItemIntoChest(chest, items);
+n"#
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn asked(task: &str) -> Asked {
+        super::super::act::asked_of(task).unwrap_or_else(|| panic!("{task:?} reads as no change of the world"))
+    }
+
+    /// Every piece of code this module writes compiles as a function body the runner accepts.
+    fn compiles(task: &str) -> String {
+        let code = code(task, &asked(task)).unwrap_or_else(|| panic!("no code for {task:?}"));
+        let text = format!("```rhai\nfn doIt() {{\n{code}\n}}\n```");
+        if let Err(why) = super::super::extract::program(&text, crate::script::bindings::FUNCTIONS) {
+            panic!("the code for {task:?} does not compile: {why}\n{code}");
+        }
+        code
+    }
+
+    #[test]
+    fn the_words_of_world_steps_give_code_that_compiles() {
+        let wall = compiles("build a wall of cobblestone 3 blocks long and 2 blocks high");
+        assert!(
+            wall.contains("let parts = [[0, 0, 0], [1, 0, 0], [2, 0, 0], [0, 1, 0], [1, 1, 0], [2, 1, 0]];"),
+            "{wall}"
+        );
+        assert!(compiles("make a 2 by 2 floor of oak planks").contains("placeItem(\"oak_planks\""));
+        assert!(compiles("lay 4 cobblestone in a line on the ground").contains("[3, 0, 0]"));
+        assert!(compiles("build a pillar of 3 dirt blocks next to you").contains("[0, 2, 0]"));
+        let torches = compiles("light up the area around you with 4 torches");
+        assert!(torches.contains("while placed < 4") && torches.contains("\"torch\""), "{torches}");
+        let on_top = compiles("place a dirt block on top of the gold block");
+        assert!(on_top.contains("findBlocks(\"gold_block\"") && on_top.contains("[vec3(0, 1, 0)]"), "{on_top}");
+        assert!(compiles("place a crafting table next to the stone block").contains("findBlocks(\"stone\""));
+        assert!(compiles("dig a hole 2 blocks deep next to you").contains("for i in 0..2"));
+        assert!(compiles("break the cobblestone wall next to you").contains("[\"cobblestone\"]"));
+        assert!(compiles("clear the tall grass around you").contains("[\"short_grass\", \"tall_grass\"]"));
+        assert!(compiles("go stand on the gold block").contains("findBlock(\"gold_block\", 64)"));
+        assert!(compiles("walk over to the diamond block").contains("standOn(there)"));
+        assert!(compiles("Go stand on -7 64 -7").contains("vec3(-7, 64, -7)"));
+        let store = compiles("put 4 oak planks into the chest next to you");
+        assert!(store.contains("items[\"oak_planks\"] = n") && store.contains("if n > 4"), "{store}");
+        assert_eq!(compiles("give 3 bread to Bob"), "giveItem(\"Bob\", \"bread\", 3)");
+        assert!(compiles("Place dirt at 1 64 2").starts_with("placeItem(\"dirt\", vec3(1, 64, 2))"));
+    }
+
+    #[test]
+    fn words_that_do_not_say_enough_give_no_code() {
+        // No block named, or not a hole; an item that is not a block; more than a step should place.
+        for task in ["flatten the area", "build a house", "place 100 dirt", "place 3 sticks", "go somewhere nice"] {
+            if let Some(asked) = super::super::act::asked_of(task) {
+                assert_eq!(code(task, &asked), None, "{task:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_goal_of_world_changes_is_planned_from_its_words_with_what_it_needs_first() {
+        let carrying = |items: &[(&str, i32)]| Setting {
+            carried: items.iter().map(|(i, n)| ((*i).to_owned(), *n)).collect(),
+            ..Setting::default()
+        };
+        let steps = plan("place a chest and store 6 cobblestone in it", &carrying(&[("chest", 1), ("cobblestone", 6)]))
+            .expect("planned");
+        let tasks: Vec<&str> = steps.iter().map(|s| s.task.as_str()).collect();
+        assert_eq!(tasks, ["Place a chest", "Store 6 cobblestone in it"]);
+        assert!(steps.iter().all(|s| s.code.is_some() && s.tracker.is_some()));
+        // Without the cobblestone, mining it comes first.
+        let steps = plan("build a pillar of 3 cobblestone", &carrying(&[])).expect("planned");
+        assert!(steps[0].task.starts_with("Mine") || steps[0].task.contains("cobblestone"), "{:?}", steps[0].task);
+        assert_eq!(steps.last().map(|s| s.task.as_str()), Some("Build a pillar of 3 cobblestone"));
+        // A part that says too little leaves the whole goal to the LLM.
+        assert!(plan("place a chest and make it look nice", &carrying(&[("chest", 1)])).is_none());
+        assert!(plan("build a house", &carrying(&[])).is_none());
+    }
+
+    #[test]
+    fn goals_split_at_their_joints() {
+        let texts = |goal| parts(goal).into_iter().map(|(p, _)| p).collect::<Vec<_>>();
+        assert_eq!(
+            texts("place a chest and store 6 cobblestone in it."),
+            ["place a chest", "store 6 cobblestone in it"]
+        );
+        assert_eq!(texts("go to the tree, then dig 2 dirt"), ["go to the tree", "dig 2 dirt"]);
+        let wall = "build a wall of cobblestone 3 blocks long and 2 blocks high";
+        assert_eq!(parts(wall), [(wall.to_owned(), true)]);
+    }
+}
