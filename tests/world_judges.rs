@@ -390,7 +390,8 @@ fn a_goal_that_names_a_shape_is_judged_by_its_shape_not_its_count() {
 }
 
 /// Goals whose words say what to build, where to place a block and what to put into a chest are planned and coded from
-/// those words: the endpoint is never called, and the world shows each one done.
+/// those words (and a handover from the game's facts): the endpoint is never called, and the world shows each one
+/// done.
 #[test]
 fn goals_in_words_the_bot_reads_are_done_with_no_llm_call() {
     let runtime = tokio::runtime::Runtime::new().unwrap();
@@ -443,5 +444,14 @@ fn goals_in_words_the_bot_reads_are_done_with_no_llm_call() {
         .map(|s| s["count"].as_u64().unwrap())
         .sum();
     assert_eq!(planks, 4, "the chest holds what was asked: {contents}");
+
+    // Three planks thrown one by one and caught together: the first pickups the bot ever saw, all counted (only
+    // the last of them was, and the handover was judged not done).
+    let _bob = another_bot(&world, "Bob", &ScriptDir::new("judges-words-bob", &[]), &endpoint);
+    let goal = "give 3 oak planks to Bob";
+    // Named, as Alice owns Bob too.
+    let from = world.say("Alice", &format!("Wayfarer !task {goal}"));
+    world.expect_chat(from, "Wayfarer", &format!("I succeeded in task: {goal}"), Duration::from_secs(90));
+    assert_eq!(inventory_count(&world, "Bob", "oak_planks"), 3);
     assert_eq!(calls.lock().unwrap().len(), 0, "no LLM call: {:?}", calls.lock().unwrap());
 }

@@ -71,7 +71,7 @@ impl WorldDiff {
 
     /// How many blocks of `block` were dug (of any kind with `None`).
     pub fn broken_count(&self, block: Option<&str>) -> usize {
-        self.broken.iter().filter(|(_, b)| block.is_none_or(|want| want == b)).count()
+        self.broken.iter().filter(|(_, b)| block.is_none_or(|want| super::tracker::same_kind(want, b))).count()
     }
 
     /// How many of `item` (of anything with `None`) went into containers, less what came out.

@@ -410,7 +410,7 @@ impl Tracker {
             Tracker::Dug { positions, count, block, at, radius } if positions.is_empty() => {
                 let anchor = at.unwrap_or(start.feet());
                 let dug = changed_near(start, now, anchor, *radius, |was, is| {
-                    is_air(is) && !is_air(was) && block.as_ref().is_none_or(|want| want == was)
+                    is_air(is) && !is_air(was) && block.as_ref().is_none_or(|want| same_kind(want, was))
                 });
                 let target = count.unwrap_or(1);
                 let what = format!("{} dug near {}", block.as_deref().unwrap_or("blocks"), fmt(anchor));
@@ -555,6 +555,13 @@ fn group(of: &[Tracker]) -> Option<String> {
         return None;
     }
     Some(if last == "log" { "wood log".to_owned() } else { last.replace('_', " ") })
+}
+
+/// Whether block `was` is of the kind `want` names to be dug: the plants players call grass (`short_grass`, the two
+/// blocks high `tall_grass`) are one kind, as are ferns; anything else only itself.
+pub fn same_kind(want: &str, was: &str) -> bool {
+    const ALIKE: [&[&str]; 2] = [&["short_grass", "tall_grass"], &["fern", "large_fern"]];
+    want == was || ALIKE.iter().any(|kinds| kinds.contains(&want) && kinds.contains(&was))
 }
 
 #[cfg(test)]
@@ -735,5 +742,12 @@ mod tests {
         let text = serde_json::to_value(&tracker).unwrap();
         assert_eq!(text["of"][0], json!({"type": "inventory", "item": "stone_pickaxe", "count": 1}));
         assert_eq!(Tracker::from_json(&text).unwrap(), tracker);
+    }
+
+    #[test]
+    fn grass_asked_for_by_either_name_is_one_kind_to_dig() {
+        assert!(same_kind("tall_grass", "short_grass") && same_kind("short_grass", "tall_grass"));
+        assert!(same_kind("dirt", "dirt") && same_kind("fern", "large_fern"));
+        assert!(!same_kind("grass_block", "short_grass") && !same_kind("dirt", "coarse_dirt"));
     }
 }

@@ -42,19 +42,22 @@ fn read_pickups(
     mut seen: Query<&mut Pickups>,
     mut commands: Commands,
 ) {
+    // The first pickups a bot sees arrive before it has the component, often several in one frame (three items
+    // thrown together are taken together): they are gathered here and the component inserted once, with all.
+    let mut first: std::collections::HashMap<Entity, VecDeque<Pickup>> = std::collections::HashMap::new();
     for event in packets.read() {
         let ClientboundGamePacket::TakeItemEntity(packet) = &*event.packet else { continue };
         let pickup = Pickup { item: packet.item_id, by: packet.player_id.0, amount: packet.amount };
-        match seen.get_mut(event.entity) {
-            Ok(mut pickups) => {
-                pickups.0.push_back(pickup);
-                if pickups.0.len() > KEPT {
-                    pickups.0.pop_front();
-                }
-            }
-            Err(_) => {
-                commands.entity(event.entity).insert(Pickups(VecDeque::from([pickup])));
-            }
+        let kept = match seen.get_mut(event.entity) {
+            Ok(pickups) => &mut pickups.into_inner().0,
+            Err(_) => first.entry(event.entity).or_default(),
+        };
+        kept.push_back(pickup);
+        if kept.len() > KEPT {
+            kept.pop_front();
         }
+    }
+    for (entity, pickups) in first {
+        commands.entity(entity).insert(Pickups(pickups));
     }
 }

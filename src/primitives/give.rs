@@ -44,6 +44,12 @@ pub async fn give_item(bot: &BotHandle, player: &str, item: &str, count: u32) ->
     if bot.position().distance_to(there) > f64::from(HAND_OVER_DISTANCE) + 2.0 {
         return Err(format!("{player} moved away before I could hand over the {item}"));
     }
+    tracing::debug!(
+        "{}: throwing {count} {item} to {player} at {} from {}",
+        bot.name(),
+        crate::bot::fmt_pos(there),
+        crate::bot::fmt_pos(bot.position())
+    );
     bot.client().look_at(azalea::Vec3::new(there.x, there.y + 0.6, there.z));
     bot.client().wait_ticks(2).await;
     let lying_before = item_entities(bot, bot.position(), 8.0);
@@ -104,6 +110,12 @@ pub async fn give_item(bot: &BotHandle, player: &str, item: &str, count: u32) ->
         ));
     }
     if !picked {
+        tracing::debug!(
+            "{}: thrown {thrown:?}; pickups seen {:?}; lying {:?}",
+            bot.name(),
+            bot.pickups(),
+            item_entities(bot, middle, 8.0)
+        );
         return Err(format!(
             "I threw {count} {item} to {player}, but they have not picked it up; it lies at their feet"
         ));

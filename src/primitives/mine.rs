@@ -246,6 +246,9 @@ async fn dig(bot: &BotHandle, pos: BlockPos, kind: BlockKind, name: &str) -> Res
         }
         let gone = |bot: &BotHandle| observe::block_kind(bot, pos).is_some_and(|k| k != kind);
         if items::wait_until(bot, Duration::from_secs(1), || gone(bot)).await {
+            // Noted again as it is now: a block that breaks at once (grass, flowers) may get no update from the
+            // server, and the world diff must still see it gone.
+            bot.note_block(pos);
             return Ok(());
         }
         tracing::debug!("{}: the {name} at {} is still there; digging again", bot.name(), fmt_block(pos));

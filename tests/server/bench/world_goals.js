@@ -6,7 +6,9 @@
 // world disagrees. The LLM's calls and tokens are counted by a proxy in front of the endpoint.
 //
 // Usage: node world_goals.js --bot PATH/TO/wayfarer --llm-url URL|do-nothing [--library starter|empty]
-//                            [--only 1,5,7] [--results FILE] [--logs DIR]
+//                            [--llm-only] [--only 1,5,7] [--results FILE] [--logs DIR]
+// `--llm-only` starts the bot with --no-plan-from-words: the LLM plans and writes the code of every goal, as a
+// measure of the model alone (by default goals whose words the bot reads are planned and coded from them).
 //        node world_goals.js --report RESULTS.json [MORE.json]
 // `do-nothing` serves a model from this script: it plans the goal as one step, answers every request for code with
 // a function that only says "done" in chat, and its critic believes every claim.
@@ -177,7 +179,7 @@ async function runTask (task, index, skills, proxy, library) {
       await world.cmd({ cmd: 'teleport', name: task.receiver.name, x, y, z })
       await sleep(1000)
     }
-    await start('Wayfarer', ['--skills', skills, '--config', config, '--llm-url', proxy.url, '--llm-model', 'local'])
+    await start('Wayfarer', ['--skills', skills, '--config', config, '--llm-url', proxy.url, '--llm-model', 'local', ...(LLM_ONLY ? ['--no-plan-from-words'] : [])])
     for (const [item, count] of Object.entries(task.inventory ?? {})) await world.cmd({ cmd: 'give', name: 'Wayfarer', item, count })
     await sleep(2000)
     const before = await scan(world)
@@ -228,11 +230,15 @@ async function runTask (task, index, skills, proxy, library) {
     fs.closeSync(out)
     await world.close()
   }
+  // Who planned the goal, from the bot's log: its words, the game's facts or the LLM.
+  const logged = fs.readFileSync(logFile, 'utf8')
+  result.planner = / from its words: /.test(logged) ? 'words' : / from the game's facts: /.test(logged) ? 'facts' : 'llm'
   return result
 }
 
 const BOT = arg('bot')
 const LLM_URL = arg('llm-url', process.env.WAYFARER_LLM_URL)
+const LLM_ONLY = process.argv.includes('--llm-only')
 
 async function main () {
   if (arg('report')) {
@@ -260,7 +266,7 @@ async function main () {
   }
   const before = new Set(fs.readdirSync(skills))
   const runs = []
-  const llm = model ? 'do-nothing' : LLM_URL
+  const llm = (model ? 'do-nothing' : LLM_URL) + (LLM_ONLY ? ' (LLM plans all)' : '')
   for (const [i, task] of SUITE.tasks.entries()) {
     if (only && !only.includes(i + 1)) continue
     log(`[${llm}, ${library}] ${i + 1}/${SUITE.tasks.length} !task ${task.goal}`)
@@ -284,7 +290,7 @@ async function main () {
 function report (runs, learned) {
   const models = [...new Set(runs.map((r) => r.llm))]
   const goals = [...new Set(runs.map((r) => r.goal))]
-  const cell = (r) => r ? `${r.done ? 'done' : 'not done'} · said ${r.claim}${r.falseSuccess ? ' (FALSE)' : ''} · ${r.calls} calls · ${(r.tokens / 1000).toFixed(1)} k tok · ${r.seconds} s` : '—'
+  const cell = (r) => r ? `${r.done ? 'done' : 'not done'} · said ${r.claim}${r.falseSuccess ? ' (FALSE)' : ''} · ${r.planner ?? 'llm'} plan · ${r.calls} calls · ${(r.tokens / 1000).toFixed(1)} k tok · ${r.seconds} s` : '—'
   console.log(`\nWorld goals: ${goals.length}, judged by the world\n`)
   console.log(`| # | goal | ${models.join(' | ')} |`)
   console.log(`|---|---|${models.map(() => '---').join('|')}|`)
@@ -300,6 +306,10 @@ function report (runs, learned) {
     console.log(`\n${m}: world says ${done}/${mine.length} done (${Math.round(100 * done / Math.max(1, mine.length))} %); ` +
       `bot said succeeded ${claims} times; false successes ${falses}; ${mine.reduce((n, r) => n + r.calls, 0)} LLM calls, ` +
       `${(mine.reduce((n, r) => n + r.tokens, 0) / 1000).toFixed(1)} k tokens, ${Math.round(mine.reduce((n, r) => n + r.seconds, 0) / 60)} min`)
+    const by = (p) => mine.filter((r) => r.planner === p)
+    console.log(`  planned from words ${by('words').length} (done ${by('words').filter((r) => r.done).length}), ` +
+      `from the game's facts ${by('facts').length} (done ${by('facts').filter((r) => r.done).length}), ` +
+      `by the LLM ${by('llm').length} (done ${by('llm').filter((r) => r.done).length})`)
   }
   if (learned) console.log(`learned: ${learned.length ? learned.join(', ') : 'nothing'}`)
 }
