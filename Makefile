@@ -97,16 +97,20 @@ bench-llm: setup models
 	node $(SERVER_DIR)/bench/tasks.js --bot $(RELEASE_BIN) --llm-url $(LLM_URL)
 
 ## bench-llm-world: goals no recipe plans (tests/tasks/world_goals.json: build, dig, clear, stand on, store, place
-## beside, light, give), judged by the world's state: with a do-nothing model whose critic believes everything, then
-## with the LLM at LLM_URL (start `make llm` first), from the starter library; per goal the world's verdict, the bot's
-## claim, LLM calls, tokens and time, and the false successes (long: up to an hour with the local model)
+## beside, light, give), judged by the world's state: with a do-nothing model whose critic believes everything (as
+## the bot plans them, then with the LLM planning and writing all), then with the LLM at LLM_URL (start `make llm`
+## first), from the starter library; per goal the world's verdict, the bot's claim, who planned it, LLM calls,
+## tokens and time, and the false successes. `make bench-llm-world WORLD_LLM_ONLY=--llm-only` measures the LLM
+## alone (long: up to an hour with the local model)
 WORLD_RESULTS ?= $(or $(TMPDIR),/tmp)/wayfarer-bench-world
+WORLD_LLM_ONLY ?=
 BENCH_BIN ?= $(RELEASE_BIN)
 bench-llm-world: setup models
 	$(CARGO) build --release --bin wayfarer
 	node $(SERVER_DIR)/bench/world_goals.js --bot $(BENCH_BIN) --llm-url do-nothing --results $(WORLD_RESULTS)-nothing.json
-	node $(SERVER_DIR)/bench/world_goals.js --bot $(BENCH_BIN) --llm-url $(LLM_URL) --results $(WORLD_RESULTS)-llm.json
-	node $(SERVER_DIR)/bench/world_goals.js --report $(WORLD_RESULTS)-nothing.json $(WORLD_RESULTS)-llm.json
+	node $(SERVER_DIR)/bench/world_goals.js --bot $(BENCH_BIN) --llm-url do-nothing --llm-only --results $(WORLD_RESULTS)-nothing-alone.json
+	node $(SERVER_DIR)/bench/world_goals.js --bot $(BENCH_BIN) --llm-url $(LLM_URL) $(WORLD_LLM_ONLY) --results $(WORLD_RESULTS)-llm.json
+	node $(SERVER_DIR)/bench/world_goals.js --report $(WORLD_RESULTS)-nothing.json $(WORLD_RESULTS)-nothing-alone.json $(WORLD_RESULTS)-llm.json
 
 ## bench-llm-economy: the scripted learning run with the reply cache cold and warm, and fifty bots through one rate
 ## limiter against none (a few minutes, no model needed)

@@ -94,7 +94,7 @@ pub fn plan(goal: &str, setting: &Setting) -> Option<Vec<TaskSpec>> {
     for (item, count) in needed {
         match recipes::plan(&Want::Have { item: item.clone(), count }, setting) {
             Ok(more) => first.extend(more),
-            Err(why) if why.starts_with("I already have") => {}
+            Err(recipes::NoSteps::Carried { .. }) => {}
             Err(why) => {
                 tracing::info!("{goal:?} reads as a change of the world, but the {item} it needs: {why}");
                 return None;

@@ -36,7 +36,8 @@ impl WorldDiff {
         let mut diff = WorldDiff { from, to, ..WorldDiff::default() };
         for (pos, before, after) in blocks {
             if is_air(&after) || (after == "water" && !is_open(&before)) {
-                if !is_open(&before) {
+                // Plants dug count (clearing grass is work asked for); a fluid that drained does not.
+                if !is_air(&before) && !matches!(before.as_str(), "water" | "lava") {
                     diff.broken.push((pos, before));
                 }
             } else if is_open(&before) {
@@ -179,5 +180,16 @@ mod tests {
         let still = WorldDiff::new(Vec::new(), [0.5, 64.0, 0.5], [0.9, 64.0, 0.5]);
         assert!(still.is_empty());
         assert_eq!(still.to_string(), "nothing changed in the world");
+    }
+
+    #[test]
+    fn grass_dug_counts_as_dug_and_water_drained_does_not() {
+        let blocks = vec![
+            ([2, 64, 2], "short_grass".to_owned(), "air".to_owned()),
+            ([3, 64, 2], "tall_grass".to_owned(), "air".to_owned()),
+            ([7, 63, 5], "water".to_owned(), "air".to_owned()),
+        ];
+        let diff = WorldDiff::new(blocks, [0.5, 64.0, 0.5], [0.5, 64.0, 0.5]);
+        assert_eq!((diff.broken_count(Some("tall_grass")), diff.broken_count(None)), (2, 2));
     }
 }

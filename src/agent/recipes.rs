@@ -25,6 +25,17 @@ pub enum Want {
     Give { item: String, count: u32, to: String },
 }
 
+/// Why the game's facts give no steps for a [`Want`].
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum NoSteps {
+    /// Nothing is missing: the bot carries enough already.
+    #[error("I already have {count} {item}")]
+    Carried { item: String, count: i64 },
+    /// The facts do not say how: no source, recipes that go round in a circle, a block that drops nothing.
+    #[error("{0}")]
+    Unknown(String),
+}
+
 /// What the planner knows of the bot's situation.
 #[derive(Clone, Debug, Default)]
 pub struct Setting {
@@ -171,7 +182,7 @@ impl Source {
 }
 
 /// The steps that get what `want` asks for, or why the facts cannot tell.
-pub fn plan(want: &Want, setting: &Setting) -> Result<Vec<TaskSpec>, String> {
+pub fn plan(want: &Want, setting: &Setting) -> Result<Vec<TaskSpec>, NoSteps> {
     match want {
         Want::Kill { mob, count } => Ok(vec![TaskSpec {
             task: format!("Kill {count} {mob}"),
@@ -185,7 +196,7 @@ pub fn plan(want: &Want, setting: &Setting) -> Result<Vec<TaskSpec>, String> {
         Want::Place { block } => {
             let mut steps = match Planner::new(setting).run(block, 1, None) {
                 Ok(steps) => steps,
-                Err(why) if why.starts_with("I already have") => Vec::new(),
+                Err(NoSteps::Carried { .. }) => Vec::new(),
                 Err(why) => return Err(why),
             };
             steps.push(TaskSpec {
@@ -202,14 +213,17 @@ pub fn plan(want: &Want, setting: &Setting) -> Result<Vec<TaskSpec>, String> {
             Ok(steps)
         }
         Want::Mine { block, count } => {
-            let drop = facts::drops_of(block).into_iter().next().ok_or_else(|| format!("{block} drops nothing"))?;
+            let drop = facts::drops_of(block)
+                .into_iter()
+                .next()
+                .ok_or_else(|| NoSteps::Unknown(format!("{block} drops nothing")))?;
             let wanted = setting.has(&drop) + i64::from(*count);
             Planner::new(setting).run(&drop, wanted, Some(block))
         }
         Want::Give { item, count, to } => {
             let mut steps = match Planner::new(setting).run(item, i64::from(*count), None) {
                 Ok(steps) => steps,
-                Err(why) if why.starts_with("I already have") => Vec::new(),
+                Err(NoSteps::Carried { .. }) => Vec::new(),
                 Err(why) => return Err(why),
             };
             // `to` is a player name and `item` an id the facts know: neither can carry code.
@@ -272,12 +286,12 @@ impl<'a> Planner<'a> {
         Planner { setting, sources: HashMap::new(), order: Vec::new() }
     }
 
-    fn run(mut self, item: &str, wanted: i64, mine: Option<&str>) -> Result<Vec<TaskSpec>, String> {
+    fn run(mut self, item: &str, wanted: i64, mine: Option<&str>) -> Result<Vec<TaskSpec>, NoSteps> {
         if let Some(block) = mine {
             let tool = self.tool_for(block);
             self.sources.insert(item.to_owned(), Source::Mine { block: block.to_owned(), tool });
         }
-        self.visit(item, &mut Vec::new())?;
+        self.visit(item, &mut Vec::new()).map_err(NoSteps::Unknown)?;
         // How many of each item are needed, consumers first so that every demand is in before an item is counted.
         let mut demand: BTreeMap<String, i64> = BTreeMap::new();
         demand.insert(item.to_owned(), wanted);
@@ -313,7 +327,7 @@ impl<'a> Planner<'a> {
                     }
                 }
                 Source::Hunt { .. } => {}
-                Source::Unknown { why } => return Err(why.clone()),
+                Source::Unknown { why } => return Err(NoSteps::Unknown(why.clone())),
                 Source::Smelt { input, fuel } => {
                     *demand.entry(input.clone()).or_insert(0) += missing;
                     *demand.entry(fuel.clone()).or_insert(0) += fuel_for(missing, fuel);
@@ -339,7 +353,7 @@ impl<'a> Planner<'a> {
         let steps: Vec<TaskSpec> =
             takes.iter().map(take_step).chain(make.iter().map(|(name, missing)| self.step(name, *missing))).collect();
         if steps.is_empty() {
-            return Err(format!("I already have {wanted} {item}"));
+            return Err(NoSteps::Carried { item: item.to_owned(), count: wanted });
         }
         Ok(steps)
     }

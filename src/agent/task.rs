@@ -151,7 +151,7 @@ async fn plan(agent: &Agent, goal: &str, failures: &[String]) -> Result<Vec<Task
                 tracing::info!("planned {goal:?} from the game's facts: {} step(s)", steps.len());
                 return Ok(steps);
             }
-            Err(why) if why.starts_with("I already have") => return Ok(Vec::new()),
+            Err(recipes::NoSteps::Carried { .. }) => return Ok(Vec::new()),
             Err(why) => tracing::info!("the game's facts cannot plan {goal:?} ({why}); asking the LLM"),
         }
     }

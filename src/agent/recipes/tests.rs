@@ -52,7 +52,10 @@ fn logs_asked_for_are_one_step() {
     assert_eq!(tasks(&steps), ["Mine 2 oak_log"]);
     let steps = plan(&have("oak_log", 2), &setting(&[("oak_log", 1)], "oak")).unwrap();
     assert_eq!(tasks(&steps), ["Mine 1 oak_log"], "one is carried");
-    assert_eq!(plan(&have("oak_log", 2), &setting(&[("oak_log", 2)], "oak")).unwrap_err(), "I already have 2 oak_log");
+    assert_eq!(
+        plan(&have("oak_log", 2), &setting(&[("oak_log", 2)], "oak")).unwrap_err().to_string(),
+        "I already have 2 oak_log"
+    );
 }
 
 #[test]
@@ -151,7 +154,7 @@ fn a_delivery_gathers_what_is_missing_then_gives() {
 
 #[test]
 fn what_the_facts_cannot_tell_is_said() {
-    let err = plan(&have("elytra", 1), &setting(&[], "oak")).unwrap_err();
+    let err = plan(&have("elytra", 1), &setting(&[], "oak")).unwrap_err().to_string();
     assert!(err.contains("do not say how to get elytra"), "{err}");
 }
 
