@@ -450,9 +450,11 @@ pub fn world_with_bot(name: &str) -> (World, Bot) {
 pub struct ScriptDir(pub PathBuf);
 
 impl ScriptDir {
-    /// Writes `files` (name, source) into a fresh folder.
+    /// Writes `files` (name, source) into a fresh folder (its own, whatever other scenario runs beside it).
     pub fn new(tag: &str, files: &[(&str, &str)]) -> ScriptDir {
-        let dir = std::env::temp_dir().join(format!("wayfarer-test-{tag}-{}", std::process::id()));
+        static DIRS: AtomicU64 = AtomicU64::new(0);
+        let n = DIRS.fetch_add(1, Ordering::Relaxed);
+        let dir = std::env::temp_dir().join(format!("wayfarer-test-{tag}-{}-{n}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
         for (name, source) in files {

@@ -1,0 +1,37 @@
+//! `killMob` hunts a pig with the best weapon and collects its drops; with no such mob it explores for one, then says where it looked.
+
+use crate::support;
+
+use std::time::Duration;
+
+use serde_json::json;
+use support::*;
+
+#[test]
+fn kill_mob_hunts_and_collects() {
+    let scripts = ScriptDir::new(
+        "kill",
+        &[
+            ("pig.rhai", "killMob(\"pig\", 20)"),
+            ("zombie.rhai", "killMob(\"zombie\", 60)"),
+            ("short.toml", "script_time_limit_secs = 15\n"),
+        ],
+    );
+    let config = scripts.0.join("short.toml");
+    let (world, _bot) = world_with_bot_args(&["--scripts", scripts.path(), "--config", config.to_str().unwrap()]);
+    give(&world, "Wayfarer", "stone_sword", 1);
+    let pig = world.cmd(json!({"cmd": "spawnMob", "kind": "pig", "x": 6.5, "z": -4.5}));
+    bot_sees(&world, "Wayfarer", "stone_sword", 1);
+
+    // No zombie anywhere: the bot looks for one until the run's time is nearly up, then says where it looked.
+    let done = run_script(&world, "zombie", Duration::from_secs(25));
+    assert!(done.contains("looking for a zombie and saw none within 32 blocks of my way"), "{done}");
+    world.cmd(json!({"cmd": "teleport", "name": "Wayfarer", "x": 0.5, "y": 64.0, "z": 0.5}));
+
+    let from = world.cursor();
+    let done = run_script(&world, "pig", Duration::from_secs(60));
+    assert!(done.contains("finished"), "{done}");
+    let killed = world.wait_event(from, Duration::from_secs(1), |e| e["event"] == "mobKilled" && e["entityId"] == pig);
+    assert_eq!(killed.expect("the pig died")["by"], "Wayfarer");
+    assert_eq!(inventory_count(&world, "Wayfarer", "porkchop"), 2);
+}

@@ -1,0 +1,186 @@
+//! `!learn start N` with a scripted OpenAI-compatible endpoint: the lifelong loop learns three tasks in the test world
+//! (the fixed first task, then curriculum proposals with trackers), each success lands in the skill library and is
+//! retrieved into the next prompt, bad answers are retried with the reason, the checkpoint is written as it goes,
+//! and a restarted bot resumes from it. The run's LLM calls are counted against Voyager's for the same run.
+
+use crate::support;
+
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use support::fake_llm::FakeEndpoint;
+use support::*;
+
+fn code(description: &str, body: &str) -> String {
+    format!("Plan: as below.\nDescription: {description}\n```rhai\n{body}\n```")
+}
+
+#[test]
+fn learns_three_skills_then_resumes() {
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let endpoint = runtime.block_on(FakeEndpoint::start()).unwrap();
+    // 1. The fixed first task: no curriculum call.
+    endpoint.push_content(code(
+        "Mines one oak log from the nearest tree.",
+        "fn mineOneLog() {\n  mineBlock(\"oak_log\", 1)\n}",
+    ));
+    // 2. A proposal; the first code names the wrong item, the second works.
+    endpoint.push_content(
+        "{\"reasoning\": \"planks lead to tools\", \"task\": \"Craft 4 oak_planks\", \"context\": \"one log makes four\", \
+         \"tracker\": {\"type\": \"craft\", \"item\": \"oak_planks\", \"count\": 4}}",
+    );
+    endpoint.push_content(code("Crafts planks.", "fn makePlanks() {\n  craftItem(\"oak_plank\", 4)\n}"));
+    endpoint.push_content(code(
+        "Crafts four oak planks from one oak log.",
+        "fn makePlanks() {\n  craftItem(\"oak_planks\", 4)\n}",
+    ));
+    // 3. An answer that is not JSON, then a proposal.
+    endpoint.push_content("Let us craft a crafting table next.");
+    endpoint.push_content(
+        "{\"reasoning\": \"a table unlocks tools\", \"task\": \"Craft 1 crafting_table\", \"context\": \"four planks\", \
+         \"tracker\": {\"type\": \"inventory\", \"item\": \"crafting_table\", \"count\": 1}}",
+    );
+    endpoint.push_content(code(
+        "Crafts a crafting table from four planks.",
+        "fn makeTable() {\n  craftItem(\"crafting_table\", 1)\n}",
+    ));
+
+    let skills = ScriptDir::new("learn-skills", &[]);
+    let checkpoint = ScriptDir::new("learn-checkpoint", &[]);
+    let args = ["--llm-url", &endpoint.base_url(), "--checkpoint", checkpoint.path()];
+    let (world, bot) = world_with_skilled_bot(&skills, &args);
+    for (x, z) in [(5, -3), (5, -5), (7, -4)] {
+        world.cmd(json!({"cmd": "setBlock", "x": x, "y": 64, "z": z, "block": "oak_log"}));
+    }
+    let from = world.say("Alice", "!learn start 3");
+    let expect = |needle: &str, secs: u64| world.expect_chat(from, "Wayfarer", needle, Duration::from_secs(secs));
+    expect("Learning for up to 3 tasks (0 done before", 10);
+    expect("I will start task: Mine 1 wood log", 10);
+    expect("I succeeded in task: Mine 1 wood log", 60);
+    expect("I will start task: Craft 4 oak_planks", 10);
+    expect("I succeeded in task: Craft 4 oak_planks", 30);
+    expect("I will start task: Craft 1 crafting_table", 10);
+    expect("I succeeded in task: Craft 1 crafting_table", 30);
+    let done =
+        expect("Learning done: 3 tasks done, 0 failed; learned 3 skills (mineOneLog, makePlanks, makeTable)", 10);
+    assert!(done.contains("with 7 LLM calls") && done.contains("Voyager's loop makes 15"), "{done}");
+    assert_eq!(inventory_count(&world, "Wayfarer", "crafting_table"), 1);
+
+    let requests = endpoint.requests();
+    assert_eq!(requests.len(), 7);
+    assert!(requests.iter().all(|r| !system_message(r).starts_with("You judge")), "trackers judged every task");
+    // The curriculum is told what was done; a bad answer is sent back with the reason.
+    assert!(system_message(&requests[1]).starts_with("You plan what a Minecraft player should learn next"));
+    assert!(
+        last_user_message(&requests[1]).contains("Completed tasks so far: Mine 1 wood log"),
+        "{}",
+        last_user_message(&requests[1])
+    );
+    // Before five tasks are done the curriculum sees no entities or biome (Voyager's warm-up); chests it does.
+    let seen = last_user_message(&requests[1]);
+    assert!(
+        seen.contains("Equipment: ") && seen.contains("Chests: none") && seen.contains("1/36 slots used"),
+        "{seen}"
+    );
+    assert!(!seen.contains("Nearby entities") && !seen.contains("Biome"), "{seen}");
+    assert!(
+        last_user_message(&requests[3]).contains("The function failed at line 2"),
+        "{}",
+        last_user_message(&requests[3])
+    );
+    assert!(
+        last_user_message(&requests[5]).starts_with("That cannot be used: no JSON object"),
+        "{}",
+        last_user_message(&requests[5])
+    );
+    // Skills learned earlier are shown to the action agent later: the nearest as code, the next by signature.
+    let shown = system_message(&requests[6]);
+    assert!(shown.contains("// makePlanks(): ") && shown.contains("// mineOneLog(): "), "{shown}");
+    assert_eq!(shown.matches("fn makePlanks()").count() + shown.matches("fn mineOneLog()").count(), 1, "{shown}");
+
+    // The checkpoint was written as it went, in this bot's own folder.
+    let mine = checkpoint.0.join("Wayfarer");
+    let tasks: Value = serde_json::from_str(&std::fs::read_to_string(mine.join("tasks.json")).unwrap()).unwrap();
+    assert_eq!(tasks["completed"], json!(["Mine 1 wood log", "Craft 4 oak_planks", "Craft 1 crafting_table"]));
+    let events = std::fs::read_to_string(mine.join("events.jsonl")).unwrap();
+    assert_eq!(events.lines().count(), 3);
+    assert!(events.contains("\"attempts\":2"), "{events}");
+    for name in ["mineOneLog", "makePlanks", "makeTable"] {
+        assert!(skills.0.join(format!("{name}.rhai")).is_file(), "{name} was not saved");
+    }
+
+    // A restarted bot resumes: the curriculum sees the three completed tasks, and a fourth is learned.
+    drop(bot);
+    endpoint.push_content(
+        "{\"reasoning\": \"more wood\", \"task\": \"Mine 2 oak_log\", \"context\": \"\", \
+         \"tracker\": {\"type\": \"inventory\", \"item\": \"oak_log\", \"count\": 2}}",
+    );
+    endpoint.push_content(code("Mines two oak logs.", "fn mineTwoLogs() {\n  mineBlock(\"oak_log\", 2)\n}"));
+    let bot = Bot::start(
+        &world.address(),
+        &[
+            "--username",
+            "Wayfarer",
+            "--owner",
+            "Alice",
+            "--skills",
+            skills.path(),
+            "--llm-url",
+            &endpoint.base_url(),
+            "--checkpoint",
+            checkpoint.path(),
+        ],
+    );
+    bot.expect_log("Wayfarer spawned at", Duration::from_secs(60));
+    let from = world.say("Alice", "!learn start 1");
+    world.expect_chat(from, "Wayfarer", "Learning for up to 1 tasks (3 done before", Duration::from_secs(10));
+    world.expect_chat(from, "Wayfarer", "I succeeded in task: Mine 2 oak_log", Duration::from_secs(60));
+    world.expect_chat(from, "Wayfarer", "Learning done: 1 tasks done", Duration::from_secs(10));
+    let resumed = &endpoint.requests()[7];
+    assert!(
+        last_user_message(resumed)
+            .contains("Completed tasks so far: Mine 1 wood log, Craft 4 oak_planks, Craft 1 crafting_table"),
+        "{}",
+        last_user_message(resumed)
+    );
+}
+
+/// `wayfarer learn --max-iterations 1` joins, learns one task, prints the run's summary and exits.
+#[test]
+fn the_learn_command_learns_and_exits() {
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let endpoint = runtime.block_on(FakeEndpoint::start()).unwrap();
+    endpoint.push_content(code("Mines one oak log.", "fn mineOneLog() {\n  mineBlock(\"oak_log\", 1)\n}"));
+    let world = World::start();
+    world.cmd(json!({"cmd": "setBlock", "x": 4, "y": 64, "z": -3, "block": "oak_log"}));
+    let checkpoint = ScriptDir::new("learn-cli", &[]);
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_wayfarer"))
+        .args(["learn", "--max-iterations", "1", "--server", &world.address(), "--username", "Learner"])
+        .args(["--llm-url", &endpoint.base_url(), "--checkpoint", checkpoint.path()])
+        .env("WAYFARER_SKILLS", checkpoint.0.join("skills"))
+        .env_remove("OPENAI_API_KEY")
+        .env_remove("WAYFARER_CONFIG")
+        .current_dir(std::env::temp_dir())
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "{stdout}\n{}", String::from_utf8_lossy(&output.stderr));
+    assert!(stdout.contains("1 tasks done, 0 failed; learned 1 skills (mineOneLog) with 1 LLM calls"), "{stdout}");
+    assert!(checkpoint.0.join("skills").join("mineOneLog.rhai").is_file());
+
+    // Without an LLM it refuses at once, saying what to set.
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_wayfarer"))
+        .args(["learn", "--server", &world.address()])
+        .env_remove("OPENAI_API_KEY")
+        .env_remove("WAYFARER_LLM_URL")
+        .env_remove("WAYFARER_CONFIG")
+        .current_dir(std::env::temp_dir())
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1));
+    assert!(
+        String::from_utf8_lossy(&output.stderr).contains("learning needs an LLM"),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}

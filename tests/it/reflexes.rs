@@ -1,0 +1,357 @@
+//! Reflexes in natural worlds: the bot eats when hungry (pausing the script or walk it is on, which then carries on), hunts
+//! a farm animal when hungry with nothing to eat, hits back at a zombie at night from beyond its reach, runs from a
+//! creeper or a pack of zombies (and `!status` says so), finishes a smelt that eating cut short, digs in for the night when a monster comes (and gets out in
+//! the morning), comes up for air from the sea floor, and goes back for its things after a death.
+
+use crate::support;
+
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+use support::*;
+
+/// A natural world with monsters only where a test puts them (`extra` world flags besides), Alice near spawn and a
+/// bot owned by her (with `scripts` as its scripts folder if given).
+fn natural_world_with_bot(seed: u64, extra: &[&str], scripts: Option<&ScriptDir>) -> (World, Bot, (i64, i64)) {
+    let mut args = vec!["--mobs", "off"];
+    args.extend_from_slice(extra);
+    let bot_args: Vec<&str> = scripts.map(|s| vec!["--scripts", s.path()]).unwrap_or_default();
+    support::natural_world_with_bot(seed, &args, &bot_args)
+}
+
+fn events(world: &World, from: usize, kind: &str) -> Vec<Value> {
+    world.events_since(from).into_iter().filter(|e| e["event"] == kind).collect()
+}
+
+fn assert_alive(world: &World) {
+    let deaths: Vec<Value> = events(world, 0, "death").into_iter().filter(|e| e["name"] == "Wayfarer").collect();
+    assert!(deaths.is_empty(), "the bot died: {deaths:?}");
+}
+
+/// `!status` says the bot is fleeing `what`, it gets `distance` blocks from `at` within 10 s, and lives.
+fn assert_runs_from(world: &World, what: &str, at: [f64; 3], distance: f64) {
+    std::thread::sleep(Duration::from_millis(300));
+    let from = world.say("Alice", "!status");
+    let status = world.expect_chat(from, "Wayfarer", "At ", Duration::from_secs(5));
+    assert!(status.contains(&format!("fleeing {what}")), "{status}");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while world.player("Wayfarer").distance_to(at) < distance {
+        assert!(Instant::now() < deadline, "the bot stayed by {what}: {:?}", world.player("Wayfarer").pos);
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    assert_alive(world);
+}
+
+#[test]
+fn eats_when_hungry_then_the_script_carries_on() {
+    let scripts = ScriptDir::new("reflex-eat", &[]);
+    let (world, _bot, (sx, sz)) = natural_world_with_bot(3, &[], Some(&scripts));
+    let (gx, gz) = (sx - 20, sz + 6);
+    let gy = world.ground_y(gx, gz);
+    std::fs::write(scripts.0.join("stroll.rhai"), format!("goTo(vec3({gx}, {gy}, {gz})); \"there\"")).unwrap();
+    give(&world, "Wayfarer", "rotten_flesh", 2);
+    give(&world, "Wayfarer", "bread", 3);
+    bot_sees(&world, "Wayfarer", "bread", 3);
+    std::thread::sleep(Duration::from_secs(2)); // the script library sees the new file
+
+    let from = world.say("Alice", "!run stroll");
+    world.expect_chat(from, "Wayfarer", "Running stroll", Duration::from_secs(5));
+    world.cmd(json!({ "cmd": "setFood", "name": "Wayfarer", "food": 6, "saturation": 0 }));
+    let done = world.wait_event(from, Duration::from_secs(60), |e| {
+        e["event"] == "chat" && e["from"] == "Wayfarer" && e["text"].as_str().is_some_and(|t| t.starts_with("stroll f"))
+    });
+    let done = done.expect("the script ended")["text"].as_str().unwrap().to_owned();
+    assert!(done.starts_with("stroll finished"), "the script did not carry on after eating: {done}");
+
+    let ate = events(&world, from, "ate");
+    assert!(!ate.is_empty(), "the bot did not eat");
+    assert!(ate.iter().all(|e| e["item"] == "bread"), "bread is better than rotten flesh: {ate:?}");
+    assert!(ate.last().unwrap()["food"].as_i64().unwrap() > 14, "{ate:?}");
+    assert_eq!(inventory_count(&world, "Wayfarer", "rotten_flesh"), 2);
+    assert!(world.player("Wayfarer").distance_to([gx as f64 + 0.5, gy as f64, gz as f64 + 0.5]) < 1.5);
+}
+
+#[test]
+fn a_smelt_cut_short_by_eating_finishes_with_what_it_put_in_the_furnace() {
+    let scripts = ScriptDir::new("reflex-smelt", &[("ingots.rhai", "smeltItem(\"raw_iron\", \"coal\", 3)")]);
+    let (world, _bot, _) = natural_world_with_bot(3, &[], Some(&scripts));
+    let me = world.player("Wayfarer").pos;
+    let (fx, fz) = (me[0].floor() as i64 + 2, me[2].floor() as i64);
+    world.cmd(json!({ "cmd": "setBlock", "x": fx, "y": world.ground_y(fx, fz), "z": fz, "block": "furnace" }));
+    give(&world, "Wayfarer", "raw_iron", 3);
+    give(&world, "Wayfarer", "coal", 1);
+    give(&world, "Wayfarer", "bread", 3);
+    bot_sees(&world, "Wayfarer", "bread", 3);
+
+    let from = world.say("Alice", "!run ingots");
+    world.expect_chat(from, "Wayfarer", "Running ingots", Duration::from_secs(5));
+    // Once the raw iron is in the furnace, hunger takes the body: the smelt is dropped and started again after eating.
+    let deadline = Instant::now() + Duration::from_secs(15);
+    while inventory_count(&world, "Wayfarer", "raw_iron") > 0 {
+        assert!(Instant::now() < deadline, "the bot did not load the furnace");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    world.cmd(json!({ "cmd": "setFood", "name": "Wayfarer", "food": 6, "saturation": 0 }));
+    let done = world.wait_event(from, Duration::from_secs(60), |e| {
+        e["event"] == "chat" && e["from"] == "Wayfarer" && e["text"].as_str().is_some_and(|t| t.starts_with("ingots f"))
+    });
+    let done = done.expect("the script ended")["text"].as_str().unwrap().to_owned();
+    assert!(!events(&world, from, "ate").is_empty(), "the bot did not eat");
+    assert!(done.starts_with("ingots finished"), "the smelt did not carry on after eating: {done}");
+    assert_eq!(inventory_count(&world, "Wayfarer", "iron_ingot"), 3);
+}
+
+#[test]
+fn eats_on_the_way_when_sent_somewhere_and_still_arrives() {
+    let (world, bot, (sx, sz)) = natural_world_with_bot(3, &[], None);
+    let (gx, gz) = (sx - 20, sz + 6);
+    let gy = world.ground_y(gx, gz);
+    give(&world, "Wayfarer", "bread", 3);
+    bot_sees(&world, "Wayfarer", "bread", 3);
+
+    let from = world.say("Alice", &format!("!goto {gx} {gy} {gz}"));
+    world.expect_chat(from, "Wayfarer", "Going to", Duration::from_secs(5));
+    world.cmd(json!({ "cmd": "setFood", "name": "Wayfarer", "food": 6, "saturation": 0 }));
+    let ended = world.wait_event(from, Duration::from_secs(60), |e| {
+        let text = e["text"].as_str().unwrap_or_default();
+        e["event"] == "chat"
+            && e["from"] == "Wayfarer"
+            && ["Arrived at", "I could not", "I found no way"].iter().any(|start| text.starts_with(start))
+    });
+    let ended = ended.expect("the walk ended")["text"].as_str().unwrap().to_owned();
+    assert!(
+        ended.starts_with("Arrived at"),
+        "the walk did not carry on after eating: {ended}; its log:\n{}",
+        bot.log_text()
+    );
+    assert!(!events(&world, from, "ate").is_empty(), "the bot did not eat");
+    assert!(world.player("Wayfarer").distance_to([gx as f64 + 0.5, gy as f64, gz as f64 + 0.5]) < 1.5);
+}
+
+#[test]
+fn fights_off_a_zombie_at_night() {
+    let (world, _bot, _) = natural_world_with_bot(1009, &["--time", "18000"], None);
+    give(&world, "Wayfarer", "stone_sword", 1);
+    bot_sees(&world, "Wayfarer", "stone_sword", 1);
+    let me = world.player("Wayfarer");
+    let from = world.cursor();
+    let zombie = world.cmd(json!({ "cmd": "spawnMob", "kind": "zombie", "x": me.pos[0] + 3.0, "z": me.pos[2] }));
+    let killed =
+        world.wait_event(from, Duration::from_secs(45), |e| e["event"] == "mobKilled" && e["entityId"] == zombie);
+    let killed =
+        killed.unwrap_or_else(|| panic!("the zombie is still alive; events: {:?}", events(&world, from, "playerHurt")));
+    assert_eq!(killed["by"], "Wayfarer");
+    assert_alive(&world);
+    // It hits from beyond the zombie's reach and steps back as it closes in: toe to toe, four sword hits take about
+    // three of the zombie's (9 health); at arm's length, at most one lands.
+    let taken: f64 = events(&world, from, "playerHurt")
+        .iter()
+        .filter(|e| e["name"] == "Wayfarer")
+        .map(|e| e["amount"].as_f64().unwrap_or(0.0))
+        .sum();
+    assert!(taken <= 3.0, "the bot took {taken} damage fighting one zombie with a sword");
+}
+
+#[test]
+fn runs_from_a_pack_of_zombies() {
+    let (world, _bot, _) = natural_world_with_bot(1009, &["--time", "18000"], None);
+    give(&world, "Wayfarer", "stone_sword", 1);
+    bot_sees(&world, "Wayfarer", "stone_sword", 1);
+    let me = world.player("Wayfarer");
+    let at = [me.pos[0] + 5.0, me.pos[1], me.pos[2]];
+    for dz in [-1.0, 0.0, 1.0] {
+        world.cmd(json!({ "cmd": "spawnMob", "kind": "zombie", "x": at[0], "z": at[2] + dz }));
+    }
+    // Three zombies are more than one sword holds off.
+    assert_runs_from(&world, "a zombie", at, 12.0);
+}
+
+#[test]
+fn does_not_run_from_zombies_it_cannot_see() {
+    let (world, _bot, _) = natural_world_with_bot(1009, &["--time", "6000"], None);
+    let me = world.player("Wayfarer");
+    let (bx, by, bz) = (me.pos[0].floor() as i64, me.pos[1].floor() as i64, me.pos[2].floor() as i64);
+    // Three zombies shut in a stone room five blocks off: as close as a pack, but behind rock (the next cave).
+    world.cmd(json!({ "cmd": "fill", "from": [bx + 4, by - 1, bz - 2], "to": [bx + 8, by + 3, bz + 2], "block": "cobblestone" }));
+    world.cmd(json!({ "cmd": "fill", "from": [bx + 5, by, bz - 1], "to": [bx + 7, by + 2, bz + 1], "block": "air" }));
+    for dz in [-1.0, 0.0, 1.0] {
+        world.cmd(json!({ "cmd": "spawnMob", "kind": "zombie", "x": bx as f64 + 6.5, "y": by as f64, "z": bz as f64 + 0.5 + dz }));
+    }
+    std::thread::sleep(Duration::from_secs(4));
+    let from = world.say("Alice", "!status");
+    let status = world.expect_chat(from, "Wayfarer", "At ", Duration::from_secs(5));
+    assert!(!status.contains("fleeing"), "{status}");
+    assert!(world.player("Wayfarer").distance_to(me.pos) < 1.5, "the bot ran: {:?}", world.player("Wayfarer").pos);
+}
+
+#[test]
+fn hunts_for_meat_when_hungry_with_nothing_to_eat() {
+    let (world, bot, _) = natural_world_with_bot(3, &[], None);
+    let me = world.player("Wayfarer");
+    let from = world.cursor();
+    // A cow grazing on level ground a few blocks off.
+    let (bx, by, bz) = (me.pos[0].floor() as i64, me.pos[1].floor() as i64, me.pos[2].floor() as i64);
+    let (cx, cz) = (5..9)
+        .flat_map(|dx| (-4..5).map(move |dz| (bx + dx, bz + dz)))
+        .find(|&(x, z)| world.ground_y(x, z) == by)
+        .expect("level ground near spawn");
+    let cow = world
+        .cmd(json!({ "cmd": "spawnMob", "kind": "cow", "x": cx as f64 + 0.5, "y": by as f64, "z": cz as f64 + 0.5 }));
+    // Full: no reason to hunt yet.
+    std::thread::sleep(Duration::from_secs(3));
+    assert!(events(&world, from, "mobKilled").is_empty(), "a fed bot hunted");
+
+    world.cmd(json!({ "cmd": "setFood", "name": "Wayfarer", "food": 12, "saturation": 0 }));
+    let killed = world.wait_event(from, Duration::from_secs(30), |e| e["event"] == "mobKilled" && e["entityId"] == cow);
+    let killed = killed.unwrap_or_else(|| panic!("the bot did not hunt the cow; its log:\n{}", bot.log_text()));
+    assert_eq!(killed["by"], "Wayfarer");
+    let ate = world.wait_event(from, Duration::from_secs(20), |e| e["event"] == "ate" && e["name"] == "Wayfarer");
+    assert_eq!(ate.expect("the bot ate what it hunted")["item"], "beef");
+    assert_alive(&world);
+}
+
+#[test]
+fn runs_from_a_creeper_and_says_so() {
+    let (world, _bot, _) = natural_world_with_bot(77777, &[], None);
+    let me = world.player("Wayfarer");
+    let at = [me.pos[0] + 3.0, me.pos[1], me.pos[2]];
+    world.cmd(json!({ "cmd": "spawnMob", "kind": "creeper", "x": at[0], "z": at[2] }));
+    assert_runs_from(&world, "a creeper", at, 10.0);
+}
+
+#[test]
+fn goes_back_for_its_things_after_dying() {
+    let (world, _bot, (sx, sz)) = natural_world_with_bot(3, &[], None);
+    let (dx, dz) = (sx + 14, sz - 10);
+    world.cmd(json!({ "cmd": "teleport", "name": "Wayfarer", "x": dx as f64 + 0.5, "y": world.ground_y(dx, dz) as f64, "z": dz as f64 + 0.5 }));
+    give(&world, "Wayfarer", "cobblestone", 5);
+    give(&world, "Wayfarer", "iron_ingot", 2);
+    bot_sees(&world, "Wayfarer", "iron_ingot", 2);
+    std::thread::sleep(Duration::from_secs(1));
+
+    let from = world.cursor();
+    world.cmd(json!({ "cmd": "damage", "name": "Wayfarer", "amount": 40 }));
+    world
+        .wait_event(from, Duration::from_secs(5), |e| e["event"] == "death" && e["name"] == "Wayfarer")
+        .expect("the bot died");
+    world.expect_chat(from, "Wayfarer", "I died at", Duration::from_secs(15));
+    let back = world.expect_chat(from, "Wayfarer", "of my things back", Duration::from_secs(90));
+    assert!(back.starts_with("I got 7 of my things back"), "{back}");
+    assert_eq!(inventory_count(&world, "Wayfarer", "cobblestone"), 5);
+    assert_eq!(inventory_count(&world, "Wayfarer", "iron_ingot"), 2);
+}
+
+#[test]
+fn digs_in_for_the_night_and_climbs_out_in_the_morning() {
+    let (world, bot, (sx, sz)) = natural_world_with_bot(1009, &["--time", "14000"], None);
+    // A grassy spot near spawn, in the open (the spawn itself is sand, which falls and cannot close a hole).
+    let (fx, fz) = (0..40)
+        .flat_map(|r| [(sx + r, sz), (sx - r, sz), (sx, sz + r), (sx, sz - r)])
+        .find(|&(x, z)| {
+            let top = world.cmd(json!({ "cmd": "surface", "x": x, "z": z }));
+            top["block"] == "grass_block" && top["height"] == top["y"]
+        })
+        .expect("grass near spawn");
+    let fy = world.ground_y(fx, fz);
+    world.cmd(
+        json!({ "cmd": "teleport", "name": "Wayfarer", "x": fx as f64 + 0.5, "y": fy as f64, "z": fz as f64 + 0.5 }),
+    );
+    std::thread::sleep(Duration::from_secs(1));
+    let me = world.player("Wayfarer");
+    let from = world.cursor();
+    world.cmd(json!({ "cmd": "spawnMob", "kind": "zombie", "x": me.pos[0] + 12.0, "z": me.pos[2] }));
+
+    // Into the ground, three blocks down, with the hole closed over its head.
+    let deadline = Instant::now() + Duration::from_secs(25);
+    loop {
+        let at = world.player("Wayfarer").pos;
+        let lid = world.cmd(json!({ "cmd": "getBlock", "x": at[0].floor() as i64, "y": at[1].floor() as i64 + 2, "z": at[2].floor() as i64 }));
+        if at[1] <= fy as f64 - 2.9 && lid != "air" {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the bot did not dig in: at {at:?}, over its head {lid}; its log:\n{}",
+            bot.log_text()
+        );
+        std::thread::sleep(Duration::from_millis(300));
+    }
+    let status_from = world.say("Alice", "!status");
+    let status = world.expect_chat(status_from, "Wayfarer", "At ", Duration::from_secs(5));
+    assert!(status.contains("sheltering until morning"), "{status}");
+    // The zombie comes, and cannot get at it.
+    std::thread::sleep(Duration::from_secs(15));
+    let hurt: Vec<Value> = events(&world, from, "playerHurt").into_iter().filter(|e| e["name"] == "Wayfarer").collect();
+    assert!(hurt.is_empty(), "something reached the bot in its shelter: {hurt:?}");
+
+    // Morning: once the zombie on the lid has burnt in the sun, the shelter is over, and the bot gets out when sent
+    // somewhere.
+    world.cmd(json!({ "cmd": "setTime", "time": 23500 }));
+    let deadline = Instant::now() + Duration::from_secs(75);
+    loop {
+        let status_from = world.say("Alice", "!status");
+        let status = world.expect_chat(status_from, "Wayfarer", "At ", Duration::from_secs(5));
+        if !status.contains("sheltering") {
+            break;
+        }
+        assert!(Instant::now() < deadline, "still sheltering in the morning: {status}");
+        std::thread::sleep(Duration::from_secs(2));
+    }
+    let gy = world.ground_y(fx + 3, fz);
+    let go_from = world.say("Alice", &format!("!goto {} {gy} {}", fx + 3, fz));
+    let arrived = world.wait_event(go_from, Duration::from_secs(60), |e| {
+        e["event"] == "chat"
+            && e["from"] == "Wayfarer"
+            && e["text"].as_str().is_some_and(|t| t.starts_with("Arrived at"))
+    });
+    assert!(
+        arrived.is_some(),
+        "the bot did not get out of its shelter ({:?}); its log:\n{}",
+        events(&world, from, "death"),
+        bot.log_text()
+    );
+    assert!(
+        world.player("Wayfarer").pos[1] >= gy as f64 - 0.5,
+        "still in the hole: {:?}",
+        world.player("Wayfarer").pos
+    );
+    assert_alive(&world);
+}
+
+#[test]
+fn comes_up_for_air_from_the_sea_floor() {
+    let (world, bot, (sx, sz)) = natural_world_with_bot(1009, &[], None);
+    // The nearest column of sea near spawn at least four blocks deep: the bot stands on its floor with its head
+    // well under water.
+    let (wx, wz, floor) = (0..48i64)
+        .step_by(2)
+        .flat_map(|r| {
+            (-r..=r)
+                .step_by(2)
+                .flat_map(move |d| [(sx + d, sz - r), (sx + d, sz + r), (sx - r, sz + d), (sx + r, sz + d)])
+        })
+        .find_map(|(x, z)| {
+            let top = world.cmd(json!({ "cmd": "surface", "x": x, "z": z }));
+            let floor = top["y"].as_i64()?;
+            (floor <= 57 && world.cmd(json!({ "cmd": "getBlock", "x": x, "y": 62, "z": z })) == "water")
+                .then_some((x, z, floor))
+        })
+        .expect("sea within 48 blocks of spawn");
+    let from = world.cursor();
+    world.cmd(json!({ "cmd": "teleport", "name": "Wayfarer", "x": wx as f64 + 0.5, "y": floor as f64 + 1.0, "z": wz as f64 + 0.5 }));
+
+    // Its breath (15 s of it) runs low after 9 s; it swims up, gets its breath back, and does so again as often as
+    // it sinks: 40 s under water would drown a bot that stayed down.
+    std::thread::sleep(Duration::from_secs(40));
+    let drowning: Vec<Value> = events(&world, from, "playerHurt")
+        .into_iter()
+        .filter(|e| e["name"] == "Wayfarer" && e["cause"] == "drown")
+        .collect();
+    assert!(drowning.is_empty(), "the bot ran out of air: {drowning:?}; its log:\n{}", bot.log_text());
+    assert_alive(&world);
+    assert!(
+        bot.log_text().contains("reflex: coming up for air"),
+        "no reflex brought it up; its log:\n{}",
+        bot.log_text()
+    );
+}

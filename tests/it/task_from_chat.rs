@@ -1,0 +1,168 @@
+//! `!task GOAL` with a scripted OpenAI-compatible endpoint: the goal is planned into tracked steps, each step's code
+//! is written, run and judged by its tracker (no critic calls), bad replies become specific feedback for the next
+//! attempt, successful code enters the skill library and is retrieved into later prompts, and progress is said with
+//! the fixed phrases teams monitor. Without an LLM, `!task` says how to configure one.
+
+use crate::support;
+
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use support::fake_llm::{FakeEndpoint, Scripted};
+use support::*;
+
+#[test]
+fn a_goal_is_planned_done_step_by_step_and_learned() {
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let endpoint = runtime.block_on(FakeEndpoint::start()).unwrap();
+    endpoint.push_content(
+        "[{\"task\": \"Mine 2 oak_log\", \"tracker\": {\"type\": \"inventory\", \"item\": \"oak_log\", \"count\": 2}},\n \
+         {\"task\": \"Craft 4 oak_planks\", \"tracker\": {\"type\": \"craft\", \"item\": \"oak_planks\", \"count\": 4}}]",
+    );
+    // Step 1: three bad answers, then a good one.
+    endpoint.push_content("I would walk to the tree and mine two logs.");
+    endpoint.push_content("```rhai\nfn mineTwoLogs() {\n  let = 2;\n}\n```");
+    endpoint.push_content("```rhai\nfn mineTwoLogs() {\n  loop { }\n}\n```");
+    endpoint.push_content(
+        "Plan: mine them.\nDescription: Mines two oak logs from the nearest trees and returns how many it mined.\n\
+         ```rhai\nfn mineTwoLogs() {\n  mineBlock(\"oak_log\", 2)\n}\n```",
+    );
+    // Step 2: a main function that wants an argument, then right, with no description line: the description role
+    // is asked.
+    endpoint.push_content("```rhai\nfn craftPlanks(n) {\n  craftItem(\"oak_planks\", n)\n}\n```");
+    endpoint.push_content("```rhai\nfn craftFourPlanks() {\n  craftItem(\"oak_planks\", 4)\n}\n```");
+    endpoint.push_content("Crafts four oak planks from one oak log in the inventory grid.");
+
+    let skills = ScriptDir::new("task-skills", &[]);
+    let (world, _bot) = world_with_skilled_bot(&skills, &["--llm-url", &endpoint.base_url()]);
+    for (x, z) in [(5, -3), (5, -5), (7, -4)] {
+        world.cmd(json!({"cmd": "setBlock", "x": x, "y": 64, "z": z, "block": "oak_log"}));
+    }
+    let from = world.say("Alice", "!task prepare some wood planks");
+    let expect = |needle: &str, secs: u64| world.expect_chat(from, "Wayfarer", needle, Duration::from_secs(secs));
+    expect("Plan for prepare some wood planks: Mine 2 oak_log; Craft 4 oak_planks.", 10);
+    expect("I will start task: Mine 2 oak_log", 5);
+    expect("I succeeded in task: Mine 2 oak_log", 90);
+    expect("I will start task: Craft 4 oak_planks", 5);
+    expect("I succeeded in task: Craft 4 oak_planks", 30);
+    expect("I succeeded in task: prepare some wood planks (new skills: mineTwoLogs, craftFourPlanks)", 10);
+    let chat = world.chat_since(from).join("\n");
+    assert!(chat.contains("2/2 oak_log (100%)"), "tracker progress is said: {chat}");
+    assert!(!chat.contains("I failed task"), "{chat}");
+
+    assert_eq!(inventory_count(&world, "Wayfarer", "oak_log"), 1);
+    assert_eq!(inventory_count(&world, "Wayfarer", "oak_planks"), 4);
+    assert_eq!(endpoint.pending(), 0, "every scripted reply was used");
+
+    let requests = endpoint.requests();
+    assert_eq!(requests.len(), 8, "plan + 4 attempts + 2 attempts + 1 description; no critic calls");
+    assert!(
+        requests.iter().all(|r| !system_message(r).starts_with("You judge")),
+        "the trackers judged, not the critic"
+    );
+    // Each bad answer became specific feedback in the next attempt's prompt.
+    assert!(
+        last_user_message(&requests[2]).contains("Your reply had no code block"),
+        "{}",
+        last_user_message(&requests[2])
+    );
+    assert!(
+        last_user_message(&requests[3]).contains("The code does not compile: line 2"),
+        "{}",
+        last_user_message(&requests[3])
+    );
+    let after_loop = last_user_message(&requests[4]);
+    assert!(after_loop.contains("endless loop") || after_loop.contains("time limit"), "{after_loop}");
+    assert!(after_loop.contains("fn mineTwoLogs() {\n  loop { }"), "the last code is shown: {after_loop}");
+    // What the bot sees goes with the task.
+    let seen = last_user_message(&requests[1]);
+    assert!(seen.contains("Task: Mine 2 oak_log") && seen.contains("in the overworld (plains biome)"), "{seen}");
+    assert!(
+        seen.contains("Equipment: nothing") && seen.contains("Nearby blocks: grass_block, dirt, stone, oak_log"),
+        "{seen}"
+    );
+    // The action agent is shown the primitives, and the skill learned in step 1 when it writes step 2.
+    assert!(system_message(&requests[1]).contains("mineBlock(name, count)"));
+    assert!(
+        system_message(&requests[5]).contains("fn mineTwoLogs()"),
+        "learned skill not retrieved into the next prompt"
+    );
+    assert!(
+        last_user_message(&requests[6]).contains("The last function, craftPlanks, takes 1 parameter"),
+        "{}",
+        last_user_message(&requests[6])
+    );
+    assert!(system_message(&requests[7]).starts_with("You describe a Minecraft skill"));
+
+    // The skills are in the library, with the LLM's descriptions and their tasks.
+    let meta: Value =
+        serde_json::from_str(&std::fs::read_to_string(skills.0.join("mineTwoLogs.json")).unwrap()).unwrap();
+    assert_eq!(meta["description"], "Mines two oak logs from the nearest trees and returns how many it mined.");
+    assert_eq!(meta["task"], "Mine 2 oak_log");
+    assert!(skills.0.join("craftFourPlanks.rhai").is_file());
+}
+
+#[test]
+fn bad_plans_failed_steps_and_no_llm_are_answered_plainly() {
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let endpoint = runtime.block_on(FakeEndpoint::start()).unwrap();
+    // The endpoint errors once (retried), then plans badly twice: the goal fails with the reason.
+    endpoint.push(Scripted::Status { status: 500, body: "overloaded".into(), retry_after: Some(0) });
+    endpoint.push_content("Sure, first mine logs, then craft.");
+    endpoint.push_content("[{\"task\": \"Mine 1 oak_log\", \"tracker\": {\"type\": \"teleport\"}}]");
+    // A step without a tracker is judged by the LLM critic; an unreadable verdict is asked for again.
+    endpoint.push_content("[{\"task\": \"Say hello\"}]");
+    endpoint.push_content("```rhai\nfn sayHello() {\n  chat(\"hello there\")\n}\n```");
+    endpoint.push_content("It worked, I think.");
+    endpoint.push_content("{\"reasoning\": \"it said hello\", \"success\": true, \"critique\": \"\"}");
+
+    let skills = ScriptDir::new("task-bad", &[]);
+    let (world, _bot) = world_with_skilled_bot(&skills, &["--llm-url", &endpoint.base_url()]);
+    let from = world.say("Alice", "!task make a tool");
+    let failed = world.expect_chat(
+        from,
+        "Wayfarer",
+        "I failed task: make a tool because I could not plan it",
+        Duration::from_secs(20),
+    );
+    assert!(failed.contains("invalid tracker"), "{failed}");
+
+    let from = world.say("Alice", "!task greet everyone");
+    world.expect_chat(from, "Wayfarer", "I will start task: Say hello", Duration::from_secs(10));
+    world.expect_chat(from, "Wayfarer", "hello there", Duration::from_secs(10));
+    // A step that only talks is the critic's to judge; it changed nothing in the world, so nothing is learned.
+    let done = world.expect_chat(from, "Wayfarer", "I succeeded in task: greet everyone", Duration::from_secs(20));
+    assert!(!done.contains("new skills"), "{done}");
+    assert!(!skills.0.join("sayHello.rhai").exists(), "a function that changed nothing was learned");
+    let requests = endpoint.requests();
+    let critic: Vec<&Value> = requests.iter().filter(|r| system_message(r).starts_with("You judge")).collect();
+    assert_eq!(critic.len(), 2, "one verdict, unreadable, then asked for again");
+    assert!(last_user_message(critic[0]).starts_with("Task: Say hello"), "{}", last_user_message(critic[0]));
+    assert!(
+        last_user_message(critic[1]).starts_with("That was not the JSON object asked for"),
+        "{}",
+        last_user_message(critic[1])
+    );
+    assert_eq!(endpoint.pending(), 0);
+
+    // Without an LLM configured, the bot says how to configure one.
+    let plain = Bot::start(&world.address(), &["--username", "Plain", "--owner", "Alice"]);
+    plain.expect_log("Plain spawned at", Duration::from_secs(60));
+    let from = world.say("Alice", "Plain !task build a house");
+    let reply = world.expect_chat(from, "Plain", "I failed task: build a house", Duration::from_secs(10));
+    assert!(reply.contains("facts do not cover it") && reply.contains("WAYFARER_LLM_URL"), "{reply}");
+    // A goal the game's facts plan needs no LLM.
+    world.cmd(json!({"cmd": "setBlock", "x": 6, "y": 64, "z": 2, "block": "oak_log"}));
+    let from = world.say("Alice", "Plain !task get 1 oak log");
+    let done = world.expect_chat(from, "Plain", "task: get 1 oak log", Duration::from_secs(60));
+    assert!(done.starts_with("I succeeded in task: get 1 oak log"), "{done}");
+    give(&world, "Plain", "crafting_table", 1);
+    bot_sees(&world, "Plain", "crafting_table", 1);
+    let from = world.say("Alice", "Plain !task place a crafting table next to you");
+    let done = world.expect_chat(from, "Plain", "task: place a crafting table", Duration::from_secs(30));
+    assert!(done.starts_with("I succeeded in task: place a crafting table next to you"), "{done}");
+    assert_eq!(inventory_count(&world, "Plain", "crafting_table"), 0, "it was placed");
+    let from = world.say("Alice", "Plain !learn start 1");
+    let reply = world.expect_chat(from, "Plain", "I have no LLM to plan with", Duration::from_secs(10));
+    assert!(reply.contains("WAYFARER_LLM_URL"), "{reply}");
+}
