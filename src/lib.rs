@@ -13,6 +13,7 @@ pub mod app;
 pub mod bot;
 pub mod chat;
 pub mod config;
+pub mod files;
 pub mod llm;
 pub mod logging;
 pub mod memory;

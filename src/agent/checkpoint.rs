@@ -10,7 +10,7 @@ use std::{
 
 use serde::{Deserialize, Serialize};
 
-use crate::skills::write_atomically;
+use crate::files::write_atomically;
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Tasks {
@@ -75,9 +75,7 @@ impl Checkpoint {
 
     pub fn save(&self) -> std::io::Result<()> {
         std::fs::create_dir_all(&self.dir)?;
-        let write = |name: &str, text: String| {
-            write_atomically(&self.dir.join(name), text.as_bytes()).map_err(std::io::Error::other)
-        };
+        let write = |name: &str, text: String| write_atomically(&self.dir.join(name), text.as_bytes());
         write("tasks.json", serde_json::to_string_pretty(&self.tasks).expect("tasks serialize"))?;
         write("qa.json", serde_json::to_string_pretty(&self.qa).expect("qa serializes"))
     }

@@ -476,7 +476,7 @@ impl GoalBook {
         });
     }
 
-    /// Writes the book: a temporary file, then a rename, so a crash leaves the old file or the new one whole.
+    /// Writes the book whole or not at all (see [`crate::files`]).
     fn save(&self) {
         let write = || -> std::io::Result<()> {
             if let Some(dir) = self.path.parent() {
@@ -484,9 +484,7 @@ impl GoalBook {
             }
             let text =
                 serde_json::to_string_pretty(&File { goals: self.goals.clone() }).map_err(std::io::Error::other)?;
-            let tmp = self.path.with_extension("json.tmp");
-            std::fs::write(&tmp, text)?;
-            std::fs::rename(&tmp, &self.path)
+            crate::files::write_atomically(&self.path, text.as_bytes())
         };
         if let Err(err) = write() {
             tracing::warn!("cannot save the goals in {}: {err}", self.path.display());

@@ -179,9 +179,8 @@ impl ReplyCache {
             text.push_str(&serde_json::to_string(&entry.line).expect("cache lines serialize"));
             text.push('\n');
         }
-        // Written beside it and renamed over it: a crash leaves the old file or the new one, never half of one.
-        let temporary = self.file.with_extension(format!("jsonl.{}.tmp", std::process::id()));
-        match std::fs::write(&temporary, text.as_bytes()).and_then(|()| std::fs::rename(&temporary, &self.file)) {
+        // Whole or not at all: a crash leaves the old file or the new one, never half of one.
+        match crate::files::write_atomically(&self.file, text.as_bytes()) {
             Ok(()) => {
                 tracing::info!(
                     "LLM reply cache over its bound: kept the {} most recently used answers",

@@ -133,11 +133,13 @@ impl VectorIndex {
         let vectors = self.dir.join(VECTORS_FILE);
         let temporary = self.dir.join(format!(".{VECTORS_FILE}.tmp"));
         self.index.save(&temporary.to_string_lossy()).map_err(index_error)?;
-        std::fs::rename(&temporary, &vectors).map_err(io(&vectors))?;
+        crate::files::replace_with(&temporary, &vectors).map_err(io(&vectors))?;
         let manifest =
             Manifest { model: self.model.clone(), dimensions: self.index.dimensions(), size: self.index.size() };
         let text = serde_json::to_vec(&manifest).map_err(|e| MemoryError::Encode(e.to_string()))?;
-        crate::skills::write_atomically(&self.dir.join(MANIFEST_FILE), &text)
+        let path = self.dir.join(MANIFEST_FILE);
+        crate::files::write_atomically(&path, &text)
+            .map_err(io(&path))
             .map_err(|e| MemoryError::Index(format!("cannot save the manifest: {e}")))?;
         self.changed = 0;
         self.saved = Instant::now();

@@ -13,7 +13,7 @@ use std::{
 use serde::{Deserialize, Serialize};
 use usearch::{Index, IndexOptions, MetricKind, ScalarKind};
 
-use super::{Embedder, SkillError, store::write_atomically};
+use super::{Embedder, SkillError};
 
 /// The index files, inside the skills folder.
 pub const INDEX_DIR: &str = "index";
@@ -203,9 +203,10 @@ impl SkillIndex {
         let vectors = self.dir.join(VECTORS_FILE);
         let temporary = self.dir.join(format!(".{VECTORS_FILE}.tmp"));
         self.index.save(&temporary.to_string_lossy()).map_err(index_error)?;
-        std::fs::rename(&temporary, &vectors).map_err(|source| SkillError::Io { path: vectors, source })?;
+        crate::files::replace_with(&temporary, &vectors).map_err(|source| SkillError::Io { path: vectors, source })?;
         let manifest = serde_json::to_string_pretty(&self.manifest).expect("the manifest serializes");
-        write_atomically(&self.dir.join(MANIFEST_FILE), manifest.as_bytes())
+        let path = self.dir.join(MANIFEST_FILE);
+        crate::files::write_atomically(&path, manifest.as_bytes()).map_err(|source| SkillError::Io { path, source })
     }
 }
 

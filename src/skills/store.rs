@@ -3,8 +3,7 @@
 //! either the old file or the new one, never half of one.
 
 use std::{
-    io::Write,
-    path::{Path, PathBuf},
+    path::Path,
     time::{SystemTime, UNIX_EPOCH},
 };
 
@@ -146,15 +145,9 @@ pub fn delete(dir: &Path, name: &str) -> Result<(), SkillError> {
     Ok(())
 }
 
-/// Writes `bytes` to a hidden temporary file beside `path`, flushes it to disk, and renames it over `path`.
+/// Writes `bytes` over `path` whole or not at all (see [`crate::files`]), as a library error.
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), SkillError> {
-    let io = |source| SkillError::Io { path: path.to_owned(), source };
-    let file_name = path.file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default();
-    let temporary: PathBuf = path.with_file_name(format!(".{file_name}.{}.tmp", std::process::id()));
-    let mut file = std::fs::File::create(&temporary).map_err(io)?;
-    file.write_all(bytes).and_then(|()| file.sync_all()).map_err(io)?;
-    drop(file);
-    std::fs::rename(&temporary, path).map_err(io)
+    crate::files::write_atomically(path, bytes).map_err(|source| SkillError::Io { path: path.to_owned(), source })
 }
 
 /// The values to call `skill` with, from the words an owner typed (see [`typed_args`]).
