@@ -143,11 +143,10 @@ fn capitalised(text: &str) -> String {
     chars.next().map(|c| c.to_uppercase().chain(chars).collect()).unwrap_or_default()
 }
 
-/// Whether a dig step with no block named asks for a hole (`dig a hole 2 deep`, `dig down 3`).
+/// Whether a dig step with no block named asks for a hole beside the bot (`dig a hole 2 deep`, `dig a pit`).
+/// `dig down` (under the bot's own feet) is not one: the LLM writes that.
 fn says_hole(task: &str) -> bool {
-    task.to_lowercase()
-        .split(|c: char| !c.is_alphanumeric())
-        .any(|w| ["hole", "pit", "deep", "down", "shaft", "well"].contains(&w))
+    task.to_lowercase().split(|c: char| !c.is_alphanumeric()).any(|w| ["hole", "pit", "deep"].contains(&w))
 }
 
 fn vec3([x, y, z]: [i32; 3]) -> String {
@@ -346,7 +345,9 @@ mod tests {
     #[test]
     fn words_that_do_not_say_enough_give_no_code() {
         // No block named, or not a hole; an item that is not a block; more than a step should place.
-        for task in ["flatten the area", "build a house", "place 100 dirt", "place 3 sticks", "go somewhere nice"] {
+        for task in
+            ["flatten the area", "dig down 3", "build a house", "place 100 dirt", "place 3 sticks", "go somewhere"]
+        {
             if let Some(asked) = super::super::act::asked_of(task) {
                 assert_eq!(code(task, &asked), None, "{task:?}");
             }
