@@ -701,7 +701,8 @@ fn unlearnable(spec: &TaskSpec, report: &runner::Report, diff: &WorldDiff, by_tr
     None
 }
 
-fn capitalised(text: &str) -> String {
+/// `text` with its first letter upper case.
+pub(super) fn capitalised(text: &str) -> String {
     let mut chars = text.chars();
     chars.next().map(|c| c.to_uppercase().chain(chars).collect()).unwrap_or_default()
 }
@@ -764,7 +765,7 @@ fn missing_things(feedback: &str) -> String {
     things.join(" ")
 }
 
-fn indent(code: &str) -> String {
+pub(super) fn indent(code: &str) -> String {
     code.lines().map(|l| format!("    {l}")).collect::<Vec<_>>().join("\n")
 }
 

@@ -32,7 +32,7 @@ pub fn code(task: &str, asked: &Asked) -> Option<String> {
                 (Some(at), _, _) => format!("placeItem(\"{block}\", {});\n1", vec3(at)),
                 (None, Some(shape), _) => build(block, shape),
                 (None, None, Some(beside)) => place_beside(block, beside),
-                (None, None, None) => place_near(block, count),
+                (None, None, None) => recipes::place_near(block, count),
             })
         }
         Effect::Dig => match (asked.at, thing) {
@@ -84,7 +84,7 @@ pub fn plan(goal: &str, setting: &Setting) -> Option<Vec<TaskSpec>> {
             }
         }
         steps.push(TaskSpec {
-            task: capitalised(&part),
+            task: super::act::capitalised(&part),
             context: String::new(),
             tracker: Some(tracker),
             code: Some(code),
@@ -136,11 +136,6 @@ fn parts(goal: &str) -> Vec<(String, bool)> {
 /// Whether `words` begin with a verb that changes the world.
 fn starts_a_step(words: &str) -> bool {
     super::act::asked_of(words).is_some()
-}
-
-fn capitalised(text: &str) -> String {
-    let mut chars = text.chars();
-    chars.next().map(|c| c.to_uppercase().chain(chars).collect()).unwrap_or_default()
 }
 
 /// Whether a dig step with no block named asks for a hole beside the bot (`dig a hole 2 deep`, `dig a pit`).
@@ -216,24 +211,6 @@ throw `I could not place the {block} {words} a {target}: ${{why}}`;"#
     )
 }
 
-/// Code that places `count` of `block` on free spots around the bot, passing over spots where a placement fails.
-fn place_near(block: &str, count: u32) -> String {
-    format!(
-        r#"let placed = 0;
-let why = "I found no free spot for the {block}";
-let tries = 0;
-while placed < {count} && tries < {count} + 4 {{
-    tries += 1;
-    let spot = findFreeSpot(4);
-    if spot == () {{ spot = findFreeSpot(8); }}
-    if spot == () {{ break; }}
-    try {{ placeItem("{block}", spot); placed += 1; }} catch (err) {{ why = `${{err}}`; }}
-}}
-if placed < {count} {{ throw `I placed ${{placed}} of {count} {block}: ${{why}}`; }}
-placed"#
-    )
-}
-
 /// Code that digs the `block`s within [`NEAR`] blocks (the nearest `count` of them, or all): grass asked for by
 /// either name is both kinds.
 fn clear(block: &str, count: Option<u32>) -> String {
@@ -279,11 +256,11 @@ throw why;"#
 
 /// Code that puts `count` of `item` into the nearest chest, placing a carried one first when none is near.
 fn store(item: &str, count: u32) -> String {
-    let place_chest = place_near("chest", 1).lines().map(|l| format!("    {l}")).collect::<Vec<_>>().join("\n");
+    let place_chest = super::act::indent(&recipes::place_near("chest", 1));
     format!(
         r#"let chest = findBlock("chest", {NEAR});
 if chest == () && inventoryCount("chest") > 0 {{
-{place_chest};
+{place_chest}
     chest = findBlock("chest", {NEAR});
 }}
 if chest == () {{ throw "I see no chest within {NEAR} blocks to put the {item} in"; }}

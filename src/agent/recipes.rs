@@ -208,7 +208,7 @@ pub fn plan(want: &Want, setting: &Setting) -> Result<Vec<TaskSpec>, NoSteps> {
                     at: None,
                     radius: super::tracker::NEAR,
                 }),
-                code: Some(place_near(block)),
+                code: Some(place_near(block, 1)),
             });
             Ok(steps)
         }
@@ -622,23 +622,27 @@ inventoryCount("{item}")"#
 
 /// Code that places a carried `block` (crafting table, furnace) beside the bot unless one is within walking range.
 fn station(block: &str) -> String {
-    let place = place_near(block).lines().map(|l| format!("    {l}")).collect::<Vec<_>>().join("\n");
+    let place = super::act::indent(&place_near(block, 1));
     format!("if findBlock(\"{block}\", 48) == () {{\n{place}\n}}\n")
 }
 
-/// Code that places a carried `block` on a free spot beside the bot: a spot where the placement fails is passed
-/// over by the next `findFreeSpot`, so up to three spots are tried.
-fn place_near(block: &str) -> String {
+/// Code that places `count` carried `block`s on free spots beside the bot: a spot where a placement fails is passed
+/// over by the next `findFreeSpot`, so two spots more than `count` are tried. What failed is thrown when nothing was
+/// placed; how many were, and what failed, when some were.
+pub(super) fn place_near(block: &str, count: u32) -> String {
     format!(
-        r#"let placed = false;
+        r#"let placed = 0;
 let why = "I found no free spot for the {block}";
-for i in 0..3 {{
+let tries = 0;
+while placed < {count} && tries < {count} + 2 {{
+    tries += 1;
     let spot = findFreeSpot(4);
     if spot == () {{ spot = findFreeSpot(8); }}
     if spot == () {{ break; }}
-    try {{ placeItem("{block}", spot); placed = true; break; }} catch (err) {{ why = `${{err}}`; }}
+    try {{ placeItem("{block}", spot); placed += 1; }} catch (err) {{ why = `${{err}}`; }}
 }}
-if !placed {{ throw why; }}"#
+if placed == 0 {{ throw why; }}
+if placed < {count} {{ throw `I placed ${{placed}} of {count} {block}: ${{why}}`; }}"#
     )
 }
 

@@ -208,10 +208,7 @@ fn shaped(goal: &str, mut steps: Vec<TaskSpec>) -> Vec<TaskSpec> {
     let context = steps[first].context.clone();
     let mut placing = placing.into_iter();
     steps.retain(|_| placing.next().flatten().is_none());
-    let mut task = goal.trim().to_owned();
-    if let Some(c) = task.get(..1) {
-        task.replace_range(..1, &c.to_uppercase());
-    }
+    let task = super::act::capitalised(goal.trim());
     let how = wanted.shape.map(|shape| format!("builds {shape}")).unwrap_or_default();
     let how = match &wanted.beside {
         Some(beside) if how.is_empty() => format!("places it {beside}"),

@@ -63,10 +63,8 @@ fn a_chest_seen_once_is_fetched_from_by_memory_after_a_restart() {
     assert_eq!(plan, format!("Plan for get 5 coal: Take 5 coal from the chest at {cx} {cy} {cz}."));
     world.expect_chat(from, "Wayfarer", "I succeeded in task: get 5 coal", Duration::from_secs(120));
     assert_eq!(inventory_count(&world, "Wayfarer", "coal"), 5);
-    let stored = world.cmd(json!({"cmd": "container", "x": cx, "y": cy, "z": cz}));
-    let coal: u64 =
-        stored.as_array().unwrap().iter().filter(|s| s["item"] == "coal").map(|s| s["count"].as_u64().unwrap()).sum();
-    assert_eq!(coal, 7, "the coal came out of the chest");
+    let (coal, stored) = container_count(&world, [cx, cy, cz], "coal");
+    assert_eq!(coal, 7, "the coal came out of the chest: {stored}");
 
     // What it took is remembered too; forgetting removes what matches.
     let from = world.say("Alice", "!recall what is in the chest");

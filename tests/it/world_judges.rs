@@ -258,14 +258,7 @@ fn a_chest_is_judged_by_its_contents_and_a_stand_step_by_position() {
     expect("2/4 oak_planks in a container near", 60);
     expect("4/4 oak_planks in a container near", 60);
     expect("I succeeded in task: store planks in a chest you place", 30);
-    let contents = world.cmd(json!({"cmd": "container", "x": 3, "y": 64, "z": -2}));
-    let planks: u64 = contents
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|s| s["item"] == "oak_planks")
-        .map(|s| s["count"].as_u64().unwrap())
-        .sum();
+    let (planks, contents) = container_count(&world, [3, 64, -2], "oak_planks");
     assert_eq!(planks, 4, "the chest holds what was asked: {contents}");
     assert_eq!(count(&calls, Call::Critic), 0);
     assert_eq!(count(&calls, Call::Code), 3);
@@ -435,14 +428,7 @@ fn goals_in_words_the_bot_reads_are_done_with_no_llm_call() {
     let goal = "put 4 oak planks into the chest next to you";
     let from = world.say("Alice", &format!("!task {goal}"));
     world.expect_chat(from, "Wayfarer", &format!("I succeeded in task: {goal}"), Duration::from_secs(90));
-    let contents = world.cmd(json!({"cmd": "container", "x": 2, "y": 64, "z": -3}));
-    let planks: u64 = contents
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|s| s["item"] == "oak_planks")
-        .map(|s| s["count"].as_u64().unwrap())
-        .sum();
+    let (planks, contents) = container_count(&world, [2, 64, -3], "oak_planks");
     assert_eq!(planks, 4, "the chest holds what was asked: {contents}");
 
     // Three planks thrown one by one and caught together: the first pickups the bot ever saw, all counted (only

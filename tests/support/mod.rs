@@ -551,6 +551,16 @@ pub fn inventory_count(world: &World, player: &str, item: &str) -> u64 {
     world.cmd(json!({"cmd": "inventory", "name": player}))[item].as_u64().unwrap_or(0)
 }
 
+/// The world's count of `item` in the container at `[x, y, z]`, with all the container holds (for messages).
+pub fn container_count(world: &World, [x, y, z]: [i64; 3], item: &str) -> (u64, Value) {
+    let contents = world.cmd(json!({"cmd": "container", "x": x, "y": y, "z": z}));
+    let count = contents
+        .as_array()
+        .map(|slots| slots.iter().filter(|s| s["item"] == item).filter_map(|s| s["count"].as_u64()).sum())
+        .unwrap_or(0);
+    (count, contents)
+}
+
 /// Says `!run NAME [ARGS]` as Alice and returns the bot's closing line (`… finished …` or `… failed …`).
 pub fn run_script(world: &World, name: &str, timeout: Duration) -> String {
     let from = world.say("Alice", &format!("!run {name}"));
