@@ -3,8 +3,9 @@
 //! One process joins a Minecraft Java 26.1 server with one or more bots (azalea), and obeys the commands its owners
 //! type in chat. `main.rs` only parses the command line; everything it runs lives here so tests can call it.
 //!
-//! The modules form one order, each using only those listed before it (no import cycles):
-//! [`config`], [`chat`] → [`bot`] (the azalea adapter) → [`script`] (the one Rhai compiler and sandbox) →
+//! The modules form one order, each using only those listed before it, and the files side by side in any folder use
+//! each other without a circle (a unit test, `layers`, checks both on every run):
+//! [`config`], [`chat`], [`files`], [`logging`] → [`bot`] (the azalea adapter) → [`script`] (the one Rhai compiler and sandbox) →
 //! [`primitives`] (what scripts call) → [`skills`], [`llm`] → [`memory`] (the memory stream) → [`agent`] (the
 //! learning agent) → [`app`] (commands, per-bot state, lifecycles, subcommands, hot reload).
 
@@ -21,6 +22,8 @@ pub mod primitives;
 pub mod script;
 pub mod skills;
 
+#[cfg(test)]
+mod layers;
 #[cfg(test)]
 mod robustness;
 

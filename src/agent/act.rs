@@ -19,7 +19,7 @@ use super::{
     effect::{self, Asked},
     extract, naming,
     plan::{Verdict, parse_verdict},
-    prompts,
+    prompts, text,
     tracker::{Point, Snapshot, Tracker},
 };
 use crate::{
@@ -237,7 +237,7 @@ impl Agent {
                 && let Some(why) = misplaced()
             {
                 tracing::info!("task {:?}: its tracker is done, but the world shows {why}", spec.task);
-                return Ok(Judged { success: false, by_tracker: true, critique: capitalised(&why) + "." });
+                return Ok(Judged { success: false, by_tracker: true, critique: text::capitalised(&why) + "." });
             }
             let critique = if progress.done { String::new() } else { format!("The task is not done yet: {progress}.") };
             return Ok(Judged { success: progress.done, by_tracker: true, critique });
@@ -249,12 +249,12 @@ impl Agent {
         if let Some(why) = asked.as_ref().and_then(|asked| effect::unshown(asked, diff)).or_else(misplaced) {
             // The critic is not asked: the world already says no.
             tracing::info!("task {:?}: the world shows {why}", spec.task);
-            return Ok(Judged { success: false, by_tracker: false, critique: capitalised(&why) + "." });
+            return Ok(Judged { success: false, by_tracker: false, critique: text::capitalised(&why) + "." });
         }
         if asked.is_none() && diff.is_empty() && !words_only(&spec.task) {
             let why = "nothing changed in the world: no block, container, item or handover, and I stayed where I was";
             tracing::info!("task {:?}: {why}", spec.task);
-            return Ok(Judged { success: false, by_tracker: false, critique: capitalised(why) + "." });
+            return Ok(Judged { success: false, by_tracker: false, critique: text::capitalised(why) + "." });
         }
         let verdict = self.critic(spec, ran, &report.chat).await?;
         Ok(Judged { success: verdict.success, by_tracker: false, critique: verdict.critique })
@@ -269,7 +269,7 @@ impl Agent {
         kills: &mut BTreeMap<String, u32>,
     ) -> Known {
         let name = super::naming::name_for_task(&spec.task);
-        let text = format!("fn {name}() {{\n{}\n}}", indent(code));
+        let text = format!("fn {name}() {{\n{}\n}}", text::indent(code));
         let program = match extract::program(&format!("```rhai\n{text}\n```"), bindings::FUNCTIONS) {
             Ok(program) => program,
             Err(why) => {
@@ -701,12 +701,6 @@ fn unlearnable(spec: &TaskSpec, report: &runner::Report, diff: &WorldDiff, by_tr
     None
 }
 
-/// `text` with its first letter upper case.
-pub(super) fn capitalised(text: &str) -> String {
-    let mut chars = text.chars();
-    chars.next().map(|c| c.to_uppercase().chain(chars).collect()).unwrap_or_default()
-}
-
 /// Adds a run's `killed` mobs to the task's `kills`, and shows the count when it grew.
 fn count_kills(kills: &mut BTreeMap<String, u32>, killed: &[String], show: &Arc<dyn Fn(Shown)>) {
     for mob in killed {
@@ -763,10 +757,6 @@ fn missing_things(feedback: &str) -> String {
     }
     things.dedup();
     things.join(" ")
-}
-
-pub(super) fn indent(code: &str) -> String {
-    code.lines().map(|l| format!("    {l}")).collect::<Vec<_>>().join("\n")
 }
 
 /// What a run changed that `spec`'s task does not account for, when the task names an item or block the facts

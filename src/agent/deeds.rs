@@ -84,7 +84,7 @@ pub fn plan(goal: &str, setting: &Setting) -> Option<Vec<TaskSpec>> {
             }
         }
         steps.push(TaskSpec {
-            task: super::act::capitalised(&part),
+            task: super::text::capitalised(&part),
             context: String::new(),
             tracker: Some(tracker),
             code: Some(code),
@@ -256,7 +256,7 @@ throw why;"#
 
 /// Code that puts `count` of `item` into the nearest chest, placing a carried one first when none is near.
 fn store(item: &str, count: u32) -> String {
-    let place_chest = super::act::indent(&recipes::place_near("chest", 1));
+    let place_chest = super::text::indent(&recipes::place_near("chest", 1));
     format!(
         r#"let chest = findBlock("chest", {NEAR});
 if chest == () && inventoryCount("chest") > 0 {{

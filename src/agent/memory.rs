@@ -13,13 +13,49 @@ use parking_lot::Mutex;
 use super::prompts;
 use crate::{
     bot::{BotHandle, Observation},
+    config::{Config, MemoryConfig},
     llm::{Llm, LlmError, Message, Role},
-    memory::{MemoryError, MemoryStream, NewMemory, Subject, age_text, answers, importance, pos_text},
+    memory::{
+        MemoryError, MemoryStream, NewMemory, Settings, Subject, Weights, age_text, answers, importance, pos_text,
+    },
     skills::SkillLibrary,
 };
 
 /// One bot's memory stream, shared by its recorder, its commands and its agents.
 pub type Memories = Arc<Mutex<MemoryStream>>;
+
+/// The stream's settings from the configuration.
+pub fn settings(config: &MemoryConfig) -> Settings {
+    let [recency, importance, relevance] = config.weights;
+    Settings {
+        max_memories: config.max_memories,
+        reflect_after: config.reflect_after,
+        half_life: (config.half_life_days * crate::memory::DAY as f64).max(1.0) as u64,
+        weights: Weights { recency, importance, relevance },
+    }
+}
+
+/// Opens bot `name`'s stream (`memory/` in its checkpoint folder), unless memory is off. A stream that cannot be
+/// opened is reported and the bot runs without one.
+pub fn open(config: &Config, name: &str) -> Option<Memories> {
+    if !config.memory.enabled {
+        return None;
+    }
+    let dir = config.checkpoint_for(name).join("memory");
+    match MemoryStream::open(&dir, settings(&config.memory)) {
+        Ok((stream, opened)) => {
+            for warning in opened.warnings {
+                tracing::warn!("{name}: {warning}");
+            }
+            tracing::info!("{name}: {} memories in {}", stream.len(), dir.display());
+            Some(Arc::new(Mutex::new(stream)))
+        }
+        Err(err) => {
+            tracing::warn!("{name} keeps no memory this run: {err}");
+            None
+        }
+    }
+}
 
 /// Runs `work` on the stream on tokio's blocking pool.
 pub async fn blocking<T: Send + 'static>(

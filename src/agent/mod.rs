@@ -19,6 +19,7 @@ pub mod prompts;
 pub mod recipes;
 pub mod task;
 pub mod team;
+mod text;
 pub mod tracker;
 
 pub use extract::{Program, code_blocks, program};

@@ -622,7 +622,7 @@ inventoryCount("{item}")"#
 
 /// Code that places a carried `block` (crafting table, furnace) beside the bot unless one is within walking range.
 fn station(block: &str) -> String {
-    let place = super::act::indent(&place_near(block, 1));
+    let place = super::text::indent(&place_near(block, 1));
     format!("if findBlock(\"{block}\", 48) == () {{\n{place}\n}}\n")
 }
 

@@ -208,7 +208,7 @@ fn shaped(goal: &str, mut steps: Vec<TaskSpec>) -> Vec<TaskSpec> {
     let context = steps[first].context.clone();
     let mut placing = placing.into_iter();
     steps.retain(|_| placing.next().flatten().is_none());
-    let task = super::act::capitalised(goal.trim());
+    let task = super::text::capitalised(goal.trim());
     let how = wanted.shape.map(|shape| format!("builds {shape}")).unwrap_or_default();
     let how = match &wanted.beside {
         Some(beside) if how.is_empty() => format!("places it {beside}"),

@@ -8,6 +8,7 @@ use std::path::PathBuf;
 use anyhow::Context;
 use clap::{Args, Parser, Subcommand};
 
+pub use super::skills_cli::SkillsAction;
 use crate::config::{AuthMode, Config, Overrides, ReplyMode, TeamRole};
 
 /// Wayfarer: a Minecraft bot that joins a Java 26.1 server and obeys its owners in chat.
@@ -159,59 +160,6 @@ pub struct SkillsArgs {
 
     #[command(subcommand)]
     pub action: SkillsAction,
-}
-
-#[derive(Debug, Subcommand)]
-pub enum SkillsAction {
-    /// List every skill with its signature and description
-    List,
-    /// Print one skill: its metadata and code
-    Show {
-        /// The skill's name
-        name: String,
-    },
-    /// Find the skills nearest in meaning to a query, with similarity scores
-    Search {
-        /// What you want done, in words (e.g. "make a stone pick")
-        #[arg(required = true, num_args = 1..)]
-        query: Vec<String>,
-        /// How many skills to show
-        #[arg(short, long, default_value_t = 5)]
-        k: usize,
-    },
-    /// Add a skill from a Rhai file defining `fn NAME(...)`
-    Add {
-        /// The Rhai file
-        file: PathBuf,
-        /// The skill's name: the fn to use [default: the file name, or its only fn]
-        #[arg(long)]
-        name: Option<String>,
-        /// One line saying what the skill does [default: the fn's `///` doc comment]
-        #[arg(long, short)]
-        description: Option<String>,
-        /// The task the skill solves
-        #[arg(long, default_value = "")]
-        task: String,
-        /// Replace a skill of the same name instead of keeping both (the new one would become NAMEV2)
-        #[arg(long)]
-        replace: bool,
-    },
-    /// Bring in a library from elsewhere: a folder of NAME.rhai (+ NAME.json) files, or one JSON file of
-    /// {"NAME": {"description": …, "code": …}}; a taken name keeps both (NAMEV2) unless --replace
-    Import {
-        /// The folder or JSON file
-        source: PathBuf,
-        /// Replace skills of the same name instead of keeping both
-        #[arg(long)]
-        replace: bool,
-    },
-    /// Remove a skill's files and its entry in the index
-    Remove {
-        /// The skill's name
-        name: String,
-    },
-    /// Embed every skill again and rebuild the search index
-    Reindex,
 }
 
 impl From<RunArgs> for Overrides {

@@ -13,15 +13,13 @@ use std::{
 };
 
 use azalea::BlockPos;
-use parking_lot::Mutex;
 
 use super::{reply::Replier, state::BotState};
 use crate::{
     agent::memory::{self as agent_memory, Failure, Memories, blocking, world_ticks},
     bot::BotHandle,
     chat::{Command, ParseError, TeamOrder},
-    config::{Config, MemoryConfig},
-    memory::{MemoryStream, NewMemory, Settings, Subject, Weights, age_text, importance, places, pos_text},
+    memory::{NewMemory, Subject, age_text, importance, places, pos_text},
     primitives::observe,
 };
 
@@ -45,39 +43,6 @@ const LLM_REST: Duration = Duration::from_secs(300);
 const RECALLED: usize = 3;
 /// Chat kept per memory, in characters.
 const CHAT_CHARS: usize = 240;
-
-/// The stream's settings from the configuration.
-pub fn settings(config: &MemoryConfig) -> Settings {
-    let [recency, importance, relevance] = config.weights;
-    Settings {
-        max_memories: config.max_memories,
-        reflect_after: config.reflect_after,
-        half_life: (config.half_life_days * crate::memory::DAY as f64).max(1.0) as u64,
-        weights: Weights { recency, importance, relevance },
-    }
-}
-
-/// Opens bot `name`'s stream (`memory/` in its checkpoint folder), unless memory is off. A stream that cannot be
-/// opened is reported and the bot runs without one.
-pub fn open(config: &Config, name: &str) -> Option<Memories> {
-    if !config.memory.enabled {
-        return None;
-    }
-    let dir = config.checkpoint_for(name).join("memory");
-    match MemoryStream::open(&dir, settings(&config.memory)) {
-        Ok((stream, opened)) => {
-            for warning in opened.warnings {
-                tracing::warn!("{name}: {warning}");
-            }
-            tracing::info!("{name}: {} memories in {}", stream.len(), dir.display());
-            Some(Arc::new(Mutex::new(stream)))
-        }
-        Err(err) => {
-            tracing::warn!("{name} keeps no memory this run: {err}");
-            None
-        }
-    }
-}
 
 /// The block position of `pos` as three numbers.
 fn block(pos: azalea::Vec3) -> [i32; 3] {

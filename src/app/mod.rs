@@ -3,7 +3,9 @@
 //! command line's subcommands, and keeps scripts and skills hot-reloaded.
 //!
 //! Modules form one order, each using only those before it: config, chat → bot → script → primitives → skills,
-//! llm → agent → app. Nothing below this layer knows it exists.
+//! llm → memory → agent → app. Nothing below this layer knows it exists. Within it, `state` (with `activity`) is
+//! the leaf every other file uses; `work` runs activities, `team` leads with them, `commands` starts both, and the
+//! dashboard and the command line sit on top.
 
 mod activity;
 pub mod cli;
@@ -225,7 +227,7 @@ impl Brain for AppBrain {
         if shared.config.dashboard.is_some()
             && let Some(commands) = shared.page_commands.take()
         {
-            tokio::task::spawn_local(dashboard::obey(commands));
+            tokio::task::spawn_local(dashboard::carry_out(commands));
         }
         // The body's reflexes, once per connection (a respawn keeps them running).
         tokio::task::spawn_local(crate::primitives::reflex::drive(bot.clone(), shared.config.reflexes));

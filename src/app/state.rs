@@ -111,15 +111,10 @@ impl ChatLog {
     }
 }
 
-/// What the dashboard asks of the bots' task set.
-pub enum PageCommand {
-    /// A command typed in the page: the bot it is for, the owner it counts as, the line and the command it parsed
-    /// to (a line that does not parse never gets this far).
-    Obey { bot: Arc<BotState>, owner: String, line: String, command: crate::chat::Command },
-    /// The state of these bots, copied out there: azalea's entity queries take the world's lock twice, so from
-    /// another thread they can deadlock with a game tick waiting to write between the two.
-    Look { bots: Vec<Arc<BotState>>, reply: tokio::sync::oneshot::Sender<Vec<super::dashboard::BotView>> },
-}
+/// Work the dashboard hands to the bots' local task set: a command typed in the page (it starts local tasks), or a
+/// copy of the bots' state (azalea's entity queries take the world's lock twice, so from another thread they can
+/// deadlock with a game tick waiting to write between the two).
+pub type PageCommand = Box<dyn FnOnce() + Send>;
 
 /// The way from the dashboard's handlers (any thread) to the bots' local task set.
 pub struct PageCommands {
@@ -253,7 +248,7 @@ impl BotState {
             tracing::warn!("{name}: {warning}");
         }
         let goals = Arc::new(Mutex::new(book));
-        let memory = super::memory::open(&shared.config, &name);
+        let memory = crate::agent::memory::open(&shared.config, &name);
         Self {
             shared,
             name,

@@ -16,7 +16,7 @@ use tokio::sync::mpsc;
 use super::{
     reply::Replier,
     state::{BotState, TeamLink},
-    work::{NO_LLM, abandon_learning, agent_with},
+    work::{NO_LLM, StopOnDrop, abandon_learning, agent_with},
 };
 use crate::{
     agent::{
@@ -30,7 +30,6 @@ use crate::{
     },
     bot::BotHandle,
     llm::{Message, Role},
-    primitives::items,
 };
 
 /// Planning rounds before a goal is given up: each round is one stage of work.
@@ -141,7 +140,7 @@ fn launch(bot: BotHandle, state: &Arc<BotState>, reply: Replier, goal: String, i
         async move {
             let mut team = team;
             let stop = agent.stop.clone();
-            let _stop_on_drop = super::work::StopOnDrop(stop);
+            let _stop_on_drop = StopOnDrop(stop);
             team.lead(&agent, &goal, heard).await;
         },
         move |message| {
@@ -530,19 +529,4 @@ impl Team {
             if used.calls == 1 { "" } else { "s" }
         ));
     }
-}
-
-/// What a member says after finishing a job its leader gave: its inventory and equipment, for the monitor.
-pub fn report_carrying(bot: &BotHandle, reply: &Replier) {
-    let equipment: Vec<String> = crate::primitives::observe::equipment(bot)
-        .split(", ")
-        .filter(|e| *e != "nothing")
-        .filter_map(|e| e.split_once(": ").map(|(_, item)| item.to_owned()))
-        .collect();
-    let carried: Vec<(String, i32)> = {
-        let mut carried: Vec<(String, i32)> = items::carried(bot).into_iter().collect();
-        carried.sort();
-        carried
-    };
-    reply.say(&carrying_line(&carried, &equipment));
 }

@@ -190,7 +190,7 @@ fn run_goal_as_activity(bot: BotHandle, state: &BotState, reply: Replier, goal: 
             let _stop_on_drop = StopOnDrop(stop);
             crate::agent::task::run_goal(&agent, &goal, &goals, id).await;
             if from_leader {
-                super::team::report_carrying(&bot, &answer);
+                report_carrying(&bot, &answer);
             }
         },
         move |message| {
@@ -308,4 +308,12 @@ fn checkpoint_dir(state: &BotState) -> std::path::PathBuf {
         }
     }
     dir
+}
+
+/// What a member says after finishing a job its leader gave: its inventory and equipment, for the monitor.
+fn report_carrying(bot: &BotHandle, reply: &Replier) {
+    let equipment: Vec<String> = primitives::observe::worn(bot).into_iter().map(|(_, item)| item).collect();
+    let mut carried: Vec<(String, i32)> = primitives::items::carried(bot).into_iter().collect();
+    carried.sort();
+    reply.say(&crate::agent::team::carrying_line(&carried, &equipment));
 }

@@ -129,7 +129,7 @@ impl BotHandle {
     /// Notes the block at `pos` as it is now, before the bot changes it (digging is predicted by the client, so
     /// the server's update finds the block already gone).
     pub fn note_block(&self, pos: BlockPos) {
-        if let Some(state) = crate::primitives::observe::block_state(self, pos) {
+        if let Some(state) = self.client().world().read().get_block_state(pos) {
             self.update::<Changes>(|c| c.push(Entry::Block { pos, before: state, after: state }));
         }
     }

@@ -68,7 +68,7 @@ pub async fn search<T, F: Future<Output = Option<T>>>(
     mut look: impl FnMut() -> F,
 ) -> Result<T, Searched> {
     // Leaving for good: the tables and furnaces placed here come along.
-    super::mine::take_stations_along(bot).await;
+    super::dig::take_stations_along(bot).await;
     let started = tokio::time::Instant::now();
     let from = bot.position();
     let mut last = from;

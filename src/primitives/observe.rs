@@ -196,15 +196,20 @@ pub fn items_near(bot: &BotHandle, at: azalea::Vec3, radius: f64) -> Vec<azalea:
         .collect()
 }
 
-/// What the bot wears and holds: `held: stone_pickaxe, head: iron_helmet`, or `nothing`.
-pub fn equipment(bot: &BotHandle) -> String {
+/// What the bot wears and holds, by place: `[("held", "stone_pickaxe"), ("head", "iron_helmet")]`.
+pub fn worn(bot: &BotHandle) -> Vec<(&'static str, String)> {
     let slots = super::items::inventory_slots(bot);
     let held = 36 + usize::from(bot.client().selected_hotbar_slot());
     // Player menu: armour 5..=8 (head to feet), hotbar 36..=44, off-hand 45.
-    let parts: Vec<String> = [("held", held), ("head", 5), ("chest", 6), ("legs", 7), ("feet", 8), ("off-hand", 45)]
+    [("held", held), ("head", 5), ("chest", 6), ("legs", 7), ("feet", 8), ("off-hand", 45)]
         .into_iter()
-        .filter_map(|(place, slot)| Some(format!("{place}: {}", super::items::item_name(slots.get(slot)?)?)))
-        .collect();
+        .filter_map(|(place, slot)| Some((place, super::items::item_name(slots.get(slot)?)?)))
+        .collect()
+}
+
+/// What the bot wears and holds: `held: stone_pickaxe, head: iron_helmet`, or `nothing`.
+pub fn equipment(bot: &BotHandle) -> String {
+    let parts: Vec<String> = worn(bot).into_iter().map(|(place, item)| format!("{place}: {item}")).collect();
     if parts.is_empty() { "nothing".to_owned() } else { parts.join(", ") }
 }
 

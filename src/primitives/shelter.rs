@@ -15,7 +15,7 @@ use azalea::{
 };
 use tokio::time::Instant;
 
-use super::{items, mine, place};
+use super::{dig, items, place};
 use crate::bot::{BotHandle, moves::SCAFFOLD};
 
 /// How deep the bot digs: its body (two blocks) under the ground, and one more for the lid.
@@ -66,7 +66,7 @@ pub async fn dig_in(bot: &BotHandle, morning: impl Fn() -> bool, leave: impl Fn(
     place::centre_on_block(bot).await;
     for depth in 1..=DEPTH {
         let block = feet.down(depth);
-        mine::dig_with_best_tool(bot, block).await?;
+        dig::dig_with_best_tool(bot, block).await?;
         let fallen =
             items::wait_until(bot, Duration::from_secs(2), || bot.position().y < f64::from(block.y) + 0.1).await;
         if !fallen {

@@ -11,7 +11,7 @@
 mod map;
 mod view;
 
-pub use view::BotView;
+use view::BotView;
 
 use std::{convert::Infallible, net::SocketAddr, sync::Arc, time::Duration};
 
@@ -241,7 +241,10 @@ async fn tick(board: &Board, chat_seen: u64) -> Tick {
     let mut bots = Vec::new();
     if !board.bots.is_empty() {
         let (reply, answer) = tokio::sync::oneshot::channel();
-        let look = PageCommand::Look { bots: board.bots.clone(), reply };
+        let looked_at = board.bots.clone();
+        let look: PageCommand = Box::new(move || {
+            let _ = reply.send(looked_at.iter().map(|bot| view::bot(bot)).collect::<Vec<BotView>>());
+        });
         if board.shared.page_commands.sender.send(look).is_ok()
             && let Ok(Ok(views)) = tokio::time::timeout(LOOK_TIMEOUT, answer).await
         {
@@ -354,31 +357,29 @@ async fn command(
         .shared
         .page_commands
         .sender
-        .send(PageCommand::Obey { bot, owner, line, command })
+        .send(Box::new(move || obey(&bot, &owner, &line, command)))
         .map_err(|_| Problem::new(StatusCode::SERVICE_UNAVAILABLE, "the bots are not running".to_owned()))?;
     Ok((StatusCode::ACCEPTED, Json(serde_json::json!({ "ok": format!("sent to {name}") }))))
 }
 
 /// Carries out the page's requests on the bots' task set, for as long as the bots run (started by the first bot to
 /// spawn): commands typed there, and copies of the bots' state.
-pub async fn obey(mut requests: tokio::sync::mpsc::UnboundedReceiver<PageCommand>) {
+pub async fn carry_out(mut requests: tokio::sync::mpsc::UnboundedReceiver<PageCommand>) {
     while let Some(request) = requests.recv().await {
-        let (state, owner, line, command) = match request {
-            PageCommand::Look { bots, reply } => {
-                let _ = reply.send(bots.iter().map(|bot| view::bot(bot)).collect());
-                continue;
-            }
-            PageCommand::Obey { bot, owner, line, command } => (bot, owner, line, command),
-        };
-        let Some(bot) = state.connected() else {
-            tracing::info!("{}: a command from the dashboard arrived while it was away: {line:?}", state.name);
-            continue;
-        };
-        tracing::info!("{}: {owner} (dashboard): {line}", state.name);
-        // Remembered as the same words said in chat would be (a goal asked for is).
-        super::memory::heard(&state, &bot, &owner, &line, Some(&Ok(command.clone())));
-        super::commands::execute(bot, &state, &owner, command);
+        request();
     }
+}
+
+/// Carries out `command`, typed in the page as `line` by `owner` for `state`'s bot.
+fn obey(state: &Arc<BotState>, owner: &str, line: &str, command: crate::chat::Command) {
+    let Some(bot) = state.connected() else {
+        tracing::info!("{}: a command from the dashboard arrived while it was away: {line:?}", state.name);
+        return;
+    };
+    tracing::info!("{}: {owner} (dashboard): {line}", state.name);
+    // Remembered as the same words said in chat would be (a goal asked for is).
+    super::memory::heard(state, &bot, owner, line, Some(&Ok(command.clone())));
+    super::commands::execute(bot, state, owner, command);
 }
 
 #[derive(Deserialize)]
