@@ -1143,6 +1143,32 @@ mod tests {
         Config::merge(args, toml::from_str(file).expect("test file parses"))
     }
 
+    /// The example file sets every key that has a default to that default, so as it stands it changes nothing; the
+    /// keys it leaves commented out are real keys too.
+    #[test]
+    fn the_example_file_parses_and_holds_the_defaults() {
+        let example = include_str!("docs/wayfarer.example.toml");
+        let with_llm = || Overrides { llm_url: Some("http://localhost:8012/v1".into()), ..Default::default() };
+        let from_example = Config::from_toml(example, with_llm()).expect("the example parses");
+        let defaults = Config::from_toml("", with_llm()).unwrap();
+        assert_eq!(format!("{from_example:#?}"), format!("{defaults:#?}"));
+        let is_key = |name: &str| {
+            name.chars().all(|c| c.is_ascii_lowercase() || c == '_') || (name.starts_with('"') && name.ends_with('"'))
+        };
+        let uncommented: Vec<&str> = example
+            .lines()
+            .map(|line| match line.strip_prefix("# ") {
+                Some(rest) if rest.split_once(" = ").is_some_and(|(name, _)| is_key(name)) => rest,
+                _ => line,
+            })
+            .collect();
+        let uncommented = uncommented.join("\n");
+        assert!(uncommented.contains("\nowners = [") && uncommented.contains("\naddress = "), "{uncommented}");
+        if let Err(err) = toml::from_str::<FileConfig>(&uncommented) {
+            panic!("a commented-out key of the example is not a key: {err}");
+        }
+    }
+
     #[test]
     fn memory_settings_resolve_and_bad_ones_are_named() {
         let config = merge(Overrides::default(), "").unwrap();

@@ -11,7 +11,7 @@
 //
 // Prints `READY {"port":N}` once listening. Afterwards every stdout line is JSON: replies to control commands
 // (`{"id":…,"ok":true,"result":…}`) and events (`{"event":"chat",…}`). Control commands are JSON lines on stdin
-// (the project README's "The test world" lists them). Human-readable logs go to stderr.
+// (src/docs/architecture.md's "The test world" lists them). Human-readable logs go to stderr.
 'use strict'
 
 const crypto = require('node:crypto')
