@@ -40,10 +40,11 @@ demo: setup models build
 map: setup
 	node $(SERVER_DIR)/tools/map.js --seed $(SEED) --out seed-$(SEED).png
 
-## test: the format check (rustfmt.toml), then every test: Rust unit + integration tests against the test world, the Mineflayer referee, and each fuzz
-## target for a few seconds
+## test: the format check (rustfmt.toml) and clippy with warnings as errors, then every test: Rust unit + integration
+## tests against the test world, the Mineflayer referee, and each fuzz target for a few seconds
 test: setup models
 	$(CARGO) fmt --check
+	$(CARGO) clippy --all-targets -- -D warnings
 	$(CARGO) test --benches --no-run
 	$(CARGO) test -- --test-threads 2
 	.ci/fuzz $(FUZZ_CI_SECONDS)

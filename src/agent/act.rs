@@ -341,12 +341,14 @@ impl Agent {
         )
         .map_err(|e| e.to_string())?;
         let or_none = |text: &str| if text.is_empty() { "none".to_owned() } else { text.to_owned() };
+        // Read before the observation is awaited: the lock is not held across it.
+        let goal = self.goal.lock().clone().unwrap_or_else(|| "none".to_owned());
         let user = prompts::render(
             "action_task",
             &[
                 ("task", &spec.task),
                 ("context", &or_none(&spec.context)),
-                ("goal", &self.goal.lock().clone().unwrap_or_else(|| "none".to_owned())),
+                ("goal", &goal),
                 ("observation", &observation(&self.bot).await),
                 (
                     "last_code",
@@ -857,26 +859,27 @@ pub fn items_text(items: &[(String, i32)]) -> String {
 
 /// Why [`ask_usable`] got nothing usable.
 #[derive(Debug)]
-pub enum Unusable {
+pub enum Unusable<E = String> {
     /// The call itself failed (after the client's retries), in words.
     Llm(String),
     /// Both answers were unusable; the second one's reason.
-    Answer(String),
+    Answer(E),
 }
 
 /// Asks `role` for `about` (see [`Agent::ask`]) and parses the answer with `parse`. An unusable answer (one cut off
 /// at its token limit included) is sent back once with `correction(reason)` appended to the conversation, so the
 /// second try knows what was wrong (Voyager repeats the same prompt instead).
-pub async fn ask_usable<T>(
+pub async fn ask_usable<T, E: From<String> + std::fmt::Display>(
     agent: &Agent,
     role: Role,
     about: &str,
     mut messages: Vec<Message>,
-    parse: impl Fn(&str) -> Result<T, String>,
+    parse: impl Fn(&str) -> Result<T, E>,
     correction: impl Fn(&str) -> String,
-) -> Result<T, Unusable> {
-    let mut problem = String::new();
-    for _ in 0..2 {
+) -> Result<T, Unusable<E>> {
+    let mut tries = 0;
+    loop {
+        tries += 1;
         let (content, parsed) = match agent.ask(role, about, &messages, 0.0).await {
             Ok(reply) => {
                 let parsed = parse(&reply.content);
@@ -884,21 +887,22 @@ pub async fn ask_usable<T>(
             }
             Err(LlmError::CutOff { max_tokens, content, .. }) => (
                 content,
-                Err(format!("it was cut off at its limit of {max_tokens} tokens before it ended; answer much shorter")),
+                Err(E::from(format!(
+                    "it was cut off at its limit of {max_tokens} tokens before it ended; answer much shorter"
+                ))),
             ),
             Err(err) => return Err(Unusable::Llm(llm_failure(&err))),
         };
         match parsed {
             Ok(parsed) => return Ok(parsed),
+            Err(why) if tries == 2 => return Err(Unusable::Answer(why)),
             Err(why) => {
                 tracing::info!("unusable {} answer: {why}", role.name());
                 messages.push(Message { role: "assistant".to_owned(), content });
-                messages.push(Message::user(correction(&why)));
-                problem = why;
+                messages.push(Message::user(correction(&why.to_string())));
             }
         }
     }
-    Err(Unusable::Answer(problem))
 }
 
 fn llm_failure(err: &LlmError) -> String {

@@ -111,11 +111,11 @@ pub fn json_value<T: DeserializeOwned>(reply: &str, kind: Json) -> Result<T, Str
 /// As [`json_value`], taking the first candidate that `accept` also accepts (so an empty `[]` or a quoted example
 /// before the real answer is passed over). When none is accepted, the error is the first accepted-shape candidate's
 /// complaint, else the first shape error.
-pub fn json_first<T: DeserializeOwned, U>(
+pub fn json_first<T: DeserializeOwned, U, E: From<String>>(
     reply: &str,
     kind: Json,
-    accept: impl Fn(T) -> Result<U, String>,
-) -> Result<U, String> {
+    accept: impl Fn(T) -> Result<U, E>,
+) -> Result<U, E> {
     let (open, what) = match kind {
         Json::Object => ('{', "object"),
         Json::Array => ('[', "array"),
@@ -138,8 +138,8 @@ pub fn json_first<T: DeserializeOwned, U>(
     }
     Err(match (refused, shape_error) {
         (Some(why), _) => why,
-        (None, Some(err)) => format!("the JSON {what} does not fit ({err})"),
-        (None, None) => format!("no JSON {what} in the reply"),
+        (None, Some(err)) => format!("the JSON {what} does not fit ({err})").into(),
+        (None, None) => format!("no JSON {what} in the reply").into(),
     })
 }
 

@@ -98,15 +98,15 @@ pub async fn learn(
         let changed: std::sync::Arc<parking_lot::Mutex<Vec<String>>> = Default::default();
         let watching = {
             let (changed, show) = (changed.clone(), agent.show.clone());
-            Agent {
-                show: std::sync::Arc::new(move |shown: Shown| {
-                    if let Shown::Changes(text) = &shown {
-                        changed.lock().push(text.clone());
-                    }
-                    show(shown)
-                }),
-                ..agent.clone()
-            }
+            // `show` is an `Arc` for cheap clones of the agent; the agent and its callbacks stay on one thread.
+            #[allow(clippy::arc_with_non_send_sync)]
+            let show = std::sync::Arc::new(move |shown: Shown| {
+                if let Shown::Changes(text) = &shown {
+                    changed.lock().push(text.clone());
+                }
+                show(shown)
+            });
+            Agent { show, ..agent.clone() }
         };
         let outcome = watching.attempt_task(&spec).await;
         // This task's calls and tokens per role (the curriculum's included); the rest follows from them.

@@ -35,21 +35,38 @@ struct Step {
     tracker: Option<serde_json::Value>,
 }
 
+/// Why a reply holds no usable plan.
+#[derive(Debug, PartialEq, thiserror::Error)]
+pub enum PlanError {
+    /// A plan, but of no steps or of more than [`MAX_STEPS`]: the planner does the goal as one step instead.
+    #[error("a plan has 1 to {MAX_STEPS} steps, not {0}")]
+    StepCount(usize),
+    /// No JSON array of steps, or a step that is not one (said to the model as it is).
+    #[error("{0}")]
+    Unfit(String),
+}
+
+impl From<String> for PlanError {
+    fn from(why: String) -> Self {
+        PlanError::Unfit(why)
+    }
+}
+
 /// The JSON array of steps in a reply, validated.
-pub fn parse_plan(reply: &str) -> Result<Vec<TaskSpec>, String> {
+pub fn parse_plan(reply: &str) -> Result<Vec<TaskSpec>, PlanError> {
     json_first(reply, Json::Array, steps)
 }
 
-fn steps(steps: Vec<Step>) -> Result<Vec<TaskSpec>, String> {
+fn steps(steps: Vec<Step>) -> Result<Vec<TaskSpec>, PlanError> {
     if steps.is_empty() || steps.len() > MAX_STEPS {
-        return Err(format!("a plan has 1 to {MAX_STEPS} steps, not {}", steps.len()));
+        return Err(PlanError::StepCount(steps.len()));
     }
     steps
         .into_iter()
         .map(|step| {
             let task = one_line(&step.task);
             if task.is_empty() {
-                return Err("a step has an empty task".to_owned());
+                return Err(PlanError::Unfit("a step has an empty task".to_owned()));
             }
             let tracker =
                 step.tracker.map(|t| Tracker::from_json(&t).map_err(|e| format!("{task}: {e}"))).transpose()?;

@@ -174,12 +174,13 @@ async fn plan(agent: &Agent, goal: &str, failures: &[String]) -> Result<Vec<Task
         Ok(steps) => Ok(shaped(goal, tidy(steps))),
         // A small model may list every motion (19 steps to place a table) or nothing at all: then the goal is one
         // step, for the action agent to write code for and the critic to judge.
-        Err(why) if why.starts_with("a plan has 1 to") => {
+        Err(Unusable::Answer(why @ PlanError::StepCount(_))) => {
             tracing::info!("no usable plan for {goal:?} ({why}); doing it as one step");
             let tracker = super::act::asked_of(goal).as_ref().and_then(super::effect::fitting);
             Ok(vec![TaskSpec { task: goal.to_owned(), context: String::new(), tracker, code: None }])
         }
-        Err(why) => Err(why),
+        Err(Unusable::Answer(why)) => Err(why.to_string()),
+        Err(Unusable::Llm(failure)) => Err(failure),
     }
 }
 
@@ -308,23 +309,18 @@ async fn remembered(
 }
 
 /// Asks the LLM for the steps.
-async fn llm_plan(agent: &Agent, goal: &str) -> Result<Vec<TaskSpec>, String> {
+async fn llm_plan(agent: &Agent, goal: &str) -> Result<Vec<TaskSpec>, Unusable<PlanError>> {
     let memories = agent.memories_about(goal, 5).await;
     let prompt = prompts::render(
         "task_decomposition",
         &[("goal", goal), ("observation", &observation(&agent.bot).await), ("memories", &memories)],
     )
-    .map_err(|e| e.to_string())?;
+    .map_err(|e| Unusable::Llm(e.to_string()))?;
     let correction = |why: &str| format!("That plan cannot be used: {why}. Answer with the JSON array only.");
-    ask_usable(agent, Role::Curriculum, "the plan", vec![Message::user(prompt)], parse_plan, correction).await.map_err(
-        |err| match err {
-            Unusable::Llm(failure) => failure,
-            Unusable::Answer(why) => why,
-        },
-    )
+    ask_usable(agent, Role::Curriculum, "the plan", vec![Message::user(prompt)], parse_plan, correction).await
 }
 
-pub use super::plan::parse_plan;
+pub use super::plan::{PlanError, parse_plan};
 
 /// Makes an LLM's plan say what it means: each step whose text reads `Verb N item` gets a tracker that counts
 /// that item and number (a craft rounded up to what its recipe makes: `Craft 1 stick` → `Craft 4 stick`), and
@@ -388,7 +384,9 @@ fn agree_with_verb(step: TaskSpec) -> TaskSpec {
 
 /// The counting half of [`tidy`]: trackers for `Verb N item` steps, and identical steps in a row merged.
 fn tidy_counts(steps: Vec<TaskSpec>) -> Vec<TaskSpec> {
-    let mut tidied: Vec<(TaskSpec, Option<(String, u32, String)>)> = Vec::new();
+    /// A step as read: its verb, count and item.
+    type Read = Option<(String, u32, String)>;
+    let mut tidied: Vec<(TaskSpec, Read)> = Vec::new();
     for step in steps {
         let read = read_step(&step.task);
         if let (Some((verb, n, item)), Some((last, Some((last_verb, last_n, last_item))))) = (&read, tidied.last_mut())
@@ -539,14 +537,12 @@ mod tests {
         assert_eq!(plan.len(), 2);
         assert_eq!(plan[0].tracker, Some(Tracker::Inventory { item: "oak_log".into(), count: 2, exactly: false }));
         assert_eq!((plan[1].context.as_str(), plan[1].tracker.is_none()), ("from planks", true));
-        assert!(parse_plan("mine some logs").unwrap_err().contains("no JSON array"));
-        assert!(parse_plan("[]").unwrap_err().contains("1 to 12 steps"));
-        assert!(
-            parse_plan("[{\"task\": \"x\", \"tracker\": {\"type\": \"fly\"}}]")
-                .unwrap_err()
-                .contains("x: invalid tracker")
-        );
-        assert!(parse_plan("[{\"name\": \"x\"}]").unwrap_err().contains("does not fit (missing field `task`"));
+        let err = |reply: &str| parse_plan(reply).unwrap_err().to_string();
+        assert!(err("mine some logs").contains("no JSON array"));
+        assert_eq!(parse_plan("[]").unwrap_err(), PlanError::StepCount(0));
+        assert!(err("[]").contains("1 to 12 steps"));
+        assert!(err("[{\"task\": \"x\", \"tracker\": {\"type\": \"fly\"}}]").contains("x: invalid tracker"));
+        assert!(err("[{\"name\": \"x\"}]").contains("does not fit (missing field `task`"));
         let remarks = "Steps [in order]:\n[{\"task\": \"Mine 1 oak_log\"}]\n[Done]";
         assert_eq!(parse_plan(remarks).unwrap()[0].task, "Mine 1 oak_log");
         let empty_first = "Inventory: [] so:\n[{\"task\": \"Mine 1 oak_log\"}]";

@@ -321,6 +321,7 @@ impl Plugin for FleePlugin {
     }
 }
 
+#[allow(clippy::type_complexity)] // an ECS query names every component it reads
 fn sense_danger(
     mut bots: Query<(&Position, &WorldName, &WorldHolder, &Health, Option<&Cornered>, &mut Urges), With<LocalEntity>>,
     monsters: Monsters,
@@ -382,6 +383,7 @@ type Animals<'w, 's> = Query<
     Without<LocalEntity>,
 >;
 
+#[allow(clippy::type_complexity)] // an ECS query names every component it reads
 fn sense_prey(
     mut bots: Query<(&Position, &WorldName, &Health, &Hunger, &Inventory, &mut Urges), With<LocalEntity>>,
     animals: Animals,
@@ -434,6 +436,7 @@ pub const SHELTER_WHEN_WITHIN: f64 = 16.0;
 /// How far above its head the bot looks for a roof.
 const ROOF_SEARCH: i32 = 24;
 
+#[allow(clippy::type_complexity)] // an ECS query names every component it reads
 fn sense_night(
     mut bots: Query<(&Position, &WorldName, &WorldHolder, &Health, Option<&DayClock>, &mut Urges), With<LocalEntity>>,
     monsters: Monsters,

@@ -120,7 +120,7 @@ pub fn parse_wait(text: &str) -> Option<std::time::Duration> {
     if text.is_empty() || text.len() > 40 {
         return None;
     }
-    let seconds = |n: f64| (n.is_finite() && n >= 0.0 && n < 1e9).then(|| std::time::Duration::from_secs_f64(n));
+    let seconds = |n: f64| (n.is_finite() && (0.0..1e9).contains(&n)).then(|| std::time::Duration::from_secs_f64(n));
     if let Ok(n) = text.parse::<f64>() {
         return seconds(n);
     }

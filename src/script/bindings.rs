@@ -196,7 +196,7 @@ fn explore_until(
     callback: &FnPtr,
 ) -> Fallible<Dynamic> {
     let horizontal = (direction.x * direction.x + direction.z * direction.z).sqrt();
-    if !(horizontal > 0.0) || direction.x.is_nan() || direction.z.is_nan() {
+    if horizontal.is_nan() || horizontal <= 0.0 || direction.x.is_nan() || direction.z.is_nan() {
         return fail("exploreUntil needs a direction with an x or z part, e.g. vec3(1, 0, 0) or vec3(-1, 0, 1)");
     }
     let max_time = Duration::from_secs(positive(max_time, "maxTime (seconds)", 1200)? as u64);

@@ -121,10 +121,8 @@ pub fn words(text: &str) -> Vec<String> {
         if c == '\'' || c == '’' {
             continue;
         }
-        if !c.is_alphanumeric() || (c.is_uppercase() && previous_lower) {
-            if !word.is_empty() {
-                out.push(std::mem::take(&mut word));
-            }
+        if (!c.is_alphanumeric() || (c.is_uppercase() && previous_lower)) && !word.is_empty() {
+            out.push(std::mem::take(&mut word));
         }
         if c.is_alphanumeric() {
             word.extend(c.to_lowercase());
@@ -187,7 +185,9 @@ pub fn actions(query: &str) -> Vec<&'static str> {
 
 /// The actions a main clause's words ask for (see [`actions`]).
 fn actions_in(said: &[String]) -> Vec<&'static str> {
-    static TABLE: OnceLock<Vec<(Vec<&'static str>, Vec<Vec<String>>)>> = OnceLock::new();
+    /// Each line of `actions.txt`: the actions, and the phrases (as words) that ask for them.
+    type Table = Vec<(Vec<&'static str>, Vec<Vec<String>>)>;
+    static TABLE: OnceLock<Table> = OnceLock::new();
     let table = TABLE.get_or_init(|| {
         include_str!("actions.txt")
             .lines()

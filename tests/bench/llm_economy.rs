@@ -7,7 +7,6 @@
 //!    achieved against the configured rate, and the busiest second.
 
 #[path = "../support/mod.rs"]
-#[allow(dead_code)]
 mod support;
 
 use std::{

@@ -11,7 +11,6 @@
 //!    and LLM calls for importance and reflection, per hour.
 
 #[path = "../support/mod.rs"]
-#[allow(dead_code)]
 mod support;
 
 use std::{
@@ -107,7 +106,7 @@ fn memory(i: usize) -> NewMemory {
         }
         _ => {
             let task = TASKS[(i / 7) % TASKS.len()];
-            NewMemory::new(format!("I did the task {task} (at {at})"), Subject::Task { ok: i % 3 != 0 })
+            NewMemory::new(format!("I did the task {task} (at {at})"), Subject::Task { ok: !i.is_multiple_of(3) })
         }
     }
 }

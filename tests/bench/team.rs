@@ -11,7 +11,6 @@
 //! no test uses, monsters off, daylight.
 
 #[path = "../support/mod.rs"]
-#[allow(dead_code)]
 mod support;
 
 use std::time::{Duration, Instant};
