@@ -334,8 +334,8 @@ pub struct Overrides {
 /// Why a configuration could not be resolved. Each message names the setting and the source it came from.
 #[derive(Debug, thiserror::Error)]
 pub enum ConfigError {
-    #[error("cannot read config file {path}: {source}")]
-    Read { path: PathBuf, source: std::io::Error },
+    #[error("cannot read config file {path}: {cause}")]
+    Read { path: PathBuf, cause: std::io::Error },
     #[error("invalid config file {path}: {message}")]
     Parse { path: PathBuf, message: String },
     #[error("invalid server address {address:?}: {reason}")]
@@ -1129,8 +1129,7 @@ impl FileBackoff {
 
 impl FileConfig {
     pub fn load(path: &Path) -> Result<Self, ConfigError> {
-        let text =
-            std::fs::read_to_string(path).map_err(|source| ConfigError::Read { path: path.to_owned(), source })?;
+        let text = std::fs::read_to_string(path).map_err(|cause| ConfigError::Read { path: path.to_owned(), cause })?;
         toml::from_str(&text).map_err(|e| ConfigError::Parse { path: path.to_owned(), message: e.to_string() })
     }
 }
@@ -1141,6 +1140,14 @@ mod tests {
 
     fn merge(args: Overrides, file: &str) -> Result<Config, ConfigError> {
         Config::merge(args, toml::from_str(file).expect("test file parses"))
+    }
+
+    /// An error's cause is in its message once: `{:#}` (as `main` prints errors) does not repeat it.
+    #[test]
+    fn a_read_errors_cause_is_printed_once() {
+        let err = FileConfig::load(Path::new("/nonexistent/wayfarer.toml")).unwrap_err();
+        let text = format!("{:#}", anyhow::Error::from(err));
+        assert_eq!(text.matches("No such file").count(), 1, "{text}");
     }
 
     /// The example file sets every key that has a default to that default, so as it stands it changes nothing; the

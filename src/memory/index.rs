@@ -127,7 +127,7 @@ impl VectorIndex {
     pub fn save(&mut self) -> Result<(), MemoryError> {
         let io = |path: &Path| {
             let path = path.to_owned();
-            move |source| MemoryError::Io { path, source }
+            move |cause| MemoryError::Io { path, cause }
         };
         std::fs::create_dir_all(&self.dir).map_err(io(&self.dir))?;
         let vectors = self.dir.join(VECTORS_FILE);

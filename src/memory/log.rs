@@ -61,7 +61,7 @@ pub struct Damage {
 impl Log {
     /// Opens (or creates) the log at `path` and reads its entries back.
     pub fn open(path: &Path) -> Result<(Self, Vec<Entry>, Damage), MemoryError> {
-        let io = |source| MemoryError::Io { path: path.to_owned(), source };
+        let io = |cause| MemoryError::Io { path: path.to_owned(), cause };
         if let Some(dir) = path.parent() {
             std::fs::create_dir_all(dir).map_err(io)?;
         }
@@ -101,7 +101,7 @@ impl Log {
         self.file
             .write_all(&line)
             .and_then(|()| self.file.flush())
-            .map_err(|source| MemoryError::Io { path: self.path.clone(), source })?;
+            .map_err(|cause| MemoryError::Io { path: self.path.clone(), cause })?;
         self.entries += 1;
         self.bytes += line.len() as u64;
         Ok(())
@@ -109,7 +109,7 @@ impl Log {
 
     /// Replaces the whole log with `entries` (temporary file, flush, rename), then appends to the new file.
     pub fn rewrite(&mut self, entries: &[Entry]) -> Result<(), MemoryError> {
-        let io = |source| MemoryError::Io { path: self.path.clone(), source };
+        let io = |cause| MemoryError::Io { path: self.path.clone(), cause };
         let temporary = self.path.with_extension("jsonl.tmp");
         let mut bytes = 0u64;
         {

@@ -45,8 +45,8 @@ const CANDIDATES: usize = 128;
 
 #[derive(Debug, thiserror::Error)]
 pub enum MemoryError {
-    #[error("{}: {source}", path.display())]
-    Io { path: PathBuf, source: std::io::Error },
+    #[error("{}: {cause}", path.display())]
+    Io { path: PathBuf, cause: std::io::Error },
     #[error("cannot encode a memory: {0}")]
     Encode(String),
     #[error("the memory index failed: {0}")]

@@ -26,8 +26,8 @@ const MAX_TOKENS: usize = 256;
 pub enum EmbedError {
     #[error("the embedding model is incomplete: {} is missing; fetch it with `{FETCH_COMMAND}` (or `.ci/fetch-models {}`)", path.display(), dir.display())]
     Missing { path: PathBuf, dir: PathBuf },
-    #[error("cannot read {}: {source}", path.display())]
-    Read { path: PathBuf, source: std::io::Error },
+    #[error("cannot read {}: {cause}", path.display())]
+    Read { path: PathBuf, cause: std::io::Error },
     #[error("cannot load ONNX Runtime from {}: {reason}", path.display())]
     Runtime { path: PathBuf, reason: String },
     #[error("cannot load the embedding model from {}: {reason}", dir.display())]
@@ -56,7 +56,7 @@ impl Embedder {
         let read = |path: PathBuf| -> Result<Vec<u8>, EmbedError> {
             std::fs::read(&path).map_err(|source| match source.kind() {
                 std::io::ErrorKind::NotFound => EmbedError::Missing { path, dir: models_dir.to_owned() },
-                _ => EmbedError::Read { path, source },
+                _ => EmbedError::Read { path, cause: source },
             })
         };
         // Check every file first, so the error names the first missing one rather than a runtime symptom.

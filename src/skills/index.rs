@@ -199,14 +199,14 @@ impl SkillIndex {
 
     /// Writes the vectors, then the manifest, each through a temporary file and a rename.
     pub fn save(&self) -> Result<(), SkillError> {
-        std::fs::create_dir_all(&self.dir).map_err(|source| SkillError::Io { path: self.dir.clone(), source })?;
+        std::fs::create_dir_all(&self.dir).map_err(|cause| SkillError::Io { path: self.dir.clone(), cause })?;
         let vectors = self.dir.join(VECTORS_FILE);
         let temporary = self.dir.join(format!(".{VECTORS_FILE}.tmp"));
         self.index.save(&temporary.to_string_lossy()).map_err(index_error)?;
-        crate::files::replace_with(&temporary, &vectors).map_err(|source| SkillError::Io { path: vectors, source })?;
+        crate::files::replace_with(&temporary, &vectors).map_err(|cause| SkillError::Io { path: vectors, cause })?;
         let manifest = serde_json::to_string_pretty(&self.manifest).expect("the manifest serializes");
         let path = self.dir.join(MANIFEST_FILE);
-        crate::files::write_atomically(&path, manifest.as_bytes()).map_err(|source| SkillError::Io { path, source })
+        crate::files::write_atomically(&path, manifest.as_bytes()).map_err(|cause| SkillError::Io { path, cause })
     }
 }
 

@@ -31,8 +31,8 @@ pub use crate::config::default_models_dir;
 
 #[derive(Debug, thiserror::Error)]
 pub enum SkillError {
-    #[error("{path}: {source}", path = path.display())]
-    Io { path: PathBuf, source: std::io::Error },
+    #[error("{path}: {cause}", path = path.display())]
+    Io { path: PathBuf, cause: std::io::Error },
     #[error("skill {name} does not compile{}: {reason}", line.map(|l| format!(" (line {l})")).unwrap_or_default())]
     Compile { name: String, line: Option<usize>, reason: String },
     #[error("{0}")]

@@ -126,7 +126,7 @@ impl ReadError {
 
 /// Writes a skill's files: the metadata first, then the code, each atomically.
 pub fn write(dir: &Path, skill: &Skill) -> Result<(), SkillError> {
-    std::fs::create_dir_all(dir).map_err(|source| SkillError::Io { path: dir.to_owned(), source })?;
+    std::fs::create_dir_all(dir).map_err(|cause| SkillError::Io { path: dir.to_owned(), cause })?;
     let json = serde_json::to_string_pretty(&skill.meta).expect("skill metadata serializes") + "\n";
     write_atomically(&dir.join(format!("{}.json", skill.name)), json.as_bytes())?;
     write_atomically(&dir.join(format!("{}.rhai", skill.name)), skill.code.as_bytes())
@@ -139,7 +139,7 @@ pub fn delete(dir: &Path, name: &str) -> Result<(), SkillError> {
         match std::fs::remove_file(&path) {
             Ok(()) => {}
             Err(err) if err.kind() == std::io::ErrorKind::NotFound => {}
-            Err(source) => return Err(SkillError::Io { path, source }),
+            Err(cause) => return Err(SkillError::Io { path, cause }),
         }
     }
     Ok(())
@@ -147,7 +147,7 @@ pub fn delete(dir: &Path, name: &str) -> Result<(), SkillError> {
 
 /// Writes `bytes` over `path` whole or not at all (see [`crate::files`]), as a library error.
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), SkillError> {
-    crate::files::write_atomically(path, bytes).map_err(|source| SkillError::Io { path: path.to_owned(), source })
+    crate::files::write_atomically(path, bytes).map_err(|cause| SkillError::Io { path: path.to_owned(), cause })
 }
 
 /// The values to call `skill` with, from the words an owner typed (see [`typed_args`]).

@@ -45,10 +45,10 @@ const PAGE: &str = include_str!("page.html");
 
 /// Why the dashboard could not start.
 #[derive(Debug, thiserror::Error)]
-#[error("cannot serve the dashboard at {address}: {source}")]
+#[error("cannot serve the dashboard at {address}: {cause}")]
 pub struct DashboardError {
     address: SocketAddr,
-    source: std::io::Error,
+    cause: std::io::Error,
 }
 
 /// A listening dashboard, not yet serving: the address it got (a port of 0 picks a free one) and its token.
@@ -73,12 +73,12 @@ impl Bound {
 /// than loopback without a configured token gets a new random one.
 pub async fn bind(config: &DashboardConfig) -> Result<Bound, DashboardError> {
     let listener =
-        TcpListener::bind(config.address).await.map_err(|source| DashboardError { address: config.address, source })?;
-    let address = listener.local_addr().map_err(|source| DashboardError { address: config.address, source })?;
+        TcpListener::bind(config.address).await.map_err(|cause| DashboardError { address: config.address, cause })?;
+    let address = listener.local_addr().map_err(|cause| DashboardError { address: config.address, cause })?;
     let token = match &config.token {
         Some(token) => Some(token.clone()),
         None if config.is_loopback() => None,
-        None => Some(new_token().map_err(|source| DashboardError { address, source })?),
+        None => Some(new_token().map_err(|cause| DashboardError { address, cause })?),
     };
     Ok(Bound { listener, address, token, owner: config.owner.clone() })
 }
