@@ -9,12 +9,12 @@
 //! [`primitives`] (what scripts call) → [`skills`], [`llm`] → [`memory`] (the memory stream) → [`agent`] (the
 //! learning agent) → [`app`] (commands, per-bot state, lifecycles, subcommands, hot reload).
 
-pub mod agent;
+pub(crate) mod agent;
 pub mod app;
 pub mod bot;
-pub mod chat;
+pub(crate) mod chat;
 pub mod config;
-pub mod files;
+pub(crate) mod files;
 pub mod llm;
 pub mod logging;
 pub mod memory;

@@ -8,7 +8,7 @@
 
 use std::{
     collections::BTreeMap,
-    path::{Path, PathBuf},
+    path::PathBuf,
     time::{SystemTime, UNIX_EPOCH},
 };
 
@@ -202,10 +202,6 @@ impl GoalBook {
                 (Self { path, goals: Vec::new() }, Some(warning))
             }
         }
-    }
-
-    pub fn path(&self) -> &Path {
-        &self.path
     }
 
     pub fn goals(&self) -> &[Goal] {

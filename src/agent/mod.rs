@@ -21,6 +21,3 @@ pub mod task;
 pub mod team;
 mod text;
 pub mod tracker;
-
-pub use extract::{Program, code_blocks, program};
-pub use tracker::{Progress, Snapshot, Tracker};

@@ -138,7 +138,8 @@ pub fn render(name: &str, values: &[(&str, &str)]) -> Result<String, PromptError
 }
 
 /// Every primitive's documentation, one after another.
-pub fn primitives_doc() -> String {
+#[cfg(test)]
+fn primitives_doc() -> String {
     PRIMITIVES.iter().map(|(_, doc)| doc.trim_end()).collect::<Vec<_>>().join("\n\n")
 }
 

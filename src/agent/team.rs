@@ -424,7 +424,7 @@ impl Monitor {
 
     /// Members at work that have been quiet for half the silence limit and were not asked since they last spoke:
     /// the leader asks them (`!status`), and an answer counts as talk. Marks them asked at `now`.
-    pub fn to_ask(&mut self, now: Instant) -> Vec<String> {
+    pub fn take_quiet(&mut self, now: Instant) -> Vec<String> {
         let half = self.silent_after / 2;
         let mut quiet = Vec::new();
         for m in &mut self.members {
@@ -441,7 +441,7 @@ impl Monitor {
     /// Jobs to put to the LLM: their member talked since it got the job but never in the fixed phrases (not even
     /// `Got it!`: a player, or another kind of agent), has been quiet for a few seconds, and was not judged since it
     /// last spoke. Returns (member, job, its lines since the job, how long ago each was said, in seconds).
-    pub fn to_judge(&mut self, now: Instant) -> Vec<(String, String, Vec<String>)> {
+    pub fn take_due_judgements(&mut self, now: Instant) -> Vec<(String, String, Vec<String>)> {
         let mut due = Vec::new();
         for m in &mut self.members {
             let Some(job) = m.job.as_mut().filter(|j| j.state == JobState::Asked) else { continue };
@@ -460,7 +460,7 @@ impl Monitor {
         due
     }
 
-    /// The LLM's verdict on `member`'s job (see [`Monitor::to_judge`]): `success`, `failure` (with its reasoning) or
+    /// The LLM's verdict on `member`'s job (see [`Monitor::take_due_judgements`]): `success`, `failure` (with its reasoning) or
     /// `unknown` (nothing changes).
     pub fn judged(&mut self, member: &str, verdict: &JudgeVerdict) -> Option<Verdict> {
         let job = self.member(member)?.job.as_mut()?;
@@ -737,9 +737,9 @@ mod tests {
         assert_eq!(monitor.members[1].done, ["mine 3 oak_log", "give 3 oak_log to Crew_1"]);
         monitor.assign("Crew_3", "mine 3 stone", at(40));
         monitor.heard("Crew_3", "I will start task: Mine 3 stone", at(45));
-        assert!(monitor.to_ask(at(74)).is_empty());
-        assert_eq!(monitor.to_ask(at(75)), ["Crew_3"], "quiet for half the limit: asked how it is");
-        assert!(monitor.to_ask(at(90)).is_empty(), "asked once a quiet spell");
+        assert!(monitor.take_quiet(at(74)).is_empty());
+        assert_eq!(monitor.take_quiet(at(75)), ["Crew_3"], "quiet for half the limit: asked how it is");
+        assert!(monitor.take_quiet(at(90)).is_empty(), "asked once a quiet spell");
         assert!(monitor.tick(at(104), &all_here).is_empty(), "60 s since it last spoke have not passed");
         assert_eq!(monitor.tick(at(105), &all_here)[0].state, JobState::Failed("it said nothing for 60 s".into()));
         monitor.assign("Crew_3", "mine 3 stone", at(110));
@@ -791,13 +791,13 @@ mod tests {
         monitor.heard("Crew_2", "Got it!", at(1));
         monitor.heard("Crew_2", "Plan for get 3 logs: Mine 3 oak_log.", at(1));
         assert!(
-            monitor.to_judge(at(20)).is_empty(),
+            monitor.take_due_judgements(at(20)).is_empty(),
             "nobody talked freely yet; a bot that said Got it! is never put to the LLM"
         );
         monitor.heard("Steve", "ok, on it", at(2));
         monitor.heard("Steve", "done, I have three logs now", at(30));
-        assert!(monitor.to_judge(at(35)).is_empty(), "still talking");
-        let due = monitor.to_judge(at(38));
+        assert!(monitor.take_due_judgements(at(35)).is_empty(), "still talking");
+        let due = monitor.take_due_judgements(at(38));
         assert_eq!(
             due,
             [(
@@ -806,7 +806,7 @@ mod tests {
                 vec!["[36 s ago] ok, on it".to_owned(), "[8 s ago] done, I have three logs now".to_owned()]
             )]
         );
-        assert!(monitor.to_judge(at(60)).is_empty(), "judged once a spell of talk");
+        assert!(monitor.take_due_judgements(at(60)).is_empty(), "judged once a spell of talk");
         let unknown = parse_judgement("{\"reasoning\": \"not clear\", \"verdict\": \"Unknown\"}").unwrap();
         assert_eq!(monitor.judged("Steve", &unknown), None);
         let yes = parse_judgement("```json\n{\"reasoning\": \"he says he has them\", \"verdict\": \"success\"}\n```")
@@ -815,7 +815,7 @@ mod tests {
         assert!(parse_judgement("{\"verdict\": \"maybe\"}").unwrap_err().contains("success, failure or unknown"));
         monitor.assign("Steve", "get 3 stone", at(70));
         monitor.heard("Steve", "sorry, no pickaxe", at(71));
-        monitor.to_judge(at(80));
+        monitor.take_due_judgements(at(80));
         let no = JudgeVerdict { reasoning: "he has no pickaxe".into(), verdict: "failure".into() };
         assert_eq!(monitor.judged("Steve", &no).unwrap().state, JobState::Failed("he has no pickaxe".into()));
     }

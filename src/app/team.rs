@@ -331,13 +331,13 @@ impl Team {
                     settled.iter().for_each(|verdict| self.record(verdict));
                     // A long job is quiet: its member's answer to `!status` shows it is still at it.
                     let prefix = &self.state.shared.config.prefix;
-                    for member in self.monitor().to_ask(Instant::now()) {
+                    for member in self.monitor().take_quiet(Instant::now()) {
                         if !member.eq_ignore_ascii_case(self.me()) {
                             self.bot.chat(&format!("{member} {prefix}status"));
                         }
                     }
                     // A member that talks but not in the team's phrases (a player joining in): the LLM judges.
-                    let due = self.monitor().to_judge(Instant::now());
+                    let due = self.monitor().take_due_judgements(Instant::now());
                     for (member, job, talk) in due {
                         match self.judge(agent, &member, &job, &talk).await {
                             Ok(judgement) => {

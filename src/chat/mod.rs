@@ -8,8 +8,6 @@ mod command;
 mod owners;
 mod reply;
 
-pub use command::{
-    Addressed, COMMANDS, Command, CommandSpec, Coord, ParseError, Target, TeamOrder, help_text, parse_line, usage,
-};
+pub use command::{Command, ParseError, TeamOrder, help_text, parse_line};
 pub use owners::Owners;
 pub use reply::{MAX_CHAT_LEN, split_for_chat};

@@ -15,10 +15,6 @@ impl Owners {
     pub fn contains(&self, player: &str) -> bool {
         self.names.iter().any(|n| n.eq_ignore_ascii_case(player))
     }
-
-    pub fn is_empty(&self) -> bool {
-        self.names.is_empty()
-    }
 }
 
 #[cfg(test)]
