@@ -27,6 +27,40 @@ mod layers;
 #[cfg(test)]
 mod robustness;
 
+/// A folder for one test, removed when it goes out of scope (whether the test passed or not); it derefs to its path.
+#[cfg(test)]
+pub(crate) struct TestDir(tempfile::TempDir, std::path::PathBuf);
+
+#[cfg(test)]
+impl std::ops::Deref for TestDir {
+    type Target = std::path::PathBuf;
+    fn deref(&self) -> &std::path::PathBuf {
+        &self.1
+    }
+}
+
+#[cfg(test)]
+impl AsRef<std::path::Path> for TestDir {
+    fn as_ref(&self) -> &std::path::Path {
+        self.0.path()
+    }
+}
+
+#[cfg(test)]
+impl From<&TestDir> for std::path::PathBuf {
+    fn from(dir: &TestDir) -> Self {
+        dir.1.clone()
+    }
+}
+
+/// A new empty [`TestDir`], named after `tag` so a kept one (`TMPDIR`) says which test made it.
+#[cfg(test)]
+pub(crate) fn test_dir(tag: &str) -> TestDir {
+    let dir = tempfile::Builder::new().prefix(&format!("wayfarer-{tag}-")).tempdir().expect("a temporary folder");
+    let path = dir.path().to_owned();
+    TestDir(dir, path)
+}
+
 /// The crate's folder, for tests that read `skills/`, `prompts/` or `primitives/`. Cargo says where it is when it
 /// runs the tests; the path compiled in is only a fallback, because a build cache shared by clones in other places
 /// would otherwise point the tests at another (or a deleted) checkout.

@@ -122,8 +122,7 @@ mod tests {
 
     #[test]
     fn round_trips_and_survives_damage() {
-        let dir = std::env::temp_dir().join(format!("wayfarer-checkpoint-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
+        let dir = crate::test_dir("checkpoint");
         let mut checkpoint = Checkpoint::open(&dir);
         assert_eq!(checkpoint.tasks, Tasks::default());
         checkpoint.tasks.completed.push("Mine 1 wood log".into());

@@ -500,16 +500,15 @@ mod tests {
         TaskSpec { task: task.to_owned(), context: String::new(), tracker: None, code: None }
     }
 
-    fn book(tag: &str) -> (GoalBook, PathBuf) {
-        let dir = std::env::temp_dir().join(format!("wayfarer-goals-{tag}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
+    fn book(tag: &str) -> (GoalBook, PathBuf, crate::TestDir) {
+        let dir = crate::test_dir(&format!("goals-{tag}"));
         let path = dir.join("goals.json");
-        (GoalBook::open(path.clone()).0, path)
+        (GoalBook::open(path.clone()).0, path, dir)
     }
 
     #[test]
     fn tasks_go_in_order_and_completion_cascades() {
-        let (mut book, path) = book("cascade");
+        let (mut book, path, _dir) = book("cascade");
         let id = book.add("get a stone pickaxe", "Alice");
         assert_eq!(book.get(id).unwrap().next(), None, "no plan yet");
         book.set_plan(id, &[step("Mine 3 oak_log"), step("Craft 12 oak_planks"), step("Craft 1 stone_pickaxe")]);
@@ -551,7 +550,7 @@ mod tests {
 
     #[test]
     fn dependencies_decide_the_next_task() {
-        let (mut book, path) = book("deps");
+        let (mut book, path, _dir) = book("deps");
         let id = book.add("build", "Alice");
         book.set_plan(id, &[step("a"), step("b"), step("c")]);
         let goal = book.goals.iter_mut().find(|g| g.id == id).unwrap();
@@ -566,7 +565,7 @@ mod tests {
 
     #[test]
     fn one_goal_at_a_time_and_drops_name_the_goal() {
-        let (mut book, path) = book("drop");
+        let (mut book, path, _dir) = book("drop");
         let first = book.add("get 3 logs", "Alice");
         let second = book.add("get 3 stone", "Alice");
         assert_eq!(book.get(first).unwrap().status, Status::Stopped);
@@ -585,7 +584,7 @@ mod tests {
 
     #[test]
     fn a_team_goal_grows_stage_by_stage_and_ends_when_its_leader_says() {
-        let (mut book, path) = book("team");
+        let (mut book, path, _dir) = book("team");
         let id = book.add_team("make a stone pickaxe", "Alice");
         let first = book.add_stage(
             id,
@@ -630,7 +629,7 @@ mod tests {
 
     #[test]
     fn a_damaged_file_is_set_aside_not_lost() {
-        let (_, path) = book("damaged");
+        let (_, path, _dir) = book("damaged");
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(&path, "{\"goals\": [tor").unwrap();
         let (book, warning) = GoalBook::open(path.clone());
@@ -646,7 +645,7 @@ mod tests {
 
     #[test]
     fn finished_goals_are_forgotten_oldest_first() {
-        let (mut book, path) = book("bounded");
+        let (mut book, path, _dir) = book("bounded");
         for i in 0..(KEEP_FINISHED + 5) {
             let id = book.add(&format!("goal {i}"), "Alice");
             book.finish(id, Status::Completed, None);

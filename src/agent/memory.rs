@@ -373,10 +373,9 @@ mod tests {
         memory::{NewMemory, Settings, Subject},
     };
 
-    fn stream(tag: &str, settings: Settings) -> Memories {
-        let dir = std::env::temp_dir().join(format!("wayfarer-agent-memory-{tag}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        Arc::new(Mutex::new(MemoryStream::open(&dir, settings).unwrap().0))
+    fn stream(tag: &str, settings: Settings) -> (Memories, crate::TestDir) {
+        let dir = crate::test_dir(&format!("agent-memory-{tag}"));
+        (Arc::new(Mutex::new(MemoryStream::open(&dir, settings).unwrap().0)), dir)
     }
 
     fn llm(endpoint: &FakeEndpoint) -> Llm {
@@ -391,7 +390,7 @@ mod tests {
     #[tokio::test]
     async fn what_people_said_is_rated_in_a_batch_and_a_bad_answer_is_asked_again() {
         let endpoint = FakeEndpoint::start().await.unwrap();
-        let memories = stream("rate", Settings::default());
+        let (memories, _dir) = stream("rate", Settings::default());
         {
             let mut s = memories.lock();
             s.record(NewMemory::new("Alex said: hi", Subject::Heard { from: "Alex".into() }), 1).unwrap();
@@ -417,7 +416,7 @@ mod tests {
     #[tokio::test]
     async fn reflection_comes_when_importance_gathers_and_its_insights_cite_their_evidence() {
         let endpoint = FakeEndpoint::start().await.unwrap();
-        let memories = stream("reflect", Settings { reflect_after: 20, ..Settings::default() });
+        let (memories, _dir) = stream("reflect", Settings { reflect_after: 20, ..Settings::default() });
         let llm = llm(&endpoint);
         let ids: Vec<u64> = {
             let mut s = memories.lock();
@@ -467,10 +466,10 @@ mod tests {
     #[tokio::test]
     async fn a_round_rates_when_told_and_reflects_only_after_a_rating_that_went_through() {
         let endpoint = FakeEndpoint::start().await.unwrap();
-        let memories = stream("round", Settings { reflect_after: 5, ..Settings::default() });
+        let (memories, _dir) = stream("round", Settings { reflect_after: 5, ..Settings::default() });
         let llm = llm(&endpoint);
-        let skills =
-            Arc::new(SkillLibrary::open(std::env::temp_dir().join(format!("wayfarer-round-{}", std::process::id()))).0);
+        let skills_dir = crate::test_dir("round");
+        let skills = Arc::new(SkillLibrary::open(skills_dir.join("skills")).0);
         {
             let mut s = memories.lock();
             s.record(NewMemory::new("Alex said: the mine is north", Subject::Heard { from: "Alex".into() }), 1)
@@ -504,7 +503,7 @@ mod tests {
 
     #[tokio::test]
     async fn an_endpoint_that_is_down_leaves_the_reflection_due() {
-        let memories = stream("down", Settings { reflect_after: 5, ..Settings::default() });
+        let (memories, _dir) = stream("down", Settings { reflect_after: 5, ..Settings::default() });
         memories.lock().record(NewMemory::new("I died", Subject::Died), 1).unwrap();
         let closed = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap();
         let llm = Llm::new(LlmConfig {

@@ -104,11 +104,8 @@ mod tests {
 
     use super::*;
 
-    fn temp_dir(tag: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("wayfarer-watch-{tag}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        dir
+    fn temp_dir(tag: &str) -> crate::TestDir {
+        crate::test_dir(&format!("watch-{tag}"))
     }
 
     /// Waits for the event `want` (other events may come first).

@@ -137,10 +137,8 @@ mod tests {
     use super::*;
     use crate::memory::Subject;
 
-    fn dir(tag: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("wayfarer-memlog-{tag}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        dir
+    fn dir(tag: &str) -> crate::TestDir {
+        crate::test_dir(&format!("memlog-{tag}"))
     }
 
     fn add(id: u64) -> Entry {
@@ -149,7 +147,8 @@ mod tests {
 
     #[test]
     fn a_torn_last_line_is_dropped_and_cut() {
-        let path = dir("torn").join("memories.jsonl");
+        let dir = dir("torn");
+        let path = dir.join("memories.jsonl");
         let (mut log, entries, _) = Log::open(&path).unwrap();
         assert!(entries.is_empty());
         for id in 0..3 {
@@ -174,7 +173,8 @@ mod tests {
 
     #[test]
     fn a_damaged_line_loses_only_itself_and_rewrite_replaces_all() {
-        let path = dir("damaged").join("memories.jsonl");
+        let dir = dir("damaged");
+        let path = dir.join("memories.jsonl");
         let (mut log, _, _) = Log::open(&path).unwrap();
         log.append(&add(0)).unwrap();
         drop(log);

@@ -4,10 +4,8 @@
 use super::*;
 use crate::skills::tests::embedder;
 
-fn temp_dir(tag: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("wayfarer-memory-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
+fn temp_dir(tag: &str) -> crate::TestDir {
+    crate::test_dir(&format!("memory-{tag}"))
 }
 
 fn open(dir: &Path) -> MemoryStream {

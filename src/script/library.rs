@@ -149,11 +149,8 @@ pub fn script_name(path: &Path) -> Option<String> {
 mod tests {
     use super::*;
 
-    fn temp_dir(tag: &str) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("wayfarer-scripts-{tag}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        dir
+    fn temp_dir(tag: &str) -> crate::TestDir {
+        crate::test_dir(&format!("scripts-{tag}"))
     }
 
     #[test]

@@ -23,15 +23,12 @@ pub(crate) fn embedder() -> Arc<Embedder> {
         .clone()
 }
 
-fn temp_dir(tag: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("wayfarer-skills-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+fn temp_dir(tag: &str) -> crate::TestDir {
+    crate::test_dir(&format!("skills-{tag}"))
 }
 
 /// A copy of the starter library in `skills/`.
-fn starter_copy(tag: &str) -> PathBuf {
+fn starter_copy(tag: &str) -> crate::TestDir {
     let dir = temp_dir(tag);
     let starter = crate::crate_dir().join("skills");
     for entry in std::fs::read_dir(starter).unwrap() {
@@ -57,7 +54,8 @@ fn a_missing_model_names_the_file_and_the_fix() {
     let err = Embedder::load(&dir).unwrap_err().to_string();
     assert!(err.contains("libonnxruntime.so.1.31.1 is missing"), "{err}");
     assert!(err.contains("make models"), "{err}");
-    let (library, _) = SkillLibrary::open(temp_dir("no-model-skills"));
+    let skills = temp_dir("no-model-skills");
+    let (library, _) = SkillLibrary::open(&skills);
     assert!(library.enable_search(&dir).is_err());
     let err = library.retrieve("wood", 3).unwrap_err().to_string();
     assert!(err.starts_with("skill search is off: the embedding model is incomplete"), "{err}");

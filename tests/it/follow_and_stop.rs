@@ -24,11 +24,11 @@ fn follow_keeps_up_and_stop_ends_it() {
     let stopped_at = world.player("Wayfarer").pos;
     world.move_player("Alice", [-8.5, 64.0, 2.5]);
     std::thread::sleep(Duration::from_secs(3));
-    let me = world.player("Wayfarer");
-    assert!(me.distance_to(stopped_at) < 1.0, "the bot kept moving after !stop: {stopped_at:?} -> {:?}", me.pos);
-
+    // The window ends with an answer the bot must give, and that says the follow is over.
     let from = world.say("Alice", "!stop");
     world.expect_chat(from, "Wayfarer", "I wasn't doing anything.", Duration::from_secs(10));
+    let me = world.player("Wayfarer");
+    assert!(me.distance_to(stopped_at) < 1.0, "the bot kept moving after !stop: {stopped_at:?} -> {:?}", me.pos);
 }
 
 /// Polls `check` every 200 ms until it holds or `timeout` passes.

@@ -197,8 +197,11 @@ fn hunts_for_meat_when_hungry_with_nothing_to_eat() {
         .expect("level ground near spawn");
     let cow = world
         .cmd(json!({ "cmd": "spawnMob", "kind": "cow", "x": cx as f64 + 0.5, "y": by as f64, "z": cz as f64 + 0.5 }));
-    // Full: no reason to hunt yet.
+    // Full: no reason to hunt yet. The window ends with an answer the bot must give, saying it is idle.
     std::thread::sleep(Duration::from_secs(3));
+    let asked = world.say("Alice", "!status");
+    let status = world.expect_chat(asked, "Wayfarer", "At ", Duration::from_secs(10));
+    assert!(!status.contains("hunting"), "a fed bot hunted: {status}");
     assert!(events(&world, from, "mobKilled").is_empty(), "a fed bot hunted");
 
     world.cmd(json!({ "cmd": "setFood", "name": "Wayfarer", "food": 12, "saturation": 0 }));

@@ -21,9 +21,16 @@ fn three_bots_each_answer() {
 
     let from = world.say("Alice", "Crew_2 !goto 5 64 -5");
     world.expect_chat(from, "Crew_2", "Arrived at 5 64 -5", Duration::from_secs(30));
-    std::thread::sleep(Duration::from_secs(1));
-    let others: Vec<String> =
-        world.chat_since(from).into_iter().filter(|l| l.starts_with("<Crew_1>") || l.starts_with("<Crew_3>")).collect();
+    // The window ends with answers the other two must give: by then they have read the line meant for Crew_2.
+    let asked = world.say("Alice", "Crew_1 !status");
+    world.expect_chat(asked, "Crew_1", "At ", Duration::from_secs(10));
+    let asked = world.say("Alice", "Crew_3 !status");
+    world.expect_chat(asked, "Crew_3", "At ", Duration::from_secs(10));
+    let others: Vec<String> = world
+        .chat_since(from)
+        .into_iter()
+        .filter(|l| (l.starts_with("<Crew_1>") || l.starts_with("<Crew_3>")) && !l.contains("> At "))
+        .collect();
     assert!(others.is_empty(), "bots answered a command addressed to Crew_2: {others:?}");
     assert!(world.player("Crew_2").distance_to([5.5, 64.0, -4.5]) < 1.0);
     assert!(world.player("Crew_1").distance_to([5.5, 64.0, -4.5]) > 3.0, "Crew_1 moved too");

@@ -560,7 +560,7 @@ mod tests {
     #[tokio::test]
     async fn requests_need_the_token_and_bad_ones_get_a_clear_4xx() {
         use tokio::io::{AsyncReadExt, AsyncWriteExt};
-        let dir = std::env::temp_dir().join(format!("wayfarer-dashboard-{}", std::process::id()));
+        let dir = crate::test_dir("dashboard");
         let scripts = Arc::new(crate::script::library::ScriptLibrary::open(dir.join("scripts")).0);
         let skills = Arc::new(crate::skills::SkillLibrary::open(dir.join("skills")).0);
         let shared = Arc::new(Shared::new(crate::config::Config::default(), scripts, skills, None));

@@ -242,7 +242,7 @@ mod tests {
 
     #[test]
     fn a_plan_shows_a_bar_per_tracked_task() {
-        let dir = std::env::temp_dir().join(format!("wayfarer-view-{}", std::process::id()));
+        let dir = crate::test_dir("view");
         let (mut book, _) = GoalBook::open(dir.join("goals.json"));
         let id = book.add("craft a wooden pickaxe", "Alice");
         book.set_plan(

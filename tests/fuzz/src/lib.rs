@@ -4,7 +4,7 @@
 
 #![allow(dead_code, unused_imports)]
 
-#[path = "../../../src/config.rs"]
+#[path = "../../../src/config/mod.rs"]
 pub mod config;
 
 #[path = "../../../src/chat/mod.rs"]

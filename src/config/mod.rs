@@ -10,6 +10,16 @@ use std::{
 
 use serde::{Deserialize, Serialize};
 
+mod file;
+mod llm;
+mod memory;
+mod team;
+
+pub use file::*;
+pub use llm::*;
+pub use memory::*;
+pub use team::*;
+
 /// The file read when `--config` is not given, if it exists in the working directory.
 pub const DEFAULT_CONFIG_FILE: &str = "wayfarer.toml";
 /// Minecraft's default server port.
@@ -22,15 +32,9 @@ const MAX_BOTS: usize = 1000;
 /// The longest script run the settings accept, and the default one.
 const MAX_SCRIPT_SECS: u64 = 86_400;
 pub const DEFAULT_SCRIPT_TIME: Duration = Duration::from_secs(600);
-/// LLM retries beyond this only delay the failure a user needs to see.
-const MAX_LLM_RETRIES: u32 = 10;
-/// No wait between two LLM retries is longer than this, whatever the backoff or a `Retry-After` header says.
-pub const MAX_LLM_BACKOFF: Duration = Duration::from_secs(30);
-/// No role's answer may be allowed more tokens than this.
-const MAX_ANSWER_TOKENS: i64 = 32_768;
 
 /// How the bots authenticate with the server.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, clap::ValueEnum)]
 #[serde(rename_all = "lowercase")]
 pub enum AuthMode {
     /// No account: the server must run with `online-mode=false`.
@@ -40,20 +44,8 @@ pub enum AuthMode {
     Microsoft,
 }
 
-impl std::str::FromStr for AuthMode {
-    type Err = String;
-
-    fn from_str(text: &str) -> Result<Self, Self::Err> {
-        match text.to_ascii_lowercase().as_str() {
-            "offline" => Ok(AuthMode::Offline),
-            "microsoft" => Ok(AuthMode::Microsoft),
-            _ => Err(format!("{text:?} is not an auth mode: use offline or microsoft")),
-        }
-    }
-}
-
 /// Where a bot's replies to chat commands go.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Deserialize, clap::ValueEnum)]
 #[serde(rename_all = "lowercase")]
 pub enum ReplyMode {
     /// Public chat, seen by everyone.
@@ -63,271 +55,108 @@ pub enum ReplyMode {
     Whisper,
 }
 
-impl std::str::FromStr for ReplyMode {
-    type Err = String;
-
-    fn from_str(text: &str) -> Result<Self, Self::Err> {
-        match text.to_ascii_lowercase().as_str() {
-            "public" => Ok(ReplyMode::Public),
-            "whisper" => Ok(ReplyMode::Whisper),
-            _ => Err(format!("{text:?} is not a reply mode: use public or whisper")),
-        }
-    }
-}
-
-/// What an LLM call is for. Each role can have its own model, and usage is counted per role.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Role {
-    Curriculum,
-    Action,
-    Critic,
-    Description,
-    /// A team leader's planning: the next stage's assignments for its workers.
-    Leader,
-    /// The memory stream: rating what people said, and reflecting on recent memories.
-    Memory,
-}
-
-impl Role {
-    pub const ALL: [Role; 6] =
-        [Role::Curriculum, Role::Action, Role::Critic, Role::Description, Role::Leader, Role::Memory];
-
-    /// The most tokens one answer may have unless `[llm.max_tokens]` says otherwise: enough for the role's format (a
-    /// plan or a verdict needs a few hundred, code a thousand or so), so a small model that rambles is cut off instead
-    /// of waited on.
-    pub fn default_max_tokens(self) -> u32 {
-        match self {
-            Role::Curriculum => 700,
-            Role::Action => 1500,
-            Role::Critic => 300,
-            Role::Description => 200,
-            Role::Leader => 700,
-            Role::Memory => 500,
-        }
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Role::Curriculum => "curriculum",
-            Role::Action => "action",
-            Role::Critic => "critic",
-            Role::Description => "description",
-            Role::Leader => "leader",
-            Role::Memory => "memory",
-        }
-    }
-}
-
-/// Where and how to reach the LLM.
-#[derive(Clone, Debug, PartialEq)]
-pub struct LlmConfig {
-    /// Up to and including `/v1`, e.g. `https://api.openai.com/v1`.
-    pub base_url: String,
-    pub api_key: Option<String>,
-    /// The model for roles without their own.
-    pub model: String,
-    /// Per-role models.
-    pub role_models: std::collections::BTreeMap<Role, String>,
-    /// One request's time limit.
-    pub timeout: Duration,
-    /// Retries after the first attempt, for 429, 5xx, connection errors and cut-off or unreadable replies.
-    pub retries: u32,
-    /// The first retry's wait; each further retry waits twice as long (a `Retry-After` header wins), never more than
-    /// [`MAX_LLM_BACKOFF`].
-    pub backoff: Duration,
-    /// The most tokens an answer may have, per role (every role has an entry).
-    pub max_tokens: std::collections::BTreeMap<Role, u32>,
-    /// Requests and tokens per minute the endpoint allows (`None`: not configured; headers may still teach them).
-    pub requests_per_minute: Option<u32>,
-    pub tokens_per_minute: Option<u32>,
-    /// Calls and tokens a bot, and the whole process, may spend per hour and per day.
-    pub budget: Vec<BudgetLimit>,
-    /// Where answers to deterministic requests (temperature 0) are kept; `None` keeps none.
-    pub cache: Option<CacheConfig>,
-    /// Price per model, for the cost `!usage` shows.
-    pub prices: std::collections::BTreeMap<String, Price>,
-    /// How long a call runs before its caller is told it is slow (`Still thinking…`).
-    pub slow_after: Duration,
-}
-
-/// The reply cache: one file, at most `max_bytes` long.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct CacheConfig {
-    pub file: PathBuf,
-    pub max_bytes: u64,
-}
-
-/// What a model costs, in money per million tokens (the currency is the user's: the price table says it).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Price {
-    /// Per million prompt tokens.
-    pub input: f64,
-    /// Per million completion tokens.
-    pub output: f64,
-}
-
-/// Whose spending a budget limits.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum BudgetScope {
-    /// Each bot on its own.
-    Bot,
-    /// Every bot of the process together.
-    Process,
-}
-
-/// What a budget counts.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum BudgetMeasure {
-    Calls,
-    Tokens,
-}
-
-/// One budget: at most `limit` calls or tokens within any `window`, for one bot or the process. Its key names it as
-/// the configuration does (`bot_calls_per_hour`).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct BudgetLimit {
-    pub scope: BudgetScope,
-    pub measure: BudgetMeasure,
-    pub window: Duration,
-    pub limit: u64,
-    pub key: String,
-}
-
-/// The budget keys `[llm.budget]` and `--llm-budget` take, with their windows.
-pub const BUDGET_KEYS: [(&str, BudgetScope, BudgetMeasure, Duration); 8] = {
-    use BudgetMeasure::{Calls, Tokens};
-    use BudgetScope::{Bot, Process};
-    const HOUR: Duration = Duration::from_secs(3600);
-    const DAY: Duration = Duration::from_secs(86_400);
-    [
-        ("bot_calls_per_hour", Bot, Calls, HOUR),
-        ("bot_calls_per_day", Bot, Calls, DAY),
-        ("bot_tokens_per_hour", Bot, Tokens, HOUR),
-        ("bot_tokens_per_day", Bot, Tokens, DAY),
-        ("process_calls_per_hour", Process, Calls, HOUR),
-        ("process_calls_per_day", Process, Calls, DAY),
-        ("process_tokens_per_hour", Process, Tokens, HOUR),
-        ("process_tokens_per_day", Process, Tokens, DAY),
-    ]
-};
-
-/// The default reply cache bound.
-pub const DEFAULT_CACHE_MB: u64 = 64;
-
-/// Reads budgets: `KEY=N` pairs (from `--llm-budget` or `WAYFARER_LLM_BUDGET`) over `[llm.budget]`'s, each checked,
-/// the bad one named.
-pub fn resolve_budget(
-    file: &std::collections::BTreeMap<String, i64>,
-    flags: &[String],
-) -> Result<Vec<BudgetLimit>, ConfigError> {
-    let mut chosen: std::collections::BTreeMap<String, (i64, &str)> =
-        file.iter().map(|(key, value)| (key.clone(), (*value, "[llm.budget]"))).collect();
-    for pair in flags.iter().map(|p| p.trim()).filter(|p| !p.is_empty()) {
-        let Some((key, value)) = pair.split_once('=') else {
-            return Err(ConfigError::Llm(format!("budget {pair:?} is not KEY=NUMBER (e.g. bot_calls_per_hour=100)")));
-        };
-        let value = value.trim().replace('_', "").parse::<i64>().map_err(|_| {
-            ConfigError::Llm(format!("budget {}: {:?} is not a whole number", key.trim(), value.trim()))
-        })?;
-        chosen.insert(key.trim().to_owned(), (value, "--llm-budget"));
-    }
-    let mut limits = Vec::new();
-    for (key, (value, source)) in chosen {
-        let Some((name, scope, measure, window)) = BUDGET_KEYS.iter().find(|k| k.0 == key) else {
-            let known: Vec<&str> = BUDGET_KEYS.iter().map(|k| k.0).collect();
-            return Err(ConfigError::Llm(format!("unknown budget {key:?} in {source}: use {}", known.join(", "))));
-        };
-        if value < 1 {
-            return Err(ConfigError::Llm(format!(
-                "budget {name} = {value} in {source}: use a whole number of at least 1 (leave it out for no limit)"
-            )));
-        }
-        limits.push(BudgetLimit {
-            scope: *scope,
-            measure: *measure,
-            window: *window,
-            limit: value as u64,
-            key: name.to_string(),
-        });
-    }
-    Ok(limits)
-}
-
-impl Default for LlmConfig {
-    fn default() -> Self {
-        Self {
-            base_url: "https://api.openai.com/v1".to_owned(),
-            api_key: None,
-            model: "gpt-4o-mini".to_owned(),
-            role_models: std::collections::BTreeMap::new(),
-            // A local model on a CPU can take a minute and more before its first token: five minutes a request.
-            timeout: Duration::from_secs(300),
-            retries: 3,
-            backoff: Duration::from_secs(1),
-            max_tokens: Role::ALL.iter().map(|role| (*role, role.default_max_tokens())).collect(),
-            requests_per_minute: None,
-            tokens_per_minute: None,
-            budget: Vec::new(),
-            cache: None,
-            prices: std::collections::BTreeMap::new(),
-            slow_after: Duration::from_secs(30),
-        }
-    }
-}
-
-impl LlmConfig {
-    pub fn model_for(&self, role: Role) -> &str {
-        self.role_models.get(&role).map_or(&self.model, String::as_str)
-    }
-
-    /// The most tokens `role`'s answers may have.
-    pub fn max_tokens_for(&self, role: Role) -> u32 {
-        self.max_tokens.get(&role).copied().unwrap_or_else(|| role.default_max_tokens())
-    }
-
-    /// The price of `model`, when the price table has it.
-    pub fn price_of(&self, model: &str) -> Option<Price> {
-        self.prices.get(model).copied()
-    }
-}
-
 /// Settings given on the command line or in `WAYFARER_*` variables, before they are checked: each one, when present,
-/// wins over `wayfarer.toml`.
-#[derive(Clone, Debug, Default)]
+/// wins over `wayfarer.toml`. These are `wayfarer run`'s (and `learn`'s) flags: each flag, its variable and its help
+/// are defined here once.
+#[derive(Clone, Debug, Default, clap::Args)]
 pub struct Overrides {
+    /// Server to join: HOST or HOST:PORT (port defaults to 25565) [default: localhost]
+    #[arg(long, short, env = "WAYFARER_SERVER", value_name = "HOST[:PORT]")]
     pub server: Option<String>,
+
+    /// Player name (offline auth) or Microsoft account e-mail (microsoft auth) [default: Wayfarer]
+    #[arg(long, short, env = "WAYFARER_USERNAME", value_name = "NAME")]
     pub username: Option<String>,
+
+    /// How to log in: `offline` for servers with online-mode=false, `microsoft` for real accounts [default: offline]
+    #[arg(long, env = "WAYFARER_AUTH", value_name = "offline|microsoft", ignore_case = true)]
     pub auth: Option<AuthMode>,
+
+    /// A player allowed to command the bots; repeat the flag for several (env: comma-separated)
+    #[arg(long = "owner", env = "WAYFARER_OWNERS", value_delimiter = ',', value_name = "PLAYER")]
     pub owners: Vec<String>,
+
+    /// Run N bots in one process, named NAME_1..NAME_N [default: 1]
+    #[arg(long, env = "WAYFARER_BOTS", value_name = "N")]
     pub bots: Option<usize>,
+
+    /// What chat commands start with [default: !]
+    #[arg(long, env = "WAYFARER_PREFIX", value_name = "TEXT")]
     pub prefix: Option<String>,
+
+    /// Where replies go: `public` chat, or `whisper` (/msg) to the player who asked [default: public]
+    #[arg(long, env = "WAYFARER_REPLY", value_name = "public|whisper", ignore_case = true)]
     pub reply: Option<ReplyMode>,
+
+    /// Folder of hand-written Rhai scripts for `!run`, reloaded when files change [default: scripts]
+    #[arg(long, env = "WAYFARER_SCRIPTS", value_name = "DIR")]
     pub scripts: Option<PathBuf>,
+
+    /// Skill library folder: NAME.rhai + NAME.json per skill, reloaded when files change [default: skills]
+    #[arg(long, env = "WAYFARER_SKILLS", value_name = "DIR")]
     pub skills: Option<PathBuf>,
+
+    /// Folder with the embedding model and ONNX Runtime, filled by `make models` [default: ~/.cache/wayfarer/models]
+    #[arg(long, env = "WAYFARER_MODELS", value_name = "DIR")]
     pub models: Option<PathBuf>,
+
+    /// OpenAI-compatible endpoint for `!task`, up to /v1 (Ollama: http://localhost:11434/v1) [default: OpenAI's when
+    /// OPENAI_API_KEY is set]
+    #[arg(long, env = "WAYFARER_LLM_URL", value_name = "URL")]
     pub llm_url: Option<String>,
+
+    /// Model name at that endpoint [default: gpt-4o-mini]
+    #[arg(long, env = "WAYFARER_LLM_MODEL", value_name = "MODEL")]
     pub llm_model: Option<String>,
-    pub llm_key: Option<String>,
-    /// `KEY=N` budgets (`--llm-budget`, `WAYFARER_LLM_BUDGET`), over `[llm.budget]`.
+
+    /// An LLM budget, KEY=N: bot_ or process_, calls_ or tokens_, per_hour or per_day (e.g. bot_calls_per_hour=100);
+    /// repeat the flag for several (env: comma-separated). Spent, LLM work pauses until it refills
+    #[arg(long = "llm-budget", env = "WAYFARER_LLM_BUDGET", value_delimiter = ',', value_name = "KEY=N")]
     pub llm_budget: Vec<String>,
+
+    /// Folder where learning keeps, in one folder per bot, its tasks, question cache and event log [default:
+    /// ~/.local/state/wayfarer/checkpoint]
+    #[arg(long, env = "WAYFARER_CHECKPOINT", value_name = "DIR")]
     pub checkpoint: Option<PathBuf>,
-    /// `--role`: `leader` makes the first bot lead the others (and any `--worker`s).
+
+    /// Team role: `leader` makes the first bot lead the others (and any --worker) on `!team GOAL` [default: none]
+    #[arg(long, env = "WAYFARER_ROLE", value_name = "leader|worker", ignore_case = true)]
     pub role: Option<TeamRole>,
-    /// `--leader`: the bot whose assignments these bots take, besides their owners'.
+
+    /// A bot whose assignments these bots take, as they take their owners' commands
+    #[arg(long, env = "WAYFARER_LEADER", value_name = "BOT")]
     pub leader: Option<String>,
-    /// `--worker`: bots of other processes this process's leader hands work to.
+
+    /// A bot of another process that this leader hands work to; repeat for several (env: comma-separated)
+    #[arg(long = "worker", env = "WAYFARER_WORKERS", value_delimiter = ',', value_name = "BOT")]
     pub workers: Vec<String>,
-    /// `--no-memory`: the bots keep no memory stream.
+
+    /// Keep no memory stream (what the bot saw, heard and did; `!recall`) [default: kept, per bot, in the checkpoint
+    /// folder]
+    #[arg(long, env = "WAYFARER_NO_MEMORY")]
     pub no_memory: bool,
-    /// `--no-plan-from-words`: the LLM plans and writes the code of every goal the game's facts do not cover.
+
+    /// Let the LLM plan and write the code of every goal the game's facts do not cover, even those whose words say
+    /// what to do (`build a wall of cobblestone 3 long and 2 high`, `put 4 planks into the chest`): to measure a
+    /// model alone [default: such goals are planned from their words]
+    #[arg(long, env = "WAYFARER_NO_PLAN_FROM_WORDS")]
     pub no_plan_from_words: bool,
-    /// `--dashboard ADDR`: serve the live page there.
+
+    /// Serve the live dashboard (a web page to watch and command the bots) at IP:PORT, e.g. 127.0.0.1:8080; any
+    /// address other than loopback needs a token (WAYFARER_DASHBOARD_TOKEN, or one is made and printed at start)
+    #[arg(long, env = "WAYFARER_DASHBOARD", value_name = "IP:PORT")]
     pub dashboard: Option<String>,
-    /// The dashboard's token (`WAYFARER_DASHBOARD_TOKEN`).
+
+    /// The dashboard's token (read from the environment only, so it stays out of the process list)
+    #[arg(skip = std::env::var("WAYFARER_DASHBOARD_TOKEN").ok())]
     pub dashboard_token: Option<String>,
-    /// The configuration file; `None` reads `./wayfarer.toml` when it exists.
+
+    /// API key for the endpoint (read from the environment only)
+    #[arg(skip = std::env::var("OPENAI_API_KEY").ok())]
+    pub llm_key: Option<String>,
+
+    /// Configuration file [default: ./wayfarer.toml when it exists]
+    #[arg(long, short, env = "WAYFARER_CONFIG", value_name = "FILE")]
     pub config: Option<PathBuf>,
 }
 
@@ -636,45 +465,6 @@ pub fn is_player_name(name: &str, min_len: usize) -> bool {
     (min_len..=MAX_NAME_LEN).contains(&name.len()) && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
-/// `wayfarer.toml` as written by a user. Unknown keys are errors, so a typo never goes unnoticed.
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct FileConfig {
-    pub server: Option<String>,
-    pub username: Option<String>,
-    pub auth: Option<AuthMode>,
-    #[serde(default)]
-    pub owners: Vec<String>,
-    pub bots: Option<usize>,
-    pub prefix: Option<String>,
-    pub reply: Option<ReplyMode>,
-    pub reconnect: Option<FileBackoff>,
-    pub scripts_dir: Option<PathBuf>,
-    pub script_time_limit_secs: Option<u64>,
-    pub skills_dir: Option<PathBuf>,
-    pub models_dir: Option<PathBuf>,
-    pub llm: Option<FileLlm>,
-    pub checkpoint_dir: Option<PathBuf>,
-    pub reflexes: Option<Reflexes>,
-    pub team: Option<FileTeam>,
-    pub memory: Option<FileMemory>,
-    pub dashboard: Option<FileDashboard>,
-    pub plan_from_words: Option<bool>,
-}
-
-/// `[dashboard]` in `wayfarer.toml`.
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct FileDashboard {
-    /// `127.0.0.1:8080`; the page is served only when this (or `--dashboard`) is set.
-    pub address: Option<String>,
-    /// The token requests must carry (`?token=` or `Authorization: Bearer`); one is made at start when the address
-    /// is not loopback and none is set.
-    pub token: Option<String>,
-    /// The owner the page's commands count as [default: the first owner].
-    pub owner: Option<String>,
-}
-
 /// Which of the bot's reflexes are on (`[reflexes]` in wayfarer.toml; every one is on unless set to false).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -709,100 +499,6 @@ impl Default for Reflexes {
             recover: true,
             hunt: true,
             shelter: true,
-        }
-    }
-}
-
-/// A bot's part in a team.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum TeamRole {
-    /// Takes team goals (`!team GOAL`) from the owners and hands the work out.
-    Leader,
-    /// Takes assignments from the owners and from its leader.
-    Worker,
-}
-
-impl std::str::FromStr for TeamRole {
-    type Err = String;
-    fn from_str(text: &str) -> Result<Self, String> {
-        match text.trim().to_ascii_lowercase().as_str() {
-            "leader" => Ok(TeamRole::Leader),
-            "worker" => Ok(TeamRole::Worker),
-            _ => Err(format!("{text:?} is not a team role: use leader or worker")),
-        }
-    }
-}
-
-/// `[memory]` in `wayfarer.toml`.
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct FileMemory {
-    pub enabled: Option<bool>,
-    pub max_memories: Option<usize>,
-    pub reflect_after: Option<u32>,
-    pub half_life_days: Option<f64>,
-    pub recency_weight: Option<f32>,
-    pub importance_weight: Option<f32>,
-    pub relevance_weight: Option<f32>,
-    pub persona: Option<Persona>,
-}
-
-/// Who the bot is, for the curriculum's choices (`[memory.persona]`).
-#[derive(Clone, Debug, Default, PartialEq, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Persona {
-    #[serde(default)]
-    pub name: String,
-    /// A few words: `careful, curious`.
-    #[serde(default)]
-    pub traits: String,
-    /// What it likes to do: `mining and building`.
-    #[serde(default)]
-    pub likes: String,
-}
-
-impl Persona {
-    /// One line for a prompt, or `None` when nothing is set.
-    pub fn line(&self) -> Option<String> {
-        let mut parts = Vec::new();
-        if !self.name.trim().is_empty() {
-            parts.push(format!("You are {}.", self.name.trim()));
-        }
-        if !self.traits.trim().is_empty() {
-            parts.push(format!("You are {}.", self.traits.trim()));
-        }
-        if !self.likes.trim().is_empty() {
-            parts.push(format!("You like {}.", self.likes.trim()));
-        }
-        (!parts.is_empty()).then(|| parts.join(" "))
-    }
-}
-
-/// Each bot's memory stream, resolved.
-#[derive(Clone, Debug, PartialEq)]
-pub struct MemoryConfig {
-    pub enabled: bool,
-    /// Memories kept per bot; past it low-scoring old observations are forgotten first.
-    pub max_memories: usize,
-    /// Importance gathered since the last reflection that makes the next one due.
-    pub reflect_after: u32,
-    /// Game days over which a memory's recency halves.
-    pub half_life_days: f64,
-    /// Recall's weights: recency, importance, relevance.
-    pub weights: [f32; 3],
-    pub persona: Option<Persona>,
-}
-
-impl Default for MemoryConfig {
-    fn default() -> Self {
-        MemoryConfig {
-            enabled: true,
-            max_memories: 100_000,
-            reflect_after: 150,
-            half_life_days: 1.0,
-            weights: [0.5, 2.0, 3.0],
-            persona: None,
         }
     }
 }
@@ -844,118 +540,6 @@ fn resolve_dashboard(
     Ok(Some(DashboardConfig { address, token, owner }))
 }
 
-fn resolve_memory(file: FileMemory, no_memory: bool) -> Result<MemoryConfig, ConfigError> {
-    let default = MemoryConfig::default();
-    let max_memories = file.max_memories.unwrap_or(default.max_memories);
-    if !(100..=10_000_000).contains(&max_memories) {
-        return Err(ConfigError::Memory(format!("max_memories = {max_memories}: use 100 to 10000000")));
-    }
-    let reflect_after = file.reflect_after.unwrap_or(default.reflect_after);
-    if !(10..=100_000).contains(&reflect_after) {
-        return Err(ConfigError::Memory(format!("reflect_after = {reflect_after}: use 10 to 100000")));
-    }
-    let half_life_days = file.half_life_days.unwrap_or(default.half_life_days);
-    if !(half_life_days.is_finite() && (0.01..=1000.0).contains(&half_life_days)) {
-        return Err(ConfigError::Memory(format!("half_life_days = {half_life_days}: use 0.01 to 1000 game days")));
-    }
-    let weights = [
-        ("recency_weight", file.recency_weight, default.weights[0]),
-        ("importance_weight", file.importance_weight, default.weights[1]),
-        ("relevance_weight", file.relevance_weight, default.weights[2]),
-    ]
-    .map(|(key, value, fallback)| (key, value.unwrap_or(fallback)));
-    if let Some((key, value)) = weights.iter().find(|(_, w)| !(w.is_finite() && (0.0..=100.0).contains(w))) {
-        return Err(ConfigError::Memory(format!("{key} = {value}: use 0 to 100")));
-    }
-    if weights.iter().all(|(_, w)| *w == 0.0) {
-        return Err(ConfigError::Memory("the three weights are 0: recall could not rank anything".to_owned()));
-    }
-    Ok(MemoryConfig {
-        enabled: file.enabled.unwrap_or(true) && !no_memory,
-        max_memories,
-        reflect_after,
-        half_life_days,
-        weights: weights.map(|(_, w)| w),
-        persona: file.persona.filter(|p| p.line().is_some()),
-    })
-}
-
-/// `[team]` in `wayfarer.toml`.
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct FileTeam {
-    pub role: Option<TeamRole>,
-    pub leader: Option<String>,
-    #[serde(default)]
-    pub workers: Vec<String>,
-    /// A worker that says nothing for this long while it has an assignment has failed it.
-    pub silent_after_secs: Option<u64>,
-}
-
-/// Who leads and who works, resolved.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct TeamConfig {
-    /// The bot of this process that leads at start (the first, with `role = "leader"`).
-    pub leader_here: Option<String>,
-    /// The bot whose assignments this process's bots take: the configured leader, else the one leading here.
-    pub leader: Option<String>,
-    /// Bots of other processes the leader here hands work to (this process's other bots are its workers anyway).
-    pub workers: Vec<String>,
-    /// How long a worker with an assignment may say nothing before the leader counts the assignment failed.
-    pub silent_after: Duration,
-}
-
-impl Default for TeamConfig {
-    fn default() -> Self {
-        Self { leader_here: None, leader: None, workers: Vec::new(), silent_after: DEFAULT_SILENT_AFTER }
-    }
-}
-
-/// How long a worker may be silent on an assignment by default: long enough to mine a stack of logs.
-const DEFAULT_SILENT_AFTER: Duration = Duration::from_secs(300);
-
-/// `--role`/`--leader`/`--worker` over `[team]`, checked: names must be player names, and a leader configured from
-/// elsewhere cannot be one of this process's own bots unless it is the one leading here.
-fn resolve_team(
-    role: Option<TeamRole>,
-    leader: Option<String>,
-    workers: Vec<String>,
-    file: FileTeam,
-    username: &str,
-    bots: usize,
-) -> Result<TeamConfig, ConfigError> {
-    let role = role.or(file.role);
-    let leader = leader.or(file.leader).map(|l| l.trim().to_owned()).filter(|l| !l.is_empty());
-    let workers = if workers.is_empty() { file.workers } else { workers };
-    let workers: Vec<String> = workers.iter().map(|w| w.trim().to_owned()).filter(|w| !w.is_empty()).collect();
-    for name in leader.iter().chain(&workers) {
-        if !is_player_name(name, 1) {
-            return Err(ConfigError::Team(format!("{name:?} is not a player name (1 to 16 letters, digits or _)")));
-        }
-    }
-    let silent_after = match file.silent_after_secs {
-        Some(secs) if !(5..=86_400).contains(&secs) => {
-            return Err(ConfigError::Team(format!("silent_after_secs = {secs}: use 5 to 86400 seconds")));
-        }
-        Some(secs) => Duration::from_secs(secs),
-        None => DEFAULT_SILENT_AFTER,
-    };
-    let first = if bots == 1 { username.to_owned() } else { format!("{username}_1") };
-    let leader_here = (role == Some(TeamRole::Leader)).then(|| first.clone());
-    if let (Some(here), Some(other)) = (&leader_here, &leader)
-        && !here.eq_ignore_ascii_case(other)
-    {
-        return Err(ConfigError::Team(format!(
-            "this process's first bot {here} leads (role = leader), so it cannot also take orders from {other}"
-        )));
-    }
-    if leader_here.is_none() && !workers.is_empty() {
-        return Err(ConfigError::Team("workers are for a leader: add --role leader (or role = \"leader\")".to_owned()));
-    }
-    let leader = leader.or_else(|| leader_here.clone());
-    Ok(TeamConfig { leader_here, leader, workers, silent_after })
-}
-
 /// `$XDG_CACHE_HOME/wayfarer/models`, or `~/.cache/wayfarer/models`: where `make models` puts the embedding model.
 pub fn default_models_dir() -> PathBuf {
     let cache = std::env::var_os("XDG_CACHE_HOME")
@@ -974,164 +558,6 @@ fn default_checkpoint_dir() -> PathBuf {
         .or_else(|| std::env::var_os("HOME").map(|home| PathBuf::from(home).join(".local").join("state")))
         .unwrap_or_else(|| PathBuf::from(".wayfarer-state"));
     state.join("wayfarer").join("checkpoint")
-}
-
-/// `[llm]` in `wayfarer.toml`.
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct FileLlm {
-    pub base_url: Option<String>,
-    pub model: Option<String>,
-    /// Per-role models: `[llm.models] action = "…"`.
-    #[serde(default)]
-    pub models: std::collections::BTreeMap<Role, String>,
-    pub timeout_secs: Option<u64>,
-    pub retries: Option<u32>,
-    /// Per-role answer limits: `[llm.max_tokens] action = 2000`.
-    #[serde(default)]
-    pub max_tokens: std::collections::BTreeMap<Role, i64>,
-    pub requests_per_minute: Option<i64>,
-    pub tokens_per_minute: Option<i64>,
-    /// `[llm.budget] bot_calls_per_hour = 100`, … (see [`BUDGET_KEYS`]).
-    #[serde(default)]
-    pub budget: std::collections::BTreeMap<String, i64>,
-    /// Keep answers to deterministic requests (default true).
-    pub cache: Option<bool>,
-    /// Where [default: `llm-replies.jsonl` in the checkpoint folder].
-    pub cache_file: Option<PathBuf>,
-    /// The cache file's bound, in megabytes [default: 64].
-    pub cache_max_mb: Option<i64>,
-    /// `[llm.prices."gpt-4o-mini"] input = 0.15, output = 0.60`: per million tokens.
-    #[serde(default)]
-    pub prices: std::collections::BTreeMap<String, Price>,
-}
-
-/// The LLM settings: `--llm-url`/`WAYFARER_LLM_URL`, `--llm-model`/`WAYFARER_LLM_MODEL` and `OPENAI_API_KEY` over
-/// `[llm]`. Configured when an endpoint or a key is given; a key alone means OpenAI.
-fn resolve_llm(
-    url: Option<String>,
-    model: Option<String>,
-    key: Option<String>,
-    file: FileLlm,
-) -> Result<Option<LlmConfig>, ConfigError> {
-    let api_key = key.filter(|k| !k.trim().is_empty());
-    let base_url = url.filter(|u| !u.trim().is_empty()).or(file.base_url);
-    if base_url.is_none() && api_key.is_none() {
-        return Ok(None);
-    }
-    let defaults = LlmConfig::default();
-    let base_url = base_url.unwrap_or(defaults.base_url);
-    if !(base_url.starts_with("http://") || base_url.starts_with("https://")) {
-        return Err(ConfigError::Llm(format!("the endpoint {base_url:?} must start with http:// or https://")));
-    }
-    let timeout = match file.timeout_secs {
-        Some(secs) if !(1..=3600).contains(&secs) => {
-            return Err(ConfigError::Llm(format!("timeout_secs = {secs}: use 1 to 3600 seconds")));
-        }
-        Some(secs) => Duration::from_secs(secs),
-        None => defaults.timeout,
-    };
-    let host = base_url.split_once("://").map_or("", |(_, rest)| rest).split(['/', '?', '#']).next().unwrap_or("");
-    if host.is_empty() || base_url.chars().any(char::is_whitespace) {
-        return Err(ConfigError::Llm(format!(
-            "the endpoint {base_url:?} is not a URL (e.g. http://localhost:11434/v1)"
-        )));
-    }
-    let retries = file.retries.unwrap_or(defaults.retries);
-    if retries > MAX_LLM_RETRIES {
-        return Err(ConfigError::Llm(format!("retries = {retries}: use 0 to {MAX_LLM_RETRIES}")));
-    }
-    let model = model.filter(|m| !m.trim().is_empty()).or(file.model).unwrap_or(defaults.model);
-    let models = std::iter::once(&model).chain(file.models.values());
-    if let Some(bad) = models.into_iter().find(|m| m.trim().is_empty() || m.chars().any(char::is_control)) {
-        return Err(ConfigError::Llm(format!("the model name {bad:?} is empty or has control characters")));
-    }
-    let mut max_tokens = defaults.max_tokens;
-    for (role, limit) in &file.max_tokens {
-        if !(16..=MAX_ANSWER_TOKENS).contains(limit) {
-            return Err(ConfigError::Llm(format!(
-                "max_tokens.{} = {limit}: use 16 to {MAX_ANSWER_TOKENS} tokens",
-                role.name()
-            )));
-        }
-        max_tokens.insert(*role, *limit as u32);
-    }
-    let per_minute = |value: Option<i64>, key: &str| match value {
-        None => Ok(None),
-        Some(n) if (1..=100_000_000).contains(&n) => Ok(Some(n as u32)),
-        Some(n) => Err(ConfigError::Llm(format!("{key} = {n}: use a whole number from 1 (leave it out for no limit)"))),
-    };
-    let requests_per_minute = per_minute(file.requests_per_minute, "requests_per_minute")?;
-    let tokens_per_minute = per_minute(file.tokens_per_minute, "tokens_per_minute")?;
-    let cache = match (file.cache.unwrap_or(true), file.cache_max_mb) {
-        (_, Some(mb)) if !(1..=100_000).contains(&mb) => {
-            return Err(ConfigError::Llm(format!("cache_max_mb = {mb}: use 1 to 100000 megabytes")));
-        }
-        (false, _) => None,
-        // An empty path is filled in with the checkpoint folder's file.
-        (true, mb) => Some(CacheConfig {
-            file: file.cache_file.unwrap_or_default(),
-            max_bytes: mb.map_or(DEFAULT_CACHE_MB, |mb| mb as u64) * 1024 * 1024,
-        }),
-    };
-    for (model, price) in &file.prices {
-        let fine = |x: f64| x.is_finite() && (0.0..=1_000_000.0).contains(&x);
-        if !fine(price.input) || !fine(price.output) {
-            return Err(ConfigError::Llm(format!(
-                "prices.{model:?}: input and output are prices per million tokens, 0 or more"
-            )));
-        }
-    }
-    Ok(Some(LlmConfig {
-        base_url,
-        api_key,
-        model,
-        role_models: file.models,
-        timeout,
-        retries,
-        backoff: defaults.backoff,
-        max_tokens,
-        requests_per_minute,
-        tokens_per_minute,
-        budget: Vec::new(),
-        cache,
-        prices: file.prices,
-        slow_after: defaults.slow_after,
-    }))
-}
-
-/// `[reconnect]` in `wayfarer.toml`.
-#[derive(Debug, Default, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct FileBackoff {
-    pub initial_delay_secs: Option<f64>,
-    pub max_delay_secs: Option<f64>,
-}
-
-impl FileBackoff {
-    fn resolve(self) -> Result<Backoff, ConfigError> {
-        let default = Backoff::default();
-        let secs = |value: Option<f64>, fallback: Duration, key: &str| match value {
-            None => Ok(fallback),
-            Some(s) if s.is_finite() && (0.05..=3600.0).contains(&s) => Ok(Duration::from_secs_f64(s)),
-            Some(s) => Err(ConfigError::Reconnect { reason: format!("{key} = {s} is outside 0.05..=3600 seconds") }),
-        };
-        let initial = secs(self.initial_delay_secs, default.initial, "initial_delay_secs")?;
-        let max = secs(self.max_delay_secs, default.max.max(initial), "max_delay_secs")?;
-        if max < initial {
-            return Err(ConfigError::Reconnect {
-                reason: "max_delay_secs is smaller than initial_delay_secs".to_owned(),
-            });
-        }
-        Ok(Backoff { initial, max })
-    }
-}
-
-impl FileConfig {
-    pub fn load(path: &Path) -> Result<Self, ConfigError> {
-        let text = std::fs::read_to_string(path).map_err(|cause| ConfigError::Read { path: path.to_owned(), cause })?;
-        toml::from_str(&text).map_err(|e| ConfigError::Parse { path: path.to_owned(), message: e.to_string() })
-    }
 }
 
 #[cfg(test)]
@@ -1154,7 +580,7 @@ mod tests {
     /// keys it leaves commented out are real keys too.
     #[test]
     fn the_example_file_parses_and_holds_the_defaults() {
-        let example = include_str!("docs/wayfarer.example.toml");
+        let example = include_str!("../docs/wayfarer.example.toml");
         let with_llm = || Overrides { llm_url: Some("http://localhost:8012/v1".into()), ..Default::default() };
         let from_example = Config::from_toml(example, with_llm()).expect("the example parses");
         let defaults = Config::from_toml("", with_llm()).unwrap();
@@ -1268,8 +694,8 @@ mod tests {
         );
         assert!(err(Overrides::default(), "[team]\nsilent_after_secs = 1").contains("silent_after_secs = 1"));
         assert!(toml::from_str::<FileConfig>("[team]\nrole = \"boss\"").is_err());
-        assert_eq!("Leader".parse::<TeamRole>(), Ok(TeamRole::Leader));
-        assert!("chief".parse::<TeamRole>().unwrap_err().contains("use leader or worker"));
+        assert_eq!(<TeamRole as clap::ValueEnum>::from_str("Leader", true), Ok(TeamRole::Leader));
+        assert!(<TeamRole as clap::ValueEnum>::from_str("chief", true).is_err());
     }
 
     #[test]
@@ -1413,9 +839,9 @@ mod tests {
 
     #[test]
     fn auth_and_reply_modes_parse_from_words() {
-        assert_eq!("Microsoft".parse::<AuthMode>(), Ok(AuthMode::Microsoft));
-        assert_eq!("whisper".parse::<ReplyMode>(), Ok(ReplyMode::Whisper));
-        assert!("loud".parse::<ReplyMode>().unwrap_err().contains("use public or whisper"));
+        assert_eq!(<AuthMode as clap::ValueEnum>::from_str("Microsoft", true), Ok(AuthMode::Microsoft));
+        assert_eq!(<ReplyMode as clap::ValueEnum>::from_str("whisper", true), Ok(ReplyMode::Whisper));
+        assert!(<ReplyMode as clap::ValueEnum>::from_str("loud", true).is_err());
     }
 
     #[test]
