@@ -741,8 +741,9 @@ fn missing_things(feedback: &str) -> String {
             .map(str::to_owned)
             .collect()
     };
-    for (i, _) in feedback.match_indices("because I need: ") {
-        let list = &feedback[i + "because I need: ".len()..];
+    use crate::primitives::facts::{MISSING_ITEMS, MISSING_TOOL, no_station_near};
+    for (i, _) in feedback.match_indices(MISSING_ITEMS) {
+        let list = &feedback[i + MISSING_ITEMS.len()..];
         let list = list.split(['.', '\n']).next().unwrap_or_default();
         for part in list.split(", ") {
             if let Some(item) = part.split_whitespace().last() {
@@ -750,10 +751,10 @@ fn missing_things(feedback: &str) -> String {
             }
         }
     }
-    things.extend(word_after(feedback, "I need at least a "));
-    things.extend(word_after(feedback, "I need at least an "));
+    things.extend(word_after(feedback, &format!("{MISSING_TOOL} a ")));
+    things.extend(word_after(feedback, &format!("{MISSING_TOOL} an ")));
     for station in ["crafting_table", "furnace"] {
-        if feedback.contains(&format!("no {station}")) {
+        if feedback.contains(&no_station_near(station)) {
             things.push(station.to_owned());
         }
     }

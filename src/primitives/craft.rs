@@ -43,9 +43,12 @@ pub async fn craft_item(bot: &BotHandle, name: &str, count: u32) -> Answer {
                 observe::nearest_reachable_blocks(bot, BlockKind::CraftingTable, STATION_RANGE, 1).await.first()
             else {
                 // The table it could not get to says more than "none": where it is, and what to do.
-                return Err(missed.unwrap_or_else(|| format!(
-                    "I cannot make {name} because there is no crafting_table within {STATION_RANGE} blocks that I can get to; craft one (4 planks) and place it"
-                )));
+                return Err(missed.unwrap_or_else(|| {
+                    format!(
+                        "I cannot make {name} because there is {} that I can get to; craft one (4 planks) and place it",
+                        facts::no_station("crafting_table", STATION_RANGE)
+                    )
+                }));
             };
             tries += 1;
             match go_to_station(bot, table, "crafting_table").await {

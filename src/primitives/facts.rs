@@ -111,6 +111,22 @@ fn tier(tool: &str) -> usize {
 }
 
 /// Checks that a block can be harvested with what the bot carries. `Err` names the weakest tool that would do.
+/// How a failure lists the items it lacks (`I cannot make stick because I need: 2 more oak_planks`). The agent
+/// reads the list after it to search skills that get them, so both sides use this one wording.
+pub const MISSING_ITEMS: &str = "because I need: ";
+/// How a failure names the weakest tool that would do (`I need at least a stone_pickaxe to mine iron_ore`).
+pub const MISSING_TOOL: &str = "I need at least";
+
+/// How a failure says no station of a kind is near (`no crafting_table within 48 blocks`).
+pub fn no_station(station: &str, range: impl std::fmt::Display) -> String {
+    format!("{} {range} blocks", no_station_near(station))
+}
+
+/// The start of [`no_station`]'s words, whatever the range: what the agent looks for in a failure.
+pub fn no_station_near(station: &str) -> String {
+    format!("no {station} within")
+}
+
 pub fn check_harvest(block: &str, carried: &HashMap<String, i32>) -> Result<(), String> {
     let Some(tools) = facts().blocks.get(block).and_then(|b| b.tools.as_ref()) else { return Ok(()) };
     if tools.iter().any(|t| carried.get(t).copied().unwrap_or(0) > 0) {
@@ -118,7 +134,7 @@ pub fn check_harvest(block: &str, carried: &HashMap<String, i32>) -> Result<(), 
     }
     let weakest = tools.iter().min_by_key(|t| tier(t)).map_or("tool", String::as_str);
     let article = if weakest.starts_with(['a', 'e', 'i', 'o', 'u']) { "an" } else { "a" };
-    Err(format!("I need at least {article} {weakest} to mine {block}"))
+    Err(format!("{MISSING_TOOL} {article} {weakest} to mine {block}"))
 }
 
 /// What mining `block` yields (empty for blocks that drop nothing, like leaves without shears).
@@ -168,7 +184,7 @@ pub fn plan_craft(item: &str, count: u32, carried: &HashMap<String, i32>) -> Res
         }
     }
     let (_, missing) = best.expect("an item in the table has at least one recipe");
-    Err(format!("I cannot make {item} because I need: {}", missing.join(", ")))
+    Err(format!("I cannot make {item} {MISSING_ITEMS}{}", missing.join(", ")))
 }
 
 #[cfg(test)]

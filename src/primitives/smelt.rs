@@ -29,14 +29,19 @@ pub async fn smelt_item(bot: &BotHandle, item: &str, fuel: &str, count: u32) -> 
     if loaded.is_none() {
         bot.set_loaded_furnace(None);
         if let Some(missing) = carried.shortfall(&Job::default(), count, burn, false, item, fuel) {
-            return Err(format!("I cannot smelt {count} {item} because I need: {missing}"));
+            return Err(format!("I cannot smelt {count} {item} {}{missing}", facts::MISSING_ITEMS));
         }
     }
     let furnace = match loaded {
         Some(pos) => pos,
-        None => *observe::nearest_reachable_blocks(bot, BlockKind::Furnace, range, 1).await.first().ok_or_else(|| {
-            format!("There is no furnace within {range} blocks that I can get to; craft one from 8 cobblestone and place it")
-        })?,
+        None => {
+            *observe::nearest_reachable_blocks(bot, BlockKind::Furnace, range, 1).await.first().ok_or_else(|| {
+                format!(
+                    "There is {} that I can get to; craft one from 8 cobblestone and place it",
+                    facts::no_station("furnace", range)
+                )
+            })?
+        }
     };
     super::craft::go_to_station(bot, furnace, "furnace").await?;
     let handle = bot.client().open_container_at(furnace).await.ok_or_else(|| "The furnace did not open".to_owned())?;
@@ -62,7 +67,7 @@ pub async fn smelt_item(bot: &BotHandle, item: &str, fuel: &str, count: u32) -> 
         } else {
             String::new()
         };
-        return Err(format!("I cannot smelt {count} {item} because I need: {missing}{there}"));
+        return Err(format!("I cannot smelt {count} {item} {}{missing}{there}", facts::MISSING_ITEMS));
     }
     let add = Job::to_add(&held, count, burn, ours);
     // Noted before the first item goes in: the call can be dropped at any await from here on.
