@@ -568,6 +568,47 @@ mod tests {
         Config::merge(args, toml::from_str(file).expect("test file parses"))
     }
 
+    /// The defaults the flags' help states are the ones a run gets, and the configuration reference says the same:
+    /// each default is defined once (in the resolver) and checked where it is quoted.
+    #[test]
+    fn the_help_and_the_reference_state_the_real_defaults() {
+        use clap::CommandFactory;
+        #[derive(clap::Parser)]
+        struct Run {
+            #[command(flatten)]
+            overrides: Overrides,
+        }
+        let defaults =
+            Config::from_toml("", Overrides { llm_url: Some("http://x/v1".into()), ..Default::default() }).unwrap();
+        let llm = defaults.llm.as_ref().unwrap();
+        let expected = [
+            ("server", defaults.server.host.clone()),
+            ("username", defaults.username.clone()),
+            ("auth", format!("{:?}", defaults.auth).to_lowercase()),
+            ("bots", defaults.bots.to_string()),
+            ("prefix", defaults.prefix.clone()),
+            ("reply", format!("{:?}", defaults.reply).to_lowercase()),
+            ("scripts", defaults.scripts_dir.display().to_string()),
+            ("skills", defaults.skills_dir.display().to_string()),
+            ("llm_model", llm.model.clone()),
+        ];
+        let command = Run::command();
+        let reference = include_str!("../docs/configuration.md");
+        for (id, value) in expected {
+            let arg = command.get_arguments().find(|a| a.get_id() == id).unwrap_or_else(|| panic!("no flag {id}"));
+            let help = arg.get_help().map(|h| h.to_string()).unwrap_or_default();
+            assert!(
+                help.ends_with(&format!("[default: {value}]")),
+                "--{id}'s help: {help:?}, but the default is {value}"
+            );
+            let flag = format!("`--{}", arg.get_long().unwrap());
+            let row =
+                reference.lines().find(|l| l.starts_with(&format!("| {flag}"))).unwrap_or_else(|| panic!("{flag}"));
+            let last = row.trim_end_matches('|').rsplit('|').next().unwrap().trim();
+            assert!(last.contains(&value), "configuration.md says {last:?} for {flag}, but the default is {value}");
+        }
+    }
+
     /// An error's cause is in its message once: `{:#}` (as `main` prints errors) does not repeat it.
     #[test]
     fn a_read_errors_cause_is_printed_once() {
