@@ -99,7 +99,13 @@ fn uses(files: &[(Module, String)]) -> BTreeMap<Module, BTreeSet<Module>> {
     for (module, text) in files {
         let code = code_of(text);
         for (at, _) in code.match_indices("::") {
-            let start = code[..at].rfind(|c: char| !(c.is_alphanumeric() || c == '_')).map_or(0, |i| i + 1);
+            // The path's first name starts after the last character that cannot be in one (any width: text in
+            // string literals is not all ASCII).
+            let start = code[..at]
+                .char_indices()
+                .rev()
+                .find(|(_, c)| !(c.is_alphanumeric() || *c == '_'))
+                .map_or(0, |(i, c)| i + c.len_utf8());
             if !matches!(&code[start..at], "crate" | "super" | "self")
                 || code[..start].ends_with("::")
                 || code[..start].ends_with(|c: char| c.is_alphanumeric() || c == '_')
@@ -255,7 +261,7 @@ fn a_circle_or_a_use_from_below_is_found() {
             "// use super::work::Job;\nfn f() {}\n#[cfg(test)]\nmod tests { use super::super::work::Job; }",
         ),
         file("app/work", "use crate::{app::state::BotState, bot::BotHandle};"),
-        file("bot", "fn f() {}"),
+        file("bot", "fn f() { let arrow = \"→self::f\"; }"),
     ];
     assert_eq!(breaches(&files), Vec::<String>::new());
 }
