@@ -12,7 +12,7 @@ type Module = Vec<String>;
 
 /// The top-level modules, lowest first; those of one rank must not form a circle either.
 const LAYERS: &[&[&str]] = &[
-    &["config", "chat", "files", "logging"],
+    &["config", "chat", "files", "logging", "blueprint"],
     &["bot"],
     &["script"],
     &["primitives"],

@@ -5,12 +5,13 @@
 //!
 //! The modules form one order, each using only those listed before it, and the files side by side in any folder use
 //! each other without a circle (a unit test, `layers`, checks both on every run):
-//! [`config`], [`chat`], [`files`], [`logging`] → [`bot`] (the azalea adapter) → [`script`] (the one Rhai compiler and sandbox) →
+//! [`config`], [`chat`], [`files`], [`logging`], [`blueprint`] → [`bot`] (the azalea adapter) → [`script`] (the one Rhai compiler and sandbox) →
 //! [`primitives`] (what scripts call) → [`skills`], [`llm`] → [`memory`] (the memory stream) → [`agent`] (the
 //! learning agent) → [`app`] (commands, per-bot state, lifecycles, subcommands, hot reload).
 
 pub(crate) mod agent;
 pub mod app;
+pub mod blueprint;
 pub mod bot;
 pub(crate) mod chat;
 pub mod config;

@@ -1,0 +1,172 @@
+use std::path::{Path, PathBuf};
+
+use super::*;
+
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/blueprints").join(name)
+}
+
+fn at(blueprint: &Blueprint, x: i32, y: i32, z: i32) -> Option<String> {
+    blueprint.parts.iter().find(|p| p.at == [x, y, z]).map(|p| p.block.to_string())
+}
+
+const BOX: &str = "\
+# a tiny box
+description: a tiny cobblestone box with an oak door
+palette:
+  c = cobblestone
+  d = oak_door[facing=south]
+  s = oak_stairs[facing=north,half=top]
+layer 0
+  ccc
+  c.c
+  cdc
+layer 1
+  ccc
+  c.c
+  c c
+layer 2
+  sss
+";
+
+#[test]
+fn the_text_format_reads_layers_bottom_up_rows_north_to_south() {
+    let box_ = text::parse(BOX, "box").unwrap();
+    assert_eq!(box_.name, "box");
+    assert_eq!(box_.description, "a tiny cobblestone box with an oak door");
+    assert_eq!(box_.size, [3, 3, 3]);
+    assert_eq!(at(&box_, 0, 0, 0).as_deref(), Some("cobblestone"));
+    assert_eq!(at(&box_, 1, 0, 1).as_deref(), Some("air"), "'.' is air, kept clear");
+    assert_eq!(at(&box_, 1, 0, 2).as_deref(), Some("oak_door[facing=south,half=lower]"));
+    assert_eq!(
+        at(&box_, 1, 1, 2).as_deref(),
+        Some("oak_door[facing=south,half=upper]"),
+        "the door's upper half fills the space"
+    );
+    assert_eq!(at(&box_, 2, 2, 0).as_deref(), Some("oak_stairs[facing=north,half=top]"));
+    assert_eq!(at(&box_, 1, 2, 1), None, "a short layer leaves the rest as the world has it");
+    assert_eq!(
+        box_.materials(),
+        vec![("cobblestone".to_owned(), 14), ("oak_stairs".to_owned(), 3), ("oak_door".to_owned(), 1)],
+        "the upper half of the door needs no item of its own"
+    );
+    // Written out and read back, it is the same blueprint.
+    let again = text::parse(&text::write(&box_), "other").unwrap();
+    assert_eq!(again, box_);
+}
+
+#[test]
+fn bad_text_says_which_line_and_what_is_wrong() {
+    let err = |text: &str| text::parse(text, "x").unwrap_err().to_string();
+    assert_eq!(err("palette:\n  c = cobblestonee\nlayer\n c\n"), "line 2: there is no block called cobblestonee");
+    assert!(err("palette:\n c = oak_stairs[facing=up]\nlayer\n c\n").contains("oak_stairs has no property facing=up"));
+    assert_eq!(err("palette:\n c = stone\nlayer\n cx\n"), "line 4: 'x' is not in the palette (keys: .c)");
+    assert!(err("palette:\n c = stone\n").contains("no layers"));
+    assert!(err("palette:\n c = stone\nlayer\n ...\n").contains("no blocks, only air"));
+    assert!(err("palette:\n cc = stone\n").contains("one character"));
+    assert!(err("hello\n").starts_with("line 1: \"hello\" is not part of a blueprint"));
+    let wide = format!("palette:\n c = stone\nlayer\n {}\n", "c".repeat(60));
+    assert!(err(&wide).contains("longer than 48"));
+    assert!(err("palette:\n c = bedrock\n f = fire\nlayer\n cf\n").contains("fire cannot be placed"));
+}
+
+#[test]
+fn turning_moves_positions_and_the_ways_blocks_face() {
+    let box_ = text::parse(BOX, "box").unwrap();
+    // Facing west: the front (south row) becomes the west column.
+    let west = box_.facing(Facing::West);
+    assert_eq!(west.size, [3, 3, 3]);
+    assert_eq!(at(&west, 0, 0, 1).as_deref(), Some("oak_door[facing=west,half=lower]"));
+    let north = box_.facing(Facing::North);
+    assert_eq!(at(&north, 1, 0, 0).as_deref(), Some("oak_door[facing=north,half=lower]"));
+    assert_eq!(at(&north, 0, 2, 2).as_deref(), Some("oak_stairs[facing=south,half=top]"));
+    let east = box_.facing(Facing::East);
+    assert_eq!(at(&east, 2, 0, 1).as_deref(), Some("oak_door[facing=east,half=lower]"));
+    // A long thing turns with its axis.
+    let beam = text::parse("palette:\n l = oak_log[axis=x]\nlayer\n ll\n", "beam").unwrap();
+    let turned = beam.facing(Facing::East);
+    assert_eq!(turned.size, [1, 1, 2]);
+    assert_eq!(at(&turned, 0, 0, 1).as_deref(), Some("oak_log[axis=z]"));
+    assert_eq!(box_.facing(Facing::South), box_);
+    assert_eq!("w".parse::<Facing>(), Ok(Facing::West));
+    assert!("up".parse::<Facing>().unwrap_err().contains("N, E, S or W"));
+}
+
+#[test]
+fn a_structure_block_file_reads_with_its_states() {
+    let gate = Blueprint::load(&fixture("gate.nbt")).unwrap();
+    assert_eq!(gate.name, "gate");
+    assert_eq!(gate.size, [3, 4, 1]);
+    assert_eq!(at(&gate, 1, 0, 0).as_deref(), Some("air"));
+    assert_eq!(at(&gate, 1, 2, 0).as_deref(), Some("oak_log[axis=x]"));
+    assert_eq!(at(&gate, 1, 3, 0).as_deref(), Some("oak_stairs[facing=south,half=bottom]"));
+    assert_eq!(gate.blocks().count(), 10);
+}
+
+#[test]
+fn sponge_schematics_of_both_versions_read_alike() {
+    let v3 = Blueprint::load(&fixture("post.schem")).unwrap();
+    let v2 = Blueprint::load(&fixture("post_v2.schem")).unwrap();
+    assert_eq!(v3.parts, v2.parts);
+    assert_eq!(v3.size, [2, 3, 2]);
+    assert_eq!(at(&v3, 0, 2, 0).as_deref(), Some("oak_log[axis=y]"));
+    assert_eq!(at(&v3, 1, 1, 0).as_deref(), Some("spruce_stairs[facing=north,half=bottom]"));
+    assert_eq!(at(&v3, 1, 0, 1).as_deref(), Some("air"));
+    assert_eq!(v3.blocks().count(), 6);
+}
+
+#[test]
+fn broken_files_say_what_is_wrong() {
+    let cut = Blueprint::load(&fixture("cut_off.nbt")).unwrap_err().to_string();
+    assert!(cut.contains("cut off"), "{cut}");
+    let missing = Blueprint::load(&fixture("nowhere.nbt")).unwrap_err().to_string();
+    assert!(missing.starts_with("cannot read") && missing.contains("nowhere.nbt"), "{missing}");
+    let dir = crate::test_dir("blueprint-files");
+    let other = dir.join("house.json");
+    std::fs::write(&other, "{}").unwrap();
+    assert!(Blueprint::load(&other).unwrap_err().to_string().contains("use .txt, .nbt or .schem"));
+    let garbage = dir.join("junk.schem");
+    std::fs::write(&garbage, [0x1f, 0x8b, 8, 0, 1, 2, 3]).unwrap();
+    assert!(Blueprint::load(&garbage).unwrap_err().to_string().contains("cut off or not gzip"));
+    let not_nbt = dir.join("text.nbt");
+    std::fs::write(&not_nbt, "hello, this is not NBT").unwrap();
+    assert!(Blueprint::load(&not_nbt).is_err());
+}
+
+#[test]
+fn a_folder_finds_blueprints_by_name_or_path() {
+    let dir = crate::test_dir("blueprint-folder");
+    std::fs::write(dir.join("box.txt"), BOX).unwrap();
+    std::fs::copy(fixture("gate.nbt"), dir.join("gate.nbt")).unwrap();
+    std::fs::write(dir.join("notes.md"), "not a blueprint").unwrap();
+    let folder = Folder::new(&*dir);
+    assert_eq!(folder.names(), vec!["box", "gate"]);
+    assert_eq!(folder.path_of("box"), Some(dir.join("box.txt")));
+    assert_eq!(folder.path_of("gate.nbt"), Some(dir.join("gate.nbt")));
+    assert_eq!(folder.path_of(&fixture("post.schem").display().to_string()), Some(fixture("post.schem")));
+    assert_eq!(folder.path_of("castle"), None);
+    assert_eq!(folder.all().len(), 2);
+}
+
+#[test]
+fn the_starter_blueprints_all_read() {
+    let folder = Folder::new(Path::new(env!("CARGO_MANIFEST_DIR")).join("skills/blueprints"));
+    let names = folder.names();
+    assert!(names.len() >= 8, "{names:?}");
+    for name in names {
+        let blueprint = Blueprint::load(&folder.path_of(&name).unwrap()).unwrap_or_else(|e| panic!("{name}: {e}"));
+        assert!(!blueprint.description.is_empty(), "{name} says what it is");
+    }
+}
+
+#[test]
+fn a_placed_block_matches_by_the_properties_placing_sets() {
+    let stairs = Spec::parse("oak_stairs[facing=north,half=top]").unwrap();
+    let world = |pairs: &[(&str, &str)]| pairs.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+    assert!(stairs.placed_as("oak_stairs", &world(&[("facing", "north"), ("half", "top"), ("shape", "outer_left")])));
+    assert!(!stairs.placed_as("oak_stairs", &world(&[("facing", "south"), ("half", "top")])));
+    assert!(!stairs.placed_as("spruce_stairs", &world(&[("facing", "north"), ("half", "top")])));
+    assert_eq!(Spec::parse("minecraft:stone").unwrap().name, "stone");
+    assert_eq!(Spec::parse("oak_wall_sign[facing=east]").unwrap().item().as_deref(), Some("oak_sign"));
+    assert_eq!(Spec::parse("stone_slab[type=double]").unwrap().item_count(), 2);
+}
