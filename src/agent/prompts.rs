@@ -101,6 +101,7 @@ pub const PRIMITIVES: &[(&str, &str)] = &[
     ("craftItem", include_str!("../../primitives/craftItem.rhai")),
     ("smeltItem", include_str!("../../primitives/smeltItem.rhai")),
     ("placeItem", include_str!("../../primitives/placeItem.rhai")),
+    ("buildStructure", include_str!("../../primitives/buildStructure.rhai")),
     ("killMob", include_str!("../../primitives/killMob.rhai")),
     ("exploreUntil", include_str!("../../primitives/exploreUntil.rhai")),
     ("getItemFromChest", include_str!("../../primitives/getItemFromChest.rhai")),
@@ -173,6 +174,7 @@ const PRIMITIVE_WORDS: &[(&str, &[&str])] = &[
     ("equip", &["equip", "wear", "armor", "armour", "helmet", "chestplate", "leggings", "boots", "hold", "shield"]),
     ("inventory", &["inventory", "items", "carry", "deposit", "drop"]),
     ("digBlock", &["dig", "clear", "remove", "break", "hole", "tunnel", "flatten", "excavate"]),
+    ("buildStructure", &["build", "blueprint", "hut", "house", "tower", "bridge", "shelter", "structure", "gate"]),
     ("standOn", &["stand", "go", "walk", "climb", "onto", "top", "come", "step"]),
     (
         "blockAt",

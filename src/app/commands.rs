@@ -161,6 +161,7 @@ pub fn execute(bot: BotHandle, state: &Arc<BotState>, speaker: &str, command: Co
         Command::Forget { words } => {
             tokio::task::spawn_local(memory::forget(state.clone(), reply, words));
         }
+        Command::Build { what, at, facing } => super::build::start(bot, state, reply, what, at, facing),
         Command::Team(TeamOrder::Goal(goal)) => team::start(bot, state, reply, goal),
         Command::Team(TeamOrder::Status) => reply.say(&team::status(state)),
         Command::Team(TeamOrder::Stop) => {
@@ -260,8 +261,9 @@ pub fn status_line(bot: &BotHandle, activity: &Activity, waiting: Option<&str>) 
     let reflex = status.reflex.map_or_else(String::new, |r| format!(" ({r} first)"));
     let waiting = waiting.map_or_else(String::new, |w| format!(" ({w})"));
     let changed = activity.showing().changes.map_or_else(String::new, |c| format!(" | last run: {c}"));
+    let building = bot.building().map_or_else(String::new, |b| format!(" (building {b})"));
     format!(
-        "At {} in {}{when} | health {}/20, food {}/20{air}{danger} | {carrying} | {}{reflex}{waiting}{changed}",
+        "At {} in {}{when} | health {}/20, food {}/20{air}{danger} | {carrying} | {}{building}{reflex}{waiting}{changed}",
         fmt_pos(status.position),
         status.dimension,
         trim_float(status.health),

@@ -8,6 +8,7 @@
 //! dashboard and the command line sit on top.
 
 mod activity;
+mod build;
 pub mod cli;
 mod commands;
 mod dashboard;
@@ -223,6 +224,7 @@ impl Brain for AppBrain {
         let state = &self.0;
         let shared = &state.shared;
         state.set_connected(Some(bot.clone()));
+        bot.set_blueprints(crate::blueprint::Folder::new(&shared.config.blueprints_dir));
         // Commands typed in the dashboard are carried out on this task set (the first bot to spawn starts that).
         if shared.config.dashboard.is_some()
             && let Some(commands) = shared.page_commands.take()

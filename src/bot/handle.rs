@@ -77,6 +77,17 @@ pub struct Stations(pub Vec<BlockPos>);
 #[derive(Component, Clone, Copy, Debug, Default)]
 pub struct LoadedFurnace(pub Option<BlockPos>);
 
+/// A build under way: walks dig nothing (the way out of a house is its door, not its wall), and how far it got, for
+/// `!status`.
+#[derive(Component, Clone, Debug, Default)]
+pub struct Building {
+    pub progress: Option<String>,
+}
+
+/// Where `buildStructure` finds blueprints by name (the process's `--blueprints` folder).
+#[derive(Component, Clone, Debug)]
+pub struct Blueprints(pub crate::blueprint::Folder);
+
 /// Things noted with when they were noted; each counts for a while, then is forgotten.
 #[derive(Clone, Debug)]
 pub struct TimedMarks<T>(Vec<(T, std::time::Instant)>);
@@ -280,6 +291,28 @@ impl BotHandle {
         }
     }
 
+    /// Marks a build as under way with `progress` (walks dig nothing meanwhile), or as over with `None`.
+    pub fn set_building(&self, progress: Option<String>) {
+        self.update::<Building>(|building| building.progress = progress);
+    }
+
+    /// How far the build under way got (`hut: layer 2 of 4, 45%`), if one is.
+    pub fn building(&self) -> Option<String> {
+        self.client.get_component::<Building>().and_then(|b| b.progress.clone())
+    }
+
+    /// Sets the folder blueprints are found in by name.
+    pub fn set_blueprints(&self, folder: crate::blueprint::Folder) {
+        self.client.ecs.write().entity_mut(self.client.entity).insert(Blueprints(folder));
+    }
+
+    /// The folder blueprints are found in by name (`skills/blueprints` until the app sets one).
+    pub fn blueprints(&self) -> crate::blueprint::Folder {
+        self.client
+            .get_component::<Blueprints>()
+            .map_or_else(|| crate::blueprint::Folder::new("skills/blueprints"), |b| b.0.clone())
+    }
+
     /// Notes the furnace a smelt is waiting on (`None` once it is done).
     pub fn set_loaded_furnace(&self, pos: Option<BlockPos>) {
         self.update::<LoadedFurnace>(|loaded| loaded.0 = pos);
@@ -471,6 +504,22 @@ impl BotHandle {
         self.walk(goal.clone(), goal.face, CLICK_REACH + 1.0).await
     }
 
+    /// Like [`BotHandle::goto_click`], from somewhere outside the box from `least` to `most` (a build's footprint,
+    /// so the builder does not wall itself in); standing on top of it counts as outside.
+    pub async fn goto_click_outside(
+        &self,
+        target: BlockPos,
+        against: BlockPos,
+        least: BlockPos,
+        most: BlockPos,
+    ) -> Result<(), MoveError> {
+        let goal = OutsideGoal { click: ClickGoal::new(target, against), least, most };
+        if goal.success(BlockPos::from(self.position())) {
+            return Ok(());
+        }
+        self.walk(goal.clone(), goal.click.face, CLICK_REACH + 1.0).await
+    }
+
     /// Walks until within `radius` blocks of `position`.
     pub async fn goto_near(&self, position: Vec3, radius: f32) -> Result<(), MoveError> {
         self.walk(RadiusGoal::new(position, radius), position, radius as f64 + 0.5).await
@@ -526,7 +575,9 @@ impl BotHandle {
         let here = self.position();
         let waited = walk_timeout(here.distance_to(target), here.y - target.y);
         moves::prepare(&self.client);
-        let finished = tokio::time::timeout(waited, self.client.goto_with_opts(goal, path_opts())).await;
+        // While building, a walk goes round what stands (the builder's own blocks among it) rather than through.
+        let opts = path_opts().allow_mining(self.building().is_none());
+        let finished = tokio::time::timeout(waited, self.client.goto_with_opts(goal, opts)).await;
         let stopped_at = self.position();
         if finished.is_err() {
             self.stop_moving();
@@ -587,6 +638,27 @@ impl Goal for ClickGoal {
     fn success(&self, n: BlockPos) -> bool {
         let eyes = Vec3::new(n.x as f64 + 0.5, n.y as f64 + 1.62, n.z as f64 + 0.5);
         n != self.target && n.up(1) != self.target && self.reaches(eyes)
+    }
+}
+
+/// A [`ClickGoal`] reached from outside a box.
+#[derive(Clone, Debug)]
+struct OutsideGoal {
+    click: ClickGoal,
+    least: BlockPos,
+    most: BlockPos,
+}
+
+impl Goal for OutsideGoal {
+    fn heuristic(&self, n: BlockPos) -> f32 {
+        self.click.heuristic(n)
+    }
+
+    fn success(&self, n: BlockPos) -> bool {
+        let inside = (self.least.x..=self.most.x).contains(&n.x)
+            && (self.least.y..=self.most.y).contains(&n.y)
+            && (self.least.z..=self.most.z).contains(&n.z);
+        !inside && self.click.success(n)
     }
 }
 

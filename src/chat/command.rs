@@ -6,6 +6,8 @@
 
 use std::fmt;
 
+use crate::blueprint::Facing;
+
 /// One command an owner can give, fully parsed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Command {
@@ -49,6 +51,9 @@ pub enum Command {
     Remember { fact: String },
     /// Forget the memories holding every one of the words.
     Forget { words: String },
+    /// Build a blueprint (by name, file or description), with its north-west bottom corner at a place and its front
+    /// facing a side.
+    Build { what: String, at: Option<Target>, facing: Option<Facing> },
 }
 
 /// What `!team` asks of a leader.
@@ -130,6 +135,11 @@ pub const COMMANDS: &[CommandSpec] = &[
         summary: "remember a fact (e.g. !remember the base is at 10 64 -20)",
     },
     CommandSpec { name: "forget", args: "WORDS...", summary: "forget the memories that hold all these words" },
+    CommandSpec {
+        name: "build",
+        args: "NAME|FILE|WORDS... [at X Y Z] [facing N|E|S|W]",
+        summary: "build a blueprint by name or file, or one that fits the words (e.g. !build hut at 10 64 -5)",
+    },
 ];
 
 /// A command line that was recognised as meant for the bots, with the bot it names (if any).
@@ -263,6 +273,33 @@ fn parse_command(name: &str, args: Vec<&str>, prefix: &str) -> Result<Command, P
             ["stop"] => Ok(Command::Learn { start: false, iterations: None }),
             _ => Err(usage_error("start or stop")),
         },
+        "build" => {
+            let mut words = args.as_slice();
+            let mut facing = None;
+            if let [rest @ .., key, side] = words
+                && key.eq_ignore_ascii_case("facing")
+            {
+                facing = Some(side.parse::<Facing>().map_err(|e| usage_error(&e))?);
+                words = rest;
+            }
+            let mut at = None;
+            if let [rest @ .., key, x, y, z] = words
+                && key.eq_ignore_ascii_case("at")
+            {
+                let coord = |s: &str| parse_coord(s).ok_or_else(|| usage_error(&format!("{s:?} is not a coordinate")));
+                at = Some(Target { x: coord(x)?, y: coord(y)?, z: coord(z)? });
+                words = rest;
+            }
+            // `at` before a number that is not three coordinates at the end is a slip, not a description.
+            if at.is_none() && words.windows(2).any(|w| w[0].eq_ignore_ascii_case("at") && parse_coord(w[1]).is_some())
+            {
+                return Err(usage_error("at takes three coordinates (X Y Z), after the name and before facing"));
+            }
+            if words.is_empty() {
+                return Err(usage_error("what should I build? (a blueprint's name, a file, or words)"));
+            }
+            Ok(Command::Build { what: words.join(" "), at, facing })
+        }
         "goto" => match args.as_slice() {
             [x, y, z] => {
                 let coord = |s: &str| parse_coord(s).ok_or_else(|| usage_error(&format!("{s:?} is not a coordinate")));
@@ -304,7 +341,7 @@ pub fn help_text(topic: Option<&str>, prefix: &str) -> String {
         None => {
             let names: Vec<String> = COMMANDS.iter().map(|s| format!("{prefix}{}", s.name)).collect();
             format!(
-                "Commands: {}. Say {prefix}help COMMAND for details; put a bot's name first to command only that bot.",
+                "Commands: {}. {prefix}help COMMAND for details; a bot's name first commands only that bot.",
                 names.join(", ")
             )
         }
@@ -375,6 +412,44 @@ mod tests {
         assert_eq!(
             cmd("!run dig 3 dirt"),
             Ok(Command::Run { name: "dig".into(), args: vec!["3".into(), "dirt".into()] })
+        );
+    }
+
+    #[test]
+    fn build_takes_a_name_or_words_then_a_place_and_a_side() {
+        let at = |x, y, z| Some(Target { x: Coord::Absolute(x), y: Coord::Absolute(y), z: Coord::Absolute(z) });
+        assert_eq!(cmd("!build hut"), Ok(Command::Build { what: "hut".into(), at: None, facing: None }));
+        assert_eq!(
+            cmd("!build hut at 10 64 -5 facing w"),
+            Ok(Command::Build { what: "hut".into(), at: at(10, 64, -5), facing: Some(Facing::West) })
+        );
+        assert_eq!(
+            cmd("!build a small cobblestone hut with a door facing North"),
+            Ok(Command::Build {
+                what: "a small cobblestone hut with a door".into(),
+                at: None,
+                facing: Some(Facing::North)
+            })
+        );
+        assert_eq!(
+            cmd("!build tower.nbt at ~2 ~ ~"),
+            Ok(Command::Build {
+                what: "tower.nbt".into(),
+                at: Some(Target { x: Coord::Relative(2), y: Coord::Relative(0), z: Coord::Relative(0) }),
+                facing: None
+            })
+        );
+        assert_eq!(
+            cmd("!build a tower at the lake"),
+            Ok(Command::Build { what: "a tower at the lake".into(), at: None, facing: None })
+        );
+        let usage = |line: &str| cmd(line).unwrap_err().to_string();
+        assert!(usage("!build").contains("what should I build?"));
+        assert!(usage("!build hut at 10 64").contains("three coordinates"), "{}", usage("!build hut at 10 64"));
+        assert!(usage("!build hut facing up").contains("N, E, S or W"));
+        assert!(
+            usage("!build hut at 1 2 x").contains("three coordinates")
+                || usage("!build hut at 1 2 x").contains("not a coordinate")
         );
     }
 

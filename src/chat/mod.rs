@@ -8,6 +8,6 @@ mod command;
 mod owners;
 mod reply;
 
-pub use command::{Command, ParseError, TeamOrder, help_text, parse_line};
+pub use command::{Command, ParseError, Target, TeamOrder, help_text, parse_line};
 pub use owners::Owners;
 pub use reply::{MAX_CHAT_LEN, split_for_chat};

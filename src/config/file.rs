@@ -18,6 +18,7 @@ pub struct FileConfig {
     pub scripts_dir: Option<PathBuf>,
     pub script_time_limit_secs: Option<u64>,
     pub skills_dir: Option<PathBuf>,
+    pub blueprints_dir: Option<PathBuf>,
     pub models_dir: Option<PathBuf>,
     pub llm: Option<FileLlm>,
     pub checkpoint_dir: Option<PathBuf>,

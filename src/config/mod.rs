@@ -96,6 +96,10 @@ pub struct Overrides {
     #[arg(long, env = "WAYFARER_SKILLS", value_name = "DIR")]
     pub skills: Option<PathBuf>,
 
+    /// Folder of blueprints for `!build NAME` (.txt, .nbt, .schem) [default: skills/blueprints]
+    #[arg(long, env = "WAYFARER_BLUEPRINTS", value_name = "DIR")]
+    pub blueprints: Option<PathBuf>,
+
     /// Folder with the embedding model and ONNX Runtime, filled by `make models` [default: ~/.cache/wayfarer/models]
     #[arg(long, env = "WAYFARER_MODELS", value_name = "DIR")]
     pub models: Option<PathBuf>,
@@ -283,6 +287,8 @@ pub struct Config {
     pub script_time_limit: Duration,
     /// The skill library's folder (skills and their search index).
     pub skills_dir: PathBuf,
+    /// Where `!build NAME` finds blueprints.
+    pub blueprints_dir: PathBuf,
     /// Where the embedding model and ONNX Runtime are (`make models` fills it).
     pub models_dir: PathBuf,
     /// The LLM, when one is configured (an endpoint URL or an API key); `!task` and learning need it.
@@ -371,6 +377,8 @@ impl Config {
         let reconnect = file.reconnect.unwrap_or_default().resolve()?;
         let scripts_dir = args.scripts.or(file.scripts_dir).unwrap_or_else(|| PathBuf::from("scripts"));
         let skills_dir = args.skills.or(file.skills_dir).unwrap_or_else(|| PathBuf::from("skills"));
+        let blueprints_dir =
+            args.blueprints.or(file.blueprints_dir).unwrap_or_else(|| PathBuf::from("skills/blueprints"));
         let models_dir = args.models.or(file.models_dir).unwrap_or_else(default_models_dir);
         let checkpoint_dir = args.checkpoint.or(file.checkpoint_dir).unwrap_or_else(default_checkpoint_dir);
         let mut file_llm = file.llm.unwrap_or_default();
@@ -452,6 +460,7 @@ impl Config {
             scripts_dir,
             script_time_limit,
             skills_dir,
+            blueprints_dir,
             models_dir,
             llm,
             checkpoint_dir,
@@ -590,6 +599,7 @@ mod tests {
             ("reply", format!("{:?}", defaults.reply).to_lowercase()),
             ("scripts", defaults.scripts_dir.display().to_string()),
             ("skills", defaults.skills_dir.display().to_string()),
+            ("blueprints", defaults.blueprints_dir.display().to_string()),
             ("llm_model", llm.model.clone()),
         ];
         let command = Run::command();

@@ -5,6 +5,7 @@
 //! script values, or texts that tell the script (and an LLM reading them) what to do next.
 
 pub mod area;
+pub mod build;
 mod chest;
 mod craft;
 mod dig;
@@ -133,6 +134,7 @@ pub async fn perform(bot: &BotHandle, call: Call, time_left: std::time::Duration
         Call::CraftItem { name, count } => craft::craft_item(bot, &name, count).await,
         Call::SmeltItem { item, fuel, count } => smelt::smelt_item(bot, &item, &fuel, count).await,
         Call::PlaceItem { name, pos } => place::place_item(bot, &name, pos).await,
+        Call::BuildStructure { blueprint, pos, facing } => build::structure(bot, &blueprint, pos, &facing).await,
         Call::DigBlock { pos } => dig::dig_block(bot, pos).await,
         Call::StandOn { pos } => stand::stand_on(bot, pos).await,
         Call::BlockAt { pos } => {

@@ -34,7 +34,7 @@ const REPLACEABLE: [BlockKind; 9] = [
 
 /// Whether clicking the block opens it (a crafting table, furnace, chest…) rather than placing against it, as a
 /// player who is not sneaking finds.
-fn opens_on_click(state: BlockState) -> bool {
+pub(super) fn opens_on_click(state: BlockState) -> bool {
     let name = BlockKind::from(state).to_string();
     let name = name.strip_prefix("minecraft:").unwrap_or(&name);
     matches!(
@@ -69,7 +69,7 @@ fn opens_on_click(state: BlockState) -> bool {
 }
 
 /// Whether a placed block may take the place of `state`: air, grass, ferns, water, or snow one layer deep.
-fn replaceable(state: BlockState) -> bool {
+pub(super) fn replaceable(state: BlockState) -> bool {
     let kind = BlockKind::from(state);
     REPLACEABLE.contains(&kind)
         && (kind != BlockKind::Snow || state.property::<Layers>().is_none_or(|l| l == Layers::_1))
@@ -272,7 +272,7 @@ pub fn free_spot(bot: &BotHandle, max_distance: i32) -> Option<BlockPos> {
 
 /// Moves the bot clear of `target` (a block cannot be placed where a player stands, even partly): out of that
 /// block altogether when it stands in it, or back to the middle of its own block when its body reaches into it.
-async fn step_out_of(bot: &BotHandle, target: BlockPos) -> Result<(), String> {
+pub(super) async fn step_out_of(bot: &BotHandle, target: BlockPos) -> Result<(), String> {
     let feet = BlockPos::from(bot.position());
     if feet.x == target.x && feet.z == target.z && (feet.y == target.y || feet.y + 1 == target.y) {
         let away = Vec3::new(target.x as f64 + 2.5, bot.position().y, target.z as f64 + 0.5);

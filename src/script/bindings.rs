@@ -41,6 +41,7 @@ pub const FUNCTIONS: &[&str] = &[
     "craftItem",
     "smeltItem",
     "placeItem",
+    "buildStructure",
     "killMob",
     "exploreUntil",
     "getItemFromChest",
@@ -149,6 +150,12 @@ pub fn register(engine: &mut Engine, host: Arc<dyn Host>, bounds: RunBounds) {
         call(Call::SmeltItem { item: item_name(item)?, fuel: item_name(fuel)?, count: positive(count, "count", 64)? })
     });
     reg!(call, "placeItem", |name: &str, pos: Vec3| call(Call::PlaceItem { name: item_name(name)?, pos }));
+    reg!(call, "buildStructure", |blueprint: &str, pos: Vec3| {
+        call(Call::BuildStructure { blueprint: blueprint.to_owned(), pos, facing: "south".to_owned() })
+    });
+    reg!(call, "buildStructure", |blueprint: &str, pos: Vec3, facing: &str| {
+        call(Call::BuildStructure { blueprint: blueprint.to_owned(), pos, facing: facing.to_owned() })
+    });
     reg!(call, "killMob", |name: &str| {
         call(Call::KillMob { name: mob_name(name)?, timeout: Duration::from_secs(300) })
     });

@@ -61,6 +61,12 @@ pub enum Call {
         name: String,
         pos: Vec3,
     },
+    /// Build a blueprint (by name or file) with its north-west bottom corner at a position (`buildStructure`).
+    BuildStructure {
+        blueprint: String,
+        pos: Vec3,
+        facing: String,
+    },
     /// Dig the block at a position (`digBlock`).
     DigBlock {
         pos: Vec3,

@@ -406,6 +406,11 @@ function breakBlock (p, x, y, z) {
   const block = registry.blocksByStateId[state]
   survival.exhaust(p, EXHAUSTION.mine)
   setBlock(x, y, z, stateOf('air'))
+  // A door is one block in two halves: breaking either breaks both (and drops one door).
+  if (block.name.endsWith('_door')) {
+    const other = y + (Block.fromStateId(state, 0).getProperties().half === 'upper' ? -1 : 1)
+    if (terrain.blockAt(x, other, z).name === block.name) setBlock(x, other, z, stateOf('air'))
+  }
   for (const name of dropsOf(block, p.heldStack())) entities.dropItem({ name, count: 1 }, { x: x + 0.5, y: y + 0.25, z: z + 0.5 })
   if (block.name === 'chest') { for (const s of chestAt(x, y, z)) if (s) entities.dropItem(s, { x: x + 0.5, y: y + 0.25, z: z + 0.5 }); chests.delete(blockKey(x, y, z)) }
   if (block.name === 'furnace') { for (const s of furnaceAt(x, y, z).slots) if (s) entities.dropItem(s, { x: x + 0.5, y: y + 0.25, z: z + 0.5 }); furnaces.delete(blockKey(x, y, z)) }
@@ -452,13 +457,59 @@ function onPlace (p, d) {
   const at = { x: x + fx, y: y + fy, z: z + fz }
   const reject = () => { p.send('block_change', { location: at, type: terrain.stateAt(at.x, at.y, at.z) }); ack() }
   if (!held || !registry.blocksByName[held.name] || !REPLACEABLE.has(terrain.blockAt(at.x, at.y, at.z).name)) return reject()
-  const inside = [...players.values()].some((o) => o.pos.x + 0.3 > at.x && o.pos.x - 0.3 < at.x + 1 && o.pos.z + 0.3 > at.z && o.pos.z - 0.3 < at.z + 1 && o.pos.y + 1.8 > at.y && o.pos.y < at.y + 1)
-  if (inside) return reject()
-  setBlock(at.x, at.y, at.z, stateOf(held.name))
+  const inside = (o, y) => o.pos.x + 0.3 > at.x && o.pos.x - 0.3 < at.x + 1 && o.pos.z + 0.3 > at.z && o.pos.z - 0.3 < at.z + 1 && o.pos.y + 1.8 > y && o.pos.y < y + 1
+  const placed = placedState(held.name, d.direction, d.cursorY, p.yaw)
+  // A door takes the space above too.
+  const tall = placed.name.endsWith('_door')
+  if (tall && !REPLACEABLE.has(terrain.blockAt(at.x, at.y + 1, at.z).name)) return reject()
+  if ([...players.values()].some((o) => inside(o, at.y) || (tall && inside(o, at.y + 1)))) return reject()
+  const changes = [{ ...at, state: stateWith(placed.name, placed.properties) }]
+  if (tall) changes.push({ x: at.x, y: at.y + 1, z: at.z, state: stateWith(placed.name, { ...placed.properties, half: 'upper' }) })
+  setBlocks(changes)
   p.inv[36 + p.held] = held.count > 1 ? { ...held, count: held.count - 1 } : null
   syncInventory(p)
-  emit({ event: 'blockPlaced', name: p.name, ...at, block: held.name })
+  emit({ event: 'blockPlaced', name: p.name, ...at, block: placed.name, properties: placed.properties })
   ack()
+}
+
+const FACE_NAMES = ['down', 'up', 'north', 'south', 'west', 'east']
+const OPPOSITE = { north: 'south', south: 'north', east: 'west', west: 'east', up: 'down', down: 'up' }
+
+/** The side a player looks toward, from their yaw (0 south, 90 west, 180 north, 270 east). */
+function lookingSide (yaw) {
+  return ['south', 'west', 'north', 'east'][((Math.floor(yaw / 90 + 0.5) % 4) + 4) % 4]
+}
+
+/**
+ * The block a held item becomes when placed against face `face` (0 down … 5 east) of a block, clicked at height
+ * `cursorY` within that face, by a player looking along `yaw`, with vanilla's rules: logs lie along the clicked
+ * face's axis; stairs, doors and fence gates face the way the player looks; furnaces, chests and the like face the
+ * player; stairs, slabs and trapdoors take the top half when the underside or the upper half of a side was clicked;
+ * ladders and wall torches hang on the clicked side; signs and banners turn toward the player.
+ */
+function placedState (item, face, cursorY, yaw) {
+  const faceName = FACE_NAMES[face] ?? 'up'
+  const side = face >= 2
+  const looking = lookingSide(yaw)
+  let name = item
+  if (side && ['torch', 'soul_torch', 'redstone_torch'].includes(item)) name = item.replace('torch', 'wall_torch')
+  if (side && /_sign$/.test(item) && !/hanging/.test(item)) name = item.replace(/_sign$/, '_wall_sign')
+  const props = {}
+  const has = (key) => (registry.blocksByName[name]?.states ?? []).some((s) => s.name === key)
+  const upper = face === 0 || (side && cursorY > 0.5)
+  if (has('axis')) props.axis = face < 2 ? 'y' : face < 4 ? 'z' : 'x'
+  if (has('facing')) {
+    if (/_stairs$|_door$|_fence_gate$/.test(name)) props.facing = looking
+    else if (/^ladder$|_wall_torch$|^wall_torch$|_wall_sign$/.test(name)) props.facing = side ? faceName : OPPOSITE[looking]
+    else if (/_trapdoor$/.test(name)) props.facing = side ? faceName : OPPOSITE[looking]
+    else if (registry.blocksByName[name].states.find((s) => s.name === 'facing').values.length === 4) props.facing = OPPOSITE[looking]
+  }
+  if (/_stairs$/.test(name)) props.half = upper ? 'top' : 'bottom'
+  if (/_trapdoor$/.test(name)) props.half = side ? (cursorY > 0.5 ? 'top' : 'bottom') : (face === 0 ? 'top' : 'bottom')
+  if (/_slab$/.test(name)) props.type = upper ? 'top' : 'bottom'
+  if (/_door$/.test(name)) props.half = 'lower'
+  if (has('rotation')) props.rotation = String(((Math.floor((yaw + 180) * 16 / 360 + 0.5) % 16) + 16) % 16)
+  return { name, properties: props }
 }
 
 function openContainer (p, kind, x, y, z) {
@@ -829,6 +880,23 @@ const commands = {
     return count
   },
   getBlock ({ x, y, z }) { return terrain.blockAt(int(x, 'x'), int(y, 'y'), int(z, 'z')).name },
+  /** Every block in a box that is not air, with its properties: `[{x, y, z, name, properties}]`. */
+  getBlocks ({ from, to }) {
+    const [a, b] = [corner(from, 'from'), corner(to, 'to')]
+    const count = (Math.abs(a[0] - b[0]) + 1) * (Math.abs(a[1] - b[1]) + 1) * (Math.abs(a[2] - b[2]) + 1)
+    if (count > 100000) throw new Error(`a box of ${count} blocks is over the limit of 100000`)
+    const found = []
+    for (let x = Math.min(a[0], b[0]); x <= Math.max(a[0], b[0]); x++) {
+      for (let y = Math.min(a[1], b[1]); y <= Math.max(a[1], b[1]); y++) {
+        for (let z = Math.min(a[2], b[2]); z <= Math.max(a[2], b[2]); z++) {
+          const state = terrain.stateAt(x, y, z)
+          const block = Block.fromStateId(state, 0)
+          if (block.name !== 'air' && block.name !== 'cave_air') found.push({ x, y, z, name: block.name, properties: block.getProperties() })
+        }
+      }
+    }
+    return found
+  },
   addPlayer ({ name, x = SPAWN.x, y = SPAWN.y, z = SPAWN.z }) {
     if (!/^\w{1,16}$/.test(name ?? '')) throw new Error('name must be 1 to 16 letters, digits or _')
     if (findPlayer(name)) throw new Error(`${name} is already in the world`)

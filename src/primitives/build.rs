@@ -1,0 +1,523 @@
+//! `buildStructure(blueprint, pos, facing)` and `!build`: a blueprint built block by block, and judged by the world.
+//!
+//! The site is cleared first (only inside the blueprint's footprint: a wrong block there is dug, top down), then
+//! blocks are placed layer by layer, bottom up; within a layer the nearest block that something already holds up
+//! comes next, so every block has a face to be placed against. Doors and fence gates come last, so the builder never
+//! shuts itself in, and it works from outside the footprint wherever it can reach. A block whose placement sets a
+//! state (stairs' and doors' facing, the top or bottom half of slabs and stairs, logs' axis, ladders' and wall
+//! torches' wall) is clicked on the face, at the height and looking the way the game turns into that state.
+//!
+//! The score is MineCollab's: the share of the blueprint's block positions that hold the right block, read from the
+//! world; a second figure counts those whose placed state is right too. Air positions are cleared but not scored.
+
+use std::{
+    collections::{BTreeMap, HashMap},
+    fmt,
+    time::Duration,
+};
+
+use azalea::{
+    BlockPos, Vec3,
+    block::{BlockState, BlockTrait},
+    core::direction::Direction,
+    interact::BlockStatePredictionHandler,
+    protocol::packets::game::{
+        s_interact::InteractionHand,
+        s_use_item_on::{BlockHit, ServerboundUseItemOn},
+    },
+};
+
+use super::{dig, items, observe, place};
+use crate::{
+    blueprint::{Blueprint, Facing, Spec},
+    bot::BotHandle,
+};
+
+/// How often one block is tried before the build goes on without it.
+const TRIES: u32 = 2;
+
+/// How much of a blueprint stands in the world.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Score {
+    /// Block positions in the blueprint (air not counted).
+    pub blocks: u32,
+    /// Positions holding the right block.
+    pub right: u32,
+    /// Positions holding the right block in the right state.
+    pub states: u32,
+}
+
+impl Score {
+    pub fn share(&self) -> f64 {
+        if self.blocks == 0 { 1.0 } else { f64::from(self.right) / f64::from(self.blocks) }
+    }
+
+    pub fn state_share(&self) -> f64 {
+        if self.blocks == 0 { 1.0 } else { f64::from(self.states) / f64::from(self.blocks) }
+    }
+
+    pub fn done(&self) -> bool {
+        self.right == self.blocks
+    }
+}
+
+impl fmt::Display for Score {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "score {:.2} ({} of {} blocks right; {} in the right state)",
+            self.share(),
+            self.right,
+            self.blocks,
+            self.states
+        )
+    }
+}
+
+/// A block's name and properties, as the world holds it.
+pub fn world_block(state: BlockState) -> (String, BTreeMap<String, String>) {
+    let block = Box::<dyn BlockTrait>::from(state);
+    let properties = block.property_map().into_iter().map(|(k, v)| (k.to_owned(), v.to_owned())).collect();
+    (block.id().to_owned(), properties)
+}
+
+/// Whether the world at `pos` holds `spec` as placed (`Some(false)` when it holds the block in another state).
+fn holds(bot: &BotHandle, pos: BlockPos, spec: &Spec) -> Option<bool> {
+    let (name, properties) = world_block(observe::block_state(bot, pos)?);
+    (name == spec.name).then(|| spec.placed_as(&name, &properties))
+}
+
+/// World position of a blueprint part built with its north-west bottom corner at `origin`.
+fn world(origin: BlockPos, at: [i32; 3]) -> BlockPos {
+    BlockPos::new(origin.x + at[0], origin.y + at[1], origin.z + at[2])
+}
+
+/// The score of `blueprint` built at `origin`, as the bot's world shows it now.
+pub fn score(bot: &BotHandle, blueprint: &Blueprint, origin: BlockPos) -> Score {
+    let mut score = Score::default();
+    for part in blueprint.blocks() {
+        score.blocks += 1;
+        match holds(bot, world(origin, part.at), &part.block) {
+            Some(true) => {
+                score.right += 1;
+                score.states += 1;
+            }
+            Some(false) => score.right += 1,
+            None => {}
+        }
+    }
+    score
+}
+
+/// What the blocks not yet standing need that the bot does not carry: `(item, count)`, most first.
+pub fn missing(bot: &BotHandle, blueprint: &Blueprint, origin: BlockPos) -> Vec<(String, u32)> {
+    let mut needed: BTreeMap<String, u32> = BTreeMap::new();
+    for part in blueprint.blocks() {
+        if holds(bot, world(origin, part.at), &part.block).is_some() {
+            continue;
+        }
+        if let Some(item) = part.block.item() {
+            *needed.entry(item).or_default() += part.block.item_count();
+        }
+    }
+    let carried = items::carried(bot);
+    let mut short: Vec<(String, u32)> = needed
+        .into_iter()
+        .filter_map(|(item, n)| {
+            let have = carried.get(&item).copied().unwrap_or(0).max(0) as u32;
+            (n > have).then(|| (item, n - have))
+        })
+        .collect();
+    short.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    short
+}
+
+/// `12 cobblestone and 1 oak_door`
+pub fn list(items: &[(String, u32)]) -> String {
+    let parts: Vec<String> = items.iter().map(|(item, n)| format!("{n} {item}")).collect();
+    match parts.as_slice() {
+        [] => "nothing".to_owned(),
+        [one] => one.clone(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
+/// Clears the bot's build progress when the build ends, however it ends.
+struct Progress<'a>(&'a BotHandle);
+
+impl Drop for Progress<'_> {
+    fn drop(&mut self) {
+        self.0.set_building(None);
+    }
+}
+
+/// What a build did: the score it ended at, and what went wrong on the way.
+#[derive(Clone, Debug, Default)]
+pub struct Report {
+    pub score: Score,
+    pub placed: u32,
+    pub dug: u32,
+    pub problems: Vec<String>,
+}
+
+/// Builds `blueprint` with its north-west bottom corner at `origin`, from what the bot carries; resumes where the
+/// world shows it stopped (blocks already right are left alone). `said` hears progress lines worth telling.
+pub async fn build(bot: &BotHandle, blueprint: &Blueprint, origin: BlockPos, said: &dyn Fn(String)) -> Report {
+    let [w, h, d] = blueprint.size;
+    let least = origin;
+    let most = BlockPos::new(origin.x + w - 1, origin.y + h - 1, origin.z + d - 1);
+    let progress = Progress(bot);
+    let mut report = Report::default();
+    let show = |layer: i32| {
+        let score = score(bot, blueprint, origin);
+        progress.0.set_building(Some(format!(
+            "{}: layer {} of {h}, {:.0}%",
+            blueprint.name,
+            layer + 1,
+            score.share() * 100.0
+        )));
+    };
+    show(0);
+
+    // The site: whatever stands where the blueprint wants something else (or air), top down.
+    let mut clear: Vec<(BlockPos, &Spec)> = blueprint
+        .parts
+        .iter()
+        .map(|p| (world(origin, p.at), &p.block))
+        .filter(|(pos, spec)| {
+            let Some(state) = observe::block_state(bot, *pos) else { return false };
+            !place::replaceable(state) && holds(bot, *pos, spec) != Some(true)
+        })
+        .collect();
+    clear.sort_by_key(|(pos, _)| std::cmp::Reverse(pos.y));
+    for (pos, _) in clear {
+        // A block the dig before took with it (a door's other half) needs no dig.
+        if observe::block_state(bot, pos).is_none_or(place::replaceable) {
+            continue;
+        }
+        match dig::dig_block(bot, crate::script::Vec3::from(pos)).await {
+            Ok(_) => report.dug += 1,
+            Err(e) => report.problems.push(format!("clearing {}: {e}", fmt_pos(pos))),
+        }
+    }
+
+    // The blocks, bottom up; doors and gates last.
+    let mut pending: Vec<(BlockPos, &Spec)> =
+        blueprint.blocks().filter(|p| p.block.item().is_some()).map(|p| (world(origin, p.at), &p.block)).collect();
+    let mut failures: HashMap<BlockPos, u32> = HashMap::new();
+    let mut last_layer = -1;
+    loop {
+        pending
+            .retain(|(pos, spec)| holds(bot, *pos, spec).is_none() && failures.get(pos).copied().unwrap_or(0) < TRIES);
+        let Some(next) = choose(bot, &pending) else { break };
+        let (pos, spec) = pending[next];
+        let layer = pos.y - origin.y;
+        if layer != last_layer {
+            show(layer);
+            last_layer = layer;
+        }
+        match place_spec(bot, spec, pos, least, most).await {
+            Ok(()) => report.placed += 1,
+            Err(e) => {
+                let tries = failures.entry(pos).or_default();
+                *tries += 1;
+                if *tries >= TRIES {
+                    report.problems.push(format!("{} at {}: {e}", spec.name, fmt_pos(pos)));
+                }
+                if items::count(bot, &spec.item().unwrap_or_default()) == 0 {
+                    // Nothing left to place this kind with: the rest of it waits for more.
+                    let item = spec.item();
+                    pending.retain(|(_, s)| s.item() != item);
+                    report.problems.push(format!("I ran out of {}", item.unwrap_or_default()));
+                }
+            }
+        }
+        if report.placed % 8 == 0 && report.placed > 0 {
+            show(layer);
+        }
+    }
+    let unheld: Vec<String> = pending.iter().map(|(pos, spec)| format!("{} at {}", spec.name, fmt_pos(*pos))).collect();
+    if !unheld.is_empty() {
+        report.problems.push(format!("nothing holds up {}", unheld.join(", ")));
+    }
+    report.score = score(bot, blueprint, origin);
+    said(format!("{}: {}", blueprint.name, report.score));
+    report
+}
+
+/// The next block to place, as an index into `pending`: in the lowest layer left (doors and gates after the rest),
+/// the nearest one that something already holds up.
+fn choose(bot: &BotHandle, pending: &[(BlockPos, &Spec)]) -> Option<usize> {
+    let last = |spec: &Spec| spec.name.ends_with("_door") || spec.name.ends_with("_fence_gate");
+    let feet = BlockPos::from(bot.position());
+    let distance = |p: BlockPos| {
+        let (dx, dy, dz) = (p.x - feet.x, p.y - feet.y, p.z - feet.z);
+        dx * dx + dy * dy + dz * dz
+    };
+    let held: Vec<usize> =
+        (0..pending.len()).filter(|&i| !clicks(bot, pending[i].1, pending[i].0).is_empty()).collect();
+    let key = |i: &usize| {
+        let (pos, spec) = pending[*i];
+        (last(spec), pos.y, distance(pos))
+    };
+    held.into_iter().min_by_key(key)
+}
+
+/// One way to click a block into place: the face of `against` that touches the target, where on it (height within
+/// the face), and which way to look when the state depends on it.
+#[derive(Clone, Copy, Debug)]
+struct Click {
+    against: BlockPos,
+    face: Direction,
+    height: f64,
+    yaw: Option<f32>,
+}
+
+/// The yaw of looking toward a side: south 0, west 90, north 180, east -90 (the game's convention).
+fn yaw_toward(side: &str) -> Option<f32> {
+    match side {
+        "south" => Some(0.0),
+        "west" => Some(90.0),
+        "north" => Some(180.0),
+        "east" => Some(-90.0),
+        _ => None,
+    }
+}
+
+fn opposite(side: &str) -> &'static str {
+    match side {
+        "north" => "south",
+        "south" => "north",
+        "east" => "west",
+        "west" => "east",
+        "up" => "down",
+        _ => "up",
+    }
+}
+
+/// The offset toward a side.
+fn step(side: &str) -> (i32, i32, i32) {
+    match side {
+        "north" => (0, 0, -1),
+        "south" => (0, 0, 1),
+        "east" => (1, 0, 0),
+        "west" => (-1, 0, 0),
+        "up" => (0, 1, 0),
+        _ => (0, -1, 0),
+    }
+}
+
+/// The face of `against` that touches `target`.
+fn face_between(target: BlockPos, against: BlockPos) -> Direction {
+    match (target.x - against.x, target.y - against.y, target.z - against.z) {
+        (0, 1, 0) => Direction::Up,
+        (0, -1, 0) => Direction::Down,
+        (1, 0, 0) => Direction::East,
+        (-1, 0, 0) => Direction::West,
+        (0, 0, 1) => Direction::South,
+        _ => Direction::North,
+    }
+}
+
+/// Every way to click `spec` into place at `target` from the blocks around it now, best first; none when nothing
+/// holds it up.
+fn clicks(bot: &BotHandle, spec: &Spec, target: BlockPos) -> Vec<Click> {
+    let solid =
+        |p: BlockPos| observe::block_state(bot, p).is_some_and(|s| !place::replaceable(s) && !place::opens_on_click(s));
+    let name = spec.name.as_str();
+    let prop = |key: &str| spec.properties.get(key).map(String::as_str);
+    let facing = prop("facing");
+    let top = prop("half") == Some("top") || prop("type") == Some("top");
+    let halves = name.ends_with("_stairs") || name.ends_with("_slab") || name.ends_with("_trapdoor");
+    // Which way to look: stairs, doors and gates face the way the player looks; other blocks that face a side
+    // (furnaces, chests) face the player; signs and banners standing turn toward the player.
+    let yaw = match facing {
+        Some(f) if name.ends_with("_stairs") || name.ends_with("_door") || name.ends_with("_fence_gate") => {
+            yaw_toward(f)
+        }
+        Some(f) => yaw_toward(opposite(f)),
+        None => prop("rotation").and_then(|r| r.parse::<f32>().ok()).map(|r| r * 22.5 - 180.0),
+    };
+    let at = |(x, y, z): (i32, i32, i32)| BlockPos::new(target.x + x, target.y + y, target.z + z);
+    let click = |against: BlockPos, height: f64| Click { against, face: face_between(target, against), height, yaw };
+    // Blocks that hang on a wall: only the block behind them will do.
+    let on_wall = name == "ladder" || name.ends_with("wall_torch") || name.ends_with("_wall_sign");
+    if on_wall {
+        let Some(f) = facing else { return Vec::new() };
+        let behind = at(step(opposite(f)));
+        return if solid(behind) { vec![Click { yaw: None, ..click(behind, 0.5) }] } else { Vec::new() };
+    }
+    let below = at((0, -1, 0));
+    let above = at((0, 1, 0));
+    let sides = [(1, 0, 0), (-1, 0, 0), (0, 0, 1), (0, 0, -1)].map(at);
+    let mut options: Vec<Click> = Vec::new();
+    let axis = prop("axis");
+    if halves && top {
+        options.push(click(above, 0.5));
+        options.extend(sides.iter().map(|s| click(*s, 0.75)));
+    } else if halves {
+        options.push(click(below, 0.5));
+        options.extend(sides.iter().map(|s| click(*s, 0.25)));
+    } else {
+        options.push(click(below, 0.5));
+        options.extend(sides.iter().map(|s| click(*s, 0.5)));
+        // Torches, doors and the like stand on the block below; nothing hangs them from above.
+        if !(name == "torch"
+            || name.ends_with("_door")
+            || name.ends_with("_carpet")
+            || name.ends_with("_pressure_plate"))
+        {
+            options.push(click(above, 0.5));
+        }
+    }
+    options.retain(|c| solid(c.against));
+    if name == "torch" || name.ends_with("_door") {
+        options.retain(|c| c.against == below);
+    }
+    // Logs and other pillars lie along the axis of the face clicked: such faces first.
+    if let Some(axis) = axis {
+        let along = |c: &Click| match c.face {
+            Direction::Up | Direction::Down => axis == "y",
+            Direction::East | Direction::West => axis == "x",
+            Direction::North | Direction::South => axis == "z",
+        };
+        options.sort_by_key(|c| !along(c));
+    }
+    options
+}
+
+/// Places `spec` at `target` and checks it stands there (its state is the score's business).
+async fn place_spec(
+    bot: &BotHandle,
+    spec: &Spec,
+    target: BlockPos,
+    least: BlockPos,
+    most: BlockPos,
+) -> Result<(), String> {
+    let item = spec.item().ok_or_else(|| format!("no item places {}", spec.name))?;
+    if items::count(bot, &item) == 0 {
+        return Err(format!("I have no {item} left"));
+    }
+    let options = clicks(bot, spec, target);
+    if options.is_empty() {
+        return Err("nothing holds it up yet".to_owned());
+    }
+    let mut tried = Vec::new();
+    for click in options.into_iter().take(3) {
+        let reached = match bot.goto_click_outside(target, click.against, least, most).await {
+            Ok(()) => Ok(()),
+            // Some blocks can only be reached from inside (a ladder on an inner wall).
+            Err(_) => bot.goto_click(target, click.against).await,
+        };
+        if let Err(e) = reached {
+            tried.push(format!(
+                "I could not get where I can click the {} at {}: {e}",
+                face_name(click.face),
+                fmt_pos(click.against)
+            ));
+            continue;
+        }
+        if let Err(e) = place::step_out_of(bot, target).await {
+            tried.push(e);
+            continue;
+        }
+        items::hold(bot, &item).await?;
+        if click_face(bot, &item, click, spec, target).await {
+            return Ok(());
+        }
+        tried.push(format!(
+            "the server refused a click on the {} of {}",
+            face_name(click.face),
+            fmt_pos(click.against)
+        ));
+    }
+    Err(tried.join("; "))
+}
+
+/// Clicks `click`'s face looking the way it needs; whether the block then stands at `target`.
+async fn click_face(bot: &BotHandle, item: &str, click: Click, spec: &Spec, target: BlockPos) -> bool {
+    let client = bot.client();
+    let carried = items::count(bot, item);
+    let a = click.against;
+    let (nx, ny, nz) = (f64::from(target.x - a.x), f64::from(target.y - a.y), f64::from(target.z - a.z));
+    // The point clicked: on the face, at the wanted height for a side face.
+    let height = if ny == 0.0 { click.height } else { 0.5 + ny * 0.5 };
+    let point = Vec3::new(f64::from(a.x) + 0.5 + nx * 0.5, f64::from(a.y) + height, f64::from(a.z) + 0.5 + nz * 0.5);
+    client.look_at(point);
+    if let Some(yaw) = click.yaw {
+        let pitch = client.direction().x_rot();
+        client.set_direction(yaw, pitch);
+    }
+    client.wait_ticks(2).await;
+    let seq = {
+        let mut ecs = client.ecs.write();
+        let mut entity = ecs.entity_mut(client.entity);
+        entity.get_mut::<BlockStatePredictionHandler>().map_or(0, |mut p| p.start_predicting())
+    };
+    client.write_packet(ServerboundUseItemOn {
+        hand: InteractionHand::MainHand,
+        block_hit: BlockHit {
+            block_pos: a,
+            direction: click.face,
+            location: point,
+            inside: false,
+            world_border: false,
+        },
+        seq,
+    });
+    let stands = || holds(bot, target, spec).is_some();
+    if !items::wait_until(bot, Duration::from_secs(2), stands).await {
+        return false;
+    }
+    items::wait_until(bot, Duration::from_secs(1), || items::count(bot, item) < carried).await;
+    stands()
+}
+
+fn face_name(face: Direction) -> &'static str {
+    match face {
+        Direction::Up => "top",
+        Direction::Down => "bottom",
+        Direction::North => "north side",
+        Direction::South => "south side",
+        Direction::East => "east side",
+        Direction::West => "west side",
+    }
+}
+
+pub fn fmt_pos(p: BlockPos) -> String {
+    format!("{} {} {}", p.x, p.y, p.z)
+}
+
+/// A blueprint by name (in the bot's blueprint folder) or file path, read and turned to face `facing`.
+pub fn blueprint(bot: &BotHandle, name: &str, facing: Facing) -> Result<Blueprint, String> {
+    let folder = bot.blueprints();
+    let path = folder.path_of(name).ok_or_else(|| {
+        let names = folder.names();
+        let known = if names.is_empty() { "none".to_owned() } else { names.join(", ") };
+        format!("There is no blueprint called {name} (blueprints in {}: {known})", folder.dir().display())
+    })?;
+    Blueprint::load(&path).map(|b| b.facing(facing)).map_err(|e| format!("The blueprint {name} cannot be built: {e}"))
+}
+
+/// `buildStructure(blueprint, pos, facing)`: builds it from what the bot carries and answers with the world's score
+/// (`#{score, states, blocks, placed, dug}`), or fails saying what is missing or what went wrong.
+pub async fn structure(bot: &BotHandle, name: &str, pos: crate::script::Vec3, facing: &str) -> crate::script::Answer {
+    let facing: Facing = facing.parse()?;
+    let blueprint = blueprint(bot, name, facing)?;
+    let origin = BlockPos::from(pos);
+    let short = missing(bot, &blueprint, origin);
+    if !short.is_empty() {
+        return Err(format!("To build {} I need {} more", blueprint.name, list(&short)));
+    }
+    let report = build(bot, &blueprint, origin, &|_| {}).await;
+    if !report.score.done() {
+        return Err(format!("{} stands at {}: {}", blueprint.name, report.score, report.problems.join("; ")));
+    }
+    let mut map = rhai::Map::new();
+    map.insert("score".into(), rhai::Dynamic::from_float(report.score.share()));
+    map.insert("states".into(), rhai::Dynamic::from_float(report.score.state_share()));
+    map.insert("blocks".into(), rhai::Dynamic::from_int(i64::from(report.score.blocks)));
+    map.insert("placed".into(), rhai::Dynamic::from_int(i64::from(report.placed)));
+    map.insert("dug".into(), rhai::Dynamic::from_int(i64::from(report.dug)));
+    Ok(rhai::Dynamic::from_map(map))
+}
