@@ -504,8 +504,10 @@ impl BotHandle {
         self.walk(goal.clone(), goal.face, CLICK_REACH + 1.0).await
     }
 
-    /// Like [`BotHandle::goto_click`], from somewhere outside the box from `least` to `most` (a build's footprint,
-    /// so the builder does not wall itself in); standing on top of it counts as outside.
+    /// Walks to where the face of `against` that touches `target` is within reach, from somewhere outside the box
+    /// from `least` to `most` (a build's footprint, so the builder does not wall itself in; standing on top of it
+    /// counts as outside). Unlike [`BotHandle::goto_click`], the eyes need not be on the face's open side: a builder
+    /// that names the face in its click (as the game allows) reaches the top of a block above its eyes.
     pub async fn goto_click_outside(
         &self,
         target: BlockPos,
@@ -517,7 +519,7 @@ impl BotHandle {
         if goal.success(BlockPos::from(self.position())) {
             return Ok(());
         }
-        self.walk(goal.clone(), goal.click.face, CLICK_REACH + 1.0).await
+        self.walk(goal.clone(), goal.click.face, CLICK_REACH + 2.0).await
     }
 
     /// Walks until within `radius` blocks of `position`.
@@ -658,7 +660,9 @@ impl Goal for OutsideGoal {
         let inside = (self.least.x..=self.most.x).contains(&n.x)
             && (self.least.y..=self.most.y).contains(&n.y)
             && (self.least.z..=self.most.z).contains(&n.z);
-        !inside && self.click.success(n)
+        let eyes = Vec3::new(n.x as f64 + 0.5, n.y as f64 + 1.62, n.z as f64 + 0.5);
+        let target = self.click.target;
+        !inside && n != target && n.up(1) != target && eyes.distance_to(self.click.face) <= CLICK_REACH
     }
 }
 

@@ -205,6 +205,7 @@ pub async fn build(bot: &BotHandle, blueprint: &Blueprint, origin: BlockPos, sai
     let mut pending: Vec<(BlockPos, &Spec)> =
         blueprint.blocks().filter(|p| p.block.item().is_some()).map(|p| (world(origin, p.at), &p.block)).collect();
     let mut failures: HashMap<BlockPos, u32> = HashMap::new();
+    let wanted: HashMap<BlockPos, &Spec> = blueprint.parts.iter().map(|p| (world(origin, p.at), &p.block)).collect();
     let mut last_layer = -1;
     loop {
         pending
@@ -216,7 +217,7 @@ pub async fn build(bot: &BotHandle, blueprint: &Blueprint, origin: BlockPos, sai
             show(layer);
             last_layer = layer;
         }
-        match place_spec(bot, spec, pos, least, most).await {
+        match place_spec(bot, spec, pos, (least, most), &wanted).await {
             Ok(()) => report.placed += 1,
             Err(e) => {
                 let tries = failures.entry(pos).or_default();
@@ -386,22 +387,100 @@ fn clicks(bot: &BotHandle, spec: &Spec, target: BlockPos) -> Vec<Click> {
     options
 }
 
-/// Places `spec` at `target` and checks it stands there (its state is the score's business).
+/// Whether clicking `face` lays a block along `axis`.
+fn along(face: Direction, axis: &str) -> bool {
+    match face {
+        Direction::Up | Direction::Down => axis == "y",
+        Direction::East | Direction::West => axis == "x",
+        Direction::North | Direction::South => axis == "z",
+    }
+}
+
+/// Where scaffold blocks would give `target` a face along `axis` to be clicked, bottom one first, and the item to
+/// use: a neighbour on that axis that is empty and held up by something (or by one more scaffold block under it),
+/// and a cheap block the bot carries enough of and can dig back by hand or with its tools.
+fn scaffold_spots(bot: &BotHandle, target: BlockPos, axis: &str) -> Option<(Vec<BlockPos>, String)> {
+    let carried = items::carried(bot);
+    let ends = match axis {
+        "x" => [target.east(1), target.west(1)],
+        "z" => [target.north(1), target.south(1)],
+        _ => [target.down(1), target.up(1)],
+    };
+    let solid =
+        |p: BlockPos| observe::block_state(bot, p).is_some_and(|s| !place::replaceable(s) && !place::opens_on_click(s));
+    let open = |p: BlockPos| observe::block_state(bot, p).is_some_and(place::replaceable);
+    let held = |p: BlockPos| {
+        [p.down(1), p.up(1), p.east(1), p.west(1), p.north(1), p.south(1)].into_iter().any(|n| n != target && solid(n))
+    };
+    let spots = ends.into_iter().filter(|p| open(*p)).find_map(|p| {
+        if held(p) { Some(vec![p]) } else { (open(p.down(1)) && held(p.down(1))).then(|| vec![p.down(1), p]) }
+    })?;
+    let item = crate::bot::moves::SCAFFOLD
+        .iter()
+        .map(|k| k.to_string().trim_start_matches("minecraft:").to_owned())
+        .find(|name| {
+            carried.get(name).is_some_and(|n| *n >= spots.len() as i32)
+                && super::facts::check_harvest(name, &carried).is_ok()
+        })?;
+    Some((spots, item))
+}
+
+/// Places `spec` at `target` and checks it stands there (its state is the score's business). A block that lies along
+/// an axis with nothing on that axis to click gets a scaffold block there first, dug again afterwards (unless the
+/// blueprint wants that block there).
 async fn place_spec(
     bot: &BotHandle,
     spec: &Spec,
     target: BlockPos,
-    least: BlockPos,
-    most: BlockPos,
+    footprint: (BlockPos, BlockPos),
+    wanted: &HashMap<BlockPos, &Spec>,
 ) -> Result<(), String> {
     let item = spec.item().ok_or_else(|| format!("no item places {}", spec.name))?;
     if items::count(bot, &item) == 0 {
         return Err(format!("I have no {item} left"));
     }
-    let options = clicks(bot, spec, target);
+    let mut options = clicks(bot, spec, target);
     if options.is_empty() {
         return Err("nothing holds it up yet".to_owned());
     }
+    let mut scaffold: Vec<BlockPos> = Vec::new();
+    let mut block = String::new();
+    if let Some(axis) = spec.properties.get("axis")
+        && !options.iter().any(|c| along(c.face, axis))
+        && let Some((spots, item)) = scaffold_spots(bot, target, axis)
+    {
+        let support = Spec::new(&item, Default::default())?;
+        for spot in spots {
+            let ways = clicks(bot, &support, spot);
+            if place_with(bot, &support, &item, spot, footprint, ways).await.is_err() {
+                break;
+            }
+            scaffold.push(spot);
+        }
+        block = item;
+        options = clicks(bot, spec, target);
+    }
+    let placed = place_with(bot, spec, &item, target, footprint, options).await;
+    for spot in scaffold.into_iter().rev() {
+        if wanted.get(&spot).is_some_and(|w| w.name == block) {
+            continue;
+        }
+        if let Err(e) = dig::dig_block(bot, crate::script::Vec3::from(spot)).await {
+            tracing::warn!("{}: the scaffold at {} stays: {e}", bot.name(), fmt_pos(spot));
+        }
+    }
+    placed
+}
+
+/// Tries the first few of `options` in turn until `spec` stands at `target`.
+async fn place_with(
+    bot: &BotHandle,
+    spec: &Spec,
+    item: &str,
+    target: BlockPos,
+    (least, most): (BlockPos, BlockPos),
+    options: Vec<Click>,
+) -> Result<(), String> {
     let mut tried = Vec::new();
     for click in options.into_iter().take(3) {
         let reached = match bot.goto_click_outside(target, click.against, least, most).await {
@@ -421,8 +500,8 @@ async fn place_spec(
             tried.push(e);
             continue;
         }
-        items::hold(bot, &item).await?;
-        if click_face(bot, &item, click, spec, target).await {
+        items::hold(bot, item).await?;
+        if click_face(bot, item, click, spec, target).await {
             return Ok(());
         }
         tried.push(format!(
@@ -443,11 +522,12 @@ async fn click_face(bot: &BotHandle, item: &str, click: Click, spec: &Spec, targ
     // The point clicked: on the face, at the wanted height for a side face.
     let height = if ny == 0.0 { click.height } else { 0.5 + ny * 0.5 };
     let point = Vec3::new(f64::from(a.x) + 0.5 + nx * 0.5, f64::from(a.y) + height, f64::from(a.z) + 0.5 + nz * 0.5);
-    client.look_at(point);
-    if let Some(yaw) = click.yaw {
-        let pitch = client.direction().x_rot();
-        client.set_direction(yaw, pitch);
-    }
+    // Look at the point, or the way the state needs (`look_at` would apply a tick later, over a direction set now).
+    let eyes = client.eye_position();
+    let (dx, dy, dz) = (point.x - eyes.x, point.y - eyes.y, point.z - eyes.z);
+    let toward = (-dx.atan2(dz).to_degrees()) as f32;
+    let pitch = (-dy.atan2(dx.hypot(dz)).to_degrees()) as f32;
+    client.set_direction(click.yaw.unwrap_or(toward), pitch);
     client.wait_ticks(2).await;
     let seq = {
         let mut ecs = client.ecs.write();

@@ -7,6 +7,7 @@ mod support;
 
 mod bot_spawns;
 mod bridge_water_gap;
+mod build_blueprint;
 mod chat_status_reply;
 mod come_to_speaker;
 mod craft_item;

@@ -341,7 +341,9 @@ function stateWith (name, properties) {
   const state = stateOf(name)
   if (properties == null) return state
   if (typeof properties !== 'object') throw new Error('properties must be an object')
-  const block = Block.fromProperties(name, properties, 0)
+  // Properties left out keep the block's default (prismarine would take each one's first value: an open door).
+  const defaults = Block.fromStateId(registry.blocksByName[name].defaultState, 0).getProperties()
+  const block = Block.fromProperties(name, { ...defaults, ...properties }, 0)
   const actual = block.getProperties()
   for (const [key, value] of Object.entries(properties)) {
     if (!(key in actual) || String(actual[key]) !== String(value)) {

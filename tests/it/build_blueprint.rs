@@ -1,0 +1,188 @@
+//! `!build` builds blueprints, judged block by block by the test world: the hut from the starter folder with its
+//! materials given (score 1.0, its door facing the way the blueprint says); a structure-block `.nbt` and a Sponge
+//! `.schem` written by another NBT writer, turned to face east; `!status` shows the layer and share while it builds;
+//! malformed blueprints and missing materials get a clear answer and nothing is placed.
+
+use crate::support;
+
+use std::{collections::BTreeMap, path::Path, time::Duration};
+
+use serde_json::{Value, json};
+use support::*;
+use wayfarer::blueprint::{Blueprint, Facing, PLACED_PROPERTIES};
+
+/// The world's blocks in the box from `least` to `most`: position → (name, properties).
+fn blocks(world: &World, least: [i64; 3], most: [i64; 3]) -> BTreeMap<[i64; 3], (String, BTreeMap<String, String>)> {
+    let found = world.cmd(json!({"cmd": "getBlocks", "from": least, "to": most}));
+    found
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| {
+            let at = [b["x"].as_i64().unwrap(), b["y"].as_i64().unwrap(), b["z"].as_i64().unwrap()];
+            let props = b["properties"]
+                .as_object()
+                .unwrap()
+                .iter()
+                .map(|(k, v)| (k.clone(), v.as_str().map_or_else(|| v.to_string(), str::to_owned)))
+                .collect();
+            (at, (b["name"].as_str().unwrap().to_owned(), props))
+        })
+        .collect()
+}
+
+/// Checks every position of `blueprint` built at `origin` in the world: the right block in the right state where it
+/// sets one, nothing where it says air. Returns the number of blocks checked.
+fn assert_built(world: &World, blueprint: &Blueprint, origin: [i64; 3]) -> usize {
+    let [w, h, d] = blueprint.size.map(i64::from);
+    let most = [origin[0] + w - 1, origin[1] + h - 1, origin[2] + d - 1];
+    let world_blocks = blocks(world, origin, most);
+    let mut checked = 0;
+    for part in &blueprint.parts {
+        let at =
+            [origin[0] + i64::from(part.at[0]), origin[1] + i64::from(part.at[1]), origin[2] + i64::from(part.at[2])];
+        let there = world_blocks.get(&at);
+        if part.block.is_air() {
+            assert!(there.is_none(), "{at:?} should be clear, holds {there:?}");
+            continue;
+        }
+        let (name, props) = there.unwrap_or_else(|| panic!("{at:?} should hold {}, holds air", part.block));
+        assert_eq!(name, &part.block.name, "the block at {at:?}");
+        for (key, value) in &part.block.properties {
+            if PLACED_PROPERTIES.contains(&key.as_str()) {
+                assert_eq!(props.get(key), Some(value), "{key} of the {name} at {at:?} ({props:?})");
+            }
+        }
+        checked += 1;
+    }
+    checked
+}
+
+fn blueprint_file(name: &str) -> std::path::PathBuf {
+    repo_root().join("skills/blueprints").join(name)
+}
+
+fn placed_since(world: &World, from: usize) -> Vec<Value> {
+    world.events_since(from).into_iter().filter(|e| e["event"] == "blockPlaced" && e["name"] == "Wayfarer").collect()
+}
+
+#[test]
+fn a_hut_is_built_from_its_blueprint_block_by_block() {
+    let folder = blueprint_file("");
+    let (world, _bot) = world_with_bot_args(&["--blueprints", folder.to_str().unwrap()]);
+    let hut = Blueprint::load(&blueprint_file("hut.txt")).unwrap();
+    for (item, count) in hut.materials() {
+        give(&world, "Wayfarer", &item, count);
+    }
+    // Grass where the hut goes is cleared; a stone block in its middle too.
+    world.cmd(json!({"cmd": "setBlock", "x": 6, "y": 64, "z": -3, "block": "stone"}));
+    give(&world, "Wayfarer", "wooden_pickaxe", 1);
+    bot_sees(&world, "Wayfarer", "oak_door", 1);
+
+    let from = world.say("Alice", "!build hut at 4 64 -5");
+    let started = world.expect_chat(from, "Wayfarer", "Building hut", Duration::from_secs(10));
+    assert!(started.contains("at 4 64 -5 facing south"), "{started}");
+    // While it builds, !status says how far it got.
+    let progress = world.wait_event(from, Duration::from_secs(60), |e| {
+        e["event"] == "blockPlaced" && e["name"] == "Wayfarer" && e["y"].as_i64() == Some(65)
+    });
+    assert!(progress.is_some(), "the second layer began");
+    let asked = world.say("Alice", "!status");
+    let status = world.expect_chat(asked, "Wayfarer", "At ", Duration::from_secs(10));
+    assert!(
+        status.contains("(building hut: layer 2 of 4,") || status.contains("(building hut: layer 3 of 4,"),
+        "{status}"
+    );
+
+    let done = world.expect_chat(from, "Wayfarer", "Built hut", Duration::from_secs(420));
+    let blocks = hut.blocks().count();
+    assert_eq!(assert_built(&world, &hut, [4, 64, -5]), blocks);
+    assert!(
+        done.contains(&format!("score 1.00 ({blocks} of {blocks} blocks right; {blocks} in the right state)")),
+        "{done}"
+    );
+    assert_eq!(world.cmd(json!({"cmd": "getBlock", "x": 6, "y": 64, "z": -3})), "air", "the stone inside was dug");
+    // Nothing outside the footprint was built on, and the door is whole.
+    let outside: Vec<Value> = placed_since(&world, from)
+        .into_iter()
+        .filter(|e| {
+            let (x, y, z) = (e["x"].as_i64().unwrap(), e["y"].as_i64().unwrap(), e["z"].as_i64().unwrap());
+            !((4..=8).contains(&x) && (64..=67).contains(&y) && (-5..=-1).contains(&z))
+        })
+        .collect();
+    assert!(outside.is_empty(), "placed outside the hut: {outside:?}");
+}
+
+#[test]
+fn structure_and_sponge_files_are_built_turned() {
+    let fixtures = repo_root().join("tests/data/blueprints");
+    let (world, _bot) = world_with_bot_args(&["--blueprints", fixtures.to_str().unwrap()]);
+    let gate = Blueprint::load(&fixtures.join("gate.nbt")).unwrap();
+    let post = Blueprint::load(&fixtures.join("post.schem")).unwrap().facing(Facing::East);
+    for (item, count) in gate.materials().into_iter().chain(post.materials()) {
+        give(&world, "Wayfarer", &item, count);
+    }
+    // Dirt to scaffold with: a log lying east-west on a post needs a face on that axis to be clicked.
+    give(&world, "Wayfarer", "dirt", 4);
+    bot_sees(&world, "Wayfarer", "spruce_stairs", 1);
+
+    // The structure file by its name in the folder.
+    let from = world.say("Alice", "!build gate at 6 64 2");
+    let done = world.expect_chat(from, "Wayfarer", "Built gate", Duration::from_secs(240));
+    assert_eq!(assert_built(&world, &gate, [6, 64, 2]), 10);
+    assert!(done.contains("score 1.00 (10 of 10 blocks right; 10 in the right state)"), "{done}");
+    // The scaffold was taken down again.
+    let around = blocks(&world, [3, 64, -1], [11, 70, 5]);
+    assert!(around.values().all(|(name, _)| name != "dirt"), "scaffold left: {around:?}");
+    assert_eq!(inventory_count(&world, "Wayfarer", "dirt"), 4);
+
+    // The schematic by its path, turned to face east.
+    let path = fixtures.join("post.schem");
+    let from = world.say("Alice", &format!("!build {} at -6 64 2 facing E", path.display()));
+    let started = world.expect_chat(from, "Wayfarer", "Building post", Duration::from_secs(10));
+    assert!(started.contains("facing east"), "{started}");
+    let done = world.expect_chat(from, "Wayfarer", "Built post", Duration::from_secs(240));
+    assert!(done.contains("score 1.00"), "{done}");
+    assert_eq!(assert_built(&world, &post, [-6, 64, 2]), 6);
+    // Turned so its front (south as drawn) faces east, the stair that faced the back (north) faces west.
+    let stairs = blocks(&world, [-6, 64, 2], [-5, 66, 3]).into_values().find(|(n, _)| n == "spruce_stairs").unwrap();
+    assert_eq!(stairs.1["facing"], "west");
+}
+
+#[test]
+fn malformed_blueprints_and_missing_materials_place_nothing() {
+    let dir = ScriptDir::new(
+        "blueprints",
+        &[
+            ("unknown.txt", "palette:\n  c = cobblestone\n  x = castle_block\nlayer\n  cxc\n"),
+            ("huge.txt", &format!("palette:\n  c = cobblestone\nlayer\n  {}\n", "c".repeat(60))),
+            ("hut.txt", &std::fs::read_to_string(blueprint_file("hut.txt")).unwrap()),
+        ],
+    );
+    std::fs::copy(repo_root().join("tests/data/blueprints/cut_off.nbt"), Path::new(dir.path()).join("cut_off.nbt"))
+        .unwrap();
+    let (world, _bot) = world_with_bot_args(&["--blueprints", dir.path()]);
+    give(&world, "Wayfarer", "cobblestone", 20);
+    bot_sees(&world, "Wayfarer", "cobblestone", 20);
+    let from = world.cursor();
+    let answer = |line: &str, needle: &str| {
+        let asked = world.say("Alice", line);
+        world.expect_chat(asked, "Wayfarer", needle, Duration::from_secs(15))
+    };
+    let unknown = answer("!build unknown", "I cannot build unknown");
+    assert!(unknown.contains("line 3: there is no block called castle_block. Nothing was placed."), "{unknown}");
+    let huge = answer("!build huge", "I cannot build huge");
+    assert!(huge.contains("longer than 48 blocks"), "{huge}");
+    let cut = answer("!build cut_off", "I cannot build cut_off");
+    assert!(cut.contains("cut off"), "{cut}");
+    let none = answer("!build castle", "There is no blueprint called castle");
+    assert!(none.contains("hut") && none.contains("unknown"), "{none}");
+    let short = answer("!build hut at 4 64 -5", "To build hut");
+    assert!(short.contains("I need 25 oak_planks, 23 cobblestone, 3 glass_pane and 1 oak_door more"), "{short}");
+    let usage = answer("!build hut at 4 64", "Usage: !build");
+    assert!(usage.contains("three coordinates"), "{usage}");
+    // Still answering, and nothing was placed by any of it.
+    answer("!status", "At ");
+    assert_eq!(placed_since(&world, from), Vec::<Value>::new());
+    assert_eq!(inventory_count(&world, "Wayfarer", "cobblestone"), 20);
+}
