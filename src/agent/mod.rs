@@ -4,6 +4,7 @@
 //! owner's goal; a team leader plans a shared goal in stages and judges its members' reports (`team`).
 
 pub mod act;
+pub mod building;
 pub mod checkpoint;
 pub mod curriculum;
 pub mod deeds;

@@ -145,6 +145,11 @@ fn goal_unshown(agent: &Agent, goal: &str, mark: (u64, azalea::Vec3)) -> Option<
 /// what was wrong with it.
 async fn plan(agent: &Agent, goal: &str, failures: &[String]) -> Result<Vec<TaskSpec>, String> {
     let setting = setting(agent).await;
+    if let Some(build) = super::building::BuildGoal::parse(goal) {
+        let steps = super::building::plan(&agent.bot, &build, &setting)?;
+        tracing::info!("planned {goal:?} from its blueprint and the game's facts: {} step(s)", steps.len());
+        return Ok(steps);
+    }
     if let Some(want) = recipes::parse_goal(goal, &setting.wood) {
         match recipes::plan(&want, &setting) {
             Ok(steps) => {

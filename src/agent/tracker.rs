@@ -205,7 +205,7 @@ impl Tracker {
         Ok(tracker)
     }
 
-    fn validate(&self, depth: usize) -> Result<(), String> {
+    pub(super) fn validate(&self, depth: usize) -> Result<(), String> {
         let name = |kind: &str, name: &str| {
             let ok = !name.is_empty() && name.chars().all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '_');
             if ok {

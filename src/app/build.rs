@@ -1,12 +1,11 @@
 //! `!build NAME|FILE|WORDS... [at X Y Z] [facing N|E|S|W]`: finds the blueprint, says what it takes, builds it as
 //! the bot's activity and answers with the score the world shows.
 
-use std::time::Instant;
-
 use azalea::BlockPos;
 
-use super::{reply::Replier, state::BotState, work::begin};
+use super::{reply::Replier, state::BotState, work::start_task};
 use crate::{
+    agent::building::BuildGoal,
     blueprint::{Blueprint, Facing, Folder},
     bot::BotHandle,
     chat::Target,
@@ -16,7 +15,8 @@ use crate::{
 /// How far from the bot a blueprint built without `at` begins (east of it).
 const BESIDE: i32 = 2;
 
-/// Starts building what `what` names or describes.
+/// Starts building what `what` names or describes, as a goal in the bot's goal book: materials it lacks are got
+/// first, and a restart goes on with it.
 pub fn start(
     bot: BotHandle,
     state: &BotState,
@@ -27,9 +27,9 @@ pub fn start(
 ) {
     let folder = bot.blueprints();
     let facing = facing.unwrap_or_default();
-    let blueprint = match find(&folder, &what) {
+    let (name, blueprint) = match find(&folder, &what) {
         Ok(path) => match Blueprint::load(&path) {
-            Ok(blueprint) => blueprint.facing(facing),
+            Ok(blueprint) => (goal_name(&folder, &path), blueprint.facing(facing)),
             Err(e) => {
                 reply.say(&format!("I cannot build {what}: {e}. Nothing was placed."));
                 return;
@@ -40,39 +40,26 @@ pub fn start(
             return;
         }
     };
+    if name.contains(char::is_whitespace) {
+        reply.say(&format!("I cannot build from {name}: move it to a path without spaces. Nothing was placed."));
+        return;
+    }
     let feet = BlockPos::from(bot.position());
     let origin = match at {
         Some(t) => BlockPos::new(t.x.resolve(feet.x), t.y.resolve(feet.y), t.z.resolve(feet.z)),
         None => BlockPos::new(feet.x + BESIDE, feet.y, feet.z - blueprint.size[2] / 2),
     };
     let short = build::missing(&bot, &blueprint, origin);
-    if !short.is_empty() {
-        reply.say(&format!(
-            "To build {} at {} I need {} more. Nothing was placed.",
-            blueprint.summary(),
-            build::fmt_pos(origin),
-            build::list(&short)
-        ));
-        return;
-    }
-    reply.say(&format!("Building {} at {} facing {facing}.", blueprint.summary(), build::fmt_pos(origin)));
-    let label = format!("building {}", blueprint.name);
-    let answer = reply.clone();
-    let what = format!("build {}", blueprint.name);
-    let name = blueprint.name.clone();
-    begin(state, &reply, label.clone(), what, async move {
-        let started = Instant::now();
-        let said = |line: String| tracing::info!("{}: {line}", bot.name());
-        // A reflex (eating, a monster) interrupts the build, which carries on from what stands afterwards.
-        let report = bot.between_reflexes(&label, || build::build(&bot, &blueprint, origin, &said)).await;
-        let secs = started.elapsed().as_secs_f64();
-        if report.score.done() {
-            answer.say(&format!("Built {name} at {} in {secs:.0} s: {}.", build::fmt_pos(origin), report.score));
-        } else {
-            let problems = report.problems.iter().take(3).cloned().collect::<Vec<_>>().join("; ");
-            answer.say(&format!("{name} stands at {} after {secs:.0} s: {problems}.", report.score));
-        }
-    });
+    let first = if short.is_empty() { String::new() } else { format!("; first I get {}", build::list(&short)) };
+    reply.say(&format!("Building {} at {} facing {facing}{first}.", blueprint.summary(), build::fmt_pos(origin)));
+    let goal = BuildGoal { blueprint: name, origin: [origin.x, origin.y, origin.z], facing };
+    start_task(bot, state, reply, goal.text(), false);
+}
+
+/// How a build goal names its blueprint: by name when it is in the folder, else by its file.
+fn goal_name(folder: &Folder, path: &std::path::Path) -> String {
+    let stem = path.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+    if folder.path_of(&stem).as_deref() == Some(path) { stem } else { path.display().to_string() }
 }
 
 /// The file `what` names (a blueprint in the folder, or a path), or the blueprint whose name and description share

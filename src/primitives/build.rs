@@ -161,8 +161,8 @@ pub struct Report {
 }
 
 /// Builds `blueprint` with its north-west bottom corner at `origin`, from what the bot carries; resumes where the
-/// world shows it stopped (blocks already right are left alone). `said` hears progress lines worth telling.
-pub async fn build(bot: &BotHandle, blueprint: &Blueprint, origin: BlockPos, said: &dyn Fn(String)) -> Report {
+/// world shows it stopped (blocks already right are left alone).
+pub async fn build(bot: &BotHandle, blueprint: &Blueprint, origin: BlockPos) -> Report {
     let [w, h, d] = blueprint.size;
     let least = origin;
     let most = BlockPos::new(origin.x + w - 1, origin.y + h - 1, origin.z + d - 1);
@@ -242,7 +242,7 @@ pub async fn build(bot: &BotHandle, blueprint: &Blueprint, origin: BlockPos, sai
         report.problems.push(format!("nothing holds up {}", unheld.join(", ")));
     }
     report.score = score(bot, blueprint, origin);
-    said(format!("{}: {}", blueprint.name, report.score));
+    tracing::info!("{}: {} at {}: {}", bot.name(), blueprint.name, fmt_pos(origin), report.score);
     report
 }
 
@@ -589,10 +589,18 @@ pub async fn structure(bot: &BotHandle, name: &str, pos: crate::script::Vec3, fa
     if !short.is_empty() {
         return Err(format!("To build {} I need {} more", blueprint.name, list(&short)));
     }
-    let report = build(bot, &blueprint, origin, &|_| {}).await;
+    let started = std::time::Instant::now();
+    let report = build(bot, &blueprint, origin).await;
     if !report.score.done() {
         return Err(format!("{} stands at {}: {}", blueprint.name, report.score, report.problems.join("; ")));
     }
+    bot.chat(&format!(
+        "Built {} at {} in {:.0} s: {}.",
+        blueprint.name,
+        fmt_pos(origin),
+        started.elapsed().as_secs_f64(),
+        report.score
+    ));
     let mut map = rhai::Map::new();
     map.insert("score".into(), rhai::Dynamic::from_float(report.score.share()));
     map.insert("states".into(), rhai::Dynamic::from_float(report.score.state_share()));

@@ -1,7 +1,8 @@
 //! `!build` builds blueprints, judged block by block by the test world: the hut from the starter folder with its
 //! materials given (score 1.0, its door facing the way the blueprint says); a structure-block `.nbt` and a Sponge
 //! `.schem` written by another NBT writer, turned to face east; `!status` shows the layer and share while it builds;
-//! malformed blueprints and missing materials get a clear answer and nothing is placed.
+//! a build cut off by a restart goes on and finishes; materials it lacks are mined and crafted first; malformed
+//! blueprints get a clear answer and nothing is placed.
 
 use crate::support;
 
@@ -177,12 +178,69 @@ fn malformed_blueprints_and_missing_materials_place_nothing() {
     assert!(cut.contains("cut off"), "{cut}");
     let none = answer("!build castle", "There is no blueprint called castle");
     assert!(none.contains("hut") && none.contains("unknown"), "{none}");
-    let short = answer("!build hut at 4 64 -5", "To build hut");
-    assert!(short.contains("I need 25 oak_planks, 23 cobblestone, 3 glass_pane and 1 oak_door more"), "{short}");
     let usage = answer("!build hut at 4 64", "Usage: !build");
     assert!(usage.contains("three coordinates"), "{usage}");
     // Still answering, and nothing was placed by any of it.
     answer("!status", "At ");
     assert_eq!(placed_since(&world, from), Vec::<Value>::new());
     assert_eq!(inventory_count(&world, "Wayfarer", "cobblestone"), 20);
+}
+
+#[test]
+fn a_build_cut_off_by_a_restart_goes_on_and_finishes() {
+    let checkpoint = ScriptDir::new("build-resume", &[]);
+    let folder = blueprint_file("");
+    let args = ["--blueprints", folder.to_str().unwrap(), "--checkpoint", checkpoint.path()];
+    let (world, bot) = world_with_bot_args(&args);
+    let hut = Blueprint::load(&blueprint_file("hut.txt")).unwrap();
+    for (item, count) in hut.materials() {
+        give(&world, "Wayfarer", &item, count);
+    }
+    bot_sees(&world, "Wayfarer", "oak_door", 1);
+    let from = world.say("Alice", "!build hut at -8 64 2");
+    world
+        .wait_event(from, Duration::from_secs(60), |e| {
+            e["event"] == "blockPlaced" && e["name"] == "Wayfarer" && e["y"].as_i64() == Some(65)
+        })
+        .expect("the second layer began");
+    drop(bot);
+    let placed_before = placed_since(&world, from).len();
+    assert!(placed_before < hut.blocks().count(), "cut off part way");
+
+    let back = world.cursor();
+    let mut bot_args = vec!["--username", "Wayfarer", "--owner", "Alice"];
+    bot_args.extend_from_slice(&args);
+    let _bot = Bot::start(&world.address(), &bot_args);
+    world.expect_chat(back, "Wayfarer", "Going on with build hut at -8 64 2 facing south", Duration::from_secs(60));
+    world.expect_chat(back, "Wayfarer", "Built hut", Duration::from_secs(300));
+    assert_eq!(assert_built(&world, &hut, [-8, 64, 2]), hut.blocks().count());
+    // Only what was missing was placed after the restart.
+    assert_eq!(
+        placed_since(&world, back).len() + placed_before,
+        hut.blocks().count() - 1,
+        "the door's upper half comes with it"
+    );
+}
+
+#[test]
+fn materials_the_bot_lacks_are_got_first() {
+    let dir = ScriptDir::new(
+        "blueprints-gather",
+        &[(
+            "bench.txt",
+            "description: a plank bench on two log legs\npalette:\n  l = oak_log[axis=y]\n  p = oak_planks\nlayer\n  l.l\nlayer\n  ppp\n",
+        )],
+    );
+    let (world, _bot) = world_with_bot_args(&["--blueprints", dir.path()]);
+    // A log column to fell (two logs for the legs, one for the planks).
+    world.cmd(json!({"cmd": "fill", "from": [-6, 64, -6], "to": [-6, 67, -6], "block": "oak_log"}));
+    let from = world.say("Alice", "!build bench at 5 64 5");
+    let started = world.expect_chat(from, "Wayfarer", "Building bench", Duration::from_secs(10));
+    assert!(started.contains("first I get 3 oak_planks and 2 oak_log"), "{started}");
+    world.expect_chat(from, "Wayfarer", "Built bench", Duration::from_secs(240));
+    let bench = Blueprint::load(&dir.0.join("bench.txt")).unwrap();
+    assert_eq!(assert_built(&world, &bench, [5, 64, 5]), 5);
+    let felled =
+        world.events_since(from).into_iter().filter(|e| e["event"] == "blockBroken" && e["block"] == "oak_log").count();
+    assert!(felled >= 3, "the logs were mined: {felled}");
 }
