@@ -299,8 +299,8 @@ impl Blueprint {
         let most = |i: usize| parts.iter().map(|p| p.at[i]).max().unwrap_or(0);
         let (low, high) = ([least(0), least(1), least(2)], [most(0), most(1), most(2)]);
         for part in &mut parts {
-            for i in 0..3 {
-                part.at[i] -= low[i];
+            for (at, low) in part.at.iter_mut().zip(low) {
+                *at -= low;
             }
         }
         let size = [high[0] - low[0] + 1, high[1] - low[1] + 1, high[2] - low[2] + 1];
