@@ -15,7 +15,7 @@ export WAYFARER_MODELS := $(MODELS_DIR)
 BIN := $(CARGO_TARGET_DIR)/debug/wayfarer
 RELEASE_BIN := $(CARGO_TARGET_DIR)/release/wayfarer
 
-.PHONY: setup models build demo map test test-rust test-world bench bench-natural bench-llm bench-llm-world bench-llm-economy bench-team bench-memory bench-dashboard llm llm-smoke eval-search fuzz fuzz-ci clean
+.PHONY: setup models build demo map test test-rust test-world bench bench-natural bench-llm bench-build bench-llm-world bench-llm-economy bench-team bench-memory bench-dashboard llm llm-smoke eval-search fuzz fuzz-ci clean
 
 ## setup: install the test world's npm packages (pinned by package-lock.json)
 setup: $(SERVER_DIR)/node_modules/.package-lock.json
@@ -100,6 +100,13 @@ llm:
 bench-llm: setup models
 	$(CARGO) build --release --bin wayfarer
 	node $(SERVER_DIR)/bench/tasks.js --bot $(RELEASE_BIN) --llm-url $(LLM_URL)
+
+## bench-build: every starter blueprint (skills/blueprints) and the .nbt and .schem fixtures built by `!build` with
+## their materials given, one site after another on the flat test world, each judged by the world afterwards: score
+## (blocks right), state score, seconds, blocks a minute, deaths
+bench-build: setup models
+	$(CARGO) build --release --bin wayfarer
+	node $(SERVER_DIR)/bench/build.js --bot $(BENCH_BIN)
 
 ## bench-llm-world: goals no recipe plans (tests/tasks/world_goals.json: build, dig, clear, stand on, store, place
 ## beside, light, give), judged by the world's state: with a do-nothing model whose critic believes everything (as

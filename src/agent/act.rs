@@ -117,6 +117,10 @@ impl Agent {
                 Known::Done => return TaskOutcome::Succeeded { skill: None },
                 Known::Stopped => return TaskOutcome::Stopped,
                 Known::Short { code, ran, critique: said, reason } => {
+                    // With no LLM to write other code, the known code's own failure is the task's.
+                    if !self.llm.is_enabled() {
+                        return TaskOutcome::Failed { reason };
+                    }
                     (last_code, feedback, critique, last_reason) = (code, ran, said, reason);
                 }
             }

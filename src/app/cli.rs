@@ -27,6 +27,24 @@ pub enum CliCommand {
     Skills(SkillsArgs),
     /// Join a server and learn on its own: the curriculum proposes tasks, the LLM writes skills (needs an LLM).
     Learn(LearnArgs),
+    /// Check blueprint files (.txt, .nbt, .schem) and say what each builds and takes, or why it cannot be built.
+    Blueprint(BlueprintArgs),
+}
+
+/// `wayfarer blueprint`: blueprints checked without joining a server.
+#[derive(Debug, Args)]
+pub struct BlueprintArgs {
+    /// Blueprint files, or names in the blueprint folder
+    #[arg(required = true, value_name = "FILE|NAME")]
+    pub blueprints: Vec<String>,
+
+    /// Folder names are looked up in [default: skills/blueprints]
+    #[arg(long, env = "WAYFARER_BLUEPRINTS", value_name = "DIR")]
+    pub folder: Option<PathBuf>,
+
+    /// Print each as one JSON line: name, size, blocks, materials, and every position with its block
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// `wayfarer learn`: `run`'s flags, and how long to learn.
@@ -83,6 +101,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             runtime.shutdown_background();
             Ok(())
         }
+        CliCommand::Blueprint(args) => blueprints(&args),
         CliCommand::Skills(args) => {
             let config = Config::resolve(Overrides {
                 skills: args.skills,
@@ -93,4 +112,48 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
             super::skills_cli::run(&config, args.action)
         }
     }
+}
+
+/// `wayfarer blueprint`: each blueprint's summary, or what is wrong with it; fails when any is wrong.
+fn blueprints(args: &BlueprintArgs) -> anyhow::Result<()> {
+    use crate::blueprint::{Blueprint, Folder};
+    let folder = Folder::new(args.folder.clone().unwrap_or_else(|| PathBuf::from("skills/blueprints")));
+    let mut wrong = 0;
+    for name in &args.blueprints {
+        let loaded = folder
+            .path_of(name)
+            .ok_or_else(|| format!("no such file, and no blueprint called {name} in {}", folder.dir().display()))
+            .and_then(|path| Blueprint::load(&path).map_err(|e| e.to_string()));
+        match loaded {
+            Ok(blueprint) if args.json => {
+                let materials: serde_json::Map<String, serde_json::Value> =
+                    blueprint.materials().into_iter().map(|(item, n)| (item, n.into())).collect();
+                let line = serde_json::json!({
+                    "name": blueprint.name,
+                    "description": blueprint.description,
+                    "size": blueprint.size,
+                    "blocks": blueprint.blocks().count(),
+                    "materials": materials,
+                    "parts": blueprint.parts.iter().map(|p| serde_json::json!({
+                        "at": p.at, "name": p.block.name, "properties": p.block.properties,
+                    })).collect::<Vec<_>>(),
+                });
+                println!("{line}");
+            }
+            Ok(blueprint) => {
+                println!("{name}: {}", blueprint.summary());
+                if !blueprint.description.is_empty() {
+                    println!("  {}", blueprint.description);
+                }
+            }
+            Err(problem) => {
+                wrong += 1;
+                eprintln!("{name}: {problem}");
+            }
+        }
+    }
+    if wrong > 0 {
+        anyhow::bail!("{wrong} of {} blueprints cannot be built", args.blueprints.len());
+    }
+    Ok(())
 }

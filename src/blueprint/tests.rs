@@ -170,3 +170,65 @@ fn a_placed_block_matches_by_the_properties_placing_sets() {
     assert_eq!(Spec::parse("oak_wall_sign[facing=east]").unwrap().item().as_deref(), Some("oak_sign"));
     assert_eq!(Spec::parse("stone_slab[type=double]").unwrap().item_count(), 2);
 }
+
+/// A small deterministic generator for the mutation test (xorshift).
+struct Noise(u64);
+
+impl Noise {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        self.0
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+}
+
+/// Flips, inserts, removes and cuts bytes of `seed`, a few at a time.
+fn mutated(noise: &mut Noise, seed: &[u8]) -> Vec<u8> {
+    let mut bytes = seed.to_vec();
+    for _ in 0..1 + noise.below(4) {
+        match noise.below(4) {
+            0 if !bytes.is_empty() => {
+                let at = noise.below(bytes.len());
+                bytes[at] = noise.next() as u8;
+            }
+            1 => {
+                let at = noise.below(bytes.len() + 1);
+                bytes.insert(at, noise.next() as u8);
+            }
+            2 if !bytes.is_empty() => {
+                let at = noise.below(bytes.len());
+                bytes.remove(at);
+            }
+            _ => bytes.truncate(noise.below(bytes.len() + 1)),
+        }
+    }
+    bytes
+}
+
+#[test]
+fn damaged_blueprints_are_refused_without_a_panic() {
+    use std::io::Read;
+    let unpack = |name: &str| {
+        let mut raw = Vec::new();
+        flate2::read::GzDecoder::new(&std::fs::read(fixture(name)).unwrap()[..]).read_to_end(&mut raw).unwrap();
+        raw
+    };
+    let (gate, post, post_v2) = (unpack("gate.nbt"), unpack("post.schem"), unpack("post_v2.schem"));
+    // Plain NBT reads too, so the damage reaches the NBT reader rather than stopping at gzip's checksum.
+    assert!(nbt::structure(&gate, "gate").is_ok() && nbt::sponge(&post, "post").is_ok());
+    let mut noise = Noise(0x5eed_b10e_9001_7c15);
+    let mut refused = 0;
+    for round in 0..6000 {
+        let _ = nbt::structure(&mutated(&mut noise, &gate), "gate").map_err(|_| refused += 1);
+        let _ = nbt::sponge(&mutated(&mut noise, if round % 2 == 0 { &post } else { &post_v2 }), "post")
+            .map_err(|_| refused += 1);
+        let text = mutated(&mut noise, BOX.as_bytes());
+        let _ = text::parse(&String::from_utf8_lossy(&text), "box").map_err(|_| refused += 1);
+    }
+    assert!(refused > 6000, "most damage is refused: {refused}");
+}

@@ -157,6 +157,8 @@ pub struct Report {
     pub score: Score,
     pub placed: u32,
     pub dug: u32,
+    /// Blocks put under the footprint to level the ground.
+    pub levelled: u32,
     pub problems: Vec<String>,
 }
 
@@ -198,6 +200,27 @@ pub async fn build(bot: &BotHandle, blueprint: &Blueprint, origin: BlockPos) -> 
         match dig::dig_block(bot, crate::script::Vec3::from(pos)).await {
             Ok(_) => report.dug += 1,
             Err(e) => report.problems.push(format!("clearing {}: {e}", fmt_pos(pos))),
+        }
+    }
+
+    // Level ground: where the bottom layer's blocks would stand over a dip, fill it up to them.
+    let footing = footing(bot, blueprint, origin);
+    if !footing.is_empty() {
+        match fill_with(bot, blueprint, footing.len()) {
+            Some(block) => {
+                let support = Spec::new(&block, Default::default()).expect("scaffold blocks are blocks");
+                for pos in footing {
+                    let ways = clicks(bot, &support, pos);
+                    match place_with(bot, &support, &block, pos, (least, most), ways).await {
+                        Ok(()) => report.levelled += 1,
+                        Err(e) => report.problems.push(format!("levelling {}: {e}", fmt_pos(pos))),
+                    }
+                }
+            }
+            None => report.problems.push(format!(
+                "the ground dips under {} of its blocks, and I carry nothing to fill it with (dirt, cobblestone…)",
+                footing.len()
+            )),
         }
     }
 
@@ -244,6 +267,41 @@ pub async fn build(bot: &BotHandle, blueprint: &Blueprint, origin: BlockPos) -> 
     report.score = score(bot, blueprint, origin);
     tracing::info!("{}: {} at {}: {}", bot.name(), blueprint.name, fmt_pos(origin), report.score);
     report
+}
+
+/// How deep a dip under the footprint is filled, at most.
+const MAX_FILL: i32 = 4;
+
+/// Empty spaces under the bottom layer's blocks, down to the ground (at most [`MAX_FILL`] deep), lowest first:
+/// what levelling fills so the blueprint stands on the ground rather than over a hole.
+fn footing(bot: &BotHandle, blueprint: &Blueprint, origin: BlockPos) -> Vec<BlockPos> {
+    let open = |p: BlockPos| observe::block_state(bot, p).is_some_and(place::replaceable);
+    let mut spots = Vec::new();
+    for part in blueprint.blocks().filter(|p| p.at[1] == 0) {
+        let top = world(origin, part.at).down(1);
+        let mut column = Vec::new();
+        let mut pos = top;
+        while open(pos) && column.len() < MAX_FILL as usize {
+            column.push(pos);
+            pos = pos.down(1);
+        }
+        // A hole deeper than that is bridged over, not filled.
+        if !open(pos) {
+            spots.extend(column);
+        }
+    }
+    spots.sort_by_key(|p| p.y);
+    spots
+}
+
+/// A cheap block the bot carries `count` of beyond what `blueprint` itself takes, to fill with.
+fn fill_with(bot: &BotHandle, blueprint: &Blueprint, count: usize) -> Option<String> {
+    let carried = items::carried(bot);
+    let needed: HashMap<String, u32> = blueprint.materials().into_iter().collect();
+    crate::bot::moves::SCAFFOLD.iter().map(|k| k.to_string().trim_start_matches("minecraft:").to_owned()).find(|name| {
+        let spare = carried.get(name).copied().unwrap_or(0).max(0) as usize;
+        spare >= count + needed.get(name).copied().unwrap_or(0) as usize
+    })
 }
 
 /// The next block to place, as an index into `pending`: in the lowest layer left (doors and gates after the rest),
@@ -481,6 +539,10 @@ async fn place_with(
     (least, most): (BlockPos, BlockPos),
     options: Vec<Click>,
 ) -> Result<(), String> {
+    // Nothing is placed where a player stands; say who, rather than that the server refused.
+    if let Some((name, _)) = bot.players_near(64.0).into_iter().find(|(_, at)| place::overlaps(*at, target)) {
+        return Err(format!("{name} is standing where it goes"));
+    }
     let mut tried = Vec::new();
     for click in options.into_iter().take(3) {
         let reached = match bot.goto_click_outside(target, click.against, least, most).await {
@@ -607,5 +669,6 @@ pub async fn structure(bot: &BotHandle, name: &str, pos: crate::script::Vec3, fa
     map.insert("blocks".into(), rhai::Dynamic::from_int(i64::from(report.score.blocks)));
     map.insert("placed".into(), rhai::Dynamic::from_int(i64::from(report.placed)));
     map.insert("dug".into(), rhai::Dynamic::from_int(i64::from(report.dug)));
+    map.insert("levelled".into(), rhai::Dynamic::from_int(i64::from(report.levelled)));
     Ok(rhai::Dynamic::from_map(map))
 }

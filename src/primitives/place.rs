@@ -291,7 +291,7 @@ pub(super) async fn step_out_of(bot: &BotHandle, target: BlockPos) -> Result<(),
 }
 
 /// Whether a player standing at `feet` (0.6 wide, 1.8 tall) reaches into the block at `block`.
-fn overlaps(feet: Vec3, block: BlockPos) -> bool {
+pub(super) fn overlaps(feet: Vec3, block: BlockPos) -> bool {
     let (x, y, z) = (f64::from(block.x), f64::from(block.y), f64::from(block.z));
     feet.x + 0.3 > x
         && feet.x - 0.3 < x + 1.0

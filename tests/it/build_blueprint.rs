@@ -244,3 +244,45 @@ fn materials_the_bot_lacks_are_got_first() {
         world.events_since(from).into_iter().filter(|e| e["event"] == "blockBroken" && e["block"] == "oak_log").count();
     assert!(felled >= 3, "the logs were mined: {felled}");
 }
+
+#[test]
+fn a_hut_stands_on_a_natural_seeds_uneven_ground() {
+    let folder = blueprint_file("");
+    let (world, _bot, (sx, sz)) =
+        natural_world_with_bot(1009, &["--mobs", "off", "--time", "6000"], &["--blueprints", folder.to_str().unwrap()]);
+    // The owner steps out of the way (east of the bot is where the hut goes).
+    world.move_player("Alice", [sx as f64 - 5.5, world.ground_y(sx - 6, sz) as f64, sz as f64 + 0.5]);
+    let hut = Blueprint::load(&blueprint_file("hut.txt")).unwrap();
+    for (item, count) in hut.materials() {
+        give(&world, "Wayfarer", &item, count);
+    }
+    // Dirt to level dips with, and tools for what stands in the way.
+    give(&world, "Wayfarer", "dirt", 48);
+    give(&world, "Wayfarer", "stone_pickaxe", 1);
+    give(&world, "Wayfarer", "stone_axe", 1);
+    give(&world, "Wayfarer", "stone_shovel", 1);
+    bot_sees(&world, "Wayfarer", "stone_shovel", 1);
+
+    // Without `at`, beside the bot, on the level it stands on.
+    let from = world.say("Alice", "!build hut");
+    let started = world.expect_chat(from, "Wayfarer", "Building hut", Duration::from_secs(10));
+    let at: Vec<i64> = started
+        .split(" at ")
+        .nth(1)
+        .and_then(|rest| rest.split(" facing").next())
+        .map(|xyz| xyz.split_whitespace().map(|v| v.parse().unwrap()).collect())
+        .unwrap_or_else(|| panic!("no place in {started:?}"));
+    let origin = [at[0], at[1], at[2]];
+    world.expect_chat(from, "Wayfarer", "Built hut", Duration::from_secs(420));
+    assert_eq!(assert_built(&world, &hut, origin), hut.blocks().count());
+    // Only the footprint, and the ground under it, was built on.
+    let outside: Vec<Value> = placed_since(&world, from)
+        .into_iter()
+        .filter(|e| {
+            let (x, y, z) = (e["x"].as_i64().unwrap(), e["y"].as_i64().unwrap(), e["z"].as_i64().unwrap());
+            let over = (origin[0]..origin[0] + 5).contains(&x) && (origin[2]..origin[2] + 5).contains(&z);
+            !(over && y < origin[1] + 4)
+        })
+        .collect();
+    assert!(outside.is_empty(), "placed outside the hut: {outside:?}");
+}
