@@ -187,14 +187,13 @@ pub async fn build(bot: &BotHandle, blueprint: &Blueprint, origin: BlockPos) -> 
         .iter()
         .map(|p| (world(origin, p.at), &p.block))
         .filter(|(pos, spec)| {
-            let Some(state) = observe::block_state(bot, *pos) else { return false };
-            !place::replaceable(state) && holds(bot, *pos, spec) != Some(true)
+            observe::block_state(bot, *pos).is_some_and(|s| in_the_way(s, spec)) && holds(bot, *pos, spec) != Some(true)
         })
         .collect();
     clear.sort_by_key(|(pos, _)| std::cmp::Reverse(pos.y));
-    for (pos, _) in clear {
+    for (pos, spec) in clear {
         // A block the dig before took with it (a door's other half) needs no dig.
-        if observe::block_state(bot, pos).is_none_or(place::replaceable) {
+        if observe::block_state(bot, pos).is_none_or(|s| !in_the_way(s, spec)) {
             continue;
         }
         match dig::dig_block(bot, crate::script::Vec3::from(pos)).await {
@@ -267,6 +266,16 @@ pub async fn build(bot: &BotHandle, blueprint: &Blueprint, origin: BlockPos) -> 
     report.score = score(bot, blueprint, origin);
     tracing::info!("{}: {} at {}: {}", bot.name(), blueprint.name, fmt_pos(origin), report.score);
     report
+}
+
+/// Whether `state` must go before `spec` stands there: anything but air and liquids where the blueprint keeps air
+/// (grass and snow too), and anything a placement would not replace where it wants a block.
+fn in_the_way(state: BlockState, spec: &Spec) -> bool {
+    use azalea::registry::builtin::BlockKind;
+    if state.is_air() || matches!(BlockKind::from(state), BlockKind::Water | BlockKind::Lava) {
+        return false;
+    }
+    spec.is_air() || !place::replaceable(state)
 }
 
 /// How deep a dip under the footprint is filled, at most.

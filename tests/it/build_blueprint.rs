@@ -285,4 +285,10 @@ fn a_hut_stands_on_a_natural_seeds_uneven_ground() {
         })
         .collect();
     assert!(outside.is_empty(), "placed outside the hut: {outside:?}");
+    // This seed's ground dips under the hut: the dips were filled with dirt, under the footprint only.
+    let filled = placed_since(&world, from)
+        .into_iter()
+        .filter(|e| e["block"] == "dirt" && e["y"].as_i64() < Some(origin[1]))
+        .count();
+    assert!(filled >= 1, "no dip was filled");
 }

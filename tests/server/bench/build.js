@@ -92,8 +92,12 @@ async function main () {
     const seconds = (Date.now() - started) / 1000
     const judged = await judge(world, blueprint, origin)
     const deaths = world.events.slice(from).filter((e) => e.event === 'death' && e.name === 'Wayfarer').length
-    const placed = world.events.slice(from).filter((e) => e.event === 'blockPlaced' && e.name === 'Wayfarer').length
-    const result = { name: blueprint.name, blocks: judged.blocks, score: judged.score, states: judged.stateScore, seconds, blocksPerMinute: judged.right / (seconds / 60), placed, deaths, said: ended ? ended.text : 'nothing within the limit' }
+    const placedEvents = world.events.slice(from).filter((e) => e.event === 'blockPlaced' && e.name === 'Wayfarer')
+    const placed = placedEvents.length
+    // Blocks put anywhere the blueprint does not want them (scaffold, levelling, pillars, misplaced blocks).
+    const wanted = new Set(blueprint.parts.filter((p) => p.name !== 'air').map((p) => `${origin[0] + p.at[0]},${origin[1] + p.at[1]},${origin[2] + p.at[2]}`))
+    const elsewhere = placedEvents.filter((e) => !wanted.has(`${e.x},${e.y},${e.z}`)).map((e) => `${e.block} ${e.x} ${e.y} ${e.z}`)
+    const result = { name: blueprint.name, blocks: judged.blocks, score: judged.score, states: judged.stateScore, seconds, blocksPerMinute: judged.right / (seconds / 60), placed, elsewhere, deaths, said: ended ? ended.text : 'nothing within the limit' }
     results.push(result)
     log(`${blueprint.name.padEnd(18)} score ${judged.score.toFixed(2)} states ${judged.stateScore.toFixed(2)}  ${judged.right}/${judged.blocks} blocks  ${seconds.toFixed(0)} s  ${result.blocksPerMinute.toFixed(0)} blocks/min  deaths ${deaths}`)
     // Out of the way of the next site.
