@@ -8,6 +8,7 @@ pub mod building;
 pub mod checkpoint;
 pub mod curriculum;
 pub mod deeds;
+pub mod design;
 pub mod diff;
 pub mod effect;
 pub mod extract;

@@ -29,6 +29,11 @@ pub const PROMPTS: &[Prompt] = &[
     },
     Prompt { name: "critic", text: include_str!("../../prompts/critic.md"), keys: &[] },
     Prompt {
+        name: "blueprint",
+        text: include_str!("../../prompts/blueprint.md"),
+        keys: &["words", "max_side", "max_blocks"],
+    },
+    Prompt {
         name: "critic_task",
         text: include_str!("../../prompts/critic_task.md"),
         keys: &["task", "context", "observation", "result", "chat"],

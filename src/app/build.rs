@@ -1,12 +1,14 @@
 //! `!build NAME|FILE|WORDS... [at X Y Z] [facing N|E|S|W]`: finds the blueprint, says what it takes, builds it as
 //! the bot's activity and answers with the score the world shows.
 
+use std::sync::Arc;
+
 use azalea::BlockPos;
 
 use super::{reply::Replier, state::BotState, work::start_task};
 use crate::{
-    agent::building::BuildGoal,
-    blueprint::{Blueprint, Facing, Folder},
+    agent::{building::BuildGoal, design},
+    blueprint::{Blueprint, Facing, Folder, text},
     bot::BotHandle,
     chat::Target,
     primitives::build,
@@ -16,10 +18,11 @@ use crate::{
 const BESIDE: i32 = 2;
 
 /// Starts building what `what` names or describes, as a goal in the bot's goal book: materials it lacks are got
-/// first, and a restart goes on with it.
+/// first, and a restart goes on with it. Words no blueprint in the folder fits are designed by the LLM (when one is
+/// configured), checked, saved in the folder under the design's name, and built.
 pub fn start(
     bot: BotHandle,
-    state: &BotState,
+    state: &Arc<BotState>,
     reply: Replier,
     what: String,
     at: Option<Target>,
@@ -29,21 +32,72 @@ pub fn start(
     let facing = facing.unwrap_or_default();
     let (name, blueprint) = match find(&folder, &what) {
         Ok(path) => match Blueprint::load(&path) {
-            Ok(blueprint) => (goal_name(&folder, &path), blueprint.facing(facing)),
+            Ok(blueprint) => (goal_name(&folder, &path), blueprint),
             Err(e) => {
                 reply.say(&format!("I cannot build {what}: {e}. Nothing was placed."));
                 return;
             }
         },
-        Err(problem) => {
-            reply.say(&problem);
-            return;
-        }
+        Err(problem) => match &state.llm {
+            Some(llm) if what.split_whitespace().count() > 1 && !looks_like_a_file(&what) => {
+                reply.say(&format!("No blueprint of mine fits \"{what}\"; I am drawing one."));
+                let (llm, state) = (llm.clone(), state.clone());
+                tokio::task::spawn_local(async move {
+                    match design::design(&llm, &what).await {
+                        Ok(blueprint) => match save(&folder, &blueprint) {
+                            Ok(name) => {
+                                reply.say(&format!("Drew {}: {}.", blueprint.summary(), blueprint.description));
+                                go(bot, &state, reply, name, blueprint, at, facing);
+                            }
+                            Err(e) => reply.say(&format!("I drew {what} but cannot keep it: {e}. Nothing was placed.")),
+                        },
+                        Err(why) => reply.say(&format!("I could not draw {what}: {why}. Nothing was placed.")),
+                    }
+                });
+                return;
+            }
+            _ => {
+                reply.say(&problem);
+                return;
+            }
+        },
     };
     if name.contains(char::is_whitespace) {
         reply.say(&format!("I cannot build from {name}: move it to a path without spaces. Nothing was placed."));
         return;
     }
+    go(bot, state, reply, name, blueprint, at, facing);
+}
+
+/// Whether `what` names a file rather than describing a thing.
+fn looks_like_a_file(what: &str) -> bool {
+    what.contains(['/', '\\']) || crate::blueprint::EXTENSIONS.iter().any(|e| what.ends_with(&format!(".{e}")))
+}
+
+/// Saves a designed blueprint in the folder under its own name (numbered when the name is taken); the name it got.
+fn save(folder: &Folder, blueprint: &Blueprint) -> std::io::Result<String> {
+    std::fs::create_dir_all(folder.dir())?;
+    let name = (1..)
+        .map(|n| if n == 1 { blueprint.name.clone() } else { format!("{}_{n}", blueprint.name) })
+        .find(|n| folder.path_of(n).is_none())
+        .expect("some number is free");
+    let mut named = blueprint.clone();
+    named.name = name.clone();
+    crate::files::write_atomically(&folder.dir().join(format!("{name}.txt")), text::write(&named).as_bytes())?;
+    Ok(name)
+}
+
+/// Says what the build takes and starts it as a goal.
+fn go(
+    bot: BotHandle,
+    state: &BotState,
+    reply: Replier,
+    name: String,
+    blueprint: Blueprint,
+    at: Option<Target>,
+    facing: Facing,
+) {
+    let blueprint = blueprint.facing(facing);
     let feet = BlockPos::from(bot.position());
     let origin = match at {
         Some(t) => BlockPos::new(t.x.resolve(feet.x), t.y.resolve(feet.y), t.z.resolve(feet.z)),
@@ -79,8 +133,9 @@ fn find(folder: &Folder, what: &str) -> Result<std::path::PathBuf, String> {
             (words.iter().filter(|w| own.contains(w)).count(), b.name)
         })
         .max_by_key(|(shared, _)| *shared);
+    // A fit shares at least half the words that say what the thing is (`a tiny dirt tower` is not the dirt shelter).
     match best {
-        Some((shared, name)) if shared >= 1 && words.len() > 1 => {
+        Some((shared, name)) if words.len() > 1 && shared * 2 >= words.len() => {
             folder.path_of(&name).ok_or_else(|| format!("The blueprint {name} went missing"))
         }
         _ => Err(format!(
@@ -117,5 +172,6 @@ mod tests {
         assert_eq!(named("a house with two floors").as_deref(), Ok("two_storey_house"));
         let unknown = named("castle").unwrap_err();
         assert!(unknown.contains("no blueprint called castle") && unknown.contains("hut"), "{unknown}");
+        assert!(named("a tiny dirt tower").is_err(), "one word of three is no fit");
     }
 }

@@ -9,7 +9,7 @@ use crate::support;
 use std::{collections::BTreeMap, path::Path, time::Duration};
 
 use serde_json::{Value, json};
-use support::*;
+use support::{fake_llm::FakeEndpoint, *};
 use wayfarer::blueprint::{Blueprint, Facing, PLACED_PROPERTIES};
 
 /// The world's blocks in the box from `least` to `most`: position → (name, properties).
@@ -291,4 +291,53 @@ fn a_hut_stands_on_a_natural_seeds_uneven_ground() {
         .filter(|e| e["block"] == "dirt" && e["y"].as_i64() < Some(origin[1]))
         .count();
     assert!(filled >= 1, "no dip was filled");
+}
+
+#[test]
+fn a_blueprint_from_words_is_drawn_checked_kept_and_built() {
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let endpoint = runtime.block_on(FakeEndpoint::start()).unwrap();
+    // The first design names a block that does not exist; told so, the second is a dirt tower with a torch. Other
+    // calls (the memory stream's) get an empty answer.
+    let designs = std::sync::Mutex::new(std::collections::VecDeque::from([
+        r#"{"name": "tiny tower", "palette": {"d": "dirt_bricks"}, "layers": [["d"]]}"#,
+        r#"{"name": "tiny tower", "description": "a tiny dirt tower with a torch on top",
+            "palette": {"d": "dirt", "t": "torch"}, "layers": [["d"], ["d"], ["d"], ["t"]]}"#,
+    ]));
+    endpoint.respond_with(move |request| {
+        if request.to_string().contains("You design small Minecraft") {
+            designs.lock().unwrap().pop_front().unwrap_or("no more designs").to_owned()
+        } else {
+            "[]".to_owned()
+        }
+    });
+    let dir = ScriptDir::new("blueprints-words", &[]);
+    let (world, _bot) = world_with_bot_args(&["--blueprints", dir.path(), "--llm-url", &endpoint.base_url()]);
+    give(&world, "Wayfarer", "dirt", 3);
+    give(&world, "Wayfarer", "torch", 1);
+    bot_sees(&world, "Wayfarer", "torch", 1);
+
+    let from = world.say("Alice", "!build a tiny dirt tower at 5 64 5");
+    world.expect_chat(from, "Wayfarer", "I am drawing one", Duration::from_secs(10));
+    let drew = world.expect_chat(from, "Wayfarer", "Drew tiny_tower", Duration::from_secs(30));
+    assert!(drew.contains("4 blocks: 3 dirt, 1 torch"), "{drew}");
+    world.expect_chat(from, "Wayfarer", "Built tiny_tower", Duration::from_secs(120));
+    let tower = Blueprint::load(&dir.0.join("tiny_tower.txt")).expect("the design was kept in the folder");
+    assert_eq!(assert_built(&world, &tower, [5, 64, 5]), 4);
+    let designs = || -> Vec<String> {
+        endpoint.requests().iter().map(|r| r.to_string()).filter(|r| r.contains("You design small Minecraft")).collect()
+    };
+    assert_eq!(designs().len(), 2, "one design refused, one kept");
+    let second = designs()[1].clone();
+    assert!(second.contains("no block called dirt_bricks"), "the model was told what was wrong: {second}");
+
+    // The same words again build the kept blueprint: no LLM call.
+    give(&world, "Wayfarer", "dirt", 3);
+    give(&world, "Wayfarer", "torch", 1);
+    bot_sees(&world, "Wayfarer", "torch", 1);
+    let again = world.say("Alice", "!build a tiny dirt tower at 9 64 5");
+    world.expect_chat(again, "Wayfarer", "Building tiny_tower", Duration::from_secs(10));
+    world.expect_chat(again, "Wayfarer", "Built tiny_tower", Duration::from_secs(120));
+    assert_eq!(assert_built(&world, &tower, [9, 64, 5]), 4);
+    assert_eq!(designs().len(), 2, "no design was asked for");
 }

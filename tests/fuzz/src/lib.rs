@@ -10,6 +10,14 @@ pub mod config;
 #[path = "../../../src/chat/mod.rs"]
 pub mod chat;
 
+#[path = "../../../src/blueprint/facing.rs"]
+mod facing;
+
+/// Only the side a blueprint faces, which the chat grammar reads (the rest of the module needs azalea).
+pub mod blueprint {
+    pub use super::facing::Facing;
+}
+
 pub mod agent;
 pub mod llm;
 pub mod memory;

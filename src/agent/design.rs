@@ -1,0 +1,148 @@
+//! Blueprints from words: the LLM answers a blueprint as JSON (a palette and layers of rows), which is read through
+//! the text format's own checks, held to a smaller size than files, and refused when a material is one the game's
+//! facts cannot get. A design that does not hold is asked for once more with what was wrong.
+
+use std::collections::BTreeMap;
+
+use serde::Deserialize;
+
+use super::{
+    extract::{self, Json},
+    prompts,
+    recipes::{self, NoSteps, Setting, Want},
+};
+use crate::{
+    blueprint::{Blueprint, Part, Spec},
+    llm::{Llm, Message, Role},
+};
+
+/// The largest side and the most blocks a designed blueprint may have.
+pub const MAX_SIDE: i32 = 12;
+pub const MAX_BLOCKS: usize = 600;
+
+/// How a design is answered.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Design {
+    name: String,
+    #[serde(default)]
+    description: String,
+    palette: BTreeMap<String, String>,
+    layers: Vec<Vec<String>>,
+}
+
+/// Reads an answer into a checked blueprint, or says what is wrong with it in words the model can act on.
+pub fn read(answer: &str, words: &str) -> Result<Blueprint, String> {
+    let design: Design = extract::json_first::<Design, Design, String>(answer, Json::Object, Ok)?;
+    let name: String = design
+        .name
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '_' })
+        .take(40)
+        .collect();
+    let name = name.trim_matches('_').to_owned();
+    if name.is_empty() {
+        return Err("\"name\" must be a short snake_case name".to_owned());
+    }
+    if design.layers.is_empty() {
+        return Err("\"layers\" is empty: give at least one layer of rows".to_owned());
+    }
+    let mut palette: BTreeMap<char, Spec> = BTreeMap::from([('.', Spec::air())]);
+    for (key, block) in &design.palette {
+        let mut chars = key.chars();
+        let (Some(key), None) = (chars.next(), chars.next()) else {
+            return Err(format!("palette key {key:?} must be one character"));
+        };
+        palette.insert(key, Spec::parse(block).map_err(|e| format!("palette {key:?}: {e}"))?);
+    }
+    let mut parts = Vec::new();
+    for (y, layer) in design.layers.iter().enumerate() {
+        for (z, row) in layer.iter().enumerate() {
+            for (x, key) in row.chars().enumerate() {
+                if key == ' ' {
+                    continue;
+                }
+                let block = palette.get(&key).ok_or_else(|| format!("{key:?} in layer {y} is not in the palette"))?;
+                if x.max(y).max(z) >= MAX_SIDE as usize {
+                    return Err(format!("keep it within {MAX_SIDE} a side"));
+                }
+                parts.push(Part { at: [x as i32, y as i32, z as i32], block: block.clone() });
+            }
+        }
+    }
+    let description = if design.description.trim().is_empty() { words.to_owned() } else { design.description };
+    let blueprint =
+        Blueprint::new(&name, &description, parts).map_err(|e| format!("the blueprint does not read: {e}"))?;
+    let [w, h, d] = blueprint.size;
+    if w.max(h).max(d) > MAX_SIDE || blueprint.blocks().count() > MAX_BLOCKS {
+        return Err(format!(
+            "it is {w}×{h}×{d} with {} blocks; keep it within {MAX_SIDE} a side and {MAX_BLOCKS} blocks",
+            blueprint.blocks().count()
+        ));
+    }
+    for (item, count) in blueprint.materials() {
+        match recipes::plan(&Want::Have { item: item.clone(), count }, &Setting::default()) {
+            Ok(_) | Err(NoSteps::Carried { .. }) => {}
+            Err(why) => {
+                return Err(format!("it needs {item}, which a player cannot get here ({why}); use another block"));
+            }
+        }
+    }
+    Ok(blueprint)
+}
+
+/// Asks `llm` for a blueprint of what `words` describe (twice at most).
+pub async fn design(llm: &Llm, words: &str) -> Result<Blueprint, String> {
+    let prompt = prompts::render(
+        "blueprint",
+        &[("words", words), ("max_side", &MAX_SIDE.to_string()), ("max_blocks", &MAX_BLOCKS.to_string())],
+    )
+    .map_err(|e| e.to_string())?;
+    let mut messages = vec![Message::user(prompt)];
+    let mut last = String::new();
+    for _ in 0..2 {
+        let reply = llm.chat(Role::Curriculum, &messages, 0.0).await.map_err(|e| format!("the LLM failed: {e}"))?;
+        match read(&reply.content, words) {
+            Ok(blueprint) => return Ok(blueprint),
+            Err(why) => {
+                tracing::info!("unusable blueprint for {words:?}: {why}");
+                messages.push(Message { role: "assistant".to_owned(), content: reply.content });
+                messages.push(Message::user(format!(
+                    "That blueprint cannot be built: {why}. Answer the whole JSON again."
+                )));
+                last = why;
+            }
+        }
+    }
+    Err(last)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_answer_reads_into_a_checked_blueprint() {
+        let answer = r#"Here it is: {"name": "Dirt Tower", "description": "a tiny dirt tower",
+            "palette": {"d": "dirt", "t": "torch"}, "layers": [["d"], ["d"], ["t"]]}"#;
+        let tower = read(answer, "a tower").unwrap();
+        assert_eq!(tower.name, "dirt_tower");
+        assert_eq!(tower.size, [1, 3, 1]);
+        assert_eq!(tower.materials(), vec![("dirt".to_owned(), 2), ("torch".to_owned(), 1)]);
+        // Leading spaces in a row leave the ground as it is.
+        let arch =
+            read(r#"{"name": "a", "palette": {"c": "cobblestone"}, "layers": [["c c"], [" c "]]}"#, "x").unwrap();
+        assert_eq!(arch.blocks().count(), 3);
+        assert!(arch.parts.iter().any(|p| p.at == [1, 1, 0]));
+
+        let err = |answer: &str| read(answer, "x").unwrap_err();
+        assert!(
+            err(r#"{"name": "a", "palette": {"c": "castle"}, "layers": [["c"]]}"#).contains("no block called castle")
+        );
+        assert!(err(r#"{"name": "a", "palette": {"c": "dirt"}, "layers": [["c"]], "floors": 2}"#).contains("floors"));
+        let wide = format!(r#"{{"name": "a", "palette": {{"c": "dirt"}}, "layers": [["{}"]]}}"#, "c".repeat(20));
+        assert!(err(&wide).contains("within 12 a side"));
+        assert!(err(r#"{"name": "a", "palette": {"c": "bedrock"}, "layers": [["c"]]}"#).contains("cannot get"));
+        assert!(err("no JSON here").contains("JSON"), "{}", err("no JSON here"));
+    }
+}
