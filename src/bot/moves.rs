@@ -18,7 +18,7 @@ use azalea::{
     ecs::world::EntityWorldMut,
     entity::inventory::Inventory,
     interact::BlockStatePredictionHandler,
-    inventory::{ItemStack, SetSelectedHotbarSlotEvent},
+    inventory::{ItemStack, LastSentSelectedHotbarSlot, SetSelectedHotbarSlotEvent},
     packet::game::SendGamePacketEvent,
     pathfinder::{
         astar::{Edge, Movement},
@@ -197,7 +197,7 @@ fn execute_bridge(mut ctx: ExecuteCtx) {
         ctx.look_at_exact(face_centre(against, face));
         let Some(slot) = scaffold_in_hotbar(&ctx.menu.slots()) else { return };
         ctx.commands.trigger(SetSelectedHotbarSlotEvent { entity: ctx.entity, slot });
-        place_on_face(&mut ctx, against, face);
+        place_on_face(&mut ctx, against, face, slot);
         return;
     }
     ctx.look_at(target.center());
@@ -225,12 +225,17 @@ fn face_centre(block: BlockPos, face: Direction) -> Vec3 {
     Vec3::new(c.x + f64::from(face.x()) * 0.5, c.y + f64::from(face.y()) * 0.5, c.z + f64::from(face.z()) * 0.5)
 }
 
-/// Right-clicks `face` of `against` with the selected item, as a player looking at that face does: the server
+/// Right-clicks `face` of `against` with hotbar slot `slot`, as a player looking at that face does: the server
 /// places the block on that side. Sent as the packet itself, so the face is the one meant even when the crosshair
-/// (which azalea would fall back on) shows another.
-fn place_on_face(ctx: &mut ExecuteCtx, against: BlockPos, face: Direction) {
+/// (which azalea would fall back on) shows another. Until the server has been told `slot` is held (azalea sends that
+/// later in the tick), nothing is clicked: the click would place whatever was held before (a build's slab), and the
+/// move tries again next tick.
+fn place_on_face(ctx: &mut ExecuteCtx, against: BlockPos, face: Direction, slot: u8) {
     let location = face_centre(against, face);
     ctx.commands.entity(ctx.entity).queue(move |mut entity: EntityWorldMut<'_>| {
+        if entity.get::<LastSentSelectedHotbarSlot>().is_none_or(|sent| sent.slot != slot) {
+            return;
+        }
         let Some(mut prediction) = entity.get_mut::<BlockStatePredictionHandler>() else { return };
         let seq = prediction.start_predicting();
         let id = entity.id();
@@ -269,7 +274,7 @@ fn execute_pillar(mut ctx: ExecuteCtx) {
     };
     ctx.commands.trigger(SetSelectedHotbarSlotEvent { entity: ctx.entity, slot });
     // The top face of the block below the gap: the new block fills the gap, under the bot's feet.
-    place_on_face(&mut ctx, start.down(1), Direction::Up);
+    place_on_face(&mut ctx, start.down(1), Direction::Up, slot);
 }
 
 fn pillar_is_reached(ctx: IsReachedCtx) -> bool {

@@ -151,7 +151,7 @@ fn structure_and_sponge_files_are_built_turned() {
 }
 
 #[test]
-fn malformed_blueprints_and_missing_materials_place_nothing() {
+fn malformed_blueprints_place_nothing() {
     let dir = ScriptDir::new(
         "blueprints",
         &[
