@@ -106,13 +106,6 @@ impl Spec {
         Ok(block.as_block_state())
     }
 
-    /// The spec's value of `property`, or the block's default when the spec leaves it out.
-    pub fn property(&self, property: &str) -> Option<String> {
-        self.properties.get(property).cloned().or_else(|| {
-            self.state().ok().and_then(|s| Box::<dyn BlockTrait>::from(s).get_property(property)).map(str::to_owned)
-        })
-    }
-
     /// The item a player places to get this block (`torch` for a wall torch), or `None` for blocks that come with
     /// another (a door's upper half, a bed's head) or from no item.
     pub fn item(&self) -> Option<String> {

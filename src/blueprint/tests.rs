@@ -232,3 +232,10 @@ fn damaged_blueprints_are_refused_without_a_panic() {
     }
     assert!(refused > 6000, "most damage is refused: {refused}");
 }
+
+#[test]
+fn wide_whitespace_before_rows_reads_without_a_panic() {
+    // The first row's indentation (an ideographic space, 3 bytes) ends inside the next row's mixed indentation.
+    let text = "palette:\n c = stone\nlayer\n\u{3000}c\n  \u{3000}c\n";
+    assert!(text::parse(text, "wide").is_ok());
+}

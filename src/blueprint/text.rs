@@ -97,7 +97,8 @@ pub fn parse(text: &str, name: &str) -> Result<Blueprint, BlueprintError> {
         // The first row of a layer sets its indentation; rows keep their own spaces after it.
         let own_indent = line.len() - trimmed.len();
         let start = *indent.get_or_insert(own_indent);
-        let cells = if own_indent >= start { &line[start..] } else { trimmed };
+        // (`get`: the indentation may be wide whitespace, and the first row's width can fall inside a character.)
+        let cells = if own_indent >= start { line.get(start..).unwrap_or(trimmed) } else { trimmed };
         if row >= MAX_SIDE {
             return Err(error(number, format!("a layer has more than {MAX_SIDE} rows")));
         }

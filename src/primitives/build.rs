@@ -303,11 +303,21 @@ fn footing(bot: &BotHandle, blueprint: &Blueprint, origin: BlockPos) -> Vec<Bloc
     spots
 }
 
+/// Whether a block can be placed against at `p`: it stands, and clicking it does not open it.
+fn solid(bot: &BotHandle, p: BlockPos) -> bool {
+    observe::block_state(bot, p).is_some_and(|s| !place::replaceable(s) && !place::opens_on_click(s))
+}
+
+/// The cheap blocks walks build with ([`crate::bot::moves::SCAFFOLD`]), by item name, cheapest first.
+fn scaffold_names() -> impl Iterator<Item = String> {
+    crate::bot::moves::SCAFFOLD.iter().map(|k| k.to_string().trim_start_matches("minecraft:").to_owned())
+}
+
 /// A cheap block the bot carries `count` of beyond what `blueprint` itself takes, to fill with.
 fn fill_with(bot: &BotHandle, blueprint: &Blueprint, count: usize) -> Option<String> {
     let carried = items::carried(bot);
     let needed: HashMap<String, u32> = blueprint.materials().into_iter().collect();
-    crate::bot::moves::SCAFFOLD.iter().map(|k| k.to_string().trim_start_matches("minecraft:").to_owned()).find(|name| {
+    scaffold_names().find(|name| {
         let spare = carried.get(name).copied().unwrap_or(0).max(0) as usize;
         spare >= count + needed.get(name).copied().unwrap_or(0) as usize
     })
@@ -390,8 +400,7 @@ fn face_between(target: BlockPos, against: BlockPos) -> Direction {
 /// Every way to click `spec` into place at `target` from the blocks around it now, best first; none when nothing
 /// holds it up.
 fn clicks(bot: &BotHandle, spec: &Spec, target: BlockPos) -> Vec<Click> {
-    let solid =
-        |p: BlockPos| observe::block_state(bot, p).is_some_and(|s| !place::replaceable(s) && !place::opens_on_click(s));
+    let solid = |p: BlockPos| solid(bot, p);
     let name = spec.name.as_str();
     let prop = |key: &str| spec.properties.get(key).map(String::as_str);
     let facing = prop("facing");
@@ -473,8 +482,7 @@ fn scaffold_spots(bot: &BotHandle, target: BlockPos, axis: &str) -> Option<(Vec<
         "z" => [target.north(1), target.south(1)],
         _ => [target.down(1), target.up(1)],
     };
-    let solid =
-        |p: BlockPos| observe::block_state(bot, p).is_some_and(|s| !place::replaceable(s) && !place::opens_on_click(s));
+    let solid = |p: BlockPos| solid(bot, p);
     let open = |p: BlockPos| observe::block_state(bot, p).is_some_and(place::replaceable);
     let held = |p: BlockPos| {
         [p.down(1), p.up(1), p.east(1), p.west(1), p.north(1), p.south(1)].into_iter().any(|n| n != target && solid(n))
@@ -482,13 +490,10 @@ fn scaffold_spots(bot: &BotHandle, target: BlockPos, axis: &str) -> Option<(Vec<
     let spots = ends.into_iter().filter(|p| open(*p)).find_map(|p| {
         if held(p) { Some(vec![p]) } else { (open(p.down(1)) && held(p.down(1))).then(|| vec![p.down(1), p]) }
     })?;
-    let item = crate::bot::moves::SCAFFOLD
-        .iter()
-        .map(|k| k.to_string().trim_start_matches("minecraft:").to_owned())
-        .find(|name| {
-            carried.get(name).is_some_and(|n| *n >= spots.len() as i32)
-                && super::facts::check_harvest(name, &carried).is_ok()
-        })?;
+    let item = scaffold_names().find(|name| {
+        carried.get(name).is_some_and(|n| *n >= spots.len() as i32)
+            && super::facts::check_harvest(name, &carried).is_ok()
+    })?;
     Some((spots, item))
 }
 
