@@ -53,11 +53,13 @@ pub fn execute(bot: BotHandle, state: &Arc<BotState>, speaker: &str, command: Co
         }),
         Command::Inventory => reply.say(&inventory_line(&bot.items())),
         Command::Stop => {
-            abandon_learning(state, &format!("stopped by {speaker}"));
+            let learning = abandon_learning(state, &format!("stopped by {speaker}"));
             state.stop_goal(&format!("stopped by {speaker}"));
             let stopped = state.activity.cancel();
             bot.stop_all();
+            // Learning names its current task as the activity; what ended is the learning, whatever task it was on.
             reply.say(&match stopped {
+                _ if learning => "Stopped learning; what I learned is kept.".to_owned(),
                 Some(label) => format!("Stopped {label}."),
                 None => "I wasn't doing anything.".to_owned(),
             });

@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use azalea::{
     BlockPos, Client, Vec3,
+    container::{ContainerHandle, WaitingForInventoryOpen},
     ecs::query::{With, Without},
     entity::inventory::Inventory,
     entity::{
@@ -152,6 +153,36 @@ impl BotHandle {
 
     pub fn name(&self) -> String {
         self.client.username()
+    }
+
+    /// Opens the container block at `pos` (a chest, a furnace, a crafting table) by clicking it.
+    ///
+    /// azalea's wait for the menu ends at the first window contents the server sends, the player's own inventory's
+    /// too (a server resends it after a click on a stale state): the wait then ends at once with no menu, while the
+    /// real one is still on its way. Such an early end waits on for that menu, and clicks again if none came.
+    pub async fn open_container(&self, pos: BlockPos) -> Option<ContainerHandle> {
+        const TRIES: usize = 3;
+        const MENU_WAIT_TICKS: usize = 20;
+        const EARLY: Duration = Duration::from_secs(2);
+        for _ in 0..TRIES {
+            let clicked = std::time::Instant::now();
+            if let Some(handle) = self.client.open_container_at(pos).await {
+                return Some(handle);
+            }
+            if clicked.elapsed() >= EARLY {
+                return None; // a real timeout: the block did not open
+            }
+            tracing::debug!("{}: the wait for the menu at {pos} ended early; waiting on", self.name());
+            self.client.ecs.write().entity_mut(self.client.entity).insert(WaitingForInventoryOpen);
+            if let Some(handle) = self.client.wait_for_container_open(Some(MENU_WAIT_TICKS)).await {
+                return Some(handle);
+            }
+            let open = self.client.get_inventory();
+            if open.id() != 0 {
+                open.close(); // a menu whose contents came before the wait began: open it afresh
+            }
+        }
+        None
     }
 
     /// Feet position.

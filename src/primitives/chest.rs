@@ -23,7 +23,7 @@ async fn open(bot: &BotHandle, pos: Vec3) -> Result<ContainerHandle, String> {
         None => return Err(format!("The block at {at} is not loaded; go closer first")),
     }
     bot.goto_reach(pos).await.map_err(|e| format!("I could not get to the chest at {at}: {e}"))?;
-    bot.client().open_container_at(pos).await.ok_or_else(|| format!("The chest at {at} did not open"))
+    bot.open_container(pos).await.ok_or_else(|| format!("The chest at {at} did not open"))
 }
 
 fn totals(slots: &[azalea::inventory::ItemStack], range: std::ops::RangeInclusive<usize>) -> Map {

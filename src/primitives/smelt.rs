@@ -44,7 +44,7 @@ pub async fn smelt_item(bot: &BotHandle, item: &str, fuel: &str, count: u32) -> 
         }
     };
     super::craft::go_to_station(bot, furnace, "furnace").await?;
-    let handle = bot.client().open_container_at(furnace).await.ok_or_else(|| "The furnace did not open".to_owned())?;
+    let handle = bot.open_container(furnace).await.ok_or_else(|| "The furnace did not open".to_owned())?;
     // Furnace: input 0, fuel 1, output 2, storage 3..=38.
     let slots = handle.slots().unwrap_or_default();
     let held = Job::held(&slots, item, fuel, &output);
