@@ -153,6 +153,9 @@ pub fn bot(state: &BotState) -> BotView {
         view.items = status.items;
         view.hostiles = status.hostiles.into_iter().map(|(kind, d)| (kind, (d * 10.0).round() / 10.0)).collect();
         view.path = super::map::path(bot);
+        if let Some(building) = bot.building() {
+            view.activity = format!("{} (building {building})", view.activity);
+        }
     }
     let showing = state.activity.showing();
     now.kills = showing.kills;
