@@ -103,10 +103,12 @@ bench-llm: setup models
 
 ## bench-build: every starter blueprint (skills/blueprints) and the .nbt and .schem fixtures built by `!build` with
 ## their materials given, one site after another on the flat test world, each judged by the world afterwards: score
-## (blocks right), state score, seconds, blocks a minute, deaths
+## (blocks right), state score, seconds, blocks a minute, deaths; then one bot against a team of three (the leader
+## splits each blueprint into a strip a member) on the same blueprints, each on a fresh world
 bench-build: setup models
 	$(CARGO) build --release --bin wayfarer
 	node $(SERVER_DIR)/bench/build.js --bot $(BENCH_BIN)
+	node $(SERVER_DIR)/bench/build_team.js --bot $(BENCH_BIN)
 
 ## bench-llm-world: goals no recipe plans (tests/tasks/world_goals.json: build, dig, clear, stand on, store, place
 ## beside, light, give), judged by the world's state: with a do-nothing model whose critic believes everything (as

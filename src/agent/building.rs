@@ -12,7 +12,7 @@ use super::{
     tracker::{Part, Tracker},
 };
 use crate::{
-    blueprint::{Blueprint, Facing},
+    blueprint::{Blueprint, Facing, Share},
     bot::BotHandle,
     primitives::build,
 };
@@ -24,23 +24,31 @@ pub struct BuildGoal {
     pub blueprint: String,
     pub origin: [i32; 3],
     pub facing: Facing,
+    /// A team member's share of the blueprint, or the whole.
+    pub share: Option<Share>,
 }
 
 impl BuildGoal {
-    /// The goal's words: `build hut at 4 64 -5 facing south`.
+    /// The goal's words: `build hut at 4 64 -5 facing south`, and `… part 2/3` for a share.
     pub fn text(&self) -> String {
         let [x, y, z] = self.origin;
-        format!("build {} at {x} {y} {z} facing {}", self.blueprint, self.facing)
+        let share = self.share.map_or_else(String::new, |s| format!(" part {s}"));
+        format!("build {} at {x} {y} {z} facing {}{share}", self.blueprint, self.facing)
     }
 
     /// Reads the words [`BuildGoal::text`] writes (and nothing looser: other build goals are the LLM's).
     pub fn parse(goal: &str) -> Option<BuildGoal> {
         let words: Vec<&str> = goal.split_whitespace().collect();
-        let ["build", blueprint, "at", x, y, z, "facing", facing] = words.as_slice() else { return None };
+        let (words, share) = match words.as_slice() {
+            [rest @ .., "part", share] => (rest, Some(share.parse().ok()?)),
+            all => (all, None),
+        };
+        let ["build", blueprint, "at", x, y, z, "facing", facing] = words else { return None };
         Some(BuildGoal {
             blueprint: (*blueprint).to_owned(),
             origin: [x.parse().ok()?, y.parse().ok()?, z.parse().ok()?],
             facing: facing.parse().ok()?,
+            share,
         })
     }
 }
@@ -48,6 +56,10 @@ impl BuildGoal {
 /// The steps for a build goal: get what is missing, then build.
 pub fn plan(bot: &BotHandle, goal: &BuildGoal, setting: &Setting) -> Result<Vec<TaskSpec>, String> {
     let blueprint = build::blueprint(bot, &goal.blueprint, goal.facing)?;
+    let blueprint = match goal.share {
+        Some(share) => blueprint.share(share),
+        None => blueprint,
+    };
     let [x, y, z] = goal.origin;
     let origin = BlockPos::new(x, y, z);
     let mut steps = Vec::new();
@@ -73,11 +85,12 @@ fn step(goal: &BuildGoal, blueprint: &Blueprint) -> TaskSpec {
     // A blueprint too big for a tracker is judged by the build's own score (the primitive fails short of 1.0).
     let tracker = tracker.validate(0).is_ok().then_some(tracker);
     let name = goal.blueprint.replace('\\', "\\\\").replace('"', "\\\"");
+    let share = goal.share.map_or_else(String::new, |s| format!(", \"{s}\""));
     TaskSpec {
         task: format!("Build {} at {x} {y} {z} facing {}", blueprint.name, goal.facing),
         context: blueprint.summary(),
         tracker,
-        code: Some(format!("buildStructure(\"{name}\", vec3({x}, {y}, {z}), \"{}\")", goal.facing)),
+        code: Some(format!("buildStructure(\"{name}\", vec3({x}, {y}, {z}), \"{}\"{share})", goal.facing)),
     }
 }
 
@@ -87,13 +100,18 @@ mod tests {
 
     #[test]
     fn a_build_goal_reads_back_from_its_words_only() {
-        let goal = BuildGoal { blueprint: "hut".into(), origin: [4, 64, -5], facing: Facing::West };
+        let goal = BuildGoal { blueprint: "hut".into(), origin: [4, 64, -5], facing: Facing::West, share: None };
         assert_eq!(goal.text(), "build hut at 4 64 -5 facing west");
-        assert_eq!(BuildGoal::parse(&goal.text()), Some(goal));
+        assert_eq!(BuildGoal::parse(&goal.text()), Some(goal.clone()));
+        let shared = BuildGoal { share: Some(Share { index: 2, of: 3 }), ..goal };
+        assert_eq!(shared.text(), "build hut at 4 64 -5 facing west part 2/3");
+        assert_eq!(BuildGoal::parse(&shared.text()), Some(shared));
+        assert_eq!(BuildGoal::parse("build hut at 4 64 -5 facing west part 3/2"), None);
         assert_eq!(BuildGoal::parse("build a hut at the lake"), None);
         assert_eq!(BuildGoal::parse("build hut at 4 64 -5 facing up"), None);
         let blueprint = crate::blueprint::text::parse("palette:\n c = cobblestone\nlayer\n c.c\n", "arch").unwrap();
-        let step = step(&BuildGoal { blueprint: "arch".into(), origin: [1, 2, 3], facing: Facing::South }, &blueprint);
+        let goal = BuildGoal { blueprint: "arch".into(), origin: [1, 2, 3], facing: Facing::South, share: None };
+        let step = step(&goal, &blueprint);
         assert_eq!(step.task, "Build arch at 1 2 3 facing south");
         assert_eq!(step.code.as_deref(), Some("buildStructure(\"arch\", vec3(1, 2, 3), \"south\")"));
         match step.tracker {

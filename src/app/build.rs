@@ -1,14 +1,22 @@
-//! `!build NAME|FILE|WORDS... [at X Y Z] [facing N|E|S|W]`: finds the blueprint, says what it takes, builds it as
-//! the bot's activity and answers with the score the world shows.
+//! `!build NAME|FILE|WORDS... [at X Y Z] [facing N|E|S|W] [part K/N]`: finds the blueprint, says what it takes,
+//! builds it as the bot's activity and answers with the score the world shows.
+//!
+//! A bot that leads a team splits the blueprint among the members online: each gets a strip of the footprint with
+//! about as many blocks as the others (`Crew_2 !build house at 4 64 -4 facing south part 2/3`), gets the materials
+//! its own strip takes and builds it as its own goal, judged by a structure tracker over its strip; the leader builds
+//! the first strip and says when the world shows the whole blueprint standing.
 
-use std::sync::Arc;
+use std::{
+    sync::Arc,
+    time::{Duration, Instant},
+};
 
 use azalea::BlockPos;
 
-use super::{reply::Replier, state::BotState, work::start_task};
+use super::{reply::Replier, state::BotState, team, work::start_task};
 use crate::{
     agent::{building::BuildGoal, design},
-    blueprint::{Blueprint, Facing, Folder, text},
+    blueprint::{Blueprint, Facing, Folder, MAX_SHARES, Share, text},
     bot::BotHandle,
     chat::Target,
     primitives::build,
@@ -16,10 +24,16 @@ use crate::{
 
 /// How far from the bot a blueprint built without `at` begins (east of it).
 const BESIDE: i32 = 2;
+/// A team build the world shows no new block of for this long is reported as it stands, and no longer watched.
+const TEAM_STALL: Duration = Duration::from_secs(300);
+/// Fewest blocks a member's strip of a team build has: smaller blueprints are built by fewer members.
+const LEAST_SHARE: usize = 8;
 
 /// Starts building what `what` names or describes, as a goal in the bot's goal book: materials it lacks are got
 /// first, and a restart goes on with it. Words no blueprint in the folder fits are designed by the LLM (when one is
-/// configured), checked, saved in the folder under the design's name, and built.
+/// configured), checked, saved in the folder under the design's name, and built. `share` is a team member's strip,
+/// as its leader hands them out.
+#[allow(clippy::too_many_arguments)]
 pub fn start(
     bot: BotHandle,
     state: &Arc<BotState>,
@@ -27,9 +41,11 @@ pub fn start(
     what: String,
     at: Option<Target>,
     facing: Option<Facing>,
+    share: Option<Share>,
+    from_leader: bool,
 ) {
+    let order = Order { at, facing: facing.unwrap_or_default(), share, from_leader };
     let folder = bot.blueprints();
-    let facing = facing.unwrap_or_default();
     let (name, blueprint) = match find(&folder, &what) {
         Ok(path) => match Blueprint::load(&path) {
             Ok(blueprint) => (goal_name(&folder, &path), blueprint),
@@ -47,7 +63,7 @@ pub fn start(
                         Ok(blueprint) => match save(&folder, &blueprint) {
                             Ok(name) => {
                                 reply.say(&format!("Drew {}: {}.", blueprint.summary(), blueprint.description));
-                                go(bot, &state, reply, name, blueprint, at, facing);
+                                go(bot, &state, reply, name, blueprint, order);
                             }
                             Err(e) => reply.say(&format!("I drew {what} but cannot keep it: {e}. Nothing was placed.")),
                         },
@@ -66,7 +82,17 @@ pub fn start(
         reply.say(&format!("I cannot build from {name}: move it to a path without spaces. Nothing was placed."));
         return;
     }
-    go(bot, state, reply, name, blueprint, at, facing);
+    go(bot, state, reply, name, blueprint, order);
+}
+
+/// Where and how a `!build` builds.
+#[derive(Clone, Copy, Debug)]
+struct Order {
+    at: Option<Target>,
+    facing: Facing,
+    share: Option<Share>,
+    /// Asked by this bot's leader (not an owner): acknowledged, and ended with what the bot carries.
+    from_leader: bool,
 }
 
 /// Whether `what` names a file rather than describing a thing.
@@ -87,27 +113,85 @@ fn save(folder: &Folder, blueprint: &Blueprint) -> std::io::Result<String> {
     Ok(name)
 }
 
-/// Says what the build takes and starts it as a goal.
-fn go(
-    bot: BotHandle,
-    state: &BotState,
-    reply: Replier,
-    name: String,
-    blueprint: Blueprint,
-    at: Option<Target>,
-    facing: Facing,
-) {
-    let blueprint = blueprint.facing(facing);
+/// Says what the build takes and starts it as a goal (a leader's team build: the first strip, and the others'
+/// orders).
+fn go(bot: BotHandle, state: &BotState, reply: Replier, name: String, blueprint: Blueprint, order: Order) {
+    let Order { at, facing, mut share, from_leader } = order;
+    let whole = blueprint.facing(facing);
     let feet = BlockPos::from(bot.position());
     let origin = match at {
         Some(t) => BlockPos::new(t.x.resolve(feet.x), t.y.resolve(feet.y), t.z.resolve(feet.z)),
-        None => BlockPos::new(feet.x + BESIDE, feet.y, feet.z - blueprint.size[2] / 2),
+        None => BlockPos::new(feet.x + BESIDE, feet.y, feet.z - whole.size[2] / 2),
     };
+    let team = if share.is_none() { crew(&bot, state, &whole) } else { Vec::new() };
+    if team.len() > 1 {
+        let of = team.len() as u8;
+        share = Some(Share { index: 1, of });
+        let prefix = &state.shared.config.prefix;
+        let [x, y, z] = [origin.x, origin.y, origin.z];
+        reply.say(&format!(
+            "Building {} at {x} {y} {z} facing {facing} with {}: a strip each, about {} blocks.",
+            whole.summary(),
+            team[1..].join(", "),
+            whole.blocks().count() / team.len()
+        ));
+        for (index, member) in team.iter().enumerate().skip(1) {
+            bot.chat(&format!("{member} {prefix}build {name} at {x} {y} {z} facing {facing} part {}/{of}", index + 1));
+        }
+        tokio::task::spawn_local(watch(bot.clone(), reply.clone(), whole.clone(), origin, team));
+    }
+    let blueprint = share.map_or_else(|| whole.clone(), |share| whole.share(share));
     let short = build::missing(&bot, &blueprint, origin);
     let first = if short.is_empty() { String::new() } else { format!("; first I get {}", build::list(&short)) };
     reply.say(&format!("Building {} at {} facing {facing}{first}.", blueprint.summary(), build::fmt_pos(origin)));
-    let goal = BuildGoal { blueprint: name, origin: [origin.x, origin.y, origin.z], facing };
-    start_task(bot, state, reply, goal.text(), false);
+    let goal = BuildGoal { blueprint: name, origin: [origin.x, origin.y, origin.z], facing, share };
+    start_task(bot, state, reply, goal.text(), from_leader);
+}
+
+/// Who builds `whole` when this bot is told to: itself first, then (when it leads a team) the members online, as
+/// many as the blueprint has strips of [`LEAST_SHARE`] blocks for.
+fn crew(bot: &BotHandle, state: &BotState, whole: &Blueprint) -> Vec<String> {
+    if !team::leads(state) {
+        return Vec::new();
+    }
+    let me = state.name.clone();
+    let most = (whole.blocks().count() / LEAST_SHARE).clamp(1, usize::from(MAX_SHARES));
+    let mut crew: Vec<String> =
+        team::members(state).into_iter().filter(|m| m.eq_ignore_ascii_case(&me) || bot.is_online(m)).collect();
+    crew.truncate(most);
+    crew
+}
+
+/// Follows a team build in the world until the whole blueprint stands (then says so with its score and time), or
+/// until no new block has come for [`TEAM_STALL`].
+async fn watch(bot: BotHandle, reply: Replier, whole: Blueprint, origin: BlockPos, team: Vec<String>) {
+    let started = Instant::now();
+    let (mut last, mut changed) = (build::score(&bot, &whole, origin), Instant::now());
+    loop {
+        tokio::time::sleep(Duration::from_secs(2)).await;
+        let now = build::score(&bot, &whole, origin);
+        if now.done() {
+            reply.say(&format!(
+                "Built {} with {} at {} in {:.0} s: {now}.",
+                whole.name,
+                team.join(", "),
+                build::fmt_pos(origin),
+                started.elapsed().as_secs_f64()
+            ));
+            return;
+        }
+        if now != last {
+            (last, changed) = (now, Instant::now());
+        } else if changed.elapsed() >= TEAM_STALL {
+            reply.say(&format!(
+                "The team's {} at {} stands at {now}: no block was added for {} min.",
+                whole.name,
+                build::fmt_pos(origin),
+                TEAM_STALL.as_secs() / 60
+            ));
+            return;
+        }
+    }
 }
 
 /// How a build goal names its blueprint: by name when it is in the folder, else by its file.

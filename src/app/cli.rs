@@ -45,6 +45,14 @@ pub struct BlueprintArgs {
     /// Print each as one JSON line: name, size, blocks, materials, and every position with its block
     #[arg(long)]
     pub json: bool,
+
+    /// Only one team member's strip of each, as a leader hands it out (e.g. 2/3), facing as `--facing` says
+    #[arg(long, value_name = "K/N")]
+    pub share: Option<crate::blueprint::Share>,
+
+    /// Turned to face this way (N, E, S or W), as `!build … facing` turns it [default: S, as drawn]
+    #[arg(long, value_name = "SIDE")]
+    pub facing: Option<crate::blueprint::Facing>,
 }
 
 /// `wayfarer learn`: `run`'s flags, and how long to learn.
@@ -123,7 +131,12 @@ fn blueprints(args: &BlueprintArgs) -> anyhow::Result<()> {
         let loaded = folder
             .path_of(name)
             .ok_or_else(|| format!("no such file, and no blueprint called {name} in {}", folder.dir().display()))
-            .and_then(|path| Blueprint::load(&path).map_err(|e| e.to_string()));
+            .and_then(|path| Blueprint::load(&path).map_err(|e| e.to_string()))
+            .map(|b| b.facing(args.facing.unwrap_or_default()))
+            .map(|b| match args.share {
+                Some(share) => b.share(share),
+                None => b,
+            });
         match loaded {
             Ok(blueprint) if args.json => {
                 let materials: serde_json::Map<String, serde_json::Value> =

@@ -163,7 +163,11 @@ pub fn execute(bot: BotHandle, state: &Arc<BotState>, speaker: &str, command: Co
         Command::Forget { words } => {
             tokio::task::spawn_local(memory::forget(state.clone(), reply, words));
         }
-        Command::Build { what, at, facing } => super::build::start(bot, state, reply, what, at, facing),
+        Command::Build { what, at, facing, share } => {
+            let from_leader =
+                state.shared.takes_orders_from(&state.name, speaker) && !state.shared.owners.contains(speaker);
+            super::build::start(bot, state, reply, what, at, facing, share, from_leader)
+        }
         Command::Team(TeamOrder::Goal(goal)) => team::start(bot, state, reply, goal),
         Command::Team(TeamOrder::Status) => reply.say(&team::status(state)),
         Command::Team(TeamOrder::Stop) => {

@@ -13,9 +13,11 @@
 
 mod facing;
 pub mod nbt;
+mod share;
 pub mod text;
 
 pub use facing::Facing;
+pub use share::{MAX_SHARES, Share};
 
 use std::{
     collections::BTreeMap,
@@ -314,6 +316,35 @@ impl Blueprint {
         }
         turned.parts.sort_by_key(|p| (p.at[1], p.at[2], p.at[0]));
         turned
+    }
+
+    /// `share` of the blueprint, for one member of a team: the footprint's columns are taken west to east (north to
+    /// south on a blueprint deeper than wide) and cut into strips of about as many blocks each, so every member
+    /// works its own side and the strips meet. A share keeps the whole blueprint's size, so its positions are the
+    /// whole's; it holds only its own columns (air among them, to clear).
+    pub fn share(&self, share: Share) -> Blueprint {
+        let [w, _, d] = self.size;
+        let column = |at: [i32; 3]| if w >= d { (at[0], at[2]) } else { (at[2], at[0]) };
+        let mut counts: BTreeMap<(i32, i32), usize> = BTreeMap::new();
+        for part in &self.parts {
+            *counts.entry(column(part.at)).or_default() += usize::from(!part.block.is_air());
+        }
+        let total = counts.values().sum::<usize>().max(1);
+        let of = usize::from(share.of);
+        let mut before = 0;
+        let mut strip: BTreeMap<(i32, i32), usize> = BTreeMap::new();
+        for (key, count) in counts {
+            // A column goes to the strip its middle block falls in.
+            strip.insert(key, ((2 * before + count) * of / (2 * total)).min(of - 1));
+            before += count;
+        }
+        let mine = usize::from(share.index) - 1;
+        Blueprint {
+            name: format!("{} part {share}", self.name),
+            description: self.description.clone(),
+            size: self.size,
+            parts: self.parts.iter().filter(|p| strip.get(&column(p.at)) == Some(&mine)).cloned().collect(),
+        }
     }
 
     /// The items the blueprint takes, by item, most first.

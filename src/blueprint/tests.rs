@@ -239,3 +239,37 @@ fn wide_whitespace_before_rows_reads_without_a_panic() {
     let text = "palette:\n c = stone\nlayer\n\u{3000}c\n  \u{3000}c\n";
     assert!(text::parse(text, "wide").is_ok());
 }
+
+#[test]
+fn shares_split_the_footprint_into_strips_of_about_as_many_blocks() {
+    let folder = Folder::new(Path::new(env!("CARGO_MANIFEST_DIR")).join("skills/blueprints"));
+    for name in folder.names() {
+        let whole = Blueprint::load(&folder.path_of(&name).unwrap()).unwrap().facing(Facing::East);
+        let blocks = whole.blocks().count();
+        for of in 1..=3u8 {
+            let shares: Vec<Blueprint> = (1..=of).map(|index| whole.share(Share { index, of })).collect();
+            // Every position in exactly one share, at the same place as in the whole.
+            let mut all: Vec<&Part> = shares.iter().flat_map(|s| &s.parts).collect();
+            all.sort_by_key(|p| (p.at[1], p.at[2], p.at[0]));
+            assert_eq!(all.len(), whole.parts.len(), "{name} in {of}");
+            assert!(all.iter().zip(&whole.parts).all(|(a, b)| *a == b), "{name} in {of}");
+            for share in &shares {
+                assert_eq!(share.size, whole.size);
+                // A door's halves stay together (a column is never split).
+                let doors = share.blocks().filter(|p| p.block.name.ends_with("_door")).count();
+                assert_eq!(doors % 2, 0, "{name}: {}", share.name);
+            }
+            // About a third each: no share is off its fair part by more than the tallest column.
+            let tallest = whole.size[1] as usize;
+            for share in &shares {
+                let fair = blocks / usize::from(of);
+                let own = share.blocks().count();
+                assert!(own.abs_diff(fair) <= tallest, "{name}: {} has {own} of {blocks}", share.name);
+            }
+        }
+    }
+    let house = Blueprint::load(&folder.path_of("two_storey_house").unwrap()).unwrap();
+    let second = house.share(Share { index: 2, of: 3 });
+    assert_eq!(second.name, "two_storey_house part 2/3");
+    assert!(second.parts.iter().all(|p| (1..=3).contains(&p.at[0])), "the middle strip of a square is in the middle");
+}

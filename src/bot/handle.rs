@@ -23,7 +23,11 @@ use azalea::{
     },
 };
 
-use super::{clock::DayClock, moves, reflex};
+use super::{
+    clock::DayClock,
+    moves::{self, Building},
+    reflex,
+};
 // The ECS derive macros expect `bevy_ecs` in scope; azalea re-exports it.
 use azalea::ecs as bevy_ecs;
 use azalea::ecs::component::Component;
@@ -77,13 +81,6 @@ pub struct Stations(pub Vec<BlockPos>);
 /// there when it starts again.
 #[derive(Component, Clone, Copy, Debug, Default)]
 pub struct LoadedFurnace(pub Option<BlockPos>);
-
-/// A build under way: walks dig nothing (the way out of a house is its door, not its wall), and how far it got, for
-/// `!status`.
-#[derive(Component, Clone, Debug, Default)]
-pub struct Building {
-    pub progress: Option<String>,
-}
 
 /// Where `buildStructure` finds blueprints by name (the process's `--blueprints` folder).
 #[derive(Component, Clone, Debug)]
@@ -325,6 +322,13 @@ impl BotHandle {
     /// Marks a build as under way with `progress` (walks dig nothing meanwhile), or as over with `None`.
     pub fn set_building(&self, progress: Option<String>) {
         self.update::<Building>(|building| building.progress = progress);
+    }
+
+    /// Where this bot's walks put blocks (pillars, bridges) since the last call, while a build was under way.
+    pub fn take_scaffold(&self) -> Vec<BlockPos> {
+        let mut taken = Vec::new();
+        self.update::<Building>(|building| taken = std::mem::take(&mut building.scaffold));
+        taken
     }
 
     /// How far the build under way got (`hut: layer 2 of 4, 45%`), if one is.

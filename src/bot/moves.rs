@@ -38,6 +38,9 @@ use azalea::{
     },
     registry::builtin::{BlockKind, ItemKind},
 };
+// The ECS derive macros expect `bevy_ecs` in scope; azalea re-exports it.
+use azalea::ecs as bevy_ecs;
+use azalea::ecs::component::Component;
 
 /// Blocks the bot may use up to build its way (cheapest first): what digging leaves in every inventory.
 pub const SCAFFOLD: [ItemKind; 10] = [
@@ -225,6 +228,15 @@ fn face_centre(block: BlockPos, face: Direction) -> Vec3 {
     Vec3::new(c.x + f64::from(face.x()) * 0.5, c.y + f64::from(face.y()) * 0.5, c.z + f64::from(face.z()) * 0.5)
 }
 
+/// A build under way: walks dig nothing (the way out of a house is its door, not its wall), how far it got, for
+/// `!status`, and the blocks its walks put up, for the build to take down.
+#[derive(Component, Clone, Debug, Default)]
+pub struct Building {
+    pub progress: Option<String>,
+    /// Where this bot's walks put blocks (pillars, bridges) while the build was under way.
+    pub scaffold: Vec<BlockPos>,
+}
+
 /// Right-clicks `face` of `against` with hotbar slot `slot`, as a player looking at that face does: the server
 /// places the block on that side. Sent as the packet itself, so the face is the one meant even when the crosshair
 /// (which azalea would fall back on) shows another. Until the server has been told `slot` is held (azalea sends that
@@ -242,6 +254,12 @@ fn place_on_face(ctx: &mut ExecuteCtx, against: BlockPos, face: Direction, slot:
         let block_hit = BlockHit { block_pos: against, direction: face, location, inside: false, world_border: false };
         let packet = ServerboundUseItemOn { hand: InteractionHand::MainHand, block_hit, seq };
         entity.world_scope(|world| world.trigger(SendGamePacketEvent::new(id, packet)));
+        // A build takes its walks' blocks down again when it is over.
+        if let Some(mut building) = entity.get_mut::<Building>()
+            && building.progress.is_some()
+        {
+            building.scaffold.push(BlockPos::new(against.x + face.x(), against.y + face.y(), against.z + face.z()));
+        }
     });
 }
 

@@ -6,7 +6,7 @@
 
 use std::fmt;
 
-use crate::blueprint::Facing;
+use crate::blueprint::{Facing, Share};
 
 /// One command an owner can give, fully parsed.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -53,7 +53,8 @@ pub enum Command {
     Forget { words: String },
     /// Build a blueprint (by name, file or description), with its north-west bottom corner at a place and its front
     /// facing a side.
-    Build { what: String, at: Option<Target>, facing: Option<Facing> },
+    /// `share` is one team member's part of it (`part 2/3`), which a leader hands out.
+    Build { what: String, at: Option<Target>, facing: Option<Facing>, share: Option<Share> },
 }
 
 /// What `!team` asks of a leader.
@@ -137,7 +138,7 @@ pub const COMMANDS: &[CommandSpec] = &[
     CommandSpec { name: "forget", args: "WORDS...", summary: "forget the memories that hold all these words" },
     CommandSpec {
         name: "build",
-        args: "NAME|FILE|WORDS... [at X Y Z] [facing N|E|S|W]",
+        args: "NAME|FILE|WORDS... [at X Y Z] [facing N|E|S|W] [part K/N]",
         summary: "build a blueprint by name or file, or one that fits the words (e.g. !build hut at 10 64 -5)",
     },
 ];
@@ -275,6 +276,13 @@ fn parse_command(name: &str, args: Vec<&str>, prefix: &str) -> Result<Command, P
         },
         "build" => {
             let mut words = args.as_slice();
+            let mut share = None;
+            if let [rest @ .., key, part] = words
+                && key.eq_ignore_ascii_case("part")
+            {
+                share = Some(part.parse::<Share>().map_err(|e| usage_error(&e))?);
+                words = rest;
+            }
             let mut facing = None;
             if let [rest @ .., key, side] = words
                 && key.eq_ignore_ascii_case("facing")
@@ -298,7 +306,7 @@ fn parse_command(name: &str, args: Vec<&str>, prefix: &str) -> Result<Command, P
             if words.is_empty() {
                 return Err(usage_error("what should I build? (a blueprint's name, a file, or words)"));
             }
-            Ok(Command::Build { what: words.join(" "), at, facing })
+            Ok(Command::Build { what: words.join(" "), at, facing, share })
         }
         "goto" => match args.as_slice() {
             [x, y, z] => {
@@ -418,17 +426,18 @@ mod tests {
     #[test]
     fn build_takes_a_name_or_words_then_a_place_and_a_side() {
         let at = |x, y, z| Some(Target { x: Coord::Absolute(x), y: Coord::Absolute(y), z: Coord::Absolute(z) });
-        assert_eq!(cmd("!build hut"), Ok(Command::Build { what: "hut".into(), at: None, facing: None }));
+        assert_eq!(cmd("!build hut"), Ok(Command::Build { what: "hut".into(), at: None, facing: None, share: None }));
         assert_eq!(
             cmd("!build hut at 10 64 -5 facing w"),
-            Ok(Command::Build { what: "hut".into(), at: at(10, 64, -5), facing: Some(Facing::West) })
+            Ok(Command::Build { what: "hut".into(), at: at(10, 64, -5), facing: Some(Facing::West), share: None })
         );
         assert_eq!(
             cmd("!build a small cobblestone hut with a door facing North"),
             Ok(Command::Build {
                 what: "a small cobblestone hut with a door".into(),
                 at: None,
-                facing: Some(Facing::North)
+                facing: Some(Facing::North),
+                share: None
             })
         );
         assert_eq!(
@@ -436,14 +445,25 @@ mod tests {
             Ok(Command::Build {
                 what: "tower.nbt".into(),
                 at: Some(Target { x: Coord::Relative(2), y: Coord::Relative(0), z: Coord::Relative(0) }),
-                facing: None
+                facing: None,
+                share: None
             })
         );
         assert_eq!(
             cmd("!build a tower at the lake"),
-            Ok(Command::Build { what: "a tower at the lake".into(), at: None, facing: None })
+            Ok(Command::Build { what: "a tower at the lake".into(), at: None, facing: None, share: None })
+        );
+        assert_eq!(
+            cmd("!build two_storey_house at 4 64 -4 facing south part 2/3"),
+            Ok(Command::Build {
+                what: "two_storey_house".into(),
+                at: at(4, 64, -4),
+                facing: Some(Facing::South),
+                share: Some(Share { index: 2, of: 3 })
+            })
         );
         let usage = |line: &str| cmd(line).unwrap_err().to_string();
+        assert!(usage("!build hut part 4/3").contains("not a share"), "{}", usage("!build hut part 4/3"));
         assert!(usage("!build").contains("what should I build?"));
         assert!(usage("!build hut at 10 64").contains("three coordinates"), "{}", usage("!build hut at 10 64"));
         assert!(usage("!build hut facing up").contains("N, E, S or W"));

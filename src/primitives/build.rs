@@ -29,12 +29,16 @@ use azalea::{
 
 use super::{dig, items, observe, place};
 use crate::{
-    blueprint::{Blueprint, Facing, Spec},
+    blueprint::{Blueprint, Facing, Share, Spec},
     bot::BotHandle,
 };
 
 /// How often one block is tried before the build goes on without it.
 const TRIES: u32 = 2;
+/// Rounds of taking down what the build's walks put up (a walk to a high block can put up more).
+const SCAFFOLD_ROUNDS: usize = 4;
+/// How long a member building its share waits for the blocks of the others' shares that would hold up its own.
+const SHARE_WAIT: Duration = Duration::from_secs(120);
 
 /// How much of a blueprint stands in the world.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -159,12 +163,18 @@ pub struct Report {
     pub dug: u32,
     /// Blocks put under the footprint to level the ground.
     pub levelled: u32,
+    /// Blocks of the pillars and bridges walks put up during the build, taken down again.
+    pub scaffold: u32,
     pub problems: Vec<String>,
 }
 
 /// Builds `blueprint` with its north-west bottom corner at `origin`, from what the bot carries; resumes where the
 /// world shows it stopped (blocks already right are left alone).
-pub async fn build(bot: &BotHandle, blueprint: &Blueprint, origin: BlockPos) -> Report {
+///
+/// With `whole`, `blueprint` is one member's share of it ([`Blueprint::share`]): blocks of the share that only the
+/// others' blocks will hold up wait for them (up to [`SHARE_WAIT`] with nothing new to place), and scaffolding
+/// keeps off the whole blueprint's positions, not only the share's.
+pub async fn build(bot: &BotHandle, blueprint: &Blueprint, origin: BlockPos, whole: Option<&Blueprint>) -> Report {
     let [w, h, d] = blueprint.size;
     let least = origin;
     let most = BlockPos::new(origin.x + w - 1, origin.y + h - 1, origin.z + d - 1);
@@ -180,6 +190,7 @@ pub async fn build(bot: &BotHandle, blueprint: &Blueprint, origin: BlockPos) -> 
         )));
     };
     show(0);
+    bot.take_scaffold();
 
     // The site: whatever stands where the blueprint wants something else (or air), top down.
     let mut clear: Vec<(BlockPos, &Spec)> = blueprint
@@ -227,12 +238,31 @@ pub async fn build(bot: &BotHandle, blueprint: &Blueprint, origin: BlockPos) -> 
     let mut pending: Vec<(BlockPos, &Spec)> =
         blueprint.blocks().filter(|p| p.block.item().is_some()).map(|p| (world(origin, p.at), &p.block)).collect();
     let mut failures: HashMap<BlockPos, u32> = HashMap::new();
-    let wanted: HashMap<BlockPos, &Spec> = blueprint.parts.iter().map(|p| (world(origin, p.at), &p.block)).collect();
+    let wanted: HashMap<BlockPos, &Spec> =
+        whole.unwrap_or(blueprint).parts.iter().map(|p| (world(origin, p.at), &p.block)).collect();
     let mut last_layer = -1;
+    let mut waited = Duration::ZERO;
     loop {
         pending
             .retain(|(pos, spec)| holds(bot, *pos, spec).is_none() && failures.get(pos).copied().unwrap_or(0) < TRIES);
-        let Some(next) = choose(bot, &pending) else { break };
+        let next = match choose(bot, &pending) {
+            Some(next) => next,
+            // The others' blocks may yet hold up what is left of this share.
+            None if whole.is_some() && !pending.is_empty() && waited < SHARE_WAIT => {
+                if waited.is_zero() {
+                    progress.0.set_building(Some(format!(
+                        "{}: waiting for the others' blocks under {} of mine",
+                        blueprint.name,
+                        pending.len()
+                    )));
+                }
+                tokio::time::sleep(Duration::from_secs(1)).await;
+                waited += Duration::from_secs(1);
+                continue;
+            }
+            None => break,
+        };
+        waited = Duration::ZERO;
         let (pos, spec) = pending[next];
         let layer = pos.y - origin.y;
         if layer != last_layer {
@@ -257,6 +287,28 @@ pub async fn build(bot: &BotHandle, blueprint: &Blueprint, origin: BlockPos) -> 
         }
         if report.placed % 8 == 0 && report.placed > 0 {
             show(layer);
+        }
+    }
+    // The pillars and bridges the walks put up come down again, top down (the ground under the site stays). Walking
+    // to a high one can put up another, taken down in the next round.
+    let scaffolds: Vec<String> = scaffold_names().collect();
+    for _ in 0..SCAFFOLD_ROUNDS {
+        let mut scaffold: Vec<BlockPos> = bot
+            .take_scaffold()
+            .into_iter()
+            .filter(|pos| pos.y >= origin.y && !wanted.contains_key(pos))
+            .filter(|pos| observe::block_state(bot, *pos).is_some_and(|s| scaffolds.contains(&world_block(s).0)))
+            .collect();
+        if scaffold.is_empty() {
+            break;
+        }
+        scaffold.sort_by_key(|pos| (std::cmp::Reverse(pos.y), pos.x, pos.z));
+        scaffold.dedup();
+        for pos in scaffold {
+            match dig::dig_block(bot, crate::script::Vec3::from(pos)).await {
+                Ok(_) => report.scaffold += 1,
+                Err(e) => tracing::warn!("{}: the scaffold at {} stays: {e}", bot.name(), fmt_pos(pos)),
+            }
         }
     }
     let unheld: Vec<String> = pending.iter().map(|(pos, spec)| format!("{} at {}", spec.name, fmt_pos(*pos))).collect();
@@ -655,18 +707,28 @@ pub fn blueprint(bot: &BotHandle, name: &str, facing: Facing) -> Result<Blueprin
     Blueprint::load(&path).map(|b| b.facing(facing)).map_err(|e| format!("The blueprint {name} cannot be built: {e}"))
 }
 
-/// `buildStructure(blueprint, pos, facing)`: builds it from what the bot carries and answers with the world's score
-/// (`#{score, states, blocks, placed, dug}`), or fails saying what is missing or what went wrong.
-pub async fn structure(bot: &BotHandle, name: &str, pos: crate::script::Vec3, facing: &str) -> crate::script::Answer {
+/// `buildStructure(blueprint, pos, facing[, share])`: builds it (or, with `share` such as "2/3", that member's share
+/// of it) from what the bot carries and answers with the world's score (`#{score, states, blocks, placed, dug}`), or
+/// fails saying what is missing or what went wrong.
+pub async fn structure(
+    bot: &BotHandle,
+    name: &str,
+    pos: crate::script::Vec3,
+    facing: &str,
+    share: Option<&str>,
+) -> crate::script::Answer {
     let facing: Facing = facing.parse()?;
-    let blueprint = blueprint(bot, name, facing)?;
+    let whole = blueprint(bot, name, facing)?;
+    let share: Option<Share> = share.map(str::parse).transpose()?;
+    let blueprint = share.map_or_else(|| whole.clone(), |share| whole.share(share));
+    let whole = share.is_some().then_some(&whole);
     let origin = BlockPos::from(pos);
     let short = missing(bot, &blueprint, origin);
     if !short.is_empty() {
         return Err(format!("To build {} I need {} more", blueprint.name, list(&short)));
     }
     let started = std::time::Instant::now();
-    let report = build(bot, &blueprint, origin).await;
+    let report = build(bot, &blueprint, origin, whole).await;
     if !report.score.done() {
         return Err(format!("{} stands at {}: {}", blueprint.name, report.score, report.problems.join("; ")));
     }

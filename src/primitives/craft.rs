@@ -60,8 +60,7 @@ pub async fn craft_item(bot: &BotHandle, name: &str, count: u32) -> Answer {
                 }
             }
         };
-        let handle =
-            bot.open_container(table).await.ok_or_else(|| "The crafting_table did not open".to_owned())?;
+        let handle = bot.open_container(table).await.ok_or_else(|| "The crafting_table did not open".to_owned())?;
         // Crafting table: result 0, grid 1..=9 (3 wide), storage 10..=45.
         craft_in(&handle, &plan, 3, 10..=45);
         handle.close();

@@ -151,10 +151,14 @@ pub fn register(engine: &mut Engine, host: Arc<dyn Host>, bounds: RunBounds) {
     });
     reg!(call, "placeItem", |name: &str, pos: Vec3| call(Call::PlaceItem { name: item_name(name)?, pos }));
     reg!(call, "buildStructure", |blueprint: &str, pos: Vec3| {
-        call(Call::BuildStructure { blueprint: blueprint.to_owned(), pos, facing: "south".to_owned() })
+        call(Call::BuildStructure { blueprint: blueprint.to_owned(), pos, facing: "south".to_owned(), share: None })
     });
     reg!(call, "buildStructure", |blueprint: &str, pos: Vec3, facing: &str| {
-        call(Call::BuildStructure { blueprint: blueprint.to_owned(), pos, facing: facing.to_owned() })
+        call(Call::BuildStructure { blueprint: blueprint.to_owned(), pos, facing: facing.to_owned(), share: None })
+    });
+    reg!(call, "buildStructure", |blueprint: &str, pos: Vec3, facing: &str, share: &str| {
+        let (blueprint, facing, share) = (blueprint.to_owned(), facing.to_owned(), Some(share.to_owned()));
+        call(Call::BuildStructure { blueprint, pos, facing, share })
     });
     reg!(call, "killMob", |name: &str| {
         call(Call::KillMob { name: mob_name(name)?, timeout: Duration::from_secs(300) })

@@ -66,6 +66,8 @@ pub enum Call {
         blueprint: String,
         pos: Vec3,
         facing: String,
+        /// One team member's share (`2/3`), or the whole blueprint.
+        share: Option<String>,
     },
     /// Dig the block at a position (`digBlock`).
     DigBlock {

@@ -10,7 +10,7 @@ use std::{collections::BTreeMap, path::Path, time::Duration};
 
 use serde_json::{Value, json};
 use support::{fake_llm::FakeEndpoint, *};
-use wayfarer::blueprint::{Blueprint, Facing, PLACED_PROPERTIES};
+use wayfarer::blueprint::{Blueprint, Facing, PLACED_PROPERTIES, Share};
 
 /// The world's blocks in the box from `least` to `most`: position → (name, properties).
 fn blocks(world: &World, least: [i64; 3], most: [i64; 3]) -> BTreeMap<[i64; 3], (String, BTreeMap<String, String>)> {
@@ -340,4 +340,84 @@ fn a_blueprint_from_words_is_drawn_checked_kept_and_built() {
     world.expect_chat(again, "Wayfarer", "Built tiny_tower", Duration::from_secs(120));
     assert_eq!(assert_built(&world, &tower, [9, 64, 5]), 4);
     assert_eq!(designs().len(), 2, "no design was asked for");
+}
+
+#[test]
+fn a_leader_splits_the_house_among_its_team_and_each_builds_its_strip() {
+    let folder = blueprint_file("");
+    let world = World::start();
+    world.add_player("Alice", [0.5, 64.0, 8.5]);
+    let bot = Bot::start(
+        &world.address(),
+        &[
+            "--username",
+            "Crew",
+            "--bots",
+            "3",
+            "--role",
+            "leader",
+            "--owner",
+            "Alice",
+            "--blueprints",
+            folder.to_str().unwrap(),
+        ],
+    );
+    let house = Blueprint::load(&blueprint_file("two_storey_house.txt")).unwrap();
+    let names = ["Crew_1", "Crew_2", "Crew_3"];
+    for name in names {
+        bot.expect_log(&format!("{name} spawned at"), Duration::from_secs(60));
+    }
+    // Each member carries what its own strip takes (and dirt to scaffold with), nothing of the others'.
+    let strips: Vec<Blueprint> = (1..=3).map(|index| house.share(Share { index, of: 3 })).collect();
+    for (name, strip) in names.iter().zip(&strips) {
+        for (item, count) in strip.materials() {
+            give(&world, name, &item, count);
+        }
+        give(&world, name, "dirt", 8);
+    }
+    for (name, strip) in names.iter().zip(&strips) {
+        let (item, count) = strip.materials()[0].clone();
+        bot_sees(&world, name, &item, count);
+    }
+
+    let from = world.say("Alice", "Crew_1 !build two_storey_house at 4 64 -4");
+    let said = world.expect_chat(from, "Crew_1", "Building two_storey_house", Duration::from_secs(10));
+    assert!(said.contains("with Crew_2, Crew_3: a strip each"), "{said}");
+    for name in &names[1..] {
+        world.expect_chat(from, name, "Building two_storey_house part", Duration::from_secs(20));
+    }
+    let done = world.expect_chat(from, "Crew_1", "Built two_storey_house with", Duration::from_secs(480));
+    let count = house.blocks().count();
+    assert_eq!(assert_built(&world, &house, [4, 64, -4]), count);
+    assert!(done.contains(&format!("{count} of {count} blocks right")), "{done}");
+    // The pillars the members climbed to reach the roof came down again (each member takes down its own, after its
+    // strip: give it a moment).
+    let site = ([0, 64, -8], [12, 72, 4]);
+    let mut left = Vec::new();
+    for _ in 0..60 {
+        left = blocks(&world, site.0, site.1).into_iter().filter(|(_, (name, _))| name == "dirt").collect();
+        if left.is_empty() {
+            break;
+        }
+        std::thread::sleep(Duration::from_secs(1));
+    }
+    assert!(left.is_empty(), "scaffold left standing: {left:?}");
+    // Each member placed blocks, and only in its own strip (scaffold dirt aside).
+    for (name, strip) in names.iter().zip(&strips) {
+        let own: std::collections::BTreeSet<[i64; 3]> = strip
+            .blocks()
+            .map(|p| [4 + i64::from(p.at[0]), 64 + i64::from(p.at[1]), -4 + i64::from(p.at[2])])
+            .collect();
+        let placed: Vec<Value> = world
+            .events_since(from)
+            .into_iter()
+            .filter(|e| e["event"] == "blockPlaced" && e["name"] == *name && e["block"] != "dirt")
+            .collect();
+        assert!(placed.len() >= strip.blocks().count() / 2, "{name} placed {} blocks", placed.len());
+        let elsewhere: Vec<&Value> = placed
+            .iter()
+            .filter(|e| !own.contains(&[e["x"].as_i64().unwrap(), e["y"].as_i64().unwrap(), e["z"].as_i64().unwrap()]))
+            .collect();
+        assert!(elsewhere.is_empty(), "{name} placed outside its strip: {elsewhere:?}");
+    }
 }

@@ -13,9 +13,14 @@ pub mod chat;
 #[path = "../../../src/blueprint/facing.rs"]
 mod facing;
 
-/// Only the side a blueprint faces, which the chat grammar reads (the rest of the module needs azalea).
+#[path = "../../../src/blueprint/share.rs"]
+mod share;
+
+/// Only the side a blueprint faces and a member's share of it, which the chat grammar reads (the rest of the module
+/// needs azalea).
 pub mod blueprint {
     pub use super::facing::Facing;
+    pub use super::share::{MAX_SHARES, Share};
 }
 
 pub mod agent;
