@@ -15,7 +15,7 @@ export WAYFARER_MODELS := $(MODELS_DIR)
 BIN := $(CARGO_TARGET_DIR)/debug/wayfarer
 RELEASE_BIN := $(CARGO_TARGET_DIR)/release/wayfarer
 
-.PHONY: setup models build demo map test test-rust test-world bench bench-natural bench-llm bench-build bench-llm-world bench-llm-economy bench-team bench-memory bench-dashboard llm llm-smoke eval-search fuzz fuzz-ci clean
+.PHONY: setup models build demo map test test-rust test-world bench bench-natural bench-llm bench-build bench-build-words bench-llm-world bench-llm-economy bench-team bench-memory bench-dashboard llm llm-smoke eval-search fuzz fuzz-ci clean
 
 ## setup: install the test world's npm packages (pinned by package-lock.json)
 setup: $(SERVER_DIR)/node_modules/.package-lock.json
@@ -109,6 +109,13 @@ bench-build: setup models
 	$(CARGO) build --release --bin wayfarer
 	node $(SERVER_DIR)/bench/build.js --bot $(BENCH_BIN)
 	node $(SERVER_DIR)/bench/build_team.js --bot $(BENCH_BIN)
+
+## bench-build-words: ten starter blueprints' descriptions drawn by the LLM at LLM_URL (start `make llm` in another
+## terminal first) through `!build WORDS`, each design scored against the blueprint the words came from (footprint
+## and materials shared, as the README says)
+bench-build-words: setup models
+	$(CARGO) build --release --bin wayfarer
+	node $(SERVER_DIR)/bench/build_words.js --bot $(BENCH_BIN) --llm-url $(LLM_URL)
 
 ## bench-llm-world: goals no recipe plans (tests/tasks/world_goals.json: build, dig, clear, stand on, store, place
 ## beside, light, give), judged by the world's state: with a do-nothing model whose critic believes everything (as

@@ -31,6 +31,36 @@ struct Design {
     layers: Vec<Vec<String>>,
 }
 
+/// The shape of a design answer, for endpoints that hold answers to a JSON schema.
+fn schema() -> serde_json::Value {
+    let side = MAX_SIDE;
+    serde_json::json!({
+        "type": "object",
+        "properties": {
+            "name": { "type": "string", "maxLength": 40 },
+            "description": { "type": "string", "maxLength": 200 },
+            "palette": {
+                "type": "object",
+                "additionalProperties": { "type": "string" },
+                "maxProperties": 16,
+            },
+            "layers": {
+                "type": "array",
+                "minItems": 1,
+                "maxItems": side,
+                "items": {
+                    "type": "array",
+                    "minItems": 1,
+                    "maxItems": side,
+                    "items": { "type": "string", "maxLength": side },
+                },
+            },
+        },
+        "required": ["name", "description", "palette", "layers"],
+        "additionalProperties": false,
+    })
+}
+
 /// Reads an answer into a checked blueprint, or says what is wrong with it in words the model can act on.
 pub fn read(answer: &str, words: &str) -> Result<Blueprint, String> {
     let design: Design = extract::json_first::<Design, Design, String>(answer, Json::Object, Ok)?;
@@ -101,7 +131,10 @@ pub async fn design(llm: &Llm, words: &str) -> Result<Blueprint, String> {
     let mut messages = vec![Message::user(prompt)];
     let mut last = String::new();
     for _ in 0..2 {
-        let reply = llm.chat(Role::Curriculum, &messages, 0.0).await.map_err(|e| format!("the LLM failed: {e}"))?;
+        let reply = llm
+            .chat_json(Role::Curriculum, &messages, 0.0, &schema())
+            .await
+            .map_err(|e| format!("the LLM failed: {e}"))?;
         match read(&reply.content, words) {
             Ok(blueprint) => return Ok(blueprint),
             Err(why) => {

@@ -62,15 +62,26 @@ pub struct ReplyCache {
 }
 
 /// What a request is, for the cache.
-pub fn key(base_url: &str, model: &str, messages: &[Message], max_tokens: u32, stop: &[&str]) -> String {
+pub fn key(
+    base_url: &str,
+    model: &str,
+    messages: &[Message],
+    max_tokens: u32,
+    stop: &[&str],
+    format: Option<&serde_json::Value>,
+) -> String {
     let mut hash = Sha256::new();
-    let request = serde_json::json!({
+    let mut request = serde_json::json!({
         "url": base_url.trim_end_matches('/'),
         "model": model,
         "messages": messages,
         "max_tokens": max_tokens,
         "stop": stop,
     });
+    // Only when there is one, so the keys of answers kept before formats existed still match.
+    if let Some(format) = format {
+        request["response_format"] = format.clone();
+    }
     hash.update(request.to_string().as_bytes());
     hash.finalize().iter().map(|b| format!("{b:02x}")).collect()
 }
@@ -216,9 +227,11 @@ mod tests {
     fn answers_outlive_a_restart_and_bad_lines_are_skipped() {
         let config = config("restart", 1 << 20);
         let messages = [Message::user("Mine 1 oak_log")];
-        let k = key("http://x/v1", "small", &messages, 700, &[]);
-        assert_ne!(k, key("http://x/v1", "small", &messages, 701, &[]), "max_tokens is part of the request");
-        assert_ne!(k, key("http://x/v1", "big", &messages, 700, &[]));
+        let k = key("http://x/v1", "small", &messages, 700, &[], None);
+        assert_ne!(k, key("http://x/v1", "small", &messages, 701, &[], None), "max_tokens is part of the request");
+        assert_ne!(k, key("http://x/v1", "big", &messages, 700, &[], None));
+        let format = serde_json::json!({"type": "json_schema"});
+        assert_ne!(k, key("http://x/v1", "small", &messages, 700, &[], Some(&format)), "so is the answer's shape");
         let cache = ReplyCache::open(&config);
         assert!(cache.get(&k).is_none());
         let usage = Usage { calls: 1, prompt_tokens: 90, completion_tokens: 10, millis: 0 };
@@ -237,11 +250,11 @@ mod tests {
         let config = config("bound", 2000);
         let cache = ReplyCache::open(&config);
         let usage = Usage { calls: 1, prompt_tokens: 1, completion_tokens: 1, millis: 0 };
-        let first = key("u", "m", &[Message::user("first")], 1, &[]);
+        let first = key("u", "m", &[Message::user("first")], 1, &[], None);
         cache.put(first.clone(), "m", &Kept { content: "a".repeat(100), usage, cut: true });
         for i in 0..40 {
             cache.put(
-                key("u", "m", &[Message::user(i.to_string())], 1, &[]),
+                key("u", "m", &[Message::user(i.to_string())], 1, &[], None),
                 "m",
                 &Kept { content: "b".repeat(100), usage, cut: false },
             );

@@ -169,6 +169,8 @@ struct Endpoint {
     ledger: Ledger,
     limiter: limiter::Limiter,
     cache: Option<cache::ReplyCache>,
+    /// The endpoint refused a `response_format` once: later calls ask in words only.
+    formats_refused: std::sync::atomic::AtomicBool,
 }
 
 impl std::fmt::Debug for Llm {
@@ -224,8 +226,15 @@ impl Llm {
             .map_err(|err| LlmError::Setup(err.to_string()))?;
         let limiter = limiter::Limiter::new(config.requests_per_minute, config.tokens_per_minute);
         let cache = config.cache.as_ref().map(cache::ReplyCache::open);
-        let endpoint =
-            Arc::new(Endpoint { config, http, process: Meter::default(), ledger: Ledger::default(), limiter, cache });
+        let endpoint = Arc::new(Endpoint {
+            config,
+            http,
+            process: Meter::default(),
+            ledger: Ledger::default(),
+            limiter,
+            cache,
+            formats_refused: Default::default(),
+        });
         Ok(Self::on(endpoint, true))
     }
 
@@ -252,6 +261,7 @@ impl Llm {
             ledger: Ledger::default(),
             limiter,
             cache: None,
+            formats_refused: Default::default(),
         };
         Self::on(Arc::new(endpoint), false)
     }
@@ -289,13 +299,52 @@ impl Llm {
         temperature: f32,
         notice: &impl Fn(Notice),
     ) -> Result<Reply, LlmError> {
+        self.call(role, messages, temperature, None, notice).await
+    }
+
+    /// [`Llm::chat`] for an answer that is one JSON value of `schema`'s shape: the endpoint is asked to hold the answer
+    /// to the schema (`response_format`, as OpenAI's API and llama.cpp's server take it). An endpoint that refuses
+    /// the field (a 400 or 422) is asked again without it, and from then on only in words; the caller checks the
+    /// answer either way.
+    pub async fn chat_json(
+        &self,
+        role: Role,
+        messages: &[Message],
+        temperature: f32,
+        schema: &serde_json::Value,
+    ) -> Result<Reply, LlmError> {
+        use std::sync::atomic::Ordering;
+        if !self.endpoint.formats_refused.load(Ordering::Relaxed) {
+            let format = serde_json::json!({
+                "type": "json_schema",
+                "json_schema": { "name": "answer", "schema": schema },
+            });
+            match self.call(role, messages, temperature, Some(&format), &|_| {}).await {
+                Err(LlmError::Status { status: 400 | 422, body }) => {
+                    tracing::warn!("the endpoint refused a response_format ({body}); asking in words only");
+                    self.endpoint.formats_refused.store(true, Ordering::Relaxed);
+                }
+                answered => return answered,
+            }
+        }
+        self.call(role, messages, temperature, None, &|_| {}).await
+    }
+
+    async fn call(
+        &self,
+        role: Role,
+        messages: &[Message],
+        temperature: f32,
+        format: Option<&serde_json::Value>,
+        notice: &impl Fn(Notice),
+    ) -> Result<Reply, LlmError> {
         if !self.enabled {
             return Err(LlmError::NotConfigured);
         }
         let config = self.config();
         let (model, max_tokens, stop) = (config.model_for(role), config.max_tokens_for(role), stop_sequences(role));
         let key = (temperature == 0.0 && self.endpoint.cache.is_some())
-            .then(|| cache::key(&config.base_url, model, messages, max_tokens, stop));
+            .then(|| cache::key(&config.base_url, model, messages, max_tokens, stop, format));
         if let (Some(cache), Some(key)) = (&self.endpoint.cache, &key)
             && let Some(kept) = cache.get(key)
         {
@@ -327,7 +376,7 @@ impl Llm {
         };
         let ledgers = [&self.ledger, &self.endpoint.ledger];
         let asked = Instant::now();
-        let call = self.attempts(role, model, messages, temperature, max_tokens, stop, &waiting);
+        let call = self.attempts(role, model, messages, temperature, max_tokens, stop, format, &waiting);
         let mut call = std::pin::pin!(call);
         let answered = tokio::select! {
             answered = &mut call => answered,
@@ -374,10 +423,11 @@ impl Llm {
         temperature: f32,
         max_tokens: u32,
         stop: &[&str],
+        response_format: Option<&serde_json::Value>,
         waiting: &WaitGuard<'_>,
     ) -> Result<wire::Answer, LlmError> {
         let config = self.config();
-        let body = Request { model, messages, temperature, max_tokens, stop };
+        let body = Request { model, messages, temperature, max_tokens, stop, response_format };
         let prompt_chars: usize = messages.iter().map(|m| m.content.len()).sum();
         let estimate = prompt_chars as u64 / 4 + u64::from(max_tokens);
         let mut deadline: Option<Instant> = None;

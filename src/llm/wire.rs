@@ -55,6 +55,9 @@ pub struct Request<'a> {
     /// Where the answer ends, when the format allows one (never sent empty: some servers refuse `"stop": []`).
     #[serde(skip_serializing_if = "<[&str]>::is_empty")]
     pub stop: &'a [&'a str],
+    /// The shape the answer must have (`{"type": "json_schema", …}`), for the calls that ask for one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub response_format: Option<&'a serde_json::Value>,
 }
 
 /// What a completion said, what it cost, and why it ended.

@@ -305,8 +305,13 @@ pub async fn build(bot: &BotHandle, blueprint: &Blueprint, origin: BlockPos, who
         scaffold.sort_by_key(|pos| (std::cmp::Reverse(pos.y), pos.x, pos.z));
         scaffold.dedup();
         for pos in scaffold {
-            match dig::dig_block(bot, crate::script::Vec3::from(pos)).await {
-                Ok(_) => report.scaffold += 1,
+            // Its drop is picked up on the way if it falls there; one that lands on the build is not chased.
+            let taken = match bot.goto_reach(pos).await {
+                Ok(()) => dig::dig_with_best_tool(bot, pos).await,
+                Err(e) => Err(e.to_string()),
+            };
+            match taken {
+                Ok(()) => report.scaffold += 1,
                 Err(e) => tracing::warn!("{}: the scaffold at {} stays: {e}", bot.name(), fmt_pos(pos)),
             }
         }

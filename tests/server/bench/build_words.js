@@ -1,0 +1,116 @@
+#!/usr/bin/env node
+// Blueprints from words, drawn by the LLM at --llm-url (the local 1.5B model of `make llm`): ten starter blueprints'
+// descriptions are said to the bot as `!build WORDS` with an empty blueprint folder, so every one is drawn; the
+// design the bot keeps is scored against the starter blueprint the words came from.
+//
+// The measure (written down in the README): the mean of
+//   footprint: the cells (x, z) holding any block, shared / in either (Jaccard), corners aligned, best of the four
+//              sides the design may face;
+//   materials: the items both take, Σ min(design, reference) / Σ max(design, reference) over every item.
+// A description the LLM draws nothing for (no usable answer in two tries) scores 0.
+//
+// Usage: node build_words.js --bot PATH/TO/wayfarer --llm-url URL [--only hut,bridge] [--results FILE]
+'use strict'
+
+const { spawn, execFileSync } = require('node:child_process')
+const fs = require('node:fs')
+const os = require('node:os')
+const path = require('node:path')
+const { startWorld } = require('../lib/harness')
+
+const arg = (name, fallback) => { const i = process.argv.indexOf(`--${name}`); return i > 0 ? process.argv[i + 1] : fallback }
+const ROOT = path.join(__dirname, '..', '..', '..')
+const BOT = arg('bot')
+const LLM_URL = arg('llm-url')
+const RESULTS = arg('results', path.join(os.tmpdir(), 'wayfarer-bench-build-words.json'))
+const REFERENCES = ['hut', 'watchtower', 'wall_with_gate', 'bridge', 'staircase', 'two_storey_house', 'farm_plot',
+  'shelter', 'pillar', 'lamp_post']
+const ONLY = arg('only') ? arg('only').split(',') : REFERENCES
+/** How long one design may take (two LLM answers on a CPU). */
+const LIMIT_MS = 6 * 60 * 1000
+const log = (line) => process.stderr.write(`${line}\n`)
+
+if (!BOT || !fs.existsSync(BOT) || !LLM_URL) {
+  log('usage: node build_words.js --bot PATH/TO/wayfarer --llm-url URL [--only hut,bridge] [--results FILE]')
+  process.exit(2)
+}
+
+/** A blueprint file as the bot's own checker reads it, turned to face `facing`. */
+function read (file, facing = 'S') {
+  return JSON.parse(execFileSync(BOT, ['blueprint', '--json', '--facing', facing, file], { encoding: 'utf8' }))
+}
+
+function footprint (blueprint) {
+  return new Set(blueprint.parts.filter((p) => p.name !== 'air').map((p) => `${p.at[0]},${p.at[2]}`))
+}
+
+function jaccard (a, b) {
+  const both = [...a].filter((x) => b.has(x)).length
+  const either = new Set([...a, ...b]).size
+  return either === 0 ? 0 : both / either
+}
+
+/** The design's score against the reference: footprint and materials, and their mean. */
+function score (file, reference) {
+  const ref = footprint(reference)
+  const foot = Math.max(...['S', 'W', 'N', 'E'].map((side) => jaccard(footprint(read(file, side)), ref)))
+  const design = read(file).materials
+  const items = new Set([...Object.keys(design), ...Object.keys(reference.materials)])
+  let least = 0; let most = 0
+  for (const item of items) {
+    const [a, b] = [design[item] ?? 0, reference.materials[item] ?? 0]
+    least += Math.min(a, b); most += Math.max(a, b)
+  }
+  const materials = most === 0 ? 0 : least / most
+  return { footprint: foot, materials, score: (foot + materials) / 2 }
+}
+
+async function main () {
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'wayfarer-words-'))
+  const world = await startWorld(['--mobs', 'off'])
+  await world.cmd({ cmd: 'addPlayer', name: 'Alice', x: 0.5, y: 64, z: 0.5 })
+  const bot = spawn(BOT, ['run', '--server', `127.0.0.1:${world.port}`, '--username', 'Wayfarer', '--owner', 'Alice',
+    '--blueprints', folder, '--llm-url', LLM_URL], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, RUST_LOG: 'warn' } })
+  bot.stderr.on('data', () => {})
+  const results = []
+  try {
+    await world.waitEvent((e) => e.event === 'join' && e.name === 'Wayfarer', 60000)
+    for (const name of ONLY) {
+      const referenceFile = path.join(ROOT, 'skills', 'blueprints', `${name}.txt`)
+      const reference = read(referenceFile)
+      const words = reference.description
+      const from = world.events.length
+      const started = Date.now()
+      await world.cmd({ cmd: 'say', as: 'Alice', text: `!build ${words} at 20 64 20` })
+      const said = await world.waitEvent((e) => world.events.indexOf(e) >= from && e.event === 'chat' && e.from === 'Wayfarer' &&
+        /^Drew |^I could not draw|^I drew .* but cannot keep|^There is no blueprint|^Building /.test(e.text), LIMIT_MS).catch(() => null)
+      const seconds = (Date.now() - started) / 1000
+      // Only the design is measured: the build it starts is stopped.
+      await world.cmd({ cmd: 'say', as: 'Alice', text: '!stop' })
+      const drawn = fs.readdirSync(folder).filter((f) => f.endsWith('.txt'))
+      let result = { name, words, seconds, said: said ? said.text : 'nothing within the limit', footprint: 0, materials: 0, score: 0 }
+      if (drawn.length === 1) {
+        const file = path.join(folder, drawn[0])
+        const design = read(file)
+        result = { ...result, ...score(file, reference), design: `${design.name} ${design.size.join('×')}, ${design.blocks} blocks` }
+        fs.rmSync(file)
+      }
+      results.push(result)
+      log(`${name.padEnd(18)} footprint ${result.footprint.toFixed(2)} materials ${result.materials.toFixed(2)} score ${result.score.toFixed(2)}  ${seconds.toFixed(0)} s  ${result.design ?? result.said}`)
+      await new Promise((resolve) => setTimeout(resolve, 1000))
+    }
+  } finally {
+    bot.kill('SIGTERM')
+    await world.close()
+    fs.rmSync(folder, { recursive: true, force: true })
+  }
+  const mean = (key) => results.reduce((s, r) => s + r[key], 0) / results.length
+  const summary = { descriptions: results.length, drawn: results.filter((r) => r.design).length, footprint: mean('footprint'), materials: mean('materials'), score: mean('score') }
+  fs.writeFileSync(RESULTS, JSON.stringify({ llm: LLM_URL, summary, results }, null, 2))
+  console.log('\n| reference | design | footprint | materials | score | s |')
+  console.log('|---|---|---|---|---|---|')
+  for (const r of results) console.log(`| ${r.name} | ${r.design ?? '—'} | ${r.footprint.toFixed(2)} | ${r.materials.toFixed(2)} | ${r.score.toFixed(2)} | ${r.seconds.toFixed(0)} |`)
+  console.log(`\nFrom words: ${summary.drawn}/${summary.descriptions} drawn, mean footprint ${summary.footprint.toFixed(2)}, materials ${summary.materials.toFixed(2)}, score ${summary.score.toFixed(3)} (results in ${RESULTS})`)
+}
+
+main().catch((err) => { console.error(err); process.exit(1) })
