@@ -12,7 +12,7 @@ use super::{
     recipes::{self, NoSteps, Setting, Want},
 };
 use crate::{
-    blueprint::{Blueprint, Part, Spec},
+    blueprint::{Blueprint, Folder, Part, Spec},
     llm::{Llm, Message, Role},
 };
 
@@ -121,25 +121,72 @@ pub fn read(answer: &str, words: &str) -> Result<Blueprint, String> {
     Ok(blueprint)
 }
 
-/// Asks `llm` for a blueprint of what `words` describe (twice at most).
-pub async fn design(llm: &Llm, words: &str) -> Result<Blueprint, String> {
+/// The most example blueprints a design prompt shows, and the most blocks one may have.
+const EXAMPLES: usize = 2;
+const EXAMPLE_BLOCKS: usize = 100;
+
+/// A blueprint written as a design answer, for a prompt's examples: `{"name": …, "palette": …, "layers": …}`.
+pub fn answer_form(blueprint: &Blueprint) -> String {
+    // A door is written once, in its bottom layer, as the prompt asks.
+    let mut shown = blueprint.clone();
+    for part in shown.parts.iter_mut().filter(|p| p.block.name.ends_with("_door")) {
+        if part.block.properties.remove("half").is_some_and(|h| h == "upper") {
+            part.block = Spec::air();
+        }
+    }
+    let keys = crate::blueprint::text::keys(&shown);
+    let palette: BTreeMap<String, String> = keys.iter().map(|(spec, key)| (key.to_string(), spec.to_string())).collect();
+    serde_json::json!({
+        "name": shown.name,
+        "description": shown.description,
+        "palette": palette,
+        "layers": crate::blueprint::text::layers(&shown, &keys),
+    })
+    .to_string()
+}
+
+/// Asks `llm` for a blueprint of what `words` describe (twice at most). `folder`'s blueprints nearest the words
+/// (small ones) are shown as examples of the form: a small model copies a worked example far better than it follows
+/// a description of the format.
+pub async fn design(llm: &Llm, words: &str, folder: &Folder) -> Result<Blueprint, String> {
+    let examples: Vec<String> = folder
+        .ranked(words)
+        .0
+        .into_iter()
+        .filter(|(_, b)| b.blocks().count() <= EXAMPLE_BLOCKS)
+        .take(EXAMPLES)
+        .map(|(_, b)| answer_form(&b))
+        .collect();
+    let examples = if examples.is_empty() { "(none yet)".to_owned() } else { examples.join("\n") };
     let prompt = prompts::render(
         "blueprint",
-        &[("words", words), ("max_side", &MAX_SIDE.to_string()), ("max_blocks", &MAX_BLOCKS.to_string())],
+        &[
+            ("words", words),
+            ("max_side", &MAX_SIDE.to_string()),
+            ("max_blocks", &MAX_BLOCKS.to_string()),
+            ("examples", &examples),
+        ],
     )
     .map_err(|e| e.to_string())?;
     let mut messages = vec![Message::user(prompt)];
     let mut last = String::new();
     for _ in 0..2 {
-        let reply = llm
-            .chat_json(Role::Curriculum, &messages, 0.0, &schema())
-            .await
-            .map_err(|e| format!("the LLM failed: {e}"))?;
-        match read(&reply.content, words) {
+        // An answer cut off at the token limit is a design too big to write out: asked again, smaller.
+        let (content, usable) = match llm.chat_json(Role::Curriculum, &messages, 0.0, &schema()).await {
+            Ok(reply) => {
+                let usable = read(&reply.content, words);
+                (reply.content, usable)
+            }
+            Err(crate::llm::LlmError::CutOff { content, max_tokens, .. }) => {
+                (content, Err(format!("it is too big to write out in {max_tokens} tokens; draw it smaller")))
+            }
+            Err(e) => return Err(format!("the LLM failed: {e}")),
+        };
+        match usable {
             Ok(blueprint) => return Ok(blueprint),
             Err(why) => {
                 tracing::info!("unusable blueprint for {words:?}: {why}");
-                messages.push(Message { role: "assistant".to_owned(), content: reply.content });
+                messages.push(Message { role: "assistant".to_owned(), content });
                 messages.push(Message::user(format!(
                     "That blueprint cannot be built: {why}. Answer the whole JSON again."
                 )));
@@ -177,5 +224,22 @@ mod tests {
         assert!(err(&wide).contains("within 12 a side"));
         assert!(err(r#"{"name": "a", "palette": {"c": "bedrock"}, "layers": [["c"]]}"#).contains("cannot get"));
         assert!(err("no JSON here").contains("JSON"), "{}", err("no JSON here"));
+    }
+
+    #[test]
+    fn a_kept_blueprint_shown_as_an_example_reads_back_as_itself() {
+        let folder = Folder::new(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("skills/blueprints"));
+        for name in ["hut", "pillar", "wall_with_gate", "two_storey_house"] {
+            let kept = Blueprint::load(&folder.path_of(name).unwrap()).unwrap();
+            let example = answer_form(&kept);
+            assert!(!example.contains("half=upper"), "a door is written once: {example}");
+            let read = read(&example, "x").unwrap();
+            assert_eq!(read.size, kept.size, "{name}");
+            assert_eq!(read.materials(), kept.materials(), "{name}");
+            assert_eq!(read.parts, kept.parts, "{name}");
+        }
+        let (ranked, words) = folder.ranked("a stone brick pillar with a lamp");
+        assert_eq!(words, 4);
+        assert_eq!(ranked[0].1.name, "lamp_post", "{:?}", ranked.iter().map(|(n, b)| (n, &b.name)).collect::<Vec<_>>());
     }
 }

@@ -59,7 +59,7 @@ pub fn start(
                 reply.say(&format!("No blueprint of mine fits \"{what}\"; I am drawing one."));
                 let (llm, state) = (llm.clone(), state.clone());
                 tokio::task::spawn_local(async move {
-                    match design::design(&llm, &what).await {
+                    match design::design(&llm, &what, &folder).await {
                         Ok(blueprint) => match save(&folder, &blueprint) {
                             Ok(name) => {
                                 reply.say(&format!("Drew {}: {}.", blueprint.summary(), blueprint.description));
@@ -208,37 +208,14 @@ fn find(folder: &Folder, what: &str) -> Result<std::path::PathBuf, String> {
     }
     let names = folder.names();
     let known = if names.is_empty() { "none".to_owned() } else { names.join(", ") };
-    let words = content_words(what);
-    let best = folder
-        .all()
-        .into_iter()
-        .map(|b| {
-            let own = content_words(&format!("{} {}", b.name.replace('_', " "), b.description));
-            (words.iter().filter(|w| own.contains(w)).count(), b.name)
-        })
-        .max_by_key(|(shared, _)| *shared);
-    // A fit shares at least half the words that say what the thing is (`a tiny dirt tower` is not the dirt shelter).
-    match best {
-        Some((shared, name)) if words.len() > 1 && shared * 2 >= words.len() => {
-            folder.path_of(&name).ok_or_else(|| format!("The blueprint {name} went missing"))
-        }
-        _ => Err(format!(
+    match folder.fitting(what) {
+        Some(best) => folder.path_of(&best.name).ok_or_else(|| format!("The blueprint {} went missing", best.name)),
+        None => Err(format!(
             "There is no blueprint called {what} in {} (there are: {known}); name one, or give a .txt, .nbt or .schem \
              file.",
             folder.dir().display()
         )),
     }
-}
-
-/// The words that say what a thing is (not "a", "with", "the").
-fn content_words(text: &str) -> Vec<String> {
-    const FILLER: [&str; 14] =
-        ["a", "an", "the", "with", "and", "of", "in", "on", "to", "me", "some", "small", "little", "build"];
-    text.split(|c: char| !c.is_alphanumeric())
-        .map(str::to_lowercase)
-        .filter(|w| !w.is_empty() && !FILLER.contains(&w.as_str()))
-        .map(|w| w.strip_suffix('s').filter(|s| s.len() > 2).map_or(w.clone(), str::to_owned))
-        .collect()
 }
 
 #[cfg(test)]
@@ -257,5 +234,16 @@ mod tests {
         let unknown = named("castle").unwrap_err();
         assert!(unknown.contains("no blueprint called castle") && unknown.contains("hut"), "{unknown}");
         assert!(named("a tiny dirt tower").is_err(), "one word of three is no fit");
+        assert!(
+            named("a small cobblestone hut with an oak door, glass windows and a plank roof").is_ok_and(|n| n == "hut")
+        );
+        let folder = Folder::new(std::env::temp_dir().join("wayfarer-no-hut-folder"));
+        let _ = std::fs::remove_dir_all(folder.dir());
+        std::fs::create_dir_all(folder.dir()).unwrap();
+        let house = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("skills/blueprints/two_storey_house.txt");
+        std::fs::copy(house, folder.dir().join("two_storey_house.txt")).unwrap();
+        let hut = find(&folder, "a small cobblestone hut with an oak door, glass windows and a plank roof");
+        assert!(hut.is_err(), "half its words are the house's, but it is no house: {hut:?}");
+        let _ = std::fs::remove_dir_all(folder.dir());
     }
 }

@@ -448,6 +448,45 @@ impl Folder {
     pub fn all(&self) -> Vec<Blueprint> {
         self.names().iter().filter_map(|n| self.path_of(n)).filter_map(|p| Blueprint::load(&p).ok()).collect()
     }
+
+    /// The folder blueprint `words` describe: one whose name the words name (`hut`; `footbridge` names `bridge`)
+    /// and that shares at least half the words that say what the thing is with its name and description (`a tiny
+    /// dirt tower` is not the dirt shelter; `a cobblestone hut with an oak door` is not the house with an oak door).
+    pub fn fitting(&self, words: &str) -> Option<Blueprint> {
+        let (ranked, count) = self.ranked(words);
+        let wanted = content_words(words);
+        let named = |b: &Blueprint| {
+            b.name.split('_').filter(|n| n.len() >= 3).any(|n| wanted.iter().any(|w| w.contains(n)))
+        };
+        ranked.into_iter().find(|(shared, b)| count > 1 && shared * 2 >= count && named(b)).map(|(_, b)| b)
+    }
+
+    /// The folder's blueprints by how many of the words that say what `words` describe their names and descriptions
+    /// share ([`content_words`]), most first (ties by name); with the number of `words`' content words.
+    pub fn ranked(&self, words: &str) -> (Vec<(usize, Blueprint)>, usize) {
+        let wanted = content_words(words);
+        let mut ranked: Vec<(usize, Blueprint)> = self
+            .all()
+            .into_iter()
+            .map(|b| {
+                let own = content_words(&format!("{} {}", b.name.replace('_', " "), b.description));
+                (wanted.iter().filter(|w| own.contains(w)).count(), b)
+            })
+            .collect();
+        ranked.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.name.cmp(&b.1.name)));
+        (ranked, wanted.len())
+    }
+}
+
+/// The words that say what a thing is (not "a", "with", "the"), lower case, a plural's `s` dropped.
+pub fn content_words(text: &str) -> Vec<String> {
+    const FILLER: [&str; 14] =
+        ["a", "an", "the", "with", "and", "of", "in", "on", "to", "me", "some", "small", "little", "build"];
+    text.split(|c: char| !c.is_alphanumeric())
+        .map(str::to_lowercase)
+        .filter(|w| !w.is_empty() && !FILLER.contains(&w.as_str()))
+        .map(|w| w.strip_suffix('s').filter(|s| s.len() > 2).map_or(w.clone(), str::to_owned))
+        .collect()
 }
 
 #[cfg(test)]

@@ -127,7 +127,27 @@ pub fn parse(text: &str, name: &str) -> Result<Blueprint, BlueprintError> {
 
 /// The text of `blueprint` in this format (keys chosen from the block names).
 pub fn write(blueprint: &Blueprint) -> String {
-    let mut keys: BTreeMap<&super::Spec, char> = BTreeMap::new();
+    let keys = keys(blueprint);
+    let mut out = format!("name: {}\n", blueprint.name);
+    if !blueprint.description.is_empty() {
+        out.push_str(&format!("description: {}\n", blueprint.description));
+    }
+    out.push_str("palette:\n");
+    for (spec, key) in &keys {
+        out.push_str(&format!("  {key} = {spec}\n"));
+    }
+    for layer in layers(blueprint, &keys) {
+        out.push_str("layer\n");
+        for row in layer {
+            out.push_str(&format!("  {row}\n"));
+        }
+    }
+    out
+}
+
+/// One character for each kind of block `blueprint` places: a letter of its name where one is free.
+pub fn keys(blueprint: &Blueprint) -> BTreeMap<&Spec, char> {
+    let mut keys: BTreeMap<&Spec, char> = BTreeMap::new();
     let mut used: Vec<char> = vec!['.', '#', ' '];
     for part in blueprint.blocks() {
         if keys.contains_key(&part.block) {
@@ -140,28 +160,28 @@ pub fn write(blueprint: &Blueprint) -> String {
         used.push(key);
         keys.insert(&part.block, key);
     }
-    let mut out = format!("name: {}\n", blueprint.name);
-    if !blueprint.description.is_empty() {
-        out.push_str(&format!("description: {}\n", blueprint.description));
-    }
-    out.push_str("palette:\n");
-    for (spec, key) in &keys {
-        out.push_str(&format!("  {key} = {spec}\n"));
-    }
+    keys
+}
+
+/// `blueprint`'s layers, bottom up, as rows north to south of `keys`' characters west to east (`.` air, a space
+/// nothing), each row without its trailing spaces.
+pub fn layers(blueprint: &Blueprint, keys: &BTreeMap<&Spec, char>) -> Vec<Vec<String>> {
     let [w, h, d] = blueprint.size;
     let at: BTreeMap<[i32; 3], &Spec> = blueprint.parts.iter().map(|p| (p.at, &p.block)).collect();
-    for y in 0..h {
-        out.push_str("layer\n");
-        for z in 0..d {
-            let row: String = (0..w)
-                .map(|x| match at.get(&[x, y, z]) {
-                    Some(spec) if spec.is_air() => '.',
-                    Some(spec) => keys[spec],
-                    None => ' ',
+    (0..h)
+        .map(|y| {
+            (0..d)
+                .map(|z| {
+                    let row: String = (0..w)
+                        .map(|x| match at.get(&[x, y, z]) {
+                            Some(spec) if spec.is_air() => '.',
+                            Some(spec) => keys[spec],
+                            None => ' ',
+                        })
+                        .collect();
+                    row.trim_end().to_owned()
                 })
-                .collect();
-            out.push_str(&format!("  {}\n", row.trim_end()));
-        }
-    }
-    out
+                .collect()
+        })
+        .collect()
 }

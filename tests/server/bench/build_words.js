@@ -1,7 +1,9 @@
 #!/usr/bin/env node
 // Blueprints from words, drawn by the LLM at --llm-url (the local 1.5B model of `make llm`): ten starter blueprints'
-// descriptions are said to the bot as `!build WORDS` with an empty blueprint folder, so every one is drawn; the
-// design the bot keeps is scored against the starter blueprint the words came from.
+// descriptions are said to the bot as `!build WORDS`, each with the other nine in its blueprint folder (held out:
+// the bot never has the one the words came from). The bot draws a design (its prompt shows the folder's nearest
+// small blueprints as examples of the form), or reuses a folder blueprint the words fit; either is scored against
+// the starter blueprint the words came from.
 //
 // The measure (written down in the README): the mean of
 //   footprint: the cells (x, z) holding any block, shared / in either (Jaccard), corners aligned, best of the four
@@ -76,7 +78,11 @@ async function main () {
   try {
     await world.waitEvent((e) => e.event === 'join' && e.name === 'Wayfarer', 60000)
     for (const name of ONLY) {
-      const referenceFile = path.join(ROOT, 'skills', 'blueprints', `${name}.txt`)
+      const starters = path.join(ROOT, 'skills', 'blueprints')
+      const referenceFile = path.join(starters, `${name}.txt`)
+      for (const f of fs.readdirSync(folder)) fs.rmSync(path.join(folder, f))
+      const others = fs.readdirSync(starters).filter((f) => f.endsWith('.txt') && f !== `${name}.txt`)
+      for (const f of others) fs.copyFileSync(path.join(starters, f), path.join(folder, f))
       const reference = read(referenceFile)
       const words = reference.description
       const from = world.events.length
@@ -87,13 +93,15 @@ async function main () {
       const seconds = (Date.now() - started) / 1000
       // Only the design is measured: the build it starts is stopped.
       await world.cmd({ cmd: 'say', as: 'Alice', text: '!stop' })
-      const drawn = fs.readdirSync(folder).filter((f) => f.endsWith('.txt'))
+      const drawn = fs.readdirSync(folder).filter((f) => f.endsWith('.txt') && !others.includes(f))
+      // Words a kept blueprint fits are built from it: `Building NAME (…`.
+      const reused = said && !drawn.length && /^Building (\S+) \(/.exec(said.text)
       let result = { name, words, seconds, said: said ? said.text : 'nothing within the limit', footprint: 0, materials: 0, score: 0 }
-      if (drawn.length === 1) {
-        const file = path.join(folder, drawn[0])
+      const file = drawn.length === 1 ? path.join(folder, drawn[0]) : reused ? path.join(folder, `${reused[1]}.txt`) : null
+      if (file && fs.existsSync(file)) {
         const design = read(file)
-        result = { ...result, ...score(file, reference), design: `${design.name} ${design.size.join('×')}, ${design.blocks} blocks` }
-        fs.rmSync(file)
+        const how = drawn.length ? 'drew' : 'reused'
+        result = { ...result, ...score(file, reference), how, design: `${how} ${design.name} ${design.size.join('×')}, ${design.blocks} blocks` }
       }
       results.push(result)
       log(`${name.padEnd(18)} footprint ${result.footprint.toFixed(2)} materials ${result.materials.toFixed(2)} score ${result.score.toFixed(2)}  ${seconds.toFixed(0)} s  ${result.design ?? result.said}`)
@@ -105,12 +113,12 @@ async function main () {
     fs.rmSync(folder, { recursive: true, force: true })
   }
   const mean = (key) => results.reduce((s, r) => s + r[key], 0) / results.length
-  const summary = { descriptions: results.length, drawn: results.filter((r) => r.design).length, footprint: mean('footprint'), materials: mean('materials'), score: mean('score') }
+  const summary = { descriptions: results.length, drawn: results.filter((r) => r.how === 'drew').length, reused: results.filter((r) => r.how === 'reused').length, footprint: mean('footprint'), materials: mean('materials'), score: mean('score') }
   fs.writeFileSync(RESULTS, JSON.stringify({ llm: LLM_URL, summary, results }, null, 2))
   console.log('\n| reference | design | footprint | materials | score | s |')
   console.log('|---|---|---|---|---|---|')
   for (const r of results) console.log(`| ${r.name} | ${r.design ?? '—'} | ${r.footprint.toFixed(2)} | ${r.materials.toFixed(2)} | ${r.score.toFixed(2)} | ${r.seconds.toFixed(0)} |`)
-  console.log(`\nFrom words: ${summary.drawn}/${summary.descriptions} drawn, mean footprint ${summary.footprint.toFixed(2)}, materials ${summary.materials.toFixed(2)}, score ${summary.score.toFixed(3)} (results in ${RESULTS})`)
+  console.log(`\nFrom words: ${summary.drawn}/${summary.descriptions} drawn, ${summary.reused} reused, mean footprint ${summary.footprint.toFixed(2)}, materials ${summary.materials.toFixed(2)}, score ${summary.score.toFixed(3)} (results in ${RESULTS})`)
 }
 
 main().catch((err) => { console.error(err); process.exit(1) })
