@@ -31,6 +31,26 @@ struct Design {
     layers: Vec<Vec<String>>,
 }
 
+/// The block a design's palette names, or the one it plainly means: a small model writes `plank` for `oak_planks`,
+/// `stone brick` for `stone_bricks`, `log` for `oak_log`. Only a name that is no block is read this way.
+fn spec_near(text: &str) -> Result<Spec, String> {
+    let exact = Spec::parse(text);
+    let Err(why) = &exact else { return exact };
+    let (name, rest) = text.trim().split_at(text.trim().find('[').unwrap_or(text.trim().len()));
+    let name = name.trim().to_lowercase().replace([' ', '-'], "_");
+    let name = name.strip_prefix("minecraft:").unwrap_or(&name).to_owned();
+    let bare = name.strip_suffix('s').unwrap_or(&name).to_owned();
+    let near = [
+        name.clone(),
+        format!("{name}s"),
+        bare.clone(),
+        format!("oak_{name}"),
+        format!("oak_{name}s"),
+        format!("oak_{bare}"),
+    ];
+    near.iter().find_map(|n| Spec::parse(&format!("{n}{rest}")).ok()).ok_or_else(|| why.clone())
+}
+
 /// The shape of a design answer, for endpoints that hold answers to a JSON schema.
 fn schema() -> serde_json::Value {
     let side = MAX_SIDE;
@@ -83,7 +103,7 @@ pub fn read(answer: &str, words: &str) -> Result<Blueprint, String> {
         let (Some(key), None) = (chars.next(), chars.next()) else {
             return Err(format!("palette key {key:?} must be one character"));
         };
-        palette.insert(key, Spec::parse(block).map_err(|e| format!("palette {key:?}: {e}"))?);
+        palette.insert(key, spec_near(block).map_err(|e| format!("palette {key:?}: {e}"))?);
     }
     let mut parts = Vec::new();
     for (y, layer) in design.layers.iter().enumerate() {
@@ -135,7 +155,8 @@ pub fn answer_form(blueprint: &Blueprint) -> String {
         }
     }
     let keys = crate::blueprint::text::keys(&shown);
-    let palette: BTreeMap<String, String> = keys.iter().map(|(spec, key)| (key.to_string(), spec.to_string())).collect();
+    let palette: BTreeMap<String, String> =
+        keys.iter().map(|(spec, key)| (key.to_string(), spec.to_string())).collect();
     serde_json::json!({
         "name": shown.name,
         "description": shown.description,
@@ -224,6 +245,14 @@ mod tests {
         assert!(err(&wide).contains("within 12 a side"));
         assert!(err(r#"{"name": "a", "palette": {"c": "bedrock"}, "layers": [["c"]]}"#).contains("cannot get"));
         assert!(err("no JSON here").contains("JSON"), "{}", err("no JSON here"));
+        // Names a small model writes for plain blocks are read as those blocks.
+        let near = read(
+            r#"{"name": "a", "palette": {"p": "plank", "b": "Stone Brick", "l": "log[axis=y]"}, "layers": [["pbl"]]}"#,
+            "x",
+        )
+        .unwrap();
+        let names: Vec<&str> = near.blocks().map(|p| p.block.name.as_str()).collect();
+        assert_eq!(names, ["oak_planks", "stone_bricks", "oak_log"]);
     }
 
     #[test]

@@ -455,9 +455,8 @@ impl Folder {
     pub fn fitting(&self, words: &str) -> Option<Blueprint> {
         let (ranked, count) = self.ranked(words);
         let wanted = content_words(words);
-        let named = |b: &Blueprint| {
-            b.name.split('_').filter(|n| n.len() >= 3).any(|n| wanted.iter().any(|w| w.contains(n)))
-        };
+        let named =
+            |b: &Blueprint| b.name.split('_').filter(|n| n.len() >= 3).any(|n| wanted.iter().any(|w| w.contains(n)));
         ranked.into_iter().find(|(shared, b)| count > 1 && shared * 2 >= count && named(b)).map(|(_, b)| b)
     }
 
