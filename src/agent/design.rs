@@ -12,7 +12,7 @@ use super::{
     recipes::{self, NoSteps, Setting, Want},
 };
 use crate::{
-    blueprint::{Blueprint, Folder, Part, Spec},
+    blueprint::{Blueprint, Part, Spec},
     llm::{Llm, Message, Role},
 };
 
@@ -20,15 +20,108 @@ use crate::{
 pub const MAX_SIDE: i32 = 12;
 pub const MAX_BLOCKS: usize = 600;
 
-/// How a design is answered.
-#[derive(Debug, Deserialize)]
+/// How a design is answered: a shape with its sizes and blocks (what a small model gets right), or, for what no
+/// shape fits, a palette and layers of rows.
+#[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Design {
     name: String,
     #[serde(default)]
     description: String,
+    #[serde(default)]
     palette: BTreeMap<String, String>,
+    #[serde(default)]
     layers: Vec<Vec<String>>,
+    shape: Option<String>,
+    width: Option<i32>,
+    depth: Option<i32>,
+    height: Option<i32>,
+    block: Option<String>,
+    roof: Option<String>,
+    door: Option<String>,
+    windows: Option<String>,
+    top: Option<String>,
+}
+
+/// The shapes a design may name.
+const SHAPES: [&str; 6] = ["box", "wall", "pillar", "floor", "bridge", "stairs"];
+
+/// A shape's palette and layers (bottom up, rows north to south, west to east), from its sizes and blocks.
+fn shaped(design: &Design, shape: &str) -> Result<(BTreeMap<String, String>, Vec<Vec<String>>), String> {
+    let side = |v: Option<i32>, default: i32| v.unwrap_or(default).clamp(1, MAX_SIDE) as usize;
+    let block = design.block.clone().ok_or("\"block\" must say what it is built of")?;
+    // Doors and gates face the front (south) unless the answer says otherwise.
+    let facing = |b: &String| {
+        let turns = b.ends_with("_door") || b.ends_with("_fence_gate") || b.ends_with("_stairs");
+        if turns && !b.contains('[') { format!("{b}[facing=south]") } else { b.clone() }
+    };
+    let mut palette = BTreeMap::from([("b".to_owned(), block)]);
+    for (key, block) in [("r", &design.roof), ("d", &design.door), ("g", &design.windows), ("t", &design.top)] {
+        if let Some(block) = block.as_ref().filter(|b| !b.trim().is_empty()) {
+            palette.insert(key.to_owned(), facing(block));
+        }
+    }
+    let has = |key: &str| palette.contains_key(key);
+    let (mut w, mut h, mut d) = (side(design.width, 5), side(design.height, 3), side(design.depth, 5));
+    match shape {
+        "pillar" => (w, d) = (1, 1),
+        "wall" => d = 1,
+        "floor" | "bridge" => h = 1,
+        "stairs" => d = h,
+        _ => {}
+    }
+    let extra = usize::from(matches!(shape, "box" | "pillar") || (shape == "bridge" && has("t")));
+    let mut grid = vec![vec![vec![' '; w]; d]; (h + extra).min(MAX_SIDE as usize)];
+    for (y, layer) in grid.iter_mut().enumerate() {
+        for (z, row) in layer.iter_mut().enumerate() {
+            for (x, cell) in row.iter_mut().enumerate() {
+                let edge = x == 0 || z == 0 || x == w - 1 || z == d - 1;
+                *cell = match shape {
+                    "box" if y == h => {
+                        if has("r") {
+                            'r'
+                        } else {
+                            'b'
+                        }
+                    }
+                    "box" if edge => 'b',
+                    "box" => '.',
+                    "pillar" if y == h => {
+                        if has("t") {
+                            't'
+                        } else {
+                            ' '
+                        }
+                    }
+                    "bridge" if y == 1 => {
+                        if z == 0 || z == d - 1 {
+                            't'
+                        } else {
+                            ' '
+                        }
+                    }
+                    "stairs" if y <= z => 'b',
+                    "stairs" => ' ',
+                    _ => 'b',
+                };
+            }
+        }
+    }
+    let (mid_x, mid_z) = (w / 2, d / 2);
+    if has("d") && matches!(shape, "box" | "wall") {
+        grid[0][d - 1][mid_x] = 'd';
+        if h > 1 && design.door.as_deref().is_some_and(|b| b.contains("_door")) {
+            grid[1][d - 1][mid_x] = '.';
+        }
+    }
+    if has("g") && shape == "box" && h >= 3 && w >= 3 && d >= 3 {
+        for (x, z) in [(0, mid_z), (w - 1, mid_z), (mid_x, 0)] {
+            grid[1][z][x] = 'g';
+        }
+    }
+    let layers =
+        grid.into_iter().map(|layer| layer.into_iter().map(|row| row.into_iter().collect()).collect()).collect();
+    Ok((palette, layers))
 }
 
 /// The block a design's palette names, or the one it plainly means: a small model writes `plank` for `oak_planks`,
@@ -59,6 +152,15 @@ fn schema() -> serde_json::Value {
         "properties": {
             "name": { "type": "string", "maxLength": 40 },
             "description": { "type": "string", "maxLength": 200 },
+            "shape": { "type": "string", "enum": SHAPES },
+            "width": { "type": "integer", "minimum": 1, "maximum": side },
+            "depth": { "type": "integer", "minimum": 1, "maximum": side },
+            "height": { "type": "integer", "minimum": 1, "maximum": side },
+            "block": { "type": "string" },
+            "roof": { "type": "string" },
+            "door": { "type": "string" },
+            "windows": { "type": "string" },
+            "top": { "type": "string" },
             "palette": {
                 "type": "object",
                 "additionalProperties": { "type": "string" },
@@ -76,14 +178,21 @@ fn schema() -> serde_json::Value {
                 },
             },
         },
-        "required": ["name", "description", "palette", "layers"],
+        "required": ["name", "description"],
         "additionalProperties": false,
     })
 }
 
 /// Reads an answer into a checked blueprint, or says what is wrong with it in words the model can act on.
 pub fn read(answer: &str, words: &str) -> Result<Blueprint, String> {
-    let design: Design = extract::json_first::<Design, Design, String>(answer, Json::Object, Ok)?;
+    let mut design: Design = extract::json_first::<Design, Design, String>(answer, Json::Object, Ok)?;
+    if let Some(shape) = design.shape.clone().filter(|s| !s.trim().is_empty()) {
+        let shape = shape.trim().to_lowercase();
+        if !SHAPES.contains(&shape.as_str()) {
+            return Err(format!("\"shape\" {shape:?} is not one of {}; or give palette and layers", SHAPES.join(", ")));
+        }
+        (design.palette, design.layers) = shaped(&design, &shape)?;
+    }
     let name: String = design
         .name
         .chars()
@@ -95,7 +204,7 @@ pub fn read(answer: &str, words: &str) -> Result<Blueprint, String> {
         return Err("\"name\" must be a short snake_case name".to_owned());
     }
     if design.layers.is_empty() {
-        return Err("\"layers\" is empty: give at least one layer of rows".to_owned());
+        return Err("give a \"shape\" with its sizes and \"block\", or a \"palette\" and \"layers\" of rows".to_owned());
     }
     let mut palette: BTreeMap<char, Spec> = BTreeMap::from([('.', Spec::air())]);
     for (key, block) in &design.palette {
@@ -141,52 +250,11 @@ pub fn read(answer: &str, words: &str) -> Result<Blueprint, String> {
     Ok(blueprint)
 }
 
-/// The most example blueprints a design prompt shows, and the most blocks one may have.
-const EXAMPLES: usize = 2;
-const EXAMPLE_BLOCKS: usize = 100;
-
-/// A blueprint written as a design answer, for a prompt's examples: `{"name": …, "palette": …, "layers": …}`.
-pub fn answer_form(blueprint: &Blueprint) -> String {
-    // A door is written once, in its bottom layer, as the prompt asks.
-    let mut shown = blueprint.clone();
-    for part in shown.parts.iter_mut().filter(|p| p.block.name.ends_with("_door")) {
-        if part.block.properties.remove("half").is_some_and(|h| h == "upper") {
-            part.block = Spec::air();
-        }
-    }
-    let keys = crate::blueprint::text::keys(&shown);
-    let palette: BTreeMap<String, String> =
-        keys.iter().map(|(spec, key)| (key.to_string(), spec.to_string())).collect();
-    serde_json::json!({
-        "name": shown.name,
-        "description": shown.description,
-        "palette": palette,
-        "layers": crate::blueprint::text::layers(&shown, &keys),
-    })
-    .to_string()
-}
-
-/// Asks `llm` for a blueprint of what `words` describe (twice at most). `folder`'s blueprints nearest the words
-/// (small ones) are shown as examples of the form: a small model copies a worked example far better than it follows
-/// a description of the format.
-pub async fn design(llm: &Llm, words: &str, folder: &Folder) -> Result<Blueprint, String> {
-    let examples: Vec<String> = folder
-        .ranked(words)
-        .0
-        .into_iter()
-        .filter(|(_, b)| b.blocks().count() <= EXAMPLE_BLOCKS)
-        .take(EXAMPLES)
-        .map(|(_, b)| answer_form(&b))
-        .collect();
-    let examples = if examples.is_empty() { "(none yet)".to_owned() } else { examples.join("\n") };
+/// Asks `llm` for a blueprint of what `words` describe (twice at most).
+pub async fn design(llm: &Llm, words: &str) -> Result<Blueprint, String> {
     let prompt = prompts::render(
         "blueprint",
-        &[
-            ("words", words),
-            ("max_side", &MAX_SIDE.to_string()),
-            ("max_blocks", &MAX_BLOCKS.to_string()),
-            ("examples", &examples),
-        ],
+        &[("words", words), ("max_side", &MAX_SIDE.to_string()), ("max_blocks", &MAX_BLOCKS.to_string())],
     )
     .map_err(|e| e.to_string())?;
     let mut messages = vec![Message::user(prompt)];
@@ -256,19 +324,35 @@ mod tests {
     }
 
     #[test]
-    fn a_kept_blueprint_shown_as_an_example_reads_back_as_itself() {
-        let folder = Folder::new(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("skills/blueprints"));
-        for name in ["hut", "pillar", "wall_with_gate", "two_storey_house"] {
-            let kept = Blueprint::load(&folder.path_of(name).unwrap()).unwrap();
-            let example = answer_form(&kept);
-            assert!(!example.contains("half=upper"), "a door is written once: {example}");
-            let read = read(&example, "x").unwrap();
-            assert_eq!(read.size, kept.size, "{name}");
-            assert_eq!(read.materials(), kept.materials(), "{name}");
-            assert_eq!(read.parts, kept.parts, "{name}");
-        }
-        let (ranked, words) = folder.ranked("a stone brick pillar with a lamp");
-        assert_eq!(words, 4);
-        assert_eq!(ranked[0].1.name, "lamp_post", "{:?}", ranked.iter().map(|(n, b)| (n, &b.name)).collect::<Vec<_>>());
+    fn a_shape_with_sizes_becomes_its_blueprint() {
+        let shape = |fields: &str| read(&format!(r#"{{"name": "x", "description": "y", {fields}}}"#), "x");
+        let pillar = shape(r#""shape": "pillar", "height": 4, "block": "cobblestone", "top": "torch""#).unwrap();
+        assert_eq!(pillar.size, [1, 5, 1]);
+        assert_eq!(pillar.materials(), [("cobblestone".to_owned(), 4), ("torch".to_owned(), 1)]);
+        let wall =
+            shape(r#""shape": "wall", "width": 7, "height": 2, "block": "cobblestone", "door": "oak_fence_gate""#)
+                .unwrap();
+        assert_eq!(wall.size, [7, 2, 1]);
+        assert_eq!(wall.materials(), [("cobblestone".to_owned(), 13), ("oak_fence_gate".to_owned(), 1)]);
+        assert!(wall.parts.iter().any(|p| p.at == [3, 0, 0] && p.block.to_string() == "oak_fence_gate[facing=south]"));
+        let hut = shape(
+            r#""shape": "box", "width": 5, "depth": 5, "height": 3, "block": "cobblestone", "roof": "oak_planks",
+               "door": "oak_door", "windows": "glass_pane""#,
+        )
+        .unwrap();
+        assert_eq!(hut.size, [5, 4, 5]);
+        let items: BTreeMap<String, u32> = hut.materials().into_iter().collect();
+        assert_eq!(items["oak_planks"], 25);
+        assert_eq!(items["oak_door"], 1);
+        assert_eq!(items["glass_pane"], 3);
+        assert_eq!(items["cobblestone"], 16 * 3 - 1 - 1 - 3, "walls less the door's two blocks and three windows");
+        let stairs = shape(r#""shape": "stairs", "width": 2, "height": 4, "block": "cobblestone""#).unwrap();
+        assert_eq!((stairs.size, stairs.blocks().count()), ([2, 4, 4], 2 * (1 + 2 + 3 + 4)));
+        let bridge =
+            shape(r#""shape": "bridge", "width": 8, "depth": 3, "block": "oak_planks", "top": "oak_fence""#).unwrap();
+        assert_eq!(bridge.materials(), [("oak_planks".to_owned(), 24), ("oak_fence".to_owned(), 16)]);
+        assert!(shape(r#""shape": "castle", "block": "stone""#).unwrap_err().contains("not one of"));
+        assert!(shape(r#""shape": "wall", "width": 3"#).unwrap_err().contains("built of"));
+        assert!(shape(r#""width": 3"#).unwrap_err().contains("shape"));
     }
 }

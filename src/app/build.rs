@@ -59,7 +59,7 @@ pub fn start(
                 reply.say(&format!("No blueprint of mine fits \"{what}\"; I am drawing one."));
                 let (llm, state) = (llm.clone(), state.clone());
                 tokio::task::spawn_local(async move {
-                    match design::design(&llm, &what, &folder).await {
+                    match design::design(&llm, &what).await {
                         Ok(blueprint) => match save(&folder, &blueprint) {
                             Ok(name) => {
                                 reply.say(&format!("Drew {}: {}.", blueprint.summary(), blueprint.description));

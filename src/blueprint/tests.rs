@@ -273,3 +273,13 @@ fn shares_split_the_footprint_into_strips_of_about_as_many_blocks() {
     assert_eq!(second.name, "two_storey_house part 2/3");
     assert!(second.parts.iter().all(|p| (1..=3).contains(&p.at[0])), "the middle strip of a square is in the middle");
 }
+
+#[test]
+fn the_folder_ranks_blueprints_by_the_words_they_share() {
+    let folder = Folder::new(Path::new(env!("CARGO_MANIFEST_DIR")).join("skills/blueprints"));
+    let (ranked, words) = folder.ranked("a stone brick pillar with a lamp");
+    assert_eq!(words, 4);
+    assert_eq!(ranked[0].1.name, "lamp_post", "{:?}", ranked.iter().map(|(n, b)| (n, &b.name)).collect::<Vec<_>>());
+    assert_eq!(folder.fitting("a lamp post of stone brick").map(|b| b.name).as_deref(), Some("lamp_post"));
+    assert!(folder.fitting("a stone brick column with glowstone").is_none(), "no blueprint is named");
+}
