@@ -47,9 +47,39 @@ struct Design {
 const SHAPES: [&str; 6] = ["box", "wall", "pillar", "floor", "bridge", "stairs"];
 
 /// A shape's palette and layers (bottom up, rows north to south, west to east), from its sizes and blocks.
-fn shaped(design: &Design, shape: &str) -> Result<(BTreeMap<String, String>, Vec<Vec<String>>), String> {
+fn shaped(design: &Design, shape: &str, words: &str) -> Result<(BTreeMap<String, String>, Vec<Vec<String>>), String> {
     let side = |v: Option<i32>, default: i32| v.unwrap_or(default).clamp(1, MAX_SIDE) as usize;
-    let block = design.block.clone().ok_or("\"block\" must say what it is built of")?;
+    // Left out, the block is the first one the words name (`a cobblestone wall`, `a wooden bridge`).
+    let named = || {
+        let words: Vec<String> = crate::blueprint::content_words(words);
+        // Two words name a block (`stone brick`), unless one is what is built (`cobblestone wall` is the wall).
+        const BUILT: [&str; 12] = [
+            "wall",
+            "pillar",
+            "floor",
+            "bridge",
+            "stair",
+            "staircase",
+            "house",
+            "hut",
+            "tower",
+            "shelter",
+            "post",
+            "plot",
+        ];
+        let pairs = words
+            .windows(2)
+            .filter(|w| !w.iter().any(|w| BUILT.contains(&w.as_str())))
+            .map(|w| format!("{}_{}", w[0], w[1]));
+        let wooden = words.iter().any(|w| w == "wooden" || w == "wood").then(|| "oak_planks".to_owned());
+        pairs.chain(words.iter().cloned()).find(|w| spec_near(w).is_ok_and(|s| s.item().is_some())).or(wooden)
+    };
+    let block = design
+        .block
+        .clone()
+        .filter(|b| !b.trim().is_empty())
+        .or_else(named)
+        .ok_or("\"block\" must say what it is built of")?;
     // Doors and gates face the front (south) unless the answer says otherwise.
     let facing = |b: &String| {
         let turns = b.ends_with("_door") || b.ends_with("_fence_gate") || b.ends_with("_stairs");
@@ -178,7 +208,7 @@ fn schema() -> serde_json::Value {
                 },
             },
         },
-        "required": ["name", "description"],
+        "required": ["name", "description", "shape", "width", "depth", "height", "block"],
         "additionalProperties": false,
     })
 }
@@ -191,7 +221,7 @@ pub fn read(answer: &str, words: &str) -> Result<Blueprint, String> {
         if !SHAPES.contains(&shape.as_str()) {
             return Err(format!("\"shape\" {shape:?} is not one of {}; or give palette and layers", SHAPES.join(", ")));
         }
-        (design.palette, design.layers) = shaped(&design, &shape)?;
+        (design.palette, design.layers) = shaped(&design, &shape, words)?;
     }
     let name: String = design
         .name
@@ -353,6 +383,11 @@ mod tests {
         assert_eq!(bridge.materials(), [("oak_planks".to_owned(), 24), ("oak_fence".to_owned(), 16)]);
         assert!(shape(r#""shape": "castle", "block": "stone""#).unwrap_err().contains("not one of"));
         assert!(shape(r#""shape": "wall", "width": 3"#).unwrap_err().contains("built of"));
+        // Left out, the block is the one the words name.
+        let named = |words: &str| read(r#"{"name": "w", "shape": "wall", "width": 3}"#, words).map(|b| b.materials());
+        assert_eq!(named("a cobblestone wall"), Ok(vec![("cobblestone".to_owned(), 9)]));
+        assert_eq!(named("a stone brick wall"), Ok(vec![("stone_bricks".to_owned(), 9)]));
+        assert_eq!(named("a wooden wall"), Ok(vec![("oak_planks".to_owned(), 9)]));
         assert!(shape(r#""width": 3"#).unwrap_err().contains("shape"));
     }
 }
