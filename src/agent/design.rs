@@ -87,7 +87,9 @@ fn shaped(design: &Design, shape: &str, words: &str) -> Result<(BTreeMap<String,
     };
     let mut palette = BTreeMap::from([("b".to_owned(), block)]);
     for (key, block) in [("r", &design.roof), ("d", &design.door), ("g", &design.windows), ("t", &design.top)] {
-        if let Some(block) = block.as_ref().filter(|b| !b.trim().is_empty()) {
+        // `"windows": "none"` is no windows.
+        let none = |b: &&String| matches!(b.trim().to_lowercase().as_str(), "" | "none" | "null" | "no" | "air");
+        if let Some(block) = block.as_ref().filter(|b| !none(b)) {
             palette.insert(key.to_owned(), facing(block));
         }
     }
@@ -388,6 +390,9 @@ mod tests {
         assert_eq!(named("a cobblestone wall"), Ok(vec![("cobblestone".to_owned(), 9)]));
         assert_eq!(named("a stone brick wall"), Ok(vec![("stone_bricks".to_owned(), 9)]));
         assert_eq!(named("a wooden wall"), Ok(vec![("oak_planks".to_owned(), 9)]));
+        let plain =
+            r#"{"name": "s", "shape": "box", "width": 3, "depth": 3, "height": 2, "block": "dirt", "windows": "none"}"#;
+        assert_eq!(read(plain, "a dirt shelter").unwrap().materials(), [("dirt".to_owned(), 8 + 8 + 9)]);
         assert!(shape(r#""width": 3"#).unwrap_err().contains("shape"));
     }
 }
