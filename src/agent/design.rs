@@ -46,8 +46,11 @@ struct Design {
 /// The shapes a design may name.
 const SHAPES: [&str; 6] = ["box", "wall", "pillar", "floor", "bridge", "stairs"];
 
+/// A design's palette (character → block) and layers of rows, as the answer's free form gives them.
+type Drawn = (BTreeMap<String, String>, Vec<Vec<String>>);
+
 /// A shape's palette and layers (bottom up, rows north to south, west to east), from its sizes and blocks.
-fn shaped(design: &Design, shape: &str, words: &str) -> Result<(BTreeMap<String, String>, Vec<Vec<String>>), String> {
+fn shaped(design: &Design, shape: &str, words: &str) -> Result<Drawn, String> {
     let side = |v: Option<i32>, default: i32| v.unwrap_or(default).clamp(1, MAX_SIDE) as usize;
     // Left out, the block is the first one the words name (`a cobblestone wall`, `a wooden bridge`).
     let named = || {
