@@ -101,10 +101,11 @@ bench-llm: setup models
 	$(CARGO) build --release --bin wayfarer
 	node $(SERVER_DIR)/bench/tasks.js --bot $(RELEASE_BIN) --llm-url $(LLM_URL)
 
-## bench-build: every starter blueprint (skills/blueprints) and the .nbt and .schem fixtures built by `!build` with
-## their materials given, one site after another on the flat test world, each judged by the world afterwards: score
-## (blocks right), state score, seconds, blocks a minute, deaths; then one bot against a team of three (the leader
-## splits each blueprint into a strip a member) on the same blueprints, each on a fresh world
+## bench-build: every starter blueprint (skills/blueprints) and the .nbt and .schem fixtures built by `!build` and,
+## beside it, by Mineflayer with mineflayer-builder, with their materials given, one site after another on the flat
+## test world, each judged by the world afterwards: score (blocks right), state score, seconds, blocks a minute,
+## deaths, side by side; then one bot against a team of three (the leader splits each blueprint into a strip a
+## member) on the same blueprints, each on a fresh world
 bench-build: setup models
 	$(CARGO) build --release --bin wayfarer
 	node $(SERVER_DIR)/bench/build.js --bot $(BENCH_BIN)

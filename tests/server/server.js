@@ -457,7 +457,13 @@ function onPlace (p, d) {
   const held = p.heldStack()
   const [fx, fy, fz] = FACES[d.direction] ?? [0, 1, 0]
   const at = { x: x + fx, y: y + fy, z: z + fz }
-  const reject = () => { p.send('block_change', { location: at, type: terrain.stateAt(at.x, at.y, at.z) }); ack() }
+  // A refused placement is answered as vanilla answers it: the clicked block's state, then the one across the face
+  // (Mineflayer takes a placement that changed nothing as answered only once the clicked block's update has come).
+  const reject = () => {
+    p.send('block_change', { location: d.location, type: terrain.stateAt(x, y, z) })
+    p.send('block_change', { location: at, type: terrain.stateAt(at.x, at.y, at.z) })
+    ack()
+  }
   if (!held || !registry.blocksByName[held.name] || !REPLACEABLE.has(terrain.blockAt(at.x, at.y, at.z).name)) return reject()
   const inside = (o, y) => o.pos.x + 0.3 > at.x && o.pos.x - 0.3 < at.x + 1 && o.pos.z + 0.3 > at.z && o.pos.z - 0.3 < at.z + 1 && o.pos.y + 1.8 > y && o.pos.y < y + 1
   const placed = placedState(held.name, d.direction, d.cursorY, p.yaw)

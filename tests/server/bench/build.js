@@ -1,11 +1,13 @@
 #!/usr/bin/env node
 // Building from blueprints, judged by the world: every blueprint in skills/blueprints and the structure-block and
-// Sponge fixtures in tests/data/blueprints, each built by Wayfarer (`!build NAME at X Y Z`) with its materials given,
-// on the flat test world, one site after another. The score is MineCollab's: the share of the blueprint's block
-// positions holding the right block, read from the world after the build (the bot's words are not used); a second
-// figure counts blocks in the right state. Also: seconds from the command to the end, blocks a minute, deaths.
+// Sponge fixtures in tests/data/blueprints, each built by Wayfarer (`!build NAME at X Y Z`) and, at a site of its
+// own beside it, by Mineflayer with mineflayer-builder (mineflayer_builder.js), each with the blueprint's materials
+// and the same spare dirt, on the flat test world, one blueprint after another. The score is MineCollab's: the
+// share of the blueprint's block positions holding the right block, read from the world after the build (the bots'
+// words are not used); a second figure counts blocks in the right state. Also: seconds from the command to the end,
+// blocks a minute, deaths.
 //
-// Usage: node build.js --bot PATH/TO/wayfarer [--only hut,gate] [--results FILE]
+// Usage: node build.js --bot PATH/TO/wayfarer [--only hut,gate] [--sides wayfarer,mineflayer] [--results FILE]
 'use strict'
 
 const { spawn, execFileSync } = require('node:child_process')
@@ -13,21 +15,27 @@ const fs = require('node:fs')
 const os = require('node:os')
 const path = require('node:path')
 const { startWorld } = require('../lib/harness')
+const { connectBuilder, buildWithMineflayer } = require('./mineflayer_builder')
 
 const arg = (name, fallback) => { const i = process.argv.indexOf(`--${name}`); return i > 0 ? process.argv[i + 1] : fallback }
 const ROOT = path.join(__dirname, '..', '..', '..')
 const BOT = arg('bot')
 const RESULTS = arg('results', path.join(os.tmpdir(), 'wayfarer-bench-build.json'))
 const ONLY = arg('only') ? arg('only').split(',') : null
+const SIDES = arg('sides', 'wayfarer,mineflayer').split(',')
 const log = (line) => process.stderr.write(`${line}\n`)
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
 /** Properties placing sets, the ones the state figure checks (as Wayfarer's blueprint module lists them). */
 const PLACED = ['facing', 'half', 'type', 'axis', 'rotation', 'face', 'hanging']
 /** The longest one build may take. */
 const LIMIT_MS = 10 * 60 * 1000
+/** Dirt each builder carries besides the materials, for scaffold and levelling. */
+const SPARE_DIRT = 16
+/** How far (in z) Mineflayer's sites lie from Wayfarer's, so the two never meet. */
+const MINEFLAYER_Z = 32
 
 if (!BOT || !fs.existsSync(BOT)) {
-  log('usage: node build.js --bot PATH/TO/wayfarer [--only hut,gate] [--results FILE]')
+  log('usage: node build.js --bot PATH/TO/wayfarer [--only hut,gate] [--sides wayfarer,mineflayer] [--results FILE]')
   process.exit(2)
 }
 
@@ -62,53 +70,122 @@ async function judge (world, blueprint, origin) {
   return { blocks, right, states, score: right / blocks, stateScore: states / blocks }
 }
 
+/** Clears `name`'s inventory and gives it `blueprint`'s materials and the spare dirt. */
+async function equip (world, name, blueprint) {
+  await world.cmd({ cmd: 'clearInventory', name })
+  for (const [item, count] of Object.entries(blueprint.materials)) await world.cmd({ cmd: 'give', name, item, count })
+  await world.cmd({ cmd: 'give', name, item: 'dirt', count: SPARE_DIRT })
+}
+
+/** The figures of `name`'s build of `blueprint` at `origin`, from the world's judgement and its events since
+ * `from`: score, states, blocks a minute, deaths, and the blocks placed where the blueprint wants none (scaffold,
+ * levelling, pillars, misplaced blocks). */
+async function figures (world, name, blueprint, origin, from, seconds) {
+  const judged = await judge(world, blueprint, origin)
+  const since = world.events.slice(from)
+  const deaths = since.filter((e) => e.event === 'death' && e.name === name).length
+  const placed = since.filter((e) => e.event === 'blockPlaced' && e.name === name)
+  const wanted = new Set(blueprint.parts.filter((p) => p.name !== 'air').map((p) => `${origin[0] + p.at[0]},${origin[1] + p.at[1]},${origin[2] + p.at[2]}`))
+  const elsewhere = placed.filter((e) => !wanted.has(`${e.x},${e.y},${e.z}`)).map((e) => `${e.block} ${e.x} ${e.y} ${e.z}`)
+  return { right: judged.right, score: judged.score, states: judged.stateScore, seconds, blocksPerMinute: judged.right / (seconds / 60), placed: placed.length, elsewhere, deaths }
+}
+
+/** Wayfarer builds `blueprint` at `origin`, told by its owner Alice; timed from the command to its last word. */
+async function buildWayfarer (world, blueprint, origin) {
+  await equip(world, 'Wayfarer', blueprint)
+  await world.cmd({ cmd: 'teleport', name: 'Alice', x: origin[0] - 2.5, y: 64, z: origin[2] - 2.5 })
+  await sleep(1500)
+  const from = world.events.length
+  const started = Date.now()
+  const what = blueprint.file.includes('tests/data') ? blueprint.file : blueprint.name
+  await world.cmd({ cmd: 'say', as: 'Alice', text: `!build ${what} at ${origin.join(' ')}` })
+  const ended = await world.waitEvent((e) => world.events.indexOf(e) >= from && e.event === 'chat' && e.from === 'Wayfarer' &&
+    (/^Built /.test(e.text) || /^I failed|stands at|cannot|no blueprint/.test(e.text)), LIMIT_MS).catch(() => null)
+  const seconds = (Date.now() - started) / 1000
+  return { ...await figures(world, 'Wayfarer', blueprint, origin, from, seconds), said: ended ? ended.text : 'nothing within the limit' }
+}
+
+/** Mineflayer's builder builds `blueprint` at `origin`, standing where Alice stands for Wayfarer (its path search
+ * does not reach a site 16 blocks off); timed from the start of its build to its end. */
+async function buildMineflayer (world, bot, blueprint, origin) {
+  await equip(world, bot.username, blueprint)
+  await world.cmd({ cmd: 'teleport', name: bot.username, x: origin[0] - 2.5, y: 64, z: origin[2] - 2.5 })
+  await sleep(1500)
+  await bot.waitForChunksToLoad()
+  const from = world.events.length
+  const started = Date.now()
+  const { stopped, errors } = await buildWithMineflayer(bot, blueprint, origin, LIMIT_MS)
+  const seconds = (Date.now() - started) / 1000
+  return { ...await figures(world, bot.username, blueprint, origin, from, seconds), stopped, errors }
+}
+
+const line = (who, r) => `${who.padEnd(10)} score ${r.score.toFixed(2)} states ${r.states.toFixed(2)}  ${r.right} blocks right  ` +
+  `${r.seconds.toFixed(0)} s  ${r.blocksPerMinute.toFixed(0)} blocks/min  deaths ${r.deaths}`
+
+/** The side-by-side table: a Wayfarer and a Mineflayer column for each figure, a row a blueprint, then the means. */
+function table (results, summary) {
+  const sides = SIDES.map((side) => side === 'wayfarer' ? 'Wayfarer' : 'Mineflayer')
+  const figure = [['score', (v) => v.toFixed(2)], ['states', (v) => v.toFixed(2)], ['seconds', (v) => v.toFixed(0)],
+    ['blocksPerMinute', (v) => v.toFixed(0)], ['deaths', String]]
+  const head = ['blueprint', 'blocks', ...figure.flatMap(([key]) => sides.map((who) => `${key === 'blocksPerMinute' ? 'blocks/min' : key} ${who}`))]
+  const rows = results.map((r) => [r.name, String(r.blocks), ...figure.flatMap(([key, show]) => SIDES.map((side) => show(r[side][key])))])
+  rows.push([`mean of ${results.length} (deaths: sum)`, '', ...figure.flatMap(([key, show]) => SIDES.map((side) => show(summary[side][key])))])
+  rows.push(['all blocks / all seconds', '', ...figure.flatMap(([key, show]) => SIDES.map((side) => key === 'blocksPerMinute' ? show(summary[side].overallBlocksPerMinute) : ''))])
+  const widths = head.map((_, i) => Math.max(...[head, ...rows].map((r) => r[i].length)))
+  const row = (r) => '| ' + r.map((c, i) => c.padEnd(widths[i])).join(' | ') + ' |'
+  return [row(head), '|' + widths.map((w) => '-'.repeat(w + 2)).join('|') + '|', ...rows.map(row)].join('\n')
+}
+
 async function main () {
   const list = blueprints()
+  const began = Date.now()
   const world = await startWorld(['--mobs', 'off'])
-  await world.cmd({ cmd: 'addPlayer', name: 'Alice', x: 0.5, y: 64, z: 0.5 })
-  const bot = spawn(BOT, ['run', '--server', `127.0.0.1:${world.port}`, '--username', 'Wayfarer', '--owner', 'Alice',
-    '--blueprints', path.join(ROOT, 'skills', 'blueprints')], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, RUST_LOG: 'warn' } })
-  bot.stderr.on('data', () => {})
-  await world.waitEvent((e) => e.event === 'join' && e.name === 'Wayfarer', 60000)
-  await sleep(2000)
-  const results = []
-  let site = 0
-  for (const blueprint of list) {
-    const origin = [site * 16 + 4, 64, -4]
-    site++
-    await world.cmd({ cmd: 'clearInventory', name: 'Wayfarer' })
-    for (const [item, count] of Object.entries(blueprint.materials)) {
-      await world.cmd({ cmd: 'give', name: 'Wayfarer', item, count })
+  let bot = null
+  let mineflayer = null
+  try {
+    if (SIDES.includes('wayfarer')) {
+      await world.cmd({ cmd: 'addPlayer', name: 'Alice', x: 0.5, y: 64, z: 0.5 })
+      bot = spawn(BOT, ['run', '--server', `127.0.0.1:${world.port}`, '--username', 'Wayfarer', '--owner', 'Alice',
+        '--blueprints', path.join(ROOT, 'skills', 'blueprints')], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, RUST_LOG: 'warn' } })
+      bot.stderr.on('data', () => {})
+      await world.waitEvent((e) => e.event === 'join' && e.name === 'Wayfarer', 60000)
     }
-    await world.cmd({ cmd: 'give', name: 'Wayfarer', item: 'dirt', count: 16 })
-    await world.cmd({ cmd: 'teleport', name: 'Alice', x: origin[0] - 2.5, y: 64, z: origin[2] - 2.5 })
-    await sleep(1500)
-    const from = world.events.length
-    const started = Date.now()
-    const what = blueprint.file.includes('tests/data') ? blueprint.file : blueprint.name
-    await world.cmd({ cmd: 'say', as: 'Alice', text: `!build ${what} at ${origin.join(' ')}` })
-    const ended = await world.waitEvent((e, i) => world.events.indexOf(e) >= from && e.event === 'chat' && e.from === 'Wayfarer' &&
-      (/^Built /.test(e.text) || /^I failed|stands at|cannot|no blueprint/.test(e.text)), LIMIT_MS).catch(() => null)
-    const seconds = (Date.now() - started) / 1000
-    const judged = await judge(world, blueprint, origin)
-    const deaths = world.events.slice(from).filter((e) => e.event === 'death' && e.name === 'Wayfarer').length
-    const placedEvents = world.events.slice(from).filter((e) => e.event === 'blockPlaced' && e.name === 'Wayfarer')
-    const placed = placedEvents.length
-    // Blocks put anywhere the blueprint does not want them (scaffold, levelling, pillars, misplaced blocks).
-    const wanted = new Set(blueprint.parts.filter((p) => p.name !== 'air').map((p) => `${origin[0] + p.at[0]},${origin[1] + p.at[1]},${origin[2] + p.at[2]}`))
-    const elsewhere = placedEvents.filter((e) => !wanted.has(`${e.x},${e.y},${e.z}`)).map((e) => `${e.block} ${e.x} ${e.y} ${e.z}`)
-    const result = { name: blueprint.name, blocks: judged.blocks, score: judged.score, states: judged.stateScore, seconds, blocksPerMinute: judged.right / (seconds / 60), placed, elsewhere, deaths, said: ended ? ended.text : 'nothing within the limit' }
-    results.push(result)
-    log(`${blueprint.name.padEnd(18)} score ${judged.score.toFixed(2)} states ${judged.stateScore.toFixed(2)}  ${judged.right}/${judged.blocks} blocks  ${seconds.toFixed(0)} s  ${result.blocksPerMinute.toFixed(0)} blocks/min  deaths ${deaths}`)
-    // Out of the way of the next site.
-    await sleep(500)
+    if (SIDES.includes('mineflayer')) mineflayer = await connectBuilder(world, 'Mineflayer')
+    await sleep(2000)
+    const results = []
+    let site = 0
+    for (const blueprint of list) {
+      const x = site * 16 + 4
+      site++
+      const result = { name: blueprint.name, blocks: blueprint.parts.filter((p) => p.name !== 'air').length }
+      if (bot) {
+        result.wayfarer = await buildWayfarer(world, blueprint, [x, 64, -4])
+        log(`${blueprint.name.padEnd(18)} ${line('Wayfarer', result.wayfarer)}`)
+        // Out of the way of the next site.
+        await sleep(500)
+      }
+      if (mineflayer) {
+        result.mineflayer = await buildMineflayer(world, mineflayer, blueprint, [x, 64, -4 + MINEFLAYER_Z])
+        const errors = result.mineflayer.errors.map((e) => `${e.message} (${e.times}x)`).join('; ')
+        log(`${blueprint.name.padEnd(18)} ${line('Mineflayer', result.mineflayer)}${errors ? `  errors: ${errors}` : ''}`)
+      }
+      results.push(result)
+    }
+    const summary = { blueprints: results.length, seconds: (Date.now() - began) / 1000 }
+    const sum = (side, key) => results.reduce((s, r) => s + r[side][key], 0)
+    const mean = (side, key) => sum(side, key) / results.length
+    for (const side of SIDES) {
+      // A builder that gives a blueprint up at once scores many blocks a minute on it; the overall figure, every
+      // right block over every second, does not reward that.
+      summary[side] = { score: mean(side, 'score'), states: mean(side, 'states'), seconds: mean(side, 'seconds'), blocksPerMinute: mean(side, 'blocksPerMinute'), overallBlocksPerMinute: sum(side, 'right') / (sum(side, 'seconds') / 60), deaths: sum(side, 'deaths') }
+    }
+    fs.writeFileSync(RESULTS, JSON.stringify({ summary, results }, null, 2))
+    console.log(`\nBuilding on the flat world, materials given (results in ${RESULTS}):\n`)
+    console.log(table(results, summary))
+  } finally {
+    if (bot) bot.kill('SIGTERM')
+    await world.close()
   }
-  bot.kill('SIGTERM')
-  await world.close()
-  const mean = (key) => results.reduce((s, r) => s + r[key], 0) / results.length
-  const summary = { blueprints: results.length, meanScore: mean('score'), meanStates: mean('states'), meanBlocksPerMinute: mean('blocksPerMinute'), deaths: results.reduce((s, r) => s + r.deaths, 0) }
-  fs.writeFileSync(RESULTS, JSON.stringify({ summary, results }, null, 2))
-  console.log(`\nWayfarer, flat world, materials given: ${results.length} blueprints, mean score ${summary.meanScore.toFixed(3)}, states ${summary.meanStates.toFixed(3)}, ${summary.meanBlocksPerMinute.toFixed(0)} blocks/min, ${summary.deaths} deaths (results in ${RESULTS})`)
 }
 
 main().catch((err) => { console.error(err); process.exit(1) })
