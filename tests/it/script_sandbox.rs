@@ -29,7 +29,9 @@ fn runaway_scripts_are_stopped_and_the_bot_carries_on() {
         let done = run_script(&world, name, Duration::from_secs(10));
         assert!(done.contains(line) && done.contains(message), "{name}: {done}");
         let secs: f64 = done.split(" after ").nth(1).unwrap().split(" s").next().unwrap().parse().unwrap();
-        assert!(secs < 1.0, "{name} ran {secs} s before it was stopped");
+        // The limits end these in tenths of a second on their own (the deadline is ten minutes away); three
+        // scenarios sharing two cores have stretched that to 1.2 s.
+        assert!(secs < 2.0, "{name} ran {secs} s before it was stopped");
         let from = world.say("Alice", "!status");
         world.expect_chat(from, "Wayfarer", "| idle", Duration::from_secs(5));
     }
