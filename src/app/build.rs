@@ -143,7 +143,11 @@ fn go(bot: BotHandle, state: &BotState, reply: Replier, name: String, blueprint:
     let blueprint = share.map_or_else(|| whole.clone(), |share| whole.share(share));
     let short = build::missing(&bot, &blueprint, origin);
     let first = if short.is_empty() { String::new() } else { format!("; first I get {}", build::list(&short)) };
-    reply.say(&format!("Building {} at {} facing {facing}{first}.", blueprint.summary(), build::fmt_pos(origin)));
+    reply.say(&format!(
+        "Building {} at {} facing {facing}{first}.",
+        blueprint.summary(),
+        crate::bot::fmt_block(origin)
+    ));
     let goal = BuildGoal { blueprint: name, origin: [origin.x, origin.y, origin.z], facing, share };
     start_task(bot, state, reply, goal.text(), from_leader);
 }
@@ -175,7 +179,7 @@ async fn watch(bot: BotHandle, reply: Replier, whole: Blueprint, origin: BlockPo
                 "Built {} with {} at {} in {:.0} s: {now}.",
                 whole.name,
                 team.join(", "),
-                build::fmt_pos(origin),
+                crate::bot::fmt_block(origin),
                 started.elapsed().as_secs_f64()
             ));
             return;
@@ -186,7 +190,7 @@ async fn watch(bot: BotHandle, reply: Replier, whole: Blueprint, origin: BlockPo
             reply.say(&format!(
                 "The team's {} at {} stands at {now}: no block was added for {} min.",
                 whole.name,
-                build::fmt_pos(origin),
+                crate::bot::fmt_block(origin),
                 TEAM_STALL.as_secs() / 60
             ));
             return;

@@ -718,3 +718,8 @@ fn walk_timeout(distance: f64, depth: f64) -> Duration {
 pub fn fmt_pos(p: Vec3) -> String {
     format!("{:.1} {:.1} {:.1}", p.x, p.y, p.z)
 }
+
+/// `12 64 -4`: a block's position, as commands take them.
+pub fn fmt_block(p: BlockPos) -> String {
+    format!("{} {} {}", p.x, p.y, p.z)
+}

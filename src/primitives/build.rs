@@ -209,7 +209,7 @@ pub async fn build(bot: &BotHandle, blueprint: &Blueprint, origin: BlockPos, who
         }
         match dig::dig_block(bot, crate::script::Vec3::from(pos)).await {
             Ok(_) => report.dug += 1,
-            Err(e) => report.problems.push(format!("clearing {}: {e}", fmt_pos(pos))),
+            Err(e) => report.problems.push(format!("clearing {}: {e}", crate::bot::fmt_block(pos))),
         }
     }
 
@@ -223,7 +223,7 @@ pub async fn build(bot: &BotHandle, blueprint: &Blueprint, origin: BlockPos, who
                     let ways = clicks(bot, &support, pos);
                     match place_with(bot, &support, &block, pos, (least, most), ways).await {
                         Ok(()) => report.levelled += 1,
-                        Err(e) => report.problems.push(format!("levelling {}: {e}", fmt_pos(pos))),
+                        Err(e) => report.problems.push(format!("levelling {}: {e}", crate::bot::fmt_block(pos))),
                     }
                 }
             }
@@ -275,7 +275,7 @@ pub async fn build(bot: &BotHandle, blueprint: &Blueprint, origin: BlockPos, who
                 let tries = failures.entry(pos).or_default();
                 *tries += 1;
                 if *tries >= TRIES {
-                    report.problems.push(format!("{} at {}: {e}", spec.name, fmt_pos(pos)));
+                    report.problems.push(format!("{} at {}: {e}", spec.name, crate::bot::fmt_block(pos)));
                 }
                 if items::count(bot, &spec.item().unwrap_or_default()) == 0 {
                     // Nothing left to place this kind with: the rest of it waits for more.
@@ -312,16 +312,17 @@ pub async fn build(bot: &BotHandle, blueprint: &Blueprint, origin: BlockPos, who
             };
             match taken {
                 Ok(()) => report.scaffold += 1,
-                Err(e) => tracing::warn!("{}: the scaffold at {} stays: {e}", bot.name(), fmt_pos(pos)),
+                Err(e) => tracing::warn!("{}: the scaffold at {} stays: {e}", bot.name(), crate::bot::fmt_block(pos)),
             }
         }
     }
-    let unheld: Vec<String> = pending.iter().map(|(pos, spec)| format!("{} at {}", spec.name, fmt_pos(*pos))).collect();
+    let unheld: Vec<String> =
+        pending.iter().map(|(pos, spec)| format!("{} at {}", spec.name, crate::bot::fmt_block(*pos))).collect();
     if !unheld.is_empty() {
         report.problems.push(format!("nothing holds up {}", unheld.join(", ")));
     }
     report.score = score(bot, blueprint, origin);
-    tracing::info!("{}: {} at {}: {}", bot.name(), blueprint.name, fmt_pos(origin), report.score);
+    tracing::info!("{}: {} at {}: {}", bot.name(), blueprint.name, crate::bot::fmt_block(origin), report.score);
     report
 }
 
@@ -595,7 +596,7 @@ async fn place_spec(
             continue;
         }
         if let Err(e) = dig::dig_block(bot, crate::script::Vec3::from(spot)).await {
-            tracing::warn!("{}: the scaffold at {} stays: {e}", bot.name(), fmt_pos(spot));
+            tracing::warn!("{}: the scaffold at {} stays: {e}", bot.name(), crate::bot::fmt_block(spot));
         }
     }
     placed
@@ -625,7 +626,7 @@ async fn place_with(
             tried.push(format!(
                 "I could not get where I can click the {} at {}: {e}",
                 face_name(click.face),
-                fmt_pos(click.against)
+                crate::bot::fmt_block(click.against)
             ));
             continue;
         }
@@ -640,7 +641,7 @@ async fn place_with(
         tried.push(format!(
             "the server refused a click on the {} of {}",
             face_name(click.face),
-            fmt_pos(click.against)
+            crate::bot::fmt_block(click.against)
         ));
     }
     Err(tried.join("; "))
@@ -697,10 +698,6 @@ fn face_name(face: Direction) -> &'static str {
     }
 }
 
-pub fn fmt_pos(p: BlockPos) -> String {
-    format!("{} {} {}", p.x, p.y, p.z)
-}
-
 /// A blueprint by name (in the bot's blueprint folder) or file path, read and turned to face `facing`.
 pub fn blueprint(bot: &BotHandle, name: &str, facing: Facing) -> Result<Blueprint, String> {
     let folder = bot.blueprints();
@@ -740,7 +737,7 @@ pub async fn structure(
     bot.chat(&format!(
         "Built {} at {} in {:.0} s: {}.",
         blueprint.name,
-        fmt_pos(origin),
+        crate::bot::fmt_block(origin),
         started.elapsed().as_secs_f64(),
         report.score
     ));

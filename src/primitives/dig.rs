@@ -61,7 +61,7 @@ pub async fn take_stations_along(bot: &BotHandle) {
         }
         take_best_tool(bot, pos).await;
         if dig(bot, pos, kind, name).await.is_ok() && collect_drops(bot, pos, &drops, &before).await {
-            tracing::info!("{}: took the {name} at {} along", bot.name(), fmt_block(pos));
+            tracing::info!("{}: took the {name} at {} along", bot.name(), crate::bot::fmt_block(pos));
         }
     }
 }
@@ -81,7 +81,8 @@ pub(super) async fn dig_and_collect(bot: &BotHandle, pos: BlockPos, kind: BlockK
 
 /// Digs the block at `pos` with the fastest tool carried.
 pub(super) async fn dig_with_best_tool(bot: &BotHandle, pos: BlockPos) -> Result<(), String> {
-    let kind = observe::block_kind(bot, pos).ok_or_else(|| format!("The block at {} is not loaded", fmt_block(pos)))?;
+    let kind = observe::block_kind(bot, pos)
+        .ok_or_else(|| format!("The block at {} is not loaded", crate::bot::fmt_block(pos)))?;
     let name = kind.to_string();
     take_best_tool(bot, pos).await;
     dig(bot, pos, kind, name.trim_start_matches("minecraft:")).await
@@ -97,7 +98,7 @@ pub(super) async fn dig(bot: &BotHandle, pos: BlockPos, kind: BlockKind, name: &
         bot.note_block(pos);
         // Survival dig times reach ~15 s for hard blocks bare-handed; anything past a minute is stuck.
         if tokio::time::timeout(Duration::from_secs(60), client.mine(pos)).await.is_err() {
-            return Err(format!("I could not break the {name} at {} within a minute", fmt_block(pos)));
+            return Err(format!("I could not break the {name} at {} within a minute", crate::bot::fmt_block(pos)));
         }
         let gone = |bot: &BotHandle| observe::block_kind(bot, pos).is_some_and(|k| k != kind);
         if items::wait_until(bot, Duration::from_secs(1), || gone(bot)).await {
@@ -106,9 +107,9 @@ pub(super) async fn dig(bot: &BotHandle, pos: BlockPos, kind: BlockKind, name: &
             bot.note_block(pos);
             return Ok(());
         }
-        tracing::debug!("{}: the {name} at {} is still there; digging again", bot.name(), fmt_block(pos));
+        tracing::debug!("{}: the {name} at {} is still there; digging again", bot.name(), crate::bot::fmt_block(pos));
     }
-    Err(format!("The server did not let me break the {name} at {}", fmt_block(pos)))
+    Err(format!("The server did not let me break the {name} at {}", crate::bot::fmt_block(pos)))
 }
 
 /// Takes the fastest tool for the block in hand. azalea's search only sees the hotbar, so the strongest tool in the
@@ -165,7 +166,7 @@ pub(super) async fn collect_drops(bot: &BotHandle, pos: BlockPos, drops: &[Strin
             return true;
         }
         let Some(item) = item else {
-            tracing::debug!("{}: no drop seen near {}", bot.name(), fmt_block(pos));
+            tracing::debug!("{}: no drop seen near {}", bot.name(), crate::bot::fmt_block(pos));
             return false;
         };
         // To where the item comes to rest (a drop from a log overhead falls to the bot's feet), and no farther than
@@ -197,8 +198,4 @@ fn landing_spot(bot: &BotHandle, item: azalea::Vec3) -> BlockPos {
     let world = world.read();
     let solid = |p: BlockPos| world.get_block_state(p).is_some_and(azalea::pathfinder::world::is_block_state_solid);
     (0..16).map(|d| start.down(d)).find(|p| solid(p.down(1))).unwrap_or(start)
-}
-
-pub(super) fn fmt_block(pos: BlockPos) -> String {
-    format!("{} {} {}", pos.x, pos.y, pos.z)
 }

@@ -13,7 +13,7 @@ use parking_lot::Mutex;
 use rhai::Dynamic;
 
 use super::{
-    dig::{collect_drops, dig, fmt_block, take_best_tool},
+    dig::{collect_drops, dig, take_best_tool},
     explore, facts, items, observe,
 };
 use crate::{bot::BotHandle, script::Answer};
@@ -102,9 +102,13 @@ pub async fn mine_block(bot: &BotHandle, name: &str, count: u32, search_budget: 
             if unreached >= MAX_UNREACHED {
                 let others =
                     if unreached > 1 { format!(" (nor to {} others before it)", unreached - 1) } else { String::new() };
-                return Err(format!("I could not get to the {name} at {}{others}: {err}", fmt_block(pos)));
+                return Err(format!("I could not get to the {name} at {}{others}: {err}", crate::bot::fmt_block(pos)));
             }
-            tracing::info!("{}: could not get to the {name} at {} ({err}); trying another", bot.name(), fmt_block(pos));
+            tracing::info!(
+                "{}: could not get to the {name} at {} ({err}); trying another",
+                bot.name(),
+                crate::bot::fmt_block(pos)
+            );
             continue;
         }
         if observe::block_kind(bot, pos) == Some(kind) {
@@ -115,13 +119,17 @@ pub async fn mine_block(bot: &BotHandle, name: &str, count: u32, search_budget: 
             take_best_tool(bot, pos).await;
             dig(bot, pos, kind, name).await?;
         } else {
-            tracing::debug!("{}: the way to the {name} at {} dug it", bot.name(), fmt_block(pos));
+            tracing::debug!("{}: the way to the {name} at {} dug it", bot.name(), crate::bot::fmt_block(pos));
         }
         mined += 1;
         if !collect_drops(bot, pos, &drops, &before).await {
             if observe::block_kind(bot, pos) == Some(kind) && redone < MAX_REDIGS {
                 // The server put the block back (it did not take the dig): it was not mined, so dig it again.
-                tracing::debug!("{}: the {name} at {} is back; digging it again", bot.name(), fmt_block(pos));
+                tracing::debug!(
+                    "{}: the {name} at {} is back; digging it again",
+                    bot.name(),
+                    crate::bot::fmt_block(pos)
+                );
                 mined -= 1;
                 redone += 1;
                 continue;

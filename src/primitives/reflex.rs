@@ -149,7 +149,7 @@ async fn recover_if_safe(
     if !bot.is_alive() {
         return;
     }
-    let place = fmt_block(BlockPos::from(death.position));
+    let place = crate::bot::fmt_block(BlockPos::from(death.position));
     if *told != Some(death.at) {
         *told = Some(death.at);
         bot.mark_dangerous(death.position);
@@ -216,10 +216,6 @@ async fn fetch_drops(bot: &BotHandle, at: Vec3) -> Result<(), String> {
         bot.client().wait_ticks(4).await;
     }
     Ok(())
-}
-
-fn fmt_block(pos: BlockPos) -> String {
-    format!("{} {} {}", pos.x, pos.y, pos.z)
 }
 
 /// Stops whatever the body was doing, and waits until the stop has reached the pathfinder (on the next tick): a walk
