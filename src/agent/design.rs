@@ -20,8 +20,8 @@ use crate::{
 pub const MAX_SIDE: i32 = 12;
 pub const MAX_BLOCKS: usize = 600;
 
-/// How a design is answered: a shape with its sizes and blocks (what a small model gets right), or, for what no
-/// shape fits, a palette and layers of rows.
+/// How a design is answered: a shape with its sizes and the block of each of its parts (what a small model gets
+/// right), or, for what no shape fits, a palette and layers of rows.
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 struct Design {
@@ -36,122 +36,240 @@ struct Design {
     width: Option<i32>,
     depth: Option<i32>,
     height: Option<i32>,
+    storeys: Option<i32>,
     block: Option<String>,
     roof: Option<String>,
     door: Option<String>,
     windows: Option<String>,
     top: Option<String>,
+    corners: Option<String>,
+    upper: Option<String>,
+    inside: Option<String>,
+    base: Option<String>,
+    border: Option<String>,
+    middle: Option<String>,
+    steps: Option<String>,
 }
 
 /// The shapes a design may name.
 const SHAPES: [&str; 6] = ["box", "wall", "pillar", "floor", "bridge", "stairs"];
 
+/// The parts of a shape a design may give a block, each with its palette key.
+const PARTS: [(&str, char); 11] = [
+    ("roof", 'r'),
+    ("door", 'd'),
+    ("windows", 'g'),
+    ("top", 't'),
+    ("corners", 'c'),
+    ("upper", 'u'),
+    ("inside", 'i'),
+    ("base", 'a'),
+    ("border", 'e'),
+    ("middle", 'm'),
+    ("steps", 's'),
+];
+
+impl Design {
+    /// The block the answer gives part `part` (one of [`PARTS`]).
+    fn part(&self, part: &str) -> Option<&String> {
+        match part {
+            "roof" => self.roof.as_ref(),
+            "door" => self.door.as_ref(),
+            "windows" => self.windows.as_ref(),
+            "top" => self.top.as_ref(),
+            "corners" => self.corners.as_ref(),
+            "upper" => self.upper.as_ref(),
+            "inside" => self.inside.as_ref(),
+            "base" => self.base.as_ref(),
+            "border" => self.border.as_ref(),
+            "middle" => self.middle.as_ref(),
+            "steps" => self.steps.as_ref(),
+            _ => None,
+        }
+    }
+}
+
 /// A design's palette (character → block) and layers of rows, as the answer's free form gives them.
 type Drawn = (BTreeMap<String, String>, Vec<Vec<String>>);
+
+/// Words that say what is built rather than what of: `cobblestone wall` is a wall, not the block of that name.
+const BUILT: [&str; 12] =
+    ["wall", "pillar", "floor", "bridge", "stair", "staircase", "house", "hut", "tower", "shelter", "post", "plot"];
+
+/// The blocks `words` name, in order, each once: the longest run of words that names a block wins (`oak fence gate`
+/// is the gate, not a fence), `wooden` is oak planks, and no run holding a word for what is built counts.
+pub fn named_blocks(words: &str) -> Vec<String> {
+    let words = crate::blueprint::content_words(words);
+    let mut named: Vec<String> = Vec::new();
+    let mut at = 0;
+    'words: while at < words.len() {
+        for len in (1..=3).rev().filter(|len| at + len <= words.len()) {
+            let run = &words[at..at + len];
+            if run.iter().any(|w| BUILT.contains(&w.as_str())) {
+                continue;
+            }
+            let block = if len == 1 && matches!(run[0].as_str(), "wooden" | "wood") {
+                Some("oak_planks".to_owned())
+            } else {
+                spec_near(&run.join("_")).ok().filter(|s| s.item().is_some()).map(|s| s.name.clone())
+            };
+            if let Some(block) = block {
+                if !named.contains(&block) {
+                    named.push(block);
+                }
+                at += len;
+                continue 'words;
+            }
+        }
+        at += 1;
+    }
+    named
+}
+
+/// Whether a design holding `blocks` has the block `named` the words asked for, or one of its kind: glass panes
+/// for glass, a spruce log for a log, a fence gate for a fence.
+fn holds(blocks: &[String], named: &str) -> bool {
+    let kind = named.strip_prefix("oak_").unwrap_or(named);
+    blocks.iter().any(|b| b.starts_with(named) || b.ends_with(&format!("_{kind}")) || b.contains(&format!("_{kind}_")))
+}
 
 /// A shape's palette and layers (bottom up, rows north to south, west to east), from its sizes and blocks.
 fn shaped(design: &Design, shape: &str, words: &str) -> Result<Drawn, String> {
     let side = |v: Option<i32>, default: i32| v.unwrap_or(default).clamp(1, MAX_SIDE) as usize;
     // Left out, the block is the first one the words name (`a cobblestone wall`, `a wooden bridge`).
-    let named = || {
-        let words: Vec<String> = crate::blueprint::content_words(words);
-        // Two words name a block (`stone brick`), unless one is what is built (`cobblestone wall` is the wall).
-        const BUILT: [&str; 12] = [
-            "wall",
-            "pillar",
-            "floor",
-            "bridge",
-            "stair",
-            "staircase",
-            "house",
-            "hut",
-            "tower",
-            "shelter",
-            "post",
-            "plot",
-        ];
-        let pairs = words
-            .windows(2)
-            .filter(|w| !w.iter().any(|w| BUILT.contains(&w.as_str())))
-            .map(|w| format!("{}_{}", w[0], w[1]));
-        let wooden = words.iter().any(|w| w == "wooden" || w == "wood").then(|| "oak_planks".to_owned());
-        pairs.chain(words.iter().cloned()).find(|w| spec_near(w).is_ok_and(|s| s.item().is_some())).or(wooden)
-    };
+    // So is a block that is no block (a small model writes `"block": "watchtower"`).
     let block = design
         .block
         .clone()
-        .filter(|b| !b.trim().is_empty())
-        .or_else(named)
+        .filter(|b| spec_near(b).is_ok())
+        .or_else(|| named_blocks(words).into_iter().next())
+        .or_else(|| design.block.clone().filter(|b| !b.trim().is_empty()))
         .ok_or("\"block\" must say what it is built of")?;
-    // Doors and gates face the front (south) unless the answer says otherwise.
+    // Doors, gates and steps face the front (south), ladders away from the wall north of them, unless the answer
+    // says otherwise.
     let facing = |b: &String| {
-        let turns = b.ends_with("_door") || b.ends_with("_fence_gate") || b.ends_with("_stairs");
+        let turns = b.ends_with("_door") || b.ends_with("_fence_gate") || b.ends_with("_stairs") || b == "ladder";
         if turns && !b.contains('[') { format!("{b}[facing=south]") } else { b.clone() }
     };
     let mut palette = BTreeMap::from([("b".to_owned(), block)]);
-    for (key, block) in [("r", &design.roof), ("d", &design.door), ("g", &design.windows), ("t", &design.top)] {
+    for (part, key) in PARTS {
         // `"windows": "none"` is no windows.
         let none = |b: &&String| matches!(b.trim().to_lowercase().as_str(), "" | "none" | "null" | "no" | "air");
-        if let Some(block) = block.as_ref().filter(|b| !none(b)) {
-            palette.insert(key.to_owned(), facing(block));
+        // A part that names no block (`"top": "platform"`) is left out: the rest of the design still holds.
+        if let Some(block) = design.part(part).filter(|b| !none(b)) {
+            if spec_near(block).is_err() {
+                tracing::info!("design part {part} names no block: {block:?}");
+                continue;
+            }
+            palette.insert(key.to_string(), facing(block));
         }
     }
-    let has = |key: &str| palette.contains_key(key);
+    let has = |key: char| palette.contains_key(&key.to_string());
+    let or = |key: char, other: char| if has(key) { key } else { other };
     let (mut w, mut h, mut d) = (side(design.width, 5), side(design.height, 3), side(design.depth, 5));
+    let mut storeys = 1;
     match shape {
         "pillar" => (w, d) = (1, 1),
         "wall" => d = 1,
         "floor" | "bridge" => h = 1,
         "stairs" => d = h,
-        _ => {}
+        // A room needs walls round at least one free block and two to stand in.
+        _ => {
+            (w, d, h) = (w.max(3), d.max(3), h.max(2));
+            storeys = design.storeys.unwrap_or(1).clamp(1, 3) as usize;
+        }
     }
-    let extra = usize::from(matches!(shape, "box" | "pillar") || (shape == "bridge" && has("t")));
-    let mut grid = vec![vec![vec![' '; w]; d]; (h + extra).min(MAX_SIDE as usize)];
+    // Every layer of the shape, bottom up: parts under and over the body take a layer each.
+    let tall = match shape {
+        "box" => storeys * h + 1 + usize::from(has('t')),
+        "pillar" => h + usize::from(has('a')) + usize::from(has('t')),
+        "wall" => h + usize::from(has('t')),
+        "bridge" => 1 + usize::from(has('a')) + usize::from(has('t')),
+        _ => h,
+    };
+    let mut grid = vec![vec![vec![' '; w]; d]; tall.min(MAX_SIDE as usize)];
+    let (mid_x, mid_z) = (w / 2, d / 2);
     for (y, layer) in grid.iter_mut().enumerate() {
         for (z, row) in layer.iter_mut().enumerate() {
             for (x, cell) in row.iter_mut().enumerate() {
                 let edge = x == 0 || z == 0 || x == w - 1 || z == d - 1;
+                let corner = (x == 0 || x == w - 1) && (z == 0 || z == d - 1);
                 *cell = match shape {
-                    "box" if y == h => {
-                        if has("r") {
-                            'r'
+                    "box" => {
+                        // Storey k's walls stand on its floor: the ground, or a floor of the storey's block.
+                        let (storey, within) = (y / h, y % h);
+                        let walls = if storey == 0 { 'b' } else { or('u', 'b') };
+                        if y == storeys * h {
+                            or('r', walls)
+                        } else if y > storeys * h {
+                            if edge { 't' } else { '.' }
+                        } else if storey > 0 && within == 0 {
+                            walls
+                        } else if corner {
+                            or('c', walls)
+                        } else if edge {
+                            walls
                         } else {
-                            'b'
+                            '.'
                         }
                     }
-                    "box" if edge => 'b',
-                    "box" => '.',
-                    "pillar" if y == h => {
-                        if has("t") {
-                            't'
+                    "pillar" if has('a') && y == 0 => 'a',
+                    "pillar" if y == tall - 1 && has('t') => 't',
+                    "wall" if y == h => 't',
+                    "floor" if edge && has('e') => 'e',
+                    "floor" if x == mid_x && has('m') => 'm',
+                    "bridge" if has('a') && y == 0 => {
+                        if z == 0 || z == d - 1 {
+                            'a'
                         } else {
                             ' '
                         }
                     }
-                    "bridge" if y == 1 => {
+                    "bridge" if y == tall - 1 && has('t') => {
                         if z == 0 || z == d - 1 {
                             't'
                         } else {
                             ' '
                         }
                     }
-                    "stairs" if y <= z => 'b',
+                    "stairs" if y == z => or('s', 'b'),
+                    "stairs" if y < z => 'b',
                     "stairs" => ' ',
                     _ => 'b',
                 };
             }
         }
     }
-    let (mid_x, mid_z) = (w / 2, d / 2);
-    if has("d") && matches!(shape, "box" | "wall") {
+    let door_is_tall = design.door.as_deref().is_some_and(|b| b.contains("_door"));
+    if has('d') && shape == "box" {
         grid[0][d - 1][mid_x] = 'd';
-        if h > 1 && design.door.as_deref().is_some_and(|b| b.contains("_door")) {
+        if h > 1 && door_is_tall {
             grid[1][d - 1][mid_x] = '.';
         }
     }
-    if has("g") && shape == "box" && h >= 3 && w >= 3 && d >= 3 {
-        for (x, z) in [(0, mid_z), (w - 1, mid_z), (mid_x, 0)] {
-            grid[1][z][x] = 'g';
+    if has('d') && shape == "wall" {
+        // A way through the wall: the door or gate, and nothing above it under the top.
+        grid[0][0][mid_x] = 'd';
+        for layer in grid.iter_mut().take(h).skip(1) {
+            layer[0][mid_x] = '.';
+        }
+    }
+    if shape == "box" && has('g') && h >= 3 {
+        for storey in 0..storeys {
+            let y = storey * h + 1;
+            for (x, z) in [(0, mid_z), (w - 1, mid_z), (mid_x, 0)] {
+                if y < grid.len() && grid[y][z][x] != 'c' {
+                    grid[y][z][x] = 'g';
+                }
+            }
+        }
+    }
+    if shape == "box" && has('i') {
+        // A ladder (or whatever climbs) inside the north-west corner, from the ground through every floor, and
+        // through the roof too when there is a railing up there to stand within.
+        let last = if has('t') { storeys * h } else { (storeys - 1) * h };
+        for layer in grid.iter_mut().take(last + 1) {
+            layer[1][1] = 'i';
         }
     }
     let layers =
@@ -168,13 +286,17 @@ fn spec_near(text: &str) -> Result<Spec, String> {
     let name = name.trim().to_lowercase().replace([' ', '-'], "_");
     let name = name.strip_prefix("minecraft:").unwrap_or(&name).to_owned();
     let bare = name.strip_suffix('s').unwrap_or(&name).to_owned();
+    // `fenced` is fence.
+    let past = name.strip_suffix("ed").map(|stem| format!("{stem}e")).unwrap_or_else(|| name.clone());
     let near = [
         name.clone(),
+        past.clone(),
         format!("{name}s"),
         bare.clone(),
         format!("oak_{name}"),
         format!("oak_{name}s"),
         format!("oak_{bare}"),
+        format!("oak_{past}"),
     ];
     near.iter().find_map(|n| Spec::parse(&format!("{n}{rest}")).ok()).ok_or_else(|| why.clone())
 }
@@ -191,11 +313,19 @@ fn schema() -> serde_json::Value {
             "width": { "type": "integer", "minimum": 1, "maximum": side },
             "depth": { "type": "integer", "minimum": 1, "maximum": side },
             "height": { "type": "integer", "minimum": 1, "maximum": side },
+            "storeys": { "type": "integer", "minimum": 1, "maximum": 3 },
             "block": { "type": "string" },
             "roof": { "type": "string" },
             "door": { "type": "string" },
             "windows": { "type": "string" },
             "top": { "type": "string" },
+            "corners": { "type": "string" },
+            "upper": { "type": "string" },
+            "inside": { "type": "string" },
+            "base": { "type": "string" },
+            "border": { "type": "string" },
+            "middle": { "type": "string" },
+            "steps": { "type": "string" },
             "palette": {
                 "type": "object",
                 "additionalProperties": { "type": "string" },
@@ -275,26 +405,63 @@ pub fn read(answer: &str, words: &str) -> Result<Blueprint, String> {
         ));
     }
     for (item, count) in blueprint.materials() {
-        match recipes::plan(&Want::Have { item: item.clone(), count }, &Setting::default()) {
-            Ok(_) | Err(NoSteps::Carried { .. }) => {}
-            Err(why) => {
-                return Err(format!("it needs {item}, which a player cannot get here ({why}); use another block"));
-            }
-        }
+        obtainable(&item, count)
+            .map_err(|why| format!("it needs {item}, which a player cannot get here ({why}); use another block"))?;
     }
     Ok(blueprint)
 }
 
-/// Asks `llm` for a blueprint of what `words` describe (twice at most).
+/// Whether the game's facts say how to get `count` of `item`, or why not.
+fn obtainable(item: &str, count: u32) -> Result<(), NoSteps> {
+    match recipes::plan(&Want::Have { item: item.to_owned(), count }, &Setting::default()) {
+        Ok(_) | Err(NoSteps::Carried { .. }) => Ok(()),
+        Err(why) => Err(why),
+    }
+}
+
+/// What a design lacks of the blocks the words name (each one, or one of its kind), if anything.
+fn lacking(blueprint: &Blueprint, named: &[String]) -> Option<String> {
+    let blocks: Vec<String> = blueprint.blocks().map(|p| p.block.name.clone()).collect();
+    let missing: Vec<&str> = named.iter().filter(|n| !holds(&blocks, n)).map(String::as_str).collect();
+    (!missing.is_empty()).then(|| {
+        let parts: Vec<&str> = PARTS.iter().map(|(part, _)| *part).collect();
+        format!(
+            "the words name {}, but it has no {}; give each of them its part ({})",
+            named.join(", "),
+            missing.join(" and no "),
+            parts.join(", ")
+        )
+    })
+}
+
+/// Asks `llm` for a blueprint of what `words` describe. An answer that does not hold is asked again with what was
+/// wrong (twice at most); one that holds but leaves out a block the words name is asked again once, and kept if the
+/// second answer is no better.
 pub async fn design(llm: &Llm, words: &str) -> Result<Blueprint, String> {
+    // A named block the game's facts cannot get (water, as yet) is not asked for: the design would be refused.
+    let named: Vec<String> = named_blocks(words)
+        .into_iter()
+        .filter(|b| Spec::parse(b).ok().and_then(|s| s.item()).is_some_and(|item| obtainable(&item, 1).is_ok()))
+        .collect();
+    let blocks = if named.is_empty() {
+        String::new()
+    } else {
+        format!("The words name these blocks; use every one of them: {}.", named.join(", "))
+    };
     let prompt = prompts::render(
         "blueprint",
-        &[("words", words), ("max_side", &MAX_SIDE.to_string()), ("max_blocks", &MAX_BLOCKS.to_string())],
+        &[
+            ("words", words),
+            ("named", &blocks),
+            ("max_side", &MAX_SIDE.to_string()),
+            ("max_blocks", &MAX_BLOCKS.to_string()),
+        ],
     )
     .map_err(|e| e.to_string())?;
     let mut messages = vec![Message::user(prompt)];
     let mut last = String::new();
-    for _ in 0..2 {
+    let mut kept: Option<Blueprint> = None;
+    for _ in 0..3 {
         // An answer cut off at the token limit is a design too big to write out: asked again, smaller.
         let (content, usable) = match llm.chat_json(Role::Curriculum, &messages, 0.0, &schema()).await {
             Ok(reply) => {
@@ -306,19 +473,33 @@ pub async fn design(llm: &Llm, words: &str) -> Result<Blueprint, String> {
             }
             Err(e) => return Err(format!("the LLM failed: {e}")),
         };
-        match usable {
-            Ok(blueprint) => return Ok(blueprint),
+        let why = match usable {
+            Ok(blueprint) => match (lacking(&blueprint, &named), &kept) {
+                (None, _) => return Ok(blueprint),
+                // Asked once for what it left out: the better of the two answers is kept.
+                (Some(_), Some(first)) => {
+                    let count = |b: &Blueprint| {
+                        let blocks: Vec<String> = b.blocks().map(|p| p.block.name.clone()).collect();
+                        named.iter().filter(|n| holds(&blocks, n)).count()
+                    };
+                    return Ok(if count(&blueprint) > count(first) { blueprint } else { kept.take().unwrap() });
+                }
+                (Some(why), None) => {
+                    tracing::info!("blueprint for {words:?} lacks what the words name: {why}");
+                    kept = Some(blueprint);
+                    why
+                }
+            },
             Err(why) => {
                 tracing::info!("unusable blueprint for {words:?}: {why}");
-                messages.push(Message { role: "assistant".to_owned(), content });
-                messages.push(Message::user(format!(
-                    "That blueprint cannot be built: {why}. Answer the whole JSON again."
-                )));
-                last = why;
+                why
             }
-        }
+        };
+        messages.push(Message { role: "assistant".to_owned(), content });
+        messages.push(Message::user(format!("That blueprint will not do: {why}. Answer the whole JSON again.")));
+        last = why;
     }
-    Err(last)
+    kept.ok_or(last)
 }
 
 #[cfg(test)]
@@ -368,7 +549,11 @@ mod tests {
             shape(r#""shape": "wall", "width": 7, "height": 2, "block": "cobblestone", "door": "oak_fence_gate""#)
                 .unwrap();
         assert_eq!(wall.size, [7, 2, 1]);
-        assert_eq!(wall.materials(), [("cobblestone".to_owned(), 13), ("oak_fence_gate".to_owned(), 1)]);
+        assert_eq!(
+            wall.materials(),
+            [("cobblestone".to_owned(), 12), ("oak_fence_gate".to_owned(), 1)],
+            "a way through: nothing over the gate"
+        );
         assert!(wall.parts.iter().any(|p| p.at == [3, 0, 0] && p.block.to_string() == "oak_fence_gate[facing=south]"));
         let hut = shape(
             r#""shape": "box", "width": 5, "depth": 5, "height": 3, "block": "cobblestone", "roof": "oak_planks",
@@ -393,9 +578,99 @@ mod tests {
         assert_eq!(named("a cobblestone wall"), Ok(vec![("cobblestone".to_owned(), 9)]));
         assert_eq!(named("a stone brick wall"), Ok(vec![("stone_bricks".to_owned(), 9)]));
         assert_eq!(named("a wooden wall"), Ok(vec![("oak_planks".to_owned(), 9)]));
+        // So is a block that is no block; a part that is none is left out.
+        let odd = r#"{"name": "w", "shape": "wall", "width": 3, "block": "watchtower", "top": "platform"}"#;
+        assert_eq!(read(odd, "a log watchtower").map(|b| b.materials()), Ok(vec![("oak_log".to_owned(), 9)]));
         let plain =
             r#"{"name": "s", "shape": "box", "width": 3, "depth": 3, "height": 2, "block": "dirt", "windows": "none"}"#;
         assert_eq!(read(plain, "a dirt shelter").unwrap().materials(), [("dirt".to_owned(), 8 + 8 + 9)]);
         assert!(shape(r#""width": 3"#).unwrap_err().contains("shape"));
+    }
+
+    #[test]
+    fn a_shapes_parts_take_the_blocks_given_them() {
+        let shape = |fields: &str| read(&format!(r#"{{"name": "x", "description": "y", {fields}}}"#), "x").unwrap();
+        let items = |b: &Blueprint| -> BTreeMap<String, u32> { b.materials().into_iter().collect() };
+        // Two storeys: stone walls, a plank floor and plank walls over them, log corners, a ladder through the floor.
+        let house = shape(
+            r#""shape": "box", "width": 5, "depth": 5, "height": 3, "storeys": 2, "block": "stone_bricks",
+               "upper": "oak_planks", "corners": "oak_log", "roof": "oak_slab", "door": "oak_door",
+               "windows": "glass_pane", "inside": "ladder""#,
+        );
+        assert_eq!(house.size, [5, 7, 5]);
+        let got = items(&house);
+        assert_eq!(got["oak_log"], 4 * 5, "corners on every wall layer of both storeys");
+        assert_eq!(got["oak_slab"], 25);
+        assert_eq!(got["ladder"], 4, "from the ground through the upper floor");
+        assert_eq!(got["glass_pane"], 6);
+        assert!(house.parts.iter().any(|p| p.at == [1, 3, 1] && p.block.to_string() == "ladder[facing=south]"));
+        assert!(house.parts.iter().any(|p| p.at == [2, 3, 2] && p.block.name == "oak_planks"), "the upper floor");
+        // A tower with a railing round its roof, the ladder reaching up through the roof.
+        let tower = shape(
+            r#""shape": "box", "width": 3, "depth": 3, "height": 4, "block": "spruce_planks", "corners": "spruce_log",
+               "inside": "ladder", "top": "oak_fence""#,
+        );
+        assert_eq!(tower.size, [3, 6, 3]);
+        let got = items(&tower);
+        assert_eq!((got["spruce_log"], got["oak_fence"], got["ladder"]), (16, 8, 5));
+        // A lamp post: a foot, a fence column, a lamp on top.
+        let lamp =
+            shape(r#""shape": "pillar", "height": 2, "block": "oak_fence", "base": "stone_bricks", "top": "glowstone""#);
+        let column: Vec<String> = lamp.blocks().map(|p| p.block.name.clone()).collect();
+        assert_eq!(column, ["stone_bricks", "oak_fence", "oak_fence", "glowstone"]);
+        // A field with a log border and a water channel down the middle.
+        let farm = shape(
+            r#""shape": "floor", "width": 7, "depth": 5, "block": "dirt", "border": "oak_log", "middle": "gravel""#,
+        );
+        let got = items(&farm);
+        assert_eq!((got["oak_log"], got["gravel"], got["dirt"]), (20, 3, 12));
+        // A bridge on beams with railings; stairs with a step block on each step.
+        let bridge = shape(
+            r#""shape": "bridge", "width": 8, "depth": 3, "block": "oak_planks", "top": "oak_fence", "base": "oak_log""#,
+        );
+        assert_eq!(bridge.size, [8, 3, 3]);
+        assert_eq!(items(&bridge)["oak_log"], 16);
+        let stairs = shape(
+            r#""shape": "stairs", "width": 2, "height": 4, "block": "cobblestone", "steps": "cobblestone_stairs""#,
+        );
+        let got = items(&stairs);
+        assert_eq!((got["cobblestone"], got["cobblestone_stairs"]), (12, 8));
+        // A wall with a cap; a room too small to stand in is drawn the least that holds one.
+        let wall = shape(r#""shape": "wall", "width": 7, "height": 2, "block": "cobblestone", "top": "stone_brick_slab""#);
+        assert_eq!((wall.size, items(&wall)["stone_brick_slab"]), ([7, 3, 1], 7));
+        let shelter = shape(r#""shape": "box", "width": 1, "depth": 1, "height": 1, "block": "dirt", "roof": "dirt""#);
+        assert_eq!(shelter.size, [3, 3, 3]);
+    }
+
+    #[test]
+    fn the_blocks_words_name_are_found_and_asked_for() {
+        assert_eq!(named_blocks("a watchtower with log corners, a ladder inside and a fenced platform"), [
+            "oak_log", "ladder", "oak_fence"
+        ]);
+        assert_eq!(named_blocks("a cobblestone wall seven blocks long with an oak fence gate in the middle"), [
+            "cobblestone",
+            "oak_fence_gate"
+        ]);
+        assert_eq!(named_blocks("a two-storey house with a stone brick ground floor, an oak door, a plank upper floor"), [
+            "stone_bricks",
+            "oak_door",
+            "oak_planks"
+        ]);
+        assert_eq!(named_blocks("a wooden footbridge with fences along both sides"), ["oak_planks", "oak_fence"]);
+        assert_eq!(named_blocks("a farm plot with a water channel and a log border"), ["water", "oak_log"]);
+        assert!(named_blocks("a place to sleep").is_empty());
+
+        let tower = read(r#"{"name": "t", "shape": "box", "width": 3, "depth": 3, "block": "spruce_planks"}"#, "x").unwrap();
+        let named = named_blocks("a tower with log corners and a ladder inside");
+        let why = lacking(&tower, &named).unwrap();
+        assert!(why.contains("no oak_log and no ladder") && why.contains("corners"), "{why}");
+        // One of the kind will do: spruce logs for logs, panes for glass.
+        let done = read(
+            r#"{"name": "t", "shape": "box", "width": 3, "depth": 3, "block": "spruce_planks", "corners": "spruce_log",
+                "inside": "ladder", "windows": "glass_pane"}"#,
+            "x",
+        )
+        .unwrap();
+        assert_eq!(lacking(&done, &named_blocks("log corners, a ladder and glass windows")), None);
     }
 }

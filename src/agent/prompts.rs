@@ -31,7 +31,7 @@ pub const PROMPTS: &[Prompt] = &[
     Prompt {
         name: "blueprint",
         text: include_str!("../../prompts/blueprint.md"),
-        keys: &["words", "max_side", "max_blocks"],
+        keys: &["words", "named", "max_side", "max_blocks"],
     },
     Prompt {
         name: "critic_task",

@@ -7,7 +7,12 @@
 // words are not used); a second figure counts blocks in the right state. Also: seconds from the command to the end,
 // blocks a minute, deaths.
 //
-// Usage: node build.js --bot PATH/TO/wayfarer [--only hut,gate] [--sides wayfarer,mineflayer] [--results FILE]
+// `--world natural --seed S` builds on a natural seed's ground instead, site after site east of spawn, each on the
+// ground as it is (the builder levels and clears). `--gather` gives no materials: Wayfarer gets only stone tools and
+// gathers, mines, crafts and smelts what each blueprint takes (Mineflayer's builder cannot gather: it sits out).
+//
+// Usage: node build.js --bot PATH/TO/wayfarer [--only hut,gate] [--sides wayfarer,mineflayer] [--world flat|natural]
+//        [--seed S] [--gather] [--bot-log FILE] [--results FILE]
 'use strict'
 
 const { spawn, execFileSync } = require('node:child_process')
@@ -22,20 +27,27 @@ const ROOT = path.join(__dirname, '..', '..', '..')
 const BOT = arg('bot')
 const RESULTS = arg('results', path.join(os.tmpdir(), 'wayfarer-bench-build.json'))
 const ONLY = arg('only') ? arg('only').split(',') : null
-const SIDES = arg('sides', 'wayfarer,mineflayer').split(',')
+const GATHER = process.argv.includes('--gather')
+const SIDES = arg('sides', GATHER ? 'wayfarer' : 'wayfarer,mineflayer').split(',')
+const NATURAL = arg('world', 'flat') === 'natural'
+const SEED = Number(arg('seed', 1009))
+/** Where the bot's own log goes, if anywhere (`--bot-log FILE`). */
+const BOT_LOG = arg('bot-log')
 const log = (line) => process.stderr.write(`${line}\n`)
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
 /** Properties placing sets, the ones the state figure checks (as Wayfarer's blueprint module lists them). */
 const PLACED = ['facing', 'half', 'type', 'axis', 'rotation', 'face', 'hanging']
-/** The longest one build may take. */
-const LIMIT_MS = 10 * 60 * 1000
+/** The longest one build may take (gathering included). */
+const LIMIT_MS = (GATHER ? 12 : 10) * 60 * 1000
+/** The tools a gathering builder starts with. */
+const TOOLS = ['stone_pickaxe', 'stone_axe', 'stone_shovel']
 /** Dirt each builder carries besides the materials, for scaffold and levelling. */
 const SPARE_DIRT = 16
 /** How far (in z) Mineflayer's sites lie from Wayfarer's, so the two never meet. */
 const MINEFLAYER_Z = 32
 
 if (!BOT || !fs.existsSync(BOT)) {
-  log('usage: node build.js --bot PATH/TO/wayfarer [--only hut,gate] [--sides wayfarer,mineflayer] [--results FILE]')
+  log('usage: node build.js --bot PATH/TO/wayfarer [--only hut,gate] [--sides wayfarer,mineflayer] [--world flat|natural] [--seed S] [--gather] [--bot-log FILE] [--results FILE]')
   process.exit(2)
 }
 
@@ -70,9 +82,13 @@ async function judge (world, blueprint, origin) {
   return { blocks, right, states, score: right / blocks, stateScore: states / blocks }
 }
 
-/** Clears `name`'s inventory and gives it `blueprint`'s materials and the spare dirt. */
+/** Clears `name`'s inventory and gives it `blueprint`'s materials and the spare dirt (gathering: stone tools only). */
 async function equip (world, name, blueprint) {
   await world.cmd({ cmd: 'clearInventory', name })
+  if (GATHER) {
+    for (const item of TOOLS) await world.cmd({ cmd: 'give', name, item, count: 1 })
+    return
+  }
   for (const [item, count] of Object.entries(blueprint.materials)) await world.cmd({ cmd: 'give', name, item, count })
   await world.cmd({ cmd: 'give', name, item: 'dirt', count: SPARE_DIRT })
 }
@@ -90,10 +106,15 @@ async function figures (world, name, blueprint, origin, from, seconds) {
   return { right: judged.right, score: judged.score, states: judged.stateScore, seconds, blocksPerMinute: judged.right / (seconds / 60), placed: placed.length, elsewhere, deaths }
 }
 
+/** The y a player stands at on column x, z: 64 on the flat world, one above the top solid block on a natural one. */
+async function standY (world, x, z) {
+  return NATURAL ? (await world.cmd({ cmd: 'surface', x, z })).y + 1 : 64
+}
+
 /** Wayfarer builds `blueprint` at `origin`, told by its owner Alice; timed from the command to its last word. */
 async function buildWayfarer (world, blueprint, origin) {
   await equip(world, 'Wayfarer', blueprint)
-  await world.cmd({ cmd: 'teleport', name: 'Alice', x: origin[0] - 2.5, y: 64, z: origin[2] - 2.5 })
+  await world.cmd({ cmd: 'teleport', name: 'Alice', x: origin[0] - 2.5, y: await standY(world, origin[0] - 3, origin[2] - 3), z: origin[2] - 2.5 })
   await sleep(1500)
   const from = world.events.length
   const started = Date.now()
@@ -109,7 +130,7 @@ async function buildWayfarer (world, blueprint, origin) {
  * does not reach a site 16 blocks off); timed from the start of its build to its end. */
 async function buildMineflayer (world, bot, blueprint, origin) {
   await equip(world, bot.username, blueprint)
-  await world.cmd({ cmd: 'teleport', name: bot.username, x: origin[0] - 2.5, y: 64, z: origin[2] - 2.5 })
+  await world.cmd({ cmd: 'teleport', name: bot.username, x: origin[0] - 2.5, y: await standY(world, origin[0] - 3, origin[2] - 3), z: origin[2] - 2.5 })
   await sleep(1500)
   await bot.waitForChunksToLoad()
   const from = world.events.length
@@ -139,15 +160,19 @@ function table (results, summary) {
 async function main () {
   const list = blueprints()
   const began = Date.now()
-  const world = await startWorld(['--mobs', 'off'])
+  const world = await startWorld(['--mobs', 'off', ...(NATURAL ? ['--world', 'natural', '--seed', String(SEED), '--time', '6000'] : [])])
+  // Sites lie in a row east of the world's spawn, each on the ground at its north-west corner.
+  const spawnAt = (await world.cmd({ cmd: 'world' })).spawn
+  const [sx, sz] = NATURAL ? [Math.floor(spawnAt.x), Math.floor(spawnAt.z)] : [0, 0]
   let bot = null
   let mineflayer = null
   try {
     if (SIDES.includes('wayfarer')) {
-      await world.cmd({ cmd: 'addPlayer', name: 'Alice', x: 0.5, y: 64, z: 0.5 })
+      await world.cmd({ cmd: 'addPlayer', name: 'Alice', x: sx + 0.5, y: await standY(world, sx, sz), z: sz + 0.5 })
       bot = spawn(BOT, ['run', '--server', `127.0.0.1:${world.port}`, '--username', 'Wayfarer', '--owner', 'Alice',
-        '--blueprints', path.join(ROOT, 'skills', 'blueprints')], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, RUST_LOG: 'warn' } })
-      bot.stderr.on('data', () => {})
+        '--blueprints', path.join(ROOT, 'skills', 'blueprints')], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, RUST_LOG: BOT_LOG ? 'info' : 'warn' } })
+      const botLog = BOT_LOG ? fs.createWriteStream(BOT_LOG) : null
+      bot.stderr.on('data', (chunk) => botLog && botLog.write(chunk))
       await world.waitEvent((e) => e.event === 'join' && e.name === 'Wayfarer', 60000)
     }
     if (SIDES.includes('mineflayer')) mineflayer = await connectBuilder(world, 'Mineflayer')
@@ -155,17 +180,17 @@ async function main () {
     const results = []
     let site = 0
     for (const blueprint of list) {
-      const x = site * 16 + 4
+      const x = sx + site * 16 + 4
       site++
       const result = { name: blueprint.name, blocks: blueprint.parts.filter((p) => p.name !== 'air').length }
       if (bot) {
-        result.wayfarer = await buildWayfarer(world, blueprint, [x, 64, -4])
+        result.wayfarer = await buildWayfarer(world, blueprint, [x, await standY(world, x, sz - 4), sz - 4])
         log(`${blueprint.name.padEnd(18)} ${line('Wayfarer', result.wayfarer)}`)
         // Out of the way of the next site.
         await sleep(500)
       }
       if (mineflayer) {
-        result.mineflayer = await buildMineflayer(world, mineflayer, blueprint, [x, 64, -4 + MINEFLAYER_Z])
+        result.mineflayer = await buildMineflayer(world, mineflayer, blueprint, [x, await standY(world, x, sz - 4 + MINEFLAYER_Z), sz - 4 + MINEFLAYER_Z])
         const errors = result.mineflayer.errors.map((e) => `${e.message} (${e.times}x)`).join('; ')
         log(`${blueprint.name.padEnd(18)} ${line('Mineflayer', result.mineflayer)}${errors ? `  errors: ${errors}` : ''}`)
       }
@@ -180,7 +205,8 @@ async function main () {
       summary[side] = { score: mean(side, 'score'), states: mean(side, 'states'), seconds: mean(side, 'seconds'), blocksPerMinute: mean(side, 'blocksPerMinute'), overallBlocksPerMinute: sum(side, 'right') / (sum(side, 'seconds') / 60), deaths: sum(side, 'deaths') }
     }
     fs.writeFileSync(RESULTS, JSON.stringify({ summary, results }, null, 2))
-    console.log(`\nBuilding on the flat world, materials given (results in ${RESULTS}):\n`)
+    const where = NATURAL ? `natural seed ${SEED}` : 'the flat world'
+    console.log(`\nBuilding on ${where}, ${GATHER ? 'materials gathered (stone tools given)' : 'materials given'} (results in ${RESULTS}):\n`)
     console.log(table(results, summary))
   } finally {
     if (bot) bot.kill('SIGTERM')
