@@ -56,13 +56,13 @@ const SHAPES: [&str; 6] = ["box", "wall", "pillar", "floor", "bridge", "stairs"]
 
 /// The parts of a shape a design may give a block, each with its palette key.
 const PARTS: [(&str, char); 11] = [
+    ("corners", 'c'),
     ("roof", 'r'),
     ("door", 'd'),
     ("windows", 'g'),
-    ("top", 't'),
-    ("corners", 'c'),
     ("upper", 'u'),
     ("inside", 'i'),
+    ("top", 't'),
     ("base", 'a'),
     ("border", 'e'),
     ("middle", 'm'),
@@ -96,11 +96,11 @@ type Drawn = (BTreeMap<String, String>, Vec<Vec<String>>);
 const BUILT: [&str; 12] =
     ["wall", "pillar", "floor", "bridge", "stair", "staircase", "house", "hut", "tower", "shelter", "post", "plot"];
 
-/// The blocks `words` name, in order, each once: the longest run of words that names a block wins (`oak fence gate`
-/// is the gate, not a fence), `wooden` is oak planks, and no run holding a word for what is built counts.
-pub fn named_blocks(words: &str) -> Vec<String> {
-    let words = crate::blueprint::content_words(words);
-    let mut named: Vec<String> = Vec::new();
+/// The runs of `words` (content words) that name a block: the block, where the run starts and how many words it
+/// takes. The longest run that names a block wins (`oak fence gate` is the gate, not a fence), `wooden` is oak
+/// planks, and no run holding a word for what is built counts.
+fn block_runs(words: &[String]) -> Vec<(String, usize, usize)> {
+    let mut runs = Vec::new();
     let mut at = 0;
     'words: while at < words.len() {
         for len in (1..=3).rev().filter(|len| at + len <= words.len()) {
@@ -114,16 +114,143 @@ pub fn named_blocks(words: &str) -> Vec<String> {
                 spec_near(&run.join("_")).ok().filter(|s| s.item().is_some()).map(|s| s.name.clone())
             };
             if let Some(block) = block {
-                if !named.contains(&block) {
-                    named.push(block);
-                }
+                runs.push((block, at, len));
                 at += len;
                 continue 'words;
             }
         }
         at += 1;
     }
+    runs
+}
+
+/// The blocks `words` name, in order, each once (see [`block_runs`]).
+pub fn named_blocks(words: &str) -> Vec<String> {
+    let mut named: Vec<String> = Vec::new();
+    for (block, ..) in block_runs(&crate::blueprint::content_words(words)) {
+        if !named.contains(&block) {
+            named.push(block);
+        }
+    }
     named
+}
+
+/// The words that say which part a block beside them is (`plank roof`, `log corners`, `a torch on top`).
+const CUES: [(&str, &[&str]); 11] = [
+    ("corners", &["corner"]),
+    ("roof", &["roof"]),
+    ("door", &["door", "doorway", "gate", "entrance"]),
+    ("windows", &["window"]),
+    ("upper", &["upper", "second"]),
+    ("inside", &["inside", "interior"]),
+    ("top", &["top", "platform", "railing", "rail", "lamp", "cap"]),
+    ("base", &["foot", "base", "plinth", "beam"]),
+    ("border", &["border", "edge", "rim", "frame"]),
+    ("middle", &["middle", "channel", "centre", "center"]),
+    ("steps", &["step", "tread"]),
+];
+
+/// The part a block is for by its kind, when no word beside it says: a ladder climbs inside, a door or gate is the
+/// door, glass the windows, stairs the steps, a light or a fence goes on top.
+fn part_of_kind(block: &str) -> Option<&'static str> {
+    match block {
+        "ladder" => Some("inside"),
+        b if b.ends_with("_door") || b.ends_with("_fence_gate") => Some("door"),
+        b if b.contains("glass") => Some("windows"),
+        b if b.ends_with("_stairs") => Some("steps"),
+        "torch" | "lantern" | "glowstone" | "sea_lantern" => Some("top"),
+        b if b.ends_with("_fence") => Some("top"),
+        _ => None,
+    }
+}
+
+/// Numbers the words give, as words or digits.
+fn number(word: &str) -> Option<i32> {
+    const WORDS: [&str; 12] =
+        ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"];
+    word.parse().ok().or_else(|| WORDS.iter().position(|w| *w == word).map(|i| i as i32 + 1))
+}
+
+impl Design {
+    /// The part `part`'s slot (one of [`PARTS`]).
+    fn part_mut(&mut self, part: &str) -> Option<&mut Option<String>> {
+        Some(match part {
+            "roof" => &mut self.roof,
+            "door" => &mut self.door,
+            "windows" => &mut self.windows,
+            "top" => &mut self.top,
+            "corners" => &mut self.corners,
+            "upper" => &mut self.upper,
+            "inside" => &mut self.inside,
+            "base" => &mut self.base,
+            "border" => &mut self.border,
+            "middle" => &mut self.middle,
+            "steps" => &mut self.steps,
+            _ => return None,
+        })
+    }
+
+    /// What the words themselves say of a shape: the sizes they give (`seven blocks long`, `four steps`,
+    /// `two-storey`) and the block of each part they name (`a plank roof`, `log corners`, `a ladder inside`), over
+    /// what the answer says; a block they name that no part holds goes where its kind goes. A small model leaves
+    /// such parts out or mixes them up; the owner's words are the last word on them.
+    fn heed(&mut self, shape: &str, words: &str) {
+        let words = crate::blueprint::content_words(words);
+        for (i, word) in words.iter().enumerate() {
+            let Some(n) = number(word).filter(|n| (1..=MAX_SIDE).contains(n)) else { continue };
+            let unit = words.iter().skip(i + 1).take(2).find(|w| *w != "block");
+            match unit.map(String::as_str) {
+                Some("long" | "length") => self.width = Some(n),
+                Some("high" | "tall") => self.height = Some(n),
+                Some("wide") if shape == "bridge" => self.depth = Some(n),
+                Some("wide") => self.width = Some(n),
+                Some("deep") => self.depth = Some(n),
+                Some("step") if shape == "stairs" => self.height = Some(n),
+                Some("storey" | "story" | "floor") if shape == "box" => self.storeys = Some(n.min(3)),
+                _ => {}
+            }
+        }
+        let usable = |block: &str| Spec::parse(block).ok().and_then(|s| s.item()).is_some_and(|i| obtainable(&i, 1).is_ok());
+        let runs: Vec<(String, usize, usize)> = block_runs(&words).into_iter().filter(|(b, ..)| usable(b)).collect();
+        let as_part = |part: &str, block: &str| {
+            if part == "windows" && block == "glass" { "glass_pane".to_owned() } else { block.to_owned() }
+        };
+        for (part, cues) in CUES {
+            // The nearest run ending at most one word before a cue word, or holding it (`plank roof`, `ladder
+            // inside`, `water channel in the middle`, `oak door`); what follows a cue is another thing as often as
+            // not (`windows and a ladder`).
+            let near = words
+                .iter()
+                .enumerate()
+                .filter(|(_, w)| cues.contains(&w.as_str()))
+                .flat_map(|(i, _)| {
+                    runs.iter().filter_map(move |(block, start, len)| {
+                        let gap = i.checked_sub(*start)?.saturating_sub(*len);
+                        (gap <= 1).then_some((gap, block))
+                    })
+                })
+                .min();
+            if let (Some((_, block)), Some(slot)) = (near, self.part_mut(part)) {
+                *slot = Some(as_part(part, block));
+            }
+        }
+        let none = |b: &Option<String>| {
+            b.as_deref().is_none_or(|b| matches!(b.trim().to_lowercase().as_str(), "" | "none" | "null" | "no" | "air"))
+        };
+        for (block, ..) in &runs {
+            let used = self.block.as_deref() == Some(block.as_str())
+                || PARTS.iter().any(|(part, _)| self.part(part).is_some_and(|b| holds(&[b.clone()], block)));
+            if used {
+                continue;
+            }
+            if let Some(slot) = part_of_kind(block).and_then(|part| self.part_mut(part)).filter(|slot| none(slot)) {
+                *slot = Some(block.clone());
+            }
+        }
+        if let Some(slot) = self.windows.as_mut().filter(|b| b.as_str() == "glass") {
+            *slot = "glass_pane".to_owned();
+        }
+    }
 }
 
 /// Whether a design holding `blocks` has the block `named` the words asked for, or one of its kind: glass panes
@@ -301,49 +428,50 @@ fn spec_near(text: &str) -> Result<Spec, String> {
     near.iter().find_map(|n| Spec::parse(&format!("{n}{rest}")).ok()).ok_or_else(|| why.clone())
 }
 
-/// The shape of a design answer, for endpoints that hold answers to a JSON schema.
+/// The shape of a design answer, for endpoints that hold answers to a JSON schema. Every part is asked for, in the
+/// order a design is thought out (a small model leaves out what it may, and the words' door or ladder with it);
+/// `"none"` is a part there is none of.
 fn schema() -> serde_json::Value {
     let side = MAX_SIDE;
-    serde_json::json!({
-        "type": "object",
-        "properties": {
-            "name": { "type": "string", "maxLength": 40 },
-            "description": { "type": "string", "maxLength": 200 },
-            "shape": { "type": "string", "enum": SHAPES },
-            "width": { "type": "integer", "minimum": 1, "maximum": side },
-            "depth": { "type": "integer", "minimum": 1, "maximum": side },
-            "height": { "type": "integer", "minimum": 1, "maximum": side },
-            "storeys": { "type": "integer", "minimum": 1, "maximum": 3 },
-            "block": { "type": "string" },
-            "roof": { "type": "string" },
-            "door": { "type": "string" },
-            "windows": { "type": "string" },
-            "top": { "type": "string" },
-            "corners": { "type": "string" },
-            "upper": { "type": "string" },
-            "inside": { "type": "string" },
-            "base": { "type": "string" },
-            "border": { "type": "string" },
-            "middle": { "type": "string" },
-            "steps": { "type": "string" },
-            "palette": {
-                "type": "object",
-                "additionalProperties": { "type": "string" },
-                "maxProperties": 16,
-            },
-            "layers": {
+    let mut properties = serde_json::json!({
+        "name": { "type": "string", "maxLength": 40 },
+        "description": { "type": "string", "maxLength": 200 },
+        "shape": { "type": "string", "enum": SHAPES },
+        "width": { "type": "integer", "minimum": 1, "maximum": side },
+        "depth": { "type": "integer", "minimum": 1, "maximum": side },
+        "height": { "type": "integer", "minimum": 1, "maximum": side },
+        "storeys": { "type": "integer", "minimum": 1, "maximum": 3 },
+        "block": { "type": "string", "maxLength": 60 },
+    });
+    let mut required: Vec<&str> = properties.as_object().map(|o| o.keys().map(String::as_str).collect()).unwrap();
+    required.extend(PARTS.iter().map(|(part, _)| *part));
+    let required: Vec<String> = required.into_iter().map(str::to_owned).collect();
+    let fields = properties.as_object_mut().unwrap();
+    for (part, _) in PARTS {
+        fields.insert(part.to_owned(), serde_json::json!({ "type": "string", "maxLength": 60 }));
+    }
+    fields.insert(
+        "palette".to_owned(),
+        serde_json::json!({ "type": "object", "additionalProperties": { "type": "string" }, "maxProperties": 16 }),
+    );
+    fields.insert(
+        "layers".to_owned(),
+        serde_json::json!({
+            "type": "array",
+            "minItems": 1,
+            "maxItems": side,
+            "items": {
                 "type": "array",
                 "minItems": 1,
                 "maxItems": side,
-                "items": {
-                    "type": "array",
-                    "minItems": 1,
-                    "maxItems": side,
-                    "items": { "type": "string", "maxLength": side },
-                },
+                "items": { "type": "string", "maxLength": side },
             },
-        },
-        "required": ["name", "description", "shape", "width", "depth", "height", "block"],
+        }),
+    );
+    serde_json::json!({
+        "type": "object",
+        "properties": properties,
+        "required": required,
         "additionalProperties": false,
     })
 }
@@ -356,6 +484,7 @@ pub fn read(answer: &str, words: &str) -> Result<Blueprint, String> {
         if !SHAPES.contains(&shape.as_str()) {
             return Err(format!("\"shape\" {shape:?} is not one of {}; or give palette and layers", SHAPES.join(", ")));
         }
+        design.heed(&shape, words);
         (design.palette, design.layers) = shaped(&design, &shape, words)?;
     }
     let name: String = design
@@ -640,6 +769,52 @@ mod tests {
         assert_eq!((wall.size, items(&wall)["stone_brick_slab"]), ([7, 3, 1], 7));
         let shelter = shape(r#""shape": "box", "width": 1, "depth": 1, "height": 1, "block": "dirt", "roof": "dirt""#);
         assert_eq!(shelter.size, [3, 3, 3]);
+    }
+
+    #[test]
+    fn the_words_have_the_last_word_on_sizes_and_parts() {
+        let heeded = |answer: &str, words: &str| {
+            let blueprint = read(answer, words).unwrap();
+            let items: BTreeMap<String, u32> = blueprint.materials().into_iter().collect();
+            (blueprint.size, items)
+        };
+        // The model left out the roof and the ladder, and mixed up the upper storey; the words say them.
+        let (size, items) = heeded(
+            r#"{"name": "h", "shape": "box", "width": 5, "depth": 5, "height": 3, "block": "stone_bricks",
+                "upper": "stone_brick_slab", "roof": "none", "windows": "glass_pane"}"#,
+            "a two-storey house with a stone brick ground floor, an oak door, a plank upper floor, windows and a ladder",
+        );
+        assert_eq!(size, [5, 7, 5], "two storeys");
+        assert!(items.contains_key("oak_door") && items.contains_key("ladder"), "{items:?}");
+        assert!(!items.contains_key("stone_brick_slab"), "the upper floor is planks: {items:?}");
+        assert_eq!(items["glass_pane"], 6, "windows stay the model's, not the ladder after them");
+        let (size, items) = heeded(
+            r#"{"name": "t", "shape": "box", "width": 3, "depth": 3, "height": 4, "block": "spruce_planks"}"#,
+            "a watchtower with log corners, a ladder inside and a fenced platform on top",
+        );
+        assert_eq!(size, [3, 6, 3]);
+        assert_eq!((items["oak_log"], items["ladder"], items["oak_fence"]), (16, 5, 8));
+        // Sizes in words win; glass windows are panes.
+        let (size, _) = heeded(
+            r#"{"name": "w", "shape": "wall", "width": 5, "height": 2, "block": "cobblestone"}"#,
+            "a cobblestone wall seven blocks long with an oak fence gate in the middle",
+        );
+        assert_eq!(size, [7, 2, 1]);
+        let (_, items) = heeded(
+            r#"{"name": "p", "shape": "pillar", "height": 3, "block": "oak_fence"}"#,
+            "a lamp post of fence with a glowstone lamp on a stone brick foot",
+        );
+        assert_eq!((items["stone_bricks"], items["glowstone"]), (1, 1));
+        let (size, items) = heeded(
+            r#"{"name": "b", "shape": "bridge", "width": 5, "depth": 3, "block": "oak_planks"}"#,
+            "a wooden footbridge eight blocks long with fences along both sides",
+        );
+        assert_eq!((size[0], items["oak_fence"]), (8, 16));
+        let (_, items) = heeded(
+            r#"{"name": "c", "shape": "box", "width": 4, "depth": 4, "height": 3, "block": "cobblestone"}"#,
+            "a small cobblestone hut with an oak door, glass windows and a plank roof",
+        );
+        assert_eq!((items["oak_door"], items["glass_pane"], items["oak_planks"]), (1, 3, 16));
     }
 
     #[test]

@@ -7,7 +7,7 @@
 // words are not used); a second figure counts blocks in the right state. Also: seconds from the command to the end,
 // blocks a minute, deaths.
 //
-// `--world natural --seed S` builds on a natural seed's ground instead, site after site east of spawn, each on the
+// `--world natural --seed S` builds on a natural seed's ground instead, on the dry sites nearest spawn, each on the
 // ground as it is (the builder levels and clears). `--gather` gives no materials: Wayfarer gets only stone tools and
 // gathers, mines, crafts and smelts what each blueprint takes (Mineflayer's builder cannot gather: it sits out).
 //
@@ -111,6 +111,31 @@ async function standY (world, x, z) {
   return NATURAL ? (await world.cmd({ cmd: 'surface', x, z })).y + 1 : 64
 }
 
+/** Whether the footprint `w` × `d` from x, z is dry ground near the level of `y` on a natural world: no sea or lake
+ * under its corners and centre, no cliff (trees may stand there: the builder clears them). */
+async function dryGround (world, x, z, w, d, y) {
+  const cells = [[x, z], [x + w - 1, z], [x, z + d - 1], [x + w - 1, z + d - 1], [x + (w >> 1), z + (d >> 1)]]
+  for (const [cx, cz] of cells) {
+    const at = await world.cmd({ cmd: 'surface', x: cx, z: cz })
+    const [top] = await world.cmd({ cmd: 'getBlocks', from: [cx, at.height, cz], to: [cx, at.height, cz] })
+    if (/water|lava|ice/.test(at.block) || /water|lava/.test(top ? top.name : '') || Math.abs(at.y + 1 - y) > 6) return false
+  }
+  return true
+}
+
+/** Sites for one blueprint after another: on the flat world a row east of spawn; on a natural one the nearest free
+ * dry ground in a grid round spawn (12 blocks apart), so neither builder walks far. */
+async function* sites (world, sx, sz, y) {
+  if (!NATURAL) {
+    for (let site = 0; ; site++) yield [sx + site * 16 + 4, sz - 4]
+  }
+  const grid = []
+  for (let i = -6; i <= 6; i++) for (let j = -6; j <= 6; j++) if (Math.abs(i) + Math.abs(j) > 1) grid.push([sx + i * 12, sz + j * 12])
+  grid.sort((a, b) => Math.hypot(a[0] - sx, a[1] - sz) - Math.hypot(b[0] - sx, b[1] - sz))
+  for (const [x, z] of grid) if (await dryGround(world, x, z, 12, 12, y)) yield [x, z]
+  throw new Error('no dry ground left round spawn')
+}
+
 /** Wayfarer builds `blueprint` at `origin`, told by its owner Alice; timed from the command to its last word. */
 async function buildWayfarer (world, blueprint, origin) {
   await equip(world, 'Wayfarer', blueprint)
@@ -178,19 +203,19 @@ async function main () {
     if (SIDES.includes('mineflayer')) mineflayer = await connectBuilder(world, 'Mineflayer')
     await sleep(2000)
     const results = []
-    let site = 0
+    const site = sites(world, sx, sz, await standY(world, sx, sz))
     for (const blueprint of list) {
-      const x = sx + site * 16 + 4
-      site++
+      const [x, z] = (await site.next()).value
+      const [mx, mz] = NATURAL ? (await site.next()).value : [x, z + MINEFLAYER_Z]
       const result = { name: blueprint.name, blocks: blueprint.parts.filter((p) => p.name !== 'air').length }
       if (bot) {
-        result.wayfarer = await buildWayfarer(world, blueprint, [x, await standY(world, x, sz - 4), sz - 4])
+        result.wayfarer = await buildWayfarer(world, blueprint, [x, await standY(world, x, z), z])
         log(`${blueprint.name.padEnd(18)} ${line('Wayfarer', result.wayfarer)}`)
         // Out of the way of the next site.
         await sleep(500)
       }
       if (mineflayer) {
-        result.mineflayer = await buildMineflayer(world, mineflayer, blueprint, [x, await standY(world, x, sz - 4 + MINEFLAYER_Z), sz - 4 + MINEFLAYER_Z])
+        result.mineflayer = await buildMineflayer(world, mineflayer, blueprint, [mx, await standY(world, mx, mz), mz])
         const errors = result.mineflayer.errors.map((e) => `${e.message} (${e.times}x)`).join('; ')
         log(`${blueprint.name.padEnd(18)} ${line('Mineflayer', result.mineflayer)}${errors ? `  errors: ${errors}` : ''}`)
       }
