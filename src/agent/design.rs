@@ -164,6 +164,13 @@ fn part_of_kind(block: &str) -> Option<&'static str> {
     }
 }
 
+/// The usual width, depth and storey height of what words name, for the sizes they do not give.
+const USUAL: [(&[&str], [Option<i32>; 3]); 3] = [
+    (&["hut", "house", "cabin", "cottage", "home"], [Some(5), Some(5), Some(3)]),
+    (&["tower", "watchtower", "lookout"], [Some(3), Some(3), None]),
+    (&["shelter"], [Some(3), Some(3), Some(2)]),
+];
+
 /// Numbers the words give, as words or digits.
 fn number(word: &str) -> Option<i32> {
     const WORDS: [&str; 12] =
@@ -196,21 +203,41 @@ impl Design {
     /// such parts out or mixes them up; the owner's words are the last word on them.
     fn heed(&mut self, shape: &str, words: &str) {
         let words = crate::blueprint::content_words(words);
+        // Which of width, depth and height the words give.
+        let mut given = [false; 3];
         for (i, word) in words.iter().enumerate() {
             let Some(n) = number(word).filter(|n| (1..=MAX_SIDE).contains(n)) else { continue };
             let unit = words.iter().skip(i + 1).take(2).find(|w| *w != "block");
-            match unit.map(String::as_str) {
-                Some("long" | "length") => self.width = Some(n),
-                Some("high" | "tall") => self.height = Some(n),
-                Some("wide") if shape == "bridge" => self.depth = Some(n),
-                Some("wide") => self.width = Some(n),
-                Some("deep") => self.depth = Some(n),
-                Some("step") if shape == "stairs" => self.height = Some(n),
-                Some("storey" | "story" | "floor") if shape == "box" => self.storeys = Some(n.min(3)),
-                _ => {}
+            let (slot, dimension) = match unit.map(String::as_str) {
+                Some("long" | "length") => (&mut self.width, 0),
+                Some("high" | "tall") => (&mut self.height, 2),
+                Some("wide") if shape == "bridge" => (&mut self.depth, 1),
+                Some("wide") => (&mut self.width, 0),
+                Some("deep") => (&mut self.depth, 1),
+                Some("step") if shape == "stairs" => (&mut self.height, 2),
+                Some("storey" | "story" | "floor") if shape == "box" => {
+                    self.storeys = Some(n.min(3));
+                    continue;
+                }
+                _ => continue,
+            };
+            *slot = Some(n);
+            given[dimension] = true;
+        }
+        // Sizes the words do not give: the usual ones of what they name (as the prompt says), and what the parts
+        // need (railings on both sides of a walkway, a field on either side of a channel, a door under a window).
+        let usual = USUAL.iter().find(|(names, _)| words.iter().any(|w| names.contains(&w.as_str())));
+        if let (Some((_, sizes)), "box") = (usual, shape) {
+            for ((slot, size), given) in
+                [&mut self.width, &mut self.depth, &mut self.height].into_iter().zip(sizes).zip(given)
+            {
+                if let (Some(size), false) = (size, given) {
+                    *slot = Some(*size);
+                }
             }
         }
-        let usable = |block: &str| Spec::parse(block).ok().and_then(|s| s.item()).is_some_and(|i| obtainable(&i, 1).is_ok());
+        let usable =
+            |block: &str| Spec::parse(block).ok().and_then(|s| s.item()).is_some_and(|i| obtainable(&i, 1).is_ok());
         let runs: Vec<(String, usize, usize)> = block_runs(&words).into_iter().filter(|(b, ..)| usable(b)).collect();
         let as_part = |part: &str, block: &str| {
             if part == "windows" && block == "glass" { "glass_pane".to_owned() } else { block.to_owned() }
@@ -249,6 +276,13 @@ impl Design {
         }
         if let Some(slot) = self.windows.as_mut().filter(|b| b.as_str() == "glass") {
             *slot = "glass_pane".to_owned();
+        }
+        let some = |part: &Option<String>| {
+            part.as_deref()
+                .is_some_and(|b| !matches!(b.trim().to_lowercase().as_str(), "" | "none" | "null" | "no" | "air"))
+        };
+        if shape == "bridge" && !given[1] && some(&self.top) {
+            self.depth = Some(self.depth.unwrap_or(1).max(3));
         }
     }
 }
@@ -743,8 +777,9 @@ mod tests {
         let got = items(&tower);
         assert_eq!((got["spruce_log"], got["oak_fence"], got["ladder"]), (16, 8, 5));
         // A lamp post: a foot, a fence column, a lamp on top.
-        let lamp =
-            shape(r#""shape": "pillar", "height": 2, "block": "oak_fence", "base": "stone_bricks", "top": "glowstone""#);
+        let lamp = shape(
+            r#""shape": "pillar", "height": 2, "block": "oak_fence", "base": "stone_bricks", "top": "glowstone""#,
+        );
         let column: Vec<String> = lamp.blocks().map(|p| p.block.name.clone()).collect();
         assert_eq!(column, ["stone_bricks", "oak_fence", "oak_fence", "glowstone"]);
         // A field with a log border and a water channel down the middle.
@@ -765,7 +800,8 @@ mod tests {
         let got = items(&stairs);
         assert_eq!((got["cobblestone"], got["cobblestone_stairs"]), (12, 8));
         // A wall with a cap; a room too small to stand in is drawn the least that holds one.
-        let wall = shape(r#""shape": "wall", "width": 7, "height": 2, "block": "cobblestone", "top": "stone_brick_slab""#);
+        let wall =
+            shape(r#""shape": "wall", "width": 7, "height": 2, "block": "cobblestone", "top": "stone_brick_slab""#);
         assert_eq!((wall.size, items(&wall)["stone_brick_slab"]), ([7, 3, 1], 7));
         let shelter = shape(r#""shape": "box", "width": 1, "depth": 1, "height": 1, "block": "dirt", "roof": "dirt""#);
         assert_eq!(shelter.size, [3, 3, 3]);
@@ -806,36 +842,50 @@ mod tests {
         );
         assert_eq!((items["stone_bricks"], items["glowstone"]), (1, 1));
         let (size, items) = heeded(
-            r#"{"name": "b", "shape": "bridge", "width": 5, "depth": 3, "block": "oak_planks"}"#,
+            r#"{"name": "b", "shape": "bridge", "width": 5, "depth": 1, "block": "oak_planks"}"#,
             "a wooden footbridge eight blocks long with fences along both sides",
         );
-        assert_eq!((size[0], items["oak_fence"]), (8, 16));
-        let (_, items) = heeded(
-            r#"{"name": "c", "shape": "box", "width": 4, "depth": 4, "height": 3, "block": "cobblestone"}"#,
+        assert_eq!((size, items["oak_fence"]), ([8, 2, 3], 16), "fences on both sides of a walk: three wide");
+        // A hut's usual size where the words give none; a number the words give wins over it.
+        let (size, items) = heeded(
+            r#"{"name": "c", "shape": "box", "width": 4, "depth": 3, "height": 3, "block": "cobblestone"}"#,
             "a small cobblestone hut with an oak door, glass windows and a plank roof",
         );
-        assert_eq!((items["oak_door"], items["glass_pane"], items["oak_planks"]), (1, 3, 16));
+        assert_eq!(size, [5, 4, 5]);
+        assert_eq!((items["oak_door"], items["glass_pane"], items["oak_planks"]), (1, 3, 25));
+        let (size, _) = heeded(
+            r#"{"name": "c", "shape": "box", "width": 4, "depth": 3, "height": 3, "block": "cobblestone"}"#,
+            "a cobblestone hut seven blocks wide",
+        );
+        assert_eq!(size, [7, 4, 5]);
+        // Railings on both sides of a walkway need it three wide.
+        let (size, _) = heeded(
+            r#"{"name": "b", "shape": "bridge", "width": 8, "depth": 1, "block": "oak_planks", "top": "oak_fence"}"#,
+            "a footbridge",
+        );
+        assert_eq!(size, [8, 2, 3]);
     }
 
     #[test]
     fn the_blocks_words_name_are_found_and_asked_for() {
-        assert_eq!(named_blocks("a watchtower with log corners, a ladder inside and a fenced platform"), [
-            "oak_log", "ladder", "oak_fence"
-        ]);
-        assert_eq!(named_blocks("a cobblestone wall seven blocks long with an oak fence gate in the middle"), [
-            "cobblestone",
-            "oak_fence_gate"
-        ]);
-        assert_eq!(named_blocks("a two-storey house with a stone brick ground floor, an oak door, a plank upper floor"), [
-            "stone_bricks",
-            "oak_door",
-            "oak_planks"
-        ]);
+        assert_eq!(
+            named_blocks("a watchtower with log corners, a ladder inside and a fenced platform"),
+            ["oak_log", "ladder", "oak_fence"]
+        );
+        assert_eq!(
+            named_blocks("a cobblestone wall seven blocks long with an oak fence gate in the middle"),
+            ["cobblestone", "oak_fence_gate"]
+        );
+        assert_eq!(
+            named_blocks("a two-storey house with a stone brick ground floor, an oak door, a plank upper floor"),
+            ["stone_bricks", "oak_door", "oak_planks"]
+        );
         assert_eq!(named_blocks("a wooden footbridge with fences along both sides"), ["oak_planks", "oak_fence"]);
         assert_eq!(named_blocks("a farm plot with a water channel and a log border"), ["water", "oak_log"]);
         assert!(named_blocks("a place to sleep").is_empty());
 
-        let tower = read(r#"{"name": "t", "shape": "box", "width": 3, "depth": 3, "block": "spruce_planks"}"#, "x").unwrap();
+        let tower =
+            read(r#"{"name": "t", "shape": "box", "width": 3, "depth": 3, "block": "spruce_planks"}"#, "x").unwrap();
         let named = named_blocks("a tower with log corners and a ladder inside");
         let why = lacking(&tower, &named).unwrap();
         assert!(why.contains("no oak_log and no ladder") && why.contains("corners"), "{why}");
