@@ -266,7 +266,7 @@ impl Design {
         };
         for (block, ..) in &runs {
             let used = self.block.as_deref() == Some(block.as_str())
-                || PARTS.iter().any(|(part, _)| self.part(part).is_some_and(|b| holds(&[b.clone()], block)));
+                || PARTS.iter().any(|(part, _)| self.part(part).is_some_and(|b| holds(std::slice::from_ref(b), block)));
             if used {
                 continue;
             }

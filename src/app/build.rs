@@ -115,7 +115,7 @@ fn save(folder: &Folder, blueprint: &Blueprint) -> std::io::Result<String> {
 
 /// Says what the build takes and starts it as a goal (a leader's team build: the first strip, and the others'
 /// orders).
-fn go(bot: BotHandle, state: &BotState, reply: Replier, name: String, blueprint: Blueprint, order: Order) {
+fn go(bot: BotHandle, state: &Arc<BotState>, reply: Replier, name: String, blueprint: Blueprint, order: Order) {
     let Order { at, facing, mut share, from_leader } = order;
     let whole = blueprint.facing(facing);
     let feet = BlockPos::from(bot.position());
@@ -138,7 +138,7 @@ fn go(bot: BotHandle, state: &BotState, reply: Replier, name: String, blueprint:
         for (index, member) in team.iter().enumerate().skip(1) {
             bot.chat(&format!("{member} {prefix}build {name} at {x} {y} {z} facing {facing} part {}/{of}", index + 1));
         }
-        tokio::task::spawn_local(watch(bot.clone(), reply.clone(), whole.clone(), origin, team));
+        tokio::task::spawn_local(watch(bot.clone(), state.clone(), reply.clone(), whole.clone(), origin, team));
     }
     let blueprint = share.map_or_else(|| whole.clone(), |share| whole.share(share));
     let short = build::missing(&bot, &blueprint, origin);
@@ -166,13 +166,24 @@ fn crew(bot: &BotHandle, state: &BotState, whole: &Blueprint) -> Vec<String> {
     crew
 }
 
-/// Follows a team build in the world until the whole blueprint stands (then says so with its score and time), or
-/// until no new block has come for [`TEAM_STALL`].
-async fn watch(bot: BotHandle, reply: Replier, whole: Blueprint, origin: BlockPos, team: Vec<String>) {
+/// Follows a team build in the world until the whole blueprint stands (then says so with its score and time), until
+/// no new block has come for [`TEAM_STALL`], or until an owner says `!stop`.
+async fn watch(
+    bot: BotHandle,
+    state: Arc<BotState>,
+    reply: Replier,
+    whole: Blueprint,
+    origin: BlockPos,
+    team: Vec<String>,
+) {
     let started = Instant::now();
+    let stops = state.stops.load(std::sync::atomic::Ordering::SeqCst);
     let (mut last, mut changed) = (build::score(&bot, &whole, origin), Instant::now());
     loop {
         tokio::time::sleep(Duration::from_secs(2)).await;
+        if state.stops.load(std::sync::atomic::Ordering::SeqCst) != stops {
+            return;
+        }
         let now = build::score(&bot, &whole, origin);
         if now.done() {
             reply.say(&format!(

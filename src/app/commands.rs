@@ -53,6 +53,7 @@ pub fn execute(bot: BotHandle, state: &Arc<BotState>, speaker: &str, command: Co
         }),
         Command::Inventory => reply.say(&inventory_line(&bot.items())),
         Command::Stop => {
+            state.stops.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
             let learning = abandon_learning(state, &format!("stopped by {speaker}"));
             state.stop_goal(&format!("stopped by {speaker}"));
             let stopped = state.activity.cancel();

@@ -226,6 +226,8 @@ pub struct BotState {
     pub memory: Option<crate::agent::memory::Memories>,
     /// Counts the memory recorders started: an older one ends when a newer one starts.
     pub memory_generation: std::sync::atomic::AtomicU64,
+    /// Counts owners' `!stop`s: what follows the world on its own (a team build's watch) ends at the next one.
+    pub stops: std::sync::atomic::AtomicU64,
     /// The bot while it is connected (the dashboard reads it from its own threads).
     connected: Mutex<Option<BotHandle>>,
 }
@@ -259,6 +261,7 @@ impl BotState {
             goals,
             memory,
             memory_generation: Default::default(),
+            stops: Default::default(),
             connected: Mutex::new(None),
         }
     }
