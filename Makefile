@@ -104,17 +104,18 @@ bench-llm: setup models
 ## bench-build: every starter blueprint (skills/blueprints) and the .nbt and .schem fixtures built by `!build` and,
 ## beside it, by Mineflayer with mineflayer-builder, with their materials given, one site after another on the flat
 ## test world, then on natural seed BUILD_SEED's own ground, each judged by the world afterwards: score (blocks
-## right), state score, seconds, blocks a minute, deaths, side by side; then BUILD_GATHER's blueprints on the same
-## seed with only stone tools given (Wayfarer gathers, mines, crafts and smelts the materials; Mineflayer's builder
-## cannot); then one bot against a team of three (the leader splits each blueprint into a strip a member) on the
-## same blueprints, each on a fresh world
+## right), state score, seconds, blocks a minute, deaths, side by side; then BUILD_GATHER's blueprints on seed
+## GATHER_SEED (oak and sand near spawn) with only stone tools given: Wayfarer gathers, mines, crafts and smelts
+## the materials (Mineflayer's builder cannot); then one bot against a team of three (the leader splits each
+## blueprint into a strip a member) on the same blueprints, each on a fresh world
 BUILD_SEED ?= 1009
 BUILD_GATHER ?= shelter,pillar,staircase,wall_with_gate,hut
+GATHER_SEED ?= 3
 bench-build: setup models
 	$(CARGO) build --release --bin wayfarer
 	node $(SERVER_DIR)/bench/build.js --bot $(BENCH_BIN)
 	node $(SERVER_DIR)/bench/build.js --bot $(BENCH_BIN) --world natural --seed $(BUILD_SEED) --results $(or $(TMPDIR),/tmp)/wayfarer-bench-build-natural.json
-	node $(SERVER_DIR)/bench/build.js --bot $(BENCH_BIN) --world natural --seed $(BUILD_SEED) --gather --only $(BUILD_GATHER) --results $(or $(TMPDIR),/tmp)/wayfarer-bench-build-gather.json
+	node $(SERVER_DIR)/bench/build.js --bot $(BENCH_BIN) --world natural --seed $(GATHER_SEED) --gather --only $(BUILD_GATHER) --results $(or $(TMPDIR),/tmp)/wayfarer-bench-build-gather.json
 	node $(SERVER_DIR)/bench/build_team.js --bot $(BENCH_BIN)
 
 ## bench-build-words: ten starter blueprints' descriptions drawn by the LLM at LLM_URL (start `make llm` in another

@@ -189,6 +189,18 @@ pub async fn build(bot: &BotHandle, blueprint: &Blueprint, origin: BlockPos, who
             score.share() * 100.0
         )));
     };
+    // A site far off (its blocks maybe not even loaded yet) is walked to first, to stand beside the footprint.
+    let centre = Vec3::new(
+        f64::from(origin.x) + f64::from(w) / 2.0,
+        f64::from(origin.y),
+        f64::from(origin.z) + f64::from(d) / 2.0,
+    );
+    let beside = f64::from(w.max(d)) / 2.0 + 3.0;
+    if bot.position().horizontal_distance_squared_to(centre) > (beside + 8.0).powi(2) {
+        if let Err(e) = bot.goto_near(centre, beside as f32).await {
+            report.problems.push(format!("getting to the site: {e}"));
+        }
+    }
     show(0);
     bot.take_scaffold();
 

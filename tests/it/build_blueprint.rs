@@ -1,8 +1,8 @@
 //! `!build` builds blueprints, judged block by block by the test world: the hut from the starter folder with its
 //! materials given (score 1.0, its door facing the way the blueprint says); a structure-block `.nbt` and a Sponge
 //! `.schem` written by another NBT writer, turned to face east; `!status` shows the layer and share while it builds;
-//! a build cut off by a restart goes on and finishes; materials it lacks are mined and crafted first; malformed
-//! blueprints get a clear answer and nothing is placed.
+//! a build cut off by a restart goes on and finishes; materials it lacks are mined and crafted first; a site out of
+//! sight is walked to; malformed blueprints get a clear answer and nothing is placed.
 
 use crate::support;
 
@@ -112,6 +112,21 @@ fn a_hut_is_built_from_its_blueprint_block_by_block() {
         })
         .collect();
     assert!(outside.is_empty(), "placed outside the hut: {outside:?}");
+}
+
+#[test]
+fn a_site_out_of_sight_is_walked_to_and_built() {
+    let folder = blueprint_file("");
+    let (world, _bot) = world_with_bot_args(&["--blueprints", folder.to_str().unwrap()]);
+    let pillar = Blueprint::load(&blueprint_file("pillar.txt")).unwrap();
+    for (item, count) in pillar.materials() {
+        give(&world, "Wayfarer", &item, count);
+    }
+    bot_sees(&world, "Wayfarer", "torch", 1);
+    // 96 blocks east: past the four chunks the world sends round the bot, so nothing of the site is loaded yet.
+    let from = world.say("Alice", "!build pillar at 96 64 2");
+    world.expect_chat(from, "Wayfarer", "Built pillar", Duration::from_secs(120));
+    assert_eq!(assert_built(&world, &pillar, [96, 64, 2]), pillar.blocks().count());
 }
 
 #[test]

@@ -118,7 +118,7 @@ async function dryGround (world, x, z, w, d, y) {
   for (const [cx, cz] of cells) {
     const at = await world.cmd({ cmd: 'surface', x: cx, z: cz })
     const [top] = await world.cmd({ cmd: 'getBlocks', from: [cx, at.height, cz], to: [cx, at.height, cz] })
-    if (/water|lava|ice/.test(at.block) || /water|lava/.test(top ? top.name : '') || Math.abs(at.y + 1 - y) > 6) return false
+    if (/water|lava|ice/.test(at.block) || /water|lava/.test(top ? top.name : '') || Math.abs(at.y + 1 - y) > 10) return false
   }
   return true
 }
@@ -130,10 +130,17 @@ async function* sites (world, sx, sz, y) {
     for (let site = 0; ; site++) yield [sx + site * 16 + 4, sz - 4]
   }
   const grid = []
-  for (let i = -6; i <= 6; i++) for (let j = -6; j <= 6; j++) if (Math.abs(i) + Math.abs(j) > 1) grid.push([sx + i * 12, sz + j * 12])
+  for (let i = -8; i <= 8; i++) for (let j = -8; j <= 8; j++) if (Math.abs(i) + Math.abs(j) > 1) grid.push([sx + i * 12, sz + j * 12])
   grid.sort((a, b) => Math.hypot(a[0] - sx, a[1] - sz) - Math.hypot(b[0] - sx, b[1] - sz))
-  for (const [x, z] of grid) if (await dryGround(world, x, z, 12, 12, y)) yield [x, z]
-  throw new Error('no dry ground left round spawn')
+  const wet = []
+  for (const [x, z] of grid) {
+    if (await dryGround(world, x, z, 12, 12, y)) yield [x, z]
+    else wet.push([x, z])
+  }
+  // Past the dry ground: the rest as they come, nearest first.
+  log('no dry ground left round spawn: building where there is water or a cliff')
+  yield * wet
+  throw new Error('no site left round spawn')
 }
 
 /** Wayfarer builds `blueprint` at `origin`, told by its owner Alice; timed from the command to its last word. */
@@ -220,6 +227,8 @@ async function main () {
         log(`${blueprint.name.padEnd(18)} ${line('Mineflayer', result.mineflayer)}${errors ? `  errors: ${errors}` : ''}`)
       }
       results.push(result)
+      // Kept as it goes: a run cut short still shows what it measured.
+      fs.writeFileSync(RESULTS, JSON.stringify({ partial: true, results }, null, 2))
     }
     const summary = { blueprints: results.length, seconds: (Date.now() - began) / 1000 }
     const sum = (side, key) => results.reduce((s, r) => s + r[side][key], 0)
