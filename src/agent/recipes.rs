@@ -63,6 +63,9 @@ impl Setting {
     }
 }
 
+/// Smelting inputs found in few places (red sand: badlands only), chosen only when carried.
+const RARE: [&str; 1] = ["red_sand"];
+
 /// Items got by mining another block, and the block (the common one where several drop it).
 const MINED: &[(&str, &str)] = &[
     ("cobblestone", "stone"),
@@ -424,8 +427,8 @@ impl<'a> Planner<'a> {
             1
         } else if input == format!("{}_log", self.setting.wood()) {
             2
-        } else if input.contains("_ore") {
-            // Ore blocks drop raw ore, not themselves.
+        } else if input.contains("_ore") || RARE.contains(&input) {
+            // Ore blocks drop raw ore, not themselves; red sand lies in badlands only.
             4
         } else {
             3

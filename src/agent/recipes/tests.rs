@@ -240,3 +240,13 @@ fn a_remembered_sighting_is_gone_to_when_none_is_in_sight() {
     let steps = plan(&have("raw_iron", 2), &setting(&[("stone_pickaxe", 1)], "oak")).unwrap();
     assert!(!steps[0].code.as_deref().unwrap().contains("vec3(120"), "nothing remembered, nowhere to go");
 }
+
+#[test]
+fn glass_is_smelted_from_plain_sand_unless_red_sand_is_carried() {
+    let steps = plan(&have("glass", 3), &setting(&[("stone_pickaxe", 1)], "oak")).unwrap();
+    let names = tasks(&steps);
+    assert!(names.iter().any(|n| n.starts_with("Smelt sand into")), "{names:?}");
+    assert!(!names.iter().any(|n| n.contains("red_sand")), "red sand lies in badlands only: {names:?}");
+    let carried = plan(&have("glass", 3), &setting(&[("stone_pickaxe", 1), ("red_sand", 3)], "oak")).unwrap();
+    assert!(tasks(&carried).iter().any(|n| n.starts_with("Smelt red_sand into")), "{:?}", tasks(&carried));
+}

@@ -202,7 +202,9 @@ async function main () {
     if (SIDES.includes('wayfarer')) {
       await world.cmd({ cmd: 'addPlayer', name: 'Alice', x: sx + 0.5, y: await standY(world, sx, sz), z: sz + 0.5 })
       bot = spawn(BOT, ['run', '--server', `127.0.0.1:${world.port}`, '--username', 'Wayfarer', '--owner', 'Alice',
-        '--blueprints', path.join(ROOT, 'skills', 'blueprints')], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, RUST_LOG: BOT_LOG ? 'info' : 'warn' } })
+        '--blueprints', path.join(ROOT, 'skills', 'blueprints'),
+        // A checkpoint of its own: no goal, memory or cached reply from an earlier run carries over.
+        '--checkpoint', fs.mkdtempSync(path.join(os.tmpdir(), 'wayfarer-bench-checkpoint-'))], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, RUST_LOG: BOT_LOG ? 'info' : 'warn' } })
       const botLog = BOT_LOG ? fs.createWriteStream(BOT_LOG) : null
       bot.stderr.on('data', (chunk) => botLog && botLog.write(chunk))
       await world.waitEvent((e) => e.event === 'join' && e.name === 'Wayfarer', 60000)

@@ -53,7 +53,9 @@ async function right (world, whole) {
 async function run (whole, botArgs, names, loads) {
   const world = await startWorld(['--mobs', 'off'])
   await world.cmd({ cmd: 'addPlayer', name: 'Alice', x: 0.5, y: 64, z: 8.5 })
-  const bot = spawn(BOT, ['run', '--server', `127.0.0.1:${world.port}`, '--owner', 'Alice', '--blueprints', FOLDER, ...botArgs],
+  // A checkpoint of its own: no goal or memory from an earlier run carries over.
+  const checkpoint = fs.mkdtempSync(path.join(os.tmpdir(), 'wayfarer-bench-checkpoint-'))
+  const bot = spawn(BOT, ['run', '--server', `127.0.0.1:${world.port}`, '--owner', 'Alice', '--blueprints', FOLDER, '--checkpoint', checkpoint, ...botArgs],
     { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, RUST_LOG: 'warn' } })
   bot.stderr.on('data', () => {})
   try {

@@ -72,7 +72,9 @@ async function main () {
   const world = await startWorld(['--mobs', 'off'])
   await world.cmd({ cmd: 'addPlayer', name: 'Alice', x: 0.5, y: 64, z: 0.5 })
   const bot = spawn(BOT, ['run', '--server', `127.0.0.1:${world.port}`, '--username', 'Wayfarer', '--owner', 'Alice',
-    '--blueprints', folder, '--llm-url', LLM_URL], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, RUST_LOG: 'warn' } })
+    '--blueprints', folder, '--llm-url', LLM_URL,
+        // A checkpoint of its own: no goal, memory or cached reply from an earlier run carries over.
+        '--checkpoint', fs.mkdtempSync(path.join(os.tmpdir(), 'wayfarer-bench-checkpoint-'))], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, RUST_LOG: 'warn' } })
   bot.stderr.on('data', () => {})
   const results = []
   try {
