@@ -196,10 +196,10 @@ pub async fn build(bot: &BotHandle, blueprint: &Blueprint, origin: BlockPos, who
         f64::from(origin.z) + f64::from(d) / 2.0,
     );
     let beside = f64::from(w.max(d)) / 2.0 + 3.0;
-    if bot.position().horizontal_distance_squared_to(centre) > (beside + 8.0).powi(2) {
-        if let Err(e) = bot.goto_near(centre, beside as f32).await {
-            report.problems.push(format!("getting to the site: {e}"));
-        }
+    if bot.position().horizontal_distance_squared_to(centre) > (beside + 8.0).powi(2)
+        && let Err(e) = bot.goto_near(centre, beside as f32).await
+    {
+        report.problems.push(format!("getting to the site: {e}"));
     }
     show(0);
     bot.take_scaffold();
