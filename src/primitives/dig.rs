@@ -2,7 +2,11 @@
 //! it was. For building and clearing, where `mineBlock`'s "the nearest of a kind" is not the block meant. Also the
 //! digging every primitive shares: the best tool, the dig itself, collecting the drops, taking stations along.
 
-use std::time::Duration;
+use std::{
+    collections::HashMap,
+    sync::{LazyLock, Mutex},
+    time::{Duration, Instant},
+};
 
 use azalea::{
     BlockPos,
@@ -135,6 +139,26 @@ pub(super) async fn take_best_tool(bot: &BotHandle, pos: BlockPos) {
     client.set_selected_hotbar_slot(best.index as u8);
 }
 
+/// Drops a walk could not reach lately, per bot, and when: not walked to again for [`UNREACHED_FOR`] (a drop in a
+/// pool or a pit would otherwise be walked toward after every block dug near it: clearing a site by one cost minutes).
+static UNREACHED: LazyLock<Mutex<HashMap<String, Vec<Unreached>>>> = LazyLock::new(Default::default);
+/// Where a drop lay that a walk did not reach, and when.
+type Unreached = (azalea::Vec3, Instant);
+const UNREACHED_FOR: Duration = Duration::from_secs(90);
+
+/// Whether a walk of `bot`'s to a drop about `at` failed lately.
+fn unreached(bot: &BotHandle, at: azalea::Vec3) -> bool {
+    let mut all = UNREACHED.lock().unwrap_or_else(|e| e.into_inner());
+    let Some(list) = all.get_mut(&bot.name()) else { return false };
+    list.retain(|(_, when)| when.elapsed() < UNREACHED_FOR);
+    list.iter().any(|(p, _)| p.distance_to(at) < 1.5)
+}
+
+fn mark_unreached(bot: &BotHandle, at: azalea::Vec3) {
+    let mut all = UNREACHED.lock().unwrap_or_else(|e| e.into_inner());
+    all.entry(bot.name()).or_default().push((at, Instant::now()));
+}
+
 /// Walks over the items that fell near `pos` until the expected drops arrive: the item entity appears a tick or two
 /// after the block breaks, and the bot walks onto it straight away.
 /// Returns whether a drop arrived since the counts `before` were taken (true when the block drops nothing).
@@ -151,7 +175,7 @@ pub(super) async fn collect_drops(bot: &BotHandle, pos: BlockPos, drops: &[Strin
             })
             .iter()
             .map(|e| e.position())
-            .find(|p| p.distance_to(centre) < 4.0)
+            .find(|p| p.distance_to(centre) < 4.0 && !unreached(bot, *p))
     };
     for attempt in 0..3 {
         let mut item = None;
@@ -174,17 +198,22 @@ pub(super) async fn collect_drops(bot: &BotHandle, pos: BlockPos, drops: &[Strin
         let landing = landing_spot(bot, item);
         let walk = bot.goto_block(landing);
         let picked_up = items::wait_until(bot, Duration::from_secs(20), || arrived(bot));
-        tokio::select! {
+        let no_way = tokio::select! {
             walked = walk => {
                 tracing::debug!("{}: to the drop at {}: {walked:?}", bot.name(), crate::bot::fmt_pos(item));
+                walked.is_err()
             }
             true = picked_up => {
                 bot.stop_moving();
                 return true;
             }
-        }
+        };
         if items::wait_until(bot, Duration::from_millis(800), || arrived(bot)).await {
             return true;
+        }
+        // A drop no path leads to (in a pool, down a pit) is left, here and after the next blocks dug near it.
+        if no_way {
+            mark_unreached(bot, item);
         }
     }
     arrived(bot)
