@@ -173,7 +173,7 @@ impl Agent {
             }
             count_kills(&mut kills, &report.kills, &self.show);
             let diff = self.world_diff(mark, &report);
-            let ran = format!("{}\nWhat the world shows changed: {diff}.", describe_run(&report));
+            let ran = format!("{}\nWhat the world shows changed: {diff}.", describe_run(&report, &program.code));
             let now = self.snapshot(spec.tracker.as_ref(), &kills, Some(start.feet())).await;
             let judged = match self.judge(spec, attempt, (&start, &now), &report, &diff, &ran).await {
                 Ok(judged) => judged,
@@ -296,7 +296,7 @@ impl Agent {
                 runner::Outcome::Value(_) => Known::Done,
                 runner::Outcome::Failed(failure) => Known::Short {
                     code: text,
-                    ran: describe_run(&report),
+                    ran: describe_run(&report, &program.code),
                     critique: String::new(),
                     reason: failure.to_string(),
                 },
@@ -314,7 +314,7 @@ impl Agent {
         };
         Known::Short {
             code: text,
-            ran: describe_run(&report),
+            ran: describe_run(&report, &program.code),
             critique: format!("The task is not done yet: {progress}."),
             reason,
         }
@@ -786,12 +786,13 @@ fn stray_effects(spec: &TaskSpec, report: &runner::Report) -> Option<String> {
 }
 
 /// How a run ended, for the next prompt: the value or the error with its line, the chat, the inventory change.
-fn describe_run(report: &runner::Report) -> String {
+fn describe_run(report: &runner::Report, code: &str) -> String {
     let mut text = match &report.outcome {
         runner::Outcome::Value(value) => format!("The function finished and returned {value}."),
-        runner::Outcome::Failed(failure) => match failure.line {
-            Some(line) => format!("The function failed at line {line}: {}.", failure.message),
-            None => format!("The function failed: {}.", failure.message),
+        runner::Outcome::Failed(failure) => match (failure.line, failing_line(failure, code)) {
+            (Some(line), Some(text)) => format!("The function failed at line {line}, `{text}`: {}.", failure.message),
+            (Some(line), None) => format!("The function failed at line {line}: {}.", failure.message),
+            (None, _) => format!("The function failed: {}.", failure.message),
         },
     };
     if !report.chat.is_empty() {
@@ -802,6 +803,23 @@ fn describe_run(report: &runner::Report) -> String {
     }
     text.push_str(&format!("\nInventory change: {}.", report.inventory_change()));
     text
+}
+
+/// The line of `code` a failure happened on, to show the model with the error: only when the line is one of `code`'s
+/// own, that is when every function the error came through (`in NAME: …`) is a primitive or defined in `code` (a
+/// skill of the library counts its lines in its own code).
+fn failing_line<'a>(failure: &runner::Failure, code: &'a str) -> Option<&'a str> {
+    let line = failure.line?;
+    let mut rest = failure.message.as_str();
+    while let Some(after) = rest.strip_prefix("in ") {
+        let (name, tail) = after.split_once(": ")?;
+        let own = code.contains(&format!("fn {name}("));
+        if !own && !crate::script::bindings::FUNCTIONS.contains(&name) {
+            return None;
+        }
+        rest = tail;
+    }
+    code.lines().nth(line.checked_sub(1)?).map(str::trim).filter(|text| !text.is_empty())
 }
 
 /// What the bot sees, for prompts.
@@ -927,6 +945,31 @@ pub fn usage_since(before: Usage, now: Usage) -> Usage {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_failed_run_shows_the_line_that_failed() {
+        let code = "fn helper() {\n    mineBlock(\"oak_log\", 1);\n}\nfn getWood() {\n    helper();\n    craftItem(\"stick\", 4);\n}";
+        let failed = |message: &str, line: Option<usize>| runner::Report {
+            name: "getWood".into(),
+            outcome: runner::Outcome::Failed(runner::Failure { message: message.to_owned(), line }),
+            chat: Vec::new(),
+            printed: Vec::new(),
+            kills: Vec::new(),
+            inventory_before: Vec::new(),
+            inventory_after: Vec::new(),
+            elapsed: std::time::Duration::ZERO,
+        };
+        // A primitive called from the code: the call's line.
+        let said = describe_run(&failed("in craftItem: I have no planks", Some(6)), code);
+        assert!(said.starts_with("The function failed at line 6, `craftItem(\"stick\", 4);`: in craftItem"), "{said}");
+        // Through a helper the code defines: the helper's line.
+        let said = describe_run(&failed("in helper: in mineBlock: no oak_log near", Some(2)), code);
+        assert!(said.contains("line 2, `mineBlock(\"oak_log\", 1);`"), "{said}");
+        // Through a skill of the library: its lines are its own code's, so none is shown.
+        let said = describe_run(&failed("in mineWoodLog: in mineBlock: no oak_log near", Some(3)), code);
+        assert!(said.starts_with("The function failed at line 3: in mineWoodLog"), "{said}");
+        assert_eq!(describe_run(&failed("boom", None), code).lines().next(), Some("The function failed: boom."));
+    }
 
     #[test]
     fn stray_effects_are_what_the_task_does_not_account_for() {

@@ -84,7 +84,7 @@ fn learns_three_skills_then_resumes() {
     );
     assert!(!seen.contains("Nearby entities") && !seen.contains("Biome"), "{seen}");
     assert!(
-        last_user_message(&requests[3]).contains("The function failed at line 2"),
+        last_user_message(&requests[3]).contains("The function failed at line 2, `craftItem(\"oak_plank\", 4)`:"),
         "{}",
         last_user_message(&requests[3])
     );
