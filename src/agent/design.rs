@@ -171,6 +171,11 @@ const USUAL: [(&[&str], [Option<i32>; 3]); 3] = [
     (&["shelter"], [Some(3), Some(3), Some(2)]),
 ];
 
+/// Whether an answer's block for a part says there is none (`"windows": "none"`).
+fn says_none(block: &str) -> bool {
+    matches!(block.trim().to_lowercase().as_str(), "" | "none" | "null" | "no" | "air")
+}
+
 /// Numbers the words give, as words or digits.
 fn number(word: &str) -> Option<i32> {
     const WORDS: [&str; 12] =
@@ -261,9 +266,7 @@ impl Design {
                 *slot = Some(as_part(part, block));
             }
         }
-        let none = |b: &Option<String>| {
-            b.as_deref().is_none_or(|b| matches!(b.trim().to_lowercase().as_str(), "" | "none" | "null" | "no" | "air"))
-        };
+        let none = |b: &Option<String>| b.as_deref().is_none_or(says_none);
         for (block, ..) in &runs {
             let used = self.block.as_deref() == Some(block.as_str())
                 || PARTS.iter().any(|(part, _)| self.part(part).is_some_and(|b| holds(std::slice::from_ref(b), block)));
@@ -277,10 +280,7 @@ impl Design {
         if let Some(slot) = self.windows.as_mut().filter(|b| b.as_str() == "glass") {
             *slot = "glass_pane".to_owned();
         }
-        let some = |part: &Option<String>| {
-            part.as_deref()
-                .is_some_and(|b| !matches!(b.trim().to_lowercase().as_str(), "" | "none" | "null" | "no" | "air"))
-        };
+        let some = |part: &Option<String>| part.as_deref().is_some_and(|b| !says_none(b));
         if shape == "bridge" && !given[1] && some(&self.top) {
             self.depth = Some(self.depth.unwrap_or(1).max(3));
         }
@@ -315,7 +315,7 @@ fn shaped(design: &Design, shape: &str, words: &str) -> Result<Drawn, String> {
     let mut palette = BTreeMap::from([("b".to_owned(), block)]);
     for (part, key) in PARTS {
         // `"windows": "none"` is no windows.
-        let none = |b: &&String| matches!(b.trim().to_lowercase().as_str(), "" | "none" | "null" | "no" | "air");
+        let none = |b: &&String| says_none(b);
         // A part that names no block (`"top": "platform"`) is left out: the rest of the design still holds.
         if let Some(block) = design.part(part).filter(|b| !none(b)) {
             if spec_near(block).is_err() {
