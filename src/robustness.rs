@@ -53,7 +53,8 @@ fn every_parser(text: &str) {
         let _ = tracker.progress(&Snapshot::default(), &Snapshot::default()).percent();
     }
     let _ = code_blocks(text);
-    let _ = program(text, &["mineBlock"]);
+    let _ = crate::agent::habits::mend(text);
+    let _ = program(text, &crate::agent::check::Known::new(None));
     let _ = description(text);
     let _ = json_value::<serde_json::Value>(text, Json::Object);
     let _ = script::compile(text, &["args"]);

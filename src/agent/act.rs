@@ -11,10 +11,17 @@
 //! critic's, and code enters the library only when a tracker confirmed it, or the critic did with a diff that fits
 //! the step — never code that changed nothing.
 
-use std::{collections::BTreeMap, sync::Arc};
+use std::{
+    collections::BTreeMap,
+    sync::{
+        Arc,
+        atomic::{AtomicU64, Ordering},
+    },
+};
 
 pub use super::plan::TaskSpec;
 use super::{
+    check,
     diff::WorldDiff,
     effect::{self, Asked},
     extract, naming,
@@ -26,12 +33,58 @@ use crate::{
     bot::{BotHandle, MAX_AIR, Status},
     llm::{Llm, LlmError, Message, Notice, Reply, Role, Usage},
     primitives,
-    script::{Limits, StopFlag, bindings, runner},
+    script::{Limits, StopFlag, runner},
     skills::{NewSkill, OnCollision, SkillLibrary},
 };
 
-/// Voyager's limit, kept.
+/// Voyager's limit, kept: runs in the world per task.
 pub const MAX_ATTEMPTS: usize = 4;
+/// Answers per task caught before the world ([`check`]) that do not use up one of the [`MAX_ATTEMPTS`].
+pub const MAX_CAUGHT: usize = 4;
+
+/// How the answers of this process fared before and in the world (the check's worth, for `!usage` and benches).
+#[derive(Debug, Default)]
+pub struct Checks {
+    /// Answers with no code, code that does not compile or calls that do not resolve: sent back, never run.
+    pub caught: AtomicU64,
+    /// Answers run in the world.
+    pub ran: AtomicU64,
+    /// Of those, runs that ended in an error of the code itself (a missing function, a wrong type), not the world's.
+    pub broken: AtomicU64,
+}
+
+pub static CHECKS: Checks = Checks { caught: AtomicU64::new(0), ran: AtomicU64::new(0), broken: AtomicU64::new(0) };
+
+impl Checks {
+    /// `Code answers: 5 sent back before the world, 3 run in it (1 broke on its own code).`, once there are any.
+    pub fn line(&self) -> Option<String> {
+        let (caught, ran, broken) = [&self.caught, &self.ran, &self.broken].map(|n| n.load(Ordering::Relaxed)).into();
+        (caught + ran > 0).then(|| {
+            format!(
+                "Code answers: {caught} sent back before the world, {ran} run in it ({broken} broke on its own code)."
+            )
+        })
+    }
+}
+
+/// Whether a run's error is the code's own fault, one the check before the world is meant to catch.
+pub fn is_code_error(message: &str) -> bool {
+    const CODE_ERRORS: &[&str] = &[
+        "Function not found",
+        "Data type incorrect",
+        "Output type incorrect",
+        "Variable not found",
+        "Property not found",
+        "Unknown property",
+        "Indexing not supported",
+        "Index out of bounds",
+        "out of bounds",
+        "For loop expects",
+        "Cannot modify a constant",
+        "is not a function",
+    ];
+    CODE_ERRORS.iter().any(|error| message.contains(error))
+}
 /// Skills shown to the action agent.
 pub const RETRIEVED_SKILLS: usize = 5;
 /// Temperature for writing code; the critic and planners use 0.
@@ -125,7 +178,8 @@ impl Agent {
                 }
             }
         }
-        for attempt in 1..=MAX_ATTEMPTS {
+        let (mut attempt, mut caught) = (1, 0);
+        while attempt <= MAX_ATTEMPTS {
             if self.stop.is_stopped() {
                 return TaskOutcome::Stopped;
             }
@@ -135,6 +189,22 @@ impl Agent {
                 Err(reason) => return TaskOutcome::Failed { reason },
             };
             let about = format!("the code for {}", spec.task);
+            // An answer that cannot run is caught here and costs an LLM call, not one of the world attempts (up to
+            // MAX_CAUGHT of them in a task; after that each takes an attempt, so a model that never writes runnable
+            // code still ends).
+            let mut caught_before_the_world = |advice: String, code: Option<String>| {
+                caught += 1;
+                CHECKS.caught.fetch_add(1, Ordering::Relaxed);
+                tracing::info!(
+                    "task {:?}, attempt {attempt}: caught before the world ({caught} in this task): {advice}",
+                    spec.task
+                );
+                (last_code, feedback, critique) = (code.unwrap_or_default(), advice.clone(), String::new());
+                last_reason = advice;
+                if caught > MAX_CAUGHT {
+                    attempt += 1;
+                }
+            };
             let reply = match self.ask(Role::Action, &about, &messages, ACTION_TEMPERATURE).await {
                 Ok(reply) => reply.content,
                 // Code cut off at the limit does not compile: the next attempt is told to write less.
@@ -143,26 +213,24 @@ impl Agent {
                         "Your reply was cut off at its limit of {max_tokens} tokens before the code ended. Write a \
                          shorter function (call the skills you are shown), with no explanation before the code."
                     );
-                    tracing::info!(
-                        "task {:?}, attempt {attempt}: the answer was cut off at {max_tokens} tokens",
-                        spec.task
-                    );
-                    (last_code, feedback, critique) = (String::new(), advice.clone(), String::new());
+                    caught_before_the_world(advice, None);
                     last_reason = format!("the action answer was cut off at its limit of {max_tokens} tokens");
                     continue;
                 }
                 Err(err) => return TaskOutcome::Failed { reason: llm_failure(&err) },
             };
             let written_description = extract::description(&reply);
-            let program = match extract::program(&reply, bindings::FUNCTIONS) {
+            let program = match extract::program(&reply, &check::Known::new(Some(&self.skills.functions()))) {
                 Ok(program) => program,
-                Err(advice) => {
-                    tracing::info!("task {:?}, attempt {attempt}: {advice}", spec.task);
-                    (last_code, feedback, critique) = (String::new(), advice.clone(), String::new());
-                    last_reason = advice;
+                Err(unfit) => {
+                    caught_before_the_world(unfit.advice, unfit.code);
                     continue;
                 }
             };
+            if !program.mended.is_empty() {
+                tracing::info!("task {:?}, attempt {attempt}: mended {}", spec.task, program.mended.join(", "));
+            }
+            attempt += 1;
             let mark = (self.bot.changes_mark(), self.bot.position());
             let report = match self.run(&program).await {
                 Some(report) => report,
@@ -170,6 +238,13 @@ impl Agent {
             };
             if self.stop.is_stopped() {
                 return TaskOutcome::Stopped;
+            }
+            CHECKS.ran.fetch_add(1, Ordering::Relaxed);
+            if let runner::Outcome::Failed(failure) = &report.outcome
+                && is_code_error(&failure.message)
+            {
+                CHECKS.broken.fetch_add(1, Ordering::Relaxed);
+                tracing::info!("task {:?}: code that cannot run reached the world: {failure}", spec.task);
             }
             count_kills(&mut kills, &report.kills, &self.show);
             let diff = self.world_diff(mark, &report);
@@ -274,11 +349,13 @@ impl Agent {
     ) -> Known {
         let name = super::naming::name_for_task(&spec.task);
         let text = format!("fn {name}() {{\n{}\n}}", text::indent(code));
-        let program = match extract::program(&format!("```rhai\n{text}\n```"), bindings::FUNCTIONS) {
+        let known = check::Known::new(Some(&self.skills.functions()));
+        let program = match extract::program(&format!("```rhai\n{text}\n```"), &known) {
             Ok(program) => program,
             Err(why) => {
                 tracing::warn!("the code planned for {:?} does not compile: {why}", spec.task);
-                return Known::Short { code: String::new(), ran: String::new(), critique: String::new(), reason: why };
+                let reason = why.advice;
+                return Known::Short { code: String::new(), ran: String::new(), critique: String::new(), reason };
             }
         };
         (self.relabel)(format!("task {}: known steps", spec.task));

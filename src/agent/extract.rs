@@ -7,6 +7,10 @@
 use rhai::AST;
 use serde::de::DeserializeOwned;
 
+use super::{
+    check::{self, Known},
+    habits,
+};
 use crate::script::{self, CompileError};
 
 /// A reply's program: the code, compiled, and the function to call.
@@ -16,6 +20,8 @@ pub struct Program {
     pub ast: AST,
     /// The last function the code defines, which takes no parameters: the one to run (and the skill's name).
     pub main: String,
+    /// Habits of other languages rewritten in it ([`habits`]).
+    pub mended: Vec<&'static str>,
 }
 
 /// Fenced blocks tagged `rhai`, `rust`, `js`/`javascript` or untagged are code; the rest of the reply is prose.
@@ -39,33 +45,65 @@ pub fn code_blocks(reply: &str) -> Option<String> {
     (!blocks.is_empty()).then(|| blocks.join("\n\n"))
 }
 
-/// The program in `reply`, or why there is none.
-pub fn program(reply: &str, reserved: &[&str]) -> Result<Program, String> {
-    let code = code_blocks(reply).ok_or_else(|| {
-        "Your reply had no code block. Answer with exactly one ```rhai block that defines the function.".to_owned()
+/// Why a reply's program is not run: what to tell the model, and the code it wrote (mended) when it wrote some.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unfit {
+    pub advice: String,
+    pub code: Option<String>,
+}
+
+impl std::fmt::Display for Unfit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.advice)
+    }
+}
+
+/// The program in `reply`, or why there is none. Its habits from other languages are mended first ([`habits`]),
+/// and every call it makes must resolve against `known` ([`check`]) with the right number and kinds of values:
+/// code that passes runs in the world, code that does not goes back to the model.
+pub fn program(reply: &str, known: &Known) -> Result<Program, Unfit> {
+    let code = code_blocks(reply).ok_or_else(|| Unfit {
+        advice: "Your reply had no code block. Answer with exactly one ```rhai block that defines the function."
+            .to_owned(),
+        code: None,
     })?;
+    let mended = habits::mend(&code);
+    let code = mended.code;
+    let also =
+        if mended.unmended.is_empty() { String::new() } else { format!("\nAlso:\n- {}", mended.unmended.join("\n- ")) };
+    let unfit = |advice: String| Unfit { advice, code: Some(code.clone()) };
     let ast = script::compile(&code, &[]).map_err(|err| match err {
-        CompileError::Eval { .. } => format!("The code does not compile: {err}. Call the functions directly."),
-        CompileError::Syntax { .. } => format!("The code does not compile: {err}."),
+        CompileError::Eval { .. } => {
+            unfit(format!("The code does not compile: {err}. Call the functions directly.{also}"))
+        }
+        CompileError::Syntax { .. } => unfit(format!("The code does not compile: {err}.{also}")),
     })?;
     // The AST does not keep definition order; the source does.
     let params_of = |name: &str| ast.iter_functions().find(|f| f.name == name).map(|f| f.params.len());
     let last = defined_in_order(&code).into_iter().rev().find_map(|name| Some((params_of(&name)?, name)));
     let Some((params, main)) = last else {
-        return Err("The code defines no function. Write one `fn name() { ... }` that does the task; it is called \
-                    with no arguments."
-            .to_owned());
+        return Err(unfit(
+            "The code defines no function. Write one `fn name() { ... }` that does the task; it is called with no \
+             arguments."
+                .to_owned(),
+        ));
     };
     if params > 0 {
-        return Err(format!(
+        return Err(unfit(format!(
             "The last function, {main}, takes {params} parameter(s), but it is called with none. Put the function that \
              does the task last and give it no parameters."
-        ));
+        )));
     }
-    if reserved.contains(&main.as_str()) {
-        return Err(format!("{main} is the name of a built-in function; call your function something else."));
+    let misses = check::calls(&ast, known);
+    if !misses.is_empty() {
+        return Err(unfit(format!(
+            "The code was not run: {}\n- {}\nFix {} and answer with the whole code again.{also}",
+            if misses.len() == 1 { "one call is wrong:" } else { "some calls are wrong:" },
+            misses.join("\n- "),
+            if misses.len() == 1 { "it" } else { "them" },
+        )));
     }
-    Ok(Program { code, ast, main })
+    Ok(Program { code, ast, main, mended: mended.mended })
 }
 
 const LABEL: &str = "description:";
@@ -161,7 +199,7 @@ mod tests {
     use super::*;
 
     fn compile(reply: &str) -> Result<Program, String> {
-        program(reply, &["mineBlock"])
+        program(reply, &Known::new(None)).map_err(|unfit| unfit.advice)
     }
 
     #[test]

@@ -5,6 +5,7 @@
 
 pub mod act;
 pub mod building;
+pub mod check;
 pub mod checkpoint;
 pub mod curriculum;
 pub mod deeds;
@@ -13,6 +14,7 @@ pub mod diff;
 pub mod effect;
 pub mod extract;
 pub mod goals;
+pub mod habits;
 pub mod learn;
 pub mod memory;
 pub mod naming;

@@ -47,7 +47,16 @@ pub fn execute(bot: BotHandle, state: &Arc<BotState>, speaker: &str, command: Co
         }
         Command::Usage => reply.say(&match &state.llm {
             Some(llm) => {
-                usage_text(&llm.tally(), &llm.process_tally(), &|usage| llm.cost(usage), state.shared.bot_names.len())
+                let used = usage_text(
+                    &llm.tally(),
+                    &llm.process_tally(),
+                    &|usage| llm.cost(usage),
+                    state.shared.bot_names.len(),
+                );
+                match crate::agent::act::CHECKS.line() {
+                    Some(checks) => format!("{used} {checks}"),
+                    None => used,
+                }
             }
             None => "I have no LLM configured, so I have used none.".to_owned(),
         }),

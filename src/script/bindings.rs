@@ -191,6 +191,65 @@ pub fn register(engine: &mut Engine, host: Arc<dyn Host>, bounds: RunBounds) {
     );
 }
 
+/// One function a script can call: its name and its parameters' types as Rhai names them (`&str`, `i64`, `Vec3`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Signature {
+    pub name: String,
+    pub params: Vec<String>,
+}
+
+/// Every function a sandboxed script can call (the standard packages, Vec3's methods and Wayfarer's functions), one
+/// entry per overload: what code is checked against before it runs.
+pub fn signatures() -> &'static [Signature] {
+    static SIGNATURES: std::sync::OnceLock<Vec<Signature>> = std::sync::OnceLock::new();
+    SIGNATURES.get_or_init(|| {
+        /// Never asked: the engine is only read for what it has registered.
+        struct Unused;
+        impl Host for Unused {
+            fn call(&self, _: Call, _: &RunBounds) -> super::Answer {
+                Err("no host".to_owned())
+            }
+        }
+        let limits = super::Limits::default();
+        let bounds = RunBounds::new(super::StopFlag::default(), &limits);
+        let mut engine = super::build_engine(&limits, bounds.clone());
+        register(&mut engine, Arc::new(Unused), bounds);
+        let mut all: Vec<Signature> =
+            engine.gen_fn_signatures(true).iter().filter_map(|text| parse_signature(text)).collect();
+        all.sort_by(|a, b| (&a.name, a.params.len()).cmp(&(&b.name, b.params.len())));
+        all.dedup();
+        all
+    })
+}
+
+/// `name(a: &str, b: i64) -> Result<…>` (or `name(_: &str)`), as `gen_fn_signatures` writes them.
+fn parse_signature(text: &str) -> Option<Signature> {
+    let text = text.strip_prefix("fn ").unwrap_or(text);
+    let (name, rest) = text.split_once('(')?;
+    let params = rest.rsplit_once(')').map_or(rest, |(params, _)| params);
+    let mut depth = 0i32;
+    let mut list = Vec::new();
+    let mut current = String::new();
+    for c in params.chars() {
+        match c {
+            '<' | '(' | '[' => depth += 1,
+            '>' | ')' | ']' => depth -= 1,
+            ',' if depth == 0 => {
+                list.push(std::mem::take(&mut current));
+                continue;
+            }
+            _ => {}
+        }
+        current.push(c);
+    }
+    if !current.trim().is_empty() {
+        list.push(current);
+    }
+    let params =
+        list.iter().map(|param| param.split_once(':').map_or(param.as_str(), |(_, ty)| ty).trim().to_owned()).collect();
+    Some(Signature { name: name.trim().to_owned(), params })
+}
+
 fn find_block(call: &dyn Fn(Call) -> Fallible<Dynamic>, name: &str, max_distance: f64) -> Fallible<Dynamic> {
     let found = call(Call::FindBlocks { name: block_name(name)?, max_distance: distance(max_distance)?, count: 1 })?;
     let list = found.into_array().map_err(|t| format!("findBlocks answered a {t}, not an array"))?;

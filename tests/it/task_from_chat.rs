@@ -166,3 +166,66 @@ fn bad_plans_failed_steps_and_no_llm_are_answered_plainly() {
     let reply = world.expect_chat(from, "Plain", "I have no LLM to plan with", Duration::from_secs(10));
     assert!(reply.contains("WAYFARER_LLM_URL"), "{reply}");
 }
+
+/// Answers that cannot run are sent back before the world: a call with the wrong number of values, a name from
+/// another bot's API, a game function defined anew, a browser's `bot.` — each with what to write instead — and none
+/// of them uses up one of the four world attempts. The fifth answer, in JavaScript's habits, is mended and runs.
+#[test]
+fn answers_that_cannot_run_are_sent_back_before_the_world() {
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let endpoint = runtime.block_on(FakeEndpoint::start()).unwrap();
+    endpoint.push_content(
+        "[{\"task\": \"Mine 2 oak_log\", \"tracker\": {\"type\": \"inventory\", \"item\": \"oak_log\", \"count\": 2}}]",
+    );
+    endpoint
+        .push_content("```rhai\nfn mineTwoLogs() {\n  chat(\"first try\");\n  exploreUntil(\"oak_log\", 64);\n}\n```");
+    endpoint
+        .push_content("```rhai\nfn mineTwoLogs() {\n  chat(\"second try\");\n  findNearestBlock(\"oak_log\");\n}\n```");
+    endpoint.push_content(
+        "```rhai\nfn exploreUntil(name, seconds) { mineBlock(name, 1) }\nfn mineTwoLogs() {\n  chat(\"third try\");\n  \
+         exploreUntil(\"oak_log\", 2);\n}\n```",
+    );
+    endpoint.push_content(
+        "```js\nfunction mineTwoLogs() {\n  chat(\"fourth try\");\n  bot.collectBlock(\"oak_log\");\n}\n```",
+    );
+    endpoint.push_content(
+        "Description: Mines two oak logs from the nearest trees.\n```javascript\nasync function mineTwoLogs() {\n  \
+         const n = 2;\n  await bot.mineBlock('oak_log', n);\n  console.log(`mined ${n}`);\n}\n```",
+    );
+
+    let skills = ScriptDir::new("task-checked", &[]);
+    let (world, bot) = world_with_skilled_bot(&skills, &["--llm-url", &endpoint.base_url()]);
+    for (x, z) in [(5, -3), (5, -5)] {
+        world.cmd(json!({"cmd": "setBlock", "x": x, "y": 64, "z": z, "block": "oak_log"}));
+    }
+    let from = world.say("Alice", "!task gather the timber we need");
+    world.expect_chat(from, "Wayfarer", "I will start task: Mine 2 oak_log", Duration::from_secs(10));
+    let done = world.expect_chat(from, "Wayfarer", "task: gather the timber we need", Duration::from_secs(90));
+    assert!(done.starts_with("I succeeded in task: gather the timber we need"), "{done}");
+    // The world shows the logs, and that no caught answer ran: none of them said its line.
+    assert_eq!(inventory_count(&world, "Wayfarer", "oak_log"), 2);
+    let chat = world.chat_since(from).join("\n");
+    assert!(!chat.contains("try"), "an answer that cannot run reached the world: {chat}");
+    assert_eq!(endpoint.pending(), 0, "every scripted reply was used");
+    let requests = endpoint.requests();
+    assert_eq!(requests.len(), 6, "the plan and five answers");
+    let said = |i: usize| last_user_message(&requests[i]);
+    assert!(
+        said(2).contains("`exploreUntil` takes 3 values (direction, maxTime, callback); you passed 2. For example:"),
+        "{}",
+        said(2)
+    );
+    assert!(said(2).contains("fn mineTwoLogs() {\n  chat(\"first try\");"), "the caught code is shown: {}", said(2));
+    assert!(said(3).contains("there is no function `findNearestBlock`: did you mean `findBlock("), "{}", said(3));
+    assert!(said(4).contains("`exploreUntil` is a built-in function of the game"), "{}", said(4));
+    assert!(said(5).contains("`bot.` is not Rhai"), "{}", said(5));
+    bot.expect_log("caught before the world (4 in this task)", Duration::from_secs(5));
+    bot.expect_log("attempt 1: mended 'text' → \"text\", `function f(` → `fn f(`, `var`/`const` → `let`, `await` dropped, `bot.` dropped", Duration::from_secs(5));
+    let from = world.say("Alice", "!usage");
+    world.expect_chat(from, "Wayfarer", "broke on its own code", Duration::from_secs(10));
+    let usage = world.chat_since(from).join(" ");
+    assert!(usage.contains("4 sent back before the world, 1 run in it (0 broke on its own code)."), "{usage}");
+    // The skill is kept as it ran: in Rhai.
+    let code = std::fs::read_to_string(skills.0.join("mineTwoLogs.rhai")).unwrap();
+    assert!(code.contains("let n = 2;") && code.contains("mineBlock(\"oak_log\", n);"), "{code}");
+}

@@ -1,5 +1,5 @@
 use super::*;
-use crate::{agent::extract, script::bindings};
+use crate::agent::extract;
 
 fn setting(items: &[(&str, i32)], wood: &str) -> Setting {
     Setting {
@@ -33,7 +33,8 @@ fn assert_sound(steps: &[TaskSpec]) {
         }
         let code = step.code.as_deref().expect("fact steps come with code");
         let reply = format!("```rhai\nfn factStep() {{\n{code}\n}}\n```");
-        extract::program(&reply, bindings::FUNCTIONS).unwrap_or_else(|e| panic!("{}: {e}\n{code}", step.task));
+        extract::program(&reply, &super::super::check::Known::new(None))
+            .unwrap_or_else(|e| panic!("{}: {e}\n{code}", step.task));
     }
 }
 

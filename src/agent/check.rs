@@ -1,0 +1,467 @@
+//! The check before the world: every call in an answer's code resolved against what it can call — the game's
+//! functions (`primitives/`), Rhai's own, the skill library and the helpers the answer defines — with the number and
+//! kinds of values it passes. A miss goes back to the model with the real signature, an example and the nearest name,
+//! and costs an LLM call instead of a world attempt.
+//!
+//! Small models write `exploreUntil("iron_ore", 64)` (two values of the wrong kinds), `findNearestBlock(…)` (a name
+//! from another bot's API), or define `fn exploreUntil(…)` themselves after reading "function not found". Rhai finds
+//! these only when the line runs, minutes into a world attempt; the AST shows them at once.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use rhai::{AST, ASTNode, Expr, FnCallExpr, Stmt};
+
+use super::prompts::PRIMITIVES;
+use crate::script::bindings::{self, FUNCTIONS};
+
+/// Names Rhai itself resolves (not registered functions): always callable.
+const KEYWORDS: &[&str] =
+    &["Fn", "call", "curry", "type_of", "print", "debug", "is_def_var", "is_def_fn", "is_shared", "throw"];
+
+/// Names other bots' APIs (Mineflayer's, and what models guess) use for what Wayfarer's functions do.
+const ALIASES: &[(&str, &str)] = &[
+    ("dig", "digBlock"),
+    ("collectBlock", "mineBlock"),
+    ("collect", "mineBlock"),
+    ("mine", "mineBlock"),
+    ("harvest", "mineBlock"),
+    ("craft", "craftItem"),
+    ("smelt", "smeltItem"),
+    ("place", "placeItem"),
+    ("placeBlock", "placeItem"),
+    ("attack", "killMob"),
+    ("kill", "killMob"),
+    ("findNearestBlock", "findBlock"),
+    ("moveTo", "goTo"),
+    ("walkTo", "goTo"),
+    ("goto", "goTo"),
+    ("pathTo", "goTo"),
+    ("navigate", "goTo"),
+    ("explore", "exploreUntil"),
+    ("say", "chat"),
+    ("sendChat", "chat"),
+    ("getInventory", "inventory"),
+    ("countItem", "inventoryCount"),
+    ("itemCount", "inventoryCount"),
+    ("build", "buildStructure"),
+    ("deposit", "depositItemIntoChest"),
+    ("withdraw", "getItemFromChest"),
+    ("give", "giveItem"),
+    ("toss", "giveItem"),
+    ("wait", "sleep"),
+    ("delay", "sleep"),
+    ("setTimeout", "sleep"),
+    ("findEntity", "nearestEntity"),
+    ("getPosition", "position"),
+    ("length", "len"),
+    ("size", "len"),
+    ("count", "len"),
+    ("includes", "contains"),
+    ("has", "contains"),
+    ("indexOf", "index_of"),
+    ("toString", "to_string"),
+    ("toUpperCase", "to_upper"),
+    ("toLowerCase", "to_lower"),
+    ("forEach", "for_each"),
+    ("substring", "sub_string"),
+    ("substr", "sub_string"),
+    ("startsWith", "starts_with"),
+    ("endsWith", "ends_with"),
+    ("isEmpty", "is_empty"),
+    ("is_none", "is_empty"),
+];
+
+/// What one name can be called with: the parameter counts it takes and, for a function shown to the model, how to
+/// write a call.
+#[derive(Clone, Debug, Default)]
+struct Callable {
+    /// Each overload's parameter types (`string`, `i64`, `Vec3`, `Dynamic` for any); a method's receiver first.
+    overloads: Vec<Vec<String>>,
+    /// `(direction, maxTime, callback)`, when the parameters have names the model was shown.
+    params: Option<String>,
+    /// A line using it, from its documentation.
+    example: Option<String>,
+    /// A game function (`primitives/`): its values' kinds are checked too.
+    primitive: bool,
+}
+
+/// Everything an answer may call.
+pub struct Known {
+    by_name: BTreeMap<String, Callable>,
+}
+
+impl Known {
+    /// The game's functions, Rhai's, and the skill library's (`library`, when there is one).
+    pub fn new(library: Option<&AST>) -> Self {
+        let mut by_name: BTreeMap<String, Callable> = BTreeMap::new();
+        for signature in bindings::signatures() {
+            if signature.name.contains('$') || !signature.name.starts_with(|c: char| c.is_ascii_alphabetic()) {
+                continue;
+            }
+            let entry = by_name.entry(signature.name.clone()).or_default();
+            entry.overloads.push(signature.params.iter().map(|p| kind_of_type(p).to_owned()).collect());
+            entry.primitive = FUNCTIONS.contains(&signature.name.as_str());
+        }
+        for (name, doc) in PRIMITIVES {
+            let entry = by_name.entry((*name).to_owned()).or_default();
+            entry.params = doc.lines().find_map(|l| l.strip_prefix("fn ")).and_then(|l| {
+                let open = l.find('(')?;
+                Some(l[open..=l.find(')')?].to_owned())
+            });
+            entry.example = doc.lines().find_map(|l| l.strip_prefix("// ")).map(str::to_owned);
+        }
+        if let Some(library) = library {
+            add_functions(&mut by_name, library);
+        }
+        Self { by_name }
+    }
+}
+
+fn add_functions(by_name: &mut BTreeMap<String, Callable>, ast: &AST) {
+    for function in ast.iter_functions() {
+        if function.name.contains('$') {
+            continue;
+        }
+        let entry = by_name.entry(function.name.to_owned()).or_default();
+        // A function the code defines hides any of the same name and count (Rhai calls the script's).
+        entry.overloads.push(vec!["Dynamic".to_owned(); function.params.len()]);
+        if entry.params.is_none() || !entry.primitive {
+            entry.params = Some(format!("({})", function.params.join(", ")));
+        }
+    }
+}
+
+/// A Rhai type name as the kind of value the check compares (`&mut Vec3` is `Vec3`; unknown types take anything).
+fn kind_of_type(ty: &str) -> &str {
+    match ty.trim_start_matches("&mut ").trim() {
+        "string" | "&str" | "ImmutableString" | "String" => "string",
+        "i64" | "INT" => "i64",
+        "f64" | "FLOAT" => "f64",
+        "Vec3" => "Vec3",
+        "map" | "Map" => "map",
+        "array" | "Array" => "array",
+        "bool" => "bool",
+        "Fn" | "FnPtr" => "Fn",
+        "char" => "char",
+        _ => "Dynamic",
+    }
+}
+
+/// The kind of value an argument surely is, when it is a literal or made by a function with one result.
+fn kind_of_arg(arg: &Expr) -> Option<&'static str> {
+    Some(match arg {
+        Expr::StringConstant(..) | Expr::InterpolatedString(..) => "string",
+        Expr::IntegerConstant(..) => "i64",
+        Expr::FloatConstant(..) => "f64",
+        Expr::BoolConstant(..) => "bool",
+        Expr::CharConstant(..) => "char",
+        Expr::Array(..) => "array",
+        Expr::Map(..) => "map",
+        Expr::FnCall(call, _) if call.name == "vec3" || call.name == "position" => "Vec3",
+        Expr::FnCall(call, _) if call.name == "Fn" || call.name == "curry" => "Fn",
+        Expr::DynamicConstant(value, _) if value.is_fnptr() => "Fn",
+        _ => return None,
+    })
+}
+
+/// A kind in the words the model is shown.
+fn kind_in_words(kind: &str) -> &'static str {
+    match kind {
+        "string" => "a string",
+        "i64" => "a whole number",
+        "f64" => "a number with a fraction",
+        "bool" => "true or false",
+        "char" => "a character",
+        "array" => "an array",
+        "map" => "a map (#{name: count})",
+        "Vec3" => "a position (vec3(x, y, z))",
+        "Fn" => "a function (|| …)",
+        _ => "a value",
+    }
+}
+
+fn fits(kinds: &[Option<&str>], params: &[String]) -> bool {
+    kinds.len() == params.len()
+        && kinds.iter().zip(params).all(|(kind, param)| match kind {
+            None => true,
+            Some(kind) => param == "Dynamic" || param == kind,
+        })
+}
+
+/// The misses in `ast`, each a sentence with its line, at most a few: nothing when every call
+/// resolves.
+pub fn calls(ast: &AST, known: &Known) -> Vec<String> {
+    let mut names = known.by_name.clone();
+    let mut misses = Vec::new();
+    for function in ast.iter_functions() {
+        if FUNCTIONS.contains(&function.name) {
+            let params = names.get(function.name).and_then(|c| c.params.clone()).unwrap_or_default();
+            misses.push(format!(
+                "`{}` is a built-in function of the game: call it as {}{params}, do not define it (name your \
+                 own function something else)",
+                function.name, function.name
+            ));
+        }
+    }
+    add_functions(&mut names, ast);
+    let variables = variables(ast);
+    let mut seen = BTreeSet::new();
+    ast.walk(&mut |path: &[ASTNode]| {
+        let (call, method, pos) = match path.last() {
+            // A call standing as a statement is a statement of its own kind.
+            Some(ASTNode::Expr(Expr::FnCall(call, pos)) | ASTNode::Stmt(Stmt::FnCall(call, pos))) => {
+                (call, false, *pos)
+            }
+            Some(ASTNode::Expr(Expr::MethodCall(call, pos))) => (call, true, *pos),
+            _ => return true,
+        };
+        if let Some(miss) = miss(call, method, &names, &variables) {
+            let line = pos.line().map(|l| format!("line {l}: ")).unwrap_or_default();
+            if seen.insert(miss.clone()) {
+                misses.push(format!("{line}{miss}"));
+            }
+        }
+        true
+    });
+    misses.truncate(4);
+    misses
+}
+
+/// Names the code binds to values (`let`, parameters, loop variables): one of them called is a function pointer.
+fn variables(ast: &AST) -> BTreeSet<String> {
+    let mut found: BTreeSet<String> =
+        ast.iter_functions().flat_map(|f| f.params.iter().map(|p| (*p).to_owned()).collect::<Vec<_>>()).collect();
+    ast.walk(&mut |path: &[ASTNode]| {
+        match path.last() {
+            Some(ASTNode::Stmt(Stmt::Var(var, ..))) => {
+                found.insert(var.0.name.to_string());
+            }
+            Some(ASTNode::Stmt(Stmt::For(for_loop, ..))) => {
+                found.insert(for_loop.0.name.to_string());
+                if let Some(index) = &for_loop.1 {
+                    found.insert(index.name.to_string());
+                }
+            }
+            _ => {}
+        }
+        true
+    });
+    found
+}
+
+fn miss(
+    call: &FnCallExpr,
+    method: bool,
+    names: &BTreeMap<String, Callable>,
+    variables: &BTreeSet<String>,
+) -> Option<String> {
+    let name = call.name.as_str();
+    if call.is_operator_call() || name.contains('$') || KEYWORDS.contains(&name) {
+        return None;
+    }
+    if !call.namespace.is_empty() {
+        return Some(format!(
+            "`{}::{name}` is not Rhai: there are no modules; call functions by their name",
+            call.namespace
+        ));
+    }
+    // A method's receiver is its first value.
+    let count = call.args.len() + usize::from(method);
+    let Some(callable) = names.get(name) else {
+        if !method && variables.contains(name) {
+            return None;
+        }
+        return Some(unknown(name, method, names));
+    };
+    if !callable.overloads.iter().any(|o| o.len() == count) {
+        let mut counts: Vec<usize> =
+            callable.overloads.iter().map(|o| o.len().saturating_sub(usize::from(method))).collect();
+        counts.sort();
+        counts.dedup();
+        let takes = match counts.as_slice() {
+            [one] => format!("{one} value{}", if *one == 1 { "" } else { "s" }),
+            [many @ .., last] => {
+                format!("{} or {last} values", many.iter().map(usize::to_string).collect::<Vec<_>>().join(", "))
+            }
+            [] => "no values".to_owned(),
+        };
+        let passed = count - usize::from(method);
+        let shown = callable.params.as_deref().map(|p| format!(" {p}")).unwrap_or_default();
+        let example = callable.example.as_deref().map(|e| format!(". For example: `{e}`")).unwrap_or_default();
+        return Some(format!("`{name}` takes {takes}{shown}; you passed {passed}{example}"));
+    }
+    if callable.primitive && !method {
+        let kinds: Vec<Option<&str>> = call.args.iter().map(kind_of_arg).collect();
+        if !callable.overloads.iter().any(|o| fits(&kinds, o)) {
+            let wanted = callable.overloads.iter().find(|o| o.len() == count).expect("an overload of this count");
+            let (at, (kind, param)) =
+                kinds.iter().zip(wanted).enumerate().find(|(_, (kind, param))| {
+                    kind.is_some_and(|k| k != param.as_str() && param.as_str() != "Dynamic")
+                })?;
+            let shown = callable.params.as_deref().unwrap_or("");
+            let example = callable.example.as_deref().map(|e| format!(". For example: `{e}`")).unwrap_or_default();
+            return Some(format!(
+                "`{name}{shown}` takes {} as its {} value; you passed {}{example}",
+                kind_in_words(param),
+                ordinal(at),
+                kind_in_words(kind.unwrap_or_default())
+            ));
+        }
+    }
+    None
+}
+
+fn ordinal(at: usize) -> &'static str {
+    ["first", "second", "third", "fourth", "fifth"].get(at).copied().unwrap_or("next")
+}
+
+/// Says a name is unknown, with the nearest known one.
+fn unknown(name: &str, method: bool, names: &BTreeMap<String, Callable>) -> String {
+    let what = if method { "method" } else { "function" };
+    match nearest(name, names) {
+        Some(near) => {
+            let callable = &names[&near];
+            let params = if method { "()".to_owned() } else { callable.params.clone().unwrap_or_default() };
+            let example = callable.example.as_deref().map(|e| format!(" (for example `{e}`)")).unwrap_or_default();
+            format!(
+                "there is no {what} `{name}`: did you mean `{near}{params}`{example}? Call only the functions and skills you are shown, or helpers you define"
+            )
+        }
+        None => format!(
+            "there is no {what} `{name}`: call only the functions and skills you are shown, or define `{name}` as a \
+             helper before your task function"
+        ),
+    }
+}
+
+/// The known name nearest `name`: another API's name for it, or one a few letters away (case aside).
+fn nearest(name: &str, names: &BTreeMap<String, Callable>) -> Option<String> {
+    let bare = name.trim_start_matches("bot.");
+    if let Some((_, ours)) = ALIASES.iter().find(|(theirs, _)| theirs.eq_ignore_ascii_case(bare)) {
+        return Some((*ours).to_owned());
+    }
+    let lower = bare.to_lowercase();
+    let limit = (lower.chars().count() / 3).max(2);
+    names
+        .keys()
+        .filter(|known| known.starts_with(|c: char| c.is_ascii_alphabetic()))
+        .map(|known| (edit_distance(&lower, &known.to_lowercase()), known))
+        .filter(|(distance, _)| *distance <= limit)
+        .min()
+        .map(|(_, known)| known.clone())
+}
+
+/// Levenshtein distance over characters.
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let above = row[j + 1];
+            row[j + 1] = (diagonal + usize::from(ca != *cb)).min(row[j] + 1).min(above + 1);
+            diagonal = above;
+        }
+    }
+    row[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::script;
+
+    fn misses(code: &str) -> Vec<String> {
+        let library = script::compile("fn mineWoodLog(count) { count }\nfn craftPlanks() { 1 }", &[]).unwrap();
+        let ast = script::compile(code, &[]).unwrap_or_else(|e| panic!("{e}: {code}"));
+        calls(&ast, &Known::new(Some(&library)))
+    }
+
+    #[test]
+    fn code_that_calls_what_exists_passes() {
+        let code = "fn helper(n) { n * 2 }\nfn mineLogs() {\n  let f = |x| x + 1;\n  let n = helper(f.call(1));\n  \
+                    mineWoodLog(n);\n  craftPlanks();\n  let p = position().offset(1, 0, 0);\n  placeItem(\"dirt\", p);\n  \
+                    let ore = exploreUntil(vec3(1, 0, 1), 60, || findBlock(\"iron_ore\", 32));\n  let list = [1, 2];\n  \
+                    list.push(3);\n  if list.len() > 2 && inventoryCount(\"dirt\") >= 0 { chat(`${n}`); }\n  \
+                    depositItemIntoChest(p, #{dirt: 1});\n  goTo(p, 2.5);\n  print(type_of(n));\n}";
+        assert_eq!(misses(code), Vec::<String>::new());
+    }
+
+    #[test]
+    fn a_wrong_count_gets_the_signature_and_an_example() {
+        let found = misses("fn a() {\n  exploreUntil(\"iron_ore\", 64);\n}");
+        assert_eq!(
+            found,
+            ["line 2: `exploreUntil` takes 3 values (direction, maxTime, callback); you passed 2. For example: \
+              `let ore = exploreUntil(vec3(1, 0, 1), 60, || findBlock(\"iron_ore\", 32));`"]
+        );
+        assert!(
+            misses("fn a() { mineBlock(\"a\", 1, 2); }")[0]
+                .contains("`mineBlock` takes 1 or 2 values (name, count); you passed 3")
+        );
+        assert!(misses("fn a() { mineWoodLog(); }")[0].contains("`mineWoodLog` takes 1 value (count); you passed 0"));
+        assert!(misses("fn h(a, b) {}\nfn a() { h(1); }")[0].contains("`h` takes 2 values (a, b); you passed 1"));
+    }
+
+    #[test]
+    fn a_wrong_kind_is_named() {
+        let found = misses("fn a() {\n  placeItem(\"dirt\", \"here\");\n}");
+        assert!(found[0].starts_with("line 2: `placeItem(name, pos)` takes a position (vec3(x, y, z)) as its second value; you passed a string"), "{found:?}");
+        assert!(misses("fn a() { mineBlock(\"stone\", \"3\"); }")[0].contains("whole number as its second value"));
+        assert!(misses("fn a() { exploreUntil(vec3(1, 0, 0), 60, 5); }")[0].contains("a function (|| …) as its third"));
+    }
+
+    #[test]
+    fn an_unknown_name_gets_the_nearest() {
+        let found = misses("fn a() {\n  exploreUntill(vec3(1, 0, 0), 60, || ());\n}");
+        assert!(found[0].starts_with("line 2: there is no function `exploreUntill`: did you mean `exploreUntil(direction, maxTime, callback)`"), "{found:?}");
+        assert!(
+            misses("fn a() { findNearestBlock(\"stone\"); }")[0]
+                .contains("did you mean `findBlock(name, maxDistance)`")
+        );
+        assert!(misses("fn a() { craftplanks(); }")[0].contains("did you mean `craftPlanks()`"));
+        assert!(
+            misses("fn a() { let l = [1]; l.indexOf(1); }")[0]
+                .contains("no method `indexOf`: did you mean `index_of()`")
+        );
+        let far = misses("fn a() { levitateSkyward(); }");
+        assert!(far[0].contains("there is no function `levitateSkyward`: call only the functions"), "{far:?}");
+    }
+
+    #[test]
+    fn defining_a_game_function_is_refused() {
+        let found = misses("fn exploreUntil(name, maxDistance) { 1 }\nfn a() { exploreUntil(\"x\", 2) }");
+        assert!(found[0].starts_with("`exploreUntil` is a built-in function of the game: call it as exploreUntil(direction, maxTime, callback)"), "{found:?}");
+    }
+
+    /// The check must not refuse what already runs: every starter skill against the starter library, and every
+    /// example in the primitives' documentation.
+    #[test]
+    fn the_starter_library_and_the_examples_pass() {
+        let dir = crate::crate_dir().join("skills");
+        let mut sources = Vec::new();
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_some_and(|e| e == "rhai") {
+                sources.push((path.display().to_string(), std::fs::read_to_string(&path).unwrap()));
+            }
+        }
+        assert!(sources.len() > 40, "{} starter skills", sources.len());
+        let mut library = AST::empty();
+        for (path, code) in &sources {
+            library += script::compile(code, &[]).unwrap_or_else(|e| panic!("{path}: {e}"));
+        }
+        let known = Known::new(Some(&library));
+        for (path, code) in &sources {
+            let found = calls(&script::compile(code, &[]).unwrap(), &known);
+            assert!(found.is_empty(), "{path}: {found:?}");
+        }
+        for (name, doc) in PRIMITIVES {
+            let example: String = doc.lines().filter_map(|l| l.strip_prefix("// ")).collect::<Vec<_>>().join("\n");
+            let code = format!("fn example() {{\n{example}\n}}");
+            let found = calls(&script::compile(&code, &[]).unwrap(), &known);
+            assert!(found.is_empty(), "{name}: {found:?}");
+        }
+    }
+}
