@@ -504,17 +504,19 @@ impl Agent {
         )
         .map_err(|e| e.to_string())?;
         let messages = vec![Message::system(system), Message::user(user)];
-        let verdict = ask_usable(self, Role::Critic, "the verdict", messages, parse_verdict, |problem| {
-            format!(
-                "That was not the JSON object asked for ({problem}). Answer with only {{\"reasoning\": …, \
+        let schema = super::plan::verdict_schema();
+        let verdict =
+            ask_usable_shaped(self, Role::Critic, "the verdict", messages, Some(&schema), parse_verdict, |problem| {
+                format!(
+                    "That was not the JSON object asked for ({problem}). Answer with only {{\"reasoning\": …, \
                  \"success\": true or false, \"critique\": …}}."
-            )
-        })
-        .await
-        .map_err(|err| match err {
-            Unusable::Llm(failure) => failure,
-            Unusable::Answer(_) => "the critic's answers were not valid JSON twice".to_owned(),
-        })?;
+                )
+            })
+            .await
+            .map_err(|err| match err {
+                Unusable::Llm(failure) => failure,
+                Unusable::Answer(_) => "the critic's answers were not valid JSON twice".to_owned(),
+            })?;
         tracing::info!("critic on {:?}: success {} ({})", spec.task, verdict.success, verdict.reasoning);
         Ok(verdict)
     }
@@ -621,6 +623,18 @@ impl Agent {
         messages: &[Message],
         temperature: f32,
     ) -> Result<Reply, LlmError> {
+        self.ask_shaped(role, about, messages, temperature, None).await
+    }
+
+    /// [`Agent::ask`] for an answer held to `schema` (a JSON schema) where the endpoint takes one.
+    pub async fn ask_shaped(
+        &self,
+        role: Role,
+        about: &str,
+        messages: &[Message],
+        temperature: f32,
+        schema: Option<&serde_json::Value>,
+    ) -> Result<Reply, LlmError> {
         let notice = |notice: Notice| match notice {
             Notice::Slow(after) => (self.say)(&format!("Still thinking about {about} ({} s)…", after.as_secs())),
             Notice::Paused(spent) => {
@@ -633,7 +647,7 @@ impl Agent {
                 ));
             }
         };
-        self.llm.chat_watched(role, messages, temperature, &notice).await
+        self.llm.chat_shaped(role, messages, temperature, schema, &notice).await
     }
 
     /// Records `new` in the bot's memory, if it keeps one.
@@ -973,14 +987,27 @@ pub async fn ask_usable<T, E: From<String> + std::fmt::Display>(
     agent: &Agent,
     role: Role,
     about: &str,
+    messages: Vec<Message>,
+    parse: impl Fn(&str) -> Result<T, E>,
+    correction: impl Fn(&str) -> String,
+) -> Result<T, Unusable<E>> {
+    ask_usable_shaped(agent, role, about, messages, None, parse, correction).await
+}
+
+/// [`ask_usable`] with the answer held to `schema` where the endpoint takes one (and checked by `parse` either way).
+pub async fn ask_usable_shaped<T, E: From<String> + std::fmt::Display>(
+    agent: &Agent,
+    role: Role,
+    about: &str,
     mut messages: Vec<Message>,
+    schema: Option<&serde_json::Value>,
     parse: impl Fn(&str) -> Result<T, E>,
     correction: impl Fn(&str) -> String,
 ) -> Result<T, Unusable<E>> {
     let mut tries = 0;
     loop {
         tries += 1;
-        let (content, parsed) = match agent.ask(role, about, &messages, 0.0).await {
+        let (content, parsed) = match agent.ask_shaped(role, about, &messages, 0.0, schema).await {
             Ok(reply) => {
                 let parsed = parse(&reply.content);
                 (reply.content, parsed)

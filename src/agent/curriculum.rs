@@ -11,7 +11,7 @@
 //! configured, are shown too.
 
 use super::{
-    act::{Agent, Unusable, ask_usable, items_text},
+    act::{Agent, Unusable, ask_usable_shaped, items_text},
     checkpoint::{Checkpoint, QaPair},
     plan::{TaskSpec, parse_proposal},
     prompts,
@@ -100,7 +100,9 @@ pub async fn next_task(agent: &Agent, checkpoint: &mut Checkpoint) -> Result<Tas
     let system = prompts::render("curriculum", &[]).map_err(|e| e.to_string())?;
     let messages = vec![Message::system(system), Message::user(user)];
     let correction = |why: &str| format!("That cannot be used: {why}. Answer with the JSON object only.");
-    ask_usable(agent, Role::Curriculum, "the next task", messages, |reply| proposal(reply, checkpoint), correction)
+    let schema = super::plan::proposal_schema();
+    let parse = |reply: &str| proposal(reply, checkpoint);
+    ask_usable_shaped(agent, Role::Curriculum, "the next task", messages, Some(&schema), parse, correction)
         .await
         .map_err(|err| match err {
             Unusable::Llm(failure) => failure,

@@ -118,6 +118,101 @@ fn new_task(proposal: Proposal, completed: &[String]) -> Result<(TaskSpec, Strin
     Ok((TaskSpec { task, context: proposal.context, tracker, code: None }, proposal.reasoning))
 }
 
+/// The trackers a plan's steps use: the world verbs' as well as the items'.
+const PLAN_TRACKERS: &[&str] =
+    &["inventory", "craft", "kill", "placed", "structure", "dug", "standing_on", "location", "container", "given"];
+/// The trackers the curriculum's tasks use.
+const CURRICULUM_TRACKERS: &[&str] = &["inventory", "craft", "kill", "location", "block", "all", "any"];
+
+/// The JSON schema of a plan: `{"steps": [{"task": …, "tracker": …}, …]}` (an object, as OpenAI's structured answers
+/// need at the top; [`parse_plan`] reads its array as it reads a bare one).
+pub fn plan_schema() -> serde_json::Value {
+    serde_json::json!({
+        "type": "object",
+        "properties": {
+            "steps": {
+                "type": "array",
+                "minItems": 1,
+                "maxItems": MAX_STEPS,
+                "items": {
+                    "type": "object",
+                    "properties": {"task": {"type": "string"}, "tracker": super::tracker::schema(PLAN_TRACKERS)},
+                    "required": ["task", "tracker"],
+                    "additionalProperties": false,
+                },
+            },
+        },
+        "required": ["steps"],
+        "additionalProperties": false,
+    })
+}
+
+/// The JSON schema of the critic's verdict: its reasoning before its word.
+pub fn verdict_schema() -> serde_json::Value {
+    serde_json::json!({
+        "type": "object",
+        "properties": {
+            "reasoning": {"type": "string"},
+            "success": {"type": "boolean"},
+            "critique": {"type": "string"},
+        },
+        "required": ["reasoning", "success", "critique"],
+        "additionalProperties": false,
+    })
+}
+
+/// The JSON schema of the curriculum's proposal.
+pub fn proposal_schema() -> serde_json::Value {
+    serde_json::json!({
+        "type": "object",
+        "properties": {
+            "reasoning": {"type": "string"},
+            "task": {"type": "string"},
+            "context": {"type": "string"},
+            "tracker": super::tracker::schema(CURRICULUM_TRACKERS),
+        },
+        "required": ["reasoning", "task", "context", "tracker"],
+        "additionalProperties": false,
+    })
+}
+
 fn one_line(text: &str) -> String {
     text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// An answer held to the plan's schema is an object of steps; a bare array (an endpoint that takes no schema)
+    /// reads the same.
+    #[test]
+    fn a_plan_reads_as_an_object_of_steps_or_an_array() {
+        let step = r#"{"task": "Go stand on gold_block", "tracker": {"type": "standing_on", "block": "gold_block"}}"#;
+        let object = parse_plan(&format!(r#"{{"steps": [{step}]}}"#)).unwrap();
+        assert_eq!(object, parse_plan(&format!("[{step}]")).unwrap());
+        assert_eq!(object[0].tracker, Some(Tracker::StandingOn { block: "gold_block".into(), at: None }));
+        let built = r#"{"steps": [{"task": "Build a pillar", "tracker": {"type": "structure", "blocks": [{"x": 0, "y": 0, "z": 0, "block": "dirt"}]}}]}"#;
+        assert_eq!(parse_plan(built).unwrap()[0].task, "Build a pillar");
+    }
+
+    /// Every tracker the planning prompt shows as an example is one the plan's schema allows.
+    #[test]
+    fn the_prompts_trackers_are_in_the_schemas() {
+        let prompt = include_str!("../../prompts/task_decomposition.md");
+        let shown: Vec<&str> = prompt.lines().filter(|l| l.starts_with("{\"type\"")).collect();
+        assert!(shown.len() >= 8, "{shown:?}");
+        for line in shown {
+            let value: serde_json::Value = serde_json::from_str(line).unwrap();
+            assert!(PLAN_TRACKERS.contains(&value["type"].as_str().unwrap()), "{line}");
+        }
+        let curriculum = include_str!("../../prompts/curriculum.md");
+        for line in curriculum.lines().filter(|l| l.starts_with("{\"type\"")) {
+            let kind = line.split('"').nth(3).unwrap();
+            assert!(CURRICULUM_TRACKERS.contains(&kind), "{line}");
+        }
+        for schema in [plan_schema(), verdict_schema(), proposal_schema()] {
+            assert_eq!(schema["type"], "object", "OpenAI's structured answers take an object at the top");
+        }
+    }
 }

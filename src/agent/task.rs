@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 
 use super::{
-    act::{Agent, TaskOutcome, Unusable, ask_usable, observation, usage_since},
+    act::{Agent, TaskOutcome, Unusable, ask_usable_shaped, observation, usage_since},
     goals::{Goals, Status, with},
     plan::TaskSpec,
     prompts,
@@ -321,8 +321,10 @@ async fn llm_plan(agent: &Agent, goal: &str) -> Result<Vec<TaskSpec>, Unusable<P
         &[("goal", goal), ("observation", &observation(&agent.bot).await), ("memories", &memories)],
     )
     .map_err(|e| Unusable::Llm(e.to_string()))?;
-    let correction = |why: &str| format!("That plan cannot be used: {why}. Answer with the JSON array only.");
-    ask_usable(agent, Role::Curriculum, "the plan", vec![Message::user(prompt)], parse_plan, correction).await
+    let correction = |why: &str| format!("That plan cannot be used: {why}. Answer with the JSON object of steps only.");
+    let schema = super::plan::plan_schema();
+    let messages = vec![Message::user(prompt)];
+    ask_usable_shaped(agent, Role::Curriculum, "the plan", messages, Some(&schema), parse_plan, correction).await
 }
 
 pub use super::plan::{PlanError, parse_plan};

@@ -564,6 +564,63 @@ pub fn same_kind(want: &str, was: &str) -> bool {
     want == was || ALIKE.iter().any(|kinds| kinds.contains(&want) && kinds.contains(&was))
 }
 
+/// The JSON schema of the trackers of `kinds` (`"inventory"`, `"placed"`…), for answers asked in a schema: each kind
+/// with the fields a plan gives it (a point left out is where the player stands), `"all"`/`"any"` one level deep
+/// over the others. Every answer the schema allows is one [`Tracker::from_json`] reads (a unit test holds them to it).
+pub fn schema(kinds: &[&str]) -> serde_json::Value {
+    use serde_json::json;
+    let (text, count, number) =
+        (json!({"type": "string"}), json!({"type": "integer", "minimum": 1}), json!({"type": "number"}));
+    let fields = |kind: &str| -> Option<Vec<(&str, serde_json::Value)>> {
+        Some(match kind {
+            "inventory" | "craft" | "container" => vec![("item", text.clone()), ("count", count.clone())],
+            "kill" => vec![("mob", text.clone()), ("count", count.clone())],
+            "placed" => vec![("block", text.clone()), ("count", count.clone())],
+            "dug" => vec![("count", count.clone()), ("block", text.clone())],
+            "standing_on" => vec![("block", text.clone())],
+            "location" => vec![
+                ("x", number.clone()),
+                ("y", number.clone()),
+                ("z", number.clone()),
+                ("radius", json!({"type": "number", "minimum": 1, "maximum": 64})),
+            ],
+            "block" => vec![
+                ("x", json!({"type": "integer"})),
+                ("y", json!({"type": "integer"})),
+                ("z", json!({"type": "integer"})),
+                ("block", text.clone()),
+            ],
+            "given" => vec![("player", text.clone()), ("item", text.clone()), ("count", count.clone())],
+            "structure" => vec![(
+                "blocks",
+                json!({"type": "array", "minItems": 1, "maxItems": 64, "items": {
+                    "type": "object",
+                    "properties": {"x": {"type": "integer"}, "y": {"type": "integer"}, "z": {"type": "integer"}, "block": {"type": "string"}},
+                    "required": ["x", "y", "z", "block"],
+                    "additionalProperties": false,
+                }}),
+            )],
+            _ => return None,
+        })
+    };
+    let object = |kind: &str, fields: Vec<(&str, serde_json::Value)>| {
+        let mut properties = serde_json::Map::new();
+        properties.insert("type".to_owned(), json!({"const": kind}));
+        let mut required = vec![json!("type")];
+        for (name, shape) in fields {
+            properties.insert(name.to_owned(), shape);
+            required.push(json!(name));
+        }
+        json!({"type": "object", "properties": properties, "required": required, "additionalProperties": false})
+    };
+    let simple: Vec<serde_json::Value> = kinds.iter().filter_map(|kind| Some(object(kind, fields(kind)?))).collect();
+    let mut all = simple.clone();
+    for kind in kinds.iter().filter(|k| matches!(**k, "all" | "any")) {
+        all.push(object(kind, vec![("of", json!({"type": "array", "minItems": 1, "items": {"anyOf": simple}}))]));
+    }
+    json!({"anyOf": all})
+}
+
 #[cfg(test)]
 mod tests {
     use serde_json::json;
@@ -749,5 +806,64 @@ mod tests {
         assert!(same_kind("tall_grass", "short_grass") && same_kind("short_grass", "tall_grass"));
         assert!(same_kind("dirt", "dirt") && same_kind("fern", "large_fern"));
         assert!(!same_kind("grass_block", "short_grass") && !same_kind("dirt", "coarse_dirt"));
+    }
+
+    /// A value for every shape the schema allows (its first choice of each `anyOf`, ids like `oak_log`).
+    fn instances(schema: &serde_json::Value) -> Vec<serde_json::Value> {
+        use serde_json::json;
+        if let Some(choices) = schema.get("anyOf").and_then(|c| c.as_array()) {
+            return choices.iter().flat_map(instances).collect();
+        }
+        if let Some(value) = schema.get("const") {
+            return vec![value.clone()];
+        }
+        match schema["type"].as_str() {
+            Some("string") => vec![json!("oak_log")],
+            Some("integer") => vec![json!(schema.get("minimum").and_then(|m| m.as_i64()).unwrap_or(1))],
+            Some("number") => vec![json!(schema.get("minimum").and_then(|m| m.as_f64()).unwrap_or(2.0))],
+            Some("array") => instances(&schema["items"]).into_iter().map(|item| json!([item])).collect(),
+            Some("object") => {
+                let mut one = serde_json::Map::new();
+                for (name, shape) in schema["properties"].as_object().unwrap() {
+                    one.insert(name.clone(), instances(shape).remove(0));
+                }
+                let mut all = vec![serde_json::Value::Object(one.clone())];
+                // Each property's other choices (the trackers inside `all`/`any`).
+                for (name, shape) in schema["properties"].as_object().unwrap() {
+                    for other in instances(shape).into_iter().skip(1) {
+                        let mut variant = one.clone();
+                        variant.insert(name.clone(), other);
+                        all.push(serde_json::Value::Object(variant));
+                    }
+                }
+                all
+            }
+            other => panic!("a schema type the test does not know: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn every_tracker_the_schema_allows_is_read() {
+        let kinds = [
+            "inventory",
+            "craft",
+            "kill",
+            "placed",
+            "structure",
+            "dug",
+            "standing_on",
+            "location",
+            "block",
+            "container",
+            "given",
+            "all",
+            "any",
+        ];
+        let shapes = instances(&schema(&kinds));
+        assert!(shapes.len() >= kinds.len() * 2, "{}", shapes.len());
+        for shape in shapes {
+            Tracker::from_json(&shape).unwrap_or_else(|e| panic!("{shape}: {e}"));
+        }
+        assert_eq!(schema(&["inventory", "nonsense"])["anyOf"].as_array().unwrap().len(), 1);
     }
 }

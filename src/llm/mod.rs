@@ -313,13 +313,27 @@ impl Llm {
         temperature: f32,
         schema: &serde_json::Value,
     ) -> Result<Reply, LlmError> {
+        self.chat_shaped(role, messages, temperature, Some(schema), &|_| {}).await
+    }
+
+    /// [`Llm::chat_watched`] with the answer held to `schema` when there is one, as [`Llm::chat_json`] says.
+    pub async fn chat_shaped(
+        &self,
+        role: Role,
+        messages: &[Message],
+        temperature: f32,
+        schema: Option<&serde_json::Value>,
+        notice: &impl Fn(Notice),
+    ) -> Result<Reply, LlmError> {
         use std::sync::atomic::Ordering;
-        if !self.endpoint.formats_refused.load(Ordering::Relaxed) {
+        if let Some(schema) = schema
+            && !self.endpoint.formats_refused.load(Ordering::Relaxed)
+        {
             let format = serde_json::json!({
                 "type": "json_schema",
                 "json_schema": { "name": "answer", "schema": schema },
             });
-            match self.call(role, messages, temperature, Some(&format), &|_| {}).await {
+            match self.call(role, messages, temperature, Some(&format), notice).await {
                 Err(LlmError::Status { status: 400 | 422, body }) => {
                     tracing::warn!("the endpoint refused a response_format ({body}); asking in words only");
                     self.endpoint.formats_refused.store(true, Ordering::Relaxed);
@@ -327,7 +341,7 @@ impl Llm {
                 answered => return answered,
             }
         }
-        self.call(role, messages, temperature, None, &|_| {}).await
+        self.call(role, messages, temperature, None, notice).await
     }
 
     async fn call(

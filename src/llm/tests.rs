@@ -400,3 +400,28 @@ async fn each_bot_counts_its_own_calls_and_the_process_counts_all() {
     assert_eq!(one.process_usage().calls, 3);
     assert_eq!(shared.total_usage().calls, 0);
 }
+
+/// An answer asked in a schema carries it as `response_format`; an endpoint that refuses the field (400) is asked
+/// again in words, and later calls do not send it again.
+#[tokio::test]
+async fn a_refused_schema_is_asked_again_in_words_and_not_sent_again() {
+    let endpoint = FakeEndpoint::start().await.unwrap();
+    endpoint.push(Scripted::Status {
+        status: 400,
+        body: r#"{"error":{"message":"response_format is not supported"}}"#.into(),
+        retry_after: None,
+    });
+    endpoint.push_content("{\"success\": true}");
+    endpoint.push_content("{\"success\": false}");
+    let llm = Llm::new(config(&endpoint)).unwrap();
+    let schema = serde_json::json!({"type": "object", "properties": {"success": {"type": "boolean"}}});
+    let first = llm.chat_json(Role::Critic, &[Message::user("judge")], 0.0, &schema).await.unwrap();
+    assert_eq!(first.content, "{\"success\": true}");
+    llm.chat_json(Role::Critic, &[Message::user("judge again")], 0.0, &schema).await.unwrap();
+    let requests = endpoint.requests();
+    assert_eq!(requests.len(), 3);
+    assert_eq!(requests[0]["response_format"]["type"], "json_schema");
+    assert_eq!(requests[0]["response_format"]["json_schema"]["schema"], schema);
+    assert!(requests[1].get("response_format").is_none(), "{}", requests[1]);
+    assert!(requests[2].get("response_format").is_none(), "{}", requests[2]);
+}

@@ -71,6 +71,8 @@ fn learns_three_skills_then_resumes() {
     assert!(requests.iter().all(|r| !system_message(r).starts_with("You judge")), "trackers judged every task");
     // The curriculum is told what was done; a bad answer is sent back with the reason.
     assert!(system_message(&requests[1]).starts_with("You plan what a Minecraft player should learn next"));
+    let schema = &requests[1]["response_format"]["json_schema"]["schema"];
+    assert_eq!(schema["required"], serde_json::json!(["reasoning", "task", "context", "tracker"]), "in its schema");
     assert!(
         last_user_message(&requests[1]).contains("Completed tasks so far: Mine 1 wood log"),
         "{}",

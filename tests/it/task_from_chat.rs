@@ -137,6 +137,11 @@ fn bad_plans_failed_steps_and_no_llm_are_answered_plainly() {
     let requests = endpoint.requests();
     let critic: Vec<&Value> = requests.iter().filter(|r| system_message(r).starts_with("You judge")).collect();
     assert_eq!(critic.len(), 2, "one verdict, unreadable, then asked for again");
+    assert_eq!(
+        critic[0]["response_format"]["json_schema"]["schema"]["required"],
+        json!(["reasoning", "success", "critique"]),
+        "the verdict is asked in its schema"
+    );
     assert!(last_user_message(critic[0]).starts_with("Task: Say hello"), "{}", last_user_message(critic[0]));
     assert!(
         last_user_message(critic[1]).starts_with("That was not the JSON object asked for"),
@@ -209,6 +214,10 @@ fn answers_that_cannot_run_are_sent_back_before_the_world() {
     assert_eq!(endpoint.pending(), 0, "every scripted reply was used");
     let requests = endpoint.requests();
     assert_eq!(requests.len(), 6, "the plan and five answers");
+    // The plan was asked in its schema, the code in words.
+    let schema = &requests[0]["response_format"]["json_schema"]["schema"];
+    assert_eq!(schema["properties"]["steps"]["items"]["required"], json!(["task", "tracker"]), "{}", requests[0]);
+    assert!(requests[1].get("response_format").is_none());
     let said = |i: usize| last_user_message(&requests[i]);
     assert!(
         said(2).contains("`exploreUntil` takes 3 values (direction, maxTime, callback); you passed 2. For example:"),
