@@ -24,7 +24,7 @@ use super::{
     check,
     diff::WorldDiff,
     effect::{self, Asked},
-    extract, naming,
+    extract, focus, naming,
     plan::{Verdict, parse_verdict},
     prompts, text,
     tracker::{Point, Snapshot, Tracker},
@@ -408,14 +408,18 @@ impl Agent {
     ) -> Result<Vec<Message>, String> {
         // After a failure, what the error says is missing joins the query, so the helper skills for it come back.
         let query = format!("{} {} {}", spec.task, spec.context, missing_things(feedback));
-        let skills = self.retrieved_skills(&query).await;
+        let kind = focus::of_task(&spec.task, is_game_id);
+        let (skills, example) = self.retrieved_skills(&query, kind).await;
+        // The functions the step's kind needs, and those the example calls, are documented.
+        let mut needed: Vec<&str> = focus::primitives(kind).to_vec();
+        needed.extend(crate::script::bindings::FUNCTIONS.iter().filter(|f| example.contains(&format!("{f}("))));
         // The answer's function is named for the task, so a model that copies the format names it well.
         let name = naming::name_for_task(&spec.task);
         let format = prompts::render("action_response_format", &[("name", &name)]).map_err(|e| e.to_string())?;
         let system = prompts::render(
             "action_template",
             &[
-                ("primitives", &prompts::primitives_doc_for(&format!("{} {}", spec.task, spec.context))),
+                ("primitives", &prompts::primitives_doc_for(&format!("{} {}", spec.task, spec.context), &needed)),
                 ("skills", &skills),
                 ("response_format", &format),
             ],
@@ -443,30 +447,35 @@ impl Agent {
         Ok(vec![Message::system(system), Message::user(user)])
     }
 
-    /// The skills nearest `query`: the nearest as code (a worked example), the others by signature and description
-    /// (they can be called as they are); `none yet` when there are none or search is off.
-    async fn retrieved_skills(&self, query: &str) -> String {
+    /// The skills nearest `query` for a step of `kind`: those doing the same kind of work first, one of them as code
+    /// (a worked example, [`focus::example`]), the others by signature and description (they can be called as they
+    /// are); `none yet` when there are none or search is off. Also the example's code (empty when none is shown).
+    async fn retrieved_skills(&self, query: &str, kind: focus::Kind) -> (String, String) {
         let skills = self.skills.clone();
         let query = query.to_owned();
         let found = tokio::task::spawn_blocking(move || skills.retrieve(&query, RETRIEVED_SKILLS)).await;
-        match found {
-            Ok(Ok(found)) if !found.is_empty() => found
-                .iter()
-                .enumerate()
-                .map(|(i, m)| match i {
-                    0 => {
-                        format!("// {}: {}\n{}", m.skill.signature(), m.skill.meta.description, m.skill.code.trim_end())
-                    }
-                    _ => format!("// {}: {}", m.skill.signature(), m.skill.meta.description),
-                })
-                .collect::<Vec<_>>()
-                .join("\n\n"),
+        let mut found = match found {
+            Ok(Ok(found)) if !found.is_empty() => found,
             Ok(Err(err)) => {
                 tracing::warn!("no skills shown to the action agent: {err}");
-                "none yet".to_owned()
+                return ("none yet".to_owned(), String::new());
             }
-            _ => "none yet".to_owned(),
-        }
+            _ => return ("none yet".to_owned(), String::new()),
+        };
+        // Those of the step's kind first, in the order search found them.
+        found.sort_by_key(|m| focus::of_skill(&m.skill.name) != kind);
+        let shown = focus::example(kind, found.iter().map(|m| (m.skill.name.as_str(), m.skill.code.as_str())));
+        let text = found
+            .iter()
+            .enumerate()
+            .map(|(i, m)| {
+                let line =
+                    format!("// {}: {}", m.skill.signature(), focus::short_description(&m.skill.meta.description));
+                if Some(i) == shown { format!("{line}\n{}", m.skill.code.trim_end()) } else { line }
+            })
+            .collect::<Vec<_>>()
+            .join("\n\n");
+        (text, shown.map(|i| found[i].skill.code.clone()).unwrap_or_default())
     }
 
     /// Runs the program's main function in the sandbox, with every skill callable. `None` if it could not start.

@@ -13,6 +13,7 @@ pub mod design;
 pub mod diff;
 pub mod effect;
 pub mod extract;
+pub mod focus;
 pub mod goals;
 pub mod habits;
 pub mod learn;

@@ -149,23 +149,12 @@ fn primitives_doc() -> String {
     PRIMITIVES.iter().map(|(_, doc)| doc.trim_end()).collect::<Vec<_>>().join("\n\n")
 }
 
-/// Primitives every action prompt documents: the ones nearly every task uses.
-const CORE_PRIMITIVES: &[&str] = &[
-    "position",
-    "inventoryCount",
-    "chat",
-    "findBlock",
-    "findFreeSpot",
-    "goTo",
-    "mineBlock",
-    "craftItem",
-    "placeItem",
-    "vec3",
-];
+/// Primitives every action prompt documents: small, and used by steps of every kind.
+const CORE_PRIMITIVES: &[&str] = &["position", "inventoryCount", "vec3"];
 
 /// Words in a task that make a primitive worth documenting in its prompt.
 const PRIMITIVE_WORDS: &[(&str, &[&str])] = &[
-    ("smeltItem", &["smelt", "cook", "ingot", "furnace", "charcoal", "glass", "cooked", "iron", "gold", "copper"]),
+    ("smeltItem", &["smelt", "cook", "ingot", "furnace", "charcoal", "glass", "cooked"]),
     (
         "killMob",
         &[
@@ -173,56 +162,42 @@ const PRIMITIVE_WORDS: &[(&str, &[&str])] = &[
             "bone", "meat",
         ],
     ),
-    ("nearestEntity", &["kill", "hunt", "fight", "mob", "animal", "player", "entity", "near", "follow"]),
-    ("exploreUntil", &["explore", "find", "search", "look", "seek", "locate", "far", "diamond", "ore"]),
-    ("findBlocks", &["blocks", "every", "all", "count", "area"]),
+    ("nearestEntity", &["kill", "hunt", "fight", "mob", "animal", "player", "entity", "follow"]),
+    ("exploreUntil", &["explore", "search", "seek", "locate", "far", "diamond", "ore"]),
+    ("findBlocks", &["every", "all", "count"]),
     ("equip", &["equip", "wear", "armor", "armour", "helmet", "chestplate", "leggings", "boots", "hold", "shield"]),
-    ("inventory", &["inventory", "items", "carry", "deposit", "drop"]),
+    ("inventory", &["inventory", "items", "carry", "drop"]),
     ("digBlock", &["dig", "clear", "remove", "break", "hole", "tunnel", "flatten", "excavate"]),
-    ("buildStructure", &["build", "blueprint", "hut", "house", "tower", "bridge", "shelter", "structure", "gate"]),
-    ("standOn", &["stand", "go", "walk", "climb", "onto", "top", "come", "step"]),
-    (
-        "blockAt",
-        &[
-            "build", "place", "put", "lay", "pillar", "wall", "tower", "row", "line", "dig", "clear", "top", "next",
-            "beside", "on",
-        ],
-    ),
-    (
-        "blocksAround",
-        &[
-            "build",
-            "place",
-            "put",
-            "lay",
-            "pillar",
-            "wall",
-            "tower",
-            "row",
-            "line",
-            "dig",
-            "clear",
-            "hole",
-            "structure",
-            "shape",
-        ],
-    ),
+    ("buildStructure", &["blueprint", "hut", "house", "tower", "bridge", "shelter", "structure", "gate"]),
+    ("standOn", &["stand", "onto", "climb", "step"]),
+    ("goTo", &["go", "walk", "come", "move", "return"]),
+    ("chat", &["say", "tell", "chat", "greet", "announce", "ask", "report"]),
+    ("blockAt", &["top", "on", "next", "beside", "under", "above", "below", "hole"]),
+    ("blocksAround", &["hole", "clear", "shape"]),
     ("health", &["health", "heal", "hurt", "safe", "fight"]),
-    ("food", &["food", "eat", "hungry", "hunger", "cook"]),
-    ("getItemFromChest", &["chest", "take", "retrieve", "storage"]),
-    ("depositItemIntoChest", &["chest", "deposit", "store", "put", "storage"]),
-    ("checkItemInsideChest", &["chest", "check", "storage"]),
+    ("food", &["food", "eat", "hungry", "hunger"]),
+    ("getItemFromChest", &["take", "retrieve", "withdraw", "from"]),
+    ("depositItemIntoChest", &["chest", "deposit", "store", "storage"]),
+    ("checkItemInsideChest", &["check", "inside", "contains"]),
 ];
 
-/// The documentation of the primitives a task needs: the core ones, and those its words call for (`cook` brings
-/// `smeltItem` and `food`). A small model gets a shorter prompt and fewer functions to mix up.
-pub fn primitives_doc_for(task: &str) -> String {
+/// Whether a task's word calls for a cue: the word itself, or a longer form of a cue of four letters or more
+/// (`cooked` for `cook`; `gold` is not `go`, nor `one` `on`).
+fn cue_fits(cue: &str, word: &str) -> bool {
+    word == cue || (cue.len() >= 4 && word.starts_with(cue))
+}
+
+/// The documentation of the primitives a task needs: the core ones, `needed` (what the step's kind of work and its
+/// worked example use), and those its words call for (`cook` brings `smeltItem` and `food`). A small model gets a
+/// shorter prompt and fewer functions to mix up.
+pub fn primitives_doc_for(task: &str, needed: &[&str]) -> String {
     let words: Vec<String> =
         task.to_lowercase().split(|c: char| !c.is_ascii_alphanumeric()).map(str::to_owned).collect();
     let wanted = |name: &str| {
         CORE_PRIMITIVES.contains(&name)
+            || needed.contains(&name)
             || PRIMITIVE_WORDS.iter().any(|(primitive, cues)| {
-                *primitive == name && cues.iter().any(|cue| words.iter().any(|w| w.starts_with(cue)))
+                *primitive == name && cues.iter().any(|cue| words.iter().any(|w| cue_fits(cue, w)))
             })
     };
     PRIMITIVES.iter().filter(|(name, _)| wanted(name)).map(|(_, doc)| doc.trim_end()).collect::<Vec<_>>().join("\n\n")
@@ -248,12 +223,14 @@ mod tests {
     #[test]
     fn a_task_is_shown_the_primitives_it_needs() {
         let all = primitives_doc();
-        let logs = primitives_doc_for("Mine 2 oak_log");
+        let logs = primitives_doc_for("Mine 2 oak_log", &["mineBlock"]);
         assert!(logs.contains("mineBlock(") && !logs.contains("smeltItem(") && !logs.contains("getItemFromChest("));
-        assert!(logs.len() * 2 < all.len() + logs.len(), "{} of {} bytes", logs.len(), all.len());
-        let cook = primitives_doc_for("Cook 2 beef");
+        assert!(logs.len() * 4 < all.len(), "{} of {} bytes", logs.len(), all.len());
+        let cook = primitives_doc_for("Cook 2 beef", &[]);
         assert!(cook.contains("smeltItem(") && cook.contains("killMob("), "{cook}");
-        assert!(primitives_doc_for("Deposit cobblestone into a chest").contains("depositItemIntoChest("));
+        assert!(primitives_doc_for("Deposit cobblestone into a chest", &[]).contains("depositItemIntoChest("));
+        let gold = primitives_doc_for("place a dirt block on top of the gold block", &[]);
+        assert!(gold.contains("blockAt(") && !gold.contains("goTo("), "{gold}");
         for (name, _) in PRIMITIVE_WORDS {
             assert!(PRIMITIVES.iter().any(|(p, _)| p == name), "{name} is not a primitive");
         }

@@ -518,7 +518,7 @@ impl Llm {
         let answer = wire::parse_completion(&text).map_err(|reason| {
             (LlmError::Malformed { reason, body: bounded(&text, MAX_ERROR_BODY) }, Some(headers.clone()))
         })?;
-        tracing::debug!(
+        tracing::info!(
             "{} call: {} ms, {} + {} tokens{}",
             role.name(),
             started.elapsed().as_millis(),

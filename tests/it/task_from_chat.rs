@@ -84,7 +84,7 @@ fn a_goal_is_planned_done_step_by_step_and_learned() {
     // The action agent is shown the primitives, and the skill learned in step 1 when it writes step 2.
     assert!(system_message(&requests[1]).contains("mineBlock(name, count)"));
     assert!(
-        system_message(&requests[5]).contains("fn mineTwoLogs()"),
+        system_message(&requests[5]).contains("// mineTwoLogs(): Mines two oak logs from the nearest trees"),
         "learned skill not retrieved into the next prompt"
     );
     assert!(

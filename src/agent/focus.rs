@@ -1,0 +1,270 @@
+//! What an action prompt shows for one step: the kind of work the step is (mining, building, going somewhere…), the
+//! game functions that kind needs, and a worked example from the library that does the same kind of work.
+//!
+//! A small model copies the example it is shown: a crafting skill shown for a floor gets a floor of crafting code.
+//! And every line of documentation it does not need is prompt it reads slower and mixes up more.
+
+use super::effect::{self, Effect};
+
+/// The kind of work a step or a skill does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    Mine,
+    Craft,
+    Smelt,
+    Kill,
+    Place,
+    Dig,
+    Go,
+    Store,
+    Give,
+    /// Anything else (`Equip iron_helmet`, `Say hello`).
+    Other,
+}
+
+/// First words of item steps and the kind they are (world verbs are read by [`effect::asked`]).
+const ITEM_VERBS: &[(&str, Kind)] = &[
+    ("mine", Kind::Mine),
+    ("collect", Kind::Mine),
+    ("gather", Kind::Mine),
+    ("get", Kind::Mine),
+    ("chop", Kind::Mine),
+    ("harvest", Kind::Mine),
+    ("obtain", Kind::Mine),
+    ("craft", Kind::Craft),
+    ("make", Kind::Craft),
+    ("smelt", Kind::Smelt),
+    ("cook", Kind::Smelt),
+    ("kill", Kind::Kill),
+    ("hunt", Kind::Kill),
+    ("fight", Kind::Kill),
+];
+
+/// The kind of a step, from its words (`is_id`: whether a word is a block or item of the game).
+pub fn of_task(task: &str, is_id: impl Fn(&str) -> bool) -> Kind {
+    if let Some(asked) = effect::asked(task, is_id) {
+        return match asked.effect {
+            Effect::Place => Kind::Place,
+            Effect::Dig => Kind::Dig,
+            Effect::Go => Kind::Go,
+            Effect::Store => Kind::Store,
+            Effect::Give => Kind::Give,
+        };
+    }
+    let first = task.split_whitespace().next().unwrap_or_default().to_lowercase();
+    ITEM_VERBS.iter().find(|(verb, _)| *verb == first).map_or(Kind::Other, |(_, kind)| *kind)
+}
+
+/// Skill names' first words (`buildWall`, `placeTorch`, `digHole`) and the kind they are.
+const SKILL_VERBS: &[(&str, Kind)] = &[
+    ("mine", Kind::Mine),
+    ("collect", Kind::Mine),
+    ("gather", Kind::Mine),
+    ("get", Kind::Mine),
+    ("chop", Kind::Mine),
+    ("harvest", Kind::Mine),
+    ("craft", Kind::Craft),
+    ("make", Kind::Craft),
+    ("smelt", Kind::Smelt),
+    ("cook", Kind::Smelt),
+    ("kill", Kind::Kill),
+    ("hunt", Kind::Kill),
+    ("build", Kind::Place),
+    ("place", Kind::Place),
+    ("lay", Kind::Place),
+    ("plant", Kind::Place),
+    ("light", Kind::Place),
+    ("dig", Kind::Dig),
+    ("clear", Kind::Dig),
+    ("break", Kind::Dig),
+    ("go", Kind::Go),
+    ("walk", Kind::Go),
+    ("stand", Kind::Go),
+    ("explore", Kind::Go),
+    ("store", Kind::Store),
+    ("deposit", Kind::Store),
+    ("give", Kind::Give),
+    ("deliver", Kind::Give),
+];
+
+/// The kind of a skill, from the verb its name starts with.
+pub fn of_skill(name: &str) -> Kind {
+    let verb: String = name.chars().take_while(|c| c.is_ascii_lowercase()).collect();
+    SKILL_VERBS.iter().find(|(v, _)| *v == verb).map_or(Kind::Other, |(_, kind)| *kind)
+}
+
+/// The game functions a kind of step needs documented, beyond those every step gets.
+pub fn primitives(kind: Kind) -> &'static [&'static str] {
+    match kind {
+        Kind::Mine => &["mineBlock", "findBlock", "exploreUntil"],
+        Kind::Craft => &["craftItem", "mineBlock"],
+        Kind::Smelt => &["smeltItem", "craftItem", "mineBlock"],
+        Kind::Kill => &["killMob", "nearestEntity"],
+        Kind::Place => &["placeItem", "findFreeSpot", "findBlock", "blockAt"],
+        Kind::Dig => &["digBlock", "findBlock", "blockAt"],
+        Kind::Go => &["goTo", "standOn", "findBlock"],
+        Kind::Store => &["depositItemIntoChest", "findBlock", "placeItem", "findFreeSpot"],
+        Kind::Give => &["giveItem", "nearestEntity"],
+        Kind::Other => &["mineBlock", "craftItem", "placeItem", "findBlock"],
+    }
+}
+
+/// The longest description shown beside a skill's signature, in characters.
+const DESCRIPTION_CHARS: usize = 120;
+
+/// A skill's description as the skill list shows it: its first sentence, cut at a word near
+/// [`DESCRIPTION_CHARS`] when longer.
+pub fn short_description(description: &str) -> String {
+    let first = description.split_inclusive(". ").next().unwrap_or(description).trim_end();
+    if first.chars().count() <= DESCRIPTION_CHARS {
+        return first.to_owned();
+    }
+    let mut cut: String = first.chars().take(DESCRIPTION_CHARS).collect();
+    if let Some(space) = cut.rfind(' ') {
+        cut.truncate(space);
+    }
+    format!("{}…", cut.trim_end_matches([',', ';', ':']))
+}
+
+/// The longest skill shown whole as the worked example (longer ones are shown by signature only).
+pub const EXAMPLE_CHARS: usize = 700;
+
+/// Of skills found for a step of `kind`, best first (name, code), which one to show whole: the first of the same
+/// kind short enough to show; for a step of no particular kind, the first short enough. `None`: no code is shown.
+pub fn example<'a>(kind: Kind, found: impl IntoIterator<Item = (&'a str, &'a str)> + Clone) -> Option<usize> {
+    let short = |code: &str| code.len() <= EXAMPLE_CHARS;
+    let fits = found.clone().into_iter().position(|(name, code)| of_skill(name) == kind && short(code));
+    match kind {
+        Kind::Other => fits.or_else(|| found.into_iter().position(|(_, code)| short(code))),
+        _ => fits,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn of_task_(task: &str) -> Kind {
+        of_task(task, crate::agent::act::is_game_id)
+    }
+
+    #[test]
+    fn steps_and_skills_read_as_kinds_of_work() {
+        assert_eq!(of_task_("Mine 3 oak_log"), Kind::Mine);
+        assert_eq!(of_task_("Craft 1 wooden_pickaxe"), Kind::Craft);
+        assert_eq!(of_task_("Place 4 cobblestone in a line"), Kind::Place);
+        assert_eq!(of_task_("build a wall of cobblestone 3 blocks long"), Kind::Place);
+        assert_eq!(of_task_("Dig 2 dirt"), Kind::Dig);
+        assert_eq!(of_task_("Go stand on gold_block"), Kind::Go);
+        assert_eq!(of_task_("Store 4 oak_planks in a chest"), Kind::Store);
+        assert_eq!(of_task_("Give 3 bread to Bob"), Kind::Give);
+        assert_eq!(of_task_("Cook 2 beef"), Kind::Smelt);
+        assert_eq!(of_task_("Equip iron_helmet"), Kind::Other);
+        assert_eq!(of_skill("buildFloor"), Kind::Place);
+        assert_eq!(of_skill("placeBlockOnTop"), Kind::Place);
+        assert_eq!(of_skill("craftWoodenPickaxe"), Kind::Craft);
+        assert_eq!(of_skill("standOnBlock"), Kind::Go);
+        assert_eq!(of_skill("storeItemsInChest"), Kind::Store);
+        assert_eq!(of_skill("wearIronArmor"), Kind::Other);
+    }
+
+    /// A floor is shown a building skill, not the crafting skill search put first; a step of a kind the library has
+    /// no short skill for is shown none.
+    #[test]
+    fn the_example_does_the_same_kind_of_work() {
+        let long = "x".repeat(EXAMPLE_CHARS + 1);
+        let found = [
+            ("craftWoodenPickaxe", "craftItem(\"x\", 1);"),
+            ("mineDiamond", long.as_str()),
+            ("buildFloor", "placeItem"),
+        ];
+        assert_eq!(example(of_task_("make a 2 by 2 floor of oak planks"), found), Some(2));
+        assert_eq!(example(Kind::Craft, found), Some(0));
+        assert_eq!(example(Kind::Mine, found), None, "the only mining skill is too long to show");
+        assert_eq!(example(Kind::Give, found), None);
+        assert_eq!(example(Kind::Other, found), Some(0));
+    }
+
+    #[test]
+    fn descriptions_are_shown_short() {
+        assert_eq!(short_description("Mines logs. Then more."), "Mines logs.");
+        let long = "Hunts animals of one kind (cow, pig, sheep, chicken or rabbit) with the best weapon until the bot has count more of what they drop";
+        let short = short_description(long);
+        assert!(short.ends_with("count more of…") && short.chars().count() <= DESCRIPTION_CHARS + 1, "{short}");
+        assert_eq!(short_description("Déjà vu → ça"), "Déjà vu → ça");
+    }
+
+    /// The action prompt stays under 2 000 tokens (the issue's goal for small models) at its largest: the second
+    /// attempt of each world goal and item step, the longest starter skill of the step's kind shown whole, the four
+    /// longest signatures beside it, a full observation and the last attempt's code and what it did. Tokens are
+    /// counted as characters / 3.4 (Qwen2.5's tokenizer gave 3.6 on these prompts: `tests/llm` measures them).
+    #[test]
+    fn the_action_prompt_fits_two_thousand_tokens() {
+        let dir = crate::crate_dir().join("skills");
+        let mut skills: Vec<(String, String, String)> = Vec::new();
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_some_and(|e| e == "rhai") {
+                let name = path.file_stem().unwrap().to_string_lossy().into_owned();
+                let meta: serde_json::Value =
+                    serde_json::from_str(&std::fs::read_to_string(path.with_extension("json")).unwrap()).unwrap();
+                let code = std::fs::read_to_string(&path).unwrap();
+                skills.push((name, meta["description"].as_str().unwrap().to_owned(), code));
+            }
+        }
+        let line = |(name, description, _): &(String, String, String)| {
+            format!("// {name}(): {}", short_description(description))
+        };
+        let mut lines: Vec<String> = skills.iter().map(line).collect();
+        lines.sort_by_key(|l| std::cmp::Reverse(l.len()));
+        let goals: serde_json::Value =
+            serde_json::from_str(include_str!("../../tests/tasks/world_goals.json")).unwrap();
+        let mut steps: Vec<String> =
+            goals["tasks"].as_array().unwrap().iter().map(|t| t["goal"].as_str().unwrap().to_owned()).collect();
+        steps.extend(
+            ["Mine 3 iron_ore", "Craft 1 stone_pickaxe", "Smelt 3 raw_iron", "Kill 1 cow", "Equip iron_helmet"]
+                .map(String::from),
+        );
+        let observation = "x".repeat(900);
+        let last_code = format!("```rhai\n{}\n```", "y".repeat(600));
+        let feedback = "z".repeat(500);
+        for step in &steps {
+            let kind = of_task_(step);
+            let mut fitting: Vec<&(String, String, String)> =
+                skills.iter().filter(|(name, _, code)| of_skill(name) == kind && code.len() <= EXAMPLE_CHARS).collect();
+            fitting.sort_by_key(|(_, _, code)| std::cmp::Reverse(code.len()));
+            let example = fitting.first().map(|s| format!("{}\n{}", line(s), s.2)).unwrap_or_default();
+            let example_code = fitting.first().map(|s| s.2.as_str()).unwrap_or_default();
+            let others = lines.iter().filter(|l| !example.starts_with(l.as_str())).take(4).cloned();
+            let section = std::iter::once(example.clone()).chain(others).collect::<Vec<_>>().join("\n\n");
+            let mut needed = primitives(kind).to_vec();
+            needed
+                .extend(crate::script::bindings::FUNCTIONS.iter().filter(|f| example_code.contains(&format!("{f}("))));
+            let format = super::super::prompts::render("action_response_format", &[("name", "doTheStep")]).unwrap();
+            let system = super::super::prompts::render(
+                "action_template",
+                &[
+                    ("primitives", &super::super::prompts::primitives_doc_for(step, &needed)),
+                    ("skills", &section),
+                    ("response_format", &format),
+                ],
+            )
+            .unwrap();
+            let user = super::super::prompts::render(
+                "action_task",
+                &[
+                    ("task", step),
+                    ("context", "none"),
+                    ("goal", "none"),
+                    ("observation", &observation),
+                    ("last_code", &last_code),
+                    ("feedback", &feedback),
+                    ("critique", "none"),
+                ],
+            )
+            .unwrap();
+            let tokens = (system.len() + user.len()) as f64 / 3.4;
+            assert!(tokens <= 2000.0, "{step:?} ({kind:?}): about {tokens:.0} tokens\n{system}\n{user}");
+        }
+    }
+}
