@@ -173,7 +173,9 @@ bench-dashboard: setup
 	$(CARGO) build --release --bin wayfarer
 	node $(SERVER_DIR)/bench/dashboard.js --bot $(RELEASE_BIN) --seconds $(DASHBOARD_SECONDS)
 
-## eval-search: skill search over the starter library against tests/data/skill_questions.tsv (top-1, top-5, MRR)
+## eval-search: skill search over the starter library against tests/data/skill_questions*.tsv, and over an imported
+## library (Voyager's 120 published skill descriptions, tests/data/foreign) against requests in players' words (top-1,
+## top-5, MRR)
 eval-search: models
 	$(CARGO) test --lib search_evaluation -- --nocapture
 

@@ -233,6 +233,11 @@ async function runTask (task, index, skills, proxy, library) {
   // Who planned the goal, from the bot's log: its words, the game's facts or the LLM.
   const logged = fs.readFileSync(logFile, 'utf8')
   result.planner = / from its words: /.test(logged) ? 'words' : / from the game's facts: /.test(logged) ? 'facts' : 'llm'
+  // Answers that could not run: sent back by the check before the world, or run and broken on their own code.
+  result.caught = (logged.match(/caught before the world/g) ?? []).length
+  result.broken = (logged.match(/code that cannot run reached the world/g) ?? []).length
+  // The action prompts' sizes, as the endpoint counted them.
+  result.actionPrompts = [...logged.matchAll(/action call: \d+ ms, (\d+) \+ \d+ tokens/g)].map((m) => Number(m[1]))
   return result
 }
 
@@ -306,6 +311,23 @@ function report (runs, learned) {
     console.log(`\n${m}: world says ${done}/${mine.length} done (${Math.round(100 * done / Math.max(1, mine.length))} %); ` +
       `bot said succeeded ${claims} times; false successes ${falses}; ${mine.reduce((n, r) => n + r.calls, 0)} LLM calls, ` +
       `${(mine.reduce((n, r) => n + r.tokens, 0) / 1000).toFixed(1)} k tokens, ${Math.round(mine.reduce((n, r) => n + r.seconds, 0) / 60)} min`)
+    const caught = mine.reduce((n, r) => n + (r.caught ?? 0), 0)
+    const broken = mine.reduce((n, r) => n + (r.broken ?? 0), 0)
+    const prompts = mine.flatMap((r) => r.actionPrompts ?? []).sort((a, b) => a - b)
+    if (caught + broken > 0) {
+      console.log(`  answers that could not run: ${caught + broken}, caught before the world ${caught} ` +
+        `(${Math.round(100 * caught / (caught + broken))} %), broke in the world ${broken}`)
+    }
+    if (prompts.length) {
+      const at = (q) => prompts[Math.min(prompts.length - 1, Math.floor(q * prompts.length))]
+      console.log(`  action prompts: ${prompts.length}, tokens p50 ${at(0.5)}, p95 ${at(0.95)}, max ${prompts[prompts.length - 1]}`)
+    }
+    const successes = mine.filter((r) => r.done && r.planner === 'llm').length
+    if (successes) {
+      const llmRuns = mine.filter((r) => r.planner === 'llm')
+      console.log(`  per goal the LLM planned and the world confirmed: ${(llmRuns.reduce((n, r) => n + r.calls, 0) / successes).toFixed(1)} calls, ` +
+        `${(llmRuns.reduce((n, r) => n + r.tokens, 0) / successes / 1000).toFixed(1)} k tokens`)
+    }
     const by = (p) => mine.filter((r) => r.planner === p)
     console.log(`  planned from words ${by('words').length} (done ${by('words').filter((r) => r.done).length}), ` +
       `from the game's facts ${by('facts').length} (done ${by('facts').filter((r) => r.done).length}), ` +
