@@ -321,7 +321,7 @@ async fn llm_plan(agent: &Agent, goal: &str) -> Result<Vec<TaskSpec>, Unusable<P
         &[("goal", goal), ("observation", &observation(&agent.bot).await), ("memories", &memories)],
     )
     .map_err(|e| Unusable::Llm(e.to_string()))?;
-    let correction = |why: &str| format!("That plan cannot be used: {why}. Answer with the JSON object of steps only.");
+    let correction = |why: &str| format!("That plan cannot be used: {why}. Answer with the JSON array only.");
     let schema = super::plan::plan_schema();
     let messages = vec![Message::user(prompt)];
     ask_usable_shaped(agent, Role::Curriculum, "the plan", messages, Some(&schema), parse_plan, correction).await

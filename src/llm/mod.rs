@@ -169,8 +169,9 @@ struct Endpoint {
     ledger: Ledger,
     limiter: limiter::Limiter,
     cache: Option<cache::ReplyCache>,
-    /// The endpoint refused a `response_format` once: later calls ask in words only.
-    formats_refused: std::sync::atomic::AtomicBool,
+    /// The schemas' top-level types (`object`, `array`) the endpoint refused in a `response_format`: later answers of
+    /// that kind are asked in words only (OpenAI takes an object at the top, llama.cpp's server also an array).
+    formats_refused: Mutex<std::collections::BTreeSet<String>>,
 }
 
 impl std::fmt::Debug for Llm {
@@ -325,9 +326,9 @@ impl Llm {
         schema: Option<&serde_json::Value>,
         notice: &impl Fn(Notice),
     ) -> Result<Reply, LlmError> {
-        use std::sync::atomic::Ordering;
+        let root = schema.and_then(|schema| schema["type"].as_str()).unwrap_or("object").to_owned();
         if let Some(schema) = schema
-            && !self.endpoint.formats_refused.load(Ordering::Relaxed)
+            && !lock(&self.endpoint.formats_refused).contains(&root)
         {
             let format = serde_json::json!({
                 "type": "json_schema",
@@ -335,8 +336,10 @@ impl Llm {
             });
             match self.call(role, messages, temperature, Some(&format), notice).await {
                 Err(LlmError::Status { status: 400 | 422, body }) => {
-                    tracing::warn!("the endpoint refused a response_format ({body}); asking in words only");
-                    self.endpoint.formats_refused.store(true, Ordering::Relaxed);
+                    tracing::warn!(
+                        "the endpoint refused a response_format ({body}); asking for an {root} in words only"
+                    );
+                    lock(&self.endpoint.formats_refused).insert(root);
                 }
                 answered => return answered,
             }

@@ -424,4 +424,9 @@ async fn a_refused_schema_is_asked_again_in_words_and_not_sent_again() {
     assert_eq!(requests[0]["response_format"]["json_schema"]["schema"], schema);
     assert!(requests[1].get("response_format").is_none(), "{}", requests[1]);
     assert!(requests[2].get("response_format").is_none(), "{}", requests[2]);
+    // Refused for an object at the top, an array is still asked in its schema (and the other way round).
+    endpoint.push_content("[1]");
+    let array = serde_json::json!({"type": "array", "items": {"type": "integer"}});
+    llm.chat_json(Role::Curriculum, &[Message::user("plan")], 0.0, &array).await.unwrap();
+    assert_eq!(endpoint.requests()[3]["response_format"]["json_schema"]["schema"], array);
 }
