@@ -115,6 +115,11 @@ const RULES: &[Rule] = &[
         },
     },
     Rule {
+        what: "`for _ in` → `for _i in`",
+        pattern: r"\bfor\s+_\s+in\b",
+        rewrite: |_, _| Some("for _i in".to_owned()),
+    },
+    Rule {
         what: "`for (x of list)` → `for x in list`",
         pattern: r"\bfor\s*\(\s*(?:let\s+|var\s+|const\s+)?(\w+)\s+of\s+([^)]+?)\s*\)",
         rewrite: |c, code| Some(format!("for {} in {}", orig(c, 1, code), orig(c, 2, code))),
@@ -425,6 +430,7 @@ mod tests {
         assert_eq!(mended("for (let i = 0; i < 4; i++) {\n  x++;\n}"), "for i in 0..4 {\n  x += 1;\n}");
         assert_eq!(mended("for (var i = 1; i <= n; i += 1) {}"), "for i in 1..=n {}");
         assert_eq!(mended("for (const item of items) {}"), "for item in items {}");
+        assert_eq!(mended("for _ in 0..4 { goTo(p); }"), "for _i in 0..4 { goTo(p); }");
         assert_eq!(mended("function mineLogs() { console.log(list.length); }"), "fn mineLogs() { print(list.len()); }");
         assert_eq!(mended("let found = null; if (x == undefined) {}"), "let found = (); if (x == ()) {}");
         assert_eq!(
