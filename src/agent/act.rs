@@ -77,7 +77,6 @@ pub fn is_code_error(message: &str) -> bool {
         "Property not found",
         "Unknown property",
         "Indexing not supported",
-        "Index out of bounds",
         "out of bounds",
         "For loop expects",
         "Cannot modify a constant",
@@ -85,6 +84,7 @@ pub fn is_code_error(message: &str) -> bool {
     ];
     CODE_ERRORS.iter().any(|error| message.contains(error))
 }
+
 /// Skills shown to the action agent.
 pub const RETRIEVED_SKILLS: usize = 5;
 /// Temperature for writing code; the critic and planners use 0.
