@@ -220,7 +220,7 @@ impl Agent {
                 Err(err) => return TaskOutcome::Failed { reason: llm_failure(&err) },
             };
             let written_description = extract::description(&reply);
-            let program = match extract::program(&reply, &check::Known::new(Some(&self.skills.functions()))) {
+            let program = match extract::program(&reply, &self.known()) {
                 Ok(program) => program,
                 Err(unfit) => {
                     caught_before_the_world(unfit.advice, unfit.code);
@@ -349,7 +349,7 @@ impl Agent {
     ) -> Known {
         let name = super::naming::name_for_task(&spec.task);
         let text = format!("fn {name}() {{\n{}\n}}", text::indent(code));
-        let known = check::Known::new(Some(&self.skills.functions()));
+        let known = self.known();
         let program = match extract::program(&format!("```rhai\n{text}\n```"), &known) {
             Ok(program) => program,
             Err(why) => {
@@ -476,6 +476,16 @@ impl Agent {
             .collect::<Vec<_>>()
             .join("\n\n");
         (text, shown.map(|i| found[i].skill.code.clone()).unwrap_or_default())
+    }
+
+    /// What code may call: the game's functions, Rhai's and the library's skills, with the kinds of the skills'
+    /// parameters their code shows.
+    fn known(&self) -> check::Known {
+        let mut known = check::Known::new(Some(&self.skills.functions()));
+        for skill in self.skills.list() {
+            known.learn_kinds(&skill.name, &skill.params, &skill.functions);
+        }
+        known
     }
 
     /// Runs the program's main function in the sandbox, with every skill callable. `None` if it could not start.

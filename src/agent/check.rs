@@ -83,6 +83,9 @@ struct Callable {
     example: Option<String>,
     /// A game function (`primitives/`): its values' kinds are checked too.
     primitive: bool,
+    /// A skill's parameters' kinds, where its code passes a parameter straight to a game function (`target` given to
+    /// `findBlocks` as its first value is a string): checked like a game function's.
+    param_kinds: Option<Vec<String>>,
 }
 
 /// Everything an answer may call.
@@ -117,6 +120,40 @@ impl Known {
     }
 }
 
+impl Known {
+    /// Learns the kinds of the parameters of the skill `name` (`params`, defined in `ast`, its file's code) from the
+    /// game functions its code passes them to.
+    pub fn learn_kinds(&mut self, name: &str, params: &[String], ast: &AST) {
+        let mut kinds: Vec<Option<String>> = vec![None; params.len()];
+        let by_name = &self.by_name;
+        ast.walk(&mut |path: &[ASTNode]| {
+            let call = match path.last() {
+                Some(ASTNode::Expr(Expr::FnCall(call, _)) | ASTNode::Stmt(Stmt::FnCall(call, _))) => call,
+                _ => return true,
+            };
+            let Some(callee) = by_name.get(call.name.as_str()).filter(|c| c.primitive) else { return true };
+            for (at, arg) in call.args.iter().enumerate() {
+                let Expr::Variable(variable, ..) = arg else { continue };
+                let Some(param) = params.iter().position(|p| *p == variable.1.as_str()) else { continue };
+                let types: BTreeSet<&str> =
+                    callee.overloads.iter().filter(|o| o.len() == call.args.len()).map(|o| o[at].as_str()).collect();
+                if let [only] = types.into_iter().collect::<Vec<_>>()[..]
+                    && only != "Dynamic"
+                {
+                    kinds[param] = Some(only.to_owned());
+                }
+            }
+            true
+        });
+        if kinds.iter().any(Option::is_some)
+            && let Some(callable) = self.by_name.get_mut(name)
+            && !callable.primitive
+        {
+            callable.param_kinds = Some(kinds.into_iter().map(|k| k.unwrap_or_else(|| "Dynamic".to_owned())).collect());
+        }
+    }
+}
+
 fn add_functions(by_name: &mut BTreeMap<String, Callable>, ast: &AST) {
     for function in ast.iter_functions() {
         if function.name.contains('$') {
@@ -147,8 +184,59 @@ fn kind_of_type(ty: &str) -> &str {
     }
 }
 
-/// The kind of value an argument surely is, when it is a literal or made by a function with one result.
-fn kind_of_arg(arg: &Expr) -> Option<&'static str> {
+/// What game functions return, where it is one kind (`findBlock` returns a position, or () when there is none).
+const RETURNS: &[(&str, &str)] = &[
+    ("position", "Vec3"),
+    ("vec3", "Vec3"),
+    ("findBlock", "Vec3"),
+    ("findFreeSpot", "Vec3"),
+    ("findBlocks", "array"),
+    ("inventoryCount", "i64"),
+    ("blockAt", "string"),
+    ("nearestEntity", "map"),
+];
+
+/// The kinds of the answer's variables that are bound once, to a value of a kind [`kind_of_arg`] knows, and never
+/// assigned again (a name bound in two places to different kinds has none).
+fn variable_kinds(ast: &AST) -> BTreeMap<String, Option<&'static str>> {
+    let mut kinds: BTreeMap<String, Option<&'static str>> = BTreeMap::new();
+    let empty = BTreeMap::new();
+    ast.walk(&mut |path: &[ASTNode]| {
+        match path.last() {
+            Some(ASTNode::Stmt(Stmt::Var(var, ..))) => {
+                let kind = kind_of_arg(&var.1, &empty);
+                kinds
+                    .entry(var.0.name.to_string())
+                    .and_modify(|known| {
+                        if *known != kind {
+                            *known = None;
+                        }
+                    })
+                    .or_insert(kind);
+            }
+            Some(ASTNode::Stmt(Stmt::Assignment(assignment))) => {
+                if let Expr::Variable(variable, ..) = &assignment.1.lhs {
+                    kinds.insert(variable.1.to_string(), None);
+                }
+            }
+            _ => {}
+        }
+        true
+    });
+    kinds
+}
+
+/// The kind of value an argument surely is: a literal, what a game function of one kind of result returns, or a
+/// variable of a known kind.
+fn kind_of_arg(arg: &Expr, variables: &BTreeMap<String, Option<&'static str>>) -> Option<&'static str> {
+    if let Expr::FnCall(call, _) = arg
+        && let Some((_, kind)) = RETURNS.iter().find(|(name, _)| *name == call.name.as_str())
+    {
+        return Some(kind);
+    }
+    if let Expr::Variable(variable, ..) = arg {
+        return variables.get(variable.1.as_str()).copied().flatten();
+    }
     Some(match arg {
         Expr::StringConstant(..) | Expr::InterpolatedString(..) => "string",
         Expr::IntegerConstant(..) => "i64",
@@ -205,6 +293,7 @@ pub fn calls(ast: &AST, known: &Known) -> Vec<String> {
     }
     add_functions(&mut names, ast);
     let variables = variables(ast);
+    let kinds = variable_kinds(ast);
     let mut seen = BTreeSet::new();
     ast.walk(&mut |path: &[ASTNode]| {
         let (call, method, pos) = match path.last() {
@@ -215,7 +304,7 @@ pub fn calls(ast: &AST, known: &Known) -> Vec<String> {
             Some(ASTNode::Expr(Expr::MethodCall(call, pos))) => (call, true, *pos),
             _ => return true,
         };
-        if let Some(miss) = miss(call, method, &names, &variables) {
+        if let Some(miss) = miss(call, method, &names, &variables, &kinds) {
             let line = pos.line().map(|l| format!("line {l}: ")).unwrap_or_default();
             if seen.insert(miss.clone()) {
                 misses.push(format!("{line}{miss}"));
@@ -254,6 +343,7 @@ fn miss(
     method: bool,
     names: &BTreeMap<String, Callable>,
     variables: &BTreeSet<String>,
+    kinds: &BTreeMap<String, Option<&'static str>>,
 ) -> Option<String> {
     let name = call.name.as_str();
     if call.is_operator_call() || name.contains('$') || KEYWORDS.contains(&name) {
@@ -290,10 +380,15 @@ fn miss(
         let example = callable.example.as_deref().map(|e| format!(". For example: `{e}`")).unwrap_or_default();
         return Some(format!("`{name}` takes {takes}{shown}; you passed {passed}{example}"));
     }
-    if callable.primitive && !method {
-        let kinds: Vec<Option<&str>> = call.args.iter().map(kind_of_arg).collect();
-        if !callable.overloads.iter().any(|o| fits(&kinds, o)) {
-            let wanted = callable.overloads.iter().find(|o| o.len() == count).expect("an overload of this count");
+    let overloads = match &callable.param_kinds {
+        Some(skill) if !method => std::slice::from_ref(skill),
+        _ if callable.primitive && !method => callable.overloads.as_slice(),
+        _ => return None,
+    };
+    {
+        let kinds: Vec<Option<&str>> = call.args.iter().map(|arg| kind_of_arg(arg, kinds)).collect();
+        if !overloads.iter().any(|o| fits(&kinds, o)) {
+            let wanted = overloads.iter().find(|o| o.len() == count)?;
             let (at, (kind, param)) =
                 kinds.iter().zip(wanted).enumerate().find(|(_, (kind, param))| {
                     kind.is_some_and(|k| k != param.as_str() && param.as_str() != "Dynamic")
@@ -410,6 +505,35 @@ mod tests {
         assert!(found[0].starts_with("line 2: `placeItem(name, pos)` takes a position (vec3(x, y, z)) as its second value; you passed a string"), "{found:?}");
         assert!(misses("fn a() { mineBlock(\"stone\", \"3\"); }")[0].contains("whole number as its second value"));
         assert!(misses("fn a() { exploreUntil(vec3(1, 0, 0), 60, 5); }")[0].contains("a function (|| …) as its third"));
+        // A variable bound to what a game function returns has that kind; one assigned again has none.
+        let found = misses("fn a() {\n  let gold = findBlock(\"gold_block\", 32);\n  mineBlock(gold, 1);\n}");
+        assert!(
+            found[0].starts_with(
+                "line 3: `mineBlock(name, count)` takes a string as its first value; you passed a position"
+            ),
+            "{found:?}"
+        );
+        assert_eq!(misses("fn a() { let n = findBlock(\"x\"); n = \"dirt\"; mineBlock(n, 1); }"), Vec::<String>::new());
+    }
+
+    /// A skill's parameter passed straight to a game function takes that function's kind: the local model passed
+    /// the gold block's position to `placeBlockOnTop(block, target)`, whose `target` is a block's name.
+    #[test]
+    fn a_skills_parameters_take_the_kinds_of_the_game_functions_they_reach() {
+        let skill = "fn placeBlockOnTop(block, target) {\n  let found = findBlocks(target, 32, 4096);\n  placeItem(block, found[0]);\n}";
+        let library = script::compile(skill, &[]).unwrap();
+        let mut known = Known::new(Some(&library));
+        known.learn_kinds("placeBlockOnTop", &["block".into(), "target".into()], &library);
+        let code = "fn a() {\n  let gold = findBlock(\"gold_block\", 32);\n  placeBlockOnTop(\"dirt\", gold);\n}";
+        let found = calls(&script::compile(code, &[]).unwrap(), &known);
+        assert_eq!(
+            found,
+            [
+                "line 3: `placeBlockOnTop(block, target)` takes a string as its second value; you passed a position (vec3(x, y, z))"
+            ]
+        );
+        let right = "fn a() { placeBlockOnTop(\"dirt\", \"gold_block\"); }";
+        assert_eq!(calls(&script::compile(right, &[]).unwrap(), &known), Vec::<String>::new());
     }
 
     #[test]
@@ -452,7 +576,14 @@ mod tests {
         for (path, code) in &sources {
             library += script::compile(code, &[]).unwrap_or_else(|e| panic!("{path}: {e}"));
         }
-        let known = Known::new(Some(&library));
+        let mut known = Known::new(Some(&library));
+        for (_, code) in &sources {
+            let ast = script::compile(code, &[]).unwrap();
+            for function in ast.iter_functions() {
+                let params: Vec<String> = function.params.iter().map(|p| (*p).to_owned()).collect();
+                known.learn_kinds(function.name, &params, &ast);
+            }
+        }
         for (path, code) in &sources {
             let found = calls(&script::compile(code, &[]).unwrap(), &known);
             assert!(found.is_empty(), "{path}: {found:?}");

@@ -265,8 +265,15 @@ static COMPILED_UNCLEAR: LazyLock<Vec<(Regex, &'static str)>> = LazyLock::new(||
     UNCLEAR.iter().map(|(pattern, say)| (Regex::new(pattern).expect("a habit's pattern"), *say)).collect()
 });
 
+/// Code longer than this is left as it is: no answer within an action's token limit comes near it, and every rule
+/// reads the whole code (a megabyte took seconds).
+const MAX_MENDED: usize = 64 * 1024;
+
 /// `code` with its habits mended, and those that could not be.
 pub fn mend(code: &str) -> Mended {
+    if code.len() > MAX_MENDED {
+        return Mended { code: code.to_owned(), ..Mended::default() };
+    }
     let requoted = single_quoted_strings(code);
     let mut mended = Vec::new();
     if requoted != code {

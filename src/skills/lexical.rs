@@ -262,10 +262,10 @@ mod tests {
         assert_eq!(actions("make a smelter"), ["craft"]);
         assert_eq!(actions("Put down a crafting bench"), ["place"]);
         assert_eq!(actions("put my cobblestone away"), ["store"], "a verb and its particle apart");
-        assert_eq!(actions("put the iron armour on"), ["wear"]);
+        assert_eq!(actions("put the iron armour on"), ["wear", "equip"], "skills named wear… or equip…");
         assert!(actions("put a torch on the wall").is_empty(), "on the wall is where, not putting on");
         assert_eq!(actions("put away my cobblestone"), ["store"]);
-        assert_eq!(actions("put on the iron armour"), ["wear"]);
+        assert_eq!(actions("put on the iron armour"), ["wear", "equip"]);
         assert_eq!(actions("sow seeds"), ["plant"]);
         assert!(actions("cook the iron ore into bars").contains(&"smelt"));
         assert!(actions("iron hat").is_empty(), "no verb, no action");
@@ -291,7 +291,7 @@ mod tests {
         ]);
         assert_eq!(lexical.asked("iron hat"), actions("get"), "a hat is a helmet");
         assert_eq!(lexical.asked("an iron helmet please"), actions("get"));
-        assert_eq!(lexical.asked("wear an iron helmet"), ["wear"], "the verb said wins");
+        assert_eq!(lexical.asked("wear an iron helmet"), ["wear", "equip"], "the verb said wins");
         assert!(lexical.asked("light up this spot").is_empty(), "spot is no thing a skill is named after");
         assert!(lexical.asked("the").is_empty() && lexical.asked("").is_empty(), "no thing at all");
         lexical.remove("craftIronHelmet");
