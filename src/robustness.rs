@@ -54,7 +54,7 @@ fn every_parser(text: &str) {
     }
     let _ = code_blocks(text);
     let _ = crate::agent::habits::mend(text);
-    let _ = program(text, &crate::agent::check::Known::new(None));
+    let _ = program(text, &crate::agent::act::known(None));
     let _ = description(text);
     let _ = json_value::<serde_json::Value>(text, Json::Object);
     let _ = script::compile(text, &["args"]);

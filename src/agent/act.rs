@@ -67,6 +67,12 @@ impl Checks {
     }
 }
 
+/// What a script may call: the sandbox's registered functions (Rhai's and the game's) and `library`'s.
+pub fn known(library: Option<&rhai::AST>) -> check::Known {
+    let signatures = crate::script::bindings::signatures();
+    check::Known::new(signatures.iter().map(|s| (s.name.as_str(), s.params.as_slice())), library)
+}
+
 /// Whether a run's error is the code's own fault, one the check before the world is meant to catch.
 pub fn is_code_error(message: &str) -> bool {
     const CODE_ERRORS: &[&str] = &[
@@ -481,7 +487,7 @@ impl Agent {
     /// What code may call: the game's functions, Rhai's and the library's skills, with the kinds of the skills'
     /// parameters their code shows.
     fn known(&self) -> check::Known {
-        let mut known = check::Known::new(Some(&self.skills.functions()));
+        let mut known = known(Some(&self.skills.functions()));
         for skill in self.skills.list() {
             known.learn_kinds(&skill.name, &skill.params, &skill.functions);
         }

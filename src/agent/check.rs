@@ -12,7 +12,11 @@ use std::collections::{BTreeMap, BTreeSet};
 use rhai::{AST, ASTNode, Expr, FnCallExpr, Stmt};
 
 use super::prompts::PRIMITIVES;
-use crate::script::bindings::{self, FUNCTIONS};
+
+/// Whether `name` is one of the game's functions (`primitives/`, which a unit test holds to what is registered).
+pub fn is_game_function(name: &str) -> bool {
+    PRIMITIVES.iter().any(|(primitive, _)| *primitive == name)
+}
 
 /// Names Rhai itself resolves (not registered functions): always callable.
 const KEYWORDS: &[&str] =
@@ -94,16 +98,18 @@ pub struct Known {
 }
 
 impl Known {
-    /// The game's functions, Rhai's, and the skill library's (`library`, when there is one).
-    pub fn new(library: Option<&AST>) -> Self {
+    /// What a script can call, from `signatures` (each overload's name and parameter types, as the sandbox
+    /// registers them: `crate::agent::act::known` passes the real ones), and the skill library's functions (`library`,
+    /// when there is one).
+    pub fn new<'a>(signatures: impl IntoIterator<Item = (&'a str, &'a [String])>, library: Option<&AST>) -> Self {
         let mut by_name: BTreeMap<String, Callable> = BTreeMap::new();
-        for signature in bindings::signatures() {
-            if signature.name.contains('$') || !signature.name.starts_with(|c: char| c.is_ascii_alphabetic()) {
+        for (name, params) in signatures {
+            if name.contains('$') || !name.starts_with(|c: char| c.is_ascii_alphabetic()) {
                 continue;
             }
-            let entry = by_name.entry(signature.name.clone()).or_default();
-            entry.overloads.push(signature.params.iter().map(|p| kind_of_type(p).to_owned()).collect());
-            entry.primitive = FUNCTIONS.contains(&signature.name.as_str());
+            let entry = by_name.entry(name.to_owned()).or_default();
+            entry.overloads.push(params.iter().map(|p| kind_of_type(p).to_owned()).collect());
+            entry.primitive = is_game_function(name);
         }
         for (name, doc) in PRIMITIVES {
             let entry = by_name.entry((*name).to_owned()).or_default();
@@ -282,7 +288,7 @@ pub fn calls(ast: &AST, known: &Known) -> Vec<String> {
     let mut names = known.by_name.clone();
     let mut misses = Vec::new();
     for function in ast.iter_functions() {
-        if FUNCTIONS.contains(&function.name) {
+        if is_game_function(function.name) {
             let params = names.get(function.name).and_then(|c| c.params.clone()).unwrap_or_default();
             misses.push(format!(
                 "`{}` is a built-in function of the game: call it as {}{params}, do not define it (name your \
@@ -470,7 +476,7 @@ mod tests {
     fn misses(code: &str) -> Vec<String> {
         let library = script::compile("fn mineWoodLog(count) { count }\nfn craftPlanks() { 1 }", &[]).unwrap();
         let ast = script::compile(code, &[]).unwrap_or_else(|e| panic!("{e}: {code}"));
-        calls(&ast, &Known::new(Some(&library)))
+        calls(&ast, &crate::agent::act::known(Some(&library)))
     }
 
     #[test]
@@ -522,7 +528,7 @@ mod tests {
     fn a_skills_parameters_take_the_kinds_of_the_game_functions_they_reach() {
         let skill = "fn placeBlockOnTop(block, target) {\n  let found = findBlocks(target, 32, 4096);\n  placeItem(block, found[0]);\n}";
         let library = script::compile(skill, &[]).unwrap();
-        let mut known = Known::new(Some(&library));
+        let mut known = crate::agent::act::known(Some(&library));
         known.learn_kinds("placeBlockOnTop", &["block".into(), "target".into()], &library);
         let code = "fn a() {\n  let gold = findBlock(\"gold_block\", 32);\n  placeBlockOnTop(\"dirt\", gold);\n}";
         let found = calls(&script::compile(code, &[]).unwrap(), &known);
@@ -576,7 +582,7 @@ mod tests {
         for (path, code) in &sources {
             library += script::compile(code, &[]).unwrap_or_else(|e| panic!("{path}: {e}"));
         }
-        let mut known = Known::new(Some(&library));
+        let mut known = crate::agent::act::known(Some(&library));
         for (_, code) in &sources {
             let ast = script::compile(code, &[]).unwrap();
             for function in ast.iter_functions() {

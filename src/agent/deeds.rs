@@ -286,7 +286,7 @@ mod tests {
     fn compiles(task: &str) -> String {
         let code = code(task, &asked(task)).unwrap_or_else(|| panic!("no code for {task:?}"));
         let text = format!("```rhai\nfn doIt() {{\n{code}\n}}\n```");
-        if let Err(why) = super::super::extract::program(&text, &super::super::check::Known::new(None)) {
+        if let Err(why) = super::super::extract::program(&text, &super::super::act::known(None)) {
             panic!("the code for {task:?} does not compile: {why}\n{code}");
         }
         code

@@ -199,7 +199,7 @@ mod tests {
     use super::*;
 
     fn compile(reply: &str) -> Result<Program, String> {
-        program(reply, &Known::new(None)).map_err(|unfit| unfit.advice)
+        program(reply, &super::super::act::known(None)).map_err(|unfit| unfit.advice)
     }
 
     #[test]

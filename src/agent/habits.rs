@@ -83,7 +83,7 @@ const RULES: &[Rule] = &[
         pattern: r"\b(?:this\.)?bot\.(\w+)\s*\(",
         rewrite: |c, code| {
             let name = orig(c, 1, code);
-            crate::script::bindings::FUNCTIONS.contains(&name).then(|| format!("{name}("))
+            super::check::is_game_function(name).then(|| format!("{name}("))
         },
     },
     Rule {

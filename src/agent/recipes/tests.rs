@@ -33,8 +33,14 @@ fn assert_sound(steps: &[TaskSpec]) {
         }
         let code = step.code.as_deref().expect("fact steps come with code");
         let reply = format!("```rhai\nfn factStep() {{\n{code}\n}}\n```");
-        extract::program(&reply, &super::super::check::Known::new(None))
-            .unwrap_or_else(|e| panic!("{}: {e}\n{code}", step.task));
+        extract::program(
+            &reply,
+            &super::super::check::Known::new(
+                crate::script::bindings::signatures().iter().map(|s| (s.name.as_str(), s.params.as_slice())),
+                None,
+            ),
+        )
+        .unwrap_or_else(|e| panic!("{}: {e}\n{code}", step.task));
     }
 }
 

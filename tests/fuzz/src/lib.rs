@@ -1,6 +1,6 @@
 //! The parsers Wayfarer runs on outside text, compiled straight from the crate's source files (the same files, not
-//! copies), in the module layout they expect. Each file here depends only on the others listed and on rhai, serde
-//! and toml; a parser that grew a dependency on the bot would stop this harness from building, which is the point.
+//! copies), in the module layout they expect. Each file here depends only on the others listed and on rhai, serde,
+//! toml and regex; a parser that grew a dependency on the bot would stop this harness from building, which is the point.
 
 #![allow(dead_code, unused_imports)]
 
