@@ -15,7 +15,7 @@ export WAYFARER_MODELS := $(MODELS_DIR)
 BIN := $(CARGO_TARGET_DIR)/debug/wayfarer
 RELEASE_BIN := $(CARGO_TARGET_DIR)/release/wayfarer
 
-.PHONY: setup models build demo map test test-rust test-world bench bench-natural bench-llm bench-build bench-build-words bench-llm-world bench-llm-economy bench-team bench-memory bench-dashboard llm llm-smoke eval-search fuzz fuzz-ci clean
+.PHONY: setup models build demo map test test-rust test-world bench bench-natural bench-llm bench-build bench-build-words bench-llm-world bench-llm-learn bench-llm-economy bench-team bench-memory bench-dashboard llm llm-smoke eval-search fuzz fuzz-ci clean
 
 ## setup: install the test world's npm packages (pinned by package-lock.json)
 setup: $(SERVER_DIR)/node_modules/.package-lock.json
@@ -140,6 +140,15 @@ bench-llm-world: setup models
 	node $(SERVER_DIR)/bench/world_goals.js --bot $(BENCH_BIN) --llm-url do-nothing --llm-only --results $(WORLD_RESULTS)-nothing-alone.json
 	node $(SERVER_DIR)/bench/world_goals.js --bot $(BENCH_BIN) --llm-url $(LLM_URL) $(WORLD_LLM_ONLY) --results $(WORLD_RESULTS)-llm.json
 	node $(SERVER_DIR)/bench/world_goals.js --report $(WORLD_RESULTS)-nothing.json $(WORLD_RESULTS)-nothing-alone.json $(WORLD_RESULTS)-llm.json
+
+## bench-llm-learn: `wayfarer learn` for LEARN_MINUTES (default 30) with the LLM at LLM_URL (start `make llm` first)
+## from the starter library on a natural world: the skills it added, whether the world confirmed each, copies, and
+## the later tasks that called a skill learned earlier in the run
+LEARN_MINUTES ?= 30
+LEARN_LIBRARY ?= starter
+bench-llm-learn: setup models
+	$(CARGO) build --release --bin wayfarer
+	node $(SERVER_DIR)/bench/learn_run.js --bot $(BENCH_BIN) --llm-url $(LLM_URL) --minutes $(LEARN_MINUTES) --library $(LEARN_LIBRARY)
 
 ## bench-llm-economy: the scripted learning run with the reply cache cold and warm, and fifty bots through one rate
 ## limiter against none (a few minutes, no model needed)

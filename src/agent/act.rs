@@ -12,7 +12,7 @@
 //! the step — never code that changed nothing.
 
 use std::{
-    collections::BTreeMap,
+    collections::{BTreeMap, BTreeSet},
     sync::{
         Arc,
         atomic::{AtomicU64, Ordering},
@@ -71,7 +71,28 @@ impl Checks {
 pub fn known(library: Option<&rhai::AST>) -> check::Known {
     let signatures = crate::script::bindings::signatures();
     check::Known::new(signatures.iter().map(|s| (s.name.as_str(), s.params.as_slice())), library)
+        .with_names(&GAME_NAMES)
 }
+
+/// Every block, item and mob the game (26.1) has, by the names the game functions take.
+static GAME_NAMES: std::sync::LazyLock<check::GameNames> = std::sync::LazyLock::new(|| {
+    use azalea::registry::{
+        Registry,
+        builtin::{BlockKind, EntityKind, ItemKind},
+    };
+    fn all<R: Registry>(to_str: fn(&R) -> &'static str) -> BTreeSet<String> {
+        (0..).map_while(R::from_u32).map(|r| to_str(&r).trim_start_matches("minecraft:").to_owned()).collect()
+    }
+    let blocks = all::<BlockKind>(BlockKind::to_str);
+    let placeable =
+        blocks.iter().cloned().chain(crate::primitives::PLACED_AS.iter().map(|(item, _)| (*item).to_owned()));
+    check::GameNames {
+        placeable: placeable.collect(),
+        blocks,
+        items: all::<ItemKind>(ItemKind::to_str),
+        mobs: all::<EntityKind>(EntityKind::to_str),
+    }
+});
 
 /// Whether a run's error is the code's own fault, one the check before the world is meant to catch.
 pub fn is_code_error(message: &str) -> bool {
@@ -99,9 +120,11 @@ const ACTION_TEMPERATURE: f32 = 0.0;
 /// How a task ended.
 #[derive(Clone, Debug, PartialEq)]
 pub enum TaskOutcome {
-    /// Done; the name of the skill it added to the library, if one was added.
+    /// Done; the name of the skill it added to the library, if one was added, and the library's skills the code
+    /// that did it called (none for code planned from the game's facts).
     Succeeded {
         skill: Option<String>,
+        used: Vec<String>,
     },
     Failed {
         reason: String,
@@ -173,7 +196,7 @@ impl Agent {
         // falls short (shown that code and what went wrong).
         if let Some(code) = &spec.code {
             match self.run_known_code(spec, code, &start, &mut kills).await {
-                Known::Done => return TaskOutcome::Succeeded { skill: None },
+                Known::Done => return TaskOutcome::Succeeded { skill: None, used: Vec::new() },
                 Known::Stopped => return TaskOutcome::Stopped,
                 Known::Short { code, ran, critique: said, reason } => {
                     // With no LLM to write other code, the known code's own failure is the task's.
@@ -262,7 +285,12 @@ impl Agent {
             };
             if judged.success {
                 let skill = self.learn(spec, &program, written_description, &report, &diff, judged.by_tracker).await;
-                return TaskOutcome::Succeeded { skill };
+                let own: BTreeSet<&str> = program.ast.iter_functions().map(|f| f.name).collect();
+                let used = super::check::called(&program.ast)
+                    .into_iter()
+                    .filter(|name| !own.contains(name.as_str()) && self.skills.get(name).is_some())
+                    .collect();
+                return TaskOutcome::Succeeded { skill, used };
             }
             last_reason = match &report.outcome {
                 runner::Outcome::Failed(failure) => failure.to_string(),
@@ -419,8 +447,10 @@ impl Agent {
         // The functions the step's kind needs, and those the example calls, are documented.
         let mut needed: Vec<&str> = focus::primitives(kind).to_vec();
         needed.extend(crate::script::bindings::FUNCTIONS.iter().filter(|f| example.contains(&format!("{f}("))));
-        // The answer's function is named for the task, so a model that copies the format names it well.
+        // The answer's function is named for the task, so a model that copies the format names it well; not as a
+        // skill it has (the model would write that skill again, not call it).
         let name = naming::name_for_task(&spec.task);
+        let name = if self.skills.get(&name).is_some() { format!("{name}Now") } else { name };
         let format = prompts::render("action_response_format", &[("name", &name)]).map_err(|e| e.to_string())?;
         let system = prompts::render(
             "action_template",

@@ -95,6 +95,127 @@ struct Callable {
 /// Everything an answer may call.
 pub struct Known {
     by_name: BTreeMap<String, Callable>,
+    /// The game's names of blocks, items and mobs, when the caller has them: a literal name a game function cannot
+    /// take is a miss too.
+    names: Option<&'static GameNames>,
+}
+
+/// What a game function's string value names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NameKind {
+    Block,
+    Item,
+    /// A block's name, or an item's that places a block of another name (`wheat_seeds`).
+    Placeable,
+    Mob,
+}
+
+impl NameKind {
+    fn word(self) -> &'static str {
+        match self {
+            NameKind::Block | NameKind::Placeable => "block",
+            NameKind::Item => "item",
+            NameKind::Mob => "mob",
+        }
+    }
+}
+
+/// The game's names, as the game functions take them (`oak_log`, `wooden_pickaxe`, `zombie`).
+#[derive(Debug, Default)]
+pub struct GameNames {
+    pub blocks: BTreeSet<String>,
+    pub items: BTreeSet<String>,
+    /// The blocks and the items that place a block of another name.
+    pub placeable: BTreeSet<String>,
+    pub mobs: BTreeSet<String>,
+}
+
+impl GameNames {
+    fn of(&self, kind: NameKind) -> &BTreeSet<String> {
+        match kind {
+            NameKind::Block => &self.blocks,
+            NameKind::Item => &self.items,
+            NameKind::Placeable => &self.placeable,
+            NameKind::Mob => &self.mobs,
+        }
+    }
+}
+
+/// The game functions' values that name a block, an item or a mob: (function, value, kind).
+const NAMED: &[(&str, usize, NameKind)] = &[
+    ("findBlock", 0, NameKind::Block),
+    ("findBlocks", 0, NameKind::Block),
+    ("mineBlock", 0, NameKind::Block),
+    ("placeItem", 0, NameKind::Placeable),
+    ("inventoryCount", 0, NameKind::Item),
+    ("equip", 0, NameKind::Item),
+    ("craftItem", 0, NameKind::Item),
+    ("smeltItem", 0, NameKind::Item),
+    ("smeltItem", 1, NameKind::Item),
+    ("giveItem", 1, NameKind::Item),
+    ("killMob", 0, NameKind::Mob),
+];
+
+/// Words for a thing that are not its name in the game, and the part of the names meant.
+const NAME_WORDS: &[(&str, &str)] =
+    &[("tree", "log"), ("trees", "log"), ("wood", "log"), ("plank", "planks"), ("cobble", "cobblestone")];
+
+/// Up to four of `names` that a model writing `word` most likely meant: those with every part of the word among
+/// their parts (`log` → `oak_log`, `spruce_log`…; `tree` → the logs), shortest first, else the nearest by spelling.
+fn names_like(word: &str, names: &BTreeSet<String>) -> Vec<String> {
+    let lower = word.trim().trim_start_matches("minecraft:").to_lowercase().replace([' ', '-'], "_");
+    if names.contains(&lower) {
+        return vec![lower];
+    }
+    let singular = |part: &str| part.strip_suffix('s').filter(|p| p.len() > 2).unwrap_or(part).to_owned();
+    let parts: Vec<String> = lower
+        .split('_')
+        .filter(|p| !p.is_empty())
+        .map(|p| NAME_WORDS.iter().find(|(w, _)| *w == p).map_or(p, |(_, meant)| meant).to_owned())
+        .collect();
+    let mut found: Vec<&String> = names
+        .iter()
+        .filter(|name| {
+            let theirs: Vec<&str> = name.split('_').collect();
+            !parts.is_empty()
+                && parts.iter().all(|p| theirs.contains(&p.as_str()) || theirs.contains(&singular(p).as_str()))
+        })
+        .collect();
+    found.sort_by_key(|name| (name.len(), name.as_str()));
+    if found.is_empty() {
+        let limit = (lower.chars().count() / 3).max(2);
+        if let Some((_, near)) = names.iter().map(|n| (edit_distance(&lower, n), n)).filter(|(d, _)| *d <= limit).min()
+        {
+            found.push(near);
+        }
+    }
+    found.into_iter().take(4).cloned().collect()
+}
+
+/// The miss for a literal `word` given to `function` where it takes a `kind`'s name the game has none of.
+fn unknown_name(function: &str, kind: NameKind, word: &str, names: &GameNames) -> Option<String> {
+    if names.of(kind).contains(word) {
+        return None;
+    }
+    let like = names_like(word, names.of(kind));
+    let what = kind.word();
+    Some(match like.as_slice() {
+        [] => format!(
+            "there is no {what} called \"{word}\" in the game: `{function}` takes a {what}'s name as the game spells it"
+        ),
+        [same] if *same == word.trim().to_lowercase().replace([' ', '-'], "_") => {
+            format!("write the {what}'s name as the game does: \"{same}\", not \"{word}\"")
+        }
+        _ => format!(
+            "there is no {what} called \"{word}\" in the game: `{function}` takes a {what}'s full name, such as {}{}",
+            like.iter().map(|n| format!("\"{n}\"")).collect::<Vec<_>>().join(", "),
+            if matches!(kind, NameKind::Block | NameKind::Placeable) {
+                " (the names under Nearby blocks are close by)"
+            } else {
+                ""
+            }
+        ),
+    })
 }
 
 impl Known {
@@ -122,7 +243,13 @@ impl Known {
         if let Some(library) = library {
             add_functions(&mut by_name, library);
         }
-        Self { by_name }
+        Self { by_name, names: None }
+    }
+
+    /// Checks the names of blocks, items and mobs given as literals to game functions against `names`.
+    pub fn with_names(mut self, names: &'static GameNames) -> Self {
+        self.names = Some(names);
+        self
     }
 }
 
@@ -310,7 +437,9 @@ pub fn calls(ast: &AST, known: &Known) -> Vec<String> {
             Some(ASTNode::Expr(Expr::MethodCall(call, pos))) => (call, true, *pos),
             _ => return true,
         };
-        if let Some(miss) = miss(call, method, &names, &variables, &kinds) {
+        if let Some(miss) = miss(call, method, &names, &variables, &kinds)
+            .or_else(|| known.names.and_then(|game| misnamed(call, method, &names, game)))
+        {
             let line = pos.line().map(|l| format!("line {l}: ")).unwrap_or_default();
             if seen.insert(miss.clone()) {
                 misses.push(format!("{line}{miss}"));
@@ -320,6 +449,21 @@ pub fn calls(ast: &AST, known: &Known) -> Vec<String> {
     });
     misses.truncate(4);
     misses
+}
+
+/// The names `ast` calls as functions (not methods or operators), wherever they are called: its own helpers
+/// included.
+pub fn called(ast: &AST) -> BTreeSet<String> {
+    let mut names = BTreeSet::new();
+    ast.walk(&mut |path: &[ASTNode]| {
+        if let Some(ASTNode::Expr(Expr::FnCall(call, _)) | ASTNode::Stmt(Stmt::FnCall(call, _))) = path.last()
+            && call.name.starts_with(|c: char| c.is_alphabetic() || c == '_')
+        {
+            names.insert(call.name.to_string());
+        }
+        true
+    });
+    names
 }
 
 /// Names the code binds to values (`let`, parameters, loop variables): one of them called is a function pointer.
@@ -412,6 +556,19 @@ fn miss(
     None
 }
 
+/// A block, item or mob named as a literal to a game function (not redefined by the answer) that the game has no
+/// such name for.
+fn misnamed(call: &FnCallExpr, method: bool, names: &BTreeMap<String, Callable>, game: &GameNames) -> Option<String> {
+    let name = call.name.as_str();
+    if method || !names.get(name).is_some_and(|c| c.primitive) {
+        return None;
+    }
+    NAMED.iter().filter(|(function, ..)| *function == name).find_map(|(_, at, kind)| match call.args.get(*at) {
+        Some(Expr::StringConstant(word, _)) => unknown_name(name, *kind, word, game),
+        _ => None,
+    })
+}
+
 fn ordinal(at: usize) -> &'static str {
     ["first", "second", "third", "fourth", "fifth"].get(at).copied().unwrap_or("next")
 }
@@ -490,6 +647,41 @@ mod tests {
     }
 
     #[test]
+    fn called_names_every_function_call_but_not_methods() {
+        let ast = script::compile(
+            "fn helper() { mineWoodLog(2) }\nfn main() {\n  helper();\n  let n = craftPlanks() + 1;\n  \
+             let p = position().offset(1, 0, 0);\n  if n > 0 { placeItem(\"dirt\", p); }\n}",
+            &[],
+        )
+        .unwrap();
+        let found: Vec<String> = called(&ast).into_iter().collect();
+        assert_eq!(found, ["craftPlanks", "helper", "mineWoodLog", "placeItem", "position"]);
+    }
+
+    #[test]
+    fn names_the_game_has_none_of_are_misses_with_the_names_meant() {
+        let library = script::compile("fn mineWoodLog(count) { count }", &[]).unwrap();
+        let check = |code: &str| {
+            let ast = script::compile(code, &[]).unwrap_or_else(|e| panic!("{e}: {code}"));
+            calls(&ast, &crate::agent::act::known(Some(&library)))
+        };
+        let found = check("fn a() {\n  let t = findBlock(\"tree\", 32);\n  mineBlock(\"log\", 1);\n}");
+        assert_eq!(found.len(), 2, "{found:?}");
+        assert!(found[0].starts_with("line 2: there is no block called \"tree\" in the game"), "{found:?}");
+        assert!(found[0].contains("\"oak_log\""), "{found:?}");
+        assert!(found[1].starts_with("line 3: there is no block called \"log\""), "{found:?}");
+        assert!(check("fn a() { craftItem(\"Wooden Pickaxe\", 1); }")[0].contains("\"wooden_pickaxe\", not"));
+        assert!(check("fn a() { inventoryCount(\"planks\"); }")[0].contains("\"oak_planks\""));
+        assert!(check("fn a() { killMob(\"zombi\", 60); }")[0].contains("\"zombie\""));
+        assert!(check("fn a() { placeItem(\"stick\", position()); }")[0].contains("no block called \"stick\""));
+        // Real names, names in variables and a skill's values are the game's business at run time.
+        let fine = "fn a() {\n  mineBlock(\"spruce_log\", 1);\n  let n = \"tree\";\n  mineBlock(n, 1);\n  \
+                    craftItem(\"crafting_table\", 1);\n  killMob(\"zombie\", 60);\n  smeltItem(\"raw_iron\", \
+                    \"oak_planks\", 1);\n  inventoryCount(\"cobblestone\");\n  mineWoodLog(\"tree\");\n}";
+        assert_eq!(check(fine), Vec::<String>::new());
+    }
+
+    #[test]
     fn a_wrong_count_gets_the_signature_and_an_example() {
         let found = misses("fn a() {\n  exploreUntil(\"iron_ore\", 64);\n}");
         assert_eq!(
@@ -519,7 +711,10 @@ mod tests {
             ),
             "{found:?}"
         );
-        assert_eq!(misses("fn a() { let n = findBlock(\"x\"); n = \"dirt\"; mineBlock(n, 1); }"), Vec::<String>::new());
+        assert_eq!(
+            misses("fn a() { let n = findBlock(\"stone\"); n = \"dirt\"; mineBlock(n, 1); }"),
+            Vec::<String>::new()
+        );
     }
 
     /// A skill's parameter passed straight to a game function takes that function's kind: the local model passed

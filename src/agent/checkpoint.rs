@@ -33,6 +33,9 @@ pub struct TaskEvent {
     pub outcome: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub skill: Option<String>,
+    /// The library's skills the code that did the task called (a skill learned earlier, reused).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub used: Vec<String>,
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub reason: String,
     /// Code-writing attempts.
@@ -133,6 +136,7 @@ mod tests {
             task: "Mine 1 wood log".into(),
             outcome: "succeeded".into(),
             skill: Some("mineWoodLog".into()),
+            used: vec!["craftPlanks".into()],
             reason: String::new(),
             attempts: 1,
             calls: 1,

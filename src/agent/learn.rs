@@ -121,7 +121,7 @@ pub async fn learn(
         roles.values().for_each(|u| used.add(*u));
         let attempts = roles.get(&Role::Action).map_or(0, |u| u.calls);
         let (name, skill, reason) = match &outcome {
-            TaskOutcome::Succeeded { skill } => {
+            TaskOutcome::Succeeded { skill, .. } => {
                 (agent.say)(&format!("I succeeded in task: {}", spec.task));
                 agent.remember_outcome(&spec.task, None);
                 checkpoint.tasks.completed.push(spec.task.clone());
@@ -150,6 +150,10 @@ pub async fn learn(
             task: spec.task.clone(),
             outcome: name.to_owned(),
             skill,
+            used: match &outcome {
+                TaskOutcome::Succeeded { used, .. } => used.clone(),
+                _ => Vec::new(),
+            },
             reason,
             attempts,
             calls: used.calls,

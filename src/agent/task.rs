@@ -80,7 +80,7 @@ pub async fn run_goal(agent: &Agent, goal: &str, goals: &Goals, id: u32) -> bool
             *agent.goal.lock() = summary;
             (agent.say)(&format!("I will start task: {}", spec.task));
             match agent.attempt_task_since(&spec, start).await {
-                TaskOutcome::Succeeded { skill } => {
+                TaskOutcome::Succeeded { skill, .. } => {
                     (agent.say)(&format!("I succeeded in task: {}", spec.task));
                     with(goals, |book| book.set_task(id, (p, t), Status::Completed, None));
                     learned.extend(skill);

@@ -18,6 +18,7 @@ mod kill;
 mod mine;
 pub mod observe;
 mod place;
+pub use place::PLACED_AS;
 pub mod reflex;
 pub mod search;
 mod shelter;

@@ -78,9 +78,36 @@ pub(super) fn replaceable(state: BlockState) -> bool {
 /// Neighbour offsets to place against, preferred first: the block below, then the sides, then above.
 const AGAINST: [(i32, i32, i32); 6] = [(0, -1, 0), (1, 0, 0), (-1, 0, 0), (0, 0, 1), (0, 0, -1), (0, 1, 0)];
 
+/// Items that place a block of another name: seeds plant their crop, redstone lays wire, string a tripwire.
+pub const PLACED_AS: &[(&str, BlockKind)] = &[
+    ("wheat_seeds", BlockKind::Wheat),
+    ("beetroot_seeds", BlockKind::Beetroots),
+    ("carrot", BlockKind::Carrots),
+    ("potato", BlockKind::Potatoes),
+    ("melon_seeds", BlockKind::MelonStem),
+    ("pumpkin_seeds", BlockKind::PumpkinStem),
+    ("torchflower_seeds", BlockKind::TorchflowerCrop),
+    ("pitcher_pod", BlockKind::PitcherCrop),
+    ("sweet_berries", BlockKind::SweetBerryBush),
+    ("glow_berries", BlockKind::CaveVines),
+    ("cocoa_beans", BlockKind::Cocoa),
+    ("redstone", BlockKind::RedstoneWire),
+    ("string", BlockKind::Tripwire),
+];
+
+/// The block placing the item `name` makes.
+fn placed_kind(name: &str) -> Result<BlockKind, String> {
+    PLACED_AS
+        .iter()
+        .find(|(item, _)| *item == name)
+        .map(|(_, kind)| *kind)
+        .map_or_else(|| BlockKind::from_str(name), Ok)
+        .map_err(|()| format!("{name} is not a block, so it cannot be placed"))
+}
+
 pub async fn place_item(bot: &BotHandle, name: &str, pos: ScriptVec3) -> Answer {
     let target = BlockPos::from(pos);
-    let kind = BlockKind::from_str(name).map_err(|()| format!("{name} is not a block, so it cannot be placed"))?;
+    let kind = placed_kind(name)?;
     if items::count(bot, name) == 0 {
         return Err(format!("I have no {name} to place"));
     }
@@ -179,7 +206,7 @@ async fn click_place(bot: &BotHandle, name: &str, kind: BlockKind, target: Block
 /// Places `name` at `target` from where the bot stands, against a solid block beside `target` (not above or below
 /// it): a lid over a hole the bot stands in.
 pub(super) async fn place_against_side(bot: &BotHandle, name: &str, target: BlockPos) -> Result<(), String> {
-    let kind = BlockKind::from_str(name).map_err(|()| format!("{name} is not a block, so it cannot be placed"))?;
+    let kind = placed_kind(name)?;
     let against = [target.north(1), target.south(1), target.east(1), target.west(1)]
         .into_iter()
         .find(|p| observe::block_state(bot, *p).is_some_and(|s| !replaceable(s) && !opens_on_click(s)))

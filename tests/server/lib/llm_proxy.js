@@ -3,10 +3,14 @@
 // the LLM, so the figures are the endpoint's own, not the bot's account of them.
 'use strict'
 
+const fs = require('node:fs')
 const http = require('node:http')
 
-/** Starts the proxy on a free local port; `meter` sums every call and `calls` lists them. */
-async function countingProxy (target) {
+/**
+ * Starts the proxy on a free local port; `meter` sums every call and `calls` lists them. With `transcript` (a file
+ * path), each call's messages and reply are appended to it as a JSON line, to read what the model was asked and said.
+ */
+async function countingProxy (target, transcript = process.env.WAYFARER_LLM_TRANSCRIPT) {
   const upstream = new URL(target)
   const meter = { calls: 0, prompt: 0, completion: 0, ms: 0, failed: 0, cut: 0 }
   const calls = []
@@ -40,6 +44,13 @@ async function countingProxy (target) {
             if (call.finish === 'length') meter.cut++
           } catch { meter.failed++ }
           calls.push(call)
+          if (transcript) {
+            let asked = null
+            let said = null
+            try { asked = JSON.parse(Buffer.concat(chunks).toString('utf8')).messages ?? null } catch {}
+            try { said = JSON.parse(text.toString('utf8')).choices?.[0]?.message?.content ?? null } catch {}
+            fs.appendFileSync(transcript, JSON.stringify({ at: new Date(started).toISOString(), ms: call.ms, asked, said }) + '\n')
+          }
           res.writeHead(up.statusCode, up.headers)
           res.end(text)
         })
