@@ -98,6 +98,9 @@ pub struct Known {
     /// The game's names of blocks, items and mobs, when the caller has them: a literal name a game function cannot
     /// take is a miss too.
     names: Option<&'static GameNames>,
+    /// The names of what the bot sees and carries (blocks near it, its items, mobs in sight): a name the game does
+    /// not have is read as the one of these it plainly means.
+    in_sight: BTreeSet<String>,
 }
 
 /// What a game function's string value names.
@@ -161,8 +164,9 @@ const NAME_WORDS: &[(&str, &str)] =
     &[("tree", "log"), ("trees", "log"), ("wood", "log"), ("plank", "planks"), ("cobble", "cobblestone")];
 
 /// Up to four of `names` that a model writing `word` most likely meant: those with every part of the word among
-/// their parts (`log` → `oak_log`, `spruce_log`…; `tree` → the logs), shortest first, else the nearest by spelling.
-fn names_like(word: &str, names: &BTreeSet<String>) -> Vec<String> {
+/// their parts (`log` → `oak_log`, `spruce_log`…; `tree` → the logs), those `in_sight` first, then shortest first;
+/// else the nearest by spelling.
+fn names_like(word: &str, names: &BTreeSet<String>, in_sight: &BTreeSet<String>) -> Vec<String> {
     let lower = word.trim().trim_start_matches("minecraft:").to_lowercase().replace([' ', '-'], "_");
     if names.contains(&lower) {
         return vec![lower];
@@ -181,7 +185,7 @@ fn names_like(word: &str, names: &BTreeSet<String>) -> Vec<String> {
                 && parts.iter().all(|p| theirs.contains(&p.as_str()) || theirs.contains(&singular(p).as_str()))
         })
         .collect();
-    found.sort_by_key(|name| (name.len(), name.as_str()));
+    found.sort_by_key(|name| (!in_sight.contains(*name), name.len(), name.as_str()));
     if found.is_empty() {
         let limit = (lower.chars().count() / 3).max(2);
         if let Some((_, near)) = names.iter().map(|n| (edit_distance(&lower, n), n)).filter(|(d, _)| *d <= limit).min()
@@ -193,11 +197,17 @@ fn names_like(word: &str, names: &BTreeSet<String>) -> Vec<String> {
 }
 
 /// The miss for a literal `word` given to `function` where it takes a `kind`'s name the game has none of.
-fn unknown_name(function: &str, kind: NameKind, word: &str, names: &GameNames) -> Option<String> {
+fn unknown_name(
+    function: &str,
+    kind: NameKind,
+    word: &str,
+    names: &GameNames,
+    in_sight: &BTreeSet<String>,
+) -> Option<String> {
     if names.of(kind).contains(word) {
         return None;
     }
-    let like = names_like(word, names.of(kind));
+    let like = names_like(word, names.of(kind), in_sight);
     let what = kind.word();
     Some(match like.as_slice() {
         [] => format!(
@@ -243,12 +253,18 @@ impl Known {
         if let Some(library) = library {
             add_functions(&mut by_name, library);
         }
-        Self { by_name, names: None }
+        Self { by_name, names: None, in_sight: BTreeSet::new() }
     }
 
     /// Checks the names of blocks, items and mobs given as literals to game functions against `names`.
     pub fn with_names(mut self, names: &'static GameNames) -> Self {
         self.names = Some(names);
+        self
+    }
+
+    /// What the bot sees and carries, by the game's names: the names meant are looked for among these first.
+    pub fn with_in_sight(mut self, names: impl IntoIterator<Item = String>) -> Self {
+        self.in_sight.extend(names);
         self
     }
 }
@@ -438,7 +454,7 @@ pub fn calls(ast: &AST, known: &Known) -> Vec<String> {
             _ => return true,
         };
         if let Some(miss) = miss(call, method, &names, &variables, &kinds)
-            .or_else(|| known.names.and_then(|game| misnamed(call, method, &names, game)))
+            .or_else(|| known.names.and_then(|game| misnamed(call, method, &names, game, &known.in_sight)))
         {
             let line = pos.line().map(|l| format!("line {l}: ")).unwrap_or_default();
             if seen.insert(miss.clone()) {
@@ -558,15 +574,91 @@ fn miss(
 
 /// A block, item or mob named as a literal to a game function (not redefined by the answer) that the game has no
 /// such name for.
-fn misnamed(call: &FnCallExpr, method: bool, names: &BTreeMap<String, Callable>, game: &GameNames) -> Option<String> {
+fn misnamed(
+    call: &FnCallExpr,
+    method: bool,
+    names: &BTreeMap<String, Callable>,
+    game: &GameNames,
+    in_sight: &BTreeSet<String>,
+) -> Option<String> {
     let name = call.name.as_str();
     if method || !names.get(name).is_some_and(|c| c.primitive) {
         return None;
     }
     NAMED.iter().filter(|(function, ..)| *function == name).find_map(|(_, at, kind)| match call.args.get(*at) {
-        Some(Expr::StringConstant(word, _)) => unknown_name(name, *kind, word, game),
+        Some(Expr::StringConstant(word, _)) => unknown_name(name, *kind, word, game, in_sight),
         _ => None,
     })
+}
+
+/// `code` with each literal name the game does not have, given to a game function, replaced by the one name it
+/// plainly means: the game's spelling of it (`"Wooden Pickaxe"` → `"wooden_pickaxe"`), or the only name of its
+/// kind like it that the bot sees or carries (`"log"` beside spruce trees → `"spruce_log"`). Returns the code and
+/// what was replaced (`"log" → "spruce_log"`), or `None` when nothing was.
+pub fn mend_names(code: &str, ast: &AST, known: &Known) -> Option<(String, Vec<String>)> {
+    let game = known.names?;
+    let own: BTreeSet<&str> = ast.iter_functions().map(|f| f.name).collect();
+    let mut replacements: Vec<(usize, usize, String, String)> = Vec::new();
+    ast.walk(&mut |path: &[ASTNode]| {
+        let call = match path.last() {
+            Some(ASTNode::Expr(Expr::FnCall(call, _)) | ASTNode::Stmt(Stmt::FnCall(call, _))) => call,
+            _ => return true,
+        };
+        if !is_game_function(call.name.as_str()) || own.contains(call.name.as_str()) {
+            return true;
+        }
+        for (_, at, kind) in NAMED.iter().filter(|(function, ..)| *function == call.name.as_str()) {
+            let Some(Expr::StringConstant(word, pos)) = call.args.get(*at) else { continue };
+            let (Some(line), Some(column)) = (pos.line(), pos.position()) else { continue };
+            let all = game.of(*kind);
+            if all.contains(word.as_str()) {
+                continue;
+            }
+            let spelled = word.trim().trim_start_matches("minecraft:").to_lowercase().replace([' ', '-'], "_");
+            let meant = if all.contains(&spelled) {
+                Some(spelled)
+            } else {
+                let seen: Vec<String> =
+                    names_like(word, all, &known.in_sight).into_iter().filter(|n| known.in_sight.contains(n)).collect();
+                match seen.as_slice() {
+                    [only] => Some(only.clone()),
+                    _ => None,
+                }
+            };
+            if let Some(meant) = meant {
+                replacements.push((line, column, word.to_string(), meant));
+            }
+        }
+        true
+    });
+    // From the end of each line back, so earlier columns stay where they were.
+    replacements.sort_by(|a, b| (b.0, b.1).cmp(&(a.0, a.1)));
+    replacements.dedup();
+    let mut lines: Vec<String> = code.lines().map(str::to_owned).collect();
+    let mut said = Vec::new();
+    for (line, column, word, meant) in replacements {
+        let Some(text) = lines.get_mut(line - 1) else { continue };
+        // Columns count characters from 1; the literal starts at its quote.
+        let Some((start, _)) = text.char_indices().nth(column - 1) else { continue };
+        let Some(old) = [format!("\"{word}\""), format!("`{word}`")].into_iter().find(|q| text[start..].starts_with(q))
+        else {
+            continue;
+        };
+        let quote = &old[..1];
+        text.replace_range(start..start + old.len(), &format!("{quote}{meant}{quote}"));
+        let entry = format!("\"{word}\" → \"{meant}\"");
+        if !said.contains(&entry) {
+            said.push(entry);
+        }
+    }
+    if said.is_empty() {
+        return None;
+    }
+    let mut mended = lines.join("\n");
+    if code.ends_with('\n') {
+        mended.push('\n');
+    }
+    Some((mended, said))
 }
 
 fn ordinal(at: usize) -> &'static str {
@@ -679,6 +771,34 @@ mod tests {
                     craftItem(\"crafting_table\", 1);\n  killMob(\"zombie\", 60);\n  smeltItem(\"raw_iron\", \
                     \"oak_planks\", 1);\n  inventoryCount(\"cobblestone\");\n  mineWoodLog(\"tree\");\n}";
         assert_eq!(check(fine), Vec::<String>::new());
+    }
+
+    #[test]
+    fn a_name_plainly_meant_is_read_as_the_game_spells_it() {
+        let known = |seen: &[&str]| crate::agent::act::known(None).with_in_sight(seen.iter().map(|s| (*s).to_owned()));
+        let mend = |code: &str, seen: &[&str]| {
+            let ast = script::compile(code, &[]).unwrap();
+            mend_names(code, &ast, &known(seen))
+        };
+        // The only log in sight is the log meant; the literal changes, nothing else does.
+        let code = "fn a() {\n  let t = findBlock(\"tree\", 32);\n  mineBlock(\"log\", 1); chat(\"log\");\n}\n";
+        let (mended, said) = mend(code, &["dirt", "spruce_log", "spruce_leaves"]).unwrap();
+        assert_eq!(
+            mended,
+            "fn a() {\n  let t = findBlock(\"spruce_log\", 32);\n  mineBlock(\"spruce_log\", 1); chat(\"log\");\n}\n"
+        );
+        assert_eq!(said, ["\"log\" → \"spruce_log\"", "\"tree\" → \"spruce_log\""]);
+        // The game's spelling needs nothing in sight.
+        let (mended, _) = mend("fn a() { craftItem(\"Wooden Pickaxe\", 1); }", &[]).unwrap();
+        assert_eq!(mended, "fn a() { craftItem(\"wooden_pickaxe\", 1); }");
+        // Two logs in sight: not plain; the miss names those in sight first.
+        assert_eq!(mend("fn a() { mineBlock(\"log\", 1); }", &["spruce_log", "jungle_log"]), None);
+        let ast = script::compile("fn a() { mineBlock(\"log\", 1); }", &[]).unwrap();
+        let found = calls(&ast, &known(&["spruce_log", "jungle_log"]));
+        assert!(found[0].contains("such as \"jungle_log\", \"spruce_log\", \"oak_log\""), "{found:?}");
+        // Real names, a function of the answer's own and names in other calls stay.
+        assert_eq!(mend("fn a() { mineBlock(\"stone\", 1); chat(\"log\"); }", &["spruce_log"]), None);
+        assert_eq!(mend("fn mineBlock(n, c) { n }\nfn a() { mineBlock(\"log\", 1); }", &["spruce_log"]), None);
     }
 
     #[test]

@@ -20,8 +20,9 @@ pub struct Program {
     pub ast: AST,
     /// The last function the code defines, which takes no parameters: the one to run (and the skill's name).
     pub main: String,
-    /// Habits of other languages rewritten in it ([`habits`]).
-    pub mended: Vec<&'static str>,
+    /// Habits of other languages rewritten in it ([`habits`]), and names read as the game's
+    /// ([`check::mend_names`]).
+    pub mended: Vec<String>,
 }
 
 /// Fenced blocks tagged `rhai`, `rust`, `js`/`javascript` or untagged are code; the rest of the reply is prose.
@@ -94,6 +95,15 @@ pub fn program(reply: &str, known: &Known) -> Result<Program, Unfit> {
              does the task last and give it no parameters."
         )));
     }
+    // Names the game does not have, whose meaning is plain from what the bot sees, are read as it meant them.
+    let (code, ast, mut mended_names) = match check::mend_names(&code, &ast, known) {
+        Some((renamed, said)) => match script::compile(&renamed, &[]) {
+            Ok(renamed_ast) => (renamed, renamed_ast, said),
+            Err(_) => (code, ast, Vec::new()),
+        },
+        None => (code, ast, Vec::new()),
+    };
+    let unfit = |advice: String| Unfit { advice, code: Some(code.clone()) };
     let misses = check::calls(&ast, known);
     if !misses.is_empty() {
         return Err(unfit(format!(
@@ -103,7 +113,9 @@ pub fn program(reply: &str, known: &Known) -> Result<Program, Unfit> {
             if misses.len() == 1 { "it" } else { "them" },
         )));
     }
-    Ok(Program { code, ast, main, mended: mended.mended })
+    let mut all_mended: Vec<String> = mended.mended.iter().map(|m| (*m).to_owned()).collect();
+    all_mended.append(&mut mended_names);
+    Ok(Program { code, ast, main, mended: all_mended })
 }
 
 const LABEL: &str = "description:";
