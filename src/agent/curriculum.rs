@@ -110,11 +110,45 @@ pub async fn next_task(agent: &Agent, checkpoint: &mut Checkpoint) -> Result<Tas
         })
 }
 
-/// A proposal, validated: a task not yet completed, with a valid tracker if it gave one.
+/// A proposal, validated: a task not yet completed and not the one that just failed twice in a row, with a valid
+/// tracker if it gave one (one the task's words contradict is replaced by theirs).
 fn proposal(reply: &str, checkpoint: &Checkpoint) -> Result<TaskSpec, String> {
-    let (spec, reasoning) = parse_proposal(reply, &checkpoint.tasks.completed)?;
+    let (mut spec, reasoning) = parse_proposal(reply, &checkpoint.tasks.completed)?;
+    let events = checkpoint.events();
+    if let [.., a, b] = events.as_slice()
+        && [a, b].iter().all(|e| e.outcome == "failed" && e.task.eq_ignore_ascii_case(&spec.task))
+    {
+        return Err(format!(
+            "\"{}\" failed twice in a row just now ({}); propose a smaller step towards it, or something else",
+            spec.task, b.reason
+        ));
+    }
+    spec.tracker = fitting_tracker(&spec.task, spec.tracker.take());
     tracing::info!("curriculum proposes {:?}: {reasoning}", spec.task);
     Ok(spec)
+}
+
+/// The tracker for a task that names an item or a mob with its count (`Craft 2 iron_pickaxe`): the one proposed
+/// when it is about that item or mob, else one that is (a proposal tracking 4 sticks for two iron pickaxes would
+/// call the task done when it is not).
+fn fitting_tracker(task: &str, proposed: Option<Tracker>) -> Option<Tracker> {
+    use super::recipes::{Want, parse_goal};
+    let (thing, fits) = match parse_goal(task, "oak")? {
+        Want::Have { item, count } => {
+            let fits = Tracker::Craft { item: item.clone(), count };
+            (item, fits)
+        }
+        Want::Kill { mob, count } => (mob.clone(), Tracker::Kill { mob, count }),
+        _ => return proposed,
+    };
+    let about_it = proposed
+        .as_ref()
+        .is_some_and(|t| serde_json::to_string(t).is_ok_and(|json| json.contains(&format!("\"{thing}\""))));
+    if about_it {
+        return proposed;
+    }
+    tracing::info!("the task {task:?} is tracked by its own words, not by {proposed:?}");
+    Some(fits)
 }
 
 /// What the curriculum is shown, gated by how many tasks are done.
@@ -258,5 +292,39 @@ mod tests {
                 .unwrap_err()
                 .contains("invalid tracker")
         );
+    }
+
+    #[test]
+    fn a_task_is_tracked_by_its_words_and_not_proposed_a_third_time_in_a_row() {
+        let dir = crate::test_dir("curriculum-repeats");
+        let checkpoint = Checkpoint::open(&dir);
+        let pickaxes = "{\"task\": \"Craft 2 iron_pickaxe\", \"tracker\": {\"type\": \"inventory\", \"item\": \"stick\", \
+                        \"count\": 4}}";
+        let spec = proposal(pickaxes, &checkpoint).unwrap();
+        assert_eq!(spec.tracker, Some(Tracker::Craft { item: "iron_pickaxe".into(), count: 2 }));
+        // A tracker about the task's own item stays as proposed.
+        let own = "{\"task\": \"Get 3 oak_log\", \"tracker\": {\"type\": \"inventory\", \"item\": \"oak_log\", \"count\": 3}}";
+        assert!(matches!(proposal(own, &checkpoint).unwrap().tracker, Some(Tracker::Inventory { count: 3, .. })));
+        let failed = |task: &str| crate::agent::checkpoint::TaskEvent {
+            time: "t".into(),
+            task: task.into(),
+            outcome: "failed".into(),
+            skill: None,
+            used: Vec::new(),
+            reason: "no iron_ingot".into(),
+            attempts: 4,
+            calls: 4,
+            tokens: 1,
+            voyager_calls: 8,
+            roles: Default::default(),
+            cost: None,
+            changed: Vec::new(),
+        };
+        checkpoint.log(&failed("Craft 2 iron_pickaxe")).unwrap();
+        assert!(proposal(pickaxes, &checkpoint).is_ok(), "one failure is not a loop");
+        checkpoint.log(&failed("Craft 2 iron_pickaxe")).unwrap();
+        let refused = proposal(pickaxes, &checkpoint).unwrap_err();
+        assert!(refused.contains("failed twice in a row just now (no iron_ingot)"), "{refused}");
+        assert!(proposal(own, &checkpoint).is_ok());
     }
 }
