@@ -606,6 +606,13 @@ impl Agent {
             (self.say)(&format!("Not keeping that code as a skill: besides {}, it changed {stray}.", spec.task));
             return None;
         }
+        // The library's skill named for this very task does it already: a second one beside it is a copy in all
+        // but its code (an answer that defines that skill anew replaces it instead).
+        let for_task = naming::name_for_task(&spec.task);
+        if program.main != for_task && library.get(&for_task).is_some() {
+            tracing::info!("the library's {for_task} does {:?} already; not keeping another skill for it", spec.task);
+            return None;
+        }
         let name = naming::choose_name(&program.main, &spec.task, |n| library.get(n).map(|s| s.meta.task.clone()));
         let code = crate::skills::text::rename_identifier(&program.code, &program.main, &name);
         let copy = library

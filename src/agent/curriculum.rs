@@ -50,6 +50,9 @@ const WOOD_LOGS: [&str; 9] = [
 ];
 
 /// The next task. Calls the LLM except for the first task and a forced deposit.
+/// How [`next_task`] begins its error when the LLM answered but nothing in it could be used.
+pub const UNUSABLE: &str = "the curriculum gave no usable task";
+
 pub async fn next_task(agent: &Agent, checkpoint: &mut Checkpoint) -> Result<TaskSpec, String> {
     let done = checkpoint.tasks.completed.len();
     if done == 0 {
@@ -106,7 +109,7 @@ pub async fn next_task(agent: &Agent, checkpoint: &mut Checkpoint) -> Result<Tas
         .await
         .map_err(|err| match err {
             Unusable::Llm(failure) => failure,
-            Unusable::Answer(why) => format!("the curriculum gave no usable task: {why}"),
+            Unusable::Answer(why) => format!("{UNUSABLE}: {why}"),
         })
 }
 

@@ -15,6 +15,8 @@ use crate::llm::{Role, Usage};
 
 /// Voyager's default run length.
 pub const DEFAULT_ITERATIONS: usize = 160;
+/// Times in a row the curriculum may answer with nothing usable before learning stops.
+const CURRICULUM_TRIES: usize = 3;
 
 /// What a learning run did.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -75,7 +77,9 @@ pub async fn learn(
     after_task: &dyn Fn(&LearnReport),
 ) -> LearnReport {
     let mut report = LearnReport::default();
-    for _ in 0..iterations {
+    // Curriculum answers in a row that could not be used.
+    let mut unusable = 0;
+    while report.iterations < iterations {
         if agent.stop.is_stopped() {
             break;
         }
@@ -85,7 +89,17 @@ pub async fn learn(
         (agent.relabel)("learning: choosing the next task".to_owned());
         agent.llm.begin_task("learning: choosing tasks");
         let spec = match curriculum::next_task(agent, checkpoint).await {
-            Ok(spec) => spec,
+            Ok(spec) => {
+                unusable = 0;
+                spec
+            }
+            // An answer that could not be used is asked for again, a few times; an LLM that cannot be reached
+            // (or a run of useless answers) ends learning.
+            Err(reason) if reason.starts_with(curriculum::UNUSABLE) && unusable + 1 < CURRICULUM_TRIES => {
+                unusable += 1;
+                (agent.say)(&format!("The curriculum gave no usable task ({reason}); asking again."));
+                continue;
+            }
             Err(reason) => {
                 (agent.say)(&format!("I stopped learning because {reason}"));
                 break;

@@ -141,14 +141,19 @@ pub fn plan_schema() -> serde_json::Value {
     })
 }
 
+/// The longest reasoning, context or critique a schema allows, in characters: a small model bound by the schema
+/// otherwise goes on listing what it sees until its token limit cuts the answer off (the local 1.5B curriculum did,
+/// twice in a row, and learning stopped).
+const WORDS_MAX: usize = 400;
+
 /// The JSON schema of the critic's verdict: its reasoning before its word.
 pub fn verdict_schema() -> serde_json::Value {
     serde_json::json!({
         "type": "object",
         "properties": {
-            "reasoning": {"type": "string"},
+            "reasoning": {"type": "string", "maxLength": WORDS_MAX},
             "success": {"type": "boolean"},
-            "critique": {"type": "string"},
+            "critique": {"type": "string", "maxLength": WORDS_MAX},
         },
         "required": ["reasoning", "success", "critique"],
         "additionalProperties": false,
@@ -160,9 +165,9 @@ pub fn proposal_schema() -> serde_json::Value {
     serde_json::json!({
         "type": "object",
         "properties": {
-            "reasoning": {"type": "string"},
-            "task": {"type": "string"},
-            "context": {"type": "string"},
+            "reasoning": {"type": "string", "maxLength": WORDS_MAX},
+            "task": {"type": "string", "maxLength": 120},
+            "context": {"type": "string", "maxLength": WORDS_MAX},
             "tracker": super::tracker::schema(CURRICULUM_TRACKERS),
         },
         "required": ["reasoning", "task", "context", "tracker"],

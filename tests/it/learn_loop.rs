@@ -29,7 +29,11 @@ fn learns_three_skills_then_resumes() {
         "{\"reasoning\": \"planks lead to tools\", \"task\": \"Craft 4 oak_planks\", \"context\": \"one log makes four\", \
          \"tracker\": {\"type\": \"craft\", \"item\": \"oak_planks\", \"count\": 4}}",
     );
-    endpoint.push_content(code("Crafts planks.", "fn makePlanks() {\n  craftItem(\"oak_plank\", 4)\n}"));
+    // (A mistake the check before the world cannot see: it fails in the world, and the repair is shown the line.)
+    endpoint.push_content(code(
+        "Crafts planks.",
+        "fn makePlanks() {\n  let counts = [4];\n  craftItem(\"oak_planks\", counts[1])\n}",
+    ));
     endpoint.push_content(code(
         "Crafts four oak planks from one oak log.",
         "fn makePlanks() {\n  craftItem(\"oak_planks\", 4)\n}",
@@ -86,7 +90,8 @@ fn learns_three_skills_then_resumes() {
     );
     assert!(!seen.contains("Nearby entities") && !seen.contains("Biome"), "{seen}");
     assert!(
-        last_user_message(&requests[3]).contains("The function failed at line 2, `craftItem(\"oak_plank\", 4)`:"),
+        last_user_message(&requests[3])
+            .contains("The function failed at line 3, `craftItem(\"oak_planks\", counts[1])`:"),
         "{}",
         last_user_message(&requests[3])
     );
