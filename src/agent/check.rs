@@ -632,7 +632,7 @@ pub fn mend_names(code: &str, ast: &AST, known: &Known) -> Option<(String, Vec<S
         true
     });
     // From the end of each line back, so earlier columns stay where they were.
-    replacements.sort_by(|a, b| (b.0, b.1).cmp(&(a.0, a.1)));
+    replacements.sort_by_key(|r| std::cmp::Reverse((r.0, r.1)));
     replacements.dedup();
     let mut lines: Vec<String> = code.lines().map(str::to_owned).collect();
     let mut said = Vec::new();

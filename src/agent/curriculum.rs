@@ -53,7 +53,10 @@ const WOOD_LOGS: [&str; 9] = [
 /// How [`next_task`] begins its error when the LLM answered but nothing in it could be used.
 pub const UNUSABLE: &str = "the curriculum gave no usable task";
 
-pub async fn next_task(agent: &Agent, checkpoint: &mut Checkpoint) -> Result<TaskSpec, String> {
+///
+/// `refused` lists why the curriculum's last answers in a row could not be used: it is shown them, so it does not
+/// answer the same again (a cached reply to the same question would be that same answer).
+pub async fn next_task(agent: &Agent, checkpoint: &mut Checkpoint, refused: &[String]) -> Result<TaskSpec, String> {
     let done = checkpoint.tasks.completed.len();
     if done == 0 {
         return Ok(TaskSpec {
@@ -100,6 +103,11 @@ pub async fn next_task(agent: &Agent, checkpoint: &mut Checkpoint) -> Result<Tas
         ],
     )
     .map_err(|e| e.to_string())?;
+    let user = if refused.is_empty() {
+        user
+    } else {
+        format!("{user}\n\nYour last answers could not be used:\n- {}\nPropose something else.", refused.join("\n- "))
+    };
     let system = prompts::render("curriculum", &[]).map_err(|e| e.to_string())?;
     let messages = vec![Message::system(system), Message::user(user)];
     let correction = |why: &str| format!("That cannot be used: {why}. Answer with the JSON object only.");
@@ -131,22 +139,24 @@ fn proposal(reply: &str, checkpoint: &Checkpoint) -> Result<TaskSpec, String> {
     Ok(spec)
 }
 
-/// The tracker for a task that names an item or a mob with its count (`Craft 2 iron_pickaxe`): the one proposed
-/// when it is about that item or mob, else one that is (a proposal tracking 4 sticks for two iron pickaxes would
+/// The tracker for a task that names an item, a block to mine or a mob with its count (`Craft 2 iron_pickaxe`): the
+/// one proposed when it is about that thing, else one that is (a proposal tracking 4 sticks for two iron pickaxes would
 /// call the task done when it is not).
 fn fitting_tracker(task: &str, proposed: Option<Tracker>) -> Option<Tracker> {
     use super::recipes::{Want, parse_goal};
-    let (thing, fits) = match parse_goal(task, "oak")? {
-        Want::Have { item, count } => {
-            let fits = Tracker::Craft { item: item.clone(), count };
-            (item, fits)
+    let (things, fits) = match parse_goal(task, "oak")? {
+        Want::Have { item, count } => (vec![item.clone()], Tracker::Craft { item, count }),
+        Want::Kill { mob, count } => (vec![mob.clone()], Tracker::Kill { mob, count }),
+        // Mining is counted by what the block drops (`Mine 1 iron_ore`: one more raw_iron).
+        Want::Mine { block, count } => {
+            let drop = crate::primitives::facts::drops_of(&block).into_iter().next()?;
+            (vec![block, drop.clone()], Tracker::Craft { item: drop, count })
         }
-        Want::Kill { mob, count } => (mob.clone(), Tracker::Kill { mob, count }),
         _ => return proposed,
     };
-    let about_it = proposed
-        .as_ref()
-        .is_some_and(|t| serde_json::to_string(t).is_ok_and(|json| json.contains(&format!("\"{thing}\""))));
+    let about_it = proposed.as_ref().is_some_and(|t| {
+        serde_json::to_string(t).is_ok_and(|json| things.iter().any(|thing| json.contains(&format!("\"{thing}\""))))
+    });
     if about_it {
         return proposed;
     }
@@ -305,6 +315,11 @@ mod tests {
                         \"count\": 4}}";
         let spec = proposal(pickaxes, &checkpoint).unwrap();
         assert_eq!(spec.tracker, Some(Tracker::Craft { item: "iron_pickaxe".into(), count: 2 }));
+        let ore = "{\"task\": \"Mine 1 iron_ore\", \"tracker\": {\"type\": \"inventory\", \"item\": \"stick\", \"count\": 4}}";
+        assert_eq!(
+            proposal(ore, &checkpoint).unwrap().tracker,
+            Some(Tracker::Craft { item: "raw_iron".into(), count: 1 })
+        );
         // A tracker about the task's own item stays as proposed.
         let own = "{\"task\": \"Get 3 oak_log\", \"tracker\": {\"type\": \"inventory\", \"item\": \"oak_log\", \"count\": 3}}";
         assert!(matches!(proposal(own, &checkpoint).unwrap().tracker, Some(Tracker::Inventory { count: 3, .. })));

@@ -77,8 +77,8 @@ pub async fn learn(
     after_task: &dyn Fn(&LearnReport),
 ) -> LearnReport {
     let mut report = LearnReport::default();
-    // Curriculum answers in a row that could not be used.
-    let mut unusable = 0;
+    // Why the curriculum's answers in a row could not be used.
+    let mut refused: Vec<String> = Vec::new();
     while report.iterations < iterations {
         if agent.stop.is_stopped() {
             break;
@@ -88,16 +88,16 @@ pub async fn learn(
         let first = checkpoint.tasks.completed.is_empty();
         (agent.relabel)("learning: choosing the next task".to_owned());
         agent.llm.begin_task("learning: choosing tasks");
-        let spec = match curriculum::next_task(agent, checkpoint).await {
+        let spec = match curriculum::next_task(agent, checkpoint, &refused).await {
             Ok(spec) => {
-                unusable = 0;
+                refused.clear();
                 spec
             }
-            // An answer that could not be used is asked for again, a few times; an LLM that cannot be reached
-            // (or a run of useless answers) ends learning.
-            Err(reason) if reason.starts_with(curriculum::UNUSABLE) && unusable + 1 < CURRICULUM_TRIES => {
-                unusable += 1;
+            // An answer that could not be used is asked for again, told why, a few times; an LLM that cannot be
+            // reached (or a run of useless answers) ends learning.
+            Err(reason) if reason.starts_with(curriculum::UNUSABLE) && refused.len() + 1 < CURRICULUM_TRIES => {
                 (agent.say)(&format!("The curriculum gave no usable task ({reason}); asking again."));
+                refused.push(reason.trim_start_matches(curriculum::UNUSABLE).trim_start_matches(": ").to_owned());
                 continue;
             }
             Err(reason) => {

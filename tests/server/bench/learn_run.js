@@ -125,7 +125,7 @@ async function main () {
   while (!ended && Date.now() - started < MINUTES * 60000) {
     await sleep(2000)
     for (const e of world.events.slice(seen)) {
-      if (e.event === 'chat' && e.from === 'Wayfarer' && /^(I will start task|I succeeded in task|I failed task)/.test(e.text)) {
+      if (e.event === 'chat' && e.from === 'Wayfarer' && /^(I will start task|I succeeded in task|I failed task|I stopped learning|The curriculum gave no usable task)/.test(e.text)) {
         log(`  ${Math.round((Date.now() - started) / 60000)} min: ${e.text.slice(0, 160)}`)
       }
     }
