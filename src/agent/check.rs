@@ -163,11 +163,17 @@ const NAMED: &[(&str, usize, NameKind)] = &[
 const NAME_WORDS: &[(&str, &str)] =
     &[("tree", "log"), ("trees", "log"), ("wood", "log"), ("plank", "planks"), ("cobble", "cobblestone")];
 
+/// `word` written as the game writes names: lower case, `_` between words, no `minecraft:` (`Wooden Pickaxe` →
+/// `wooden_pickaxe`).
+fn game_spelling(word: &str) -> String {
+    word.trim().trim_start_matches("minecraft:").to_lowercase().replace([' ', '-'], "_")
+}
+
 /// Up to four of `names` that a model writing `word` most likely meant: those with every part of the word among
 /// their parts (`log` → `oak_log`, `spruce_log`…; `tree` → the logs), those `in_sight` first, then shortest first;
 /// else the nearest by spelling.
 fn names_like(word: &str, names: &BTreeSet<String>, in_sight: &BTreeSet<String>) -> Vec<String> {
-    let lower = word.trim().trim_start_matches("minecraft:").to_lowercase().replace([' ', '-'], "_");
+    let lower = game_spelling(word);
     if names.contains(&lower) {
         return vec![lower];
     }
@@ -213,7 +219,7 @@ fn unknown_name(
         [] => format!(
             "there is no {what} called \"{word}\" in the game: `{function}` takes a {what}'s name as the game spells it"
         ),
-        [same] if *same == word.trim().to_lowercase().replace([' ', '-'], "_") => {
+        [same] if *same == game_spelling(word) => {
             format!("write the {what}'s name as the game does: \"{same}\", not \"{word}\"")
         }
         _ => format!(
@@ -614,7 +620,7 @@ pub fn mend_names(code: &str, ast: &AST, known: &Known) -> Option<(String, Vec<S
             if all.contains(word.as_str()) {
                 continue;
             }
-            let spelled = word.trim().trim_start_matches("minecraft:").to_lowercase().replace([' ', '-'], "_");
+            let spelled = game_spelling(word);
             let meant = if all.contains(&spelled) {
                 Some(spelled)
             } else {
