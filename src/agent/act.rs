@@ -196,7 +196,7 @@ impl Agent {
         // falls short (shown that code and what went wrong).
         if let Some(code) = &spec.code {
             match self.run_known_code(spec, code, &start, &mut kills).await {
-                Known::Done => return TaskOutcome::Succeeded { skill: None, used: Vec::new() },
+                Known::Done { used } => return TaskOutcome::Succeeded { skill: None, used },
                 Known::Stopped => return TaskOutcome::Stopped,
                 Known::Short { code, ran, critique: said, reason } => {
                     // With no LLM to write other code, the known code's own failure is the task's.
@@ -286,12 +286,7 @@ impl Agent {
             };
             if judged.success {
                 let skill = self.learn(spec, &program, written_description, &report, &diff, judged.by_tracker).await;
-                let own: BTreeSet<&str> = program.ast.iter_functions().map(|f| f.name).collect();
-                let used = super::check::called(&program.ast)
-                    .into_iter()
-                    .filter(|name| !own.contains(name.as_str()) && self.skills.get(name).is_some())
-                    .collect();
-                return TaskOutcome::Succeeded { skill, used };
+                return TaskOutcome::Succeeded { skill, used: self.library_calls(&program) };
             }
             last_reason = match &report.outcome {
                 runner::Outcome::Failed(failure) => failure.to_string(),
@@ -375,6 +370,15 @@ impl Agent {
     }
 
     /// Runs the code a fact-based step came with, and judges it by the step's tracker.
+    /// The library's skills `program` called (its own functions aside).
+    fn library_calls(&self, program: &extract::Program) -> Vec<String> {
+        let own: BTreeSet<&str> = program.ast.iter_functions().map(|f| f.name).collect();
+        super::check::called(&program.ast)
+            .into_iter()
+            .filter(|name| !own.contains(name.as_str()) && self.skills.get(name).is_some())
+            .collect()
+    }
+
     async fn run_known_code(
         &self,
         spec: &TaskSpec,
@@ -382,7 +386,9 @@ impl Agent {
         start: &Snapshot,
         kills: &mut BTreeMap<String, u32>,
     ) -> Known {
+        // Named apart from the library's skill for the task, which the code may well call.
         let name = super::naming::name_for_task(&spec.task);
+        let name = if self.skills.get(&name).is_some() { format!("{name}Now") } else { name };
         let text = format!("fn {name}() {{\n{}\n}}", text::indent(code));
         let known = self.known();
         let program = match extract::program(&format!("```rhai\n{text}\n```"), &known) {
@@ -405,7 +411,7 @@ impl Agent {
         let Some(tracker) = &spec.tracker else {
             // A step with nothing to count (placing a block) is done when its code runs through.
             return match &report.outcome {
-                runner::Outcome::Value(_) => Known::Done,
+                runner::Outcome::Value(_) => Known::Done { used: self.library_calls(&program) },
                 runner::Outcome::Failed(failure) => Known::Short {
                     code: text,
                     ran: describe_run(&report, &program.code),
@@ -418,7 +424,7 @@ impl Agent {
         (self.say)(&format!("{} ({}%)", progress, progress.percent()));
         if progress.done {
             tracing::info!("task {:?} done by its planned code, no LLM call", spec.task);
-            return Known::Done;
+            return Known::Done { used: self.library_calls(&program) };
         }
         let reason = match &report.outcome {
             runner::Outcome::Failed(failure) => failure.to_string(),
@@ -873,7 +879,10 @@ fn count_kills(kills: &mut BTreeMap<String, u32>, killed: &[String], show: &Arc<
 
 /// How the code a fact-based step came with did.
 enum Known {
-    Done,
+    /// Done; the library's skills the code called.
+    Done {
+        used: Vec<String>,
+    },
     Stopped,
     /// Not done: the code as run, how the run went, the tracker's critique and the reason in a line.
     Short {

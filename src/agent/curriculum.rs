@@ -36,6 +36,8 @@ const MAX_QUESTIONS: usize = 3;
 const MEMORY_QUERY: &str =
     "What should I do next: what players asked of me, resources and chests I know of, dangers, insights.";
 const RECALLED: usize = 5;
+/// The library's skills named in the curriculum's prompt (about 4 tokens each).
+const MAX_SKILLS_SHOWN: usize = 120;
 
 const WOOD_LOGS: [&str; 9] = [
     "oak_log",
@@ -100,6 +102,7 @@ pub async fn next_task(agent: &Agent, checkpoint: &mut Checkpoint, refused: &[St
             ("answers", &answers),
             ("memories", &memories),
             ("persona", &persona),
+            ("skills", &skill_names(&agent.skills.list())),
         ],
     )
     .map_err(|e| e.to_string())?;
@@ -137,6 +140,42 @@ fn proposal(reply: &str, checkpoint: &Checkpoint) -> Result<TaskSpec, String> {
     spec.tracker = fitting_tracker(&spec.task, spec.tracker.take());
     tracing::info!("curriculum proposes {:?}: {reasoning}", spec.task);
     Ok(spec)
+}
+
+/// Names of count parameters: a skill taking only one of these is called with the task's count.
+const COUNT_PARAMS: [&str; 6] = ["count", "n", "amount", "number", "quantity", "times"];
+
+/// Code that calls the library's skill doing `task` by itself: the skill named for the task or written for it
+/// (`Craft 1 wooden_pickaxe` → `craftWoodenPickaxe();`, `Mine 3 wood log` → `mineWoodLog(3);`), when it takes
+/// nothing or only the count. A skill taking nothing is called once per thing the task counts.
+pub fn skill_call(task: &str, library: &[std::sync::Arc<crate::skills::Skill>]) -> Option<String> {
+    let named = super::naming::name_for_task(task);
+    let base = named.strip_suffix('s').unwrap_or(&named);
+    let names = [named.clone(), base.to_owned(), format!("{base}s"), format!("{base}es")];
+    let skill = names
+        .iter()
+        .find_map(|name| library.iter().find(|skill| &skill.name == name))
+        .or_else(|| library.iter().find(|skill| skill.meta.task.eq_ignore_ascii_case(task.trim())))?;
+    let count = task.split_whitespace().find_map(|w| w.parse::<u32>().ok()).unwrap_or(1).max(1);
+    match skill.params.as_slice() {
+        [] if count == 1 => Some(format!("{}();", skill.name)),
+        [] if count <= 16 => Some(format!("for _ in 0..{count} {{\n    {}();\n}}", skill.name)),
+        [param] if COUNT_PARAMS.contains(&param.as_str()) => Some(format!("{}({count});", skill.name)),
+        _ => None,
+    }
+}
+
+/// The library's skill names for the curriculum, sorted, at most `MAX_SKILLS_SHOWN` of them.
+pub fn skill_names(library: &[std::sync::Arc<crate::skills::Skill>]) -> String {
+    let mut names: Vec<&str> = library.iter().map(|s| s.name.as_str()).collect();
+    if names.is_empty() {
+        return "none yet".to_owned();
+    }
+    names.sort_unstable();
+    let more = names.len().saturating_sub(MAX_SKILLS_SHOWN);
+    names.truncate(MAX_SKILLS_SHOWN);
+    let shown = names.join(", ");
+    if more > 0 { format!("{shown} and {more} more") } else { shown }
 }
 
 /// The tracker for a task that names an item, a block to mine or a mob with its count (`Craft 2 iron_pickaxe`): the
@@ -283,6 +322,44 @@ async fn cached_answer(agent: &Agent, checkpoint: &Checkpoint, question: &str) -
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn skill(name: &str, params: &[&str], task: &str) -> std::sync::Arc<crate::skills::Skill> {
+        std::sync::Arc::new(crate::skills::Skill {
+            name: name.to_owned(),
+            code: String::new(),
+            meta: crate::skills::SkillMeta {
+                description: String::new(),
+                task: task.to_owned(),
+                created: String::new(),
+                version: 1,
+            },
+            params: params.iter().map(|p| (*p).to_owned()).collect(),
+            functions: rhai::AST::empty(),
+        })
+    }
+
+    #[test]
+    fn a_task_the_library_does_calls_its_skill() {
+        let library = [
+            skill("craftWoodenPickaxe", &[], ""),
+            skill("mineWoodLog", &["count"], ""),
+            skill("craftTorches", &["count"], ""),
+            skill("huntAnimal", &["animal", "count"], ""),
+            skill("killPig", &[], ""),
+            skill("fetchWater", &[], "Fill 1 bucket with water"),
+        ];
+        let call = |task: &str| skill_call(task, &library);
+        assert_eq!(call("Craft 1 wooden_pickaxe").as_deref(), Some("craftWoodenPickaxe();"));
+        assert_eq!(call("Mine 3 wood log").as_deref(), Some("mineWoodLog(3);"));
+        assert_eq!(call("Craft 8 torch").as_deref(), Some("craftTorches(8);"));
+        assert_eq!(call("Kill 2 pig").as_deref(), Some("for _ in 0..2 {\n    killPig();\n}"));
+        assert_eq!(call("fill 1 bucket with water").as_deref(), Some("fetchWater();"));
+        // Not one of the library's, or a skill whose values the task does not give.
+        assert_eq!(call("Craft 1 stone_pickaxe"), None);
+        assert_eq!(call("Hunt 1 animal"), None);
+        assert_eq!(skill_names(&library[..2]), "craftWoodenPickaxe, mineWoodLog");
+        assert_eq!(skill_names(&[]), "none yet");
+    }
 
     #[test]
     fn proposals_must_be_new_and_well_formed() {

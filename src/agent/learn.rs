@@ -88,7 +88,7 @@ pub async fn learn(
         let first = checkpoint.tasks.completed.is_empty();
         (agent.relabel)("learning: choosing the next task".to_owned());
         agent.llm.begin_task("learning: choosing tasks");
-        let spec = match curriculum::next_task(agent, checkpoint, &refused).await {
+        let mut spec = match curriculum::next_task(agent, checkpoint, &refused).await {
             Ok(spec) => {
                 refused.clear();
                 spec
@@ -106,6 +106,14 @@ pub async fn learn(
             }
         };
         report.iterations += 1;
+        // A task the library's skill does by itself runs that skill first, judged by the tracker, with no action
+        // call; the LLM writes code only when it falls short. (Without a tracker nothing would judge the run.)
+        if spec.code.is_none() && spec.tracker.is_some() {
+            spec.code = curriculum::skill_call(&spec.task, &agent.skills.list());
+            if let Some(code) = &spec.code {
+                tracing::info!("the library's skill does {:?}: running {code}", spec.task);
+            }
+        }
         (agent.say)(&format!("I will start task: {}", spec.task));
         agent.llm.begin_task(&spec.task);
         // What each run changed in the world goes into the task's event, besides wherever the agent shows it.
