@@ -249,7 +249,10 @@ impl Agent {
                 Err(err) => return TaskOutcome::Failed { reason: llm_failure(&err) },
             };
             let written_description = extract::description(&reply);
-            let known = self.known().with_in_sight(in_sight(&self.bot).await);
+            let known = self
+                .known()
+                .with_in_sight(in_sight(&self.bot).await)
+                .with_carried(self.bot.status().items.into_iter().map(|(name, _)| name));
             let program = match extract::program(&reply, &known) {
                 Ok(program) => program,
                 Err(unfit) => {
@@ -985,11 +988,9 @@ fn failing_line<'a>(failure: &runner::Failure, code: &'a str) -> Option<&'a str>
     code.lines().nth(line.checked_sub(1)?).map(str::trim).filter(|text| !text.is_empty())
 }
 
-/// The game's names of what the bot sees and carries: the blocks near it (as [`observation`] lists them), its items
-/// and the mobs in sight.
+/// The game's names of what the bot sees: the blocks near it (as [`observation`] lists them) and the mobs in sight.
 async fn in_sight(bot: &BotHandle) -> Vec<String> {
     let mut names = primitives::observe::block_kinds_near(bot, 16, 24).await;
-    names.extend(bot.status().items.into_iter().map(|(name, _)| name));
     // `chicken (24 blocks)`
     names.extend(
         primitives::observe::entities_near(bot, 32.0, 8)

@@ -101,7 +101,15 @@ pub struct Known {
     /// The names of what the bot sees and carries (blocks near it, its items, mobs in sight): a name the game does
     /// not have is read as the one of these it plainly means.
     in_sight: BTreeSet<String>,
+    /// The names of the items the bot carries: a value that names something carried (`inventoryCount("iron")` with
+    /// raw iron in the inventory) is read as the one carried, before what is only seen.
+    carried: BTreeSet<String>,
 }
+
+/// The game functions, and which of their values, that name something carried (counted, held, placed, smelted or
+/// given), not something to find or make.
+const CARRIED: &[(&str, usize)] =
+    &[("inventoryCount", 0), ("equip", 0), ("placeItem", 0), ("smeltItem", 0), ("giveItem", 1)];
 
 /// What a game function's string value names.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -259,7 +267,7 @@ impl Known {
         if let Some(library) = library {
             add_functions(&mut by_name, library);
         }
-        Self { by_name, names: None, in_sight: BTreeSet::new() }
+        Self { by_name, names: None, in_sight: BTreeSet::new(), carried: BTreeSet::new() }
     }
 
     /// Checks the names of blocks, items and mobs given as literals to game functions against `names`.
@@ -271,6 +279,15 @@ impl Known {
     /// What the bot sees and carries, by the game's names: the names meant are looked for among these first.
     pub fn with_in_sight(mut self, names: impl IntoIterator<Item = String>) -> Self {
         self.in_sight.extend(names);
+        self
+    }
+
+    /// The items the bot carries (also counted as in sight).
+    pub fn with_carried(mut self, items: impl IntoIterator<Item = String>) -> Self {
+        for item in items {
+            self.in_sight.insert(item.clone());
+            self.carried.insert(item);
+        }
         self
     }
 }
@@ -624,10 +641,13 @@ pub fn mend_names(code: &str, ast: &AST, known: &Known) -> Option<(String, Vec<S
             let meant = if all.contains(&spelled) {
                 Some(spelled)
             } else {
-                let seen: Vec<String> =
-                    names_like(word, all, &known.in_sight).into_iter().filter(|n| known.in_sight.contains(n)).collect();
-                match seen.as_slice() {
-                    [only] => Some(only.clone()),
+                let like = names_like(word, all, &known.in_sight);
+                let among = |names: &BTreeSet<String>| -> Vec<&String> {
+                    like.iter().filter(|n| names.contains(n.as_str())).collect()
+                };
+                let of_carried = CARRIED.contains(&(call.name.as_str(), *at));
+                match (of_carried, among(&known.carried).as_slice(), among(&known.in_sight).as_slice()) {
+                    (true, [only], _) | (_, _, [only]) => Some((*only).clone()),
                     _ => None,
                 }
             };
@@ -802,6 +822,17 @@ mod tests {
         let ast = script::compile("fn a() { mineBlock(\"log\", 1); }", &[]).unwrap();
         let found = calls(&ast, &known(&["spruce_log", "jungle_log"]));
         assert!(found[0].contains("such as \"jungle_log\", \"spruce_log\", \"oak_log\""), "{found:?}");
+        // A value naming something carried is read as the one carried: raw iron counted, not the ore in sight.
+        let beside_ore = crate::agent::act::known(None)
+            .with_in_sight(["iron_ore".to_owned(), "stone".to_owned()])
+            .with_carried(["raw_iron".to_owned(), "stone_pickaxe".to_owned()]);
+        let code = "fn a() { mineBlock(\"iron\", 2); inventoryCount(\"iron\") }";
+        let ast = script::compile(code, &[]).unwrap();
+        let (mended, _) = mend_names(code, &ast, &beside_ore).unwrap();
+        assert_eq!(mended, "fn a() { mineBlock(\"iron_ore\", 2); inventoryCount(\"raw_iron\") }");
+        // What is to be made is not read as what is carried (raw iron and iron ore are both like it).
+        let code = "fn a() { craftItem(\"iron\", 1); }";
+        assert_eq!(mend_names(code, &script::compile(code, &[]).unwrap(), &beside_ore), None);
         // Real names, a function of the answer's own and names in other calls stay.
         assert_eq!(mend("fn a() { mineBlock(\"stone\", 1); chat(\"log\"); }", &["spruce_log"]), None);
         assert_eq!(mend("fn mineBlock(n, c) { n }\nfn a() { mineBlock(\"log\", 1); }", &["spruce_log"]), None);

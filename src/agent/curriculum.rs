@@ -183,18 +183,21 @@ pub fn skill_names(library: &[std::sync::Arc<crate::skills::Skill>]) -> String {
 /// call the task done when it is not).
 fn fitting_tracker(task: &str, proposed: Option<Tracker>) -> Option<Tracker> {
     use super::recipes::{Want, parse_goal};
-    let (things, fits) = match parse_goal(task, "oak")? {
-        Want::Have { item, count } => (vec![item.clone()], Tracker::Craft { item, count }),
-        Want::Kill { mob, count } => (vec![mob.clone()], Tracker::Kill { mob, count }),
-        // Mining is counted by what the block drops (`Mine 1 iron_ore`: one more raw_iron).
+    let (thing, count, fits) = match parse_goal(task, "oak")? {
+        Want::Have { item, count } => (item.clone(), count, Tracker::Craft { item, count }),
+        Want::Kill { mob, count } => (mob.clone(), count, Tracker::Kill { mob, count }),
+        // Mining is counted by what the block drops (`Mine 1 iron_ore`: one more raw_iron; a tracker counting
+        // iron_ore carried could never be met).
         Want::Mine { block, count } => {
             let drop = crate::primitives::facts::drops_of(&block).into_iter().next()?;
-            (vec![block, drop.clone()], Tracker::Craft { item: drop, count })
+            (drop.clone(), count, Tracker::Craft { item: drop, count })
         }
         _ => return proposed,
     };
+    // Kept when it counts the very thing, as many as the task says ("Mine 3 iron_ore" tracked by 10 was not).
     let about_it = proposed.as_ref().is_some_and(|t| {
-        serde_json::to_string(t).is_ok_and(|json| things.iter().any(|thing| json.contains(&format!("\"{thing}\""))))
+        serde_json::to_string(t)
+            .is_ok_and(|json| json.contains(&format!("\"{thing}\"")) && json.contains(&format!("\"count\":{count}")))
     });
     if about_it {
         return proposed;
@@ -397,7 +400,18 @@ mod tests {
             proposal(ore, &checkpoint).unwrap().tracker,
             Some(Tracker::Craft { item: "raw_iron".into(), count: 1 })
         );
-        // A tracker about the task's own item stays as proposed.
+        // Mining iron ore carries raw iron, not the ore; a tracker counting more than the task says is not kept.
+        let carried = "{\"task\": \"Mine 3 iron_ore\", \"tracker\": {\"type\": \"inventory\", \"item\": \"iron_ore\", \"count\": 3}}";
+        assert_eq!(
+            proposal(carried, &checkpoint).unwrap().tracker,
+            Some(Tracker::Craft { item: "raw_iron".into(), count: 3 })
+        );
+        let more = "{\"task\": \"Get 3 oak_log\", \"tracker\": {\"type\": \"inventory\", \"item\": \"oak_log\", \"count\": 10}}";
+        assert_eq!(
+            proposal(more, &checkpoint).unwrap().tracker,
+            Some(Tracker::Craft { item: "oak_log".into(), count: 3 })
+        );
+        // A tracker about the task's own item and count stays as proposed.
         let own = "{\"task\": \"Get 3 oak_log\", \"tracker\": {\"type\": \"inventory\", \"item\": \"oak_log\", \"count\": 3}}";
         assert!(matches!(proposal(own, &checkpoint).unwrap().tracker, Some(Tracker::Inventory { count: 3, .. })));
         let failed = |task: &str| crate::agent::checkpoint::TaskEvent {
