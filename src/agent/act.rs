@@ -351,7 +351,18 @@ impl Agent {
                 tracing::info!("task {:?}: its tracker is done, but the world shows {why}", spec.task);
                 return Ok(Judged { success: false, by_tracker: true, critique: text::capitalised(&why) + "." });
             }
-            let critique = if progress.done { String::new() } else { format!("The task is not done yet: {progress}.") };
+            let critique = if progress.done {
+                String::new()
+            } else {
+                let instead = match tracker {
+                    Tracker::Craft { item, .. } | Tracker::Inventory { item, .. } => now.instead_of(start, item),
+                    _ => None,
+                };
+                match instead {
+                    Some(instead) => format!("The task is not done yet: {progress}; {instead}."),
+                    None => format!("The task is not done yet: {progress}."),
+                }
+            };
             return Ok(Judged { success: progress.done, by_tracker: true, critique });
         }
         if let runner::Outcome::Failed(failure) = &report.outcome {

@@ -103,6 +103,7 @@ pub async fn next_task(agent: &Agent, checkpoint: &mut Checkpoint, refused: &[St
             ("memories", &memories),
             ("persona", &persona),
             ("skills", &skill_names(&agent.skills.list())),
+            ("untried", &untried_in_sight(&agent.bot, done, checkpoint).await),
         ],
     )
     .map_err(|e| e.to_string())?;
@@ -140,6 +141,73 @@ fn proposal(reply: &str, checkpoint: &Checkpoint) -> Result<TaskSpec, String> {
     spec.tracker = fitting_tracker(&spec.task, spec.tracker.take());
     tracing::info!("curriculum proposes {:?}: {reasoning}", spec.task);
     Ok(spec)
+}
+
+/// Blocks worth a task besides ores and logs.
+const WORTH_MINING: &[&str] =
+    &["sand", "gravel", "clay", "pumpkin", "melon", "sugar_cane", "cactus", "bamboo", "obsidian", "sweet_berry_bush"];
+
+/// What the bot sees that no task done or failed has named: ores, logs and a few other blocks worth mining and,
+/// once entities are shown, the mobs in sight. A small model's curriculum keeps to the one thing it knows (iron ore,
+/// again and again); these are something new within reach.
+async fn untried_in_sight(bot: &BotHandle, done: usize, checkpoint: &Checkpoint) -> String {
+    let blocks = primitives::observe::block_kinds_near(bot, 16, 24).await;
+    let mobs: Vec<String> = if done >= WARM_UP_ENTITIES {
+        primitives::observe::entities_near(bot, 32.0, 12)
+            .into_iter()
+            .filter_map(|seen| seen.split(" (").next().map(str::to_owned))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let tasks: Vec<&String> = checkpoint.tasks.completed.iter().chain(&checkpoint.tasks.failed).collect();
+    or_none(untried(&blocks, &mobs, &tasks))
+}
+
+/// A task of the bot's own when the curriculum's answers could not be used: the first thing in sight no task has
+/// named (`Mine 1 coal_ore`, tracked by what it drops; `Kill 1 sheep`), or `None` when there is none.
+pub async fn untried_task(agent: &Agent, checkpoint: &Checkpoint) -> Option<TaskSpec> {
+    let done = checkpoint.tasks.completed.len();
+    let untried = untried_in_sight(&agent.bot, done, checkpoint).await;
+    let first = untried.split(", ").next().filter(|first| *first != "none")?;
+    untried_spec(first)
+}
+
+fn untried_spec(thing: &str) -> Option<TaskSpec> {
+    let kill = format!("Kill 1 {thing}");
+    let (task, tracker) = match fitting_tracker(&kill, None) {
+        Some(tracker) => (kill, tracker),
+        None => {
+            let mine = format!("Mine 1 {thing}");
+            let tracker = fitting_tracker(&mine, None)?;
+            (mine, tracker)
+        }
+    };
+    Some(TaskSpec {
+        task,
+        context: "It is in sight and no task has tried it yet.".to_owned(),
+        tracker: Some(tracker),
+        code: None,
+    })
+}
+
+/// The blocks worth mining and the mobs among `blocks` and `mobs` that none of `tasks` names (a deepslate ore counts
+/// as its plain ore), each once.
+fn untried(blocks: &[String], mobs: &[String], tasks: &[&String]) -> Vec<String> {
+    let tasks: Vec<String> = tasks.iter().map(|t| t.to_lowercase()).collect();
+    let named = |thing: &str| {
+        let plain = thing.strip_prefix("deepslate_").unwrap_or(thing);
+        tasks.iter().any(|t| t.contains(plain))
+    };
+    let worth =
+        |block: &&String| block.ends_with("_ore") || block.ends_with("_log") || WORTH_MINING.contains(&block.as_str());
+    let mut found: Vec<String> = Vec::new();
+    for thing in blocks.iter().filter(worth).chain(mobs) {
+        if !named(thing) && !found.contains(thing) {
+            found.push(thing.clone());
+        }
+    }
+    found
 }
 
 /// Names of count parameters: a skill taking only one of these is called with the task's count.
@@ -339,6 +407,27 @@ mod tests {
             params: params.iter().map(|p| (*p).to_owned()).collect(),
             functions: rhai::AST::empty(),
         })
+    }
+
+    #[test]
+    fn an_untried_thing_makes_a_tracked_task() {
+        let coal = untried_spec("coal_ore").unwrap();
+        assert_eq!(coal.task, "Mine 1 coal_ore");
+        assert_eq!(coal.tracker, Some(Tracker::Craft { item: "coal".into(), count: 1 }));
+        let sheep = untried_spec("sheep").unwrap();
+        assert_eq!(sheep.task, "Kill 1 sheep");
+        assert_eq!(sheep.tracker, Some(Tracker::Kill { mob: "sheep".into(), count: 1 }));
+    }
+
+    #[test]
+    fn what_is_in_sight_and_untried_is_suggested() {
+        let strings = |list: &[&str]| list.iter().map(|s| (*s).to_owned()).collect::<Vec<_>>();
+        let blocks = strings(&["stone", "dirt", "iron_ore", "deepslate_iron_ore", "coal_ore", "oak_log", "sand"]);
+        let mobs = strings(&["sheep", "cow", "sheep"]);
+        let tasks = strings(&["Mine 3 iron_ore", "Kill 1 cow"]);
+        let tasks: Vec<&String> = tasks.iter().collect();
+        assert_eq!(untried(&blocks, &mobs, &tasks), ["coal_ore", "oak_log", "sand", "sheep"]);
+        assert_eq!(untried(&blocks, &[], &[]), ["iron_ore", "deepslate_iron_ore", "coal_ore", "oak_log", "sand"]);
     }
 
     #[test]

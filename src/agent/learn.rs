@@ -100,6 +100,23 @@ pub async fn learn(
                 refused.push(reason.trim_start_matches(curriculum::UNUSABLE).trim_start_matches(": ").to_owned());
                 continue;
             }
+            // After that, a thing in sight no task has tried is the next task, so an unattended run goes on.
+            Err(reason) if reason.starts_with(curriculum::UNUSABLE) => {
+                refused.clear();
+                match curriculum::untried_task(agent, checkpoint).await {
+                    Some(spec) => {
+                        (agent.say)(&format!(
+                            "The curriculum gave no usable task again; I will try {} instead.",
+                            spec.task
+                        ));
+                        spec
+                    }
+                    None => {
+                        (agent.say)(&format!("I stopped learning because {reason}"));
+                        break;
+                    }
+                }
+            }
             Err(reason) => {
                 (agent.say)(&format!("I stopped learning because {reason}"));
                 break;

@@ -158,6 +158,26 @@ impl Snapshot {
         self.inventory.get(item).copied().unwrap_or(0)
     }
 
+    /// Items of the same kind as `item` (the last part of the name: `spruce_log` for `oak_log`) that grew between
+    /// `start` and this snapshot while `item` did not: what a run made instead of what was asked, in words
+    /// ("the run got 3 spruce_log, not oak_log"). A small model told only "0/3 oak_log" mined spruce again and again.
+    pub fn instead_of(&self, start: &Snapshot, item: &str) -> Option<String> {
+        if self.count(item) > start.count(item) {
+            return None;
+        }
+        let kind = item.rsplit('_').next()?;
+        let got: Vec<String> = self
+            .inventory
+            .iter()
+            .filter(|(name, _)| name.as_str() != item && name.rsplit('_').next() == Some(kind))
+            .filter_map(|(name, &now)| {
+                let more = now - start.count(name);
+                (more > 0).then(|| format!("{more} {name}"))
+            })
+            .collect();
+        (!got.is_empty()).then(|| format!("the run got {}, not {item}: the task names {item}", got.join(", ")))
+    }
+
     /// The block position of the bot's feet.
     pub fn feet(&self) -> Point {
         self.position.map(|v| v.floor() as i32)
@@ -629,6 +649,19 @@ mod tests {
 
     fn snapshot(items: &[(&str, i64)]) -> Snapshot {
         Snapshot { inventory: items.iter().map(|(n, c)| ((*n).to_owned(), *c)).collect(), ..Snapshot::default() }
+    }
+
+    #[test]
+    fn a_run_that_made_the_wrong_kind_says_so() {
+        let start = snapshot(&[("oak_log", 1), ("dirt", 2)]);
+        let now = snapshot(&[("oak_log", 1), ("spruce_log", 3), ("dirt", 5)]);
+        assert_eq!(
+            now.instead_of(&start, "oak_log").as_deref(),
+            Some("the run got 3 spruce_log, not oak_log: the task names oak_log")
+        );
+        // Nothing of the kind made, or the item itself made: nothing to say.
+        assert_eq!(now.instead_of(&start, "stone_pickaxe"), None);
+        assert_eq!(snapshot(&[("oak_log", 2), ("spruce_log", 3)]).instead_of(&start, "oak_log"), None);
     }
 
     #[test]
