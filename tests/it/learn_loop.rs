@@ -237,3 +237,38 @@ fn a_task_the_library_does_runs_its_skill_without_writing_code() {
     let used: Vec<Value> = events.lines().map(|l| serde_json::from_str::<Value>(l).unwrap()["used"].clone()).collect();
     assert_eq!(used, [json!(["mineWoodLog"]), json!(["craftOakPlanks"])], "{events}");
 }
+
+/// A curriculum that keeps proposing what is done does not end an unattended run: after three unusable answers the
+/// bot takes a thing in sight no task has tried (the oak log beside it) as its next task, and does it in the world.
+#[test]
+fn a_curriculum_stuck_on_done_tasks_gives_way_to_something_in_sight() {
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let endpoint = runtime.block_on(FakeEndpoint::start()).unwrap();
+    endpoint.push_content(code("Mines one oak log.", "fn mineOneLog() {\n  mineBlock(\"oak_log\", 1)\n}"));
+    // Three questions, each asked twice: always the task just done.
+    for _ in 0..6 {
+        endpoint.push_content(
+            "{\"reasoning\": \"logs\", \"task\": \"Mine 1 wood log\", \"context\": \"\", \
+             \"tracker\": {\"type\": \"inventory\", \"item\": \"oak_log\", \"count\": 1}}",
+        );
+    }
+    endpoint.push_content(code("Mines the oak log in sight.", "fn mineTheOakLog() {\n  mineBlock(\"oak_log\", 1)\n}"));
+    let skills = ScriptDir::new("learn-untried-skills", &[]);
+    let checkpoint = ScriptDir::new("learn-untried-checkpoint", &[]);
+    let args = ["--llm-url", &endpoint.base_url(), "--checkpoint", checkpoint.path()];
+    let (world, _bot) = world_with_skilled_bot(&skills, &args);
+    for (x, z) in [(5, -3), (7, -4)] {
+        world.cmd(json!({"cmd": "setBlock", "x": x, "y": 64, "z": z, "block": "oak_log"}));
+    }
+    let from = world.say("Alice", "!learn start 2");
+    let expect = |needle: &str, secs: u64| world.expect_chat(from, "Wayfarer", needle, Duration::from_secs(secs));
+    expect("I succeeded in task: Mine 1 wood log", 60);
+    expect("The curriculum gave no usable task again; I will try Mine 1 oak_log instead.", 60);
+    expect("I succeeded in task: Mine 1 oak_log", 60);
+    expect("Learning done: 2 tasks done, 0 failed", 10);
+    assert_eq!(endpoint.requests().len(), 8, "an action call, six curriculum answers, an action call");
+    assert_eq!(inventory_count(&world, "Wayfarer", "oak_log"), 2);
+    for (x, z) in [(5, -3), (7, -4)] {
+        assert_eq!(world.cmd(json!({"cmd": "getBlock", "x": x, "y": 64, "z": z})), "air");
+    }
+}
