@@ -958,6 +958,8 @@ fn stray_effects(spec: &TaskSpec, report: &runner::Report) -> Option<String> {
         .inventory_deltas()
         .into_iter()
         .filter(|(name, delta)| (*delta < 0 || crafted(name)) && !scaffold(name))
+        // Food eaten is the hunger reflex's, not the code's.
+        .filter(|(name, delta)| !(*delta < 0 && crate::bot::reflex::FOODS.contains(&name.as_str())))
         .collect();
     naming::side_effects(&noticed, &related)
 }
@@ -1190,8 +1192,11 @@ mod tests {
         // Planks made while asked for logs.
         let planks = report(&[("oak_log", 1)], &[("oak_log", 1), ("oak_planks", 4)]);
         assert_eq!(stray_effects(&spec("Mine 2 oak_log"), &planks).as_deref(), Some("+4 oak_planks"));
-        // Dirt a pillar used, saplings walked over: not the code's doing.
-        let incidental = report(&[("dirt", 3)], &[("dirt", 1), ("oak_log", 2), ("oak_sapling", 1)]);
+        // Dirt a pillar used, saplings walked over, a porkchop eaten when hungry: not the code's doing.
+        let incidental = report(
+            &[("dirt", 3), ("porkchop", 2)],
+            &[("dirt", 1), ("oak_log", 2), ("oak_sapling", 1), ("porkchop", 1)],
+        );
         assert_eq!(stray_effects(&spec("Mine 2 oak_log"), &incidental), None);
         // Logs used up on the way to a pickaxe are on the way.
         let pickaxe = report(&[("oak_log", 3)], &[("wooden_pickaxe", 1), ("oak_planks", 3)]);
