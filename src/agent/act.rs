@@ -383,7 +383,6 @@ impl Agent {
         Ok(Judged { success: verdict.success, by_tracker: false, critique: verdict.critique })
     }
 
-    /// Runs the code a fact-based step came with, and judges it by the step's tracker.
     /// The library's skills `program` called (its own functions aside).
     fn library_calls(&self, program: &extract::Program) -> Vec<String> {
         let own: BTreeSet<&str> = program.ast.iter_functions().map(|f| f.name).collect();
@@ -393,6 +392,7 @@ impl Agent {
             .collect()
     }
 
+    /// Runs the code a fact-based step came with, and judges it by the step's tracker.
     async fn run_known_code(
         &self,
         spec: &TaskSpec,

@@ -103,7 +103,7 @@ pub async fn next_task(agent: &Agent, checkpoint: &mut Checkpoint, refused: &[St
             ("memories", &memories),
             ("persona", &persona),
             ("skills", &skill_names(&agent.skills.list())),
-            ("untried", &untried_in_sight(&agent.bot, done, checkpoint).await),
+            ("untried", &or_none(untried_in_sight(&agent.bot, done, checkpoint).await)),
         ],
     )
     .map_err(|e| e.to_string())?;
@@ -150,7 +150,7 @@ const WORTH_MINING: &[&str] =
 /// What the bot sees that no task done or failed has named: ores, logs and a few other blocks worth mining and,
 /// once entities are shown, the mobs in sight. A small model's curriculum keeps to the one thing it knows (iron ore,
 /// again and again); these are something new within reach.
-async fn untried_in_sight(bot: &BotHandle, done: usize, checkpoint: &Checkpoint) -> String {
+async fn untried_in_sight(bot: &BotHandle, done: usize, checkpoint: &Checkpoint) -> Vec<String> {
     let blocks = primitives::observe::block_kinds_near(bot, 16, 24).await;
     let mobs: Vec<String> = if done >= WARM_UP_ENTITIES {
         primitives::observe::entities_near(bot, 32.0, 12)
@@ -161,7 +161,7 @@ async fn untried_in_sight(bot: &BotHandle, done: usize, checkpoint: &Checkpoint)
         Vec::new()
     };
     let tasks: Vec<&String> = checkpoint.tasks.completed.iter().chain(&checkpoint.tasks.failed).collect();
-    or_none(untried(&blocks, &mobs, &tasks))
+    untried(&blocks, &mobs, &tasks)
 }
 
 /// A task of the bot's own when the curriculum's answers could not be used: the first thing in sight no task has
@@ -169,8 +169,7 @@ async fn untried_in_sight(bot: &BotHandle, done: usize, checkpoint: &Checkpoint)
 pub async fn untried_task(agent: &Agent, checkpoint: &Checkpoint) -> Option<TaskSpec> {
     let done = checkpoint.tasks.completed.len();
     let untried = untried_in_sight(&agent.bot, done, checkpoint).await;
-    let first = untried.split(", ").next().filter(|first| *first != "none")?;
-    untried_spec(first)
+    untried_spec(untried.first()?)
 }
 
 fn untried_spec(thing: &str) -> Option<TaskSpec> {
