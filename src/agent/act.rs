@@ -925,9 +925,10 @@ fn missing_things(feedback: &str) -> String {
     use crate::primitives::facts::{MISSING_ITEMS, MISSING_TOOL, no_station_near};
     for (i, _) in feedback.match_indices(MISSING_ITEMS) {
         let list = &feedback[i + MISSING_ITEMS.len()..];
-        let list = list.split(['.', '\n']).next().unwrap_or_default();
+        let list = list.split(['.', '\n', ';']).next().unwrap_or_default();
+        // Each part reads `2 more stick`, perhaps followed by `(or …)` alternatives.
         for part in list.split(", ") {
-            if let Some(item) = part.split_whitespace().last() {
+            if let Some(item) = part.split_whitespace().nth(2) {
                 things.push(item.to_owned());
             }
         }
@@ -1213,6 +1214,9 @@ mod tests {
         let no_table = "I cannot make bucket because there is no crafting_table within 48 blocks that I can get to";
         assert_eq!(missing_things(no_table), "crafting_table");
         assert_eq!(missing_things("It said: hello"), "");
+        let alternatives = "line 2: I cannot make stone_pickaxe because I need: 3 more cobblestone (or blackstone or \
+                            cobbled_deepslate), 2 more stick; or smelt x to get it";
+        assert_eq!(missing_things(alternatives), "cobblestone stick");
     }
 
     #[test]

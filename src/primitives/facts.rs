@@ -154,37 +154,82 @@ pub struct CraftPlan {
 }
 
 /// Picks the recipe variant for `count` × `item` that the inventory can pay for. `Err` says exactly what is missing
-/// for the variant closest to being possible: `I cannot make wooden_pickaxe because I need: 2 more stick`.
+/// for the variant closest to being possible: `I cannot make wooden_pickaxe because I need: 2 more stick`. Variants
+/// as close as it that differ in one ingredient are named beside it (`3 more cobblestone (or blackstone or
+/// cobbled_deepslate), 2 more stick`), and an item a furnace makes says so (`iron_ingot`).
 pub fn plan_craft(item: &str, count: u32, carried: &HashMap<String, i32>) -> Result<CraftPlan, String> {
+    let smelt_hint = smelted_from(item).map(|input| format!("smelt {input} to get it (smeltItem)"));
     let Some(recipes) = facts().crafting.get(item) else {
-        let hint = match facts().smelting.iter().find(|(_, out)| *out == item) {
-            Some((input, _)) => format!("; smelt {input} to get it"),
-            None => String::new(),
-        };
+        let hint = smelt_hint.map(|h| format!("; {h}")).unwrap_or_default();
         return Err(format!("{item} cannot be crafted{hint}"));
     };
-    let mut best: Option<(u32, Vec<String>)> = None;
+    // Each variant's shortfall, as (total, [(count, ingredient)]).
+    let mut shortfalls: Vec<(u32, Vec<(u32, String)>)> = Vec::new();
     for recipe in recipes {
         let times = count.div_ceil(recipe.count());
-        let mut short_total = 0;
         let mut missing = Vec::new();
         for (name, per_craft) in recipe.needs() {
             let need = per_craft * times;
             let have = carried.get(&name).copied().unwrap_or(0).max(0) as u32;
             if have < need {
-                short_total += need - have;
-                missing.push(format!("{} more {name}", need - have));
+                missing.push((need - have, name));
             }
         }
         if missing.is_empty() {
             return Ok(CraftPlan { recipe: recipe.clone(), times });
         }
-        if best.as_ref().is_none_or(|(total, _)| short_total < *total) {
-            best = Some((short_total, missing));
-        }
+        shortfalls.push((missing.iter().map(|(n, _)| n).sum(), missing));
     }
-    let (_, missing) = best.expect("an item in the table has at least one recipe");
-    Err(format!("I cannot make {item} {MISSING_ITEMS}{}", missing.join(", ")))
+    let least = shortfalls.iter().map(|(total, _)| *total).min().expect("an item in the table has at least one recipe");
+    // The game's data lists a tag's variants last-first, so the last of the closest is the common one (cobblestone
+    // before cobbled_deepslate, oak before cherry planks).
+    let mut closest: Vec<&Vec<(u32, String)>> =
+        shortfalls.iter().rev().filter(|(total, _)| *total == least).map(|(_, m)| m).collect();
+    let base = closest.remove(0);
+    let words: Vec<String> = base
+        .iter()
+        .map(|(n, name)| {
+            let others: Vec<&str> = closest
+                .iter()
+                .filter_map(|other| swapped_for(base, other, name))
+                .collect::<std::collections::BTreeSet<_>>()
+                .into_iter()
+                .collect();
+            match others.len() {
+                0 => format!("{n} more {name}"),
+                1..=MAX_ALTERNATIVES => format!("{n} more {name} (or {})", others.join(" or ")),
+                _ => format!("{n} more {name} (or {} or another kind)", others[..MAX_ALTERNATIVES].join(" or ")),
+            }
+        })
+        .collect();
+    let hint = smelt_hint.map(|h| format!("; or {h}")).unwrap_or_default();
+    Err(format!("I cannot make {item} {MISSING_ITEMS}{}{hint}", words.join(", ")))
+}
+
+/// How many other kinds a shortfall names beside the one it asks for.
+const MAX_ALTERNATIVES: usize = 3;
+
+/// The ingredient `other` needs in place of `name` when the two shortfalls differ in that one ingredient only, by the
+/// same count (`cobblestone` → `blackstone`).
+fn swapped_for<'a>(base: &[(u32, String)], other: &'a [(u32, String)], name: &str) -> Option<&'a str> {
+    if base.len() != other.len() {
+        return None;
+    }
+    let (n, _) = base.iter().find(|(_, b)| b == name)?;
+    let only_other: Vec<&(u32, String)> = other.iter().filter(|o| !base.contains(o)).collect();
+    let only_base: Vec<&(u32, String)> = base.iter().filter(|b| !other.contains(b)).collect();
+    match (only_base.as_slice(), only_other.as_slice()) {
+        ([(_, b)], [(m, o)]) if b == name && m == n => Some(o.as_str()),
+        _ => None,
+    }
+}
+
+/// What a furnace smelts into `item`, preferring what the bot would carry (`raw_iron`) over a block that mining
+/// does not give (`iron_ore`, which drops raw iron).
+pub fn smelted_from(item: &str) -> Option<String> {
+    let mut inputs: Vec<&String> = facts().smelting.iter().filter(|(_, out)| *out == item).map(|(input, _)| input).collect();
+    inputs.sort_by_key(|input| (drops_of(input) != [input.to_string()], input.len(), input.to_string()));
+    inputs.first().map(|input| input.to_string())
 }
 
 #[cfg(test)]
@@ -201,6 +246,30 @@ mod tests {
         assert_eq!(err, "I cannot make wooden_pickaxe because I need: 2 more stick");
         let err = plan_craft("stick", 8, &inv(&[])).unwrap_err();
         assert!(err.starts_with("I cannot make stick because I need: 4 more "), "{err}");
+    }
+
+    #[test]
+    fn an_empty_inventory_is_told_the_common_variant_and_its_alternatives() {
+        let err = plan_craft("stone_pickaxe", 1, &inv(&[])).unwrap_err();
+        assert_eq!(
+            err,
+            "I cannot make stone_pickaxe because I need: 3 more cobblestone (or blackstone or cobbled_deepslate), \
+             2 more stick"
+        );
+        let err = plan_craft("crafting_table", 1, &inv(&[])).unwrap_err();
+        assert!(err.contains("4 more oak_planks (or ") && err.ends_with(" or another kind)"), "{err}");
+        // Carrying some of one kind makes that kind the closest, alone.
+        let err = plan_craft("stone_pickaxe", 1, &inv(&[("cobbled_deepslate", 2), ("stick", 2)])).unwrap_err();
+        assert_eq!(err, "I cannot make stone_pickaxe because I need: 1 more cobbled_deepslate");
+    }
+
+    #[test]
+    fn an_item_a_furnace_makes_says_so() {
+        let err = plan_craft("iron_ingot", 3, &inv(&[])).unwrap_err();
+        assert!(err.ends_with("; or smelt raw_iron to get it (smeltItem)"), "{err}");
+        assert_eq!(smelted_from("iron_ingot").as_deref(), Some("raw_iron"));
+        assert_eq!(smelted_from("glass").as_deref(), Some("sand"));
+        assert_eq!(smelted_from("stick"), None);
     }
 
     #[test]
