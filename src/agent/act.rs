@@ -265,6 +265,7 @@ impl Agent {
             }
             attempt += 1;
             let mark = (self.bot.changes_mark(), self.bot.position());
+            let deaths = self.bot.deaths();
             let report = match self.run(&program).await {
                 Some(report) => report,
                 None => return TaskOutcome::Stopped,
@@ -281,7 +282,11 @@ impl Agent {
             }
             count_kills(&mut kills, &report.kills, &self.show);
             let diff = self.world_diff(mark, &report);
-            let ran = format!("{}\nWhat the world shows changed: {diff}.", describe_run(&report, &program.code));
+            let mut ran = format!("{}\nWhat the world shows changed: {diff}.", describe_run(&report, &program.code));
+            let after = self.bot.deaths();
+            if after.count > deaths.count {
+                ran.push_str(&died_during(&crate::bot::fmt_block(after.last.into())));
+            }
             let now = self.snapshot(spec.tracker.as_ref(), &kills, Some(start.feet())).await;
             let judged = match self.judge(spec, attempt, (&start, &now), &report, &diff, &ran).await {
                 Ok(judged) => judged,
@@ -983,6 +988,15 @@ fn describe_run(report: &runner::Report, code: &str) -> String {
     }
     text.push_str(&format!("\nInventory change: {}.", report.inventory_change()));
     text
+}
+
+/// What an attempt's report says when the bot died while the code ran: the failure that follows a death (nothing
+/// carried, far from the work) is not the code's fault alone.
+fn died_during(place: &str) -> String {
+    format!(
+        "\nI died during this attempt at {place} and came back to life at my spawn point with nothing: what I carried \
+         was dropped where I died. Start again from what I have now."
+    )
 }
 
 /// The line of `code` a failure happened on, to show the model with the error: only when the line is one of `code`'s

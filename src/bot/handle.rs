@@ -253,6 +253,11 @@ impl BotHandle {
         self.client.get_component::<reflex::LastDeath>().map(|d| *d)
     }
 
+    /// How many times the bot has died since it joined, and where it last did.
+    pub fn deaths(&self) -> reflex::Deaths {
+        self.client.get_component::<reflex::Deaths>().map(|d| *d).unwrap_or_default()
+    }
+
     /// Forgets the last death (its things were fetched, or are gone).
     pub fn forget_death(&self) {
         self.client.ecs.write().entity_mut(self.client.entity).remove::<reflex::LastDeath>();

@@ -530,10 +530,23 @@ impl Plugin for RecoverPlugin {
     }
 }
 
+/// How many times the bot has died since it joined and where it last did, for whoever must know that a death
+/// happened during its work (kept when [`LastDeath`] is forgotten).
+#[derive(Component, Clone, Copy, Debug, Default)]
+pub struct Deaths {
+    pub count: u32,
+    pub last: Vec3,
+}
+
 /// Runs the moment azalea marks the bot dead (it respawns within a tick or two, so a system could miss it).
-fn note_death(died: On<Add, azalea::entity::Dead>, mut commands: Commands, bots: Query<&Position, With<LocalEntity>>) {
-    if let Ok(position) = bots.get(died.entity) {
-        commands.entity(died.entity).insert(LastDeath { position: **position, at: std::time::Instant::now() });
+fn note_death(
+    died: On<Add, azalea::entity::Dead>,
+    mut commands: Commands,
+    bots: Query<(&Position, Option<&Deaths>), With<LocalEntity>>,
+) {
+    if let Ok((position, deaths)) = bots.get(died.entity) {
+        let deaths = Deaths { count: deaths.map_or(0, |d| d.count) + 1, last: **position };
+        commands.entity(died.entity).insert((LastDeath { position: **position, at: std::time::Instant::now() }, deaths));
     }
 }
 

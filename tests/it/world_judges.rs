@@ -441,3 +441,34 @@ fn goals_in_words_the_bot_reads_are_done_with_no_llm_call() {
     assert_eq!(inventory_count(&world, "Bob", "oak_planks"), 3);
     assert_eq!(calls.lock().unwrap().len(), 0, "no LLM call: {:?}", calls.lock().unwrap());
 }
+
+#[test]
+fn a_death_during_an_attempt_is_told_to_its_judge() {
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let plan = r#"[{"task": "Look around the area for a while"}]"#;
+    let walk = "```rhai\nfn lookAround() {\n  exploreUntil(vec3(1, 0, 0), 20, || ());\n}\n```";
+    let (endpoint, calls) = scripted(&runtime, plan, &[walk]);
+    let skills = ScriptDir::new("judges-death", &[]);
+    let (world, bot) = world_with_skilled_bot(&skills, &["--llm-url", &endpoint.base_url(), LLM_WRITES]);
+
+    let from = world.say("Alice", "!task look around for a while");
+    let deadline = std::time::Instant::now() + Duration::from_secs(60);
+    while count(&calls, Call::Code) < 1 {
+        assert!(std::time::Instant::now() < deadline, "no attempt; the log:\n{}", bot.log_text());
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    // Dies while the walk runs; the walk goes on after the respawn.
+    std::thread::sleep(Duration::from_secs(4));
+    world.cmd(json!({ "cmd": "damage", "name": "Wayfarer", "amount": 40 }));
+    world
+        .wait_event(from, Duration::from_secs(5), |e| e["event"] == "death" && e["name"] == "Wayfarer")
+        .expect("the bot died");
+    world.expect_chat(from, "Wayfarer", "I died at", Duration::from_secs(15));
+    world.expect_chat(from, "Wayfarer", "task: look around for a while", Duration::from_secs(90));
+    // The critic (asked, as the step names nothing to count) is told of the death, with where it happened.
+    let judged: Vec<String> =
+        endpoint.requests().iter().filter(|r| call_of(r) == Call::Critic).map(last_user_message).collect();
+    assert_eq!(judged.len(), 1, "{judged:?}");
+    assert!(judged[0].contains("I died during this attempt at "), "{}", judged[0]);
+    assert!(judged[0].contains("what I carried was dropped where I died"), "{}", judged[0]);
+}
