@@ -213,17 +213,33 @@ fn untried(blocks: &[String], mobs: &[String], tasks: &[&String]) -> Vec<String>
 const COUNT_PARAMS: [&str; 6] = ["count", "n", "amount", "number", "quantity", "times"];
 
 /// Code that calls the library's skill doing `task` by itself: the skill named for the task or written for it
-/// (`Craft 1 wooden_pickaxe` → `craftWoodenPickaxe();`, `Mine 3 wood log` → `mineWoodLog(3);`), when it takes
-/// nothing or only the count. A skill taking nothing is called once per thing the task counts.
-pub fn skill_call(task: &str, library: &[std::sync::Arc<crate::skills::Skill>]) -> Option<String> {
-    let named = super::naming::name_for_task(task);
-    let base = named.strip_suffix('s').unwrap_or(&named);
-    let names = [named.clone(), base.to_owned(), format!("{base}s"), format!("{base}es")];
+/// (`Craft 1 wooden_pickaxe` → `craftWoodenPickaxe();`, `Mine 3 wood log` → `mineWoodLog(3);`), or named for the
+/// task's verb and what its tracker counts (`Smelt 3 iron_ore`, counted in iron ingots → `smeltIronIngot(3);`), when
+/// it takes nothing or only the count. A skill taking nothing is called once per thing the task counts.
+pub fn skill_call(
+    task: &str,
+    tracker: Option<&Tracker>,
+    library: &[std::sync::Arc<crate::skills::Skill>],
+) -> Option<String> {
+    let count = task.split_whitespace().find_map(|w| w.parse::<u32>().ok()).unwrap_or(1).max(1);
+    let mut wordings = vec![task.to_owned()];
+    if let (Some(Tracker::Craft { item, .. } | Tracker::Inventory { item, .. }), Some(verb)) =
+        (tracker, task.split_whitespace().next())
+    {
+        wordings.push(format!("{verb} {count} {item}"));
+    }
+    let names: Vec<String> = wordings
+        .iter()
+        .flat_map(|wording| {
+            let named = super::naming::name_for_task(wording);
+            let base = named.strip_suffix('s').unwrap_or(&named).to_owned();
+            [named.clone(), base.clone(), format!("{base}s"), format!("{base}es")]
+        })
+        .collect();
     let skill = names
         .iter()
         .find_map(|name| library.iter().find(|skill| &skill.name == name))
         .or_else(|| library.iter().find(|skill| skill.meta.task.eq_ignore_ascii_case(task.trim())))?;
-    let count = task.split_whitespace().find_map(|w| w.parse::<u32>().ok()).unwrap_or(1).max(1);
     match skill.params.as_slice() {
         [] if count == 1 => Some(format!("{}();", skill.name)),
         [] if count <= 16 => Some(format!("for _ in 0..{count} {{\n    {}();\n}}", skill.name)),
@@ -439,7 +455,7 @@ mod tests {
             skill("killPig", &[], ""),
             skill("fetchWater", &[], "Fill 1 bucket with water"),
         ];
-        let call = |task: &str| skill_call(task, &library);
+        let call = |task: &str| skill_call(task, None, &library);
         assert_eq!(call("Craft 1 wooden_pickaxe").as_deref(), Some("craftWoodenPickaxe();"));
         assert_eq!(call("Mine 3 wood log").as_deref(), Some("mineWoodLog(3);"));
         assert_eq!(call("Craft 8 torch").as_deref(), Some("craftTorches(8);"));
@@ -448,6 +464,13 @@ mod tests {
         // Not one of the library's, or a skill whose values the task does not give.
         assert_eq!(call("Craft 1 stone_pickaxe"), None);
         assert_eq!(call("Hunt 1 animal"), None);
+        // Named for what the task's tracker counts: smelting iron ore is counted in iron ingots.
+        let smelt = [skill("smeltIronIngot", &["count"], "")];
+        let ingots = Tracker::Craft { item: "iron_ingot".into(), count: 3 };
+        assert_eq!(skill_call("Smelt 3 iron_ore", Some(&ingots), &smelt).as_deref(), Some("smeltIronIngot(3);"));
+        assert_eq!(skill_call("Smelt 3 iron_ore", None, &smelt), None);
+        let kills = Tracker::Kill { mob: "iron_ingot".into(), count: 3 };
+        assert_eq!(skill_call("Smelt 3 iron_ore", Some(&kills), &smelt), None);
         assert_eq!(skill_names(&library[..2]), "craftWoodenPickaxe, mineWoodLog");
         assert_eq!(skill_names(&[]), "none yet");
     }

@@ -126,7 +126,7 @@ pub async fn learn(
         // A task the library's skill does by itself runs that skill first, judged by the tracker, with no action
         // call; the LLM writes code only when it falls short. (Without a tracker nothing would judge the run.)
         if spec.code.is_none() && spec.tracker.is_some() {
-            spec.code = curriculum::skill_call(&spec.task, &agent.skills.list());
+            spec.code = curriculum::skill_call(&spec.task, spec.tracker.as_ref(), &agent.skills.list());
             if let Some(code) = &spec.code {
                 tracing::info!("the library's skill does {:?}: running {code}", spec.task);
             }

@@ -546,7 +546,9 @@ fn note_death(
 ) {
     if let Ok((position, deaths)) = bots.get(died.entity) {
         let deaths = Deaths { count: deaths.map_or(0, |d| d.count) + 1, last: **position };
-        commands.entity(died.entity).insert((LastDeath { position: **position, at: std::time::Instant::now() }, deaths));
+        commands
+            .entity(died.entity)
+            .insert((LastDeath { position: **position, at: std::time::Instant::now() }, deaths));
     }
 }
 

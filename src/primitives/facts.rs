@@ -227,7 +227,8 @@ fn swapped_for<'a>(base: &[(u32, String)], other: &'a [(u32, String)], name: &st
 /// What a furnace smelts into `item`, preferring what the bot would carry (`raw_iron`) over a block that mining
 /// does not give (`iron_ore`, which drops raw iron).
 pub fn smelted_from(item: &str) -> Option<String> {
-    let mut inputs: Vec<&String> = facts().smelting.iter().filter(|(_, out)| *out == item).map(|(input, _)| input).collect();
+    let mut inputs: Vec<&String> =
+        facts().smelting.iter().filter(|(_, out)| *out == item).map(|(input, _)| input).collect();
     inputs.sort_by_key(|input| (drops_of(input) != [input.to_string()], input.len(), input.to_string()));
     inputs.first().map(|input| input.to_string())
 }
