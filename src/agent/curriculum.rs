@@ -116,7 +116,9 @@ pub async fn next_task(agent: &Agent, checkpoint: &mut Checkpoint, refused: &[St
     let messages = vec![Message::system(system), Message::user(user)];
     let correction = |why: &str| format!("That cannot be used: {why}. Answer with the JSON object only.");
     let schema = super::plan::proposal_schema();
-    let parse = |reply: &str| proposal(reply, checkpoint);
+    // What the bot could mine: the blocks within 32 and those its memories found.
+    let within_reach = format!("{} {memories}", primitives::observe::block_kinds_near(&agent.bot, 32, 40).await.join(" "));
+    let parse = |reply: &str| proposal(reply, checkpoint, Some(&within_reach));
     ask_usable_shaped(agent, Role::Curriculum, "the next task", messages, Some(&schema), parse, correction)
         .await
         .map_err(|err| match err {
@@ -125,10 +127,24 @@ pub async fn next_task(agent: &Agent, checkpoint: &mut Checkpoint, refused: &[St
         })
 }
 
-/// A proposal, validated: a task not yet completed and not the one that just failed twice in a row, with a valid
-/// tracker if it gave one (one the task's words contradict is replaced by theirs).
-fn proposal(reply: &str, checkpoint: &Checkpoint) -> Result<TaskSpec, String> {
+/// A proposal, validated: a task not yet completed and not the one that just failed twice in a row, mining a block
+/// named in `within_reach` (when given: the blocks near and those remembered), with a valid tracker if it gave one
+/// (one the task's words contradict is replaced by theirs).
+fn proposal(reply: &str, checkpoint: &Checkpoint, within_reach: Option<&str>) -> Result<TaskSpec, String> {
     let (mut spec, reasoning) = parse_proposal(reply, &checkpoint.tasks.completed)?;
+    // "Mine 2 oak_log" in a spruce forest sends the bot walking for oaks it may never find.
+    if let (Some(near), Some(super::recipes::Want::Mine { block, .. })) =
+        (within_reach, super::recipes::parse_goal(&spec.task, "oak"))
+        && spec.task.contains(&block)
+        && !near
+            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .any(|w| w.strip_prefix("deepslate_").unwrap_or(w) == block.strip_prefix("deepslate_").unwrap_or(&block))
+    {
+        return Err(format!(
+            "there is no {block} near the player and none remembered; propose a task with the blocks near it \
+             (listed under Nearby blocks)"
+        ));
+    }
     let events = checkpoint.events();
     if let [.., a, b] = events.as_slice()
         && [a, b].iter().all(|e| e.outcome == "failed" && e.task.eq_ignore_ascii_case(&spec.task))
@@ -483,16 +499,17 @@ mod tests {
             "{\"reasoning\": \"planks next\", \"task\": \"Craft  4 oak_planks\", \"context\": \"from the log\", \
              \"tracker\": {\"type\": \"craft\", \"item\": \"oak_planks\", \"count\": 4}}",
             &checkpoint,
+            None,
         )
         .unwrap();
         assert_eq!(spec.task, "Craft 4 oak_planks");
         assert!(matches!(spec.tracker, Some(Tracker::Craft { count: 4, .. })));
-        assert!(proposal("{\"task\": \"mine 1 WOOD log\"}", &checkpoint).unwrap_err().contains("already completed"));
-        assert!(proposal("I think you should mine", &checkpoint).unwrap_err().contains("no JSON object"));
+        assert!(proposal("{\"task\": \"mine 1 WOOD log\"}", &checkpoint, None).unwrap_err().contains("already completed"));
+        assert!(proposal("I think you should mine", &checkpoint, None).unwrap_err().contains("no JSON object"));
         let quoted_first = "Not {\"task\": \"Mine 1 wood log\"} again; instead {\"task\": \"Craft 1 crafting_table\"}";
-        assert_eq!(proposal(quoted_first, &checkpoint).unwrap().task, "Craft 1 crafting_table");
+        assert_eq!(proposal(quoted_first, &checkpoint, None).unwrap().task, "Craft 1 crafting_table");
         assert!(
-            proposal("{\"task\": \"x\", \"tracker\": {\"type\": \"inventory\"}}", &checkpoint)
+            proposal("{\"task\": \"x\", \"tracker\": {\"type\": \"inventory\"}}", &checkpoint, None)
                 .unwrap_err()
                 .contains("invalid tracker")
         );
@@ -504,27 +521,27 @@ mod tests {
         let checkpoint = Checkpoint::open(&dir);
         let pickaxes = "{\"task\": \"Craft 2 iron_pickaxe\", \"tracker\": {\"type\": \"inventory\", \"item\": \"stick\", \
                         \"count\": 4}}";
-        let spec = proposal(pickaxes, &checkpoint).unwrap();
+        let spec = proposal(pickaxes, &checkpoint, None).unwrap();
         assert_eq!(spec.tracker, Some(Tracker::Craft { item: "iron_pickaxe".into(), count: 2 }));
         let ore = "{\"task\": \"Mine 1 iron_ore\", \"tracker\": {\"type\": \"inventory\", \"item\": \"stick\", \"count\": 4}}";
         assert_eq!(
-            proposal(ore, &checkpoint).unwrap().tracker,
+            proposal(ore, &checkpoint, None).unwrap().tracker,
             Some(Tracker::Craft { item: "raw_iron".into(), count: 1 })
         );
         // Mining iron ore carries raw iron, not the ore; a tracker counting more than the task says is not kept.
         let carried = "{\"task\": \"Mine 3 iron_ore\", \"tracker\": {\"type\": \"inventory\", \"item\": \"iron_ore\", \"count\": 3}}";
         assert_eq!(
-            proposal(carried, &checkpoint).unwrap().tracker,
+            proposal(carried, &checkpoint, None).unwrap().tracker,
             Some(Tracker::Craft { item: "raw_iron".into(), count: 3 })
         );
         let more = "{\"task\": \"Get 3 oak_log\", \"tracker\": {\"type\": \"inventory\", \"item\": \"oak_log\", \"count\": 10}}";
         assert_eq!(
-            proposal(more, &checkpoint).unwrap().tracker,
+            proposal(more, &checkpoint, None).unwrap().tracker,
             Some(Tracker::Craft { item: "oak_log".into(), count: 3 })
         );
         // A tracker about the task's own item and count stays as proposed.
         let own = "{\"task\": \"Get 3 oak_log\", \"tracker\": {\"type\": \"inventory\", \"item\": \"oak_log\", \"count\": 3}}";
-        assert!(matches!(proposal(own, &checkpoint).unwrap().tracker, Some(Tracker::Inventory { count: 3, .. })));
+        assert!(matches!(proposal(own, &checkpoint, None).unwrap().tracker, Some(Tracker::Inventory { count: 3, .. })));
         let failed = |task: &str| crate::agent::checkpoint::TaskEvent {
             time: "t".into(),
             task: task.into(),
@@ -541,10 +558,21 @@ mod tests {
             changed: Vec::new(),
         };
         checkpoint.log(&failed("Craft 2 iron_pickaxe")).unwrap();
-        assert!(proposal(pickaxes, &checkpoint).is_ok(), "one failure is not a loop");
+        assert!(proposal(pickaxes, &checkpoint, None).is_ok(), "one failure is not a loop");
         checkpoint.log(&failed("Craft 2 iron_pickaxe")).unwrap();
-        let refused = proposal(pickaxes, &checkpoint).unwrap_err();
+        let refused = proposal(pickaxes, &checkpoint, None).unwrap_err();
         assert!(refused.contains("failed twice in a row just now (no iron_ingot)"), "{refused}");
-        assert!(proposal(own, &checkpoint).is_ok());
+        assert!(proposal(own, &checkpoint, None).is_ok());
+
+        // A block to mine must be near or remembered (a deepslate ore counts as its plain one); a task naming no
+        // block by name is not held to it.
+        let oak = "{\"task\": \"Mine 2 oak_log\"}";
+        let near = "stone spruce_log deepslate_iron_ore - I found 3 coal_ore at 1 2 3";
+        let refused = proposal(oak, &checkpoint, Some(near)).unwrap_err();
+        assert!(refused.starts_with("there is no oak_log near the player"), "{refused}");
+        assert!(proposal("{\"task\": \"Mine 2 spruce_log\"}", &checkpoint, Some(near)).is_ok());
+        assert!(proposal("{\"task\": \"Mine 2 iron_ore\"}", &checkpoint, Some(near)).is_ok());
+        assert!(proposal("{\"task\": \"Mine 2 coal_ore\"}", &checkpoint, Some(near)).is_ok());
+        assert!(proposal("{\"task\": \"Mine 2 wood log\"}", &checkpoint, Some(near)).is_ok());
     }
 }
