@@ -117,7 +117,8 @@ pub async fn next_task(agent: &Agent, checkpoint: &mut Checkpoint, refused: &[St
     let correction = |why: &str| format!("That cannot be used: {why}. Answer with the JSON object only.");
     let schema = super::plan::proposal_schema();
     // What the bot could mine: the blocks within 32 and those its memories found.
-    let within_reach = format!("{} {memories}", primitives::observe::block_kinds_near(&agent.bot, 32, 40).await.join(" "));
+    let within_reach =
+        format!("{} {memories}", primitives::observe::block_kinds_near(&agent.bot, 32, 40).await.join(" "));
     let parse = |reply: &str| proposal(reply, checkpoint, Some(&within_reach));
     ask_usable_shaped(agent, Role::Curriculum, "the next task", messages, Some(&schema), parse, correction)
         .await
@@ -132,6 +133,13 @@ pub async fn next_task(agent: &Agent, checkpoint: &mut Checkpoint, refused: &[St
 /// (one the task's words contradict is replaced by theirs).
 fn proposal(reply: &str, checkpoint: &Checkpoint, within_reach: Option<&str>) -> Result<TaskSpec, String> {
     let (mut spec, reasoning) = parse_proposal(reply, &checkpoint.tasks.completed)?;
+    // "Mine 4 iron_ore" after "Mine 3 iron_ore" teaches nothing new: the small model's way of proposing the same again.
+    let uncounted = |task: &str| {
+        task.split_whitespace().filter(|w| w.parse::<u32>().is_err()).collect::<Vec<_>>().join(" ").to_lowercase()
+    };
+    if let Some(done) = checkpoint.tasks.completed.iter().find(|done| uncounted(done) == uncounted(&spec.task)) {
+        return Err(format!("\"{}\" is the completed \"{done}\" with another count; propose something new", spec.task));
+    }
     // "Mine 2 oak_log" in a spruce forest sends the bot walking for oaks it may never find.
     if let (Some(near), Some(super::recipes::Want::Mine { block, .. })) =
         (within_reach, super::recipes::parse_goal(&spec.task, "oak"))
@@ -504,7 +512,9 @@ mod tests {
         .unwrap();
         assert_eq!(spec.task, "Craft 4 oak_planks");
         assert!(matches!(spec.tracker, Some(Tracker::Craft { count: 4, .. })));
-        assert!(proposal("{\"task\": \"mine 1 WOOD log\"}", &checkpoint, None).unwrap_err().contains("already completed"));
+        assert!(
+            proposal("{\"task\": \"mine 1 WOOD log\"}", &checkpoint, None).unwrap_err().contains("already completed")
+        );
         assert!(proposal("I think you should mine", &checkpoint, None).unwrap_err().contains("no JSON object"));
         let quoted_first = "Not {\"task\": \"Mine 1 wood log\"} again; instead {\"task\": \"Craft 1 crafting_table\"}";
         assert_eq!(proposal(quoted_first, &checkpoint, None).unwrap().task, "Craft 1 crafting_table");
@@ -518,7 +528,7 @@ mod tests {
     #[test]
     fn a_task_is_tracked_by_its_words_and_not_proposed_a_third_time_in_a_row() {
         let dir = crate::test_dir("curriculum-repeats");
-        let checkpoint = Checkpoint::open(&dir);
+        let mut checkpoint = Checkpoint::open(&dir);
         let pickaxes = "{\"task\": \"Craft 2 iron_pickaxe\", \"tracker\": {\"type\": \"inventory\", \"item\": \"stick\", \
                         \"count\": 4}}";
         let spec = proposal(pickaxes, &checkpoint, None).unwrap();
@@ -563,6 +573,12 @@ mod tests {
         let refused = proposal(pickaxes, &checkpoint, None).unwrap_err();
         assert!(refused.contains("failed twice in a row just now (no iron_ingot)"), "{refused}");
         assert!(proposal(own, &checkpoint, None).is_ok());
+
+        // The same task with another count is done already.
+        checkpoint.tasks.completed.push("Mine 3 gold_ore".into());
+        let again = proposal("{\"task\": \"Mine 4 gold_ore\"}", &checkpoint, None).unwrap_err();
+        assert!(again.contains("is the completed \"Mine 3 gold_ore\" with another count"), "{again}");
+        assert!(proposal("{\"task\": \"Smelt 4 gold_ore\"}", &checkpoint, None).is_ok());
 
         // A block to mine must be near or remembered (a deepslate ore counts as its plain one); a task naming no
         // block by name is not held to it.
