@@ -39,6 +39,16 @@ pub fn is_placeholder(name: &str) -> bool {
     PLACEHOLDERS.iter().any(|p| p.eq_ignore_ascii_case(base)) || base.len() <= 2
 }
 
+/// Words a task name leaves out.
+const FILLER: &[&str] = &["a", "an", "the", "some", "of", "to", "with", "and", "more", "new", "any"];
+/// Verbs whose "X into Y" names what they make.
+const MAKING: &[&str] = &["smelt", "cook", "craft", "make", "turn", "bake"];
+/// Words that start where a task's thing goes, which its name leaves out.
+const WHERE: &[&str] =
+    &["next", "on", "in", "at", "around", "near", "beside", "onto", "under", "inside", "into", "from"];
+/// Verbs of going somewhere, whose place is what the task is about.
+const MOVING: &[&str] = &["go", "stand", "walk", "step", "climb", "come", "run", "move", "get"];
+
 /// A camelCase name for a task: `Mine 2 oak_log` → `mineOakLogs`, `Mine iron_ore for 3 raw_iron` → `mineIronOre`,
 /// `Smelt raw_iron into 3 iron_ingot` → `smeltIronIngots`, `Kill 1 pig` → `killPig`.
 pub fn name_for_task(task: &str) -> String {
@@ -47,21 +57,32 @@ pub fn name_for_task(task: &str) -> String {
         lower.split(|c: char| !c.is_ascii_alphanumeric() && c != '_').filter(|w| !w.is_empty()).collect();
     // "Smelt X into N Y": named for what it makes; "Mine X for N Y": for what it mines.
     let cut = |word: &str| words.iter().position(|w| *w == word);
+    let makes = words.first().is_some_and(|w| MAKING.contains(w));
     let kept: Vec<&str> = match (cut("into"), cut("for")) {
-        (Some(i), _) => words[..1].iter().chain(&words[i + 1..]).copied().collect(),
+        (Some(i), _) if makes => words[..1].iter().chain(&words[i + 1..]).copied().collect(),
         (None, Some(i)) if i > 1 => words[..i].to_vec(),
         _ => words,
     };
+    // Where the thing goes is not what the skill is: `build a pillar of 3 dirt blocks next to you` →
+    // `buildPillarDirtBlocks` (but `go stand on the gold block` keeps its place: the place is the whole task).
+    let kept: Vec<&str> = match kept.iter().position(|w| WHERE.contains(w)) {
+        Some(i) if i >= 2 && !kept[..i].iter().all(|w| MOVING.contains(w) || FILLER.contains(w)) => kept[..i].to_vec(),
+        _ => kept,
+    };
     let count = kept.iter().find_map(|w| w.parse::<u32>().ok()).unwrap_or(1);
-    const FILLER: &[&str] = &["a", "an", "the", "some", "of", "to", "with", "and", "more", "new", "any"];
-    let parts: Vec<String> = kept
+    // The word the count counts (`3 blocks long`: blocks), which alone takes a plural, when it ends the name.
+    let counted = kept
         .iter()
-        .filter(|w| w.parse::<u32>().is_err() && !FILLER.contains(w))
-        .flat_map(|w| w.split('_'))
-        .filter(|w| !w.is_empty())
-        .take(6)
-        .map(str::to_owned)
-        .collect();
+        .skip_while(|w| w.parse::<u32>().is_err())
+        .skip(1)
+        .find(|w| !FILLER.contains(w))
+        .and_then(|w| w.rsplit('_').next());
+    let mut parts: Vec<String> = Vec::new();
+    for part in kept.iter().filter(|w| w.parse::<u32>().is_err() && !FILLER.contains(w)).flat_map(|w| w.split('_')) {
+        if !part.is_empty() && !parts.iter().any(|p| p == part) && parts.len() < 6 {
+            parts.push(part.to_owned());
+        }
+    }
     let mut name = String::new();
     for (i, part) in parts.iter().enumerate() {
         if i == 0 {
@@ -74,7 +95,7 @@ pub fn name_for_task(task: &str) -> String {
             }
         }
     }
-    if count > 1 && parts.len() > 1 && !name.ends_with('s') {
+    if count > 1 && parts.len() > 1 && !name.ends_with('s') && parts.last().map(String::as_str) == counted {
         name.push('s');
     }
     if name.is_empty() {
@@ -213,6 +234,16 @@ mod tests {
         assert_eq!(name_for_task("Build a shelter with a door"), "buildShelterDoor");
         assert_eq!(name_for_task("!!!"), "learnedSkill");
         assert_eq!(name_for_task("3 logs"), "logs");
+        // Where it goes is left out; each word once.
+        assert_eq!(name_for_task("build a pillar of 3 dirt blocks next to you"), "buildPillarDirtBlocks");
+        assert_eq!(name_for_task("put 4 oak planks into the chest next to you"), "putOakPlanks");
+        assert_eq!(name_for_task("place a dirt block on top of the gold block"), "placeDirtBlock");
+        assert_eq!(
+            name_for_task("build a wall of cobblestone 3 blocks long and 2 blocks high"),
+            "buildWallCobblestoneBlocksLongHigh"
+        );
+        assert_eq!(name_for_task("go stand on the gold block"), "goStandOnGoldBlock");
+        assert_eq!(name_for_task("light up the area around you with 4 torches"), "lightUpArea");
     }
 
     #[test]
