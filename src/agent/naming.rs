@@ -41,6 +41,35 @@ pub fn is_placeholder(name: &str) -> bool {
 
 /// Words a task name leaves out.
 const FILLER: &[&str] = &["a", "an", "the", "some", "of", "to", "with", "and", "more", "new", "any"];
+/// Materials English does not count, which keep their name for any number (`digDirt`, not `digDirts`).
+const UNCOUNTED: &[&str] = &[
+    "dirt",
+    "cobblestone",
+    "stone",
+    "sand",
+    "gravel",
+    "glass",
+    "wool",
+    "clay",
+    "snow",
+    "coal",
+    "wheat",
+    "string",
+    "leather",
+    "gunpowder",
+    "bread",
+    "iron",
+    "gold",
+    "copper",
+    "netherrack",
+    "obsidian",
+    "deepslate",
+    "granite",
+    "diorite",
+    "andesite",
+    "mud",
+    "ice",
+];
 /// Verbs whose "X into Y" names what they make.
 const MAKING: &[&str] = &["smelt", "cook", "craft", "make", "turn", "bake"];
 /// Words that start where a task's thing goes, which its name leaves out.
@@ -95,7 +124,8 @@ pub fn name_for_task(task: &str) -> String {
             }
         }
     }
-    if count > 1 && parts.len() > 1 && !name.ends_with('s') && parts.last().map(String::as_str) == counted {
+    let mass = counted.is_some_and(|w| UNCOUNTED.contains(&w));
+    if count > 1 && parts.len() > 1 && !name.ends_with('s') && !mass && parts.last().map(String::as_str) == counted {
         name.push('s');
     }
     if name.is_empty() {
@@ -243,6 +273,8 @@ mod tests {
             "buildWallCobblestoneBlocksLongHigh"
         );
         assert_eq!(name_for_task("go stand on the gold block"), "goStandOnGoldBlock");
+        assert_eq!(name_for_task("Dig 2 dirt"), "digDirt");
+        assert_eq!(name_for_task("lay 4 cobblestone in a line on the ground"), "layCobblestone");
         assert_eq!(name_for_task("light up the area around you with 4 torches"), "lightUpArea");
     }
 
