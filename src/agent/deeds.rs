@@ -16,7 +16,7 @@ use super::{
 /// The most blocks one step places or digs from its words.
 const MOST: u32 = 64;
 /// How far (blocks) a step looks for the blocks it digs or the chest it fills.
-const NEAR: u32 = 8;
+pub const NEAR: u32 = 8;
 
 /// Code that does what `asked` (read from `task`) asks, when the words say enough to write it.
 pub fn code(task: &str, asked: &Asked) -> Option<String> {
@@ -211,14 +211,15 @@ throw `I could not place the {block} {words} a {target}: ${{why}}`;"#
     )
 }
 
+/// The kinds of block a step naming `block` digs: grass asked for by either name is both kinds.
+pub fn kinds_of(block: &str) -> Vec<&str> {
+    if ["short_grass", "tall_grass"].contains(&block) { vec!["short_grass", "tall_grass"] } else { vec![block] }
+}
+
 /// Code that digs the `block`s within [`NEAR`] blocks (the nearest `count` of them, or all): grass asked for by
 /// either name is both kinds.
 fn clear(block: &str, count: Option<u32>) -> String {
-    let kinds = if ["short_grass", "tall_grass"].contains(&block) {
-        r#"["short_grass", "tall_grass"]"#.to_owned()
-    } else {
-        format!("[\"{block}\"]")
-    };
+    let kinds = format!("[\"{}\"]", kinds_of(block).join("\", \""));
     let most = count.unwrap_or(MOST);
     format!(
         r#"let found = [];

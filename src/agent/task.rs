@@ -135,7 +135,9 @@ pub async fn run_goal(agent: &Agent, goal: &str, goals: &Goals, id: u32) -> bool
 fn goal_unshown(agent: &Agent, goal: &str, mark: (u64, azalea::Vec3)) -> Option<String> {
     let asked = super::act::asked_of(goal)?;
     let diff = agent.changes_since(mark);
-    let why = super::effect::unshown(&asked, &diff).or_else(|| agent.misplaced(&asked, &diff))?;
+    let why = super::effect::unshown(&asked, &diff)
+        .or_else(|| agent.misplaced(&asked, &diff))
+        .or_else(|| agent.left_standing(&asked, mark.1))?;
     tracing::info!("goal {goal:?}: its steps are done, but the world shows {why} (it changed: {diff})");
     Some(why)
 }

@@ -472,3 +472,39 @@ fn a_death_during_an_attempt_is_told_to_its_judge() {
     assert!(judged[0].contains("I died during this attempt at "), "{}", judged[0]);
     assert!(judged[0].contains("what I carried was dropped where I died"), "{}", judged[0]);
 }
+
+#[test]
+fn a_goal_to_break_a_wall_is_done_only_when_none_of_it_stands() {
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    // The wall's words give no count: one block broken is a step done, not the wall gone.
+    let plan = r#"[{"task": "Break 1 cobblestone"}]"#;
+    let one = "```rhai\nfn breakOne() {\n  digBlock(vec3(2, 64, -3));\n}\n```";
+    let rest = "```rhai\nfn breakTheRest() {\n  for x in 2..4 { for y in 64..66 { \
+        if blockAt(vec3(x, y, -3)) == \"cobblestone\" { digBlock(vec3(x, y, -3)); } } }\n}\n```";
+    let (endpoint, calls) = scripted(&runtime, plan, &[one, rest]);
+    let skills = ScriptDir::new("judges-wall", &[]);
+    let (world, bot) = world_with_skilled_bot(&skills, &["--llm-url", &endpoint.base_url(), LLM_WRITES]);
+    for x in 2..4 {
+        for y in 64..66 {
+            world.cmd(json!({"cmd": "setBlock", "x": x, "y": y, "z": -3, "block": "cobblestone"}));
+        }
+    }
+    give(&world, "Wayfarer", "wooden_pickaxe", 1);
+    bot_sees(&world, "Wayfarer", "wooden_pickaxe", 1);
+
+    let goal = "break the cobblestone wall next to you";
+    let from = world.say("Alice", &format!("!task {goal}"));
+    let expect = |needle: &str, secs: u64| world.expect_chat(from, "Wayfarer", needle, Duration::from_secs(secs));
+    let again = expect("Every step is done, but the world shows 3 cobblestone still stand within 8 blocks", 120);
+    assert!(again.ends_with(&format!("Planning {goal} again.")), "{again}");
+    expect(&format!("I succeeded in task: {goal}"), 120);
+    for x in 2..4 {
+        for y in 64..66 {
+            assert_eq!(block(&world, x, y, -3), "air", "the wall's block at {x} {y} -3");
+        }
+    }
+    assert_eq!(count(&calls, Call::Plan), 2, "planned again once");
+    let chat = world.chat_since(from).join("\n");
+    assert_eq!(chat.matches(&format!("I succeeded in task: {goal}")).count(), 1, "{chat}");
+    drop(bot);
+}
