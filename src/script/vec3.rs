@@ -86,6 +86,16 @@ pub fn register(engine: &mut Engine) {
         })
         .register_fn("to_string", |a: &mut Vec3| a.to_string())
         .register_fn("to_debug", |a: &mut Vec3| a.to_string());
+    // A range with a coordinate at an end (`for x in 0..pos.x`) counts blocks: each float end is the block it lies
+    // in, floored as `floor()` does (Rhai has ranges of integers only, and refused these).
+    let block = |f: FLOAT| f.floor() as INT;
+    engine
+        .register_fn("..", move |a: INT, b: FLOAT| a..block(b))
+        .register_fn("..", move |a: FLOAT, b: INT| block(a)..b)
+        .register_fn("..", move |a: FLOAT, b: FLOAT| block(a)..block(b))
+        .register_fn("..=", move |a: INT, b: FLOAT| a..=block(b))
+        .register_fn("..=", move |a: FLOAT, b: INT| block(a)..=b)
+        .register_fn("..=", move |a: FLOAT, b: FLOAT| block(a)..=block(b));
 }
 
 #[cfg(test)]
@@ -105,5 +115,19 @@ mod tests {
         assert_eq!(s, "vec3(1, 64, -2)");
         let y: f64 = engine.eval("let p = vec3(1, 2, 3); p.y = 70.0; p.offset(0, 1, 0).y").unwrap();
         assert_eq!(y, 71.0);
+    }
+
+    #[test]
+    fn ranges_with_a_coordinate_at_an_end_count_blocks() {
+        let mut engine = Engine::new();
+        register(&mut engine);
+        let xs: rhai::Array =
+            engine.eval("let p = vec3(2.5, 64, -1.5); let xs = []; for x in 0..p.x { xs.push(x); } xs").unwrap();
+        assert_eq!(xs.iter().map(|x| x.as_int().unwrap()).collect::<Vec<_>>(), [0, 1]);
+        let zs: rhai::Array =
+            engine.eval("let p = vec3(2.5, 64, -1.5); let zs = []; for z in p.z..=p.x { zs.push(z); } zs").unwrap();
+        assert_eq!(zs.iter().map(|z| z.as_int().unwrap()).collect::<Vec<_>>(), [-2, -1, 0, 1, 2]);
+        let n: INT = engine.eval("let n = 0; for i in 1.9..3 { n += i; } n").unwrap();
+        assert_eq!(n, 1 + 2);
     }
 }
