@@ -23,7 +23,7 @@ pub use super::plan::TaskSpec;
 use super::{
     check,
     diff::WorldDiff,
-    effect::{self, Asked, Effect},
+    effect::{self, Asked},
     extract, focus, naming,
     plan::{Verdict, parse_verdict},
     prompts, text,
@@ -330,35 +330,6 @@ impl Agent {
     /// Why the blocks `diff` placed do not stand beside the block `asked` names, when they do not.
     pub fn misplaced(&self, asked: &Asked, diff: &WorldDiff) -> Option<String> {
         effect::unplaced_beside(asked, diff, |p| primitives::observe::block_name(&self.bot, p))
-    }
-
-    /// Why the world says a goal that digs a kind of block with no count and no spot (`break the cobblestone wall
-    /// next to you`, `clear the tall grass around you`) is not done: its words ask for all of them near where it
-    /// began, as the code read from such words digs them, and some still stand within [`deeds::NEAR`] blocks of
-    /// `around`.
-    pub fn left_standing(&self, asked: &Asked, around: azalea::Vec3) -> Option<String> {
-        let (Effect::Dig, None, None, Some(block)) = (asked.effect, asked.count, asked.at, asked.thing.as_deref())
-        else {
-            return None;
-        };
-        let kinds = super::deeds::kinds_of(block);
-        let near = super::deeds::NEAR as i32;
-        let centre = azalea::BlockPos::from(around);
-        let area = primitives::observe::area(
-            &self.bot,
-            [centre.x - near, centre.y - near, centre.z - near],
-            [centre.x + near, centre.y + near, centre.z + near],
-        );
-        let left: Vec<[i32; 3]> = area.blocks().filter(|(_, name)| kinds.contains(name)).map(|(p, _)| p).collect();
-        if left.is_empty() {
-            return None;
-        }
-        let mut at: Vec<String> = left.iter().take(3).map(|[x, y, z]| format!("{x} {y} {z}")).collect();
-        if left.len() > 3 {
-            at.push(format!("{} more", left.len() - 3));
-        }
-        let stand = if left.len() == 1 { "stands" } else { "stand" };
-        Some(format!("{} {block} still {stand} within {near} blocks of where I began: {}", left.len(), at.join(", ")))
     }
 
     /// Judges an attempt by the step's tracker, or else by the critic held to the world: code that threw is not a

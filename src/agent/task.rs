@@ -6,6 +6,7 @@ use std::collections::HashMap;
 
 use super::{
     act::{Agent, TaskOutcome, Unusable, ask_usable_shaped, observation, usage_since},
+    effect::{Asked, Effect},
     goals::{Goals, Status, with},
     plan::TaskSpec,
     prompts,
@@ -137,9 +138,37 @@ fn goal_unshown(agent: &Agent, goal: &str, mark: (u64, azalea::Vec3)) -> Option<
     let diff = agent.changes_since(mark);
     let why = super::effect::unshown(&asked, &diff)
         .or_else(|| agent.misplaced(&asked, &diff))
-        .or_else(|| agent.left_standing(&asked, mark.1))?;
+        .or_else(|| left_standing(agent, &asked, mark.1))?;
     tracing::info!("goal {goal:?}: its steps are done, but the world shows {why} (it changed: {diff})");
     Some(why)
+}
+
+/// Why the world says a goal that digs a kind of block with no count and no spot (`break the cobblestone wall
+/// next to you`, `clear the tall grass around you`) is not done: its words ask for all of them near where it
+/// began, as the code read from such words digs them, and some still stand within [`super::deeds::NEAR`] blocks of
+/// `around`.
+fn left_standing(agent: &Agent, asked: &Asked, around: azalea::Vec3) -> Option<String> {
+    let (Effect::Dig, None, None, Some(block)) = (asked.effect, asked.count, asked.at, asked.thing.as_deref()) else {
+        return None;
+    };
+    let kinds = super::deeds::kinds_of(block);
+    let near = super::deeds::NEAR as i32;
+    let centre = azalea::BlockPos::from(around);
+    let area = observe::area(
+        &agent.bot,
+        [centre.x - near, centre.y - near, centre.z - near],
+        [centre.x + near, centre.y + near, centre.z + near],
+    );
+    let left: Vec<[i32; 3]> = area.blocks().filter(|(_, name)| kinds.contains(name)).map(|(p, _)| p).collect();
+    if left.is_empty() {
+        return None;
+    }
+    let mut at: Vec<String> = left.iter().take(3).map(|[x, y, z]| format!("{x} {y} {z}")).collect();
+    if left.len() > 3 {
+        at.push(format!("{} more", left.len() - 3));
+    }
+    let stand = if left.len() == 1 { "stands" } else { "stand" };
+    Some(format!("{} {block} still {stand} within {near} blocks of where I began: {}", left.len(), at.join(", ")))
 }
 
 /// The steps for `goal`: from the game's facts when the goal names an item to have, a block to mine or a mob to
