@@ -451,6 +451,13 @@ mod tests {
     /// Every example in `primitives/*.rhai` compiles and runs against the registered functions (a reserved word such
     /// as `goto` used as a function name would fail here).
     #[test]
+    fn the_sandbox_counts_blocks_in_a_range_with_a_coordinate_at_an_end() {
+        let engine = engine(Arc::new(Recorder(Mutex::new(Vec::new()))));
+        let n: rhai::INT = engine.eval("let p = vec3(3.5, 64, 0); let n = 0; for x in 0..p.x { n += 1; } n").unwrap();
+        assert_eq!(n, 3);
+    }
+
+    #[test]
     fn primitive_examples_run() {
         let engine = engine(Arc::new(Recorder(Mutex::new(Vec::new()))));
         let dir = crate::crate_dir().join("primitives");
