@@ -84,7 +84,12 @@ pub async fn next_task(agent: &Agent, checkpoint: &mut Checkpoint, refused: &[St
             code: None,
         });
     }
-    let answers = if done >= WARM_UP_CONTEXT { qa_context(agent, checkpoint).await } else { "none yet".to_owned() };
+    // The blocks near (16) and within 32, scanned once for all the prompt shows and the proposal is held to.
+    let near = primitives::observe::block_kinds_near(&agent.bot, 16, 24).await;
+    let wider = primitives::observe::block_kinds_near(&agent.bot, 32, 40).await;
+    let observed = observation(&agent.bot, done, &near, &wider).await;
+    let answers =
+        if done >= WARM_UP_CONTEXT { qa_context(agent, checkpoint, &observed).await } else { "none yet".to_owned() };
     let list = |tasks: &[String]| if tasks.is_empty() { "none".to_owned() } else { tasks.join(", ") };
     let last = checkpoint.tasks.completed.last().map_or("nothing yet", String::as_str);
     let memories = agent.memories_about(&format!("{MEMORY_QUERY} The last task done: {last}."), RECALLED).await;
@@ -96,14 +101,14 @@ pub async fn next_task(agent: &Agent, checkpoint: &mut Checkpoint, refused: &[St
     let user = prompts::render(
         "curriculum_task",
         &[
-            ("observation", &observation(&agent.bot, done).await),
+            ("observation", &observed),
             ("completed", &list(&checkpoint.tasks.completed)),
             ("failed", &list(&checkpoint.tasks.failed)),
             ("answers", &answers),
             ("memories", &memories),
             ("persona", &persona),
             ("skills", &skill_names(&agent.skills.list())),
-            ("untried", &or_none(untried_in_sight(&agent.bot, done, checkpoint).await)),
+            ("untried", &or_none(&untried_in_sight(&agent.bot, done, checkpoint, &near))),
         ],
     )
     .map_err(|e| e.to_string())?;
@@ -117,8 +122,7 @@ pub async fn next_task(agent: &Agent, checkpoint: &mut Checkpoint, refused: &[St
     let correction = |why: &str| format!("That cannot be used: {why}. Answer with the JSON object only.");
     let schema = super::plan::proposal_schema();
     // What the bot could mine: the blocks within 32 and those its memories found.
-    let within_reach =
-        format!("{} {memories}", primitives::observe::block_kinds_near(&agent.bot, 32, 40).await.join(" "));
+    let within_reach = format!("{} {memories}", wider.join(" "));
     let parse = |reply: &str| proposal(reply, checkpoint, Some(&within_reach));
     ask_usable_shaped(agent, Role::Curriculum, "the next task", messages, Some(&schema), parse, correction)
         .await
@@ -174,8 +178,7 @@ const WORTH_MINING: &[&str] =
 /// What the bot sees that no task done or failed has named: ores, logs and a few other blocks worth mining and,
 /// once entities are shown, the mobs in sight. A small model's curriculum keeps to the one thing it knows (iron ore,
 /// again and again); these are something new within reach.
-async fn untried_in_sight(bot: &BotHandle, done: usize, checkpoint: &Checkpoint) -> Vec<String> {
-    let blocks = primitives::observe::block_kinds_near(bot, 16, 24).await;
+fn untried_in_sight(bot: &BotHandle, done: usize, checkpoint: &Checkpoint, blocks: &[String]) -> Vec<String> {
     let mobs: Vec<String> = if done >= WARM_UP_ENTITIES {
         primitives::observe::entities_near(bot, 32.0, 12)
             .into_iter()
@@ -185,14 +188,15 @@ async fn untried_in_sight(bot: &BotHandle, done: usize, checkpoint: &Checkpoint)
         Vec::new()
     };
     let tasks: Vec<&String> = checkpoint.tasks.completed.iter().chain(&checkpoint.tasks.failed).collect();
-    untried(&blocks, &mobs, &tasks)
+    untried(blocks, &mobs, &tasks)
 }
 
 /// A task of the bot's own when the curriculum's answers could not be used: the first thing in sight no task has
 /// named (`Mine 1 coal_ore`, tracked by what it drops; `Kill 1 sheep`), or `None` when there is none.
 pub async fn untried_task(agent: &Agent, checkpoint: &Checkpoint) -> Option<TaskSpec> {
     let done = checkpoint.tasks.completed.len();
-    let untried = untried_in_sight(&agent.bot, done, checkpoint).await;
+    let near = primitives::observe::block_kinds_near(&agent.bot, 16, 24).await;
+    let untried = untried_in_sight(&agent.bot, done, checkpoint, &near);
     untried_spec(untried.first()?)
 }
 
@@ -313,8 +317,9 @@ fn fitting_tracker(task: &str, proposed: Option<Tracker>) -> Option<Tracker> {
     Some(fits)
 }
 
-/// What the curriculum is shown, gated by how many tasks are done.
-pub async fn observation(bot: &BotHandle, done: usize) -> String {
+/// What the curriculum is shown, gated by how many tasks are done: `near` and `wider` are the kinds of block within
+/// 16 and 32.
+pub async fn observation(bot: &BotHandle, done: usize, near: &[String], wider: &[String]) -> String {
     let status = bot.status();
     let p = status.position;
     let items = items_text(&status.items);
@@ -326,18 +331,15 @@ pub async fn observation(bot: &BotHandle, done: usize) -> String {
         p.z,
         primitives::observe::equipment(bot),
         slots_used(bot),
-        or_none(primitives::observe::block_kinds_near(bot, 16, 24).await),
-        or_none(primitives::observe::chests_near(bot, 16.0, 5).await)
+        or_none(near),
+        or_none(&primitives::observe::chests_near(bot, 16.0, 5).await)
     );
     if done >= WARM_UP_ENTITIES {
-        text.push_str(&format!("\nNearby entities: {}", or_none(primitives::observe::entities_near(bot, 32.0, 12))));
+        text.push_str(&format!("\nNearby entities: {}", or_none(&primitives::observe::entities_near(bot, 32.0, 12))));
     }
     if done >= WARM_UP_SURROUNDINGS {
         text.push_str(&format!("\nBiome: {}", primitives::observe::biome(bot).unwrap_or_else(|| "unknown".to_owned())));
-        text.push_str(&format!(
-            "\nOther blocks within 32: {}",
-            or_none(primitives::observe::block_kinds_near(bot, 32, 40).await)
-        ));
+        text.push_str(&format!("\nOther blocks within 32: {}", or_none(wider)));
     }
     if done >= WARM_UP_CONTEXT {
         text.push_str(&format!("\nHealth: {}/20\nFood: {}/20", status.health, status.food));
@@ -350,7 +352,7 @@ pub async fn observation(bot: &BotHandle, done: usize) -> String {
     text
 }
 
-fn or_none(list: Vec<String>) -> String {
+fn or_none(list: &[String]) -> String {
     if list.is_empty() { "none".to_owned() } else { list.join(", ") }
 }
 
@@ -358,13 +360,13 @@ fn slots_used(bot: &BotHandle) -> usize {
     primitives::items::inventory_slots(bot).iter().skip(9).take(36).filter(|s| !s.is_empty()).count()
 }
 
-/// Questions about the surroundings and their answers, from the cache where a close enough question was asked.
-async fn qa_context(agent: &Agent, checkpoint: &mut Checkpoint) -> String {
+/// Questions about the surroundings (`observation`, as the curriculum is shown it) and their answers, from the cache
+/// where a close enough question was asked.
+async fn qa_context(agent: &Agent, checkpoint: &mut Checkpoint, observation: &str) -> String {
     let system = match prompts::render("curriculum_questions", &[]) {
         Ok(system) => system,
         Err(_) => return "none".to_owned(),
     };
-    let observation = observation(&agent.bot, checkpoint.tasks.completed.len()).await;
     let asked = [Message::system(system), Message::user(observation)];
     let questions = match agent.ask(Role::Curriculum, "what to ask about the surroundings", &asked, 0.0).await {
         Ok(reply) => reply
