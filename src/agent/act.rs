@@ -51,20 +51,41 @@ pub struct Checks {
     pub ran: AtomicU64,
     /// Of those, runs that ended in an error of the code itself (a missing function, a wrong type), not the world's.
     pub broken: AtomicU64,
+    /// Answers that repeated code the task had already run and seen fall short: sent back, never run again.
+    pub repeated: AtomicU64,
 }
 
-pub static CHECKS: Checks = Checks { caught: AtomicU64::new(0), ran: AtomicU64::new(0), broken: AtomicU64::new(0) };
+pub static CHECKS: Checks = Checks {
+    caught: AtomicU64::new(0),
+    ran: AtomicU64::new(0),
+    broken: AtomicU64::new(0),
+    repeated: AtomicU64::new(0),
+};
 
 impl Checks {
-    /// `Code answers: 5 sent back before the world, 3 run in it (1 broke on its own code).`, once there are any.
+    /// `Code answers: 5 sent back before the world, 3 run in it (1 broke on its own code).`, once there are any, with
+    /// `2 repeats of code that had fallen short, sent back.` after it when there were some.
     pub fn line(&self) -> Option<String> {
-        let (caught, ran, broken) = [&self.caught, &self.ran, &self.broken].map(|n| n.load(Ordering::Relaxed)).into();
-        (caught + ran > 0).then(|| {
+        let [caught, ran, broken, repeated] =
+            [&self.caught, &self.ran, &self.broken, &self.repeated].map(|n| n.load(Ordering::Relaxed));
+        (caught + ran + repeated > 0).then(|| {
+            let repeats = match repeated {
+                0 => String::new(),
+                1 => " 1 repeat of code that had fallen short, sent back.".to_owned(),
+                n => format!(" {n} repeats of code that had fallen short, sent back."),
+            };
             format!(
-                "Code answers: {caught} sent back before the world, {ran} run in it ({broken} broke on its own code)."
+                "Code answers: {caught} sent back before the world, {ran} run in it ({broken} broke on its own \
+                 code).{repeats}"
             )
         })
     }
+}
+
+/// Whether two answers are the same code, spaces and line breaks aside.
+fn same_code(a: &str, b: &str) -> bool {
+    let code = |s: &str| s.chars().filter(|c| !c.is_whitespace()).collect::<String>();
+    code(a) == code(b)
 }
 
 /// What a script may call: the sandbox's registered functions (Rhai's and the game's) and `library`'s.
@@ -207,6 +228,11 @@ impl Agent {
                 }
             }
         }
+        // Code that ran in the world in this task and fell short, with why.
+        let mut tried: Vec<(String, String)> = Vec::new();
+        if !last_code.is_empty() {
+            tried.push((last_code.clone(), last_reason.clone()));
+        }
         let (mut attempt, mut caught) = (1, 0);
         while attempt <= MAX_ATTEMPTS {
             if self.stop.is_stopped() {
@@ -221,9 +247,9 @@ impl Agent {
             // An answer that cannot run is caught here and costs an LLM call, not one of the world attempts (up to
             // MAX_CAUGHT of them in a task; after that each takes an attempt, so a model that never writes runnable
             // code still ends).
-            let mut caught_before_the_world = |advice: String, code: Option<String>| {
+            let mut caught_before_the_world = |advice: String, code: Option<String>, repeat: bool| {
                 caught += 1;
-                CHECKS.caught.fetch_add(1, Ordering::Relaxed);
+                if repeat { &CHECKS.repeated } else { &CHECKS.caught }.fetch_add(1, Ordering::Relaxed);
                 tracing::info!(
                     "task {:?}, attempt {attempt}: caught before the world ({caught} in this task): {advice}",
                     spec.task
@@ -242,7 +268,7 @@ impl Agent {
                         "Your reply was cut off at its limit of {max_tokens} tokens before the code ended. Write a \
                          shorter function (call the skills you are shown), with no explanation before the code."
                     );
-                    caught_before_the_world(advice, None);
+                    caught_before_the_world(advice, None, false);
                     last_reason = format!("the action answer was cut off at its limit of {max_tokens} tokens");
                     continue;
                 }
@@ -256,10 +282,21 @@ impl Agent {
             let program = match extract::program(&reply, &known) {
                 Ok(program) => program,
                 Err(unfit) => {
-                    caught_before_the_world(unfit.advice, unfit.code);
+                    caught_before_the_world(unfit.advice, unfit.code, false);
                     continue;
                 }
             };
+            // The same code again would do the same again: the model is told so, not the world asked twice.
+            if let Some((_, fell_short)) = tried.iter().find(|(code, _)| same_code(code, &program.code)) {
+                let advice = format!(
+                    "That code is the same as an attempt that already ran in this task and fell short \
+                     ({fell_short}). It would do the same again: write different code for the task \"{}\", calling \
+                     the primitive or skill that does exactly what it asks.",
+                    spec.task
+                );
+                caught_before_the_world(advice, Some(program.code), true);
+                continue;
+            }
             if !program.mended.is_empty() {
                 tracing::info!("task {:?}, attempt {attempt}: mended {}", spec.task, program.mended.join(", "));
             }
@@ -301,6 +338,7 @@ impl Agent {
                 runner::Outcome::Value(_) if !judged.critique.is_empty() => judged.critique.clone(),
                 runner::Outcome::Value(_) => "the task was not done".to_owned(),
             };
+            tried.push((program.code.clone(), last_reason.clone()));
             (last_code, feedback, critique) = (program.code, ran, judged.critique);
         }
         TaskOutcome::Failed { reason: last_reason }
@@ -1164,6 +1202,27 @@ pub fn usage_since(before: Usage, now: Usage) -> Usage {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn code_that_differs_only_in_spacing_is_the_same_answer() {
+        let ran = "fn mineDirt() {\n    mineWoodLog(1);\n}";
+        assert!(same_code(ran, "fn mineDirt() { mineWoodLog( 1 ); }"));
+        assert!(!same_code(ran, "fn mineDirt() {\n    mineBlock(\"dirt\", 1);\n}"));
+    }
+
+    #[test]
+    fn the_answers_line_counts_repeats_sent_back() {
+        let checks = Checks::default();
+        assert_eq!(checks.line(), None);
+        checks.caught.store(2, Ordering::Relaxed);
+        checks.ran.store(3, Ordering::Relaxed);
+        assert_eq!(
+            checks.line().as_deref(),
+            Some("Code answers: 2 sent back before the world, 3 run in it (0 broke on its own code).")
+        );
+        checks.repeated.store(2, Ordering::Relaxed);
+        assert!(checks.line().unwrap().ends_with("code). 2 repeats of code that had fallen short, sent back."));
+    }
 
     #[test]
     fn a_failed_run_shows_the_line_that_failed() {
