@@ -109,6 +109,7 @@ pub async fn next_task(agent: &Agent, checkpoint: &mut Checkpoint, refused: &[St
             ("persona", &persona),
             ("skills", &skill_names(&agent.skills.list())),
             ("untried", &or_none(&untried_in_sight(&agent.bot, done, checkpoint, &near))),
+            ("craftable", &or_none(&craftable_now(agent, checkpoint, &near))),
         ],
     )
     .map_err(|e| e.to_string())?;
@@ -196,8 +197,28 @@ fn untried_in_sight(bot: &BotHandle, done: usize, checkpoint: &Checkpoint, block
 pub async fn untried_task(agent: &Agent, checkpoint: &Checkpoint) -> Option<TaskSpec> {
     let done = checkpoint.tasks.completed.len();
     let near = primitives::observe::block_kinds_near(&agent.bot, 16, 24).await;
+    // Crafting first: quick, safe, and a skill the library lacks.
+    if let Some(item) = craftable_now(agent, checkpoint, &near).first() {
+        return Some(TaskSpec {
+            task: format!("Craft 1 {item}"),
+            context: "It can be crafted from what the player carries, and no skill makes it yet.".to_owned(),
+            tracker: Some(Tracker::Craft { item: item.clone(), count: 1 }),
+            code: None,
+        });
+    }
     let untried = untried_in_sight(&agent.bot, done, checkpoint, &near);
     untried_spec(untried.first()?)
+}
+
+/// [`craftable_untried`] for the bot as it stands (a crafting table among the blocks `near` it counts as near), at
+/// most [`CRAFTABLE_SHOWN`] of them.
+fn craftable_now(agent: &Agent, checkpoint: &Checkpoint, near: &[String]) -> Vec<String> {
+    let tasks: Vec<&String> = checkpoint.tasks.completed.iter().chain(&checkpoint.tasks.failed).collect();
+    let table_near = near.iter().any(|block| block == "crafting_table");
+    let carried = primitives::items::carried(&agent.bot);
+    let mut found = craftable_untried(&carried, table_near, &agent.skills.list(), &tasks);
+    found.truncate(CRAFTABLE_SHOWN);
+    found
 }
 
 fn untried_spec(thing: &str) -> Option<TaskSpec> {
@@ -235,6 +256,80 @@ fn untried(blocks: &[String], mobs: &[String], tasks: &[&String]) -> Vec<String>
         }
     }
     found
+}
+
+/// How many things the bot could craft now the curriculum is shown.
+const CRAFTABLE_SHOWN: usize = 6;
+
+/// Items the bot can make now by crafting alone from what it carries (planks from its logs, sticks from planks, a
+/// crafting table where one is needed and none is near), that it carries none of, that no library skill makes and no
+/// task has named; the ones more recipes use first. Something new one step from where the bot stands, for a small
+/// model that otherwise keeps to what its library already does.
+pub fn craftable_untried(
+    carried: &std::collections::HashMap<String, i32>,
+    table_near: bool,
+    library: &[std::sync::Arc<crate::skills::Skill>],
+    tasks: &[&String],
+) -> Vec<String> {
+    use super::recipes::{Setting, WOODS, Want, plan};
+    let has = |item: &str| carried.get(item).is_some_and(|n| *n > 0);
+    let wood = WOODS.iter().find(|w| has(&format!("{w}_planks")) || has(&format!("{w}_log"))).unwrap_or(&"oak");
+    let setting = Setting { carried: carried.clone(), table_near, wood: (*wood).to_owned(), ..Setting::default() };
+    let tasks: Vec<String> = tasks.iter().map(|t| t.to_lowercase()).collect();
+    let made_by_library = |item: &str| {
+        let name = super::naming::name_for_task(&format!("Craft 1 {item}")).to_lowercase();
+        let quoted = format!("\"{item}\"");
+        library.iter().any(|skill| {
+            let own = skill.name.to_lowercase();
+            own == name || own.strip_suffix('s') == Some(&name) || skill.code.contains(&quoted)
+        })
+    };
+    // First, cheaply, the kinds of thing crafting could reach from what is carried at all (counts aside); the planner
+    // then weighs the counts for those alone.
+    let crafting = &primitives::facts::facts().crafting;
+    let mut reach: std::collections::HashSet<&str> =
+        carried.iter().filter(|(_, n)| **n > 0).map(|(item, _)| item.as_str()).collect();
+    loop {
+        let more: Vec<&str> = crafting
+            .iter()
+            .filter(|(item, recipes)| {
+                !reach.contains(item.as_str())
+                    && recipes.iter().any(|r| r.needs().keys().all(|n| reach.contains(n.as_str())))
+            })
+            .map(|(item, _)| item.as_str())
+            .collect();
+        if more.is_empty() {
+            break;
+        }
+        reach.extend(more);
+    }
+    let mut found: Vec<(usize, String)> = crafting
+        .keys()
+        .filter(|item| reach.contains(item.as_str()))
+        .filter(|item| !has(item) && !tasks.iter().any(|t| t.contains(item.as_str())))
+        .filter(|item| {
+            plan(&Want::Have { item: (*item).clone(), count: 1 }, &setting)
+                .is_ok_and(|steps| steps.iter().all(|step| step.task.starts_with("Craft ")))
+        })
+        .filter(|item| !made_by_library(item))
+        .map(|item| (uses(item), item.clone()))
+        .collect();
+    found.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
+    found.into_iter().map(|(_, item)| item).collect()
+}
+
+/// How many recipes take `item` as an ingredient.
+fn uses(item: &str) -> usize {
+    static USES: std::sync::LazyLock<std::collections::HashMap<String, usize>> = std::sync::LazyLock::new(|| {
+        let mut uses = std::collections::HashMap::new();
+        for recipe in primitives::facts::facts().crafting.values().flatten() {
+            for ingredient in recipe.needs().into_keys() {
+                *uses.entry(ingredient).or_insert(0) += 1;
+            }
+        }
+        uses
+    });
+    USES.get(item).copied().unwrap_or(0)
 }
 
 /// Names of count parameters: a skill taking only one of these is called with the task's count.
@@ -434,6 +529,37 @@ async fn cached_answer(agent: &Agent, checkpoint: &Checkpoint, question: &str) -
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn things_craftable_now_that_no_skill_makes_are_offered() {
+        let carried = |items: &[(&str, i32)]| items.iter().map(|(n, c)| ((*n).to_owned(), *c)).collect();
+        let library = |names: &[(&str, &str)]| -> Vec<std::sync::Arc<crate::skills::Skill>> {
+            let with_code = |(name, code): &(&str, &str)| {
+                let mut made = std::sync::Arc::into_inner(skill(name, &[], "")).unwrap();
+                made.code = (*code).to_owned();
+                std::sync::Arc::new(made)
+            };
+            names.iter().map(with_code).collect()
+        };
+        let started = std::time::Instant::now();
+        let from_logs = craftable_untried(&carried(&[("spruce_log", 2)]), false, &[], &[]);
+        assert!(started.elapsed() < std::time::Duration::from_secs(2), "took {:?}", started.elapsed());
+        // Made from the carried wood, crafting only: no pickaxe (its stone is mined), nothing of oak.
+        assert!(from_logs.contains(&"spruce_slab".to_owned()), "{from_logs:?}");
+        assert!(from_logs.contains(&"stick".to_owned()) && from_logs.contains(&"crafting_table".to_owned()));
+        assert!(!from_logs.iter().any(|i| i.starts_with("oak_") || i == "stone_pickaxe"), "{from_logs:?}");
+        // What the library makes, what is carried and what a task named are not new.
+        let known = library(&[("craftSticks", "craftItem(\"stick\", 4);"), ("craftCraftingTable", "")]);
+        let tried = "Craft 1 spruce_slab".to_owned();
+        let rest = craftable_untried(&carried(&[("spruce_log", 2), ("spruce_button", 1)]), false, &known, &[&tried]);
+        for gone in ["stick", "crafting_table", "spruce_slab", "spruce_button"] {
+            assert!(!rest.contains(&gone.to_owned()), "{gone} in {rest:?}");
+        }
+        assert!(rest.contains(&"spruce_pressure_plate".to_owned()), "{rest:?}");
+        // Planks, used by the most recipes, come before a button, used by none.
+        let at = |item: &str| from_logs.iter().position(|i| i == item).unwrap();
+        assert!(at("spruce_planks") < at("spruce_button"), "{from_logs:?}");
+    }
 
     fn skill(name: &str, params: &[&str], task: &str) -> std::sync::Arc<crate::skills::Skill> {
         std::sync::Arc::new(crate::skills::Skill {

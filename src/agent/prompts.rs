@@ -48,7 +48,17 @@ pub const PROMPTS: &[Prompt] = &[
     Prompt {
         name: "curriculum_task",
         text: include_str!("../../prompts/curriculum_task.md"),
-        keys: &["observation", "completed", "failed", "answers", "memories", "persona", "skills", "untried"],
+        keys: &[
+            "observation",
+            "completed",
+            "failed",
+            "answers",
+            "memories",
+            "persona",
+            "skills",
+            "untried",
+            "craftable",
+        ],
     },
     Prompt { name: "curriculum_questions", text: include_str!("../../prompts/curriculum_questions.md"), keys: &[] },
     Prompt {

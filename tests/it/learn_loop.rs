@@ -238,37 +238,75 @@ fn a_task_the_library_does_runs_its_skill_without_writing_code() {
     assert_eq!(used, [json!(["mineWoodLog"]), json!(["craftOakPlanks"])], "{events}");
 }
 
+/// The curriculum's answer, always the task just done.
+const DONE_AGAIN: &str = "{\"reasoning\": \"logs\", \"task\": \"Mine 1 wood log\", \"context\": \"\", \
+                          \"tracker\": {\"type\": \"inventory\", \"item\": \"oak_log\", \"count\": 1}}";
+
 /// A curriculum that keeps proposing what is done does not end an unattended run: after three unusable answers the
-/// bot takes a thing in sight no task has tried (the oak log beside it) as its next task, and does it in the world.
+/// bot takes something new as its next task: a thing it can craft from what it carries that no skill makes (sticks,
+/// from the log of its first task), and does it in the world.
 #[test]
-fn a_curriculum_stuck_on_done_tasks_gives_way_to_something_in_sight() {
+fn a_curriculum_stuck_on_done_tasks_gives_way_to_something_craftable() {
     let runtime = tokio::runtime::Runtime::new().unwrap();
     let endpoint = runtime.block_on(FakeEndpoint::start()).unwrap();
     endpoint.push_content(code("Mines one oak log.", "fn mineOneLog() {\n  mineBlock(\"oak_log\", 1)\n}"));
-    // Three questions, each asked twice: always the task just done.
+    // Three questions, each asked twice.
     for _ in 0..6 {
-        endpoint.push_content(
-            "{\"reasoning\": \"logs\", \"task\": \"Mine 1 wood log\", \"context\": \"\", \
-             \"tracker\": {\"type\": \"inventory\", \"item\": \"oak_log\", \"count\": 1}}",
-        );
+        endpoint.push_content(DONE_AGAIN);
+    }
+    endpoint.push_content(code(
+        "Crafts sticks from a log.",
+        "fn makeSticks() {\n  craftItem(\"oak_planks\", 4);\n  craftItem(\"stick\", 4)\n}",
+    ));
+    let skills = ScriptDir::new("learn-craftable-skills", &[]);
+    let checkpoint = ScriptDir::new("learn-craftable-checkpoint", &[]);
+    let args = ["--llm-url", &endpoint.base_url(), "--checkpoint", checkpoint.path()];
+    let (world, _bot) = world_with_skilled_bot(&skills, &args);
+    world.cmd(json!({"cmd": "setBlock", "x": 5, "y": 64, "z": -3, "block": "oak_log"}));
+    let from = world.say("Alice", "!learn start 2");
+    let expect = |needle: &str, secs: u64| world.expect_chat(from, "Wayfarer", needle, Duration::from_secs(secs));
+    expect("I succeeded in task: Mine 1 wood log", 60);
+    expect("The curriculum gave no usable task again; I will try Craft 1 stick instead.", 60);
+    expect("I succeeded in task: Craft 1 stick", 60);
+    expect("Learning done: 2 tasks done, 0 failed", 10);
+    assert_eq!(endpoint.requests().len(), 8, "an action call, six curriculum answers, an action call");
+    // The curriculum was shown what could be crafted.
+    let asked = last_user_message(&endpoint.requests()[1]);
+    assert!(
+        asked.contains("Craftable now from what the player carries, and no skill makes it yet: stick, "),
+        "{asked}"
+    );
+    assert_eq!(inventory_count(&world, "Wayfarer", "stick"), 4);
+    assert!(skills.0.join("makeSticks.rhai").is_file(), "the crafting skill was learned");
+}
+
+/// With nothing to craft, the thing that takes the stuck curriculum's place is one in sight no task has tried (the
+/// oak log beside the bot, which carries nothing, resuming a run whose first task is done).
+#[test]
+fn a_curriculum_stuck_with_nothing_to_craft_gives_way_to_something_in_sight() {
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let endpoint = runtime.block_on(FakeEndpoint::start()).unwrap();
+    for _ in 0..6 {
+        endpoint.push_content(DONE_AGAIN);
     }
     endpoint.push_content(code("Mines the oak log in sight.", "fn mineTheOakLog() {\n  mineBlock(\"oak_log\", 1)\n}"));
     let skills = ScriptDir::new("learn-untried-skills", &[]);
     let checkpoint = ScriptDir::new("learn-untried-checkpoint", &[]);
+    let own = checkpoint.0.join("Wayfarer");
+    std::fs::create_dir_all(&own).unwrap();
+    std::fs::write(own.join("tasks.json"), "{\"completed\": [\"Mine 1 wood log\"], \"failed\": []}").unwrap();
     let args = ["--llm-url", &endpoint.base_url(), "--checkpoint", checkpoint.path()];
     let (world, _bot) = world_with_skilled_bot(&skills, &args);
     for (x, z) in [(5, -3), (7, -4)] {
         world.cmd(json!({"cmd": "setBlock", "x": x, "y": 64, "z": z, "block": "oak_log"}));
     }
-    let from = world.say("Alice", "!learn start 2");
+    let from = world.say("Alice", "!learn start 1");
     let expect = |needle: &str, secs: u64| world.expect_chat(from, "Wayfarer", needle, Duration::from_secs(secs));
-    expect("I succeeded in task: Mine 1 wood log", 60);
     expect("The curriculum gave no usable task again; I will try Mine 1 oak_log instead.", 60);
     expect("I succeeded in task: Mine 1 oak_log", 60);
-    expect("Learning done: 2 tasks done, 0 failed", 10);
-    assert_eq!(endpoint.requests().len(), 8, "an action call, six curriculum answers, an action call");
-    assert_eq!(inventory_count(&world, "Wayfarer", "oak_log"), 2);
-    for (x, z) in [(5, -3), (7, -4)] {
-        assert_eq!(world.cmd(json!({"cmd": "getBlock", "x": x, "y": 64, "z": z})), "air");
-    }
+    expect("Learning done: 1 tasks done, 0 failed", 10);
+    assert_eq!(endpoint.requests().len(), 7, "six curriculum answers, an action call");
+    let asked = last_user_message(&endpoint.requests()[0]);
+    assert!(asked.contains("Craftable now from what the player carries, and no skill makes it yet: none"), "{asked}");
+    assert_eq!(inventory_count(&world, "Wayfarer", "oak_log"), 1);
 }
