@@ -338,11 +338,14 @@ const COUNT_PARAMS: [&str; 6] = ["count", "n", "amount", "number", "quantity", "
 /// Code that calls the library's skill doing `task` by itself: the skill named for the task or written for it
 /// (`Craft 1 wooden_pickaxe` → `craftWoodenPickaxe();`, `Mine 3 wood log` → `mineWoodLog(3);`), or named for the
 /// task's verb and what its tracker counts (`Smelt 3 iron_ore`, counted in iron ingots → `smeltIronIngot(3);`), when
-/// it takes nothing or only the count. A skill taking nothing is called once per thing the task counts.
+/// it takes nothing or only the count. A skill taking nothing is called once per thing the task counts. A skill that
+/// makes sure of "at least" its count carried is asked for `carried` (what the bot holds of the tracked thing now)
+/// more: `Craft 1 stick` holding 4 calls `craftSticks(5)`.
 pub fn skill_call(
     task: &str,
     tracker: Option<&Tracker>,
     library: &[std::sync::Arc<crate::skills::Skill>],
+    carried: u32,
 ) -> Option<String> {
     let count = task.split_whitespace().find_map(|w| w.parse::<u32>().ok()).unwrap_or(1).max(1);
     let mut wordings = vec![task.to_owned()];
@@ -366,7 +369,11 @@ pub fn skill_call(
     match skill.params.as_slice() {
         [] if count == 1 => Some(format!("{}();", skill.name)),
         [] if count <= 16 => Some(format!("for _ in 0..{count} {{\n    {}();\n}}", skill.name)),
-        [param] if COUNT_PARAMS.contains(&param.as_str()) => Some(format!("{}({count});", skill.name)),
+        [param] if COUNT_PARAMS.contains(&param.as_str()) => {
+            let at_least = [&skill.meta.description, &skill.code].iter().any(|t| t.to_lowercase().contains("at least"));
+            let count = if at_least { count + carried } else { count };
+            Some(format!("{}({count});", skill.name))
+        }
         _ => None,
     }
 }
@@ -607,7 +614,7 @@ mod tests {
             skill("killPig", &[], ""),
             skill("fetchWater", &[], "Fill 1 bucket with water"),
         ];
-        let call = |task: &str| skill_call(task, None, &library);
+        let call = |task: &str| skill_call(task, None, &library, 0);
         assert_eq!(call("Craft 1 wooden_pickaxe").as_deref(), Some("craftWoodenPickaxe();"));
         assert_eq!(call("Mine 3 wood log").as_deref(), Some("mineWoodLog(3);"));
         assert_eq!(call("Craft 8 torch").as_deref(), Some("craftTorches(8);"));
@@ -619,10 +626,19 @@ mod tests {
         // Named for what the task's tracker counts: smelting iron ore is counted in iron ingots.
         let smelt = [skill("smeltIronIngot", &["count"], "")];
         let ingots = Tracker::Craft { item: "iron_ingot".into(), count: 3 };
-        assert_eq!(skill_call("Smelt 3 iron_ore", Some(&ingots), &smelt).as_deref(), Some("smeltIronIngot(3);"));
-        assert_eq!(skill_call("Smelt 3 iron_ore", None, &smelt), None);
+        assert_eq!(skill_call("Smelt 3 iron_ore", Some(&ingots), &smelt, 0).as_deref(), Some("smeltIronIngot(3);"));
+        assert_eq!(skill_call("Smelt 3 iron_ore", None, &smelt, 0), None);
+        // A skill that makes sure of at least its count is asked for what is carried more.
+        let sticks = [std::sync::Arc::new({
+            let mut made = std::sync::Arc::into_inner(skill("craftSticks", &["count"], "")).unwrap();
+            made.meta.description = "Crafts sticks until the bot carries at least count sticks.".into();
+            made
+        })];
+        let gain = Tracker::Craft { item: "stick".into(), count: 1 };
+        assert_eq!(skill_call("Craft 1 stick", Some(&gain), &sticks, 4).as_deref(), Some("craftSticks(5);"));
+        assert_eq!(skill_call("Smelt 3 iron_ore", Some(&ingots), &smelt, 2).as_deref(), Some("smeltIronIngot(3);"));
         let kills = Tracker::Kill { mob: "iron_ingot".into(), count: 3 };
-        assert_eq!(skill_call("Smelt 3 iron_ore", Some(&kills), &smelt), None);
+        assert_eq!(skill_call("Smelt 3 iron_ore", Some(&kills), &smelt, 0), None);
         assert_eq!(skill_names(&library[..2]), "craftWoodenPickaxe, mineWoodLog");
         assert_eq!(skill_names(&[]), "none yet");
     }

@@ -10,6 +10,7 @@ use super::{
     act::{Agent, Shown, TaskOutcome, usage_since},
     checkpoint::{Checkpoint, TaskEvent},
     curriculum,
+    tracker::Tracker,
 };
 use crate::llm::{Role, Usage};
 
@@ -126,7 +127,13 @@ pub async fn learn(
         // A task the library's skill does by itself runs that skill first, judged by the tracker, with no action
         // call; the LLM writes code only when it falls short. (Without a tracker nothing would judge the run.)
         if spec.code.is_none() && spec.tracker.is_some() {
-            spec.code = curriculum::skill_call(&spec.task, spec.tracker.as_ref(), &agent.skills.list());
+            let carried = match &spec.tracker {
+                Some(Tracker::Craft { item, .. } | Tracker::Inventory { item, .. }) => {
+                    crate::primitives::items::carried(&agent.bot).get(item).copied().unwrap_or(0).max(0) as u32
+                }
+                _ => 0,
+            };
+            spec.code = curriculum::skill_call(&spec.task, spec.tracker.as_ref(), &agent.skills.list(), carried);
             if let Some(code) = &spec.code {
                 tracing::info!("the library's skill does {:?}: running {code}", spec.task);
             }

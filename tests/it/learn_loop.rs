@@ -193,8 +193,9 @@ fn the_learn_command_learns_and_exits() {
 }
 
 /// A task the library's skill is named for runs that skill, judged by the tracker, with no action call: the fixed
-/// first task by `mineWoodLog(count)`, a proposal by `craftOakPlanks(count)`. The curriculum is told the library's
-/// skills, and each task's event names the skill it used.
+/// first task by `mineWoodLog(count)`, a proposal by `craftOakPlanks(count)` (a skill that makes sure of at least its
+/// count, asked for the planks carried more). The curriculum is told the library's skills, and each task's event names
+/// the skill it used.
 #[test]
 fn a_task_the_library_does_runs_its_skill_without_writing_code() {
     let runtime = tokio::runtime::Runtime::new().unwrap();
@@ -208,23 +209,36 @@ fn a_task_the_library_does_runs_its_skill_without_writing_code() {
         &[
             ("mineWoodLog.rhai", "fn mineWoodLog(count) {\n  mineBlock(\"oak_log\", count)\n}\n"),
             ("mineWoodLog.json", "{\"description\": \"Mines wood logs.\", \"version\": 1}"),
-            ("craftOakPlanks.rhai", "fn craftOakPlanks(count) {\n  craftItem(\"oak_planks\", count)\n}\n"),
-            ("craftOakPlanks.json", "{\"description\": \"Crafts oak planks from logs.\", \"version\": 1}"),
+            (
+                "craftOakPlanks.rhai",
+                "fn craftOakPlanks(count) {\n  let have = inventoryCount(\"oak_planks\");\n  if have < count {\n    \
+                 craftItem(\"oak_planks\", count - have);\n  }\n}\n",
+            ),
+            (
+                "craftOakPlanks.json",
+                "{\"description\": \"Crafts oak planks from logs until at least count are carried.\", \"version\": 1}",
+            ),
         ],
     );
     let checkpoint = ScriptDir::new("learn-known-checkpoint", &[]);
     let args = ["--llm-url", &endpoint.base_url(), "--checkpoint", checkpoint.path()];
-    let (world, _bot) = world_with_skilled_bot(&skills, &args);
+    let (world, bot) = world_with_skilled_bot(&skills, &args);
     world.cmd(json!({"cmd": "setBlock", "x": 5, "y": 64, "z": -3, "block": "oak_log"}));
+    // Four planks carried already: a skill that makes sure of at least its count is asked for 8 (4 more).
+    give(&world, "Wayfarer", "oak_planks", 4);
     let from = world.say("Alice", "!learn start 2");
     let expect = |needle: &str, secs: u64| world.expect_chat(from, "Wayfarer", needle, Duration::from_secs(secs));
     expect("I succeeded in task: Mine 1 wood log", 60);
     expect("I succeeded in task: Craft 4 oak_planks", 30);
+    _bot.expect_log(
+        "the library's skill does \"Craft 4 oak_planks\": running craftOakPlanks(8);",
+        Duration::from_secs(5),
+    );
     let done = expect("Learning done: 2 tasks done, 0 failed; learned 0 skills", 10);
     assert!(done.contains("with 1 LLM calls"), "{done}");
     // The world has the log mined and the planks made.
     assert_eq!(world.cmd(json!({"cmd": "getBlock", "x": 5, "y": 64, "z": -3})), "air");
-    assert_eq!(inventory_count(&world, "Wayfarer", "oak_planks"), 4);
+    assert_eq!(inventory_count(&world, "Wayfarer", "oak_planks"), 8);
     // The one LLM call was the curriculum's, told the library's skills.
     let requests = endpoint.requests();
     assert_eq!(requests.len(), 1);
