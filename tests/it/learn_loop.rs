@@ -230,7 +230,7 @@ fn a_task_the_library_does_runs_its_skill_without_writing_code() {
     let expect = |needle: &str, secs: u64| world.expect_chat(from, "Wayfarer", needle, Duration::from_secs(secs));
     expect("I succeeded in task: Mine 1 wood log", 60);
     expect("I succeeded in task: Craft 4 oak_planks", 30);
-    _bot.expect_log(
+    bot.expect_log(
         "the library's skill does \"Craft 4 oak_planks\": running craftOakPlanks(8);",
         Duration::from_secs(5),
     );
