@@ -168,8 +168,56 @@ fn proposal(reply: &str, checkpoint: &Checkpoint, within_reach: Option<&str>) ->
         ));
     }
     spec.tracker = fitting_tracker(&spec.task, spec.tracker.take());
+    // The small model's hint is often about a world it imagines ("the player has 1 dirt in inventory"); the game's
+    // facts about the thing, and the call that gets it, are what the step needs.
+    if let Some(facts) = facts_context(&spec.task) {
+        spec.context = facts;
+    }
     tracing::info!("curriculum proposes {:?}: {reasoning}", spec.task);
     Ok(spec)
+}
+
+/// What the game's facts say about getting the thing a task names, with the primitive that does it: how a block is
+/// mined and what it drops, what one craft of an item takes and makes, what a furnace smelts into it. `None` for a
+/// task about anything else.
+pub fn facts_context(task: &str) -> Option<String> {
+    use super::recipes::{Want, parse_goal};
+    use primitives::facts;
+    match parse_goal(task, "oak")? {
+        Want::Mine { block, .. } => {
+            let drop = facts::drops_of(&block).into_iter().next()?;
+            let tools = facts::facts().blocks.get(&block).and_then(|b| b.tools.clone());
+            let tool = match tools {
+                None => "any tool or a bare hand harvests it".to_owned(),
+                Some(tools) => {
+                    const TIERS: [&str; 4] = ["wooden", "stone", "iron", "diamond"];
+                    let weakest = TIERS.iter().find_map(|tier| tools.iter().find(|t| t.starts_with(tier)));
+                    format!("it needs at least a {}", weakest.unwrap_or(&tools[0]))
+                }
+            };
+            let gives = if drop == block { String::new() } else { format!(" and gives {drop}") };
+            Some(format!("mineBlock(\"{block}\", n) mines it{gives}; {tool}."))
+        }
+        Want::Have { item, .. } => {
+            // A furnace first: iron ingots come from raw iron, not from an iron block.
+            if let Some(input) = facts::smelted_from(&item) {
+                Some(format!("smeltItem(\"{input}\", fuel, n) makes it in a furnace, from {input}."))
+            } else {
+                let recipes = facts::facts().crafting.get(&item)?;
+                // The game's data lists a tag's variants last-first: the last is the common kind.
+                let recipe = recipes.last()?;
+                let needs: Vec<String> = recipe.needs().iter().map(|(name, n)| format!("{n} {name}")).collect();
+                let others = if recipes.len() > 1 { " (or other kinds)" } else { "" };
+                let table = if recipe.fits_inventory_grid() { "" } else { ", at a crafting table" };
+                Some(format!(
+                    "craftItem(\"{item}\", n) makes it: each craft takes {}{others} and makes {}{table}.",
+                    needs.join(", "),
+                    recipe.count()
+                ))
+            }
+        }
+        _ => None,
+    }
 }
 
 /// Blocks worth a task besides ores and logs.
@@ -199,9 +247,13 @@ pub async fn untried_task(agent: &Agent, checkpoint: &Checkpoint) -> Option<Task
     let near = primitives::observe::block_kinds_near(&agent.bot, 16, 24).await;
     // Crafting first: quick, safe, and a skill the library lacks.
     if let Some(item) = craftable_now(agent, checkpoint, &near).first() {
+        let task = format!("Craft 1 {item}");
         return Some(TaskSpec {
-            task: format!("Craft 1 {item}"),
-            context: "It can be crafted from what the player carries, and no skill makes it yet.".to_owned(),
+            context: format!(
+                "It can be made from what the player carries, and no skill makes it yet. {}",
+                facts_context(&task).unwrap_or_default()
+            ),
+            task,
             tracker: Some(Tracker::Craft { item: item.clone(), count: 1 }),
             code: None,
         });
@@ -232,8 +284,8 @@ fn untried_spec(thing: &str) -> Option<TaskSpec> {
         }
     };
     Some(TaskSpec {
+        context: format!("It is in sight and no task has tried it yet. {}", facts_context(&task).unwrap_or_default()),
         task,
-        context: "It is in sight and no task has tried it yet.".to_owned(),
         tracker: Some(tracker),
         code: None,
     })
@@ -536,6 +588,27 @@ async fn cached_answer(agent: &Agent, checkpoint: &Checkpoint, question: &str) -
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_task_is_given_the_game_facts_about_its_thing() {
+        assert_eq!(
+            facts_context("Mine 1 dirt").unwrap(),
+            "mineBlock(\"dirt\", n) mines it; any tool or a bare hand harvests it."
+        );
+        assert_eq!(
+            facts_context("Mine 2 iron_ore").unwrap(),
+            "mineBlock(\"iron_ore\", n) mines it and gives raw_iron; it needs at least a stone_pickaxe."
+        );
+        assert_eq!(
+            facts_context("Craft 1 barrel").unwrap(),
+            "craftItem(\"barrel\", n) makes it: each craft takes 6 oak_planks, 2 oak_slab (or other kinds) and makes 1, at a crafting table."
+        );
+        assert_eq!(
+            facts_context("Smelt 3 iron_ingot").unwrap(),
+            "smeltItem(\"raw_iron\", fuel, n) makes it in a furnace, from raw_iron."
+        );
+        assert_eq!(facts_context("Deposit useless items into a chest"), None);
+    }
 
     #[test]
     fn things_craftable_now_that_no_skill_makes_are_offered() {

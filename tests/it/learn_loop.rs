@@ -290,6 +290,9 @@ fn a_curriculum_stuck_on_done_tasks_gives_way_to_something_craftable() {
         asked.contains("Craftable now from what the player carries, and no skill makes it yet: stick, "),
         "{asked}"
     );
+    // The action was told the game's facts about sticks, and the call that makes them.
+    let told = last_user_message(&endpoint.requests()[7]);
+    assert!(told.contains("no skill makes it yet. craftItem(\"stick\", n) makes it: each craft takes "), "{told}");
     assert_eq!(inventory_count(&world, "Wayfarer", "stick"), 4);
     assert!(skills.0.join("makeSticks.rhai").is_file(), "the crafting skill was learned");
 }
