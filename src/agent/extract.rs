@@ -69,7 +69,8 @@ pub fn program(reply: &str, known: &Known) -> Result<Program, Unfit> {
         code: None,
     })?;
     let mended = habits::mend(&code);
-    let code = mended.code;
+    // JavaScript's habit of ending a line without `;`: the parser says where one is missing, and it is put there.
+    let (code, semicolons) = missing_semicolons(mended.code);
     let also =
         if mended.unmended.is_empty() { String::new() } else { format!("\nAlso:\n- {}", mended.unmended.join("\n- ")) };
     let unfit = |advice: String| Unfit { advice, code: Some(code.clone()) };
@@ -114,8 +115,47 @@ pub fn program(reply: &str, known: &Known) -> Result<Program, Unfit> {
         )));
     }
     let mut all_mended: Vec<String> = mended.mended.iter().map(|m| (*m).to_owned()).collect();
+    if !semicolons.is_empty() {
+        let lines: Vec<String> = semicolons.iter().map(usize::to_string).collect();
+        all_mended.push(format!("`;` added where a statement ended (line {})", lines.join(", ")));
+    }
     all_mended.append(&mut mended_names);
     Ok(Program { code, ast, main, mended: all_mended })
+}
+
+/// How many missing `;` one answer may have put in.
+const MAX_SEMICOLONS: usize = 40;
+
+/// `code` with a `;` put at the end of each line the parser says a statement ends on without one (`mineBlock("oak_log",
+/// 3)` followed by another call on the next line), and the lines (counted from 1) that got one. Only the end of a
+/// line of code is touched: a statement followed by another on the same line, or by a comment, is left for the model.
+fn missing_semicolons(mut code: String) -> (String, Vec<usize>) {
+    let mut added = Vec::new();
+    while added.len() < MAX_SEMICOLONS {
+        let Err(CompileError::Syntax { line: Some(line), message }) = script::compile(&code, &[]) else { break };
+        if !message.contains("Expecting ';' to terminate this statement") {
+            break;
+        }
+        let lines: Vec<&str> = code.split('\n').collect();
+        // The statement that needs it ends on the last line of code before the one the parser stopped at.
+        let Some(end) = lines
+            .iter()
+            .take(line.saturating_sub(1))
+            .rposition(|l| !l.trim().is_empty() && !l.trim_start().starts_with("//"))
+        else {
+            break;
+        };
+        let tail = lines[end].trim_end();
+        if tail.contains("//") || tail.ends_with([';', '{', '}', ',']) || added.contains(&(end + 1)) {
+            break;
+        }
+        let mut mended: Vec<String> = lines.iter().map(|l| (*l).to_owned()).collect();
+        mended[end] = format!("{tail};");
+        code = mended.join("\n");
+        added.push(end + 1);
+    }
+    added.sort_unstable();
+    (code, added)
 }
 
 const LABEL: &str = "description:";
@@ -243,6 +283,22 @@ mod tests {
         let err = compile("```rhai\nfn a() {\n  let = 1;\n}\n```").unwrap_err();
         assert!(err.starts_with("The code does not compile: line 2:"), "{err}");
         assert!(compile("```rhai\nmineBlock(\"oak_log\", 1);\n```").unwrap_err().contains("defines no function"));
+        // Lines that end without `;` get one where the parser says a statement ended.
+        let program = compile(
+            "```rhai\nfn craftPlanks() {\n    mineBlock(\"spruce_log\", 3)\n\n    craftItem(\"spruce_planks\", 4)\n    \
+             let n = inventoryCount(\"spruce_planks\")\n    n\n}\n```",
+        )
+        .unwrap();
+        assert_eq!(
+            program.code,
+            "fn craftPlanks() {\n    mineBlock(\"spruce_log\", 3);\n\n    craftItem(\"spruce_planks\", 4);\n    let n = \
+             inventoryCount(\"spruce_planks\");\n    n\n}"
+        );
+        assert_eq!(program.mended, ["`;` added where a statement ended (line 2, 4, 5)"]);
+        // Two statements on one line, or a comment after one, are the model's to mend.
+        let err = compile("```rhai\nfn a() {\n    chat(\"a\") // hi\n    chat(\"b\")\n}\n```").unwrap_err();
+        assert!(err.contains("Expecting ';'"), "{err}");
+        assert!(compile("```rhai\nfn a() {\n    chat(\"a\") chat(\"b\")\n}\n```").is_err());
         assert!(compile("```rhai\nfn mine(n) { n }\n```").unwrap_err().contains("takes 1 parameter"));
         assert!(compile("```rhai\nfn mineBlock() { 1 }\n```").unwrap_err().contains("built-in"));
         assert!(compile("```rhai\nfn unfinished() {\n```").unwrap_err().contains("does not compile"));
