@@ -294,7 +294,10 @@ impl Agent {
                      the primitive or skill that does exactly what it asks.",
                     spec.task
                 );
+                let fell_short = fell_short.clone();
                 caught_before_the_world(advice, Some(program.code), true);
+                // Should the task end here, it failed for what the world showed, not for the repeat.
+                last_reason = fell_short;
                 continue;
             }
             if !program.mended.is_empty() {
