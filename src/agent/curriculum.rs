@@ -124,7 +124,8 @@ pub async fn next_task(agent: &Agent, checkpoint: &mut Checkpoint, refused: &[St
     let schema = super::plan::proposal_schema();
     // What the bot could mine: the blocks within 32 and those its memories found.
     let within_reach = format!("{} {memories}", wider.join(" "));
-    let parse = |reply: &str| proposal(reply, checkpoint, Some(&within_reach));
+    let library = agent.skills.list();
+    let parse = |reply: &str| proposal(reply, checkpoint, Some(&within_reach), &library);
     ask_usable_shaped(agent, Role::Curriculum, "the next task", messages, Some(&schema), parse, correction)
         .await
         .map_err(|err| match err {
@@ -136,14 +137,29 @@ pub async fn next_task(agent: &Agent, checkpoint: &mut Checkpoint, refused: &[St
 /// A proposal, validated: a task not yet completed and not the one that just failed twice in a row, mining a block
 /// named in `within_reach` (when given: the blocks near and those remembered), with a valid tracker if it gave one
 /// (one the task's words contradict is replaced by theirs).
-fn proposal(reply: &str, checkpoint: &Checkpoint, within_reach: Option<&str>) -> Result<TaskSpec, String> {
+fn proposal(
+    reply: &str,
+    checkpoint: &Checkpoint,
+    within_reach: Option<&str>,
+    library: &[std::sync::Arc<crate::skills::Skill>],
+) -> Result<TaskSpec, String> {
     let (mut spec, reasoning) = parse_proposal(reply, &checkpoint.tasks.completed)?;
     // "Mine 4 iron_ore" after "Mine 3 iron_ore" teaches nothing new: the small model's way of proposing the same again.
+    // Once, though, a library skill that does it alone may do it with another count (no code to write: the skill is
+    // reused, judged by the world); a second time is refused too.
     let uncounted = |task: &str| {
         task.split_whitespace().filter(|w| w.parse::<u32>().is_err()).collect::<Vec<_>>().join(" ").to_lowercase()
     };
-    if let Some(done) = checkpoint.tasks.completed.iter().find(|done| uncounted(done) == uncounted(&spec.task)) {
-        return Err(format!("\"{}\" is the completed \"{done}\" with another count; propose something new", spec.task));
+    let variants: Vec<&String> =
+        checkpoint.tasks.completed.iter().filter(|done| uncounted(done) == uncounted(&spec.task)).collect();
+    if let Some(done) = variants.first() {
+        let tracker = fitting_tracker(&spec.task, spec.tracker.clone());
+        if variants.len() > 1 || skill_call(&spec.task, tracker.as_ref(), library, 0).is_none() {
+            return Err(format!(
+                "\"{}\" is the completed \"{done}\" with another count; propose something new",
+                spec.task
+            ));
+        }
     }
     // "Mine 2 oak_log" in a spruce forest sends the bot walking for oaks it may never find.
     if let (Some(near), Some(super::recipes::Want::Mine { block, .. })) =
@@ -725,18 +741,21 @@ mod tests {
              \"tracker\": {\"type\": \"craft\", \"item\": \"oak_planks\", \"count\": 4}}",
             &checkpoint,
             None,
+            &[],
         )
         .unwrap();
         assert_eq!(spec.task, "Craft 4 oak_planks");
         assert!(matches!(spec.tracker, Some(Tracker::Craft { count: 4, .. })));
         assert!(
-            proposal("{\"task\": \"mine 1 WOOD log\"}", &checkpoint, None).unwrap_err().contains("already completed")
+            proposal("{\"task\": \"mine 1 WOOD log\"}", &checkpoint, None, &[])
+                .unwrap_err()
+                .contains("already completed")
         );
-        assert!(proposal("I think you should mine", &checkpoint, None).unwrap_err().contains("no JSON object"));
+        assert!(proposal("I think you should mine", &checkpoint, None, &[]).unwrap_err().contains("no JSON object"));
         let quoted_first = "Not {\"task\": \"Mine 1 wood log\"} again; instead {\"task\": \"Craft 1 crafting_table\"}";
-        assert_eq!(proposal(quoted_first, &checkpoint, None).unwrap().task, "Craft 1 crafting_table");
+        assert_eq!(proposal(quoted_first, &checkpoint, None, &[]).unwrap().task, "Craft 1 crafting_table");
         assert!(
-            proposal("{\"task\": \"x\", \"tracker\": {\"type\": \"inventory\"}}", &checkpoint, None)
+            proposal("{\"task\": \"x\", \"tracker\": {\"type\": \"inventory\"}}", &checkpoint, None, &[])
                 .unwrap_err()
                 .contains("invalid tracker")
         );
@@ -748,27 +767,30 @@ mod tests {
         let mut checkpoint = Checkpoint::open(&dir);
         let pickaxes = "{\"task\": \"Craft 2 iron_pickaxe\", \"tracker\": {\"type\": \"inventory\", \"item\": \"stick\", \
                         \"count\": 4}}";
-        let spec = proposal(pickaxes, &checkpoint, None).unwrap();
+        let spec = proposal(pickaxes, &checkpoint, None, &[]).unwrap();
         assert_eq!(spec.tracker, Some(Tracker::Craft { item: "iron_pickaxe".into(), count: 2 }));
         let ore = "{\"task\": \"Mine 1 iron_ore\", \"tracker\": {\"type\": \"inventory\", \"item\": \"stick\", \"count\": 4}}";
         assert_eq!(
-            proposal(ore, &checkpoint, None).unwrap().tracker,
+            proposal(ore, &checkpoint, None, &[]).unwrap().tracker,
             Some(Tracker::Craft { item: "raw_iron".into(), count: 1 })
         );
         // Mining iron ore carries raw iron, not the ore; a tracker counting more than the task says is not kept.
         let carried = "{\"task\": \"Mine 3 iron_ore\", \"tracker\": {\"type\": \"inventory\", \"item\": \"iron_ore\", \"count\": 3}}";
         assert_eq!(
-            proposal(carried, &checkpoint, None).unwrap().tracker,
+            proposal(carried, &checkpoint, None, &[]).unwrap().tracker,
             Some(Tracker::Craft { item: "raw_iron".into(), count: 3 })
         );
         let more = "{\"task\": \"Get 3 oak_log\", \"tracker\": {\"type\": \"inventory\", \"item\": \"oak_log\", \"count\": 10}}";
         assert_eq!(
-            proposal(more, &checkpoint, None).unwrap().tracker,
+            proposal(more, &checkpoint, None, &[]).unwrap().tracker,
             Some(Tracker::Craft { item: "oak_log".into(), count: 3 })
         );
         // A tracker about the task's own item and count stays as proposed.
         let own = "{\"task\": \"Get 3 oak_log\", \"tracker\": {\"type\": \"inventory\", \"item\": \"oak_log\", \"count\": 3}}";
-        assert!(matches!(proposal(own, &checkpoint, None).unwrap().tracker, Some(Tracker::Inventory { count: 3, .. })));
+        assert!(matches!(
+            proposal(own, &checkpoint, None, &[]).unwrap().tracker,
+            Some(Tracker::Inventory { count: 3, .. })
+        ));
         let failed = |task: &str| crate::agent::checkpoint::TaskEvent {
             time: "t".into(),
             task: task.into(),
@@ -785,27 +807,33 @@ mod tests {
             changed: Vec::new(),
         };
         checkpoint.log(&failed("Craft 2 iron_pickaxe")).unwrap();
-        assert!(proposal(pickaxes, &checkpoint, None).is_ok(), "one failure is not a loop");
+        assert!(proposal(pickaxes, &checkpoint, None, &[]).is_ok(), "one failure is not a loop");
         checkpoint.log(&failed("Craft 2 iron_pickaxe")).unwrap();
-        let refused = proposal(pickaxes, &checkpoint, None).unwrap_err();
+        let refused = proposal(pickaxes, &checkpoint, None, &[]).unwrap_err();
         assert!(refused.contains("failed twice in a row just now (no iron_ingot)"), "{refused}");
-        assert!(proposal(own, &checkpoint, None).is_ok());
+        assert!(proposal(own, &checkpoint, None, &[]).is_ok());
 
         // The same task with another count is done already.
         checkpoint.tasks.completed.push("Mine 3 gold_ore".into());
-        let again = proposal("{\"task\": \"Mine 4 gold_ore\"}", &checkpoint, None).unwrap_err();
+        let again = proposal("{\"task\": \"Mine 4 gold_ore\"}", &checkpoint, None, &[]).unwrap_err();
         assert!(again.contains("is the completed \"Mine 3 gold_ore\" with another count"), "{again}");
-        assert!(proposal("{\"task\": \"Smelt 4 gold_ore\"}", &checkpoint, None).is_ok());
+        assert!(proposal("{\"task\": \"Smelt 4 gold_ore\"}", &checkpoint, None, &[]).is_ok());
+        // Once, a library skill that does it alone may do it again with another count.
+        let miner = [skill("mineGoldOre", &["count"], "")];
+        assert!(proposal("{\"task\": \"Mine 4 gold_ore\"}", &checkpoint, None, &miner).is_ok());
+        checkpoint.tasks.completed.push("Mine 4 gold_ore".into());
+        let twice = proposal("{\"task\": \"Mine 5 gold_ore\"}", &checkpoint, None, &miner).unwrap_err();
+        assert!(twice.contains("with another count"), "{twice}");
 
         // A block to mine must be near or remembered (a deepslate ore counts as its plain one); a task naming no
         // block by name is not held to it.
         let oak = "{\"task\": \"Mine 2 oak_log\"}";
         let near = "stone spruce_log deepslate_iron_ore - I found 3 coal_ore at 1 2 3";
-        let refused = proposal(oak, &checkpoint, Some(near)).unwrap_err();
+        let refused = proposal(oak, &checkpoint, Some(near), &[]).unwrap_err();
         assert!(refused.starts_with("there is no oak_log near the player"), "{refused}");
-        assert!(proposal("{\"task\": \"Mine 2 spruce_log\"}", &checkpoint, Some(near)).is_ok());
-        assert!(proposal("{\"task\": \"Mine 2 iron_ore\"}", &checkpoint, Some(near)).is_ok());
-        assert!(proposal("{\"task\": \"Mine 2 coal_ore\"}", &checkpoint, Some(near)).is_ok());
-        assert!(proposal("{\"task\": \"Mine 2 wood log\"}", &checkpoint, Some(near)).is_ok());
+        assert!(proposal("{\"task\": \"Mine 2 spruce_log\"}", &checkpoint, Some(near), &[]).is_ok());
+        assert!(proposal("{\"task\": \"Mine 2 iron_ore\"}", &checkpoint, Some(near), &[]).is_ok());
+        assert!(proposal("{\"task\": \"Mine 2 coal_ore\"}", &checkpoint, Some(near), &[]).is_ok());
+        assert!(proposal("{\"task\": \"Mine 2 wood log\"}", &checkpoint, Some(near), &[]).is_ok());
     }
 }
