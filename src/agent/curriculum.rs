@@ -174,6 +174,10 @@ fn proposal(
              (listed under Nearby blocks)"
         ));
     }
+    // "Craft 2 iron_ore": no recipe makes it; the task sends the bot after something the game does not have.
+    if let Some(why) = not_craftable(&spec.task) {
+        return Err(why);
+    }
     let events = checkpoint.events();
     if let [.., a, b] = events.as_slice()
         && [a, b].iter().all(|e| e.outcome == "failed" && e.task.eq_ignore_ascii_case(&spec.task))
@@ -234,6 +238,33 @@ pub fn facts_context(task: &str) -> Option<String> {
         }
         _ => None,
     }
+}
+
+/// Why a task to craft an item no recipe makes cannot be done, with how the item is got instead, or `None`.
+fn not_craftable(task: &str) -> Option<String> {
+    use super::recipes::{Want, parse_goal};
+    use primitives::facts;
+    if !task.trim_start().to_lowercase().starts_with("craft ") {
+        return None;
+    }
+    let Want::Have { item, count } = parse_goal(task, "oak")? else { return None };
+    if facts::facts().crafting.contains_key(&item) {
+        return None;
+    }
+    let how = if let Some(input) = facts::smelted_from(&item) {
+        format!("a furnace makes it from {input}: \"Smelt {count} {input}\"")
+    } else if let Some(block) = facts::facts()
+        .blocks
+        .iter()
+        .filter(|(name, b)| **name == item || b.drops.as_ref().is_some_and(|d| d.contains(&item)))
+        .map(|(name, _)| name)
+        .min_by_key(|name| (**name != item, name.len(), (*name).clone()))
+    {
+        format!("it is mined: \"Mine {count} {block}\"")
+    } else {
+        "it is found or dropped, not made".to_owned()
+    };
+    Some(format!("no recipe makes {item} ({how}); propose a task the game allows"))
 }
 
 /// Blocks worth a task besides ores and logs.
@@ -818,6 +849,11 @@ mod tests {
         let again = proposal("{\"task\": \"Mine 4 gold_ore\"}", &checkpoint, None, &[]).unwrap_err();
         assert!(again.contains("is the completed \"Mine 3 gold_ore\" with another count"), "{again}");
         assert!(proposal("{\"task\": \"Smelt 4 gold_ore\"}", &checkpoint, None, &[]).is_ok());
+        // A thing no recipe makes is not crafted.
+        let ore = proposal("{\"task\": \"Craft 2 iron_ore\"}", &checkpoint, None, &[]).unwrap_err();
+        assert_eq!(ore, "no recipe makes iron_ore (it is mined: \"Mine 2 iron_ore\"); propose a task the game allows");
+        let ingot = proposal("{\"task\": \"Craft 1 glass\"}", &checkpoint, None, &[]).unwrap_err();
+        assert!(ingot.contains("a furnace makes it from sand: \"Smelt 1 sand\""), "{ingot}");
         // Once, a library skill that does it alone may do it again with another count.
         let miner = [skill("mineGoldOre", &["count"], "")];
         assert!(proposal("{\"task\": \"Mine 4 gold_ore\"}", &checkpoint, None, &miner).is_ok());
