@@ -199,12 +199,15 @@ fn proposal(
 
 /// What the game's facts say about getting the thing a task names, with the primitive that does it: how a block is
 /// mined and what it drops, what one craft of an item takes and makes, what a furnace smelts into it. `None` for a
-/// task about anything else.
+/// task about anything else, or one that names its thing only loosely ("Mine 3 wood log" would be read as oak, which
+/// may not grow where the bot is).
 pub fn facts_context(task: &str) -> Option<String> {
     use super::recipes::{Want, parse_goal};
     use primitives::facts;
+    let words = task.to_lowercase();
+    let named = |thing: &str| words.contains(thing);
     match parse_goal(task, "oak")? {
-        Want::Mine { block, .. } => {
+        Want::Mine { block, .. } if named(&block) => {
             let drop = facts::drops_of(&block).into_iter().next()?;
             let tools = facts::facts().blocks.get(&block).and_then(|b| b.tools.clone());
             let tool = match tools {
@@ -218,7 +221,7 @@ pub fn facts_context(task: &str) -> Option<String> {
             let gives = if drop == block { String::new() } else { format!(" and gives {drop}") };
             Some(format!("mineBlock(\"{block}\", n) mines it{gives}; {tool}."))
         }
-        Want::Have { item, .. } => {
+        Want::Have { item, .. } if named(&item) || words.starts_with("smelt ") => {
             // A furnace first: iron ingots come from raw iron, not from an iron block.
             if let Some(input) = facts::smelted_from(&item) {
                 Some(format!("smeltItem(\"{input}\", fuel, n) makes it in a furnace, from {input}."))
@@ -655,6 +658,10 @@ mod tests {
             "smeltItem(\"raw_iron\", fuel, n) makes it in a furnace, from raw_iron."
         );
         assert_eq!(facts_context("Deposit useless items into a chest"), None);
+        // Named loosely, the thing would be guessed (oak): no facts rather than the wrong ones.
+        assert_eq!(facts_context("Mine 3 wood log"), None);
+        assert_eq!(facts_context("Craft 4 planks"), None);
+        assert!(facts_context("Smelt 3 iron_ore").is_some_and(|c| c.starts_with("smeltItem(\"raw_iron\"")));
     }
 
     #[test]
