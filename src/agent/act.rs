@@ -173,6 +173,8 @@ struct Judged {
     /// Whether a tracker (not the critic) said so.
     by_tracker: bool,
     critique: String,
+    /// How far the tracker counts the task done, in percent, when a tracker judged it.
+    percent: Option<u32>,
 }
 
 /// Everything one bot needs to act on tasks.
@@ -228,11 +230,11 @@ impl Agent {
                 }
             }
         }
-        // Code that ran in the world in this task and fell short, with why.
+        // Code that ran in the world in this task and got it no further, with why (code that made some progress,
+        // two planks of four into a chest, may rightly run again).
         let mut tried: Vec<(String, String)> = Vec::new();
-        if !last_code.is_empty() {
-            tried.push((last_code.clone(), last_reason.clone()));
-        }
+        // The most of the task the tracker has counted done so far, in percent.
+        let mut best = spec.tracker.as_ref().map(|tracker| tracker.progress(&start, &start).percent());
         let (mut attempt, mut caught) = (1, 0);
         while attempt <= MAX_ATTEMPTS {
             if self.stop.is_stopped() {
@@ -341,7 +343,14 @@ impl Agent {
                 runner::Outcome::Value(_) if !judged.critique.is_empty() => judged.critique.clone(),
                 runner::Outcome::Value(_) => "the task was not done".to_owned(),
             };
-            tried.push((program.code.clone(), last_reason.clone()));
+            let gained = match judged.percent {
+                Some(percent) => best.is_none_or(|b| percent > b),
+                None => !diff.is_empty(),
+            };
+            best = best.max(judged.percent);
+            if !gained {
+                tried.push((program.code.clone(), last_reason.clone()));
+            }
             (last_code, feedback, critique) = (program.code, ran, judged.critique);
         }
         TaskOutcome::Failed { reason: last_reason }
@@ -395,7 +404,12 @@ impl Agent {
                 && let Some(why) = misplaced()
             {
                 tracing::info!("task {:?}: its tracker is done, but the world shows {why}", spec.task);
-                return Ok(Judged { success: false, by_tracker: true, critique: text::capitalised(&why) + "." });
+                return Ok(Judged {
+                    success: false,
+                    by_tracker: true,
+                    critique: text::capitalised(&why) + ".",
+                    percent: Some(progress.percent()),
+                });
             }
             let critique = if progress.done {
                 String::new()
@@ -409,24 +423,44 @@ impl Agent {
                     None => format!("The task is not done yet: {progress}."),
                 }
             };
-            return Ok(Judged { success: progress.done, by_tracker: true, critique });
+            return Ok(Judged {
+                success: progress.done,
+                by_tracker: true,
+                critique,
+                percent: Some(progress.percent()),
+            });
         }
         if let runner::Outcome::Failed(failure) = &report.outcome {
             // No critic can make code that threw a success.
-            return Ok(Judged { success: false, by_tracker: false, critique: format!("The code failed: {failure}.") });
+            return Ok(Judged {
+                success: false,
+                by_tracker: false,
+                critique: format!("The code failed: {failure}."),
+                percent: None,
+            });
         }
         if let Some(why) = asked.as_ref().and_then(|asked| effect::unshown(asked, diff)).or_else(misplaced) {
             // The critic is not asked: the world already says no.
             tracing::info!("task {:?}: the world shows {why}", spec.task);
-            return Ok(Judged { success: false, by_tracker: false, critique: text::capitalised(&why) + "." });
+            return Ok(Judged {
+                success: false,
+                by_tracker: false,
+                critique: text::capitalised(&why) + ".",
+                percent: None,
+            });
         }
         if asked.is_none() && diff.is_empty() && !words_only(&spec.task) {
             let why = "nothing changed in the world: no block, container, item or handover, and I stayed where I was";
             tracing::info!("task {:?}: {why}", spec.task);
-            return Ok(Judged { success: false, by_tracker: false, critique: text::capitalised(why) + "." });
+            return Ok(Judged {
+                success: false,
+                by_tracker: false,
+                critique: text::capitalised(why) + ".",
+                percent: None,
+            });
         }
         let verdict = self.critic(spec, ran, &report.chat).await?;
-        Ok(Judged { success: verdict.success, by_tracker: false, critique: verdict.critique })
+        Ok(Judged { success: verdict.success, by_tracker: false, critique: verdict.critique, percent: None })
     }
 
     /// The library's skills `program` called (its own functions aside).

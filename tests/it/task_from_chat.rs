@@ -239,8 +239,9 @@ fn answers_that_cannot_run_are_sent_back_before_the_world() {
     assert!(code.contains("let n = 2;") && code.contains("mineBlock(\"oak_log\", n);"), "{code}");
 }
 
-/// An answer that repeats code the task already ran and saw fall short is sent back with why, not run again: the
-/// world hears the first answer's line once, and the task ends done by the answer after.
+/// An answer that repeats code the task already ran and saw get it no further is sent back with why, not run again:
+/// the world hears the first answer's line once, and the task ends done by the answer after. (Code that made some
+/// progress may run again: `world_judges` stores planks two at a time with the same code.)
 #[test]
 fn code_that_fell_short_is_not_run_twice() {
     let runtime = tokio::runtime::Runtime::new().unwrap();
@@ -248,21 +249,21 @@ fn code_that_fell_short_is_not_run_twice() {
     endpoint.push_content(
         "[{\"task\": \"Mine 2 oak_log\", \"tracker\": {\"type\": \"inventory\", \"item\": \"oak_log\", \"count\": 2}}]",
     );
-    endpoint.push_content("```rhai\nfn getLogs() {\n    chat(\"one log\");\n    mineBlock(\"oak_log\", 1);\n}\n```");
-    endpoint.push_content("```rhai\nfn getLogs() { chat(\"one log\"); mineBlock(\"oak_log\", 1); }\n```");
+    endpoint.push_content("```rhai\nfn getLogs() {\n    chat(\"one log\");\n    inventoryCount(\"oak_log\")\n}\n```");
+    endpoint.push_content("```rhai\nfn getLogs() { chat(\"one log\"); inventoryCount(\"oak_log\") }\n```");
     endpoint.push_content(
         "Description: Mines two oak logs.\n```rhai\nfn getLogs() {\n    mineBlock(\"oak_log\", 2);\n}\n```",
     );
 
     let skills = ScriptDir::new("task-repeat", &[]);
     let (world, bot) = world_with_skilled_bot(&skills, &["--llm-url", &endpoint.base_url()]);
-    for (x, z) in [(5, -3), (5, -5), (6, -4)] {
+    for (x, z) in [(5, -3), (5, -5)] {
         world.cmd(json!({"cmd": "setBlock", "x": x, "y": 64, "z": z, "block": "oak_log"}));
     }
     let from = world.say("Alice", "!task gather some timber");
     let done = world.expect_chat(from, "Wayfarer", "task: gather some timber", Duration::from_secs(120));
     assert!(done.starts_with("I succeeded in task: gather some timber"), "{done}");
-    assert!(inventory_count(&world, "Wayfarer", "oak_log") >= 2);
+    assert_eq!(inventory_count(&world, "Wayfarer", "oak_log"), 2);
     // The first answer ran once: its line was said once, though the model wrote it twice.
     let chat = world.chat_since(from);
     assert_eq!(chat.iter().filter(|line| line.contains("one log")).count(), 1, "{chat:?}");
