@@ -213,8 +213,7 @@ pub fn facts_context(task: &str) -> Option<String> {
             let tool = match tools {
                 None => "any tool or a bare hand harvests it".to_owned(),
                 Some(tools) => {
-                    const TIERS: [&str; 4] = ["wooden", "stone", "iron", "diamond"];
-                    let weakest = TIERS.iter().find_map(|tier| tools.iter().find(|t| t.starts_with(tier)));
+                    let weakest = super::recipes::weakest_tool(&tools);
                     format!("it needs at least a {}", weakest.unwrap_or(&tools[0]))
                 }
             };

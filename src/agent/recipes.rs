@@ -274,6 +274,12 @@ pub fn related_items(want: &Want) -> Option<BTreeSet<String>> {
     Some(related)
 }
 
+/// The weakest of the overworld's tool tiers (wooden, stone, iron, diamond) among `tools`.
+pub fn weakest_tool(tools: &[String]) -> Option<&String> {
+    const TIERS: [&str; 4] = ["wooden", "stone", "iron", "diamond"];
+    TIERS.iter().find_map(|tier| tools.iter().find(|t| t.starts_with(tier)))
+}
+
 struct Planner<'a> {
     setting: &'a Setting,
     sources: HashMap<String, Source>,
@@ -415,8 +421,7 @@ impl<'a> Planner<'a> {
         if tools.iter().any(|t| self.setting.has(t) > 0) {
             return None;
         }
-        const TIERS: [&str; 4] = ["wooden", "stone", "iron", "diamond"];
-        TIERS.iter().find_map(|tier| tools.iter().find(|t| t.starts_with(tier))).cloned()
+        weakest_tool(tools).cloned()
     }
 
     /// Which smelting input to use: one carried, then one mined or hunted, then the wood near, then the rest.
