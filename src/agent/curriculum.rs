@@ -88,6 +88,7 @@ pub async fn next_task(agent: &Agent, checkpoint: &mut Checkpoint, refused: &[St
     let near = primitives::observe::block_kinds_near(&agent.bot, 16, 24).await;
     let wider = primitives::observe::block_kinds_near(&agent.bot, 32, 40).await;
     let observed = observation(&agent.bot, done, &near, &wider).await;
+    let builds = builds_now(agent, checkpoint, &near);
     let answers =
         if done >= WARM_UP_CONTEXT { qa_context(agent, checkpoint, &observed).await } else { "none yet".to_owned() };
     let list = |tasks: &[String]| if tasks.is_empty() { "none".to_owned() } else { tasks.join(", ") };
@@ -110,6 +111,7 @@ pub async fn next_task(agent: &Agent, checkpoint: &mut Checkpoint, refused: &[St
             ("skills", &skill_names(&agent.skills.list())),
             ("untried", &or_none(&untried_in_sight(&agent.bot, done, checkpoint, &near))),
             ("craftable", &or_none(&craftable_now(agent, checkpoint, &near))),
+            ("builds_on", &or_none(&builds.iter().map(Built::to_string).collect::<Vec<_>>())),
         ],
     )
     .map_err(|e| e.to_string())?;
@@ -125,7 +127,7 @@ pub async fn next_task(agent: &Agent, checkpoint: &mut Checkpoint, refused: &[St
     // What the bot could mine: the blocks within 32 and those its memories found.
     let within_reach = format!("{} {memories}", wider.join(" "));
     let library = agent.skills.list();
-    let parse = |reply: &str| proposal(reply, checkpoint, Some(&within_reach), &library);
+    let parse = |reply: &str| proposal(reply, checkpoint, Some(&within_reach), &library, &builds);
     ask_usable_shaped(agent, Role::Curriculum, "the next task", messages, Some(&schema), parse, correction)
         .await
         .map_err(|err| match err {
@@ -142,6 +144,7 @@ fn proposal(
     checkpoint: &Checkpoint,
     within_reach: Option<&str>,
     library: &[std::sync::Arc<crate::skills::Skill>],
+    builds: &[Built],
 ) -> Result<TaskSpec, String> {
     let (mut spec, reasoning) = parse_proposal(reply, &checkpoint.tasks.completed)?;
     // "Mine 4 iron_ore" after "Mine 3 iron_ore" teaches nothing new: the small model's way of proposing the same again.
@@ -192,6 +195,10 @@ fn proposal(
     // facts about the thing, and the call that gets it, are what the step needs.
     if let Some(facts) = facts_context(&spec.task) {
         spec.context = facts;
+    }
+    // A thing a skill learned earlier gets the ingredients of: the step is told to call it.
+    if let Some(built) = builds.iter().find(|b| spec_makes(&spec, &b.item)) {
+        spec.context = format!("{} {}", spec.context, built.hint()).trim().to_owned();
     }
     tracing::info!("curriculum proposes {:?}: {reasoning}", spec.task);
     Ok(spec)
@@ -294,7 +301,17 @@ fn untried_in_sight(bot: &BotHandle, done: usize, checkpoint: &Checkpoint, block
 pub async fn untried_task(agent: &Agent, checkpoint: &Checkpoint) -> Option<TaskSpec> {
     let done = checkpoint.tasks.completed.len();
     let near = primitives::observe::block_kinds_near(&agent.bot, 16, 24).await;
-    // Crafting first: quick, safe, and a skill the library lacks.
+    // Building on a skill learned here first: the library grows by composing what it has (and the skill is reused).
+    if let Some(built) = builds_now(agent, checkpoint, &near).first() {
+        let task = format!("Craft 1 {}", built.item);
+        return Some(TaskSpec {
+            context: format!("{} {}", facts_context(&task).unwrap_or_default(), built.hint()).trim().to_owned(),
+            task,
+            tracker: Some(Tracker::Craft { item: built.item.clone(), count: 1 }),
+            code: None,
+        });
+    }
+    // Then crafting: quick, safe, and a skill the library lacks.
     if let Some(item) = craftable_now(agent, checkpoint, &near).first() {
         let task = format!("Craft 1 {item}");
         return Some(TaskSpec {
@@ -319,6 +336,108 @@ fn craftable_now(agent: &Agent, checkpoint: &Checkpoint, near: &[String]) -> Vec
     let carried = primitives::items::carried(&agent.bot);
     let mut found = craftable_untried(&carried, table_near, &agent.skills.list(), &tasks);
     found.truncate(CRAFTABLE_SHOWN);
+    found
+}
+
+/// Something to craft that needs more of a thing than the bot carries, a thing a skill the curriculum learned gets.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Built {
+    /// What to craft.
+    pub item: String,
+    /// The call of the learned skill (`mineSpruceLogs(count)`) and what its task got (`spruce_log`).
+    pub call: String,
+    pub got: String,
+}
+
+impl Built {
+    /// The hint a task to craft it is given.
+    fn hint(&self) -> String {
+        format!(
+            "It takes more {} than the player carries: {}, a skill learned earlier, gets {}; call it first, then craft.",
+            self.got, self.call, self.got
+        )
+    }
+}
+
+impl std::fmt::Display for Built {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} ({} gets the {})", self.item, self.call, self.got)
+    }
+}
+
+/// How many things built on learned skills the curriculum is shown.
+const BUILDS_SHOWN: usize = 4;
+
+/// Whether `spec` is a task to make `item`.
+fn spec_makes(spec: &TaskSpec, item: &str) -> bool {
+    matches!(super::recipes::parse_goal(&spec.task, "oak"), Some(super::recipes::Want::Have { item: wanted, .. }) if wanted == item)
+}
+
+/// The skills the curriculum learned (newest first, each kind of thing once) with what each one's task got: the item
+/// its task counts (`Mine 3 spruce_log` got spruce_log), for skills still in the library.
+fn learned_here(checkpoint: &Checkpoint, library: &[std::sync::Arc<crate::skills::Skill>]) -> Vec<(String, String)> {
+    let mut learned: Vec<(String, String)> = Vec::new();
+    for event in checkpoint.events().iter().rev().filter(|e| e.outcome == "succeeded") {
+        let Some(skill) = event.skill.as_ref() else { continue };
+        let Some(found) = library.iter().find(|s| &s.name == skill) else { continue };
+        let Some(Tracker::Craft { item, .. }) = fitting_tracker(&event.task, None) else { continue };
+        if !learned.iter().any(|(_, got)| *got == item) {
+            let call = format!("{}({})", found.name, found.params.join(", "));
+            learned.push((call, item));
+        }
+    }
+    learned
+}
+
+/// [`builds_on`] for the bot as it stands, at most [`BUILDS_SHOWN`] of them.
+fn builds_now(agent: &Agent, checkpoint: &Checkpoint, near: &[String]) -> Vec<Built> {
+    let library = agent.skills.list();
+    let learned = learned_here(checkpoint, &library);
+    if learned.is_empty() {
+        return Vec::new();
+    }
+    let tasks: Vec<&String> = checkpoint.tasks.completed.iter().chain(&checkpoint.tasks.failed).collect();
+    let table_near = near.iter().any(|block| block == "crafting_table");
+    let carried = primitives::items::carried(&agent.bot);
+    let mut found = builds_on(&carried, table_near, &learned, &library, &tasks);
+    found.truncate(BUILDS_SHOWN);
+    found
+}
+
+/// Items crafting alone makes from what is carried plus what one `learned` skill gets (each given as its call and
+/// the thing it got), and not from what is carried alone: a task for one composes the learned skill with crafting,
+/// as Voyager's library grows. The same items as [`craftable_untried`] leaves out are left out (carried, made by a
+/// skill, named by a task); each learned skill's best two (by how many recipes use them) in turn, newest first.
+pub fn builds_on(
+    carried: &std::collections::HashMap<String, i32>,
+    table_near: bool,
+    learned: &[(String, String)],
+    library: &[std::sync::Arc<crate::skills::Skill>],
+    tasks: &[&String],
+) -> Vec<Built> {
+    let now = craftable_untried(carried, table_near, library, tasks);
+    let per_skill: Vec<Vec<Built>> = learned
+        .iter()
+        .map(|(call, got)| {
+            let mut more = carried.clone();
+            let held = more.entry(got.clone()).or_insert(0);
+            *held = (*held).max(0) + 64;
+            craftable_untried(&more, table_near, library, tasks)
+                .into_iter()
+                .filter(|item| !now.contains(item) && item != got)
+                .take(2)
+                .map(|item| Built { item, call: call.clone(), got: got.clone() })
+                .collect()
+        })
+        .collect();
+    let mut found: Vec<Built> = Vec::new();
+    for round in 0..2 {
+        for built in per_skill.iter().filter_map(|list| list.get(round)) {
+            if !found.iter().any(|f| f.item == built.item) {
+                found.push(built.clone());
+            }
+        }
+    }
     found
 }
 
@@ -694,6 +813,66 @@ mod tests {
         assert!(at("spruce_planks") < at("spruce_button"), "{from_logs:?}");
     }
 
+    #[test]
+    fn things_a_learned_skill_gets_the_ingredients_of_are_offered_with_its_call() {
+        let dir = crate::test_dir("curriculum-learned");
+        let checkpoint = Checkpoint::open(&dir);
+        let event = |task: &str, outcome: &str, skill: Option<&str>| super::super::checkpoint::TaskEvent {
+            time: String::new(),
+            task: task.to_owned(),
+            outcome: outcome.to_owned(),
+            skill: skill.map(str::to_owned),
+            used: Vec::new(),
+            reason: String::new(),
+            attempts: 1,
+            calls: 1,
+            tokens: 1,
+            voyager_calls: 1,
+            roles: Default::default(),
+            cost: None,
+            changed: Vec::new(),
+        };
+        for e in [
+            event("Mine 1 wood log", "succeeded", None),
+            event("Mine 3 spruce_log", "succeeded", Some("mineSpruceLogs")),
+            event("Mine 1 gravel", "failed", Some("mineGravel")),
+            event("Mine 2 dirt", "succeeded", Some("mineDirt")),
+            event("Mine 1 sand", "succeeded", Some("removedSince")),
+        ] {
+            checkpoint.log(&e).unwrap();
+        }
+        let library =
+            vec![skill("mineSpruceLogs", &["count"], "Mine 3 spruce_log"), skill("mineDirt", &[], "Mine 2 dirt")];
+        // Newest first; a failed task's skill and one no longer in the library are not offered.
+        let learned = learned_here(&checkpoint, &library);
+        assert_eq!(
+            learned,
+            vec![
+                ("mineDirt()".to_owned(), "dirt".to_owned()),
+                ("mineSpruceLogs(count)".to_owned(), "spruce_log".to_owned())
+            ]
+        );
+        let carried: std::collections::HashMap<String, i32> = [("oak_log".to_owned(), 1)].into();
+        let built = builds_on(&carried, false, &learned, &library, &[]);
+        // Spruce things need the learned log; oak things the carried log already makes are not among them.
+        assert!(built.iter().any(|b| b.item.starts_with("spruce_") && b.call == "mineSpruceLogs(count)"), "{built:?}");
+        assert!(!built.iter().any(|b| b.item.starts_with("oak_") || b.item == "stick"), "{built:?}");
+        let spruce = built.iter().find(|b| b.got == "spruce_log").unwrap();
+        assert_eq!(spruce.to_string(), format!("{} (mineSpruceLogs(count) gets the spruce_log)", spruce.item));
+        // A proposal to make it is told to call the skill.
+        let mut checkpoint = checkpoint;
+        checkpoint.tasks.completed.push("Mine 1 wood log".into());
+        let answer = format!("{{\"task\": \"Craft 1 {}\"}}", spruce.item);
+        let spec = proposal(&answer, &checkpoint, None, &library, &built).unwrap();
+        assert!(
+            spec.context.contains("mineSpruceLogs(count), a skill learned earlier, gets spruce_log"),
+            "{}",
+            spec.context
+        );
+        let other = proposal("{\"task\": \"Craft 1 oak_planks\"}", &checkpoint, None, &library, &built).unwrap();
+        assert!(!other.context.contains("learned earlier"), "{}", other.context);
+    }
+
     fn skill(name: &str, params: &[&str], task: &str) -> std::sync::Arc<crate::skills::Skill> {
         std::sync::Arc::new(crate::skills::Skill {
             name: name.to_owned(),
@@ -779,20 +958,23 @@ mod tests {
             &checkpoint,
             None,
             &[],
+            &[],
         )
         .unwrap();
         assert_eq!(spec.task, "Craft 4 oak_planks");
         assert!(matches!(spec.tracker, Some(Tracker::Craft { count: 4, .. })));
         assert!(
-            proposal("{\"task\": \"mine 1 WOOD log\"}", &checkpoint, None, &[])
+            proposal("{\"task\": \"mine 1 WOOD log\"}", &checkpoint, None, &[], &[])
                 .unwrap_err()
                 .contains("already completed")
         );
-        assert!(proposal("I think you should mine", &checkpoint, None, &[]).unwrap_err().contains("no JSON object"));
-        let quoted_first = "Not {\"task\": \"Mine 1 wood log\"} again; instead {\"task\": \"Craft 1 crafting_table\"}";
-        assert_eq!(proposal(quoted_first, &checkpoint, None, &[]).unwrap().task, "Craft 1 crafting_table");
         assert!(
-            proposal("{\"task\": \"x\", \"tracker\": {\"type\": \"inventory\"}}", &checkpoint, None, &[])
+            proposal("I think you should mine", &checkpoint, None, &[], &[]).unwrap_err().contains("no JSON object")
+        );
+        let quoted_first = "Not {\"task\": \"Mine 1 wood log\"} again; instead {\"task\": \"Craft 1 crafting_table\"}";
+        assert_eq!(proposal(quoted_first, &checkpoint, None, &[], &[]).unwrap().task, "Craft 1 crafting_table");
+        assert!(
+            proposal("{\"task\": \"x\", \"tracker\": {\"type\": \"inventory\"}}", &checkpoint, None, &[], &[])
                 .unwrap_err()
                 .contains("invalid tracker")
         );
@@ -804,28 +986,28 @@ mod tests {
         let mut checkpoint = Checkpoint::open(&dir);
         let pickaxes = "{\"task\": \"Craft 2 iron_pickaxe\", \"tracker\": {\"type\": \"inventory\", \"item\": \"stick\", \
                         \"count\": 4}}";
-        let spec = proposal(pickaxes, &checkpoint, None, &[]).unwrap();
+        let spec = proposal(pickaxes, &checkpoint, None, &[], &[]).unwrap();
         assert_eq!(spec.tracker, Some(Tracker::Craft { item: "iron_pickaxe".into(), count: 2 }));
         let ore = "{\"task\": \"Mine 1 iron_ore\", \"tracker\": {\"type\": \"inventory\", \"item\": \"stick\", \"count\": 4}}";
         assert_eq!(
-            proposal(ore, &checkpoint, None, &[]).unwrap().tracker,
+            proposal(ore, &checkpoint, None, &[], &[]).unwrap().tracker,
             Some(Tracker::Craft { item: "raw_iron".into(), count: 1 })
         );
         // Mining iron ore carries raw iron, not the ore; a tracker counting more than the task says is not kept.
         let carried = "{\"task\": \"Mine 3 iron_ore\", \"tracker\": {\"type\": \"inventory\", \"item\": \"iron_ore\", \"count\": 3}}";
         assert_eq!(
-            proposal(carried, &checkpoint, None, &[]).unwrap().tracker,
+            proposal(carried, &checkpoint, None, &[], &[]).unwrap().tracker,
             Some(Tracker::Craft { item: "raw_iron".into(), count: 3 })
         );
         let more = "{\"task\": \"Get 3 oak_log\", \"tracker\": {\"type\": \"inventory\", \"item\": \"oak_log\", \"count\": 10}}";
         assert_eq!(
-            proposal(more, &checkpoint, None, &[]).unwrap().tracker,
+            proposal(more, &checkpoint, None, &[], &[]).unwrap().tracker,
             Some(Tracker::Craft { item: "oak_log".into(), count: 3 })
         );
         // A tracker about the task's own item and count stays as proposed.
         let own = "{\"task\": \"Get 3 oak_log\", \"tracker\": {\"type\": \"inventory\", \"item\": \"oak_log\", \"count\": 3}}";
         assert!(matches!(
-            proposal(own, &checkpoint, None, &[]).unwrap().tracker,
+            proposal(own, &checkpoint, None, &[], &[]).unwrap().tracker,
             Some(Tracker::Inventory { count: 3, .. })
         ));
         let failed = |task: &str| crate::agent::checkpoint::TaskEvent {
@@ -844,38 +1026,38 @@ mod tests {
             changed: Vec::new(),
         };
         checkpoint.log(&failed("Craft 2 iron_pickaxe")).unwrap();
-        assert!(proposal(pickaxes, &checkpoint, None, &[]).is_ok(), "one failure is not a loop");
+        assert!(proposal(pickaxes, &checkpoint, None, &[], &[]).is_ok(), "one failure is not a loop");
         checkpoint.log(&failed("Craft 2 iron_pickaxe")).unwrap();
-        let refused = proposal(pickaxes, &checkpoint, None, &[]).unwrap_err();
+        let refused = proposal(pickaxes, &checkpoint, None, &[], &[]).unwrap_err();
         assert!(refused.contains("failed twice in a row just now (no iron_ingot)"), "{refused}");
-        assert!(proposal(own, &checkpoint, None, &[]).is_ok());
+        assert!(proposal(own, &checkpoint, None, &[], &[]).is_ok());
 
         // The same task with another count is done already.
         checkpoint.tasks.completed.push("Mine 3 gold_ore".into());
-        let again = proposal("{\"task\": \"Mine 4 gold_ore\"}", &checkpoint, None, &[]).unwrap_err();
+        let again = proposal("{\"task\": \"Mine 4 gold_ore\"}", &checkpoint, None, &[], &[]).unwrap_err();
         assert!(again.contains("is the completed \"Mine 3 gold_ore\" with another count"), "{again}");
-        assert!(proposal("{\"task\": \"Smelt 4 gold_ore\"}", &checkpoint, None, &[]).is_ok());
+        assert!(proposal("{\"task\": \"Smelt 4 gold_ore\"}", &checkpoint, None, &[], &[]).is_ok());
         // A thing no recipe makes is not crafted.
-        let ore = proposal("{\"task\": \"Craft 2 iron_ore\"}", &checkpoint, None, &[]).unwrap_err();
+        let ore = proposal("{\"task\": \"Craft 2 iron_ore\"}", &checkpoint, None, &[], &[]).unwrap_err();
         assert_eq!(ore, "no recipe makes iron_ore (it is mined: \"Mine 2 iron_ore\"); propose a task the game allows");
-        let ingot = proposal("{\"task\": \"Craft 1 glass\"}", &checkpoint, None, &[]).unwrap_err();
+        let ingot = proposal("{\"task\": \"Craft 1 glass\"}", &checkpoint, None, &[], &[]).unwrap_err();
         assert!(ingot.contains("a furnace makes it from sand: \"Smelt 1 sand\""), "{ingot}");
         // Once, a library skill that does it alone may do it again with another count.
         let miner = [skill("mineGoldOre", &["count"], "")];
-        assert!(proposal("{\"task\": \"Mine 4 gold_ore\"}", &checkpoint, None, &miner).is_ok());
+        assert!(proposal("{\"task\": \"Mine 4 gold_ore\"}", &checkpoint, None, &miner, &[]).is_ok());
         checkpoint.tasks.completed.push("Mine 4 gold_ore".into());
-        let twice = proposal("{\"task\": \"Mine 5 gold_ore\"}", &checkpoint, None, &miner).unwrap_err();
+        let twice = proposal("{\"task\": \"Mine 5 gold_ore\"}", &checkpoint, None, &miner, &[]).unwrap_err();
         assert!(twice.contains("with another count"), "{twice}");
 
         // A block to mine must be near or remembered (a deepslate ore counts as its plain one); a task naming no
         // block by name is not held to it.
         let oak = "{\"task\": \"Mine 2 oak_log\"}";
         let near = "stone spruce_log deepslate_iron_ore - I found 3 coal_ore at 1 2 3";
-        let refused = proposal(oak, &checkpoint, Some(near), &[]).unwrap_err();
+        let refused = proposal(oak, &checkpoint, Some(near), &[], &[]).unwrap_err();
         assert!(refused.starts_with("there is no oak_log near the player"), "{refused}");
-        assert!(proposal("{\"task\": \"Mine 2 spruce_log\"}", &checkpoint, Some(near), &[]).is_ok());
-        assert!(proposal("{\"task\": \"Mine 2 iron_ore\"}", &checkpoint, Some(near), &[]).is_ok());
-        assert!(proposal("{\"task\": \"Mine 2 coal_ore\"}", &checkpoint, Some(near), &[]).is_ok());
-        assert!(proposal("{\"task\": \"Mine 2 wood log\"}", &checkpoint, Some(near), &[]).is_ok());
+        assert!(proposal("{\"task\": \"Mine 2 spruce_log\"}", &checkpoint, Some(near), &[], &[]).is_ok());
+        assert!(proposal("{\"task\": \"Mine 2 iron_ore\"}", &checkpoint, Some(near), &[], &[]).is_ok());
+        assert!(proposal("{\"task\": \"Mine 2 coal_ore\"}", &checkpoint, Some(near), &[], &[]).is_ok());
+        assert!(proposal("{\"task\": \"Mine 2 wood log\"}", &checkpoint, Some(near), &[], &[]).is_ok());
     }
 }
