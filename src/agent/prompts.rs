@@ -58,6 +58,7 @@ pub const PROMPTS: &[Prompt] = &[
             "skills",
             "untried",
             "craftable",
+            "builds_on",
         ],
     },
     Prompt { name: "curriculum_questions", text: include_str!("../../prompts/curriculum_questions.md"), keys: &[] },
@@ -246,6 +247,24 @@ mod tests {
         }
         for name in CORE_PRIMITIVES {
             assert!(PRIMITIVES.iter().any(|(p, _)| p == name), "{name} is not a primitive");
+        }
+    }
+
+    #[test]
+    fn every_prompt_names_the_blanks_its_text_has() {
+        for prompt in PROMPTS {
+            let mut blanks: Vec<&str> = prompt
+                .text
+                .split("{{")
+                .skip(1)
+                .filter_map(|rest| rest.split_once("}}").map(|(key, _)| key))
+                .filter(|key| key.chars().all(|c| c.is_ascii_lowercase() || c == '_'))
+                .collect();
+            blanks.sort_unstable();
+            blanks.dedup();
+            let mut keys = prompt.keys.to_vec();
+            keys.sort_unstable();
+            assert_eq!(blanks, keys, "prompt {}", prompt.name);
         }
     }
 
