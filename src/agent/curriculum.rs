@@ -147,6 +147,13 @@ fn proposal(
     builds: &[Built],
 ) -> Result<TaskSpec, String> {
     let (mut spec, reasoning) = parse_proposal(reply, &checkpoint.tasks.completed)?;
+    if let Some(exact) = game_named(&spec.task) {
+        tracing::info!("the task {:?} is worded {exact:?}, with the game's name", spec.task);
+        spec.task = exact;
+        if checkpoint.tasks.completed.iter().any(|t| t.eq_ignore_ascii_case(&spec.task)) {
+            return Err(format!("\"{}\" is already completed; propose something new", spec.task));
+        }
+    }
     // "Mine 4 iron_ore" after "Mine 3 iron_ore" teaches nothing new: the small model's way of proposing the same again.
     // Once, though, a library skill that does it alone may do it with another count (no code to write: the skill is
     // reused, judged by the world); a second time is refused too.
@@ -202,6 +209,33 @@ fn proposal(
     }
     tracing::info!("curriculum proposes {:?}: {reasoning}", spec.task);
     Ok(spec)
+}
+
+/// The task worded with the game's name for its thing when it names it nearly so (`Craft 1 spruce_plank` →
+/// `Craft 1 spruce_planks`, `Smelt 2 iron ingots` → `Smelt 2 iron_ingot`), so the step, its facts and its tracker
+/// all speak of the same thing; `None` when it is already so worded, or names its thing loosely (`Mine 3 wood log`).
+fn game_named(task: &str) -> Option<String> {
+    use super::recipes::{Want, parse_goal};
+    let id = match parse_goal(task, "oak")? {
+        Want::Have { item, .. } => item,
+        Want::Mine { block, .. } => block,
+        _ => return None,
+    };
+    let words: Vec<&str> = task.split_whitespace().collect();
+    let (verb, rest) = words.split_first()?;
+    let (count, phrase) = match rest.split_first() {
+        Some((n, phrase)) if n.parse::<u32>().is_ok() => (Some(*n), phrase),
+        _ => (None, rest),
+    };
+    let phrase = phrase.join("_").to_lowercase();
+    let plural_of = |one: &str, many: &str| [many.strip_suffix('s'), many.strip_suffix("es")].contains(&Some(one));
+    if !(plural_of(&id, &phrase) || plural_of(&phrase, &id) || (phrase == id && !task.contains(&id))) {
+        return None;
+    }
+    Some(match count {
+        Some(n) => format!("{verb} {n} {id}"),
+        None => format!("{verb} {id}"),
+    })
 }
 
 /// What the game's facts say about getting the thing a task names, with the primitive that does it: how a block is
@@ -780,6 +814,23 @@ mod tests {
         assert_eq!(facts_context("Mine 3 wood log"), None);
         assert_eq!(facts_context("Craft 4 planks"), None);
         assert!(facts_context("Smelt 3 iron_ore").is_some_and(|c| c.starts_with("smeltItem(\"raw_iron\"")));
+    }
+
+    #[test]
+    fn a_task_naming_its_thing_nearly_is_worded_with_the_game_name() {
+        assert_eq!(game_named("Craft 1 spruce_plank").as_deref(), Some("Craft 1 spruce_planks"));
+        assert_eq!(game_named("Smelt 2 iron ingots").as_deref(), Some("Smelt 2 iron_ingot"));
+        assert_eq!(game_named("Mine 3 Coal_Ores").as_deref(), Some("Mine 3 coal_ore"));
+        assert_eq!(game_named("Craft 1 Crafting Table").as_deref(), Some("Craft 1 crafting_table"));
+        // Already so, loosely named (the wood is a guess), or about something else: left as it is.
+        for task in ["Craft 1 spruce_planks", "Mine 3 wood log", "Mine 2 coal", "Deposit useless items into a chest"] {
+            assert_eq!(game_named(task), None, "{task}");
+        }
+        let checkpoint = Checkpoint::open(std::env::temp_dir().join("wayfarer-curriculum-unused"));
+        let spec = proposal("{\"task\": \"Craft 1 spruce_plank\"}", &checkpoint, None, &[], &[]).unwrap();
+        assert_eq!(spec.task, "Craft 1 spruce_planks");
+        assert_eq!(spec.tracker, Some(Tracker::Craft { item: "spruce_planks".into(), count: 1 }));
+        assert!(spec.context.starts_with("craftItem(\"spruce_planks\", n)"), "{}", spec.context);
     }
 
     #[test]

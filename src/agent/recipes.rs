@@ -820,6 +820,8 @@ fn singular_id(phrase: &str, known: impl Fn(&str) -> bool) -> Option<String> {
             lasts.push(format!("{stem}{singular}"));
         }
     }
+    // "spruce_plank": the game names some things only in the plural.
+    lasts.push(format!("{last}s"));
     for last in lasts {
         let mut words: Vec<&str> = head.to_vec();
         words.push(&last);
