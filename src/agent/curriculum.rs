@@ -620,7 +620,18 @@ pub fn skill_call(
         .iter()
         .find_map(|name| library.iter().find(|skill| &skill.name == name))
         .or_else(|| library.iter().find(|skill| skill.meta.task.eq_ignore_ascii_case(task.trim())))?;
+    // A skill taking nothing that returns early when one is carried (`if inventoryCount("iron_pickaxe") > 0`) makes
+    // one at most, and none when one is carried: called twice it does nothing the second time.
+    let counted = match tracker {
+        Some(Tracker::Craft { item, .. } | Tracker::Inventory { item, .. }) => Some(item.as_str()),
+        _ => None,
+    };
+    let spaceless: String = skill.code.chars().filter(|c| !c.is_whitespace()).collect();
+    let one_at_most = counted.is_some_and(|item| {
+        [">0", "==0", ">=1", "<1"].iter().any(|test| spaceless.contains(&format!("inventoryCount(\"{item}\"){test}")))
+    });
     match skill.params.as_slice() {
+        [] if one_at_most && (count > 1 || carried > 0) => None,
         [] if count == 1 => Some(format!("{}();", skill.name)),
         [] if count <= 16 => Some(format!("for _ in 0..{count} {{\n    {}();\n}}", skill.name)),
         [param] if COUNT_PARAMS.contains(&param.as_str()) => {
@@ -993,6 +1004,19 @@ mod tests {
         let gain = Tracker::Craft { item: "stick".into(), count: 1 };
         assert_eq!(skill_call("Craft 1 stick", Some(&gain), &sticks, 4).as_deref(), Some("craftSticks(5);"));
         assert_eq!(skill_call("Smelt 3 iron_ore", Some(&ingots), &smelt, 2).as_deref(), Some("smeltIronIngot(3);"));
+        // One that returns early when one is carried makes one at most, and only when none is carried.
+        let pickaxe = [std::sync::Arc::new({
+            let mut made = std::sync::Arc::into_inner(skill("craftIronPickaxe", &[], "")).unwrap();
+            made.code = "fn craftIronPickaxe() {\n    if inventoryCount(\"iron_pickaxe\") > 0 { return 1; }\n}".into();
+            made
+        })];
+        let one = |count: u32| Tracker::Craft { item: "iron_pickaxe".into(), count };
+        assert_eq!(
+            skill_call("Craft 1 iron_pickaxe", Some(&one(1)), &pickaxe, 0).as_deref(),
+            Some("craftIronPickaxe();")
+        );
+        assert_eq!(skill_call("Craft 1 iron_pickaxe", Some(&one(1)), &pickaxe, 1), None);
+        assert_eq!(skill_call("Craft 2 iron_pickaxe", Some(&one(2)), &pickaxe, 0), None);
         let kills = Tracker::Kill { mob: "iron_ingot".into(), count: 3 };
         assert_eq!(skill_call("Smelt 3 iron_ore", Some(&kills), &smelt, 0), None);
         assert_eq!(skill_names(&library[..2]), "craftWoodenPickaxe, mineWoodLog");

@@ -256,14 +256,14 @@ fn a_task_the_library_does_runs_its_skill_without_writing_code() {
 const DONE_AGAIN: &str = "{\"reasoning\": \"logs\", \"task\": \"Mine 1 wood log\", \"context\": \"\", \
                           \"tracker\": {\"type\": \"inventory\", \"item\": \"oak_log\", \"count\": 1}}";
 
-/// A curriculum that keeps proposing what is done does not end an unattended run: after two unusable answers (each corrected once) the
-/// bot takes something new as its next task: a thing it can craft from what it carries that no skill makes (sticks,
-/// from the log of its first task), and does it in the world.
+/// A curriculum that keeps proposing what is done does not end an unattended run: after two unusable answers (each
+/// corrected once) the bot takes something new as its next task: a thing it can craft from what it carries that no
+/// skill makes (sticks, from the log it was given, resuming a run whose first task is done and learned nothing), and
+/// does it in the world.
 #[test]
 fn a_curriculum_stuck_on_done_tasks_gives_way_to_something_craftable() {
     let runtime = tokio::runtime::Runtime::new().unwrap();
     let endpoint = runtime.block_on(FakeEndpoint::start()).unwrap();
-    endpoint.push_content(code("Mines one oak log.", "fn mineOneLog() {\n  mineBlock(\"oak_log\", 1)\n}"));
     // Two questions, each asked twice.
     for _ in 0..4 {
         endpoint.push_content(DONE_AGAIN);
@@ -274,24 +274,27 @@ fn a_curriculum_stuck_on_done_tasks_gives_way_to_something_craftable() {
     ));
     let skills = ScriptDir::new("learn-craftable-skills", &[]);
     let checkpoint = ScriptDir::new("learn-craftable-checkpoint", &[]);
+    let own = checkpoint.0.join("Wayfarer");
+    std::fs::create_dir_all(&own).unwrap();
+    std::fs::write(own.join("tasks.json"), "{\"completed\": [\"Mine 1 wood log\"], \"failed\": []}").unwrap();
     let args = ["--llm-url", &endpoint.base_url(), "--checkpoint", checkpoint.path()];
     let (world, _bot) = world_with_skilled_bot(&skills, &args);
-    world.cmd(json!({"cmd": "setBlock", "x": 5, "y": 64, "z": -3, "block": "oak_log"}));
-    let from = world.say("Alice", "!learn start 2");
+    give(&world, "Wayfarer", "oak_log", 1);
+    let from = world.say("Alice", "!learn start 1");
     let expect = |needle: &str, secs: u64| world.expect_chat(from, "Wayfarer", needle, Duration::from_secs(secs));
-    expect("I succeeded in task: Mine 1 wood log", 60);
     expect("The curriculum gave no usable task again; I will try Craft 1 stick instead.", 60);
     expect("I succeeded in task: Craft 1 stick", 60);
-    expect("Learning done: 2 tasks done, 0 failed", 10);
-    assert_eq!(endpoint.requests().len(), 6, "an action call, four curriculum answers, an action call");
-    // The curriculum was shown what could be crafted.
-    let asked = last_user_message(&endpoint.requests()[1]);
+    expect("Learning done: 1 tasks done, 0 failed", 10);
+    assert_eq!(endpoint.requests().len(), 5, "four curriculum answers, an action call");
+    // The curriculum was shown what could be crafted, and nothing built on a learned skill (none was learned).
+    let asked = last_user_message(&endpoint.requests()[0]);
     assert!(
         asked.contains("Craftable now from what the player carries, and no skill makes it yet: stick, "),
         "{asked}"
     );
+    assert!(asked.contains("Craftable with a skill learned earlier, which gets what is missing: none"), "{asked}");
     // The action was told the game's facts about sticks, and the call that makes them.
-    let told = last_user_message(&endpoint.requests()[5]);
+    let told = last_user_message(&endpoint.requests()[4]);
     assert!(told.contains("no skill makes it yet. craftItem(\"stick\", n) makes it: each craft takes "), "{told}");
     assert_eq!(inventory_count(&world, "Wayfarer", "stick"), 4);
     assert!(skills.0.join("makeSticks.rhai").is_file(), "the crafting skill was learned");
@@ -326,4 +329,56 @@ fn a_curriculum_stuck_with_nothing_to_craft_gives_way_to_something_in_sight() {
     let asked = last_user_message(&endpoint.requests()[0]);
     assert!(asked.contains("Craftable now from what the player carries, and no skill makes it yet: none"), "{asked}");
     assert_eq!(inventory_count(&world, "Wayfarer", "oak_log"), 1);
+}
+
+/// A stuck curriculum's place is taken first by something a skill learned earlier in the run helps make: with one
+/// oak log carried (from the first task, whose code was learned as `mineOneLog`), a bowl needs a second log for the
+/// crafting table and planks. The curriculum was shown it with the skill's call, the action was told to call it, and
+/// the code that made the bowl called it: the learned skill reused, as the task's event records.
+#[test]
+fn a_stuck_curriculum_builds_on_a_skill_learned_earlier() {
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let endpoint = runtime.block_on(FakeEndpoint::start()).unwrap();
+    endpoint.push_content(code("Mines one oak log.", "fn mineOneLog() {\n  mineBlock(\"oak_log\", 1)\n}"));
+    for _ in 0..4 {
+        endpoint.push_content(DONE_AGAIN);
+    }
+    endpoint.push_content(code(
+        "Makes a bowl, mining a log for the table and the planks.",
+        "fn makeBowl() {\n  mineOneLog();\n  craftItem(\"oak_planks\", 8);\n  craftItem(\"crafting_table\", 1);\n  \
+         placeItem(\"crafting_table\", findFreeSpot(4));\n  craftItem(\"bowl\", 1)\n}",
+    ));
+    let skills = ScriptDir::new("learn-builds-on-skills", &[]);
+    let checkpoint = ScriptDir::new("learn-builds-on-checkpoint", &[]);
+    let args = ["--llm-url", &endpoint.base_url(), "--checkpoint", checkpoint.path()];
+    let (world, _bot) = world_with_skilled_bot(&skills, &args);
+    for (x, z) in [(5, -3), (7, -4)] {
+        world.cmd(json!({"cmd": "setBlock", "x": x, "y": 64, "z": z, "block": "oak_log"}));
+    }
+    let from = world.say("Alice", "!learn start 2");
+    let expect = |needle: &str, secs: u64| world.expect_chat(from, "Wayfarer", needle, Duration::from_secs(secs));
+    expect("I succeeded in task: Mine 1 wood log", 60);
+    expect("The curriculum gave no usable task again; I will try Craft 1 bowl instead.", 60);
+    expect("I succeeded in task: Craft 1 bowl", 90);
+    expect("Learning done: 2 tasks done, 0 failed", 10);
+    assert_eq!(endpoint.requests().len(), 6, "an action call, four curriculum answers, an action call");
+    let asked = last_user_message(&endpoint.requests()[1]);
+    assert!(
+        asked.contains(
+            "Craftable with a skill learned earlier, which gets what is missing: bowl (mineOneLog() gets the oak_log)"
+        ),
+        "{asked}"
+    );
+    let told = last_user_message(&endpoint.requests()[5]);
+    assert!(told.contains("mineOneLog(), a skill learned earlier, gets oak_log; call it first"), "{told}");
+    // One craft makes four bowls.
+    assert_eq!(inventory_count(&world, "Wayfarer", "bowl"), 4);
+    // The second log was mined by the learned skill: both are gone from the world.
+    for (x, z) in [(5, -3), (7, -4)] {
+        assert_eq!(world.cmd(json!({"cmd": "getBlock", "x": x, "y": 64, "z": z})), "air", "({x}, 64, {z})");
+    }
+    let events = std::fs::read_to_string(checkpoint.0.join("Wayfarer").join("events.jsonl")).unwrap();
+    let bowl: Value = serde_json::from_str(events.lines().last().unwrap()).unwrap();
+    assert_eq!(bowl["task"], "Craft 1 bowl");
+    assert_eq!(bowl["used"], json!(["mineOneLog"]), "{bowl}");
 }
