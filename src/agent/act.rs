@@ -177,6 +177,13 @@ struct Judged {
     percent: Option<u32>,
 }
 
+impl Judged {
+    /// Not done, as the world (no tracker, no critic) shows: the code threw, or the world shows no such thing.
+    fn not_done(critique: String) -> Self {
+        Judged { success: false, by_tracker: false, critique, percent: None }
+    }
+}
+
 /// Everything one bot needs to act on tasks.
 #[derive(Clone)]
 pub struct Agent {
@@ -432,32 +439,17 @@ impl Agent {
         }
         if let runner::Outcome::Failed(failure) = &report.outcome {
             // No critic can make code that threw a success.
-            return Ok(Judged {
-                success: false,
-                by_tracker: false,
-                critique: format!("The code failed: {failure}."),
-                percent: None,
-            });
+            return Ok(Judged::not_done(format!("The code failed: {failure}.")));
         }
         if let Some(why) = asked.as_ref().and_then(|asked| effect::unshown(asked, diff)).or_else(misplaced) {
             // The critic is not asked: the world already says no.
             tracing::info!("task {:?}: the world shows {why}", spec.task);
-            return Ok(Judged {
-                success: false,
-                by_tracker: false,
-                critique: text::capitalised(&why) + ".",
-                percent: None,
-            });
+            return Ok(Judged::not_done(text::capitalised(&why) + "."));
         }
         if asked.is_none() && diff.is_empty() && !words_only(&spec.task) {
             let why = "nothing changed in the world: no block, container, item or handover, and I stayed where I was";
             tracing::info!("task {:?}: {why}", spec.task);
-            return Ok(Judged {
-                success: false,
-                by_tracker: false,
-                critique: text::capitalised(why) + ".",
-                percent: None,
-            });
+            return Ok(Judged::not_done(text::capitalised(why) + "."));
         }
         let verdict = self.critic(spec, ran, &report.chat).await?;
         Ok(Judged { success: verdict.success, by_tracker: false, critique: verdict.critique, percent: None })

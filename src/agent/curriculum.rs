@@ -416,8 +416,7 @@ fn learned_here(checkpoint: &Checkpoint, library: &[std::sync::Arc<crate::skills
         let Some(found) = library.iter().find(|s| &s.name == skill) else { continue };
         let Some(Tracker::Craft { item, .. }) = fitting_tracker(&event.task, None) else { continue };
         if !learned.iter().any(|(_, got)| *got == item) {
-            let call = format!("{}({})", found.name, found.params.join(", "));
-            learned.push((call, item));
+            learned.push((found.signature(), item));
         }
     }
     learned
