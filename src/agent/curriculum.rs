@@ -127,7 +127,8 @@ pub async fn next_task(agent: &Agent, checkpoint: &mut Checkpoint, refused: &[St
     // What the bot could mine: the blocks within 32 and those its memories found.
     let within_reach = format!("{} {memories}", wider.join(" "));
     let library = agent.skills.list();
-    let parse = |reply: &str| proposal(reply, checkpoint, Some(&within_reach), &library, &builds);
+    let standing = standing(agent, &near);
+    let parse = |reply: &str| proposal(reply, checkpoint, Some(&within_reach), &library, &builds, Some(&standing));
     ask_usable_shaped(agent, Role::Curriculum, "the next task", messages, Some(&schema), parse, correction)
         .await
         .map_err(|err| match err {
@@ -136,15 +137,17 @@ pub async fn next_task(agent: &Agent, checkpoint: &mut Checkpoint, refused: &[St
         })
 }
 
-/// A proposal, validated: a task not yet completed and not the one that just failed twice in a row, mining a block
-/// named in `within_reach` (when given: the blocks near and those remembered), with a valid tracker if it gave one
-/// (one the task's words contradict is replaced by theirs).
+/// A proposal, validated: a task not yet completed and not one that failed twice in this run, mining a block named
+/// in `within_reach` (when given: the blocks near and those remembered), making a thing not [`too_far`] from what
+/// the bot has (when its `standing` is given), with a valid tracker if it gave one (one the task's words contradict
+/// is replaced by theirs).
 fn proposal(
     reply: &str,
     checkpoint: &Checkpoint,
     within_reach: Option<&str>,
     library: &[std::sync::Arc<crate::skills::Skill>],
     builds: &[Built],
+    standing: Option<&super::recipes::Setting>,
 ) -> Result<TaskSpec, String> {
     let (mut spec, reasoning) = parse_proposal(reply, &checkpoint.tasks.completed)?;
     if let Some(exact) = game_named(&spec.task) {
@@ -188,27 +191,115 @@ fn proposal(
     if let Some(why) = not_craftable(&spec.task) {
         return Err(why);
     }
+    // Not in a row only: a 30-minute run of the local 1.5B spent 20 minutes on four tries at "Craft 2 iron_pickaxe",
+    // with other tasks between them.
     let events = checkpoint.events();
-    if let [.., a, b] = events.as_slice()
-        && [a, b].iter().all(|e| e.outcome == "failed" && e.task.eq_ignore_ascii_case(&spec.task))
+    let failures: Vec<_> =
+        events.iter().filter(|e| e.outcome == "failed" && e.task.eq_ignore_ascii_case(&spec.task)).collect();
+    if let [.., last] = failures.as_slice()
+        && failures.len() >= 2
     {
         return Err(format!(
-            "\"{}\" failed twice in a row just now ({}); propose a smaller step towards it, or something else",
-            spec.task, b.reason
+            "\"{}\" failed {} times in this run already (the last time: {}); propose a smaller step towards it, or \
+             something else",
+            spec.task,
+            failures.len(),
+            last.reason
         ));
     }
     spec.tracker = fitting_tracker(&spec.task, spec.tracker.take());
+    // A thing built on a skill learned here is one call away, however many steps the planner would take for it.
+    let built = builds.iter().find(|b| spec_makes(&spec, &b.item));
+    if built.is_none()
+        && let Some(why) = standing.and_then(|setting| too_far(&spec, setting, library))
+    {
+        return Err(why);
+    }
     // The small model's hint is often about a world it imagines ("the player has 1 dirt in inventory"); the game's
     // facts about the thing, and the call that gets it, are what the step needs.
     if let Some(facts) = facts_context(&spec.task) {
         spec.context = facts;
     }
     // A thing a skill learned earlier gets the ingredients of: the step is told to call it.
-    if let Some(built) = builds.iter().find(|b| spec_makes(&spec, &b.item)) {
+    if let Some(built) = built {
         spec.context = format!("{} {}", spec.context, built.hint()).trim().to_owned();
     }
     tracing::info!("curriculum proposes {:?}: {reasoning}", spec.task);
     Ok(spec)
+}
+
+/// Steps from what the bot has beyond which making a thing is too far for one task: each is a part the small model's
+/// code must get right, and one wrong ends the task after minutes.
+const FAR_STEPS: usize = 4;
+/// Ore blocks to find beyond which making a thing is too far for one task: ores lie scattered and underground (six
+/// iron ores for an iron block took a run of the local 1.5B three tries of five minutes each, and failed).
+const FAR_ORE: u32 = 3;
+
+/// Why a task to make a thing is too far from what the bot has (`setting`) to be one task, with a nearer step to
+/// propose instead; `None` for a near one, one the library's skill does by itself, or one the facts do not plan.
+fn too_far(
+    spec: &TaskSpec,
+    setting: &super::recipes::Setting,
+    library: &[std::sync::Arc<crate::skills::Skill>],
+) -> Option<String> {
+    use super::recipes::{Want, parse_goal, plan};
+    let Want::Have { item, count } = parse_goal(&spec.task, &setting.wood)? else { return None };
+    let carried = setting.carried.get(&item).copied().unwrap_or(0).max(0) as u32;
+    if skill_call(&spec.task, spec.tracker.as_ref(), library, carried).is_some() {
+        return None;
+    }
+    let steps = plan(&Want::Have { item, count }, setting).ok()?;
+    // The planner's mining steps read `Mine iron_ore for 6 raw_iron` or `Mine 1 spruce_log`.
+    let mined = |step: &TaskSpec| match step.task.split_whitespace().collect::<Vec<_>>().as_slice() {
+        ["Mine", block, "for", ..] | ["Mine", _, block] => Some((*block).to_owned()),
+        _ => None,
+    };
+    let ore: u32 = steps
+        .iter()
+        .filter(|step| mined(step).is_some_and(|block| block.ends_with("_ore")))
+        .map(|step| match &step.tracker {
+            Some(Tracker::Craft { count, .. }) => *count,
+            _ => 1,
+        })
+        .sum();
+    if steps.len() <= FAR_STEPS && ore <= FAR_ORE {
+        return None;
+    }
+    let first = &steps[0];
+    let nearer = match (mined(first), &first.tracker) {
+        (Some(block), Some(Tracker::Craft { count, .. })) => format!("Mine {count} {block}"),
+        _ => first.task.clone(),
+    };
+    let ores = if ore > 0 { format!(" and {ore} ore to find") } else { String::new() };
+    let listed: Vec<&str> = steps.iter().map(|s| s.task.as_str()).collect();
+    Some(format!(
+        "\"{}\" is too far from what the player has for one task: it takes {} steps{ores} ({}); propose a nearer \
+         task, such as its first step \"{nearer}\" or something craftable now",
+        spec.task,
+        steps.len(),
+        listed.join(", ")
+    ))
+}
+
+/// What the fact planner needs of the bot as it stands for the curriculum: what it carries, a crafting table or
+/// furnace among the blocks `near` it, and its wood (that of the logs or planks it carries, else of logs near, else
+/// oak).
+fn standing(agent: &Agent, near: &[String]) -> super::recipes::Setting {
+    use super::recipes::{Setting, WOODS};
+    let carried = primitives::items::carried(&agent.bot);
+    let has = |item: &str| carried.get(item).is_some_and(|n| *n > 0);
+    let wood = WOODS
+        .iter()
+        .find(|w| has(&format!("{w}_planks")) || has(&format!("{w}_log")))
+        .or_else(|| WOODS.iter().find(|w| near.contains(&format!("{w}_log"))))
+        .unwrap_or(&"oak");
+    Setting {
+        table_near: near.iter().any(|b| b == "crafting_table"),
+        furnace_near: near.iter().any(|b| b == "furnace"),
+        wood: (*wood).to_owned(),
+        carried,
+        ..Setting::default()
+    }
 }
 
 /// The task worded with the game's name for its thing when it names it nearly so (`Craft 1 spruce_plank` →
@@ -837,7 +928,7 @@ mod tests {
             assert_eq!(game_named(task), None, "{task}");
         }
         let checkpoint = Checkpoint::open(std::env::temp_dir().join("wayfarer-curriculum-unused"));
-        let spec = proposal("{\"task\": \"Craft 1 spruce_plank\"}", &checkpoint, None, &[], &[]).unwrap();
+        let spec = proposal("{\"task\": \"Craft 1 spruce_plank\"}", &checkpoint, None, &[], &[], None).unwrap();
         assert_eq!(spec.task, "Craft 1 spruce_planks");
         assert_eq!(spec.tracker, Some(Tracker::Craft { item: "spruce_planks".into(), count: 1 }));
         assert!(spec.context.starts_with("craftItem(\"spruce_planks\", n)"), "{}", spec.context);
@@ -924,13 +1015,13 @@ mod tests {
         let mut checkpoint = checkpoint;
         checkpoint.tasks.completed.push("Mine 1 wood log".into());
         let answer = format!("{{\"task\": \"Craft 1 {}\"}}", spruce.item);
-        let spec = proposal(&answer, &checkpoint, None, &library, &built).unwrap();
+        let spec = proposal(&answer, &checkpoint, None, &library, &built, None).unwrap();
         assert!(
             spec.context.contains("mineSpruceLogs(count), a skill learned earlier, gets spruce_log"),
             "{}",
             spec.context
         );
-        let other = proposal("{\"task\": \"Craft 1 oak_planks\"}", &checkpoint, None, &library, &built).unwrap();
+        let other = proposal("{\"task\": \"Craft 1 oak_planks\"}", &checkpoint, None, &library, &built, None).unwrap();
         assert!(!other.context.contains("learned earlier"), "{}", other.context);
     }
 
@@ -1023,6 +1114,51 @@ mod tests {
     }
 
     #[test]
+    fn a_thing_far_from_what_is_carried_is_sent_back_with_a_nearer_step() {
+        use crate::agent::recipes::Setting;
+        let checkpoint = Checkpoint::open(std::env::temp_dir().join("wayfarer-curriculum-far"));
+        let carrying = |items: &[(&str, i32)]| Setting {
+            carried: items.iter().map(|(n, c)| ((*n).to_owned(), *c)).collect(),
+            table_near: true,
+            furnace_near: true,
+            wood: "spruce".into(),
+            ..Setting::default()
+        };
+        let block = "{\"task\": \"Craft 1 iron_block\"}";
+        // Three raw iron carried: six more ores to find.
+        let iron = carrying(&[("raw_iron", 3), ("stone_pickaxe", 1), ("coal", 3)]);
+        let far = proposal(block, &checkpoint, None, &[], &[], Some(&iron)).unwrap_err();
+        assert!(
+            far.starts_with(
+                "\"Craft 1 iron_block\" is too far from what the player has for one task: it takes 3 steps and 6 ore \
+                 to find (Mine iron_ore for 6 raw_iron, "
+            ),
+            "{far}"
+        );
+        assert!(far.ends_with("such as its first step \"Mine 6 iron_ore\" or something craftable now"), "{far}");
+        // Unless a skill learned here gets what it needs.
+        let built = [Built { item: "iron_block".into(), call: "mineIron(count)".into(), got: "raw_iron".into() }];
+        assert!(proposal(block, &checkpoint, None, &[], &built, Some(&iron)).is_ok());
+        // Eight raw iron: one more ore is near enough.
+        let nearly = carrying(&[("raw_iron", 8), ("stone_pickaxe", 1), ("coal", 3)]);
+        assert!(proposal(block, &checkpoint, None, &[], &[], Some(&nearly)).is_ok());
+        // Eight steps from a wooden pickaxe to an iron one (with a furnace near).
+        let pickaxe = "{\"task\": \"Craft 1 iron_pickaxe\"}";
+        let wooden = carrying(&[("wooden_pickaxe", 1)]);
+        let far = proposal(pickaxe, &checkpoint, None, &[], &[], Some(&wooden)).unwrap_err();
+        assert!(far.contains("it takes 8 steps and 3 ore to find"), "{far}");
+        assert!(far.contains("its first step \"Mine 3 stone\""), "{far}");
+        // From ingots it is near; and a skill that makes it by itself is reused, however far.
+        let ingots = carrying(&[("iron_ingot", 3), ("stick", 2)]);
+        assert!(proposal(pickaxe, &checkpoint, None, &[], &[], Some(&ingots)).is_ok());
+        let library = [skill("craftIronPickaxe", &[], "Craft 1 iron_pickaxe")];
+        assert!(proposal(pickaxe, &checkpoint, None, &library, &[], Some(&wooden)).is_ok());
+        // A bowl from a log is four steps, all crafting.
+        let log = carrying(&[("spruce_log", 1)]);
+        assert!(proposal("{\"task\": \"Craft 1 bowl\"}", &checkpoint, None, &[], &[], Some(&log)).is_ok());
+    }
+
+    #[test]
     fn proposals_must_be_new_and_well_formed() {
         let mut checkpoint = Checkpoint::open(std::env::temp_dir().join("wayfarer-curriculum-unused"));
         checkpoint.tasks.completed.push("Mine 1 wood log".into());
@@ -1033,55 +1169,58 @@ mod tests {
             None,
             &[],
             &[],
+            None,
         )
         .unwrap();
         assert_eq!(spec.task, "Craft 4 oak_planks");
         assert!(matches!(spec.tracker, Some(Tracker::Craft { count: 4, .. })));
         assert!(
-            proposal("{\"task\": \"mine 1 WOOD log\"}", &checkpoint, None, &[], &[])
+            proposal("{\"task\": \"mine 1 WOOD log\"}", &checkpoint, None, &[], &[], None)
                 .unwrap_err()
                 .contains("already completed")
         );
         assert!(
-            proposal("I think you should mine", &checkpoint, None, &[], &[]).unwrap_err().contains("no JSON object")
+            proposal("I think you should mine", &checkpoint, None, &[], &[], None)
+                .unwrap_err()
+                .contains("no JSON object")
         );
         let quoted_first = "Not {\"task\": \"Mine 1 wood log\"} again; instead {\"task\": \"Craft 1 crafting_table\"}";
-        assert_eq!(proposal(quoted_first, &checkpoint, None, &[], &[]).unwrap().task, "Craft 1 crafting_table");
+        assert_eq!(proposal(quoted_first, &checkpoint, None, &[], &[], None).unwrap().task, "Craft 1 crafting_table");
         assert!(
-            proposal("{\"task\": \"x\", \"tracker\": {\"type\": \"inventory\"}}", &checkpoint, None, &[], &[])
+            proposal("{\"task\": \"x\", \"tracker\": {\"type\": \"inventory\"}}", &checkpoint, None, &[], &[], None)
                 .unwrap_err()
                 .contains("invalid tracker")
         );
     }
 
     #[test]
-    fn a_task_is_tracked_by_its_words_and_not_proposed_a_third_time_in_a_row() {
+    fn a_task_is_tracked_by_its_words_and_not_proposed_after_failing_twice() {
         let dir = crate::test_dir("curriculum-repeats");
         let mut checkpoint = Checkpoint::open(&dir);
         let pickaxes = "{\"task\": \"Craft 2 iron_pickaxe\", \"tracker\": {\"type\": \"inventory\", \"item\": \"stick\", \
                         \"count\": 4}}";
-        let spec = proposal(pickaxes, &checkpoint, None, &[], &[]).unwrap();
+        let spec = proposal(pickaxes, &checkpoint, None, &[], &[], None).unwrap();
         assert_eq!(spec.tracker, Some(Tracker::Craft { item: "iron_pickaxe".into(), count: 2 }));
         let ore = "{\"task\": \"Mine 1 iron_ore\", \"tracker\": {\"type\": \"inventory\", \"item\": \"stick\", \"count\": 4}}";
         assert_eq!(
-            proposal(ore, &checkpoint, None, &[], &[]).unwrap().tracker,
+            proposal(ore, &checkpoint, None, &[], &[], None).unwrap().tracker,
             Some(Tracker::Craft { item: "raw_iron".into(), count: 1 })
         );
         // Mining iron ore carries raw iron, not the ore; a tracker counting more than the task says is not kept.
         let carried = "{\"task\": \"Mine 3 iron_ore\", \"tracker\": {\"type\": \"inventory\", \"item\": \"iron_ore\", \"count\": 3}}";
         assert_eq!(
-            proposal(carried, &checkpoint, None, &[], &[]).unwrap().tracker,
+            proposal(carried, &checkpoint, None, &[], &[], None).unwrap().tracker,
             Some(Tracker::Craft { item: "raw_iron".into(), count: 3 })
         );
         let more = "{\"task\": \"Get 3 oak_log\", \"tracker\": {\"type\": \"inventory\", \"item\": \"oak_log\", \"count\": 10}}";
         assert_eq!(
-            proposal(more, &checkpoint, None, &[], &[]).unwrap().tracker,
+            proposal(more, &checkpoint, None, &[], &[], None).unwrap().tracker,
             Some(Tracker::Craft { item: "oak_log".into(), count: 3 })
         );
         // A tracker about the task's own item and count stays as proposed.
         let own = "{\"task\": \"Get 3 oak_log\", \"tracker\": {\"type\": \"inventory\", \"item\": \"oak_log\", \"count\": 3}}";
         assert!(matches!(
-            proposal(own, &checkpoint, None, &[], &[]).unwrap().tracker,
+            proposal(own, &checkpoint, None, &[], &[], None).unwrap().tracker,
             Some(Tracker::Inventory { count: 3, .. })
         ));
         let failed = |task: &str| crate::agent::checkpoint::TaskEvent {
@@ -1100,38 +1239,41 @@ mod tests {
             changed: Vec::new(),
         };
         checkpoint.log(&failed("Craft 2 iron_pickaxe")).unwrap();
-        assert!(proposal(pickaxes, &checkpoint, None, &[], &[]).is_ok(), "one failure is not a loop");
+        assert!(proposal(pickaxes, &checkpoint, None, &[], &[], None).is_ok(), "one failure is not a loop");
+        let mut between = failed("Mine 1 more iron_ore");
+        between.outcome = "succeeded".into();
+        checkpoint.log(&between).unwrap();
         checkpoint.log(&failed("Craft 2 iron_pickaxe")).unwrap();
-        let refused = proposal(pickaxes, &checkpoint, None, &[], &[]).unwrap_err();
-        assert!(refused.contains("failed twice in a row just now (no iron_ingot)"), "{refused}");
-        assert!(proposal(own, &checkpoint, None, &[], &[]).is_ok());
+        let refused = proposal(pickaxes, &checkpoint, None, &[], &[], None).unwrap_err();
+        assert!(refused.contains("failed 2 times in this run already (the last time: no iron_ingot)"), "{refused}");
+        assert!(proposal(own, &checkpoint, None, &[], &[], None).is_ok());
 
         // The same task with another count is done already.
         checkpoint.tasks.completed.push("Mine 3 gold_ore".into());
-        let again = proposal("{\"task\": \"Mine 4 gold_ore\"}", &checkpoint, None, &[], &[]).unwrap_err();
+        let again = proposal("{\"task\": \"Mine 4 gold_ore\"}", &checkpoint, None, &[], &[], None).unwrap_err();
         assert!(again.contains("is the completed \"Mine 3 gold_ore\" with another count"), "{again}");
-        assert!(proposal("{\"task\": \"Smelt 4 gold_ore\"}", &checkpoint, None, &[], &[]).is_ok());
+        assert!(proposal("{\"task\": \"Smelt 4 gold_ore\"}", &checkpoint, None, &[], &[], None).is_ok());
         // A thing no recipe makes is not crafted.
-        let ore = proposal("{\"task\": \"Craft 2 iron_ore\"}", &checkpoint, None, &[], &[]).unwrap_err();
+        let ore = proposal("{\"task\": \"Craft 2 iron_ore\"}", &checkpoint, None, &[], &[], None).unwrap_err();
         assert_eq!(ore, "no recipe makes iron_ore (it is mined: \"Mine 2 iron_ore\"); propose a task the game allows");
-        let ingot = proposal("{\"task\": \"Craft 1 glass\"}", &checkpoint, None, &[], &[]).unwrap_err();
+        let ingot = proposal("{\"task\": \"Craft 1 glass\"}", &checkpoint, None, &[], &[], None).unwrap_err();
         assert!(ingot.contains("a furnace makes it from sand: \"Smelt 1 sand\""), "{ingot}");
         // Once, a library skill that does it alone may do it again with another count.
         let miner = [skill("mineGoldOre", &["count"], "")];
-        assert!(proposal("{\"task\": \"Mine 4 gold_ore\"}", &checkpoint, None, &miner, &[]).is_ok());
+        assert!(proposal("{\"task\": \"Mine 4 gold_ore\"}", &checkpoint, None, &miner, &[], None).is_ok());
         checkpoint.tasks.completed.push("Mine 4 gold_ore".into());
-        let twice = proposal("{\"task\": \"Mine 5 gold_ore\"}", &checkpoint, None, &miner, &[]).unwrap_err();
+        let twice = proposal("{\"task\": \"Mine 5 gold_ore\"}", &checkpoint, None, &miner, &[], None).unwrap_err();
         assert!(twice.contains("with another count"), "{twice}");
 
         // A block to mine must be near or remembered (a deepslate ore counts as its plain one); a task naming no
         // block by name is not held to it.
         let oak = "{\"task\": \"Mine 2 oak_log\"}";
         let near = "stone spruce_log deepslate_iron_ore - I found 3 coal_ore at 1 2 3";
-        let refused = proposal(oak, &checkpoint, Some(near), &[], &[]).unwrap_err();
+        let refused = proposal(oak, &checkpoint, Some(near), &[], &[], None).unwrap_err();
         assert!(refused.starts_with("there is no oak_log near the player"), "{refused}");
-        assert!(proposal("{\"task\": \"Mine 2 spruce_log\"}", &checkpoint, Some(near), &[], &[]).is_ok());
-        assert!(proposal("{\"task\": \"Mine 2 iron_ore\"}", &checkpoint, Some(near), &[], &[]).is_ok());
-        assert!(proposal("{\"task\": \"Mine 2 coal_ore\"}", &checkpoint, Some(near), &[], &[]).is_ok());
-        assert!(proposal("{\"task\": \"Mine 2 wood log\"}", &checkpoint, Some(near), &[], &[]).is_ok());
+        assert!(proposal("{\"task\": \"Mine 2 spruce_log\"}", &checkpoint, Some(near), &[], &[], None).is_ok());
+        assert!(proposal("{\"task\": \"Mine 2 iron_ore\"}", &checkpoint, Some(near), &[], &[], None).is_ok());
+        assert!(proposal("{\"task\": \"Mine 2 coal_ore\"}", &checkpoint, Some(near), &[], &[], None).is_ok());
+        assert!(proposal("{\"task\": \"Mine 2 wood log\"}", &checkpoint, Some(near), &[], &[], None).is_ok());
     }
 }

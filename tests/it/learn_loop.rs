@@ -382,3 +382,49 @@ fn a_stuck_curriculum_builds_on_a_skill_learned_earlier() {
     assert_eq!(bowl["task"], "Craft 1 bowl");
     assert_eq!(bowl["used"], json!(["mineOneLog"]), "{bowl}");
 }
+
+/// A thing far from what the bot has is not one task: the curriculum's proposal of an iron pickaxe (eight steps from
+/// the one log carried, three iron ores among them) is sent back, told why and with a nearer step, and no world time
+/// is spent on it; the nearer task it proposes then is done in the world.
+#[test]
+fn a_far_task_is_sent_back_with_a_nearer_step() {
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let endpoint = runtime.block_on(FakeEndpoint::start()).unwrap();
+    let pickaxe = "{\"reasoning\": \"better tools\", \"task\": \"Craft 1 iron_pickaxe\", \"context\": \"\"}";
+    // The question and its correction.
+    endpoint.push_content(pickaxe);
+    endpoint.push_content(pickaxe);
+    endpoint.push_content("{\"reasoning\": \"nearer\", \"task\": \"Craft 4 oak_planks\", \"context\": \"\"}");
+    endpoint.push_content(code("Crafts planks from a log.", "fn makePlanks() {\n  craftItem(\"oak_planks\", 4)\n}"));
+    let skills = ScriptDir::new("learn-far-skills", &[]);
+    let checkpoint = ScriptDir::new("learn-far-checkpoint", &[]);
+    let own = checkpoint.0.join("Wayfarer");
+    std::fs::create_dir_all(&own).unwrap();
+    std::fs::write(own.join("tasks.json"), "{\"completed\": [\"Mine 1 wood log\"], \"failed\": []}").unwrap();
+    let args = ["--llm-url", &endpoint.base_url(), "--checkpoint", checkpoint.path()];
+    let (world, _bot) = world_with_skilled_bot(&skills, &args);
+    give(&world, "Wayfarer", "oak_log", 1);
+    let from = world.say("Alice", "!learn start 1");
+    let expect = |needle: &str, secs: u64| world.expect_chat(from, "Wayfarer", needle, Duration::from_secs(secs));
+    expect("I will start task: Craft 4 oak_planks", 90);
+    expect("I succeeded in task: Craft 4 oak_planks", 60);
+    expect("Learning done: 1 tasks done, 0 failed", 10);
+    assert_eq!(endpoint.requests().len(), 4, "a curriculum answer corrected once, a second question, an action call");
+    let corrected = last_user_message(&endpoint.requests()[1]);
+    assert!(
+        corrected.contains("\"Craft 1 iron_pickaxe\" is too far from what the player has for one task: it takes"),
+        "{corrected}"
+    );
+    assert!(corrected.contains("and 3 ore to find"), "{corrected}");
+    let asked_again = last_user_message(&endpoint.requests()[2]);
+    assert!(asked_again.contains("Your last answers could not be used:\n- \"Craft 1 iron_pickaxe\" is too far"));
+    // Nothing of the pickaxe was tried: the only task in the run's events is the planks.
+    let events = std::fs::read_to_string(own.join("events.jsonl")).unwrap();
+    let tasks: Vec<String> = events
+        .lines()
+        .map(|l| serde_json::from_str::<Value>(l).unwrap()["task"].as_str().unwrap().to_owned())
+        .collect();
+    assert_eq!(tasks, ["Craft 4 oak_planks"]);
+    assert_eq!(inventory_count(&world, "Wayfarer", "oak_planks"), 4);
+    assert_eq!(inventory_count(&world, "Wayfarer", "iron_pickaxe"), 0);
+}
