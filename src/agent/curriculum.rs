@@ -208,6 +208,31 @@ fn proposal(
         ));
     }
     spec.tracker = fitting_tracker(&spec.task, spec.tracker.take());
+    // Skills the library has teach nothing new: after two tasks in a row done by them alone (no code written), a third
+    // is sent back. The local 1.5B's curriculum keeps to what the starter library does (iron ore, again and again).
+    let routine = events.iter().rev().take(ROUTINE).filter(|e| e.outcome == "succeeded" && e.attempts == 0).count();
+    if routine == ROUTINE {
+        let carried = match (&spec.tracker, standing) {
+            (Some(Tracker::Craft { item, .. } | Tracker::Inventory { item, .. }), Some(setting)) => {
+                setting.carried.get(item).copied().unwrap_or(0).max(0) as u32
+            }
+            _ => 0,
+        };
+        // A skill learned in this run is welcome again: that is the library growing by reuse.
+        let learned_here = |call: &str| {
+            events.iter().filter_map(|e| e.skill.as_deref()).any(|skill| call.contains(&format!("{skill}(")))
+        };
+        if let Some(call) = skill_call(&spec.task, spec.tracker.as_ref(), library, carried)
+            && !learned_here(&call)
+        {
+            return Err(format!(
+                "the library's skill already does \"{}\" ({}), and the last {ROUTINE} tasks were done by the \
+                 library's skills too; propose something no skill does yet, such as something craftable now",
+                spec.task,
+                call.split_whitespace().collect::<Vec<_>>().join(" ").trim_end_matches(';')
+            ));
+        }
+    }
     // A thing built on a skill learned here is one call away, however many steps the planner would take for it.
     let built = builds.iter().find(|b| spec_makes(&spec, &b.item));
     if built.is_none()
@@ -217,7 +242,7 @@ fn proposal(
     }
     // The small model's hint is often about a world it imagines ("the player has 1 dirt in inventory"); the game's
     // facts about the thing, and the call that gets it, are what the step needs.
-    if let Some(facts) = facts_context(&spec.task) {
+    if let Some(facts) = facts_context(&spec.task, standing.map_or("oak", |s| s.wood.as_str())) {
         spec.context = facts;
     }
     // A thing a skill learned earlier gets the ingredients of: the step is told to call it.
@@ -227,6 +252,9 @@ fn proposal(
     tracing::info!("curriculum proposes {:?}: {reasoning}", spec.task);
     Ok(spec)
 }
+
+/// Tasks in a row done by the library's skills alone after which one more is sent back.
+const ROUTINE: usize = 2;
 
 /// Steps from what the bot has beyond which making a thing is too far for one task: each is a part the small model's
 /// code must get right, and one wrong ends the task after minutes.
@@ -333,7 +361,7 @@ fn game_named(task: &str) -> Option<String> {
 /// mined and what it drops, what one craft of an item takes and makes, what a furnace smelts into it. `None` for a
 /// task about anything else, or one that names its thing only loosely ("Mine 3 wood log" would be read as oak, which
 /// may not grow where the bot is).
-pub fn facts_context(task: &str) -> Option<String> {
+pub fn facts_context(task: &str, wood: &str) -> Option<String> {
     use super::recipes::{Want, parse_goal};
     use primitives::facts;
     let words = task.to_lowercase();
@@ -358,8 +386,10 @@ pub fn facts_context(task: &str) -> Option<String> {
                 Some(format!("smeltItem(\"{input}\", fuel, n) makes it in a furnace, from {input}."))
             } else {
                 let recipes = facts::facts().crafting.get(&item)?;
-                // The game's data lists a tag's variants last-first: the last is the common kind.
-                let recipe = recipes.last()?;
+                // The kind made of the bot's wood (a 1.5B model's code demanded oak planks in a spruce forest), else
+                // the last: the game's data lists a tag's variants last-first, so the last is the common kind.
+                let of_wood = |r: &&facts::Recipe| r.needs().keys().any(|n| n.starts_with(&format!("{wood}_")));
+                let recipe = recipes.iter().find(of_wood).or(recipes.last())?;
                 let needs: Vec<String> = recipe.needs().iter().map(|(name, n)| format!("{n} {name}")).collect();
                 let others = if recipes.len() > 1 { " (or other kinds)" } else { "" };
                 let table = if recipe.fits_inventory_grid() { "" } else { ", at a crafting table" };
@@ -426,11 +456,12 @@ fn untried_in_sight(bot: &BotHandle, done: usize, checkpoint: &Checkpoint, block
 pub async fn untried_task(agent: &Agent, checkpoint: &Checkpoint) -> Option<TaskSpec> {
     let done = checkpoint.tasks.completed.len();
     let near = primitives::observe::block_kinds_near(&agent.bot, 16, 24).await;
+    let wood = standing(agent, &near).wood;
     // Building on a skill learned here first: the library grows by composing what it has (and the skill is reused).
     if let Some(built) = builds_now(agent, checkpoint, &near).first() {
         let task = format!("Craft 1 {}", built.item);
         return Some(TaskSpec {
-            context: format!("{} {}", facts_context(&task).unwrap_or_default(), built.hint()).trim().to_owned(),
+            context: format!("{} {}", facts_context(&task, &wood).unwrap_or_default(), built.hint()).trim().to_owned(),
             task,
             tracker: Some(Tracker::Craft { item: built.item.clone(), count: 1 }),
             code: None,
@@ -442,7 +473,7 @@ pub async fn untried_task(agent: &Agent, checkpoint: &Checkpoint) -> Option<Task
         return Some(TaskSpec {
             context: format!(
                 "It can be made from what the player carries, and no skill makes it yet. {}",
-                facts_context(&task).unwrap_or_default()
+                facts_context(&task, &wood).unwrap_or_default()
             ),
             task,
             tracker: Some(Tracker::Craft { item: item.clone(), count: 1 }),
@@ -505,12 +536,32 @@ fn learned_here(checkpoint: &Checkpoint, library: &[std::sync::Arc<crate::skills
     for event in checkpoint.events().iter().rev().filter(|e| e.outcome == "succeeded") {
         let Some(skill) = event.skill.as_ref() else { continue };
         let Some(found) = library.iter().find(|s| &s.name == skill) else { continue };
-        let Some(Tracker::Craft { item, .. }) = fitting_tracker(&event.task, None) else { continue };
+        let item = match fitting_tracker(&event.task, None) {
+            Some(Tracker::Craft { item, .. }) => item,
+            // Any kind of log: the kind its run got.
+            Some(Tracker::Any { of }) => {
+                let Some(item) = of.iter().find_map(|t| match t {
+                    Tracker::Craft { item, .. } if event.changed.iter().any(|c| gained(c, item)) => Some(item.clone()),
+                    _ => None,
+                }) else {
+                    continue;
+                };
+                item
+            }
+            _ => continue,
+        };
         if !learned.iter().any(|(_, got)| *got == item) {
             learned.push((found.signature(), item));
         }
     }
     learned
+}
+
+/// Whether a run's changes (`…; items +5 spruce_log, -1 stick`) say it got more of `item`.
+fn gained(changed: &str, item: &str) -> bool {
+    changed.rsplit_once("items ").is_some_and(|(_, items)| {
+        items.split(", ").any(|entry| entry.starts_with('+') && entry.split_once(' ').is_some_and(|(_, i)| i == item))
+    })
 }
 
 /// [`builds_on`] for the bot as it stands, at most [`BUILDS_SHOWN`] of them.
@@ -576,7 +627,10 @@ fn untried_spec(thing: &str) -> Option<TaskSpec> {
         }
     };
     Some(TaskSpec {
-        context: format!("It is in sight and no task has tried it yet. {}", facts_context(&task).unwrap_or_default()),
+        context: format!(
+            "It is in sight and no task has tried it yet. {}",
+            facts_context(&task, "oak").unwrap_or_default()
+        ),
         task,
         tracker: Some(tracker),
         code: None,
@@ -751,6 +805,16 @@ pub fn skill_names(library: &[std::sync::Arc<crate::skills::Skill>]) -> String {
 /// call the task done when it is not).
 fn fitting_tracker(task: &str, proposed: Option<Tracker>) -> Option<Tracker> {
     use super::recipes::{Want, parse_goal};
+    // "Mine 2 wood logs" names no kind of wood, and is read as oak: any kind counts, as for the first task (a run in
+    // a spruce forest failed it with five spruce logs got).
+    if let Some(Want::Mine { block: log, count } | Want::Have { item: log, count }) = parse_goal(task, "oak")
+        && log.ends_with("_log")
+        && !task.to_lowercase().replace(' ', "_").contains(&log)
+    {
+        return Some(Tracker::Any {
+            of: WOOD_LOGS.iter().map(|log| Tracker::Craft { item: (*log).to_owned(), count }).collect(),
+        });
+    }
     let (thing, count, fits) = match parse_goal(task, "oak")? {
         Want::Have { item, count } => (item.clone(), count, Tracker::Craft { item, count }),
         Want::Kill { mob, count } => (mob.clone(), count, Tracker::Kill { mob, count }),
@@ -895,26 +959,32 @@ mod tests {
     #[test]
     fn a_task_is_given_the_game_facts_about_its_thing() {
         assert_eq!(
-            facts_context("Mine 1 dirt").unwrap(),
+            facts_context("Mine 1 dirt", "oak").unwrap(),
             "mineBlock(\"dirt\", n) mines it; any tool or a bare hand harvests it."
         );
         assert_eq!(
-            facts_context("Mine 2 iron_ore").unwrap(),
+            facts_context("Mine 2 iron_ore", "oak").unwrap(),
             "mineBlock(\"iron_ore\", n) mines it and gives raw_iron; it needs at least a stone_pickaxe."
         );
         assert_eq!(
-            facts_context("Craft 1 barrel").unwrap(),
+            facts_context("Craft 1 barrel", "oak").unwrap(),
             "craftItem(\"barrel\", n) makes it: each craft takes 6 oak_planks, 2 oak_slab (or other kinds) and makes 1, at a crafting table."
         );
         assert_eq!(
-            facts_context("Smelt 3 iron_ingot").unwrap(),
+            facts_context("Smelt 3 iron_ingot", "oak").unwrap(),
             "smeltItem(\"raw_iron\", fuel, n) makes it in a furnace, from raw_iron."
         );
-        assert_eq!(facts_context("Deposit useless items into a chest"), None);
+        // In a spruce forest, the spruce kind.
+        assert_eq!(
+            facts_context("Craft 1 bowl", "spruce").unwrap(),
+            "craftItem(\"bowl\", n) makes it: each craft takes 3 spruce_planks (or other kinds) and makes 4, at a \
+             crafting table."
+        );
+        assert_eq!(facts_context("Deposit useless items into a chest", "oak"), None);
         // Named loosely, the thing would be guessed (oak): no facts rather than the wrong ones.
-        assert_eq!(facts_context("Mine 3 wood log"), None);
-        assert_eq!(facts_context("Craft 4 planks"), None);
-        assert!(facts_context("Smelt 3 iron_ore").is_some_and(|c| c.starts_with("smeltItem(\"raw_iron\"")));
+        assert_eq!(facts_context("Mine 3 wood log", "oak"), None);
+        assert_eq!(facts_context("Craft 4 planks", "oak"), None);
+        assert!(facts_context("Smelt 3 iron_ore", "oak").is_some_and(|c| c.starts_with("smeltItem(\"raw_iron\"")));
     }
 
     #[test]
@@ -993,6 +1063,14 @@ mod tests {
         ] {
             checkpoint.log(&e).unwrap();
         }
+        // Logs of no named kind: the kind the run got.
+        let mut logs = event("Mine 2 wood logs", "succeeded", Some("mineLogs"));
+        logs.changed = vec!["dug 2 birch_log (1 64 2, 1 65 2); items +2 birch_log, -1 stick".into()];
+        let logs_dir = crate::test_dir("curriculum-learned-logs");
+        let wanting = Checkpoint::open(&logs_dir);
+        wanting.log(&logs).unwrap();
+        let library = vec![skill("mineLogs", &[], "Mine 2 wood logs")];
+        assert_eq!(learned_here(&wanting, &library), vec![("mineLogs()".to_owned(), "birch_log".to_owned())]);
         let library =
             vec![skill("mineSpruceLogs", &["count"], "Mine 3 spruce_log"), skill("mineDirt", &[], "Mine 2 dirt")];
         // Newest first; a failed task's skill and one no longer in the library are not offered.
@@ -1159,6 +1237,43 @@ mod tests {
     }
 
     #[test]
+    fn a_third_task_in_a_row_the_library_does_alone_is_sent_back() {
+        let dir = crate::test_dir("curriculum-routine");
+        let checkpoint = Checkpoint::open(&dir);
+        let library = [skill("mineIronOre", &["count"], ""), skill("mineDirt", &[], "Mine 1 dirt")];
+        let ore = "{\"task\": \"Mine 2 iron_ore\"}";
+        let done = |task: &str, attempts: u64, skill: Option<&str>| crate::agent::checkpoint::TaskEvent {
+            time: "t".into(),
+            task: task.into(),
+            outcome: "succeeded".into(),
+            skill: skill.map(str::to_owned),
+            used: Vec::new(),
+            reason: String::new(),
+            attempts,
+            calls: attempts,
+            tokens: 1,
+            voyager_calls: 1,
+            roles: Default::default(),
+            cost: None,
+            changed: Vec::new(),
+        };
+        checkpoint.log(&done("Mine 1 wood log", 0, None)).unwrap();
+        checkpoint.log(&done("Mine 1 dirt", 1, Some("mineDirt"))).unwrap();
+        checkpoint.log(&done("Mine 1 coal_ore", 0, None)).unwrap();
+        assert!(proposal(ore, &checkpoint, None, &library, &[], None).is_ok(), "one of the last two wrote code");
+        checkpoint.log(&done("Mine 3 coal_ore", 0, None)).unwrap();
+        let refused = proposal(ore, &checkpoint, None, &library, &[], None).unwrap_err();
+        assert_eq!(
+            refused,
+            "the library's skill already does \"Mine 2 iron_ore\" (mineIronOre(2)), and the last 2 tasks were done by \
+             the library's skills too; propose something no skill does yet, such as something craftable now"
+        );
+        // Something no skill does is welcome, and so is a skill learned in this run, done again.
+        assert!(proposal("{\"task\": \"Craft 1 bowl\"}", &checkpoint, None, &library, &[], None).is_ok());
+        assert!(proposal("{\"task\": \"Mine 2 dirt\"}", &checkpoint, None, &library, &[], None).is_ok());
+    }
+
+    #[test]
     fn proposals_must_be_new_and_well_formed() {
         let mut checkpoint = Checkpoint::open(std::env::temp_dir().join("wayfarer-curriculum-unused"));
         checkpoint.tasks.completed.push("Mine 1 wood log".into());
@@ -1212,6 +1327,15 @@ mod tests {
             proposal(carried, &checkpoint, None, &[], &[], None).unwrap().tracker,
             Some(Tracker::Craft { item: "raw_iron".into(), count: 3 })
         );
+        // Logs of no named kind: any kind counts.
+        let logs = "{\"task\": \"Mine 2 wood logs\", \"tracker\": {\"type\": \"inventory\", \"item\": \"oak_log\", \"count\": 2}}";
+        match proposal(logs, &checkpoint, None, &[], &[], None).unwrap().tracker {
+            Some(Tracker::Any { of }) => {
+                assert_eq!(of.len(), WOOD_LOGS.len());
+                assert!(of.contains(&Tracker::Craft { item: "spruce_log".into(), count: 2 }), "{of:?}");
+            }
+            other => panic!("{other:?}"),
+        }
         let more = "{\"task\": \"Get 3 oak_log\", \"tracker\": {\"type\": \"inventory\", \"item\": \"oak_log\", \"count\": 10}}";
         assert_eq!(
             proposal(more, &checkpoint, None, &[], &[], None).unwrap().tracker,
