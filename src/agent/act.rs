@@ -243,6 +243,7 @@ impl Agent {
         // The most of the task the tracker has counted done so far, in percent.
         let mut best = spec.tracker.as_ref().map(|tracker| tracker.progress(&start, &start).percent());
         let (mut attempt, mut caught) = (1, 0);
+        let (task_carried, task_found) = task_things(&spec.task);
         while attempt <= MAX_ATTEMPTS {
             if self.stop.is_stopped() {
                 return TaskOutcome::Stopped;
@@ -287,7 +288,8 @@ impl Agent {
             let known = self
                 .known()
                 .with_in_sight(in_sight(&self.bot).await)
-                .with_carried(self.bot.status().items.into_iter().map(|(name, _)| name));
+                .with_carried(self.bot.status().items.into_iter().map(|(name, _)| name))
+                .with_task_things(task_carried.clone(), task_found.clone());
             let program = match extract::program(&reply, &known) {
                 Ok(program) => program,
                 Err(unfit) => {
@@ -1225,6 +1227,17 @@ pub fn usage_since(before: Usage, now: Usage) -> Usage {
         prompt_tokens: now.prompt_tokens.saturating_sub(before.prompt_tokens),
         completion_tokens: now.completion_tokens.saturating_sub(before.completion_tokens),
         millis: now.millis.saturating_sub(before.millis),
+    }
+}
+
+/// What a task names, by the game's names: the thing it gets into the inventory (for a block to mine, what it drops)
+/// and the block to mine, when it names one (`Mine 3 iron_ore` → raw_iron, iron_ore; `Craft 1 bowl` → bowl).
+fn task_things(task: &str) -> (Option<String>, Option<String>) {
+    use super::recipes::{Want, parse_goal};
+    match parse_goal(task, "oak") {
+        Some(Want::Have { item, .. }) => (Some(item), None),
+        Some(Want::Mine { block, .. }) => (crate::primitives::facts::drops_of(&block).into_iter().next(), Some(block)),
+        _ => (None, None),
     }
 }
 

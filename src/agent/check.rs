@@ -104,6 +104,10 @@ pub struct Known {
     /// The names of the items the bot carries: a value that names something carried (`inventoryCount("iron")` with
     /// raw iron in the inventory) is read as the one carried, before what is only seen.
     carried: BTreeSet<String>,
+    /// What the task is about, when it names it: the thing to carry (`raw_iron` for "Mine 3 iron_ore") and the thing
+    /// to find (`iron_ore`). A value like neither what is carried nor what is seen is read as the task's own.
+    task_carried: BTreeSet<String>,
+    task_found: BTreeSet<String>,
 }
 
 /// The game functions, and which of their values, that name something carried (counted, held, placed, smelted or
@@ -267,7 +271,14 @@ impl Known {
         if let Some(library) = library {
             add_functions(&mut by_name, library);
         }
-        Self { by_name, names: None, in_sight: BTreeSet::new(), carried: BTreeSet::new() }
+        Self {
+            by_name,
+            names: None,
+            in_sight: BTreeSet::new(),
+            carried: BTreeSet::new(),
+            task_carried: BTreeSet::new(),
+            task_found: BTreeSet::new(),
+        }
     }
 
     /// Checks the names of blocks, items and mobs given as literals to game functions against `names`.
@@ -279,6 +290,13 @@ impl Known {
     /// What the bot sees and carries, by the game's names: the names meant are looked for among these first.
     pub fn with_in_sight(mut self, names: impl IntoIterator<Item = String>) -> Self {
         self.in_sight.extend(names);
+        self
+    }
+
+    /// What the task is about: the thing it gets into the inventory and, for a task to mine, the block.
+    pub fn with_task_things(mut self, carried: Option<String>, found: Option<String>) -> Self {
+        self.task_carried.extend(carried);
+        self.task_found.extend(found);
         self
     }
 
@@ -646,9 +664,18 @@ pub fn mend_names(code: &str, ast: &AST, known: &Known) -> Option<(String, Vec<S
                     like.iter().filter(|n| names.contains(n.as_str())).collect()
                 };
                 let of_carried = CARRIED.contains(&(call.name.as_str(), *at));
+                // The task's own things are looked for among all names like it, not only the first few.
+                let task_things = if of_carried { &known.task_carried } else { &known.task_found };
+                let of_task: Vec<String> = names_like(word, task_things, &BTreeSet::new())
+                    .into_iter()
+                    .filter(|n| all.contains(n.as_str()))
+                    .collect();
                 match (of_carried, among(&known.carried).as_slice(), among(&known.in_sight).as_slice()) {
                     (true, [only], _) | (_, _, [only]) => Some((*only).clone()),
-                    _ => None,
+                    _ => match of_task.as_slice() {
+                        [only] => Some(only.clone()),
+                        _ => None,
+                    },
                 }
             };
             if let Some(meant) = meant {
@@ -829,6 +856,12 @@ mod tests {
         let code = "fn a() { mineBlock(\"iron\", 2); inventoryCount(\"iron\") }";
         let ast = script::compile(code, &[]).unwrap();
         let (mended, _) = mend_names(code, &ast, &beside_ore).unwrap();
+        assert_eq!(mended, "fn a() { mineBlock(\"iron_ore\", 2); inventoryCount(\"raw_iron\") }");
+        // Nothing of it carried, two iron ores in sight: the task's own things ("Mine 3 iron_ore" counts raw iron).
+        let mining_iron = crate::agent::act::known(None)
+            .with_in_sight(["iron_ore".to_owned(), "deepslate_iron_ore".to_owned()])
+            .with_task_things(Some("raw_iron".to_owned()), Some("iron_ore".to_owned()));
+        let (mended, _) = mend_names(code, &ast, &mining_iron).unwrap();
         assert_eq!(mended, "fn a() { mineBlock(\"iron_ore\", 2); inventoryCount(\"raw_iron\") }");
         // What is to be made is not read as what is carried (raw iron and iron ore are both like it).
         let code = "fn a() { craftItem(\"iron\", 1); }";
