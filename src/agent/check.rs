@@ -481,6 +481,7 @@ pub fn calls(ast: &AST, known: &Known) -> Vec<String> {
             ));
         }
     }
+    misses.extend(endless_self_calls(ast));
     add_functions(&mut names, ast);
     let variables = variables(ast);
     let kinds = variable_kinds(ast);
@@ -506,6 +507,53 @@ pub fn calls(ast: &AST, known: &Known) -> Vec<String> {
     });
     misses.truncate(4);
     misses
+}
+
+/// A branch of a function that does nothing but call the function again with the same values (`else { chopLog(); }`
+/// in `fn chopLog()`): nothing changed, so the same branch is taken again, until Rhai's call depth runs out after
+/// minutes of play. A 1.5B model wrote this for a bowl.
+fn endless_self_calls(ast: &AST) -> Vec<String> {
+    // Each function's lines, to tell which function a branch is in.
+    let spans: Vec<(String, Vec<String>, usize, usize)> = ast
+        .iter_fn_def()
+        .filter_map(|def| {
+            let (from, to) = (def.body.start_position().line()?, def.body.end_position().line()?);
+            Some((def.name.to_string(), def.params.iter().map(|p| p.to_string()).collect(), from, to))
+        })
+        .collect();
+    let mut found = Vec::new();
+    ast.walk(&mut |path: &[ASTNode]| {
+        let Some(ASTNode::Stmt(Stmt::If(flow, pos))) = path.last() else { return true };
+        let Some(line) = pos.line() else { return true };
+        let Some((name, params, ..)) = spans.iter().find(|(_, _, from, to)| (*from..=*to).contains(&line)) else {
+            return true;
+        };
+        let calls_itself = |stmt: &Stmt| {
+            let call = match stmt {
+                Stmt::FnCall(call, _) => call,
+                Stmt::Expr(expr) => match expr.as_ref() {
+                    Expr::FnCall(call, _) => call,
+                    _ => return false,
+                },
+                _ => return false,
+            };
+            call.name == name.as_str()
+                && call.args.len() == params.len()
+                && call
+                    .args
+                    .iter()
+                    .zip(params)
+                    .all(|(arg, param)| matches!(arg, Expr::Variable(variable, ..) if variable.1.as_str() == param))
+        };
+        if [&flow.body, &flow.branch].iter().any(|block| matches!(block.statements(), [only] if calls_itself(only))) {
+            found.push(format!(
+                "line {line}: a branch of `{name}` only calls `{name}` again with the same values: nothing changes, \
+                 so it would call itself forever; do something in that branch (mine, craft) or return"
+            ));
+        }
+        true
+    });
+    found
 }
 
 /// The names `ast` calls as functions (not methods or operators), wherever they are called: its own helpers
@@ -869,6 +917,29 @@ mod tests {
         // Real names, a function of the answer's own and names in other calls stay.
         assert_eq!(mend("fn a() { mineBlock(\"stone\", 1); chat(\"log\"); }", &["spruce_log"]), None);
         assert_eq!(mend("fn mineBlock(n, c) { n }\nfn a() { mineBlock(\"log\", 1); }", &["spruce_log"]), None);
+    }
+
+    #[test]
+    fn a_branch_that_only_calls_its_own_function_again_is_caught() {
+        let endless = "fn craftBowl() {\n  chopLog();\n  craftItem(\"bowl\", 1);\n}\n\
+                       fn chopLog() {\n  if inventoryCount(\"spruce_log\") < 1 {\n    mineBlock(\"spruce_log\", 1);\n  } \
+                       else {\n    chopLog();\n  }\n}";
+        let found = misses(endless);
+        assert_eq!(
+            found,
+            ["line 6: a branch of `chopLog` only calls `chopLog` again with the same values: nothing changes, so it \
+              would call itself forever; do something in that branch (mine, craft) or return"]
+        );
+        let with_count = "fn dig(n) {\n  if n > 0 {\n    dig(n)\n  }\n}";
+        assert_eq!(misses(with_count).len(), 1, "{:?}", misses(with_count));
+        // Calling itself after doing something, or with other values, may end.
+        for fine in [
+            "fn getLog() {\n  if inventoryCount(\"oak_log\") < 2 {\n    mineBlock(\"oak_log\", 1);\n    getLog();\n  }\n}",
+            "fn dig(n) {\n  if n > 0 {\n    dig(n - 1)\n  }\n}",
+            "fn a() {\n  if inventoryCount(\"stick\") < 1 {\n    b();\n  }\n}\nfn b() {\n  craftItem(\"stick\", 4);\n}",
+        ] {
+            assert!(misses(fine).is_empty(), "{fine}: {:?}", misses(fine));
+        }
     }
 
     #[test]
