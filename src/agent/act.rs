@@ -96,6 +96,11 @@ pub fn known(library: Option<&rhai::AST>) -> check::Known {
 }
 
 /// Every block, item and mob the game (26.1) has, by the names the game functions take.
+/// The game's names of blocks, items and mobs.
+pub fn game_names() -> &'static check::GameNames {
+    &GAME_NAMES
+}
+
 static GAME_NAMES: std::sync::LazyLock<check::GameNames> = std::sync::LazyLock::new(|| {
     use azalea::registry::{
         Registry,

@@ -146,6 +146,16 @@ pub struct GameNames {
 }
 
 impl GameNames {
+    /// Whether the game has a block, item or mob called `name`.
+    pub fn has(&self, name: &str) -> bool {
+        self.items.contains(name) || self.blocks.contains(name) || self.mobs.contains(name)
+    }
+
+    /// Up to four of the game's item names like `word` (by its parts, then by spelling).
+    pub fn items_like(&self, word: &str) -> Vec<String> {
+        names_like(word, &self.items, &BTreeSet::new())
+    }
+
     fn of(&self, kind: NameKind) -> &BTreeSet<String> {
         match kind {
             NameKind::Block => &self.blocks,

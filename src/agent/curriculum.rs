@@ -157,6 +157,9 @@ fn proposal(
             return Err(format!("\"{}\" is already completed; propose something new", spec.task));
         }
     }
+    if let Some(why) = misnamed_thing(&spec.task) {
+        return Err(why);
+    }
     // "Mine 4 iron_ore" after "Mine 3 iron_ore" teaches nothing new: the small model's way of proposing the same again.
     // Once, though, a library skill that does it alone may do it with another count (no code to write: the skill is
     // reused, judged by the world); a second time is refused too.
@@ -328,6 +331,25 @@ fn standing(agent: &Agent, near: &[String]) -> super::recipes::Setting {
         carried,
         ..Setting::default()
     }
+}
+
+/// Why a task names a thing the game lacks, of a kind it has (`Craft 2 iron_planks`: read as planks, it sent a
+/// learning run after oak planks for ten minutes): the game has things called `iron_…`, but no iron planks. A loose
+/// name no game thing begins like (`Mine 3 wood_log`) is left to be read loosely.
+fn misnamed_thing(task: &str) -> Option<String> {
+    let names = super::act::game_names();
+    task.split_whitespace()
+        .map(|w| w.trim_matches(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).to_lowercase())
+        .filter(|w| w.contains('_') && !names.has(w))
+        .find_map(|word| {
+            let kind = format!("{}_", word.split('_').next()?);
+            if !names.items.iter().any(|name| name.starts_with(&kind)) {
+                return None;
+            }
+            let like = names.items_like(&word);
+            let such = if like.is_empty() { String::new() } else { format!(" (things like it: {})", like.join(", ")) };
+            Some(format!("the game has no {word}{such}; propose a task naming a thing the game has"))
+        })
 }
 
 /// The task worded with the game's name for its thing when it names it nearly so (`Craft 1 spruce_plank` →
@@ -1372,6 +1394,11 @@ mod tests {
         assert!(refused.contains("failed 2 times in this run already (the last time: no iron_ingot)"), "{refused}");
         assert!(proposal(own, &checkpoint, None, &[], &[], None).is_ok());
 
+        // A thing the game lacks, of a kind it has; a loose name is read loosely.
+        let planks = proposal("{\"task\": \"Craft 2 iron_planks\"}", &checkpoint, None, &[], &[], None).unwrap_err();
+        assert!(planks.starts_with("the game has no iron_planks (things like it: "), "{planks}");
+        assert!(planks.ends_with("); propose a task naming a thing the game has"), "{planks}");
+        assert!(proposal("{\"task\": \"Mine 3 wood_log\"}", &checkpoint, None, &[], &[], None).is_ok());
         // The same task with another count is done already.
         checkpoint.tasks.completed.push("Mine 3 gold_ore".into());
         let again = proposal("{\"task\": \"Mine 4 gold_ore\"}", &checkpoint, None, &[], &[], None).unwrap_err();
