@@ -95,12 +95,12 @@ pub fn known(library: Option<&rhai::AST>) -> check::Known {
         .with_names(&GAME_NAMES)
 }
 
-/// Every block, item and mob the game (26.1) has, by the names the game functions take.
 /// The game's names of blocks, items and mobs.
 pub fn game_names() -> &'static check::GameNames {
     &GAME_NAMES
 }
 
+/// Every block, item and mob the game (26.1) has, by the names the game functions take.
 static GAME_NAMES: std::sync::LazyLock<check::GameNames> = std::sync::LazyLock::new(|| {
     use azalea::registry::{
         Registry,
