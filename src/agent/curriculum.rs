@@ -222,11 +222,11 @@ fn proposal(
             _ => 0,
         };
         // A skill learned in this run is welcome again: that is the library growing by reuse.
-        let learned_here = |call: &str| {
+        let learned_in_this_run = |call: &str| {
             events.iter().filter_map(|e| e.skill.as_deref()).any(|skill| call.contains(&format!("{skill}(")))
         };
         if let Some(call) = skill_call(&spec.task, spec.tracker.as_ref(), library, carried)
-            && !learned_here(&call)
+            && !learned_in_this_run(&call)
         {
             return Err(format!(
                 "the library's skill already does \"{}\" ({}), and the last {ROUTINE} tasks were done by the \
