@@ -253,6 +253,15 @@ fn a_task_the_library_does_runs_its_skill_without_writing_code() {
 }
 
 /// The curriculum's answer, always the task just done.
+/// A checkpoint whose run has done its fixed first task and learned nothing, for a bot named Wayfarer to resume; the
+/// bot's own folder in it.
+fn resumed_after_the_first_task(checkpoint: &ScriptDir) -> std::path::PathBuf {
+    let own = checkpoint.0.join("Wayfarer");
+    std::fs::create_dir_all(&own).unwrap();
+    std::fs::write(own.join("tasks.json"), "{\"completed\": [\"Mine 1 wood log\"], \"failed\": []}").unwrap();
+    own
+}
+
 const DONE_AGAIN: &str = "{\"reasoning\": \"logs\", \"task\": \"Mine 1 wood log\", \"context\": \"\", \
                           \"tracker\": {\"type\": \"inventory\", \"item\": \"oak_log\", \"count\": 1}}";
 
@@ -274,9 +283,7 @@ fn a_curriculum_stuck_on_done_tasks_gives_way_to_something_craftable() {
     ));
     let skills = ScriptDir::new("learn-craftable-skills", &[]);
     let checkpoint = ScriptDir::new("learn-craftable-checkpoint", &[]);
-    let own = checkpoint.0.join("Wayfarer");
-    std::fs::create_dir_all(&own).unwrap();
-    std::fs::write(own.join("tasks.json"), "{\"completed\": [\"Mine 1 wood log\"], \"failed\": []}").unwrap();
+    resumed_after_the_first_task(&checkpoint);
     let args = ["--llm-url", &endpoint.base_url(), "--checkpoint", checkpoint.path()];
     let (world, _bot) = world_with_skilled_bot(&skills, &args);
     give(&world, "Wayfarer", "oak_log", 1);
@@ -312,9 +319,7 @@ fn a_curriculum_stuck_with_nothing_to_craft_gives_way_to_something_in_sight() {
     endpoint.push_content(code("Mines the oak log in sight.", "fn mineTheOakLog() {\n  mineBlock(\"oak_log\", 1)\n}"));
     let skills = ScriptDir::new("learn-untried-skills", &[]);
     let checkpoint = ScriptDir::new("learn-untried-checkpoint", &[]);
-    let own = checkpoint.0.join("Wayfarer");
-    std::fs::create_dir_all(&own).unwrap();
-    std::fs::write(own.join("tasks.json"), "{\"completed\": [\"Mine 1 wood log\"], \"failed\": []}").unwrap();
+    resumed_after_the_first_task(&checkpoint);
     let args = ["--llm-url", &endpoint.base_url(), "--checkpoint", checkpoint.path()];
     let (world, _bot) = world_with_skilled_bot(&skills, &args);
     for (x, z) in [(5, -3), (7, -4)] {
@@ -398,9 +403,7 @@ fn a_far_task_is_sent_back_with_a_nearer_step() {
     endpoint.push_content(code("Crafts planks from a log.", "fn makePlanks() {\n  craftItem(\"oak_planks\", 4)\n}"));
     let skills = ScriptDir::new("learn-far-skills", &[]);
     let checkpoint = ScriptDir::new("learn-far-checkpoint", &[]);
-    let own = checkpoint.0.join("Wayfarer");
-    std::fs::create_dir_all(&own).unwrap();
-    std::fs::write(own.join("tasks.json"), "{\"completed\": [\"Mine 1 wood log\"], \"failed\": []}").unwrap();
+    let own = resumed_after_the_first_task(&checkpoint);
     let args = ["--llm-url", &endpoint.base_url(), "--checkpoint", checkpoint.path()];
     let (world, _bot) = world_with_skilled_bot(&skills, &args);
     give(&world, "Wayfarer", "oak_log", 1);
