@@ -45,8 +45,9 @@ pub async fn craft_item(bot: &BotHandle, name: &str, count: u32) -> Answer {
                 // The table it could not get to says more than "none": where it is, and what to do.
                 return Err(missed.unwrap_or_else(|| {
                     format!(
-                        "I cannot make {name} because there is {} that I can get to; craft one (4 planks) and place it",
-                        facts::no_station("crafting_table", STATION_RANGE)
+                        "I cannot make {name} because there is {} that I can get to; {}",
+                        facts::no_station("crafting_table", STATION_RANGE),
+                        facts::place_station("crafting_table", &items::carried(bot))
                     )
                 }));
             };

@@ -122,6 +122,17 @@ pub fn no_station(station: &str, range: impl std::fmt::Display) -> String {
     format!("{} {range} blocks", no_station_near(station))
 }
 
+/// What to do about a missing crafting table or furnace, as code a script can copy: place the one carried, or make
+/// one and place it.
+pub fn place_station(station: &str, carried: &HashMap<String, i32>) -> String {
+    let place = format!("placeItem(\"{station}\", findFreeSpot())");
+    if carried.get(station).copied().unwrap_or(0) > 0 {
+        format!("I carry one: place it first with {place}")
+    } else {
+        format!("make one and place it first: craftItem(\"{station}\", 1); {place}")
+    }
+}
+
 /// The start of [`no_station`]'s words, whatever the range: what the agent looks for in a failure.
 pub fn no_station_near(station: &str) -> String {
     format!("no {station} within")
@@ -239,6 +250,18 @@ mod tests {
 
     fn inv(items: &[(&str, i32)]) -> HashMap<String, i32> {
         items.iter().map(|(n, c)| ((*n).to_owned(), *c)).collect()
+    }
+
+    #[test]
+    fn a_missing_station_is_answered_with_code_to_copy() {
+        assert_eq!(
+            place_station("crafting_table", &inv(&[("crafting_table", 1)])),
+            r#"I carry one: place it first with placeItem("crafting_table", findFreeSpot())"#
+        );
+        assert_eq!(
+            place_station("furnace", &inv(&[("cobblestone", 8)])),
+            r#"make one and place it first: craftItem("furnace", 1); placeItem("furnace", findFreeSpot())"#
+        );
     }
 
     #[test]

@@ -37,8 +37,9 @@ pub async fn smelt_item(bot: &BotHandle, item: &str, fuel: &str, count: u32) -> 
         None => {
             *observe::nearest_reachable_blocks(bot, BlockKind::Furnace, range, 1).await.first().ok_or_else(|| {
                 format!(
-                    "There is {} that I can get to; craft one from 8 cobblestone and place it",
-                    facts::no_station("furnace", range)
+                    "There is {} that I can get to; {}",
+                    facts::no_station("furnace", range),
+                    facts::place_station("furnace", &items::carried(bot))
                 )
             })?
         }
