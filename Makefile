@@ -45,12 +45,13 @@ map: setup
 TEST_THREADS ?= 3
 
 ## test: the format check (rustfmt.toml) and clippy with warnings as errors, then every test: Rust unit + integration
-## tests against the test world, the Mineflayer referee, and each fuzz target for a few seconds
+## tests against the test world (and a throwaway PostgreSQL cluster, tests/pg/with-cluster), the Mineflayer referee,
+## and each fuzz target for a few seconds
 test: setup models
 	$(CARGO) fmt --check
 	$(CARGO) clippy --all-targets -- -D warnings
 	$(CARGO) test --benches --no-run
-	$(CARGO) test -- --test-threads $(TEST_THREADS)
+	tests/pg/with-cluster $(CARGO) test -- --test-threads $(TEST_THREADS)
 	.ci/fuzz $(FUZZ_CI_SECONDS)
 	npm test --prefix $(SERVER_DIR)
 

@@ -17,7 +17,7 @@ const LAYERS: &[&[&str]] = &[
     &["script"],
     &["primitives"],
     &["skills", "llm"],
-    &["memory"],
+    &["memory", "store"],
     &["agent"],
     &["app"],
 ];

@@ -6,8 +6,8 @@
 //! The modules form one order, each using only those listed before it, and the files side by side in any folder use
 //! each other without a circle (a unit test, `layers`, checks both on every run):
 //! [`config`], [`chat`], [`files`], [`logging`], [`blueprint`] → [`bot`] (the azalea adapter) → [`script`] (the one Rhai compiler and sandbox) →
-//! [`primitives`] (what scripts call) → [`skills`], [`llm`] → [`memory`] (the memory stream) → [`agent`] (the
-//! learning agent) → [`app`] (commands, per-bot state, lifecycles, subcommands, hot reload).
+//! [`primitives`] (what scripts call) → [`skills`], [`llm`] → [`memory`] (the memory stream), [`store`] (the
+//! fleet's shared skill library in PostgreSQL) → [`agent`] (the learning agent) → [`app`] (commands, per-bot state, lifecycles, subcommands, hot reload).
 
 pub(crate) mod agent;
 pub mod app;
@@ -22,6 +22,7 @@ pub mod memory;
 pub mod primitives;
 pub mod script;
 pub mod skills;
+pub mod store;
 
 #[cfg(test)]
 mod layers;

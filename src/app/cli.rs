@@ -77,9 +77,13 @@ pub struct SkillsArgs {
     #[arg(long, global = true, env = "WAYFARER_MODELS", value_name = "DIR")]
     pub models: Option<PathBuf>,
 
-    /// Configuration file (for skills_dir and models_dir) [default: ./wayfarer.toml when it exists]
+    /// Configuration file (for skills_dir, models_dir and the store) [default: ./wayfarer.toml when it exists]
     #[arg(long, short, global = true, env = "WAYFARER_CONFIG", value_name = "FILE")]
     pub config: Option<PathBuf>,
+
+    /// The fleet's shared store, for `export` with no target: postgres://USER@HOST:PORT/DB
+    #[arg(long, global = true, env = "WAYFARER_STORE", value_name = "URL")]
+    pub store: Option<String>,
 
     #[command(subcommand)]
     pub action: SkillsAction,
@@ -115,6 +119,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
                 skills: args.skills,
                 models: args.models,
                 config: args.config,
+                store: args.store,
                 ..Overrides::default()
             })?;
             super::skills_cli::run(&config, args.action)

@@ -15,6 +15,7 @@ mod dashboard;
 mod memory;
 mod reply;
 mod skills_cli;
+mod skills_store;
 mod state;
 mod team;
 mod watch;

@@ -15,6 +15,7 @@ use crate::{
         Embedder, FETCH_COMMAND, INDEX_DIR, NewSkill, OnCollision, SkillLibrary, import::read_source,
         indexed_description,
     },
+    store::is_store_url,
 };
 
 /// What `wayfarer skills` does.
@@ -53,14 +54,21 @@ pub enum SkillsAction {
         #[arg(long)]
         replace: bool,
     },
-    /// Bring in a library from elsewhere: a folder of NAME.rhai (+ NAME.json) files, or one JSON file of
-    /// {"NAME": {"description": …, "code": …}}; a taken name keeps both (NAMEV2) unless --replace
+    /// Bring in a library from elsewhere: a folder of NAME.rhai (+ NAME.json) files, one JSON file of
+    /// {"NAME": {"description": …, "code": …}}, or a fleet's store (postgres://…: the latest version of each skill,
+    /// with its version number); a taken name keeps both (NAMEV2) unless --replace
     Import {
-        /// The folder or JSON file
+        /// The folder, JSON file or store URL
         source: PathBuf,
         /// Replace skills of the same name instead of keeping both
         #[arg(long)]
         replace: bool,
+    },
+    /// Copy every skill of the folder into a fleet's store, each as a new version where the store's latest differs
+    /// (with its embedding when the model is at hand)
+    Export {
+        /// The store: postgres://USER@HOST:PORT/DB [default: the configured store, `--store` or `[store] url`]
+        target: Option<String>,
     },
     /// Remove a skill's files and its entry in the index
     Remove {
@@ -147,7 +155,19 @@ pub fn run(config: &Config, action: SkillsAction) -> anyhow::Result<()> {
                 eprintln!("note: the search index was not updated (the model is missing; run `{}`)", FETCH_COMMAND);
             }
         }
-        SkillsAction::Import { source, replace } => import(&library, config, &source, replace)?,
+        SkillsAction::Import { source, replace } => match source.to_str().filter(|s| is_store_url(s)) {
+            Some(url) => super::skills_store::import(&library, config, url, replace)?,
+            None => import(&library, config, &source, replace)?,
+        },
+        SkillsAction::Export { target } => {
+            let Some(url) = target.or_else(|| config.store.clone()) else {
+                bail!(
+                    "no store to export to: give one (`wayfarer skills export postgres://USER@HOST/DB`), or set \
+                     --store, WAYFARER_STORE or [store] url"
+                );
+            };
+            super::skills_store::export(&library, config, &url)?
+        }
         SkillsAction::Remove { name } => {
             if library.get(&name).is_none() {
                 bail!(unknown(&library, &name));

@@ -27,6 +27,15 @@ pub struct FileConfig {
     pub memory: Option<FileMemory>,
     pub dashboard: Option<FileDashboard>,
     pub plan_from_words: Option<bool>,
+    pub store: Option<FileStore>,
+}
+
+/// `[store]` in `wayfarer.toml`.
+#[derive(Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FileStore {
+    /// `postgres://wf@db.example:5432/wayfarer`: the fleet's shared skill library.
+    pub url: Option<String>,
 }
 
 /// `[dashboard]` in `wayfarer.toml`.

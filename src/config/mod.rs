@@ -146,6 +146,11 @@ pub struct Overrides {
     #[arg(long, env = "WAYFARER_NO_PLAN_FROM_WORDS")]
     pub no_plan_from_words: bool,
 
+    /// The fleet's shared skill library, in PostgreSQL: postgres://USER@HOST:PORT/DB (or libpq's `host=… port=…`)
+    /// [default: the skills folder alone]
+    #[arg(long, env = "WAYFARER_STORE", value_name = "URL")]
+    pub store: Option<String>,
+
     /// Serve the live dashboard (a web page to watch and command the bots) at IP:PORT, e.g. 127.0.0.1:8080; any
     /// address other than loopback needs a token (WAYFARER_DASHBOARD_TOKEN, or one is made and printed at start)
     #[arg(long, env = "WAYFARER_DASHBOARD", value_name = "IP:PORT")]
@@ -193,6 +198,8 @@ pub enum ConfigError {
     Memory(String),
     #[error("invalid dashboard setting: {0}")]
     Dashboard(String),
+    #[error("invalid [store] setting: {0}")]
+    Store(String),
 }
 
 /// A server to join, as the user wrote it (the host is resolved, with SRV records, when connecting).
@@ -307,6 +314,8 @@ pub struct Config {
     /// 2 high`, `put 4 planks into the chest`) get their plan and code from those words, before any LLM is asked.
     /// Off, the LLM plans and writes them: to measure what a model does alone.
     pub plan_from_words: bool,
+    /// The fleet's shared store (`[store] url`), when one is configured.
+    pub store: Option<String>,
 }
 
 /// The dashboard: where it listens, the token a request must carry, and whose commands the page's are.
@@ -440,6 +449,15 @@ impl Config {
             }
             AuthMode::Microsoft => {}
         }
+        let store = args.store.or(file.store.and_then(|s| s.url)).filter(|url| !url.trim().is_empty());
+        if let Some(url) = &store
+            && let Err(err) = url.parse::<tokio_postgres::Config>()
+        {
+            // Not echoed: it may hold a password.
+            return Err(ConfigError::Store(format!(
+                "the url is not a PostgreSQL connection string (postgres://USER@HOST:PORT/DB): {err}"
+            )));
+        }
         let team = resolve_team(args.role, args.leader, args.workers, file.team.unwrap_or_default(), &username, bots)?;
         let memory = resolve_memory(file.memory.unwrap_or_default(), args.no_memory)?;
         let dashboard =
@@ -465,6 +483,7 @@ impl Config {
             llm,
             checkpoint_dir,
             plan_from_words: file.plan_from_words.unwrap_or(true) && !args.no_plan_from_words,
+            store,
         })
     }
 }
@@ -671,6 +690,20 @@ mod tests {
             err("[memory]\nrecency_weight = 0\nimportance_weight = 0\nrelevance_weight = 0").contains("three weights")
         );
         assert!(err("[memory]\nhalf_life_days = 0").contains("half_life_days"));
+    }
+
+    #[test]
+    fn the_store_resolves_from_flag_or_file_and_a_bad_url_is_named_without_echoing_it() {
+        assert_eq!(merge(Overrides::default(), "").unwrap().store, None, "the folder alone unless asked for");
+        let from_file = merge(Overrides::default(), "[store]\nurl = \"postgres://wf@db/fleet\"").unwrap();
+        assert_eq!(from_file.store.as_deref(), Some("postgres://wf@db/fleet"));
+        let flag = Overrides { store: Some("host=/tmp/pg port=5433 user=wf".into()), ..Default::default() };
+        let config = merge(flag, "[store]\nurl = \"postgres://wf@db/fleet\"").unwrap();
+        assert_eq!(config.store.as_deref(), Some("host=/tmp/pg port=5433 user=wf"), "the flag wins");
+        let bad = Overrides { store: Some("postgres://wf:hunter2@db:port/fleet".into()), ..Default::default() };
+        let err = merge(bad, "").unwrap_err().to_string();
+        assert!(err.starts_with("invalid [store] setting: the url is not a PostgreSQL connection string"), "{err}");
+        assert!(!err.contains("hunter2"), "{err}");
     }
 
     #[test]

@@ -355,6 +355,17 @@ impl SkillLibrary {
     /// Adds a skill: validates it, writes its files, and makes it callable and searchable. Returns the stored skill,
     /// whose name is `nameV2` (…) when the name was taken and `on_collision` is [`OnCollision::KeepBoth`].
     pub fn add(&self, new: NewSkill, on_collision: OnCollision) -> Result<Arc<Skill>, SkillError> {
+        self.add_as(new, on_collision, None)
+    }
+
+    /// As [`Self::add`], keeping the version and creation date the skill had where it came from (a shared store),
+    /// when `origin` gives them.
+    pub fn add_as(
+        &self,
+        new: NewSkill,
+        on_collision: OnCollision,
+        origin: Option<(u32, String)>,
+    ) -> Result<Arc<Skill>, SkillError> {
         valid_name(&new.name).map_err(SkillError::Invalid)?;
         let description = new.description.split_whitespace().collect::<Vec<_>>().join(" ");
         if description.is_empty() {
@@ -381,7 +392,12 @@ impl SkillLibrary {
             line,
             reason,
         })?;
-        let meta = SkillMeta { description, task: new.task.trim().to_owned(), created: store::utc_now(), version };
+        let (version, created) = match origin {
+            Some((version, created)) if version > 0 && !created.is_empty() => (version, created),
+            Some((version, _)) if version > 0 => (version, store::utc_now()),
+            _ => (version, store::utc_now()),
+        };
+        let meta = SkillMeta { description, task: new.task.trim().to_owned(), created, version };
         let skill = Arc::new(Skill { name, code, meta, params, functions });
         store::write(&self.dir, &skill)?;
         self.install(skill.clone())?;

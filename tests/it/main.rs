@@ -42,6 +42,7 @@ mod starter_skills_build;
 mod starter_skills_iron_pickaxe;
 mod stations;
 mod stop_long_mine;
+mod store;
 mod swarm_three_bots;
 mod task_from_chat;
 mod task_from_facts;

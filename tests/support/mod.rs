@@ -21,6 +21,7 @@ use serde_json::{Value, json};
 
 pub mod browser;
 pub mod fake_llm;
+pub mod pg;
 
 /// Where the bots spawn in the test world (feet position).
 pub const SPAWN: [f64; 3] = [0.5, 64.0, 0.5];
@@ -351,6 +352,7 @@ impl Bot {
             .env("WAYFARER_SKILLS", &skills)
             .env("WAYFARER_CHECKPOINT", skills.with_extension("checkpoint"))
             .env_remove("WAYFARER_CONFIG")
+            .env_remove("WAYFARER_STORE")
             // No LLM unless a test passes --llm-url.
             .env_remove("OPENAI_API_KEY")
             .env_remove("WAYFARER_LLM_URL")
