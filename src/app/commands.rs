@@ -43,7 +43,11 @@ pub fn execute(bot: BotHandle, state: &Arc<BotState>, speaker: &str, command: Co
         Command::Help { topic } => reply.say(&help_text(topic.as_deref(), prefix)),
         Command::Status => {
             let waiting = state.llm.as_ref().and_then(|llm| llm.waiting());
-            reply.say(&status_line(&bot, &state.activity, waiting.as_deref()))
+            let line = status_line(&bot, &state.activity, waiting.as_deref());
+            reply.say(&match state.shared.store_link.status() {
+                Some(store) => format!("{line} {store}"),
+                None => line,
+            })
         }
         Command::Usage => reply.say(&match &state.llm {
             Some(llm) => {

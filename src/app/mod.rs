@@ -17,6 +17,7 @@ mod reply;
 mod skills_cli;
 mod skills_store;
 mod state;
+mod store_sync;
 mod team;
 mod watch;
 mod work;
@@ -134,6 +135,16 @@ async fn prepare(
     match watch::watch_skills(&shared.skills, reporter(&shared, "Skills", SkillEvent::is_warning)) {
         Ok(watcher) => watchers.push(watcher),
         Err(err) => tracing::warn!("skill files will not hot-reload: {err}"),
+    }
+    if let Some(url) = shared.config.store.clone() {
+        let origin = format!("{} on {}", shared.bot_names.join(", "), store_sync::host_name());
+        tokio::spawn(store_sync::keep_in_step(
+            url,
+            shared.skills.clone(),
+            shared.store_link.clone(),
+            shared.announcements.clone(),
+            origin,
+        ));
     }
     Ok((shared, watchers))
 }

@@ -18,7 +18,7 @@ pub fn export(library: &SkillLibrary, config: &Config, url: &str) -> anyhow::Res
         bail!("{dir}/ holds no skills to export");
     }
     let embedder = library.enable_search(&config.models_dir).ok().and_then(|_| library.embedder().ok());
-    let origin = format!("export from {}:{dir}", host_name());
+    let origin = format!("export from {}:{dir}", super::store_sync::host_name());
     let mut outgoing = Vec::with_capacity(skills.len());
     for skill in &skills {
         let embedding = match &embedder {
@@ -121,14 +121,4 @@ pub fn import(library: &SkillLibrary, config: &Config, url: &str, replace: bool)
 
 fn runtime() -> anyhow::Result<tokio::runtime::Runtime> {
     tokio::runtime::Builder::new_current_thread().enable_all().build().context("cannot start the async runtime")
-}
-
-/// This machine's name, for the record of who stored a version.
-fn host_name() -> String {
-    std::fs::read_to_string("/etc/hostname")
-        .ok()
-        .map(|name| name.trim().to_owned())
-        .filter(|name| !name.is_empty())
-        .or_else(|| std::env::var("HOSTNAME").ok())
-        .unwrap_or_else(|| "this machine".to_owned())
 }

@@ -45,6 +45,8 @@ pub struct Shared {
     /// What the dashboard asks of the bots' task set: commands typed in the page, and the bots' state to show
     /// (taken by the first bot to spawn).
     pub page_commands: PageCommands,
+    /// The link to the fleet's store, when one is configured (`!status` says how it is).
+    pub store_link: Arc<super::store_sync::StoreLink>,
 }
 
 /// One chat line as heard (or a command typed in the dashboard).
@@ -168,6 +170,7 @@ impl Shared {
             leader: Mutex::new(leader_here),
             chat: ChatLog::default(),
             page_commands: PageCommands::default(),
+            store_link: Arc::default(),
         }
     }
 

@@ -327,6 +327,14 @@ impl SkillLibrary {
         Ok(fused.into_iter().filter_map(|(name, score)| Some(Match { skill: self.get(&name)?, score })).collect())
     }
 
+    /// The embedding model, only when search has loaded it already (never loads it).
+    pub fn loaded_embedder(&self) -> Option<Arc<Embedder>> {
+        match &*self.search.read() {
+            Search::Ready { embedder, .. } => Some(embedder.clone()),
+            _ => None,
+        }
+    }
+
     /// The embedding model search uses (loading it first if search is lazy), for other text to embed alike.
     pub fn embedder(&self) -> Result<Arc<Embedder>, SkillError> {
         self.load_search_if_lazy()?;

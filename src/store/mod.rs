@@ -301,7 +301,7 @@ fn describe(config: &tokio_postgres::Config) -> String {
 }
 
 /// A connection string as it may be shown: a password in it is hidden.
-fn shown(url: &str) -> String {
+pub fn shown(url: &str) -> String {
     match (url.find("://"), url.find('@')) {
         (Some(scheme), Some(at)) if url[scheme + 3..at].contains(':') => {
             let user_end = scheme + 3 + url[scheme + 3..at].find(':').unwrap_or(0);

@@ -43,6 +43,7 @@ mod starter_skills_iron_pickaxe;
 mod stations;
 mod stop_long_mine;
 mod store;
+mod store_fleet;
 mod swarm_three_bots;
 mod task_from_chat;
 mod task_from_facts;

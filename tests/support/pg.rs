@@ -47,3 +47,85 @@ pub fn url(connection: &str) -> String {
     };
     format!("postgresql:///{}?host={}&port={}&user={}", value("dbname"), value("host"), value("port"), value("user"))
 }
+
+/// A cluster of one test's own, to stop and start again under running bots without disturbing the other tests'
+/// databases. Stopped and removed when dropped.
+pub struct OwnCluster {
+    dir: std::path::PathBuf,
+    port: u16,
+    bin: std::path::PathBuf,
+}
+
+impl OwnCluster {
+    /// Creates and starts one (about 3 s), with the server `tests/pg/with-cluster` found (`WAYFARER_PG_BIN`).
+    pub fn start(tag: &str) -> Self {
+        cluster(); // the same clear failure when PostgreSQL is not set up
+        let bin =
+            std::path::PathBuf::from(std::env::var("WAYFARER_PG_BIN").expect("WAYFARER_PG_BIN (set by with-cluster)"));
+        let dir = std::env::temp_dir().join(format!("wayfarer-pg-{tag}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        if is_root() {
+            let status = std::process::Command::new("chown").arg("postgres").arg(&dir).status().unwrap();
+            assert!(status.success(), "chown postgres {}", dir.display());
+        }
+        let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+        let cluster = OwnCluster { dir, port, bin };
+        let data = cluster.dir.join("data");
+        cluster.run("initdb", &["-D", data.to_str().unwrap(), "-A", "trust", "-U", "wf", "--no-sync"]);
+        cluster.start_again();
+        cluster
+    }
+
+    pub fn connection(&self) -> String {
+        format!("host={} port={} user=wf dbname=postgres", self.dir.display(), self.port)
+    }
+
+    /// Stops the server at once, as a crash or a pulled cable would.
+    pub fn stop(&self) {
+        self.run("pg_ctl", &["-D", self.dir.join("data").to_str().unwrap(), "-m", "immediate", "-w", "stop"]);
+    }
+
+    pub fn start_again(&self) {
+        let options = format!("-p {} -k {} -c listen_addresses=''", self.port, self.dir.display());
+        let log = self.dir.join("log");
+        let data = self.dir.join("data");
+        self.run("pg_ctl", &["-D", data.to_str().unwrap(), "-o", &options, "-l", log.to_str().unwrap(), "-w", "start"]);
+    }
+
+    fn run(&self, program: &str, args: &[&str]) {
+        let path = self.bin.join(program);
+        let mut command = if is_root() {
+            let mut c = std::process::Command::new("runuser");
+            c.args(["-u", "postgres", "--"]).arg(&path);
+            c
+        } else {
+            std::process::Command::new(&path)
+        };
+        let out = command.args(args).output().unwrap_or_else(|err| panic!("cannot run {program}: {err}"));
+        assert!(
+            out.status.success(),
+            "{program} {args:?} failed: {}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}
+
+impl Drop for OwnCluster {
+    fn drop(&mut self) {
+        let data = self.dir.join("data");
+        let path = self.bin.join("pg_ctl");
+        let args = ["-D", data.to_str().unwrap_or_default(), "-m", "immediate", "stop"];
+        let _ = if is_root() {
+            std::process::Command::new("runuser").args(["-u", "postgres", "--"]).arg(&path).args(args).output()
+        } else {
+            std::process::Command::new(&path).args(args).output()
+        };
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+fn is_root() -> bool {
+    std::process::Command::new("id").arg("-u").output().is_ok_and(|out| out.stdout.starts_with(b"0\n"))
+}

@@ -1,0 +1,119 @@
+//! Two bot processes with folders of their own and one store (`--store`): a skill dropped into one folder is run by
+//! `!run` in the other within 2 s; an edit follows, a broken edit stays where it was made (its hot reload keeps the
+//! last good version) and reaches no one; with the database stopped mid-run `!status` says so, the bots go on from
+//! their folders, and what was learned meanwhile arrives when it is back.
+
+use std::{
+    path::{Path, PathBuf},
+    time::{Duration, Instant},
+};
+
+use crate::support::{pg, *};
+
+fn folder(tag: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("wayfarer-fleet-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn write_skill(dir: &Path, name: &str, description: &str, code: &str) {
+    std::fs::write(dir.join(format!("{name}.json")), format!("{{\"description\": \"{description}\"}}")).unwrap();
+    std::fs::write(dir.join(format!("{name}.rhai")), code).unwrap();
+}
+
+/// `!run NAME` as `bot` answers it: the line that says it finished or failed.
+fn run_on(world: &World, bot: &str, name: &str) -> String {
+    let from = world.say("Alice", &format!("!run {name}"));
+    let done = world.wait_event(from, Duration::from_secs(20), |e| {
+        e["event"] == "chat"
+            && e["from"] == bot
+            && e["text"]
+                .as_str()
+                .is_some_and(|t| t.starts_with(&format!("{name} finished")) || t.starts_with(&format!("{name} failed")))
+    });
+    match done {
+        Some(event) => event["text"].as_str().unwrap().to_owned(),
+        None => panic!("{bot} did not run {name}; chat:\n{}", world.chat_since(from).join("\n")),
+    }
+}
+
+fn status_of(world: &World, bot: &str, needle: &str) -> String {
+    let from = world.say("Alice", "!status");
+    world.expect_chat(from, bot, needle, Duration::from_secs(10))
+}
+
+#[test]
+fn bots_on_one_store_share_skills_and_keep_working_through_an_outage() {
+    let cluster = pg::OwnCluster::start("fleet");
+    let store = cluster.connection();
+    let world = World::start();
+    world.add_player("Alice", [3.5, 64.0, 3.5]);
+    let (maple_dir, birch_dir) = (folder("maple"), folder("birch"));
+    let start = |name: &str, dir: &Path| {
+        let args = ["--username", name, "--owner", "Alice", "--skills", dir.to_str().unwrap(), "--store", &store];
+        let bot = Bot::start(&world.address(), &args);
+        bot.expect_log(&format!("{name} spawned at"), Duration::from_secs(60));
+        bot.expect_log("store: in step with", Duration::from_secs(10));
+        bot
+    };
+    let maple = start("Maple", &maple_dir);
+    let birch = start("Birch", &birch_dir);
+    status_of(&world, "Birch", "Store: in step with wf@");
+
+    // A skill dropped into Maple's folder is Birch's within 2 s, and runs there.
+    write_skill(&maple_dir, "digHole", "Digs a hole and says how deep.", "fn digHole() { 40 + 2 }\n");
+    maple.expect_log("store: digHole stored as version 1", Duration::from_secs(10));
+    let stored = Instant::now();
+    birch.expect_log("store: digHole version 1 came in", Duration::from_secs(5));
+    let took = stored.elapsed();
+    eprintln!("a new skill reached the other process in {} ms", took.as_millis());
+    assert!(took < Duration::from_secs(2), "the skill took {took:?} to reach the other process");
+    let done = run_on(&world, "Birch", "digHole");
+    assert!(done.starts_with("digHole finished") && done.contains(": 42"), "{done}");
+    assert_eq!(std::fs::read_to_string(birch_dir.join("digHole.rhai")).unwrap(), "fn digHole() { 40 + 2 }\n");
+
+    // An edit follows as version 2.
+    std::fs::write(maple_dir.join("digHole.rhai"), "fn digHole() { 7 }\n").unwrap();
+    birch.expect_log("store: digHole version 2 came in", Duration::from_secs(10));
+    let done = run_on(&world, "Birch", "digHole");
+    assert!(done.contains(": 7"), "{done}");
+
+    // A broken edit is refused where it was made (the last good version stays) and reaches no one.
+    std::fs::write(maple_dir.join("digHole.rhai"), "fn digHole() {\n  let = ;\n}\n").unwrap();
+    maple.expect_log("digHole.rhai line 2", Duration::from_secs(10));
+    std::thread::sleep(Duration::from_secs(2));
+    assert!(!birch.log_text().contains("digHole version 3"), "a broken version travelled");
+    assert_eq!(std::fs::read_to_string(birch_dir.join("digHole.rhai")).unwrap(), "fn digHole() { 7 }\n");
+    let done = run_on(&world, "Maple", "digHole");
+    assert!(done.contains(": 7"), "Maple keeps its last good version: {done}");
+
+    // The database goes away mid-run: both say so, and go on from their folders.
+    cluster.stop();
+    for bot in [&maple, &birch] {
+        bot.expect_log("working from the local skills until it is back", Duration::from_secs(10));
+    }
+    let said = status_of(&world, "Birch", "Store unreachable");
+    assert!(said.contains("working from the local skills"), "{said}");
+    // What Maple learns meanwhile waits in its folder.
+    write_skill(&maple_dir, "plankUp", "Counts planks.", "fn plankUp() { 8 }\n");
+    maple.expect_log("skill plankUp loaded", Duration::from_secs(10));
+    let done = run_on(&world, "Maple", "plankUp");
+    assert!(done.contains(": 8"), "{done}");
+    // The count is kept current four times a second.
+    let mut heard = Vec::new();
+    let waiting = (0..10).find_map(|_| {
+        let said = status_of(&world, "Maple", "Store unreachable");
+        heard.push(said.clone());
+        std::thread::sleep(Duration::from_millis(300));
+        said.contains("1 to write when it is back").then_some(said)
+    });
+    assert!(waiting.is_some(), "Maple never said a skill waits to be written: {heard:#?}");
+
+    // Back: what was learned meanwhile is written, and reaches Birch; nothing is lost.
+    cluster.start_again();
+    birch.expect_log("store: plankUp version 1 came in", Duration::from_secs(30));
+    let done = run_on(&world, "Birch", "plankUp");
+    assert!(done.contains(": 8"), "{done}");
+    status_of(&world, "Birch", "Store: in step with");
+}
