@@ -15,7 +15,7 @@ export WAYFARER_MODELS := $(MODELS_DIR)
 BIN := $(CARGO_TARGET_DIR)/debug/wayfarer
 RELEASE_BIN := $(CARGO_TARGET_DIR)/release/wayfarer
 
-.PHONY: setup models build demo map test test-rust test-world bench bench-natural bench-llm bench-build bench-build-words bench-llm-world bench-llm-learn bench-llm-economy bench-team bench-memory bench-dashboard llm llm-smoke eval-search fuzz fuzz-ci clean
+.PHONY: setup models build demo map test test-rust test-world bench bench-natural bench-llm bench-build bench-build-words bench-llm-world bench-llm-learn bench-llm-economy bench-team bench-fleet bench-memory bench-dashboard llm llm-smoke eval-search fuzz fuzz-ci clean
 
 ## setup: install the test world's npm packages (pinned by package-lock.json)
 setup: $(SERVER_DIR)/node_modules/.package-lock.json
@@ -170,6 +170,11 @@ llm-smoke: setup
 ## LLM and two workers) in the same natural world, over three seeds; wall time, LLM calls, chat lines (~15 min)
 bench-team: setup models
 	$(CARGO) bench --bench team
+
+## bench-fleet: 4 processes × 25 bots on one PostgreSQL store (a throwaway cluster): propagation p50/p95, database
+## transactions per skill, memory per process, query p50, 1 000 concurrent edits (~3 min)
+bench-fleet: setup models
+	tests/pg/with-cluster $(CARGO) bench --bench fleet
 
 ## bench-memory: recall p50/p95 at 100 000 memories against scoring every memory, and memories, bytes and LLM calls
 ## per hour of play from a real bot in a natural world (~20 min; MEMORY_BENCH=recall|play runs one part)

@@ -390,6 +390,11 @@ impl Bot {
         }
     }
 
+    /// The bot process's id (to read its memory use).
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     pub fn log_text(&self) -> String {
         self.log.snapshot().join("\n")
     }
