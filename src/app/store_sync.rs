@@ -70,6 +70,10 @@ impl StoreLink {
         }
     }
 
+    fn is_up(&self) -> bool {
+        matches!(*self.state.lock(), LinkState::Up { .. })
+    }
+
     fn set(&self, state: LinkState) {
         *self.state.lock() = state;
     }
@@ -114,12 +118,13 @@ pub async fn keep_in_step(
     let mut synced: HashMap<String, Content> = HashMap::new();
     let mut failures = 0;
     let url_shown = crate::store::shown(&url);
+    link.set(LinkState::Connecting);
     loop {
-        if failures == 0 {
-            link.set(LinkState::Connecting);
-        }
         let ended = run_once(&url, &skills, &link, &news, &origin, &mut synced).await;
         let reason = ended.unwrap_err();
+        if link.is_up() {
+            failures = 0; // a new outage starts again at the shortest wait
+        }
         tracing::warn!("store {url_shown}: {reason}; working from the local skills until it is back");
         link.down(reason);
         // Until the next try, `!status` counts what waits to be written.
@@ -158,10 +163,11 @@ async fn run_once(
                 None => local.meta.version < stored.version,
             },
         };
-        if came_in {
-            install(skills, &stored, news);
+        // A version that does not compile here is not taken as in step: the folder keeps its last good one, and
+        // that one is not sent back as a change.
+        if !came_in || install(skills, &stored, news) {
+            synced.insert(stored.name.clone(), content_stored(&stored));
         }
-        synced.insert(stored.name.clone(), content_stored(&stored));
     }
     link.set(LinkState::Up { at: store.at().to_owned() });
     tracing::info!("store: in step with {}", store.at());
@@ -173,10 +179,10 @@ async fn run_once(
                 let versions = store.skill_versions(&name).await.map_err(|err| err.to_string())?;
                 if let Some(latest) = versions.last() {
                     let local_same = skills.get(&name).is_some_and(|s| content_of(&s) == content_stored(latest));
-                    if !local_same && !changed_here(skills, synced).contains(&name) {
-                        install(skills, latest, news);
+                    let changed = !local_same && !changed_here(skills, synced).contains(&name);
+                    if !changed || install(skills, latest, news) {
+                        synced.insert(name, content_stored(latest));
                     }
-                    synced.insert(name, content_stored(latest));
                 }
             }
             _ = scan.tick() => {
@@ -221,8 +227,8 @@ fn outgoing(skill: &Skill, skills: &SkillLibrary, origin: &str) -> StoredSkill {
 }
 
 /// A version from the store into the folder, as a replaced skill: written, compiled, indexed. One that does not
-/// compile is reported and the last good one kept.
-fn install(skills: &SkillLibrary, stored: &StoredSkill, news: &broadcast::Sender<String>) {
+/// compile is reported and the last good one kept (false).
+fn install(skills: &SkillLibrary, stored: &StoredSkill, news: &broadcast::Sender<String>) -> bool {
     let new = NewSkill {
         name: stored.name.clone(),
         code: stored.code.clone(),
@@ -234,12 +240,14 @@ fn install(skills: &SkillLibrary, stored: &StoredSkill, news: &broadcast::Sender
             tracing::info!("store: {} version {} came in", skill.name, skill.meta.version);
             let _ =
                 news.send(format!("Skills: {} (version {}) came in from the store", skill.signature(), stored.version));
+            true
         }
         Err(err) => {
             let kept = if skills.get(&stored.name).is_some() { "; the last good version is kept" } else { "" };
             tracing::warn!("store: {} version {}: {err}", stored.name, stored.version);
             let _ =
                 news.send(format!("Skills: {} version {} from the store: {err}{kept}", stored.name, stored.version));
+            false
         }
     }
 }

@@ -11,12 +11,13 @@ mod support;
 
 use std::{
     path::{Path, PathBuf},
+    sync::Arc,
     time::{Duration, Instant, SystemTime},
 };
 
 use support::*;
 use wayfarer::{
-    skills::SkillLibrary,
+    skills::{Embedder, SkillLibrary, default_models_dir},
     store::{Store, Stored, StoredSkill},
 };
 
@@ -66,9 +67,9 @@ async fn commits(connection: &str) -> i64 {
         .get(0)
 }
 
-fn query_p50(dir: &Path) -> f64 {
+fn query_p50(dir: &Path, embedder: &Arc<Embedder>) -> f64 {
     let (library, _) = SkillLibrary::open(dir);
-    library.enable_search(&wayfarer::skills::default_models_dir()).expect("the embedding model (make models)");
+    library.enable_search_with(embedder.clone()).unwrap();
     let queries = ["dig a hole", "edit number seven", "craft a bowl", "make planks", "a skill that says a number"];
     let mut times: Vec<f64> = (0..200)
         .map(|i| {
@@ -138,8 +139,10 @@ fn main() {
     let memory: Vec<String> = fleet.iter().map(|(bot, _)| format!("{:.0}", rss_mb(bot.pid()))).collect();
 
     // Search over a folder the store filled, against the folder the skills were written in.
-    let here = query_p50(&fleet[1].1);
-    let source = query_p50(&fleet[0].1);
+    // One model for both (ONNX Runtime allows one environment per process).
+    let embedder = Arc::new(Embedder::load(&default_models_dir()).expect("the embedding model (make models)"));
+    let here = query_p50(&fleet[1].1, &embedder);
+    let source = query_p50(&fleet[0].1, &embedder);
 
     // 1 000 edits of 10 skills from 4 connections at once.
     let kept = runtime().block_on(async {

@@ -1,12 +1,15 @@
 //! Two bot processes with folders of their own and one store (`--store`): a skill dropped into one folder is run by
 //! `!run` in the other within 2 s; an edit follows, a broken edit stays where it was made (its hot reload keeps the
-//! last good version) and reaches no one; with the database stopped mid-run `!status` says so, the bots go on from
-//! their folders, and what was learned meanwhile arrives when it is back.
+//! last good version) and reaches no one, and one stored by other means is refused where it arrives; with the
+//! database stopped mid-run `!status` says so, the bots go on from their folders, and what was learned meanwhile
+//! arrives when it is back.
 
 use std::{
     path::{Path, PathBuf},
     time::{Duration, Instant},
 };
+
+use wayfarer::store::{Store, Stored};
 
 use crate::support::{pg, *};
 
@@ -87,6 +90,22 @@ fn bots_on_one_store_share_skills_and_keep_working_through_an_outage() {
     assert_eq!(std::fs::read_to_string(birch_dir.join("digHole.rhai")).unwrap(), "fn digHole() { 7 }\n");
     let done = run_on(&world, "Maple", "digHole");
     assert!(done.contains(": 7"), "Maple keeps its last good version: {done}");
+
+    // A broken version put into the store by other means is reported where it arrives, the last good version kept,
+    // and not sent back as a change.
+    let runtime = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+    let versions = runtime.block_on(async {
+        let mut direct = Store::connect(&store).await.unwrap();
+        let mut broken = direct.skill_versions("digHole").await.unwrap().pop().unwrap();
+        broken.code = "fn digHole() {\n  let = ;\n}\n".to_owned();
+        assert_eq!(direct.put_skill(&broken).await.unwrap(), Stored::New(3));
+        tokio::time::sleep(Duration::from_secs(2)).await;
+        direct.skill_versions("digHole").await.unwrap().len()
+    });
+    birch.expect_log("store: digHole version 3: ", Duration::from_secs(5));
+    assert_eq!(versions, 3, "a process sent its last good version back as a change");
+    let done = run_on(&world, "Birch", "digHole");
+    assert!(done.contains(": 7"), "Birch keeps its last good version: {done}");
 
     // The database goes away mid-run: both say so, and go on from their folders.
     cluster.stop();
