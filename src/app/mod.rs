@@ -53,6 +53,8 @@ pub enum AppError {
     Dashboard(#[from] dashboard::DashboardError),
     #[error("learning needs an LLM: set WAYFARER_LLM_URL (and WAYFARER_LLM_MODEL), or OPENAI_API_KEY for OpenAI")]
     NoLlm,
+    #[error("invalid [store] setting: {0}")]
+    Store(#[from] crate::store::StoreError),
 }
 
 /// Joins the configured server with every bot and serves the owners' commands until the process is stopped.
@@ -117,6 +119,9 @@ async fn prepare(
     config: Config,
     learn_run: Option<LearnRun>,
 ) -> Result<(Arc<Shared>, Vec<notify::RecommendedWatcher>), AppError> {
+    if let Some(url) = &config.store {
+        crate::store::check_url(url)?;
+    }
     if config.owners.is_empty() {
         tracing::warn!("no owners configured: every chat command will be ignored (add --owner PLAYER)");
     }

@@ -115,13 +115,7 @@ impl Store {
 
     /// The schema version the database is at.
     pub async fn schema_version(&self) -> Result<i32, StoreError> {
-        let row = self
-            .client
-            .query_one(
-                "SELECT coalesce(max(version), 0) FROM wayfarer_schema WHERE to_regclass('wayfarer_schema') IS NOT NULL",
-                &[],
-            )
-            .await;
+        let row = self.client.query_one("SELECT coalesce(max(version), 0) FROM wayfarer_schema", &[]).await;
         match row {
             Ok(row) => Ok(row.get(0)),
             Err(err) if err.code() == Some(&SqlState::UNDEFINED_TABLE) => Ok(0),
@@ -256,6 +250,11 @@ impl Store {
     }
 }
 
+/// Checks that `url` is a connection string the client reads, before anything is started with it.
+pub fn check_url(url: &str) -> Result<(), StoreError> {
+    url.parse::<tokio_postgres::Config>().map(drop).map_err(|err| StoreError::BadUrl(shown(url), err.to_string()))
+}
+
 /// Whether `text` names a PostgreSQL store rather than a file or folder.
 pub fn is_store_url(text: &str) -> bool {
     text.starts_with("postgres://") || text.starts_with("postgresql://")
@@ -348,6 +347,14 @@ mod tests {
         assert_eq!(describe(&config), "wf@db:6000/fleet");
         let config: tokio_postgres::Config = "host=/tmp/pg port=7000 user=wf".parse().unwrap();
         assert_eq!(describe(&config), "wf@/tmp/pg:7000/wf");
+    }
+
+    #[test]
+    fn a_bad_url_is_named_without_its_password() {
+        assert!(check_url("postgres://wf@db/fleet").is_ok() && check_url("host=/tmp/pg port=5433 user=wf").is_ok());
+        let err = check_url("postgres://wf:hunter2@db:port/fleet").unwrap_err().to_string();
+        assert!(err.starts_with("postgres://wf:***@db:port/fleet is not a PostgreSQL connection string"), "{err}");
+        assert!(!err.contains("hunter2"), "{err}");
     }
 
     #[test]
