@@ -11,6 +11,8 @@ use std::fmt;
 
 use tokio_postgres::{Client, NoTls, error::SqlState};
 
+use crate::skills::{EmbedError, Embedder, Skill};
+
 pub use migrations::{MIGRATIONS, latest as latest_schema};
 
 /// The channel a notice goes out on when a skill version is stored: its payload is `NAME VERSION`.
@@ -51,6 +53,22 @@ pub struct StoredSkill {
 }
 
 impl StoredSkill {
+    /// A folder skill as the store keeps it, with the embedding of its search text when `embedder` is given.
+    pub fn of(skill: &Skill, embedder: Option<&Embedder>, origin: &str) -> Result<Self, EmbedError> {
+        let embedding = embedder.map(|e| e.embed_one(&skill.search_text())).transpose()?;
+        Ok(StoredSkill {
+            name: skill.name.clone(),
+            version: skill.meta.version,
+            code: skill.code.clone(),
+            description: skill.meta.description.clone(),
+            task: skill.meta.task.clone(),
+            created: skill.meta.created.clone(),
+            embedding,
+            model: embedder.map(Embedder::model_id),
+            origin: origin.to_owned(),
+        })
+    }
+
     /// Whether `self` does what `other` does, in the same words: the same code, description and task.
     pub fn same_skill(&self, other: &StoredSkill) -> bool {
         self.code.trim_end() == other.code.trim_end()
@@ -301,17 +319,22 @@ fn describe(config: &tokio_postgres::Config) -> String {
 
 /// A connection string as it may be shown: a password in it is hidden.
 pub fn shown(url: &str) -> String {
-    match (url.find("://"), url.find('@')) {
-        (Some(scheme), Some(at)) if url[scheme + 3..at].contains(':') => {
-            let user_end = scheme + 3 + url[scheme + 3..at].find(':').unwrap_or(0);
-            format!("{}:***{}", &url[..user_end], &url[at..])
-        }
-        _ => url
-            .split_whitespace()
-            .map(|kv| if kv.starts_with("password=") { "password=***" } else { kv })
-            .collect::<Vec<_>>()
-            .join(" "),
+    if let Some((scheme, rest)) = url.split_once("://") {
+        // The user and password end at the last `@` before the path or the query.
+        let authority_end = rest.find(['/', '?']).unwrap_or(rest.len());
+        let (authority, path) = rest.split_at(authority_end);
+        return match authority.rsplit_once('@') {
+            Some((userinfo, host)) if userinfo.contains(':') => {
+                let user = userinfo.split_once(':').map_or(userinfo, |(user, _)| user);
+                format!("{scheme}://{user}:***@{host}{path}")
+            }
+            _ => url.to_owned(),
+        };
     }
+    url.split_whitespace()
+        .map(|kv| if kv.starts_with("password=") { "password=***" } else { kv })
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// The cause of a client error, with the server's own message when there is one.
@@ -339,6 +362,10 @@ mod tests {
         assert_eq!(shown("postgres://wf:secret@db:5432/fleet"), "postgres://wf:***@db:5432/fleet");
         assert_eq!(shown("host=db password=secret user=wf"), "host=db password=*** user=wf");
         assert_eq!(shown("postgres://wf@db/fleet"), "postgres://wf@db/fleet");
+        assert_eq!(shown("postgres://wf:p@ss:w@rd@db/fleet?x=@"), "postgres://wf:***@db/fleet?x=@");
+        // Outside text of any shape is shown, never a panic.
+        assert_eq!(shown("a@b postgres://é:@"), "a@b postgres://é:***@");
+        assert_eq!(shown("ü@:// x"), "ü@:// x");
     }
 
     #[test]
