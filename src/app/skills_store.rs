@@ -19,24 +19,8 @@ pub fn export(library: &SkillLibrary, config: &Config, url: &str) -> anyhow::Res
     }
     let embedder = library.enable_search(&config.models_dir).ok().and_then(|_| library.embedder().ok());
     let origin = format!("export from {}:{dir}", super::store_sync::host_name());
-    let mut outgoing = Vec::with_capacity(skills.len());
-    for skill in &skills {
-        let embedding = match &embedder {
-            Some(embedder) => Some(embedder.embed_one(&skill.search_text())?),
-            None => None,
-        };
-        outgoing.push(StoredSkill {
-            name: skill.name.clone(),
-            version: skill.meta.version,
-            code: skill.code.clone(),
-            description: skill.meta.description.clone(),
-            task: skill.meta.task.clone(),
-            created: skill.meta.created.clone(),
-            embedding,
-            model: embedder.as_ref().map(|e| e.model_id()),
-            origin: origin.clone(),
-        });
-    }
+    let outgoing: Vec<StoredSkill> =
+        skills.iter().map(|skill| StoredSkill::of(skill, embedder.as_deref(), &origin)).collect::<Result<_, _>>()?;
     let (mut new, mut unchanged) = (0, 0);
     runtime()?.block_on(async {
         let mut store = Store::connect(url).await?;

@@ -101,6 +101,11 @@ fn content_of(skill: &Skill) -> Content {
     (skill.code.trim_end().to_owned(), skill.meta.description.clone(), skill.meta.task.clone())
 }
 
+/// Whether `skill` says what `content` does (without copying it: the folder is compared four times a second).
+fn says(skill: &Skill, (code, description, task): &Content) -> bool {
+    skill.code.trim_end() == code && skill.meta.description == *description && skill.meta.task == *task
+}
+
 fn content_stored(skill: &StoredSkill) -> Content {
     (skill.code.trim_end().to_owned(), skill.description.clone(), skill.task.clone())
 }
@@ -155,10 +160,10 @@ async fn run_once(
     for stored in store.latest_skills().await.map_err(|err| err.to_string())? {
         let came_in = match skills.get(&stored.name) {
             None => true,
-            Some(local) if content_of(&local) == content_stored(&stored) => false,
+            Some(local) if says(&local, &content_stored(&stored)) => false,
             Some(local) => match synced.get(&stored.name) {
                 // Changed elsewhere only if not changed here since this process last saw it in step.
-                Some(last) => *last == content_of(&local),
+                Some(last) => says(&local, last),
                 // Never seen in step: the folder's own version number says which is newer.
                 None => local.meta.version < stored.version,
             },
@@ -178,9 +183,12 @@ async fn run_once(
                 let Some(name) = notice else { return Err("the store connection ended".to_owned()) };
                 let versions = store.skill_versions(&name).await.map_err(|err| err.to_string())?;
                 if let Some(latest) = versions.last() {
-                    let local_same = skills.get(&name).is_some_and(|s| content_of(&s) == content_stored(latest));
-                    let changed = !local_same && !changed_here(skills, synced).contains(&name);
-                    if !changed || install(skills, latest, news) {
+                    let local = skills.get(&name);
+                    let local_same = local.as_ref().is_some_and(|s| says(s, &content_stored(latest)));
+                    // Changed here since last in step: kept, and stored by the next scan as a version of its own.
+                    let changed_here = local.as_ref().is_some_and(|s| !synced.get(&name).is_some_and(|c| says(s, c)));
+                    let came_in = !local_same && !changed_here;
+                    if !came_in || install(skills, latest, news) {
                         synced.insert(name, content_stored(latest));
                     }
                 }
@@ -205,25 +213,18 @@ fn changed_here(skills: &SkillLibrary, synced: &HashMap<String, Content>) -> Vec
     skills
         .list()
         .iter()
-        .filter(|skill| synced.get(&skill.name) != Some(&content_of(skill)))
+        .filter(|skill| !synced.get(&skill.name).is_some_and(|content| says(skill, content)))
         .map(|skill| skill.name.clone())
         .collect()
 }
 
 fn outgoing(skill: &Skill, skills: &SkillLibrary, origin: &str) -> StoredSkill {
-    // The embedding only when search is already loaded here: a sync never loads the model by itself.
+    // The embedding only when search is already loaded here: a sync never loads the model by itself. One that
+    // fails leaves the version without an embedding rather than unstored.
     let embedder = skills.loaded_embedder();
-    StoredSkill {
-        name: skill.name.clone(),
-        version: skill.meta.version,
-        code: skill.code.clone(),
-        description: skill.meta.description.clone(),
-        task: skill.meta.task.clone(),
-        created: skill.meta.created.clone(),
-        embedding: embedder.as_ref().and_then(|e| e.embed_one(&skill.search_text()).ok()),
-        model: embedder.as_ref().map(|e| e.model_id()),
-        origin: origin.to_owned(),
-    }
+    StoredSkill::of(skill, embedder.as_deref(), origin)
+        .or_else(|_| StoredSkill::of(skill, None, origin))
+        .expect("no embedding, no error")
 }
 
 /// A version from the store into the folder, as a replaced skill: written, compiled, indexed. One that does not
