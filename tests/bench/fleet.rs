@@ -25,13 +25,6 @@ const PROCESSES: usize = 4;
 const BOTS: usize = 25;
 const EDITS: usize = 40;
 
-fn folder(tag: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("wayfarer-bench-fleet-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
 fn percentile(sorted: &[f64], p: f64) -> f64 {
     sorted[((sorted.len() as f64 - 1.0) * p).round() as usize]
 }
@@ -90,7 +83,7 @@ fn main() {
     let started = Instant::now();
     let fleet: Vec<(Bot, PathBuf)> = (0..PROCESSES)
         .map(|p| {
-            let dir = folder(&format!("p{p}"));
+            let dir = fresh_dir(&format!("bench-fleet-p{p}"));
             let name = format!("Fleet{p}");
             let bots = BOTS.to_string();
             let args = [

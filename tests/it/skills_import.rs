@@ -2,30 +2,12 @@
 //! compile or say nothing of themselves are listed with the reason and the rest still come in; a taken name keeps
 //! both; the imported skills are found by search (with the real embedding model, as `make test` provides it).
 
-use std::{
-    path::{Path, PathBuf},
-    process::Output,
-};
+use std::path::{Path, PathBuf};
+
+use crate::support::{fresh_dir, printed as text, skills_command as skills};
 
 fn temp_dir(tag: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("wayfarer-import-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn skills(library: &Path, args: &[&str]) -> Output {
-    std::process::Command::new(env!("CARGO_BIN_EXE_wayfarer"))
-        .arg("skills")
-        .arg("--skills")
-        .arg(library)
-        .args(args)
-        .output()
-        .expect("the wayfarer binary runs")
-}
-
-fn text(output: &Output) -> String {
-    format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr))
+    fresh_dir(&format!("import-{tag}"))
 }
 
 fn write(dir: &Path, file: &str, content: &str) {

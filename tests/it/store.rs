@@ -5,13 +5,12 @@
 
 use std::{
     path::{Path, PathBuf},
-    process::Output,
     time::Duration,
 };
 
 use wayfarer::store::{SKILLS_CHANNEL, Store, StoreError, Stored, StoredSkill, latest_schema};
 
-use crate::support::pg;
+use crate::support::{fresh_dir, pg, printed as text, skills_command as skills};
 
 fn runtime() -> tokio::runtime::Runtime {
     tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap()
@@ -134,26 +133,7 @@ fn the_same_skill_stored_by_two_processes_at_once_keeps_both_as_versions() {
 }
 
 fn temp_dir(tag: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("wayfarer-store-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
-}
-
-fn skills(library: &Path, args: &[&str]) -> Output {
-    std::process::Command::new(env!("CARGO_BIN_EXE_wayfarer"))
-        .arg("skills")
-        .arg("--skills")
-        .arg(library)
-        .args(args)
-        .env_remove("WAYFARER_STORE")
-        .env_remove("WAYFARER_CONFIG")
-        .output()
-        .expect("the wayfarer binary runs")
-}
-
-fn text(output: &Output) -> String {
-    format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr))
+    fresh_dir(&format!("store-{tag}"))
 }
 
 fn meta(dir: &Path, name: &str) -> serde_json::Value {

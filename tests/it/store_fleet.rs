@@ -14,10 +14,7 @@ use wayfarer::store::{Store, Stored};
 use crate::support::{pg, *};
 
 fn folder(tag: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("wayfarer-fleet-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    fresh_dir(&format!("fleet-{tag}"))
 }
 
 fn write_skill(dir: &Path, name: &str, description: &str, code: &str) {
@@ -27,18 +24,7 @@ fn write_skill(dir: &Path, name: &str, description: &str, code: &str) {
 
 /// `!run NAME` as `bot` answers it: the line that says it finished or failed.
 fn run_on(world: &World, bot: &str, name: &str) -> String {
-    let from = world.say("Alice", &format!("!run {name}"));
-    let done = world.wait_event(from, Duration::from_secs(20), |e| {
-        e["event"] == "chat"
-            && e["from"] == bot
-            && e["text"]
-                .as_str()
-                .is_some_and(|t| t.starts_with(&format!("{name} finished")) || t.starts_with(&format!("{name} failed")))
-    });
-    match done {
-        Some(event) => event["text"].as_str().unwrap().to_owned(),
-        None => panic!("{bot} did not run {name}; chat:\n{}", world.chat_since(from).join("\n")),
-    }
+    run_script_on(world, bot, name, Duration::from_secs(20))
 }
 
 fn status_of(world: &World, bot: &str, needle: &str) -> String {

@@ -570,13 +570,18 @@ pub fn container_count(world: &World, [x, y, z]: [i64; 3], item: &str) -> (u64, 
 
 /// Says `!run NAME [ARGS]` as Alice and returns the bot's closing line (`… finished …` or `… failed …`).
 pub fn run_script(world: &World, name: &str, timeout: Duration) -> String {
+    run_script_on(world, "Wayfarer", name, timeout)
+}
+
+/// `!run NAME` as the bot `bot` answers it (every bot of the owner runs it): the line saying it finished or failed.
+pub fn run_script_on(world: &World, bot: &str, name: &str, timeout: Duration) -> String {
     let from = world.say("Alice", &format!("!run {name}"));
     // `name` may carry arguments: `mineWoodLog 2`.
     let name = name.split_whitespace().next().unwrap_or(name);
-    world.expect_chat(from, "Wayfarer", &format!("Running {name}."), Duration::from_secs(10));
+    world.expect_chat(from, bot, &format!("Running {name}."), Duration::from_secs(10));
     let done = world.wait_event(from, timeout, |e| {
         e["event"] == "chat"
-            && e["from"] == "Wayfarer"
+            && e["from"] == bot
             && e["text"]
                 .as_str()
                 .is_some_and(|t| t.starts_with(&format!("{name} finished")) || t.starts_with(&format!("{name} failed")))
@@ -585,6 +590,32 @@ pub fn run_script(world: &World, name: &str, timeout: Duration) -> String {
         Some(event) => event["text"].as_str().unwrap().to_owned(),
         None => panic!("{name} did not finish within {timeout:?}; chat:\n{}", world.chat_since(from).join("\n")),
     }
+}
+
+/// An empty folder of the test's own, named after `tag` and this process (emptied if a crashed run left it).
+pub fn fresh_dir(tag: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("wayfarer-{tag}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// `wayfarer skills --skills LIBRARY ARGS…`, with no store or configuration file from the environment.
+pub fn skills_command(library: &std::path::Path, args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_wayfarer"))
+        .arg("skills")
+        .arg("--skills")
+        .arg(library)
+        .args(args)
+        .env_remove("WAYFARER_STORE")
+        .env_remove("WAYFARER_CONFIG")
+        .output()
+        .expect("the wayfarer binary runs")
+}
+
+/// What a command printed, standard output then standard error.
+pub fn printed(output: &std::process::Output) -> String {
+    format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr))
 }
 
 /// Parses the `At X Y Z` part of a `!status` reply.
