@@ -117,9 +117,18 @@ pub struct Goal {
     /// The team's long-term plan, as the leader last wrote it.
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub notes: String,
+    /// The fleet store's key of a goal this bot took over from another (`Crew_2#7`); its own goals go by its name
+    /// and their id (see [`Goal::key`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub taken_over: Option<String>,
 }
 
 impl Goal {
+    /// The key the fleet's store knows this goal by, in the book of `bot`.
+    pub fn key(&self, bot: &str) -> String {
+        self.taken_over.clone().unwrap_or_else(|| format!("{bot}#{}", self.id))
+    }
+
     fn plan(&self) -> Option<&Plan> {
         self.plans.last()
     }
@@ -160,11 +169,32 @@ impl Goal {
     }
 }
 
+/// How far a goal taken over from another bot had got (see [`GoalBook::take_over`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TakenOver {
+    /// Steps of the current plan done, of `all`.
+    pub done: usize,
+    pub all: usize,
+    /// Steps the other bot had done that are to do again: what they gathered went with it.
+    pub reopened: usize,
+}
+
+/// Whether `tracker` measures what the bot carries or where it stands, rather than what it left in the world.
+fn carried(tracker: &Tracker) -> bool {
+    match tracker {
+        Tracker::Inventory { .. } | Tracker::Craft { .. } | Tracker::Location { .. } => true,
+        Tracker::All { of } | Tracker::Any { of } => of.iter().any(carried),
+        _ => false,
+    }
+}
+
 /// Every goal of one bot, kept in its file.
 #[derive(Debug)]
 pub struct GoalBook {
     path: PathBuf,
     goals: Vec<Goal>,
+    /// Counts the changes saved, so a copy elsewhere (the fleet's store) is brought in step only when there is one.
+    changes: u64,
 }
 
 #[derive(Default, Serialize, Deserialize)]
@@ -178,16 +208,18 @@ impl GoalBook {
     pub fn open(path: PathBuf) -> (Self, Option<String>) {
         let text = match std::fs::read_to_string(&path) {
             Ok(text) => text,
-            Err(err) if err.kind() == std::io::ErrorKind::NotFound => return (Self { path, goals: Vec::new() }, None),
+            Err(err) if err.kind() == std::io::ErrorKind::NotFound => {
+                return (Self { path, goals: Vec::new(), changes: 0 }, None);
+            }
             Err(err) => {
                 return (
-                    Self { path: path.clone(), goals: Vec::new() },
+                    Self { path: path.clone(), goals: Vec::new(), changes: 0 },
                     Some(format!("cannot read {}: {err}", path.display())),
                 );
             }
         };
         match serde_json::from_str::<File>(&text) {
-            Ok(file) => (Self { path, goals: file.goals }, None),
+            Ok(file) => (Self { path, goals: file.goals, changes: 0 }, None),
             Err(err) => {
                 let aside = path.with_extension(format!("json.bad-{}", now()));
                 let moved = std::fs::rename(&path, &aside);
@@ -199,7 +231,7 @@ impl GoalBook {
                     ),
                     Err(e) => format!("{} is damaged ({err}) and cannot be set aside ({e})", path.display()),
                 };
-                (Self { path, goals: Vec::new() }, Some(warning))
+                (Self { path, goals: Vec::new(), changes: 0 }, Some(warning))
             }
         }
     }
@@ -245,6 +277,7 @@ impl GoalBook {
             reason: None,
             team,
             notes: String::new(),
+            taken_over: None,
         });
         self.forget_old();
         self.save();
@@ -284,6 +317,17 @@ impl GoalBook {
             .collect();
         self.save();
         refs
+    }
+
+    /// A job of team goal `id` (at `place`) goes to another member, as `job` (`Crew_3: get 3 logs`): a new task in
+    /// the same stage. Returns where it went.
+    pub fn hand_on(&mut self, id: u32, (p, t): (usize, usize), job: &str) -> Option<(usize, usize)> {
+        let plan = self.get_mut(id)?.plans.get_mut(p)?;
+        let old = plan.tasks.get(t)?.clone();
+        plan.tasks.push(Task { task: job.to_owned(), status: Status::Active, reason: None, start: None, ..old });
+        let place = (p, plan.tasks.len() - 1);
+        self.save();
+        Some(place)
     }
 
     /// How the last stage of team goal `id` went, in the words the leader's planner reads (for a goal taken up again
@@ -472,8 +516,51 @@ impl GoalBook {
         });
     }
 
+    /// How many changes were saved since the book was opened.
+    pub fn changes(&self) -> u64 {
+        self.changes
+    }
+
+    /// Goal `id` (just given by a leader) becomes the goal another bot left unfinished, as the store has it
+    /// (`stored`: the goal's JSON, see [`Goal`]): its plans and how far they got. What the other bot's done steps
+    /// left in the world stays done; a done step measured by what the bot carries (logs mined, planks made) is to do
+    /// again, since what it gathered went with that bot. Unfinished tasks count from what this bot carries when it
+    /// begins them. Returns how many steps are done and how many were opened again.
+    pub fn take_over(&mut self, id: u32, key: &str, stored: &str) -> Result<TakenOver, String> {
+        let theirs: Goal =
+            serde_json::from_str(stored).map_err(|err| format!("the stored goal {key} is damaged: {err}"))?;
+        let Some(goal) = self.get_mut(id) else { return Err(format!("there is no goal #{id}")) };
+        goal.plans = theirs.plans;
+        let current = goal.plans.len().saturating_sub(1);
+        let mut reopened = 0;
+        for (p, plan) in goal.plans.iter_mut().enumerate() {
+            for task in &mut plan.tasks {
+                if task.status == Status::Completed && p == current && task.tracker.as_ref().is_some_and(carried) {
+                    task.status = Status::Pending;
+                    reopened += 1;
+                }
+                if !task.status.is_finished() {
+                    task.start = None;
+                }
+            }
+        }
+        goal.taken_over = Some(key.to_owned());
+        let (done, all) = goal.progress();
+        self.save();
+        Ok(TakenOver { done, all, reopened })
+    }
+
+    /// The goal the store knows as `key` belongs to `owner` now (a leader handed it on while this bot was gone): it
+    /// is stopped here, so this bot does not go on with it too. Returns its id when it was under way.
+    pub fn lost(&mut self, bot: &str, key: &str, owner: &str) -> Option<u32> {
+        let id = self.goals.iter().find(|g| g.key(bot) == key && !g.status.is_finished())?.id;
+        self.finish(id, Status::Stopped, Some(format!("it was handed to {owner}")));
+        Some(id)
+    }
+
     /// Writes the book whole or not at all (see [`crate::files`]).
-    fn save(&self) {
+    fn save(&mut self) {
+        self.changes += 1;
         let write = || -> std::io::Result<()> {
             if let Some(dir) = self.path.parent() {
                 std::fs::create_dir_all(dir)?;
@@ -504,6 +591,66 @@ mod tests {
         let dir = crate::test_dir(&format!("goals-{tag}"));
         let path = dir.join("goals.json");
         (GoalBook::open(path.clone()).0, path, dir)
+    }
+
+    #[test]
+    fn a_goal_taken_over_keeps_what_the_world_holds_and_redoes_what_went_with_the_other_bot() {
+        let tracked = |task: &str, tracker: Tracker| TaskSpec { tracker: Some(tracker), ..step(task) };
+        let (mut hands, _, _dir) = book("hand");
+        let theirs = hands.add("set up a lookout", "Boss");
+        hands.set_plan(
+            theirs,
+            &[
+                tracked("Mine 3 oak_log", Tracker::Craft { item: "oak_log".into(), count: 3 }),
+                tracked("Place 1 torch", Tracker::Placed { block: "torch".into(), count: 1, at: None, radius: 8 }),
+                step("Look around"),
+                tracked("Craft 4 oak_planks", Tracker::Craft { item: "oak_planks".into(), count: 4 }),
+            ],
+        );
+        for t in 0..3 {
+            hands.set_task(theirs, (0, t), Status::Completed, None);
+        }
+        hands.begin_task(theirs, (0, 3), BTreeMap::from([("oak_log".to_owned(), 3)]));
+        let stored = serde_json::to_string(hands.get(theirs).unwrap()).unwrap();
+
+        let (mut mates, _, _dir2) = book("mate");
+        mates.add("an older goal", "Alice");
+        let id = mates.add("set up a lookout", "Boss");
+        let changes = mates.changes();
+        let taken = mates.take_over(id, "Hand#1", &stored).unwrap();
+        assert_eq!(taken, TakenOver { done: 2, all: 4, reopened: 1 }, "the torch stands; the logs went with Hand");
+        assert!(mates.changes() > changes, "saved, for the store to hear of");
+        let goal = mates.get(id).unwrap();
+        assert_eq!(goal.key("Mate"), "Hand#1");
+        assert_eq!(goal.next(), Some((0, 0)), "the logs again first");
+        assert_eq!(goal.plans[0].tasks[3].start, None, "counted from what Mate carries, not Hand");
+        assert_eq!(mates.get(1).unwrap().key("Mate"), "Mate#1");
+        assert!(mates.take_over(id, "Hand#1", "{not json").unwrap_err().contains("Hand#1 is damaged"));
+
+        // Hand, back, learns the goal is Mate's now: stopped in its book, once.
+        assert_eq!(hands.lost("Hand", "Hand#1", "Mate"), Some(theirs));
+        let goal = hands.get(theirs).unwrap();
+        assert_eq!((goal.status, goal.reason.as_deref()), (Status::Stopped, Some("it was handed to Mate")));
+        assert_eq!(hands.lost("Hand", "Hand#1", "Mate"), None);
+    }
+
+    #[test]
+    fn a_team_job_handed_on_joins_its_stage() {
+        let (mut book, _, _dir) = book("hand-on");
+        let id = book.add_team("set up a workshop", "Alice");
+        let places = book.add_stage(id, &["Hand: get 3 logs".into(), "Mate: get 1 dirt".into()], "");
+        book.set_task(id, places[0], Status::Failed, Some("it left the game".into()));
+        let place = book.hand_on(id, places[0], "Kit: get 3 logs").unwrap();
+        let tasks = &book.get(id).unwrap().plans[0].tasks;
+        assert_eq!(place, (0, 2));
+        assert_eq!(
+            (tasks[2].task.as_str(), tasks[2].status, tasks[2].stage),
+            ("Kit: get 3 logs", Status::Active, Some(1))
+        );
+        assert_eq!(
+            book.last_stage_text(id).unwrap(),
+            "Hand: get 3 logs failed: it left the game; Mate: get 1 dirt (outcome unknown: I restarted before it was reported); Kit: get 3 logs (outcome unknown: I restarted before it was reported)"
+        );
     }
 
     #[test]

@@ -105,6 +105,16 @@ pub async fn run_goal(agent: &Agent, goal: &str, goals: &Goals, id: u32) -> bool
                 TaskOutcome::Stopped => return false,
             }
         }
+        // Ended from elsewhere while a step ran (handed to another bot by the leader while this one was gone): not
+        // done, and not this bot's to say anything more of.
+        if let Some(why) = with(goals, |book| {
+            let ended = |g: &&super::goals::Goal| g.status.is_finished() && g.status != Status::Completed;
+            book.get(id).filter(ended).map(|g| g.reason.clone().unwrap_or_default())
+        }) {
+            tracing::info!("goal {goal:?} ended while it ran: {why}");
+            *agent.goal.lock() = None;
+            return false;
+        }
         // Every step is done; a goal whose words ask a change of the world is held to the world too: a plan that
         // laid 3 blocks of a wall of 6 did every step, but not the goal.
         if let Some(why) = began.and_then(|mark| goal_unshown(agent, goal, mark)) {

@@ -285,6 +285,9 @@ pub struct Verdict {
     pub member: String,
     pub job: String,
     pub state: JobState,
+    /// The job failed because its member is gone (left the game, or silent past the limit), not by its own doing:
+    /// another member may take it over.
+    pub gone: bool,
 }
 
 /// The progress monitor: each member's job, reports and inventory, judged from what the members say.
@@ -364,11 +367,12 @@ impl Monitor {
             Said::GotIt | Said::Started(_) if job.state == JobState::Asked => job.state = JobState::Working,
             _ => return None,
         }
-        self.settled(member)
+        self.settled(member, false)
     }
 
-    /// The verdict on `member`'s job when it is over (and records a success).
-    fn settled(&mut self, member: &str) -> Option<Verdict> {
+    /// The verdict on `member`'s job when it is over (and records a success); `gone` when it failed because its
+    /// member is gone.
+    fn settled(&mut self, member: &str, gone: bool) -> Option<Verdict> {
         let m = self.member(member)?;
         let job = m.job.as_ref()?;
         if !job.state.is_over() {
@@ -379,14 +383,14 @@ impl Monitor {
             m.done.push(done);
         }
         let job = m.job.as_ref()?;
-        Some(Verdict { member: m.name.clone(), job: job.job.clone(), state: job.state.clone() })
+        Some(Verdict { member: m.name.clone(), job: job.job.clone(), state: job.state.clone(), gone })
     }
 
     /// Records the outcome of a job the caller saw end itself (the leader's own).
     pub fn finished(&mut self, member: &str, succeeded: bool, why: &str) -> Option<Verdict> {
         let job = self.member(member)?.job.as_mut()?;
         job.state = if succeeded { JobState::Succeeded } else { JobState::Failed(why.to_owned()) };
-        self.settled(member)
+        self.settled(member, false)
     }
 
     /// What time alone settles at `now`: a claimed success with no inventory to check after a grace period is taken,
@@ -409,6 +413,9 @@ impl Monitor {
                 && now.duration_since(last) >= CLAIM_GRACE
             {
                 job.state = if *success { JobState::Succeeded } else { JobState::Failed(reason.clone()) };
+                let name = m.name.clone();
+                settled.extend(self.settled(&name, false));
+                continue;
             } else if missing {
                 job.state = JobState::Failed("it left the game".to_owned());
             } else if now.duration_since(last) >= silent_after {
@@ -417,9 +424,22 @@ impl Monitor {
                 continue;
             }
             let name = m.name.clone();
-            settled.extend(self.settled(&name));
+            settled.extend(self.settled(&name, true));
         }
         settled
+    }
+
+    /// Who may take over the job of `gone`, a member that is gone: the first other member, not the leader, that is
+    /// in the game (`online` says) and has no job under way.
+    pub fn successor(&self, gone: &str, leader: &str, online: &dyn Fn(&str) -> bool) -> Option<String> {
+        let member = self.members.iter().find(|m| {
+            !m.name.eq_ignore_ascii_case(gone)
+                && !m.name.eq_ignore_ascii_case(leader)
+                && m.missing_since.is_none()
+                && online(&m.name)
+                && m.job.as_ref().is_none_or(|j| j.state.is_over())
+        })?;
+        Some(member.name.clone())
     }
 
     /// Members at work that have been quiet for half the silence limit and were not asked since they last spoke:
@@ -476,7 +496,7 @@ impl Monitor {
             }),
             _ => return None,
         };
-        self.settled(member)
+        self.settled(member, false)
     }
 
     /// Whether every job handed out is over.
@@ -733,7 +753,8 @@ mod tests {
         monitor.assign("Crew_2", "give 3 oak_log to Crew_1", at(20));
         monitor.heard("Crew_2", "I succeeded in task: give 3 oak_log to Crew_1", at(25));
         assert!(monitor.tick(at(30), &all_here).is_empty());
-        assert_eq!(monitor.tick(at(34), &all_here)[0].state, JobState::Succeeded);
+        let taken = monitor.tick(at(34), &all_here);
+        assert_eq!((&taken[0].state, taken[0].gone), (&JobState::Succeeded, false));
         assert_eq!(monitor.members[1].done, ["mine 3 oak_log", "give 3 oak_log to Crew_1"]);
         monitor.assign("Crew_3", "mine 3 stone", at(40));
         monitor.heard("Crew_3", "I will start task: Mine 3 stone", at(45));
@@ -741,11 +762,14 @@ mod tests {
         assert_eq!(monitor.take_quiet(at(75)), ["Crew_3"], "quiet for half the limit: asked how it is");
         assert!(monitor.take_quiet(at(90)).is_empty(), "asked once a quiet spell");
         assert!(monitor.tick(at(104), &all_here).is_empty(), "60 s since it last spoke have not passed");
-        assert_eq!(monitor.tick(at(105), &all_here)[0].state, JobState::Failed("it said nothing for 60 s".into()));
+        let silent = monitor.tick(at(105), &all_here);
+        assert_eq!(silent[0].state, JobState::Failed("it said nothing for 60 s".into()));
+        assert!(silent[0].gone, "a silent member may be gone: its job may be handed on");
         monitor.assign("Crew_3", "mine 3 stone", at(110));
         let gone = |name: &str| name != "Crew_3";
         assert!(monitor.tick(at(111), &gone).is_empty(), "a blink off the list is not leaving");
-        assert_eq!(monitor.tick(at(114), &gone)[0].state, JobState::Failed("it left the game".into()));
+        let left = monitor.tick(at(114), &gone);
+        assert_eq!((&left[0].state, left[0].gone), (&JobState::Failed("it left the game".into()), true));
         // A step that reads like the job, and then more talk: the job goes on until it is over for real.
         monitor.assign("Crew_1", "craft 1 stone_pickaxe", at(120));
         assert!(
@@ -832,5 +856,22 @@ mod tests {
         assert_eq!(holds("get 24 logs", &items), Some(true), "any wood");
         assert_eq!(holds("get 25 logs", &items), Some(false));
         assert_eq!(holds("build a cabin", &items), None);
+    }
+
+    #[test]
+    fn a_gone_members_job_goes_to_an_idle_member_in_the_game() {
+        let at = |secs: u64| Instant::now() + Duration::from_secs(secs);
+        let names: Vec<String> = ["Crew_1", "Crew_2", "Crew_3", "Crew_4"].map(String::from).to_vec();
+        let mut monitor = Monitor::new(&names, Duration::from_secs(60));
+        monitor.assign("Crew_2", "mine 3 stone", at(0));
+        monitor.assign("Crew_3", "mine 1 dirt", at(0));
+        let crew_2_gone = |name: &str| name != "Crew_2";
+        let crew_2_and_4_gone = |name: &str| name != "Crew_2" && name != "Crew_4";
+        assert_eq!(monitor.successor("Crew_2", "Crew_1", &crew_2_gone).as_deref(), Some("Crew_4"));
+        assert_eq!(monitor.successor("Crew_2", "Crew_1", &crew_2_and_4_gone), None, "Crew_3 is at work, Crew_1 leads");
+        monitor.heard("Crew_3", "I succeeded in task: mine 1 dirt", at(5));
+        monitor.heard("Crew_3", "My inventory is {dirt: 1}, and my equipment is []", at(5));
+        assert_eq!(monitor.successor("Crew_2", "Crew_1", &crew_2_and_4_gone).as_deref(), Some("Crew_3"));
+        assert_eq!(monitor.successor("Crew_2", "Crew_1", &|name: &str| name == "Crew_1"), None);
     }
 }

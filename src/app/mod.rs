@@ -12,6 +12,7 @@ mod build;
 pub mod cli;
 mod commands;
 mod dashboard;
+mod goal_sync;
 mod memory;
 mod reply;
 mod skills_cli;
@@ -198,7 +199,11 @@ async fn join(
             let brain: Arc<dyn Brain> = Arc::new(AppBrain(state.clone()));
             (Member { name: name.clone(), brain }, state)
         })
-        .collect();
+        .collect::<Vec<(Member, Arc<BotState>)>>();
+    if let Some(url) = shared.config.store.clone() {
+        let books = members.iter().map(|(_, state)| (state.name.clone(), state.goals.clone())).collect();
+        tokio::spawn(goal_sync::keep_goals(url, books, shared.store_link.clone(), shared.announcements.clone()));
+    }
     Ok((address, members))
 }
 

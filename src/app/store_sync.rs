@@ -23,13 +23,15 @@ use crate::{
 /// How often the folder is compared with what was last stored (cheap: nothing leaves the process unless it differs).
 const SCAN_EVERY: Duration = Duration::from_millis(250);
 /// Waits between attempts to reach the store, growing to the last.
-const RETRY: [Duration; 4] =
+pub(super) const RETRY: [Duration; 4] =
     [Duration::from_millis(500), Duration::from_secs(1), Duration::from_secs(2), Duration::from_secs(5)];
 
 /// How the link to the store is, for `!status`.
 #[derive(Debug, Default)]
 pub struct StoreLink {
     state: Mutex<LinkState>,
+    /// Goals changed in the bots' books and not yet written (see [`super::goal_sync`]).
+    goals_waiting: std::sync::atomic::AtomicUsize,
 }
 
 #[derive(Debug, Default)]
@@ -55,11 +57,12 @@ impl StoreLink {
             LinkState::Connecting => Some("Store: connecting.".to_owned()),
             LinkState::Up { at } => Some(format!("Store: in step with {at}.")),
             LinkState::Down { reason, since, waiting } => {
+                let waiting = waiting + self.goals_waiting.load(std::sync::atomic::Ordering::Relaxed);
                 // Chat lines are short: the count before the cause, and the cause cut.
                 let cause: String = reason.chars().take(60).collect();
                 let cut = if cause.len() < reason.len() { "…" } else { "" };
                 Some(format!(
-                    "Store unreachable for {} s; working from the local skills{} ({cause}{cut}).",
+                    "Store unreachable for {} s; working from the local skills and goals{} ({cause}{cut}).",
                     since.elapsed().as_secs(),
                     match waiting {
                         0 => String::new(),
@@ -68,6 +71,10 @@ impl StoreLink {
                 ))
             }
         }
+    }
+
+    pub(super) fn set_goals_waiting(&self, count: usize) {
+        self.goals_waiting.store(count, std::sync::atomic::Ordering::Relaxed);
     }
 
     fn is_up(&self) -> bool {

@@ -328,7 +328,12 @@ impl Team {
                     let me = self.me().to_owned();
                     let online = move |name: &str| name.eq_ignore_ascii_case(&me) || bot.is_online(name);
                     let settled = self.monitor().tick(Instant::now(), &online);
-                    settled.iter().for_each(|verdict| self.record(verdict));
+                    for verdict in &settled {
+                        self.record(verdict);
+                        if verdict.gone {
+                            self.hand_on(verdict, &online).await;
+                        }
+                    }
                     // A long job is quiet: its member's answer to `!status` shows it is still at it.
                     let prefix = &self.state.shared.config.prefix;
                     for member in self.monitor().take_quiet(Instant::now()) {
@@ -377,6 +382,48 @@ impl Team {
         }
     }
 
+    /// A member is gone with its job unfinished (`verdict`): with a fleet store, the job goes to a member with
+    /// nothing to do, which takes the gone member's goal up from the store where it was left (the store makes it
+    /// the new member's in one step, so it has one owner at a time). With no store, or no member free, the verdict
+    /// stands and the next planning sees it.
+    async fn hand_on(&mut self, verdict: &Verdict, online: &dyn Fn(&str) -> bool) {
+        let Some(url) = self.state.shared.config.store.clone() else { return };
+        let JobState::Failed(why) = &verdict.state else { return };
+        let (gone, job) = (verdict.member.as_str(), verdict.job.as_str());
+        let Some(to) = self.monitor().successor(gone, self.me(), online) else {
+            tracing::info!("{}: {gone} is gone ({why}) and no member is free to take \"{job}\"", self.me());
+            return;
+        };
+        let from_book = match super::goal_sync::hand_over(&url, gone, job, &to).await {
+            Ok(found) => found,
+            Err(err) => {
+                tracing::warn!("{}: cannot hand {gone}'s goal to {to} in the store: {err}", self.me());
+                false
+            }
+        };
+        let how = if from_book {
+            "it goes on from where the goal book has it"
+        } else {
+            "the goal book has no goal of it, so it starts afresh"
+        };
+        self.reply.say(&format!("{gone} is gone ({why}); handing \"{job}\" to {to}: {how}."));
+        tracing::info!("{}: handed {gone}'s job {job:?} to {to} (from the goal book: {from_book})", self.me());
+        if let Some(entry) = self.jobs.iter_mut().find(|(member, _)| member.eq_ignore_ascii_case(gone)) {
+            let place = goals::with(&self.state.goals, |book| book.hand_on(self.id, entry.1, &format!("{to}: {job}")));
+            if let Some(place) = place {
+                *entry = (to.clone(), place);
+            }
+        }
+        let mut monitor = self.monitor();
+        if let Some(job) = monitor.members.iter_mut().find(|m| m.name == gone).and_then(|m| m.job.as_mut()) {
+            job.state = JobState::Failed(format!("{why}; handed to {to}"));
+        }
+        monitor.assign(&to, job, Instant::now());
+        drop(monitor);
+        let prefix = &self.state.shared.config.prefix;
+        self.bot.chat(&format!("{to} {prefix}task {job}"));
+    }
+
     /// One line a member said: into the conversation (for the next planning) and the monitor.
     fn take(&mut self, who: &str, line: &str, started: Instant, conversation: &mut Vec<String>) {
         conversation.push(format!("[{} s] {who}: {line}", started.elapsed().as_secs()));
@@ -390,7 +437,8 @@ impl Team {
     /// A job's verdict, into the log and the book.
     fn record(&self, verdict: &Verdict) {
         tracing::info!("{}: {} on {:?}: {:?}", self.state.name, verdict.member, verdict.job, verdict.state);
-        let Some((_, place)) = self.jobs.iter().find(|(member, _)| member.eq_ignore_ascii_case(&verdict.member)) else {
+        let Some((_, place)) = self.jobs.iter().rev().find(|(member, _)| member.eq_ignore_ascii_case(&verdict.member))
+        else {
             return;
         };
         let (status, reason) = match &verdict.state {

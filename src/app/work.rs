@@ -152,11 +152,55 @@ pub(super) fn agent_with(bot: BotHandle, state: &BotState, reply: &Replier, llm:
 pub fn start_task(bot: BotHandle, state: &BotState, reply: Replier, goal: String, from_leader: bool) {
     let why = format!("{} gave another command", reply.to());
     abandon_learning(state, &why);
-    let id = goals::with(&state.goals, |book| book.add(&goal, reply.to()));
     if from_leader {
         reply.say("Got it!");
     }
-    run_goal_as_activity(bot, state, reply, goal, id, from_leader);
+    // A job from the leader with a fleet store may be a goal handed on from another member: the store is asked
+    // before the goal goes into the book, so the book never holds it twice.
+    if from_leader && state.shared.config.store.is_some() {
+        return run_goal_as_activity(bot, state, reply, goal, None, from_leader);
+    }
+    let id = goals::with(&state.goals, |book| book.add(&goal, reply.to()));
+    run_goal_as_activity(bot, state, reply, goal, Some(id), from_leader);
+}
+
+/// Goal `goal` as a new goal in the book, asked by `asked_by`: the one the leader handed to this bot in the fleet's
+/// store at `url`, when another member left it unfinished (its plans and how far they got come along, and the run
+/// goes on from there); else a fresh one.
+async fn add_or_take_over(
+    me: &str,
+    url: &str,
+    goal: &str,
+    asked_by: &str,
+    goals: &goals::Goals,
+    say: &dyn Fn(&str),
+) -> u32 {
+    let handed = super::goal_sync::handed_to(url, me, goal).await.unwrap_or_else(|why| {
+        tracing::warn!("{me}: cannot look for a goal handed to me ({why}); starting {goal} afresh");
+        None
+    });
+    goals::with(goals, |book| {
+        let id = book.add(goal, asked_by);
+        if let Some((key, from, stored)) = handed {
+            match book.take_over(id, &key, &stored) {
+                Ok(taken) => {
+                    let (done, all, reopened) = (taken.done, taken.all, taken.reopened);
+                    tracing::info!(
+                        "{me}: took over goal {key} ({goal}) from {from}: {done} of {all} tasks done, {reopened} to do \
+                         again"
+                    );
+                    let again = match reopened {
+                        0 => String::new(),
+                        1 => format!(" (1 step it did is to do again: what it gathered went with {from})"),
+                        n => format!(" ({n} steps it did are to do again: what they gathered went with {from})"),
+                    };
+                    say(&format!("Taking over {goal} from {from}, as the goal book has it{again}."));
+                }
+                Err(why) => tracing::warn!("{me}: cannot take over goal {key} from {from}: {why}"),
+            }
+        }
+        id
+    })
 }
 
 /// Goes on with the goal a lost connection or a restart cut off, if there is one, as the bot's activity.
@@ -171,11 +215,20 @@ pub fn resume_goal(bot: BotHandle, state: &BotState) -> bool {
         state.shared.takes_orders_from(&state.name, &asked_by) && !state.shared.owners.contains(&asked_by);
     tracing::info!("{}: going on with goal #{id} ({text}) for {asked_by}", state.name);
     let reply = Replier::new(bot.clone(), &asked_by, state.shared.config.reply);
-    run_goal_as_activity(bot, state, reply, text, id, from_leader);
+    run_goal_as_activity(bot, state, reply, text, Some(id), from_leader);
     true
 }
 
-fn run_goal_as_activity(bot: BotHandle, state: &BotState, reply: Replier, goal: String, id: u32, from_leader: bool) {
+/// Runs goal `id` of the book as the bot's activity; with no `id`, a new goal added to the book first (see
+/// [`add_or_take_over`]).
+fn run_goal_as_activity(
+    bot: BotHandle,
+    state: &BotState,
+    reply: Replier,
+    goal: String,
+    id: Option<u32>,
+    from_leader: bool,
+) {
     // Without an LLM, a goal the game's facts plan still runs; any other says how to configure one.
     let llm = state.llm.clone().unwrap_or_else(|| Arc::new(crate::llm::Llm::disabled()));
     let agent = agent_with(bot.clone(), state, &reply, llm);
@@ -184,10 +237,19 @@ fn run_goal_as_activity(bot: BotHandle, state: &BotState, reply: Replier, goal: 
     let answer = reply.clone();
     let goals = state.goals.clone();
     let (crashed, say_crash) = (state.goals.clone(), reply.internal_error(what));
+    let (store, me, asked_by) = (state.shared.config.store.clone(), state.name.clone(), reply.to().to_owned());
+    let running = Arc::new(std::sync::atomic::AtomicU32::new(id.unwrap_or(0)));
+    let run_id = running.clone();
     state.activity.start(
         label,
         async move {
             let _stop_on_drop = StopOnDrop(stop);
+            let id = match (id, store) {
+                (Some(id), _) => id,
+                (None, Some(url)) => add_or_take_over(&me, &url, &goal, &asked_by, &goals, &*agent.say).await,
+                (None, None) => goals::with(&goals, |book| book.add(&goal, &asked_by)),
+            };
+            run_id.store(id, std::sync::atomic::Ordering::SeqCst);
             crate::agent::task::run_goal(&agent, &goal, &goals, id).await;
             if from_leader {
                 report_carrying(&bot, &answer);
@@ -195,6 +257,7 @@ fn run_goal_as_activity(bot: BotHandle, state: &BotState, reply: Replier, goal: 
         },
         move |message| {
             // Not resumed after a restart: it would fail the same way.
+            let id = running.load(std::sync::atomic::Ordering::SeqCst);
             goals::with(&crashed, |book| {
                 book.finish(id, Status::Failed, Some(format!("an internal error: {message}")))
             });

@@ -45,6 +45,30 @@ $$;
 CREATE TRIGGER skill_stored AFTER INSERT ON skill_versions
     FOR EACH ROW EXECUTE FUNCTION wayfarer_skill_stored();",
     },
+    Migration {
+        version: 3,
+        about: "goal books and their owners",
+        sql: "
+CREATE TABLE goals (
+    -- The bot that first took the goal and its number in that bot's book: `Crew_2#7`.
+    key         text        PRIMARY KEY,
+    -- The bot that works on it now: one at a time; a leader hands it on when its owner is gone.
+    owner       text        NOT NULL,
+    -- The owner before the last handover.
+    handed_from text,
+    text        text        NOT NULL,
+    asked_by    text        NOT NULL,
+    -- pending, active, completed, failed, stopped or dropped.
+    status      text        NOT NULL,
+    -- A team goal its owner leads: its plan is the stages of jobs handed out.
+    team        boolean     NOT NULL DEFAULT false,
+    -- The goal as its owner's book has it: plans, tasks with their statuses and reasons, the inventory each task
+    -- counts from, a team's long-term plan.
+    book        jsonb       NOT NULL,
+    updated     timestamptz NOT NULL DEFAULT now()
+);
+CREATE INDEX goals_by_owner ON goals (owner, status);",
+    },
 ];
 
 /// The schema version this build writes and reads.

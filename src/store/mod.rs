@@ -1,10 +1,11 @@
-//! The shared store: a fleet's skill library in PostgreSQL (`[store] url`, `--store`, `WAYFARER_STORE`), so a skill
-//! one machine learns reaches the others. Every version of every skill is kept: two machines storing the same name
-//! at once both keep their work, as two versions.
+//! The shared store: a fleet's skill library and goal books in PostgreSQL (`[store] url`, `--store`,
+//! `WAYFARER_STORE`), so a skill one machine learns reaches the others and a goal outlives its machine. Every version
+//! of every skill is kept: two machines storing the same name at once both keep their work, as two versions.
 //!
 //! Each process still searches and runs its own folder library; the store is what the folders are made from and
 //! written to. `wayfarer skills export` and `import` move skills between a folder and the store.
 
+mod goals;
 mod migrations;
 
 use std::fmt;
@@ -13,6 +14,7 @@ use tokio_postgres::{Client, NoTls, error::SqlState};
 
 use crate::skills::{EmbedError, Embedder, Skill};
 
+pub use goals::{GoalWrite, StoredGoal, goal_key};
 pub use migrations::{MIGRATIONS, latest as latest_schema};
 
 /// The channel a notice goes out on when a skill version is stored: its payload is `NAME VERSION`.

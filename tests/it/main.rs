@@ -47,6 +47,7 @@ mod store_fleet;
 mod swarm_three_bots;
 mod task_from_chat;
 mod task_from_facts;
+mod team_failover;
 mod team_goal;
 mod unreachable_server;
 mod use_chest;

@@ -8,7 +8,7 @@ use std::{
     time::Duration,
 };
 
-use wayfarer::store::{SKILLS_CHANNEL, Store, StoreError, Stored, StoredSkill, latest_schema};
+use wayfarer::store::{GoalWrite, SKILLS_CHANNEL, Store, StoreError, Stored, StoredGoal, StoredSkill, latest_schema};
 
 use crate::support::{fresh_dir, pg, printed as text, skills_command as skills};
 
@@ -31,6 +31,25 @@ fn skill(name: &str, body: &str, version: u32) -> StoredSkill {
 }
 
 /// A plain client on the same database, to look at it as an operator would.
+/// An active goal of `owner`'s book, as the store keeps it.
+fn goal(key: &str, owner: &str, text: &str) -> StoredGoal {
+    StoredGoal {
+        key: key.to_owned(),
+        owner: owner.to_owned(),
+        handed_from: None,
+        text: text.to_owned(),
+        asked_by: "Boss".to_owned(),
+        status: "active".to_owned(),
+        team: false,
+        book: format!("{{\"id\": 1, \"text\": \"{text}\", \"plans\": []}}"),
+    }
+}
+
+/// JSON as a value: the store keeps a goal's book as `jsonb`, which orders the keys its own way.
+fn same_json(text: &str) -> serde_json::Value {
+    serde_json::from_str(text).unwrap()
+}
+
 async fn client(connection: &str) -> tokio_postgres::Client {
     let (client, conn) = tokio_postgres::connect(connection, tokio_postgres::NoTls).await.unwrap();
     tokio::spawn(conn);
@@ -52,8 +71,8 @@ fn schema_steps_run_on_an_empty_database_and_on_one_from_the_previous_schema() {
         assert_eq!(steps, i64::from(latest_schema()));
         drop(store);
 
-        // A database the previous schema made, with a skill in it: brought up to date, the skill kept, and the
-        // newest step (a notice on each stored version) working.
+        // A database the previous schema made, with a skill in it: brought up to date, the skill kept, the notice
+        // on each stored version still sent, and the newest step (goal books) working.
         let older = pg::database("older");
         let mut previous = Store::connect_up_to(&older, latest_schema() - 1).await.unwrap();
         assert_eq!(previous.schema_version().await.unwrap(), latest_schema() - 1);
@@ -63,6 +82,12 @@ fn schema_steps_run_on_an_empty_database_and_on_one_from_the_previous_schema() {
         let mut store = Store::connect(&older).await.unwrap();
         assert_eq!(store.schema_version().await.unwrap(), latest_schema());
         assert_eq!(store.latest_skills().await.unwrap(), vec![skill("digHole", "1", 1)]);
+        // The newest step: goal books.
+        assert_eq!(store.put_goal(&goal("Hand#1", "Hand", "get 3 logs")).await.unwrap(), GoalWrite::Written);
+        let stored = store.goals_of("Hand").await.unwrap();
+        assert_eq!(stored.len(), 1);
+        assert_eq!(same_json(&stored[0].book), same_json(&goal("Hand#1", "Hand", "get 3 logs").book));
+        assert_eq!((stored[0].key.as_str(), stored[0].text.as_str()), ("Hand#1", "get 3 logs"));
 
         let (listener, mut connection) = tokio_postgres::connect(&older, tokio_postgres::NoTls).await.unwrap();
         let (notices_tx, mut notices) = tokio::sync::mpsc::unbounded_channel();
@@ -87,6 +112,49 @@ fn schema_steps_run_on_an_empty_database_and_on_one_from_the_previous_schema() {
         let err = Store::connect(&older).await.unwrap_err();
         assert!(matches!(err, StoreError::NewerSchema { found: 99, .. }), "{err}");
         assert!(err.to_string().contains("upgrade Wayfarer"), "{err}");
+    });
+}
+
+#[test]
+fn a_goal_has_one_owner_at_a_time_and_a_gone_members_goal_is_handed_on_once() {
+    runtime().block_on(async {
+        let db = pg::database("goals");
+        let (first, second) = (Store::connect(&db).await.unwrap(), Store::connect(&db).await.unwrap());
+        let mut hands = goal("Hand#4", "Hand", "get 3 logs");
+        assert_eq!(first.put_goal(&hands).await.unwrap(), GoalWrite::Written);
+        hands.book = "{\"id\": 4, \"plans\": [{\"tasks\": [], \"status\": \"active\"}]}".to_owned();
+        assert_eq!(first.put_goal(&hands).await.unwrap(), GoalWrite::Written, "its owner rewrites it");
+        // A team goal is its leader's: never handed on.
+        let mut team = goal("Boss#1", "Boss", "set up a workshop");
+        team.team = true;
+        first.put_goal(&team).await.unwrap();
+        assert_eq!(first.hand_over("Boss", "set up a workshop", "Mate").await.unwrap(), None);
+
+        // Two leaders hand Hand's goal on at once: one of them does.
+        let (to_mate, to_kit) =
+            tokio::join!(first.hand_over("hand", "Get 3 logs ", "Mate"), second.hand_over("Hand", "get 3 logs", "Kit"));
+        let (to_mate, to_kit) = (to_mate.unwrap(), to_kit.unwrap());
+        assert!(to_mate.is_some() != to_kit.is_some(), "handed to both or neither: {to_mate:?} {to_kit:?}");
+        let winner = if to_mate.is_some() { "Mate" } else { "Kit" };
+        let loser = if to_mate.is_some() { "Kit" } else { "Mate" };
+        let stored = first.goal("Hand#4").await.unwrap().unwrap();
+        assert_eq!((stored.owner.as_str(), stored.handed_from.as_deref()), (winner, Some("Hand")));
+        assert_eq!(same_json(&stored.book), same_json(&hands.book), "handed on as its owner left it");
+
+        // The new owner finds it; the other does not; Hand, back late, cannot write it any more.
+        let found = second.handed_to(winner, "get 3 logs").await.unwrap().expect("handed to the winner");
+        assert_eq!(found.key, "Hand#4");
+        assert_eq!(second.handed_to(loser, "get 3 logs").await.unwrap(), None);
+        hands.status = "completed".to_owned();
+        assert_eq!(first.put_goal(&hands).await.unwrap(), GoalWrite::OwnedBy(winner.to_owned()));
+        assert_eq!(first.goal("Hand#4").await.unwrap().unwrap().status, "active", "the late write was refused");
+        // The new owner writes it.
+        let mut theirs = found.clone();
+        theirs.status = "completed".to_owned();
+        assert_eq!(second.put_goal(&theirs).await.unwrap(), GoalWrite::Written);
+        let done = first.goal("Hand#4").await.unwrap().unwrap();
+        assert_eq!((done.status.as_str(), done.owner.as_str()), ("completed", winner));
+        assert_eq!(first.hand_over(winner, "get 3 logs", loser).await.unwrap(), None, "a finished goal stays put");
     });
 }
 

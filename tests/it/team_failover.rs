@@ -1,0 +1,140 @@
+//! A team across three processes on one store (`--store`): a member's process is killed mid-job, and the leader
+//! hands the job to an idle member, which takes the goal up from the store where the gone member left it (its plan
+//! and the step it had done) and finishes it in the world. The leader plans no stage for it: the handover is not
+//! the LLM's to make.
+
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+use wayfarer::store::Store;
+
+use crate::support::{pg, *};
+
+/// A natural world with trees near spawn (the seed the team tests use), no monsters.
+const SEED: u64 = 1009;
+
+#[test]
+fn a_member_killed_mid_job_is_replaced_and_its_goal_goes_on_from_the_store() {
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let endpoint = scripted_leader(
+        &runtime,
+        &[
+            "{\"assignments\": [\"notify Hand craft a crafting table\"]}",
+            "{\"reasoning\": \"Mate has the table\", \"done\": true}",
+        ],
+    );
+    let store = pg::database("failover");
+    let world = World::start_natural(SEED, &["--mobs", "off"]);
+    let (sx, sz) = world.spawn_column();
+    world.add_player("Alice", [sx as f64 + 2.5, world.ground_y(sx + 2, sz + 2) as f64, sz as f64 + 2.5]);
+    let url = endpoint.base_url();
+    let start = |name: &str, team: &[&str]| {
+        let mut args = vec!["--username", name, "--owner", "Alice", "--llm-url", &url, "--store", &store];
+        args.extend_from_slice(team);
+        let bot = Bot::start(&world.address(), &args);
+        bot.expect_log(&format!("{name} spawned at"), Duration::from_secs(60));
+        bot
+    };
+    let boss = start("Boss", &["--role", "leader", "--worker", "Hand", "--worker", "Mate"]);
+    let hand = start("Hand", &["--leader", "Boss"]);
+    let mate = start("Mate", &["--leader", "Boss"]);
+
+    let from = world.say("Alice", "Boss !team set up a workshop");
+    let expect = |who: &str, needle: &str, secs: u64| world.expect_chat(from, who, needle, Duration::from_secs(secs));
+    expect("Boss", "Hand !task craft a crafting table", 20);
+    expect("Hand", "Plan for craft a crafting table: Mine 1 ", 20);
+    expect("Hand", "I succeeded in task: Mine 1 ", 120);
+    // Its book has the first step done, in the store too, before its machine goes.
+    let hands_goal = wait_for_goal(&runtime, &store, "Hand", |book| task_status(book, 0) == "completed");
+    drop(hand); // killed, as a machine that dies
+
+    let handed = expect("Boss", "Hand is gone (it left the game); handing \"craft a crafting table\" to Mate", 30);
+    assert!(handed.ends_with("it goes on from where the goal book has it."), "{handed}");
+    expect("Boss", "Mate !task craft a crafting table", 5);
+    let taking = expect("Mate", "Taking over craft a crafting table from Hand, as the goal book has it", 10);
+    // It goes on with the plan from the store, not one of its own: the steps Hand had done are to do again (what
+    // they gathered went with Hand), and it starts on the first without planning.
+    assert!(taking.contains("to do again: what") && taking.contains("went with Hand"), "{taking}");
+    expect("Mate", "Going on with craft a crafting table: 0 of 3 tasks were done.", 10);
+    expect("Mate", "I will start task: Mine 1 ", 10);
+    let mates_lines: Vec<String> = world.chat_since(from).into_iter().filter(|l| l.starts_with("<Mate>")).collect();
+    assert!(!mates_lines.iter().any(|l| l.contains("Plan for")), "{mates_lines:#?}");
+    expect("Mate", "I succeeded in task: craft a crafting table", 240);
+    let mates_lines: Vec<String> = world.chat_since(from).into_iter().filter(|l| l.starts_with("<Mate>")).collect();
+    assert!(!mates_lines.iter().any(|l| l.contains("I failed")), "no step failed: {mates_lines:#?}");
+    let done = expect("Boss", "Team goal done: set up a workshop", 30);
+    assert!(done.contains("Mate: craft a crafting table"), "{done}");
+
+    // The world: Mate has the table.
+    assert_eq!(inventory_count(&world, "Mate", "crafting_table"), 1);
+    // The store: Hand's goal is Mate's now, finished by Mate, and Mate holds it once (no second goal of its own).
+    let (taken, mates) = runtime.block_on(async {
+        let direct = Store::connect(&store).await.unwrap();
+        (direct.goal(&hands_goal).await.unwrap().unwrap(), direct.goals_of("Mate").await.unwrap())
+    });
+    assert_eq!((taken.owner.as_str(), taken.handed_from.as_deref()), ("Mate", Some("Hand")));
+    wait_until(Duration::from_secs(5), || {
+        runtime.block_on(async {
+            let direct = Store::connect(&store).await.unwrap();
+            direct.goal(&hands_goal).await.unwrap().unwrap().status == "completed"
+        })
+    });
+    assert_eq!(mates.iter().filter(|g| g.text == "craft a crafting table").count(), 1, "{mates:#?}");
+    // The leader's team goal, with its handed-on job, is in the store as well.
+    let team = runtime.block_on(async {
+        let direct = Store::connect(&store).await.unwrap();
+        direct.goals_of("Boss").await.unwrap().into_iter().find(|g| g.team).expect("the team goal is stored")
+    });
+    let jobs: Value = serde_json::from_str(&team.book).unwrap();
+    let jobs: Vec<(String, String)> = jobs["plans"][0]["tasks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| (t["task"].as_str().unwrap().to_owned(), t["status"].as_str().unwrap().to_owned()))
+        .collect();
+    assert_eq!(
+        jobs,
+        [
+            ("Hand: craft a crafting table".to_owned(), "failed".to_owned()),
+            ("Mate: craft a crafting table".to_owned(), "completed".to_owned())
+        ]
+    );
+
+    // One planning for the work and one to end it: the handover took no LLM call.
+    let prompts: Vec<String> =
+        endpoint.requests().iter().map(last_user_message).filter(|m| m.starts_with("You lead a team")).collect();
+    assert_eq!(prompts.len(), 2, "{prompts:#?}");
+    assert!(prompts[1].contains("Mate succeeded in \"craft a crafting table\""), "{}", prompts[1]);
+    drop((boss, mate));
+}
+
+/// The status of task `t` of a stored goal's first plan.
+fn task_status(book: &Value, t: usize) -> String {
+    book["plans"][0]["tasks"][t]["status"].as_str().unwrap_or_default().to_owned()
+}
+
+/// Waits for `owner`'s one stored goal to satisfy `ready`; returns its key.
+fn wait_for_goal(
+    runtime: &tokio::runtime::Runtime,
+    store: &str,
+    owner: &str,
+    ready: impl Fn(&Value) -> bool,
+) -> String {
+    let until = Instant::now() + Duration::from_secs(5);
+    loop {
+        let goals = runtime.block_on(async { Store::connect(store).await.unwrap().goals_of(owner).await.unwrap() });
+        if let Some(goal) = goals.iter().find(|g| ready(&serde_json::from_str(&g.book).unwrap())) {
+            return goal.key.clone();
+        }
+        assert!(Instant::now() < until, "{owner}'s goal never reached the store as expected: {goals:#?}");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+fn wait_until(limit: Duration, mut done: impl FnMut() -> bool) {
+    let until = Instant::now() + limit;
+    while !done() {
+        assert!(Instant::now() < until, "not within {limit:?}");
+        std::thread::sleep(Duration::from_millis(200));
+    }
+}
