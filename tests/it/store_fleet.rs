@@ -1,15 +1,15 @@
 //! Two bot processes with folders of their own and one store (`--store`): a skill dropped into one folder is run by
 //! `!run` in the other within 2 s; an edit follows, a broken edit stays where it was made (its hot reload keeps the
 //! last good version) and reaches no one, and one stored by other means is refused where it arrives; with the
-//! database stopped mid-run `!status` says so, the bots go on from their folders, and what was learned meanwhile
-//! arrives when it is back.
+//! database stopped mid-run `!status` says so, the bots go on from their folders, and what was learned (and the goals
+//! given) meanwhile arrive when it is back.
 
 use std::{
     path::{Path, PathBuf},
     time::{Duration, Instant},
 };
 
-use wayfarer::store::{Store, Stored};
+use wayfarer::store::{Store, Stored, StoredGoal};
 
 use crate::support::{pg, *};
 
@@ -115,10 +115,33 @@ fn bots_on_one_store_share_skills_and_keep_working_through_an_outage() {
     });
     assert!(waiting.is_some(), "Maple never said a skill waits to be written: {heard:#?}");
 
-    // Back: what was learned meanwhile is written, and reaches Birch; nothing is lost.
+    // A goal given meanwhile changes Maple's book; it waits too.
+    let from = world.say("Alice", "Maple !task build a lookout tower");
+    world.expect_chat(from, "Maple", "I failed task: build a lookout tower", Duration::from_secs(60));
+    assert!(goals_of(&runtime, &store, "Maple").is_err(), "the store is still down");
+
+    // Back: what was learned meanwhile is written, and reaches Birch; the goal is written; nothing is lost.
     cluster.start_again();
     birch.expect_log("store: plankUp version 1 came in", Duration::from_secs(30));
+    let until = Instant::now() + Duration::from_secs(10);
+    let goal = loop {
+        let goals = goals_of(&runtime, &store, "Maple").unwrap_or_default();
+        if let Some(goal) = goals.into_iter().find(|g| g.text == "build a lookout tower") {
+            break goal;
+        }
+        assert!(Instant::now() < until, "the goal given during the outage never reached the store");
+        std::thread::sleep(Duration::from_millis(200));
+    };
+    assert_eq!((goal.key.as_str(), goal.status.as_str()), ("Maple#1", "failed"));
     let done = run_on(&world, "Birch", "plankUp");
     assert!(done.contains(": 8"), "{done}");
     status_of(&world, "Birch", "Store: in step with");
+}
+
+/// `owner`'s goals in the store, or why they cannot be read.
+fn goals_of(runtime: &tokio::runtime::Runtime, store: &str, owner: &str) -> Result<Vec<StoredGoal>, String> {
+    runtime.block_on(async {
+        let direct = Store::connect(store).await.map_err(|err| err.to_string())?;
+        direct.goals_of(owner).await.map_err(|err| err.to_string())
+    })
 }

@@ -1,7 +1,7 @@
 //! A team across three processes on one store (`--store`): a member's process is killed mid-job, and the leader
 //! hands the job to an idle member, which takes the goal up from the store where the gone member left it (its plan
 //! and the step it had done) and finishes it in the world. The leader plans no stage for it: the handover is not
-//! the LLM's to make.
+//! the LLM's to make. When the gone member's machine comes back, the store tells it the goal is another's now.
 
 use std::time::{Duration, Instant};
 
@@ -36,7 +36,9 @@ fn a_member_killed_mid_job_is_replaced_and_its_goal_goes_on_from_the_store() {
         bot
     };
     let boss = start("Boss", &["--role", "leader", "--worker", "Hand", "--worker", "Mate"]);
-    let hand = start("Hand", &["--leader", "Boss"]);
+    let hands_checkpoint = ScriptDir::new("failover-hand", &[]);
+    let hand_args = ["--leader", "Boss", "--checkpoint", hands_checkpoint.path()];
+    let hand = start("Hand", &hand_args);
     let mate = start("Mate", &["--leader", "Boss"]);
 
     let from = world.say("Alice", "Boss !team set up a workshop");
@@ -80,32 +82,60 @@ fn a_member_killed_mid_job_is_replaced_and_its_goal_goes_on_from_the_store() {
         })
     });
     assert_eq!(mates.iter().filter(|g| g.text == "craft a crafting table").count(), 1, "{mates:#?}");
-    // The leader's team goal, with its handed-on job, is in the store as well.
-    let team = runtime.block_on(async {
-        let direct = Store::connect(&store).await.unwrap();
-        direct.goals_of("Boss").await.unwrap().into_iter().find(|g| g.team).expect("the team goal is stored")
-    });
-    let jobs: Value = serde_json::from_str(&team.book).unwrap();
-    let jobs: Vec<(String, String)> = jobs["plans"][0]["tasks"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|t| (t["task"].as_str().unwrap().to_owned(), t["status"].as_str().unwrap().to_owned()))
-        .collect();
-    assert_eq!(
-        jobs,
-        [
+    // The leader's team goal, with its handed-on job, is in the store as well (a moment after the book has it).
+    let team_jobs = || {
+        let team = runtime.block_on(async {
+            let direct = Store::connect(&store).await.unwrap();
+            direct.goals_of("Boss").await.unwrap().into_iter().find(|g| g.team).expect("the team goal is stored")
+        });
+        let book: Value = serde_json::from_str(&team.book).unwrap();
+        let jobs: Vec<(String, String)> = book["plans"][0]["tasks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| (t["task"].as_str().unwrap().to_owned(), t["status"].as_str().unwrap().to_owned()))
+            .collect();
+        (team.status, jobs)
+    };
+    let expected = (
+        "completed".to_owned(),
+        vec![
             ("Hand: craft a crafting table".to_owned(), "failed".to_owned()),
-            ("Mate: craft a crafting table".to_owned(), "completed".to_owned())
-        ]
+            ("Mate: craft a crafting table".to_owned(), "completed".to_owned()),
+        ],
     );
+    wait_until(Duration::from_secs(3), || team_jobs() == expected);
 
     // One planning for the work and one to end it: the handover took no LLM call.
     let prompts: Vec<String> =
         endpoint.requests().iter().map(last_user_message).filter(|m| m.starts_with("You lead a team")).collect();
     assert_eq!(prompts.len(), 2, "{prompts:#?}");
     assert!(prompts[1].contains("Mate succeeded in \"craft a crafting table\""), "{}", prompts[1]);
-    drop((boss, mate));
+
+    // Hand's machine comes back with the goal in its book: the store says it is Mate's now, so Hand stops it (before
+    // or soon after it would have gone on with it) and writes nothing over Mate's record.
+    let back = world.say("Alice", "!status");
+    let hand = start("Hand", &hand_args);
+    hand.expect_log(
+        "Hand: goal Hand#1 (craft a crafting table) was handed to Mate; stopped here",
+        Duration::from_secs(10),
+    );
+    let from = world.say("Alice", "Hand !goals");
+    let listed = world.expect_chat(from, "Hand", "Goals, newest first:", Duration::from_secs(10));
+    assert!(listed.contains("#1 craft a crafting table: stopped (it was handed to Mate)"), "{listed}");
+    let book: Value = serde_json::from_str(
+        &std::fs::read_to_string(hands_checkpoint.0.join("Hand").join("goals.json")).expect("Hand's book"),
+    )
+    .unwrap();
+    let goal = &book["goals"][0];
+    assert_eq!((goal["status"].as_str(), goal["reason"].as_str()), (Some("stopped"), Some("it was handed to Mate")));
+    std::thread::sleep(Duration::from_secs(3));
+    let hands_lines: Vec<String> = world.chat_since(back).into_iter().filter(|l| l.starts_with("<Hand>")).collect();
+    assert!(!hands_lines.iter().any(|l| l.contains("I succeeded in task: craft a crafting table")), "{hands_lines:#?}");
+    let kept = runtime.block_on(async { Store::connect(&store).await.unwrap().goal(&hands_goal).await.unwrap() });
+    let kept = kept.unwrap();
+    assert_eq!((kept.owner.as_str(), kept.status.as_str()), ("Mate", "completed"));
+    drop((boss, mate, hand));
 }
 
 /// The status of task `t` of a stored goal's first plan.
@@ -134,7 +164,7 @@ fn wait_for_goal(
 fn wait_until(limit: Duration, mut done: impl FnMut() -> bool) {
     let until = Instant::now() + limit;
     while !done() {
-        assert!(Instant::now() < until, "not within {limit:?}");
+        assert!(Instant::now() < until, "not so within {limit:?}");
         std::thread::sleep(Duration::from_millis(200));
     }
 }
