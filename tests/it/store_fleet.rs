@@ -1,6 +1,7 @@
 //! Two bot processes with folders of their own and one store (`--store`): a skill dropped into one folder is run by
 //! `!run` in the other within 2 s; an edit follows, a broken edit stays where it was made (its hot reload keeps the
-//! last good version) and reaches no one, and one stored by other means is refused where it arrives; with the
+//! last good version) and reaches no one, and one stored by other means is refused where it arrives; the same skill
+//! learned in both at once is kept as two versions; with the
 //! database stopped mid-run `!status` says so, the bots go on from their folders, and what was learned (and the goals
 //! given) meanwhile arrive when it is back.
 
@@ -92,6 +93,26 @@ fn bots_on_one_store_share_skills_and_keep_working_through_an_outage() {
     assert_eq!(versions, 3, "a process sent its last good version back as a change");
     let done = run_on(&world, "Birch", "digHole");
     assert!(done.contains(": 7"), "Birch keeps its last good version: {done}");
+
+    // The same skill learned in both processes at once: both are kept, as two versions, and both folders end with
+    // the later one.
+    write_skill(&maple_dir, "fetchWater", "Fills a bucket.", "fn fetchWater() { \"maple\" }\n");
+    write_skill(&birch_dir, "fetchWater", "Fills a bucket.", "fn fetchWater() { \"birch\" }\n");
+    maple.expect_log("store: fetchWater stored as version", Duration::from_secs(10));
+    birch.expect_log("store: fetchWater stored as version", Duration::from_secs(10));
+    let kept =
+        runtime.block_on(async { Store::connect(&store).await.unwrap().skill_versions("fetchWater").await.unwrap() });
+    let mut codes: Vec<&str> = kept.iter().map(|s| s.code.as_str()).collect();
+    codes.sort_unstable();
+    assert_eq!(codes, ["fn fetchWater() { \"birch\" }\n", "fn fetchWater() { \"maple\" }\n"]);
+    assert_eq!(kept.iter().map(|s| s.version).collect::<Vec<_>>(), [1, 2]);
+    let until = Instant::now() + Duration::from_secs(5);
+    while std::fs::read_to_string(maple_dir.join("fetchWater.rhai")).unwrap() != kept[1].code
+        || std::fs::read_to_string(birch_dir.join("fetchWater.rhai")).unwrap() != kept[1].code
+    {
+        assert!(Instant::now() < until, "the folders did not both take version 2");
+        std::thread::sleep(Duration::from_millis(100));
+    }
 
     // The database goes away mid-run: both say so, and go on from their folders.
     cluster.stop();
