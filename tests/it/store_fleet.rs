@@ -1,9 +1,8 @@
 //! Two bot processes with folders of their own and one store (`--store`): a skill dropped into one folder is run by
 //! `!run` in the other within 2 s; an edit follows, a broken edit stays where it was made (its hot reload keeps the
 //! last good version) and reaches no one, and one stored by other means is refused where it arrives; the same skill
-//! learned in both at once is kept as two versions; with the
-//! database stopped mid-run `!status` says so, the bots go on from their folders, and what was learned (and the goals
-//! given) meanwhile arrive when it is back.
+//! learned in both at once is kept as two versions; with the database stopped mid-run `!status` says so, the bots go
+//! on from their folders, and what was learned (and the goals given) meanwhile arrive when it is back.
 
 use std::{
     path::{Path, PathBuf},
