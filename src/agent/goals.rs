@@ -550,6 +550,25 @@ impl GoalBook {
         Ok(TakenOver { done, all, reopened })
     }
 
+    /// A goal of this bot (`bot`) the fleet's store has and this book lacks (its folder was lost with its machine):
+    /// added as the store has it (`stored`: its JSON), under the next id here and still known to the store as `key`.
+    /// Returns its id here.
+    pub fn recover(&mut self, bot: &str, key: &str, stored: &str) -> Result<u32, String> {
+        let mut goal: Goal =
+            serde_json::from_str(stored).map_err(|err| format!("the stored goal {key} is damaged: {err}"))?;
+        goal.id = self.goals.iter().map(|g| g.id).max().unwrap_or(0) + 1;
+        goal.taken_over = (key != format!("{bot}#{}", goal.id)).then(|| key.to_owned());
+        let id = goal.id;
+        self.goals.push(goal);
+        self.save();
+        Ok(id)
+    }
+
+    /// Whether a goal here is known to the store as `key`.
+    pub fn has_key(&self, bot: &str, key: &str) -> bool {
+        self.goals.iter().any(|g| g.key(bot) == key)
+    }
+
     /// The goal the store knows as `key` belongs to `owner` now (a leader handed it on while this bot was gone): it
     /// is stopped here, so this bot does not go on with it too. Returns its id when it was under way.
     pub fn lost(&mut self, bot: &str, key: &str, owner: &str) -> Option<u32> {
@@ -632,6 +651,31 @@ mod tests {
         let goal = hands.get(theirs).unwrap();
         assert_eq!((goal.status, goal.reason.as_deref()), (Status::Stopped, Some("it was handed to Mate")));
         assert_eq!(hands.lost("Hand", "Hand#1", "Mate"), None);
+    }
+
+    #[test]
+    fn a_goal_lost_with_a_folder_comes_back_from_the_store_under_its_key() {
+        let (mut old, _, _dir) = book("old-machine");
+        old.add("first", "Alice");
+        let id = old.add("get 20 dirt", "Alice");
+        old.set_plan(id, &[step("Mine 20 dirt")]);
+        old.begin_task(id, (0, 0), BTreeMap::from([("dirt".to_owned(), 2)]));
+        let stored = serde_json::to_string(old.get(id).unwrap()).unwrap();
+
+        let (mut fresh, _, _dir2) = book("new-machine");
+        assert!(!fresh.has_key("Maple", "Maple#2"));
+        let back = fresh.recover("Maple", "Maple#2", &stored).unwrap();
+        assert_eq!(back, 1);
+        let goal = fresh.get(back).unwrap();
+        assert_eq!((goal.key("Maple"), goal.status, goal.next()), ("Maple#2".to_owned(), Status::Active, Some((0, 0))));
+        assert_eq!(goal.plans[0].tasks[0].start, Some(BTreeMap::from([("dirt".to_owned(), 2)])), "counts as before");
+        assert!(fresh.has_key("Maple", "Maple#2") && fresh.active().is_some_and(|g| g.id == back));
+        // Under its own number, the key is its own.
+        let (mut same, _, _dir3) = book("same-number");
+        same.add("first", "Alice");
+        let back = same.recover("Maple", "Maple#2", &stored).unwrap();
+        assert_eq!((back, same.get(back).unwrap().taken_over.clone()), (2, None));
+        assert!(same.recover("Maple", "Maple#3", "[]").unwrap_err().contains("Maple#3 is damaged"));
     }
 
     #[test]

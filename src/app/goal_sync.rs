@@ -104,14 +104,21 @@ fn changed(books: &[(String, Goals)], synced: &HashMap<String, String>, lost: &H
     books.iter().flat_map(|(bot, book)| changed_in(bot, book, synced, lost)).collect()
 }
 
+/// One book's goals that differ from what the store was last given. A key the book holds twice (a goal taken over
+/// again after it was stopped here) is written as its newest goal has it.
 fn changed_in(bot: &str, book: &Goals, synced: &HashMap<String, String>, lost: &HashSet<String>) -> Vec<StoredGoal> {
+    let mut keys = HashSet::new();
     goals::with(book, |book| {
         book.goals()
             .iter()
+            .rev()
             .filter_map(|goal| {
                 let key = goal.key(bot);
+                if !keys.insert(key.clone()) || lost.contains(&key) {
+                    return None;
+                }
                 let json = serde_json::to_string(goal).ok()?;
-                if lost.contains(&key) || synced.get(&key) == Some(&json) {
+                if synced.get(&key) == Some(&json) {
                     return None;
                 }
                 Some(StoredGoal {
@@ -157,4 +164,39 @@ pub async fn handed_to(url: &str, me: &str, job: &str) -> Result<Option<(String,
     let (me, job) = (me.to_owned(), job.to_owned());
     let goal = with_store(url, |store| async move { store.handed_to(&me, &job).await }).await?;
     Ok(goal.map(|g| (g.key, g.handed_from.unwrap_or_default(), g.book)))
+}
+
+/// Brings back into each bot's book (`books`) the unfinished goals the store at `url` has for it and the book lacks:
+/// a bot whose folder was lost with its machine goes on with its goal on another. Waits at most [`HANDOVER_WAIT`];
+/// with the store away, the books stay as they are.
+pub async fn recover(url: &str, books: &[(String, Goals)]) {
+    let owners: Vec<String> = books.iter().map(|(bot, _)| bot.clone()).collect();
+    let stored = with_store(url, |store| async move {
+        let mut all = Vec::new();
+        for owner in &owners {
+            all.extend(
+                store.goals_of(owner).await?.into_iter().filter(|g| g.status == "active" || g.status == "pending"),
+            );
+        }
+        Ok(all)
+    })
+    .await;
+    let stored = match stored {
+        Ok(stored) => stored,
+        Err(why) => {
+            return tracing::warn!("store: cannot look for goals to bring back ({why}); the books stay as they are");
+        }
+    };
+    for goal in stored {
+        let Some((bot, book)) = books.iter().find(|(bot, _)| *bot == goal.owner) else { continue };
+        let recovered =
+            goals::with(book, |book| (!book.has_key(bot, &goal.key)).then(|| book.recover(bot, &goal.key, &goal.book)));
+        match recovered {
+            Some(Ok(id)) => {
+                tracing::info!("{bot}: goal {} ({}) came back from the store as #{id}", goal.key, goal.text)
+            }
+            Some(Err(why)) => tracing::warn!("{bot}: cannot bring goal {} back from the store: {why}", goal.key),
+            None => {}
+        }
+    }
 }

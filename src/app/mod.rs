@@ -201,7 +201,8 @@ async fn join(
         })
         .collect::<Vec<(Member, Arc<BotState>)>>();
     if let Some(url) = shared.config.store.clone() {
-        let books = members.iter().map(|(_, state)| (state.name.clone(), state.goals.clone())).collect();
+        let books: Vec<_> = members.iter().map(|(_, state)| (state.name.clone(), state.goals.clone())).collect();
+        goal_sync::recover(&url, &books).await;
         tokio::spawn(goal_sync::keep_goals(url, books, shared.store_link.clone(), shared.announcements.clone()));
     }
     Ok((address, members))

@@ -179,28 +179,28 @@ async fn add_or_take_over(
         tracing::warn!("{me}: cannot look for a goal handed to me ({why}); starting {goal} afresh");
         None
     });
-    goals::with(goals, |book| {
+    let (id, taken) = goals::with(goals, |book| {
         let id = book.add(goal, asked_by);
-        if let Some((key, from, stored)) = handed {
-            match book.take_over(id, &key, &stored) {
-                Ok(taken) => {
-                    let (done, all, reopened) = (taken.done, taken.all, taken.reopened);
-                    tracing::info!(
-                        "{me}: took over goal {key} ({goal}) from {from}: {done} of {all} tasks done, {reopened} to do \
-                         again"
-                    );
-                    let again = match reopened {
-                        0 => String::new(),
-                        1 => format!(" (1 step it did is to do again: what it gathered went with {from})"),
-                        n => format!(" ({n} steps it did are to do again: what they gathered went with {from})"),
-                    };
-                    say(&format!("Taking over {goal} from {from}, as the goal book has it{again}."));
-                }
-                Err(why) => tracing::warn!("{me}: cannot take over goal {key} from {from}: {why}"),
-            }
+        let taken = handed.map(|(key, from, stored)| (book.take_over(id, &key, &stored), key, from));
+        (id, taken)
+    });
+    match taken {
+        Some((Ok(taken), key, from)) => {
+            let (done, all, reopened) = (taken.done, taken.all, taken.reopened);
+            tracing::info!(
+                "{me}: took over goal {key} ({goal}) from {from}: {done} of {all} tasks done, {reopened} to do again"
+            );
+            let again = match reopened {
+                0 => String::new(),
+                1 => format!(" (1 step it did is to do again: what it gathered went with {from})"),
+                n => format!(" ({n} steps it did are to do again: what they gathered went with {from})"),
+            };
+            say(&format!("Taking over {goal} from {from}, as the goal book has it{again}."));
         }
-        id
-    })
+        Some((Err(why), key, from)) => tracing::warn!("{me}: cannot take over goal {key} from {from}: {why}"),
+        None => {}
+    }
+    id
 }
 
 /// Goes on with the goal a lost connection or a restart cut off, if there is one, as the bot's activity.

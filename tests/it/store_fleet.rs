@@ -2,7 +2,8 @@
 //! `!run` in the other within 2 s; an edit follows, a broken edit stays where it was made (its hot reload keeps the
 //! last good version) and reaches no one, and one stored by other means is refused where it arrives; the same skill
 //! learned in both at once is kept as two versions; with the database stopped mid-run `!status` says so, the bots go
-//! on from their folders, and what was learned (and the goals given) meanwhile arrive when it is back.
+//! on from their folders, and what was learned (and the goals given) meanwhile arrive when it is back; a bot whose
+//! machine dies mid-goal goes on with it from the store on another.
 
 use std::{
     path::{Path, PathBuf},
@@ -153,6 +154,36 @@ fn bots_on_one_store_share_skills_and_keep_working_through_an_outage() {
         std::thread::sleep(Duration::from_millis(200));
     };
     assert_eq!((goal.key.as_str(), goal.status.as_str()), ("Maple#1", "failed"));
+
+    // Maple's machine dies mid-goal, and Maple starts on another with empty folders: its goal comes back from the
+    // store and goes on where it was.
+    let from = world.say("Alice", "Maple !task get 12 dirt");
+    world.expect_chat(from, "Maple", "I will start task: Mine 12 dirt", Duration::from_secs(20));
+    let until = Instant::now() + Duration::from_secs(5);
+    while !goals_of(&runtime, &store, "Maple")
+        .unwrap()
+        .iter()
+        .any(|g| g.key == "Maple#2" && g.book.contains("\"start\""))
+    {
+        assert!(Instant::now() < until, "the goal under way never reached the store");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    drop(maple);
+    let elsewhere = folder("maple-elsewhere");
+    let from = world.say("Alice", "!status");
+    let maple = start("Maple", &elsewhere);
+    maple.expect_log("Maple: goal Maple#2 (get 12 dirt) came back from the store as #1", Duration::from_secs(5));
+    world.expect_chat(from, "Maple", "Going on with get 12 dirt: 0 of 1 tasks were done.", Duration::from_secs(20));
+    world.expect_chat(from, "Maple", "I succeeded in task: get 12 dirt", Duration::from_secs(120));
+    assert!(inventory_count(&world, "Maple", "dirt") >= 12);
+    let done = goals_of(&runtime, &store, "Maple").unwrap();
+    let until = Instant::now() + Duration::from_secs(5);
+    let mut done = done;
+    while !done.iter().any(|g| g.key == "Maple#2" && g.status == "completed") {
+        assert!(Instant::now() < until, "the goal's end never reached the store: {done:#?}");
+        std::thread::sleep(Duration::from_millis(100));
+        done = goals_of(&runtime, &store, "Maple").unwrap();
+    }
     let done = run_on(&world, "Birch", "plankUp");
     assert!(done.contains(": 8"), "{done}");
     status_of(&world, "Birch", "Store: in step with");
