@@ -390,6 +390,9 @@ impl Team {
         let Some(url) = self.state.shared.config.store.clone() else { return };
         let JobState::Failed(why) = &verdict.state else { return };
         let (gone, job) = (verdict.member.as_str(), verdict.job.as_str());
+        if gone.eq_ignore_ascii_case(self.me()) {
+            return; // the leader's own job runs here: it is not gone
+        }
         let Some(to) = self.monitor().successor(gone, self.me(), online) else {
             tracing::info!("{}: {gone} is gone ({why}) and no member is free to take \"{job}\"", self.me());
             return;
