@@ -557,7 +557,10 @@ impl GoalBook {
         let mut goal: Goal =
             serde_json::from_str(stored).map_err(|err| format!("the stored goal {key} is damaged: {err}"))?;
         goal.id = self.goals.iter().map(|g| g.id).max().unwrap_or(0) + 1;
-        goal.taken_over = (key != format!("{bot}#{}", goal.id)).then(|| key.to_owned());
+        goal.taken_over = None;
+        if goal.key(bot) != key {
+            goal.taken_over = Some(key.to_owned());
+        }
         let id = goal.id;
         self.goals.push(goal);
         self.save();

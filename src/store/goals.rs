@@ -8,7 +8,7 @@ use super::{Store, StoreError};
 /// One goal as the store keeps it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct StoredGoal {
-    /// `Crew_2#7`: the bot that first took it and its number there (see [`goal_key`]).
+    /// `Crew_2#7`: the bot that first took it and its number there (see `Goal::key` in the goal book).
     pub key: String,
     pub owner: String,
     pub handed_from: Option<String>,
@@ -19,11 +19,6 @@ pub struct StoredGoal {
     pub team: bool,
     /// The goal as its owner's book has it, in JSON (plans, tasks, statuses, each task's starting inventory).
     pub book: String,
-}
-
-/// The store's key of goal `id` first taken by `bot`.
-pub fn goal_key(bot: &str, id: u32) -> String {
-    format!("{bot}#{id}")
 }
 
 /// What writing a goal did.

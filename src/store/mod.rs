@@ -14,7 +14,7 @@ use tokio_postgres::{Client, NoTls, error::SqlState};
 
 use crate::skills::{EmbedError, Embedder, Skill};
 
-pub use goals::{GoalWrite, StoredGoal, goal_key};
+pub use goals::{GoalWrite, StoredGoal};
 pub use migrations::{MIGRATIONS, latest as latest_schema};
 
 /// The channel a notice goes out on when a skill version is stored: its payload is `NAME VERSION`.
