@@ -12,14 +12,22 @@ pub const RECENT: usize = 60;
 /// Memories recalled for each question.
 pub const PER_QUESTION: usize = 6;
 
+/// Candidate starts of a JSON array tried before giving up, as `agent::extract` bounds its own: enough for any prose
+/// around one array, few enough that a reply of nothing but brackets costs milliseconds, not seconds.
+const MAX_ARRAY_STARTS: usize = 256;
+
+/// `reply` from each of its first [`MAX_ARRAY_STARTS`] `[` on, for a JSON array read from there.
+fn array_starts(reply: &str) -> impl Iterator<Item = &str> {
+    reply.match_indices('[').take(MAX_ARRAY_STARTS).map(|(start, _)| &reply[start..])
+}
+
 /// Reads the LLM's ratings of `count` numbered memories: a JSON array of numbers (`[3, 8, 1]`), or one `N: rating` /
 /// `N. rating` line per memory. Ratings outside 1..=10 are clamped. Returns one rating per memory, or why the answer
 /// cannot be used.
 pub fn parse_ratings(reply: &str, count: usize) -> Result<Vec<u8>, String> {
     let clamp = |n: f64| n.round().clamp(1.0, 10.0) as u8;
     // A JSON array anywhere in the answer (a fence or a sentence around it is fine).
-    for (start, _) in reply.match_indices('[') {
-        let Some(rest) = reply.get(start..) else { continue };
+    for rest in array_starts(reply) {
         let mut stream = serde_json::Deserializer::from_str(rest).into_iter::<Vec<serde_json::Value>>();
         if let Some(Ok(values)) = stream.next() {
             let numbers: Vec<f64> = values
@@ -57,8 +65,7 @@ pub fn parse_ratings(reply: &str, count: usize) -> Result<Vec<u8>, String> {
 
 /// The questions in an answer: a JSON array of strings, or one question per line (numbers and bullets dropped).
 pub fn parse_questions(reply: &str) -> Vec<String> {
-    for (start, _) in reply.match_indices('[') {
-        let Some(rest) = reply.get(start..) else { continue };
+    for rest in array_starts(reply) {
         if let Some(Ok(list)) = serde_json::Deserializer::from_str(rest).into_iter::<Vec<String>>().next() {
             let list: Vec<String> = list.into_iter().map(|q| q.trim().to_owned()).filter(|q| !q.is_empty()).collect();
             if !list.is_empty() {
