@@ -11,6 +11,9 @@ pub struct FileConfig {
     pub auth: Option<AuthMode>,
     #[serde(default)]
     pub owners: Vec<String>,
+    /// `[languages]`: `Alice = "fr"`, the language a player is answered in.
+    #[serde(default)]
+    pub languages: std::collections::BTreeMap<String, String>,
     pub bots: Option<usize>,
     pub prefix: Option<String>,
     pub reply: Option<ReplyMode>,

@@ -11,11 +11,13 @@ use std::{
 use serde::{Deserialize, Serialize};
 
 mod file;
+mod language;
 mod llm;
 mod memory;
 mod team;
 
 pub use file::*;
+pub use language::Lang;
 pub use llm::*;
 pub use memory::*;
 pub use team::*;
@@ -75,6 +77,11 @@ pub struct Overrides {
     /// A player allowed to command the bots; repeat the flag for several (env: comma-separated)
     #[arg(long = "owner", env = "WAYFARER_OWNERS", value_delimiter = ',', value_name = "PLAYER")]
     pub owners: Vec<String>,
+
+    /// The language a player is answered in: en, vi, fr, zh, de or es; repeat for several (env: comma-separated)
+    /// [default: learned from what each owner writes, English until then]
+    #[arg(long = "owner-language", env = "WAYFARER_OWNER_LANGUAGES", value_delimiter = ',', value_name = "PLAYER=LANG")]
+    pub owner_languages: Vec<String>,
 
     /// Run N bots in one process, named NAME_1..NAME_N [default: 1]
     #[arg(long, env = "WAYFARER_BOTS", value_name = "N")]
@@ -198,6 +205,8 @@ pub enum ConfigError {
     Memory(String),
     #[error("invalid dashboard setting: {0}")]
     Dashboard(String),
+    #[error("invalid owner language in {origin}: {message}")]
+    Language { origin: String, message: String },
 }
 
 /// A server to join, as the user wrote it (the host is resolved, with SRV records, when connecting).
@@ -282,6 +291,9 @@ pub struct Config {
     pub auth: AuthMode,
     /// Players allowed to command the bots (compared case-insensitively, as Minecraft names are).
     pub owners: Vec<String>,
+    /// The language each player named here is answered in, by lower-case name; the others' is learned from what they
+    /// write.
+    pub languages: std::collections::BTreeMap<String, Lang>,
     pub bots: usize,
     pub prefix: String,
     pub reply: ReplyMode,
@@ -378,6 +390,7 @@ impl Config {
         let auth = args.auth.or(file.auth).unwrap_or_default();
         let owners = if args.owners.is_empty() { file.owners } else { args.owners };
         let owners: Vec<String> = owners.iter().map(|o| o.trim().to_owned()).filter(|o| !o.is_empty()).collect();
+        let languages = language::resolve_languages(&file.languages, &args.owner_languages)?;
         let bots = args.bots.or(file.bots).unwrap_or(1);
         let prefix = args.prefix.or(file.prefix).unwrap_or_else(|| "!".to_owned());
         let reply = args.reply.or(file.reply).unwrap_or_default();
@@ -463,6 +476,7 @@ impl Config {
             username,
             auth,
             owners,
+            languages,
             bots,
             prefix,
             reply,
