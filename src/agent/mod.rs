@@ -26,3 +26,4 @@ pub mod task;
 pub mod team;
 mod text;
 pub mod tracker;
+pub mod translate;

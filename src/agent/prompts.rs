@@ -88,6 +88,7 @@ pub const PROMPTS: &[Prompt] = &[
         text: include_str!("../../prompts/reflection_insights.md"),
         keys: &["questions", "statements"],
     },
+    Prompt { name: "translate", text: include_str!("../../prompts/translate.md"), keys: &[] },
     Prompt {
         name: "monitor",
         text: include_str!("../../prompts/monitor.md"),

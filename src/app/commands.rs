@@ -3,7 +3,11 @@
 //! Quick commands answer at once; movements run as the bot's [`Activity`] so `!stop` (or the next movement) can end
 //! them, and they answer again when they finish.
 
-use std::{collections::BTreeMap, sync::Arc, time::Duration};
+use std::{
+    collections::BTreeMap,
+    sync::{Arc, atomic::Ordering},
+    time::Duration,
+};
 
 use azalea::{BlockPos, Vec3};
 
@@ -16,9 +20,12 @@ use super::{
     work::{abandon_learning, begin, run_script, start_learning, start_task},
 };
 use crate::{
-    agent::goals::{self, Status},
+    agent::{
+        goals::{self, Status},
+        translate::{Kind, TranslateError},
+    },
     bot::{BotHandle, MAX_AIR, fmt_pos},
-    chat::{Command, TeamOrder, help_text},
+    chat::{Command, TeamOrder, help_in, read_language},
     llm::{Role, Tally, Usage, budget::counted},
 };
 
@@ -36,11 +43,11 @@ const FOLLOW_POLL: Duration = Duration::from_millis(250);
 /// Runs `command`, given by `speaker`, on `bot`. A command that starts an activity ends the one before it, and any
 /// learning the bot was doing.
 pub fn execute(bot: BotHandle, state: &Arc<BotState>, speaker: &str, command: Command) {
-    let reply = Replier::new(bot.clone(), speaker, state.shared.config.reply);
+    let reply = state.shared.replier(bot.clone(), speaker);
     let prefix = &state.shared.config.prefix;
     tracing::info!("{} obeys {speaker}: {command:?}", bot.name());
     match command {
-        Command::Help { topic } => reply.say(&help_text(topic.as_deref(), prefix)),
+        Command::Help { topic } => reply.say(&help_in(topic.as_deref(), prefix, state.shared.languages.of(speaker))),
         Command::Status => {
             let waiting = state.llm.as_ref().and_then(|llm| llm.waiting());
             let line = status_line(&bot, &state.activity, waiting.as_deref());
@@ -136,7 +143,10 @@ pub fn execute(bot: BotHandle, state: &Arc<BotState>, speaker: &str, command: Co
         Command::Task { goal } => {
             let from_leader =
                 state.shared.takes_orders_from(&state.name, speaker) && !state.shared.owners.contains(speaker);
-            start_task(bot, state, reply, goal, from_leader)
+            let (me, answer) = (state.clone(), reply.clone());
+            with_english_goal(state, reply, "task", goal, move |goal| {
+                start_task(bot, &me, answer, goal, from_leader)
+            });
         }
         Command::Lead => {
             state.shared.set_leader(&state.name);
@@ -169,7 +179,11 @@ pub fn execute(bot: BotHandle, state: &Arc<BotState>, speaker: &str, command: Co
             }
         }
         Command::Recall { query } => {
-            tokio::task::spawn_local(memory::recall(bot, state.clone(), reply, query));
+            let state = state.clone();
+            tokio::task::spawn_local(async move {
+                let query = english_words(&state, &query).await;
+                memory::recall(bot, state, reply, query).await
+            });
         }
         Command::Remember { fact } => {
             tokio::task::spawn_local(memory::remember(bot, state.clone(), reply, speaker.to_owned(), fact));
@@ -182,7 +196,10 @@ pub fn execute(bot: BotHandle, state: &Arc<BotState>, speaker: &str, command: Co
                 state.shared.takes_orders_from(&state.name, speaker) && !state.shared.owners.contains(speaker);
             super::build::start(bot, state, reply, what, at, facing, share, from_leader)
         }
-        Command::Team(TeamOrder::Goal(goal)) => team::start(bot, state, reply, goal),
+        Command::Team(TeamOrder::Goal(goal)) => {
+            let (me, answer) = (state.clone(), reply.clone());
+            with_english_goal(state, reply, "team", goal, move |goal| team::start(bot, &me, answer, goal));
+        }
         Command::Team(TeamOrder::Status) => reply.say(&team::status(state)),
         Command::Team(TeamOrder::Stop) => {
             if state.team().is_none() {
@@ -207,9 +224,9 @@ pub fn execute(bot: BotHandle, state: &Arc<BotState>, speaker: &str, command: Co
             }
         }
         Command::Skills { query: Some(query) } => {
-            let skills = state.shared.skills.clone();
+            let (skills, state) = (state.shared.skills.clone(), state.clone());
             tokio::task::spawn_local(async move {
-                let asked = query.clone();
+                let asked = english_words(&state, &query).await;
                 let found = tokio::task::spawn_blocking(move || skills.retrieve(&asked, SKILL_MATCHES)).await;
                 reply.say(&match found {
                     Ok(Ok(found)) if found.is_empty() => "I have no skills yet.".to_owned(),
@@ -232,6 +249,64 @@ pub fn execute(bot: BotHandle, state: &Arc<BotState>, speaker: &str, command: Co
             });
             let label = format!("following {player}");
             begin(state, &reply, label.clone(), label, follow(bot, player));
+        }
+    }
+}
+
+/// What an owner can write as an English goal, for the hint when theirs cannot be read.
+fn english_example(prefix: &str, command: &str) -> String {
+    format!("{prefix}{command} craft 1 wooden_pickaxe")
+}
+
+/// Reads `goal` as English (one LLM call the first time, none after), says what it understood, then calls `start`
+/// with the English goal. An English goal goes straight to `start`. When it cannot be read, says why and how to say
+/// it in English, in the owner's language; a `!stop` while it is read cancels the start.
+pub fn with_english_goal(
+    state: &Arc<BotState>,
+    reply: Replier,
+    command: &'static str,
+    goal: String,
+    start: impl FnOnce(String) + 'static,
+) {
+    if !read_language(&goal).is_foreign() {
+        return start(goal);
+    }
+    let state = state.clone();
+    let stops = state.stops.load(Ordering::SeqCst);
+    tokio::task::spawn_local(async move {
+        let read = state.shared.translations.english(state.llm.as_deref(), Kind::Goal, &goal).await;
+        let example = english_example(&state.shared.config.prefix, command);
+        match read {
+            Ok(english) => {
+                if state.stops.load(Ordering::SeqCst) != stops {
+                    tracing::info!("{}: {goal:?} was read as {:?} after a !stop; not starting it", state.name, english.text);
+                    return;
+                }
+                reply.say(&format!("Understood: {}", english.text));
+                start(english.text);
+            }
+            Err(TranslateError::NoLlm) => {
+                reply.say(&format!("I can read goals only in English without an LLM. Say it in English, like: {example}"))
+            }
+            Err(why) => reply.say(&format!("I could not understand \"{goal}\": {why}. Say it in English, like: {example}")),
+        }
+    });
+}
+
+/// `words` (a skill search, a question to memory) in English: as they are when they are English or cannot be read
+/// (the search then goes by the words themselves), else their kept or new translation.
+pub async fn english_words(state: &BotState, words: &str) -> String {
+    if !read_language(words).is_foreign() {
+        return words.to_owned();
+    }
+    match state.shared.translations.english(state.llm.as_deref(), Kind::Words, words).await {
+        Ok(english) => {
+            tracing::info!("{}: searching {words:?} as {:?}", state.name, english.text);
+            english.text
+        }
+        Err(why) => {
+            tracing::info!("{}: searching {words:?} as written ({why})", state.name);
+            words.to_owned()
         }
     }
 }

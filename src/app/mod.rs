@@ -13,6 +13,7 @@ pub mod cli;
 mod commands;
 mod dashboard;
 mod goal_sync;
+mod language;
 mod memory;
 mod reply;
 mod skills_cli;
@@ -320,11 +321,16 @@ impl Brain for AppBrain {
             tracing::debug!("{} ignores a command from {sender}, who is not an owner: {content:?}", state.name);
             return;
         }
+        if shared.owners.contains(&sender) {
+            // What an owner writes after the command word says which language to answer them in.
+            let words = content.split_whitespace().skip_while(|w| !w.starts_with(shared.config.prefix.as_str())).skip(1);
+            shared.languages.heard(&sender, &words.collect::<Vec<_>>().join(" "));
+        }
         match line.command {
             Ok(command) => commands::execute(bot, state, &sender, command),
             Err(hint) => {
                 tracing::info!("{}: malformed command from {sender}: {content:?}", state.name);
-                Replier::new(bot, &sender, shared.config.reply).say(&hint.to_string());
+                shared.replier(bot, &sender).say(&hint.to_string());
             }
         }
     }

@@ -2,8 +2,8 @@
 
 use crate::{
     bot::BotHandle,
-    chat::{MAX_CHAT_LEN, split_for_chat},
-    config::ReplyMode,
+    chat::{MAX_CHAT_LEN, say_in, split_for_chat},
+    config::{Lang, ReplyMode},
 };
 
 /// The most chat messages one answer takes; the rest is cut (a server kicks a client that floods its chat).
@@ -19,17 +19,24 @@ fn capped(mut lines: Vec<String>) -> Vec<String> {
     lines
 }
 
-/// Answers one player (or everyone) through one bot.
+/// Answers one player (or everyone) through one bot, in the player's language.
 #[derive(Clone)]
 pub struct Replier {
     bot: BotHandle,
     to: String,
     mode: ReplyMode,
+    lang: Lang,
 }
 
 impl Replier {
+    /// Answers `to` in English (a bot, or a player whose language is not known).
     pub fn new(bot: BotHandle, to: impl Into<String>, mode: ReplyMode) -> Self {
-        Self { bot, to: to.into(), mode }
+        Self { bot, to: to.into(), mode, lang: Lang::En }
+    }
+
+    /// The same answers said in `lang` where the phrase book knows them.
+    pub fn in_language(self, lang: Lang) -> Self {
+        Self { lang, ..self }
     }
 
     /// Who is answered (empty: everyone).
@@ -37,7 +44,9 @@ impl Replier {
         &self.to
     }
 
+    /// Says `text` (written in English) in the player's language.
     pub fn say(&self, text: &str) {
+        let text = &say_in(text, self.lang);
         // Nobody to whisper to (learning with no owner configured): say it publicly rather than lose it.
         let mode = if self.to.is_empty() { ReplyMode::Public } else { self.mode };
         match mode {

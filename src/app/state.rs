@@ -47,6 +47,10 @@ pub struct Shared {
     pub page_commands: PageCommands,
     /// The link to the fleet's store, when one is configured (`!status` says how it is).
     pub store_link: Arc<super::store_sync::StoreLink>,
+    /// The language each owner is answered in.
+    pub languages: super::language::Languages,
+    /// Owners' words in other languages as English, kept across bots and restarts.
+    pub translations: Arc<crate::agent::translate::Translations>,
 }
 
 /// One chat line as heard (or a command typed in the dashboard).
@@ -158,7 +162,15 @@ pub struct Finished {
 impl Shared {
     pub fn new(config: Config, scripts: Arc<ScriptLibrary>, skills: Arc<SkillLibrary>, llm: Option<Llm>) -> Self {
         let leader_here = config.team.leader_here.clone();
+        let languages = super::language::Languages::new(
+            config.languages.clone(),
+            Some(config.checkpoint_dir.join("owner-languages.json")),
+        );
+        let translations =
+            Arc::new(crate::agent::translate::Translations::open(&config.checkpoint_dir.join("translations.json")));
         Self {
+            languages,
+            translations,
             owners: Owners::new(config.owners.iter().cloned()),
             bot_names: config.bot_names(),
             config,
@@ -182,6 +194,11 @@ impl Shared {
     /// Makes `name` (one of this process's bots) the leader here.
     pub fn set_leader(&self, name: &str) {
         *self.leader.lock() = Some(name.to_owned());
+    }
+
+    /// Answers `player` through `bot`, as configured, in `player`'s language.
+    pub fn replier(&self, bot: BotHandle, player: &str) -> super::reply::Replier {
+        super::reply::Replier::new(bot, player, self.config.reply).in_language(self.languages.of(player))
     }
 
     /// Whether `bot` takes assignments from `sender` as it takes its owners' commands: `sender` is the leader the

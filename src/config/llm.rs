@@ -21,11 +21,20 @@ pub enum Role {
     Leader,
     /// The memory stream: rating what people said, and reflecting on recent memories.
     Memory,
+    /// Reading an owner's words in another language as English: a goal, a skill search, a question to memory.
+    Translate,
 }
 
 impl Role {
-    pub const ALL: [Role; 6] =
-        [Role::Curriculum, Role::Action, Role::Critic, Role::Description, Role::Leader, Role::Memory];
+    pub const ALL: [Role; 7] = [
+        Role::Curriculum,
+        Role::Action,
+        Role::Critic,
+        Role::Description,
+        Role::Leader,
+        Role::Memory,
+        Role::Translate,
+    ];
 
     /// The most tokens one answer may have unless `[llm.max_tokens]` says otherwise: enough for the role's format (a
     /// plan or a verdict needs a few hundred, code a thousand or so), so a small model that rambles is cut off instead
@@ -38,6 +47,7 @@ impl Role {
             Role::Description => 200,
             Role::Leader => 700,
             Role::Memory => 500,
+            Role::Translate => 150,
         }
     }
 
@@ -49,6 +59,7 @@ impl Role {
             Role::Description => "description",
             Role::Leader => "leader",
             Role::Memory => "memory",
+            Role::Translate => "translate",
         }
     }
 }

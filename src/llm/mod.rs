@@ -196,7 +196,7 @@ fn bounded(text: &str, max: usize) -> String {
 fn stop_sequences(role: Role) -> &'static [&'static str] {
     match role {
         Role::Description => &["```"],
-        Role::Curriculum | Role::Action | Role::Critic | Role::Leader | Role::Memory => &[],
+        Role::Curriculum | Role::Action | Role::Critic | Role::Leader | Role::Memory | Role::Translate => &[],
     }
 }
 
