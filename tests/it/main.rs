@@ -27,6 +27,7 @@ mod memory_chest;
 mod mine_logs;
 mod natural_iron_pickaxe;
 mod non_owner_ignored;
+mod owner_languages;
 mod pillar_out_of_pit;
 mod place_item;
 mod reconnect_after_restart;
