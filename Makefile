@@ -15,7 +15,7 @@ export WAYFARER_MODELS := $(MODELS_DIR)
 BIN := $(CARGO_TARGET_DIR)/debug/wayfarer
 RELEASE_BIN := $(CARGO_TARGET_DIR)/release/wayfarer
 
-.PHONY: setup models build demo map test test-rust test-world bench bench-natural bench-llm bench-build bench-build-words bench-llm-world bench-llm-learn bench-llm-economy bench-team bench-fleet bench-memory bench-dashboard llm llm-smoke eval-search fuzz fuzz-ci clean
+.PHONY: setup models build demo map test test-rust test-world bench bench-natural bench-llm bench-build bench-build-words bench-llm-world bench-llm-learn bench-llm-economy bench-team bench-fleet bench-memory bench-dashboard bench-lang llm llm-smoke eval-search fuzz fuzz-ci clean
 
 ## setup: install the test world's npm packages (pinned by package-lock.json)
 setup: $(SERVER_DIR)/node_modules/.package-lock.json
@@ -187,6 +187,12 @@ DASHBOARD_SECONDS ?= 30
 bench-dashboard: setup
 	$(CARGO) build --release --bin wayfarer
 	node $(SERVER_DIR)/bench/dashboard.js --bot $(RELEASE_BIN) --seconds $(DASHBOARD_SECONDS)
+
+## bench-lang: owners' requests in five languages (tests/data/languages.json) read through the LLM at LLM_URL (start
+## `make llm` in another terminal first): goals planned as their English, skills found first as English finds them,
+## LLM calls, tokens and seconds per call, per language
+bench-lang: models
+	WAYFARER_LLM_URL=$(LLM_URL) $(CARGO) test --lib language_evaluation -- --ignored --nocapture
 
 ## eval-search: skill search over the starter library against tests/data/skill_questions*.tsv, and over an imported
 ## library (Voyager's 120 published skill descriptions, tests/data/foreign) against requests in players' words (top-1,

@@ -112,7 +112,7 @@ pub const WOODS: [&str; 9] =
     ["oak", "birch", "spruce", "jungle", "acacia", "dark_oak", "mangrove", "cherry", "pale_oak"];
 
 /// Mobs a goal may name.
-const MOBS: &[&str] = &[
+pub const MOBS: &[&str] = &[
     "cow",
     "pig",
     "sheep",

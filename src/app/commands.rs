@@ -22,10 +22,10 @@ use super::{
 use crate::{
     agent::{
         goals::{self, Status},
-        translate::{Kind, TranslateError},
+        translate::{self, Kind, TranslateError},
     },
     bot::{BotHandle, MAX_AIR, fmt_pos},
-    chat::{Command, TeamOrder, help_in, read_language},
+    chat::{Command, TeamOrder, help_in},
     llm::{Role, Tally, Usage, budget::counted},
 };
 
@@ -144,9 +144,7 @@ pub fn execute(bot: BotHandle, state: &Arc<BotState>, speaker: &str, command: Co
             let from_leader =
                 state.shared.takes_orders_from(&state.name, speaker) && !state.shared.owners.contains(speaker);
             let (me, answer) = (state.clone(), reply.clone());
-            with_english_goal(state, reply, "task", goal, move |goal| {
-                start_task(bot, &me, answer, goal, from_leader)
-            });
+            with_english_goal(state, reply, "task", goal, move |goal| start_task(bot, &me, answer, goal, from_leader));
         }
         Command::Lead => {
             state.shared.set_leader(&state.name);
@@ -268,7 +266,7 @@ pub fn with_english_goal(
     goal: String,
     start: impl FnOnce(String) + 'static,
 ) {
-    if !read_language(&goal).is_foreign() {
+    if !translate::is_foreign(&goal) {
         return start(goal);
     }
     let state = state.clone();
@@ -279,16 +277,21 @@ pub fn with_english_goal(
         match read {
             Ok(english) => {
                 if state.stops.load(Ordering::SeqCst) != stops {
-                    tracing::info!("{}: {goal:?} was read as {:?} after a !stop; not starting it", state.name, english.text);
+                    tracing::info!(
+                        "{}: {goal:?} was read as {:?} after a !stop; not starting it",
+                        state.name,
+                        english.text
+                    );
                     return;
                 }
                 reply.say(&format!("Understood: {}", english.text));
                 start(english.text);
             }
-            Err(TranslateError::NoLlm) => {
-                reply.say(&format!("I can read goals only in English without an LLM. Say it in English, like: {example}"))
+            Err(TranslateError::NoLlm) => reply
+                .say(&format!("I can read goals only in English without an LLM. Say it in English, like: {example}")),
+            Err(why) => {
+                reply.say(&format!("I could not understand \"{goal}\": {why}. Say it in English, like: {example}"))
             }
-            Err(why) => reply.say(&format!("I could not understand \"{goal}\": {why}. Say it in English, like: {example}")),
         }
     });
 }
@@ -296,7 +299,7 @@ pub fn with_english_goal(
 /// `words` (a skill search, a question to memory) in English: as they are when they are English or cannot be read
 /// (the search then goes by the words themselves), else their kept or new translation.
 pub async fn english_words(state: &BotState, words: &str) -> String {
-    if !read_language(words).is_foreign() {
+    if !translate::is_foreign(words) {
         return words.to_owned();
     }
     match state.shared.translations.english(state.llm.as_deref(), Kind::Words, words).await {

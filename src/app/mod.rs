@@ -323,7 +323,8 @@ impl Brain for AppBrain {
         }
         if shared.owners.contains(&sender) {
             // What an owner writes after the command word says which language to answer them in.
-            let words = content.split_whitespace().skip_while(|w| !w.starts_with(shared.config.prefix.as_str())).skip(1);
+            let words =
+                content.split_whitespace().skip_while(|w| !w.starts_with(shared.config.prefix.as_str())).skip(1);
             shared.languages.heard(&sender, &words.collect::<Vec<_>>().join(" "));
         }
         match line.command {

@@ -158,7 +158,10 @@ mod tests {
             "Tarea cumplida: craft 1 crafting_table (ya lo tenía)"
         );
         // A usage hint's problem is a phrase too.
-        assert_eq!(say_in("Usage: !task GOAL... (what should I do?)", Lang::Vi), "Cách dùng: !task GOAL... (tôi nên làm gì?)");
+        assert_eq!(
+            say_in("Usage: !task GOAL... (what should I do?)", Lang::Vi),
+            "Cách dùng: !task GOAL... (tôi nên làm gì?)"
+        );
         // English, and what the book does not know, go out as written.
         assert_eq!(say_in("Understood: x", Lang::En), "Understood: x");
         assert_eq!(say_in("At 0.5 64 0.5 in overworld | idle", Lang::Fr), "At 0.5 64 0.5 in overworld | idle");

@@ -74,9 +74,7 @@ impl FromStr for Lang {
         let code = wanted.split(['-', '_']).next().unwrap_or_default();
         Lang::ALL
             .into_iter()
-            .find(|lang| {
-                lang.code() == code || lang.name().eq_ignore_ascii_case(&wanted) || lang.native() == wanted
-            })
+            .find(|lang| lang.code() == code || lang.name().eq_ignore_ascii_case(&wanted) || lang.native() == wanted)
             .ok_or_else(|| {
                 let known: Vec<String> = Lang::ALL.iter().map(|l| format!("{} ({})", l.code(), l.name())).collect();
                 format!("{text:?} is not a language the bots answer in; use one of {}", known.join(", "))
@@ -105,7 +103,8 @@ pub(super) fn resolve_languages(
                 message: format!("{player:?} is not a player name (write PLAYER=LANG, e.g. Alice=fr)"),
             });
         }
-        let lang: Lang = lang.parse().map_err(|message| ConfigError::Language { origin: source.to_owned(), message })?;
+        let lang: Lang =
+            lang.parse().map_err(|message| ConfigError::Language { origin: source.to_owned(), message })?;
         languages.insert(player.to_ascii_lowercase(), lang);
     }
     Ok(languages)

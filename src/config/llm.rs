@@ -26,15 +26,8 @@ pub enum Role {
 }
 
 impl Role {
-    pub const ALL: [Role; 7] = [
-        Role::Curriculum,
-        Role::Action,
-        Role::Critic,
-        Role::Description,
-        Role::Leader,
-        Role::Memory,
-        Role::Translate,
-    ];
+    pub const ALL: [Role; 7] =
+        [Role::Curriculum, Role::Action, Role::Critic, Role::Description, Role::Leader, Role::Memory, Role::Translate];
 
     /// The most tokens one answer may have unless `[llm.max_tokens]` says otherwise: enough for the role's format (a
     /// plan or a verdict needs a few hundred, code a thousand or so), so a small model that rambles is cut off instead

@@ -80,7 +80,12 @@ pub struct Overrides {
 
     /// The language a player is answered in: en, vi, fr, zh, de or es; repeat for several (env: comma-separated)
     /// [default: learned from what each owner writes, English until then]
-    #[arg(long = "owner-language", env = "WAYFARER_OWNER_LANGUAGES", value_delimiter = ',', value_name = "PLAYER=LANG")]
+    #[arg(
+        long = "owner-language",
+        env = "WAYFARER_OWNER_LANGUAGES",
+        value_delimiter = ',',
+        value_name = "PLAYER=LANG"
+    )]
     pub owner_languages: Vec<String>,
 
     /// Run N bots in one process, named NAME_1..NAME_N [default: 1]
