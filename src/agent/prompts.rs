@@ -269,12 +269,14 @@ mod tests {
         }
     }
 
-    /// The file stems in a folder of the crate, sorted.
-    fn stems(folder: &str) -> Vec<String> {
+    /// The stems of the files ending in `.ext` in a folder of the crate, sorted.
+    fn stems(folder: &str, ext: &str) -> Vec<String> {
         let dir = crate::crate_dir().join(folder);
         let mut stems: Vec<String> = std::fs::read_dir(&dir)
             .unwrap()
-            .map(|e| e.unwrap().path().file_stem().unwrap().to_string_lossy().into_owned())
+            .map(|e| e.unwrap().path())
+            .filter(|path| path.extension().is_some_and(|e| e == ext))
+            .map(|path| path.file_stem().unwrap().to_string_lossy().into_owned())
             .collect();
         stems.sort();
         stems
@@ -282,7 +284,7 @@ mod tests {
 
     #[test]
     fn every_prompt_declares_exactly_its_blanks() {
-        let files = stems("prompts");
+        let files = stems("prompts", "md");
         let mut declared: Vec<String> = PROMPTS.iter().map(|p| p.name.to_owned()).collect();
         declared.sort();
         assert_eq!(files, declared, "prompts/ and PROMPTS differ");
@@ -317,7 +319,7 @@ mod tests {
 
     #[test]
     fn the_llm_sees_every_primitive() {
-        let files = stems("primitives");
+        let files = stems("primitives", "rhai");
         let mut shown: Vec<String> = PRIMITIVES.iter().map(|(n, _)| (*n).to_owned()).collect();
         shown.sort();
         assert_eq!(files, shown);
