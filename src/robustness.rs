@@ -43,6 +43,11 @@ fn every_parser(text: &str) {
         }
     }
     let _ = help_text(Some(text), "!");
+    let _ = crate::chat::help_in(Some(text), "!", crate::config::Lang::Zh);
+    let _ = crate::chat::say_in(text, crate::config::Lang::Fr);
+    let _ = crate::chat::read_language(text);
+    let _ = crate::agent::translate::is_foreign(text);
+    let _ = crate::agent::translate::canonical_goal(text);
     let _ = split_for_chat(text, 256);
     let _ = parse_plan(text);
     let _ = parse_verdict(text);

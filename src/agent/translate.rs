@@ -300,6 +300,10 @@ static GAME_WORDS: LazyLock<HashSet<String>> = LazyLock::new(|| {
 /// (when its words do not say which) fewer than half of its words are English ones players use or the game's own.
 /// Item ids and numbers alone are English.
 pub fn is_foreign(text: &str) -> bool {
+    let text = match text.char_indices().nth(MAX_TEXT * 4) {
+        Some((end, _)) => &text[..end],
+        None => text,
+    };
     match read_language(text) {
         Reading::Known(Lang::En) => false,
         Reading::Known(_) | Reading::Other => true,
@@ -369,6 +373,9 @@ static OF_FORM: LazyLock<regex::Regex> = LazyLock::new(|| {
 /// `english` as the planner's own words when the game's facts read it the same whatever wood is near (`get 3 iron
 /// ingots` → `get 3 iron_ingot`); as it is otherwise (`build a small hut`, `get 3 logs`).
 pub fn canonical_goal(english: &str) -> String {
+    if english.len() > MAX_TEXT * 4 {
+        return english.to_owned();
+    }
     // "Build a furnace" is how a translation often says making one thing (a structure stays a build), and "3 ingots
     // of iron" how it often names one.
     let made =

@@ -537,8 +537,15 @@ const OTHERS: &[&str] = &[
     "mijn",
 ];
 
+/// The most characters read: a chat line has at most 256, and its language shows long before that.
+const READ_CHARS: usize = 1024;
+
 /// Reads which language `text` is written in.
 pub fn read(text: &str) -> Reading {
+    let text = match text.char_indices().nth(READ_CHARS) {
+        Some((end, _)) => &text[..end],
+        None => text,
+    };
     let mut han = false;
     let mut other_script = false;
     let mut scores = [0.0f32; 5]; // en, fr, de, es, vi
