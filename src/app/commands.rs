@@ -192,7 +192,19 @@ pub fn execute(bot: BotHandle, state: &Arc<BotState>, speaker: &str, command: Co
         Command::Build { what, at, facing, share } => {
             let from_leader =
                 state.shared.takes_orders_from(&state.name, speaker) && !state.shared.owners.contains(speaker);
-            super::build::start(bot, state, reply, what, at, facing, share, from_leader)
+            // Words that describe a build, in another language, are searched and drawn from their English.
+            let described = what.split_whitespace().count() > 1 && !what.contains(['/', '\\', '.']);
+            if !described || !translate::is_foreign(&what) {
+                return super::build::start(bot, state, reply, what, at, facing, share, from_leader);
+            }
+            let state = state.clone();
+            tokio::task::spawn_local(async move {
+                let english = english_words(&state, &what).await;
+                if english != what {
+                    reply.say(&format!("Understood: {english}"));
+                }
+                super::build::start(bot, &state, reply, english, at, facing, share, from_leader)
+            });
         }
         Command::Team(TeamOrder::Goal(goal)) => {
             let (me, answer) = (state.clone(), reply.clone());
