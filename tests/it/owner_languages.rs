@@ -84,7 +84,9 @@ const OWNERS: &[Owner] = &[
 
 /// What the LLM makes of each owner's words: a translation as a model gives it (not the planner's exact form).
 fn translation(asked: &str) -> Option<&'static str> {
-    let text = asked.split_once(": ").map_or(asked, |(_, text)| text);
+    // The first line holds the words; the next names the game's words in them.
+    let first = asked.lines().next().unwrap_or_default();
+    let text = first.split_once(": ").map_or(first, |(_, text)| text);
     let owner = OWNERS.iter().find(|o| [o.goal, o.skills, o.recall].contains(&text))?;
     Some(if text == owner.goal {
         "make a wooden pickaxe"
@@ -177,11 +179,36 @@ fn goals_searches_and_questions_in_five_languages_do_what_english_does() {
         let recalled = world.expect_chat(from, "Wayfarer", owner.remembered, Duration::from_secs(20));
         assert!(recalled.contains("the base is at 10 70 -20"), "{}: {recalled}", owner.name);
     }
-    // Each distinct text was read once: five goals, five searches, five questions.
-    let translations: Vec<String> =
-        endpoint.requests().iter().filter(|r| is_translation(r)).map(last_user_message).collect();
-    assert_eq!(translations.len(), 3 * OWNERS.len(), "{translations:?}");
-    assert_eq!(translations.iter().filter(|t| t.starts_with("A goal: ")).count(), OWNERS.len(), "{translations:?}");
+    // An answer with no translation in it, twice: the owner is told in their language, and nothing starts.
+    let from = world.say("Elena", "!task haz algo raro con eso");
+    let refused =
+        world.expect_chat(from, "Wayfarer", "No entendí \"haz algo raro con eso\": ", Duration::from_secs(20));
+    assert!(refused.ends_with("Dímelo en inglés, por ejemplo: !task craft 1 wooden_pickaxe"), "{refused}");
+    std::thread::sleep(Duration::from_secs(2));
+    let after: Vec<String> = world.chat_since(from);
+    assert!(!after.iter().any(|l| l.contains("Plan para") || l.contains("Plan for")), "{after:?}");
+
+    // Each distinct text was read once: five goals, five searches, five questions; the unreadable one was asked twice.
+    let translations: Vec<String> = endpoint
+        .requests()
+        .iter()
+        .filter(|r| is_translation(r))
+        .map(|r| {
+            let first = r["messages"][1]["content"].as_str().unwrap_or_default();
+            first.to_owned()
+        })
+        .collect();
+    assert_eq!(translations.len(), 3 * OWNERS.len() + 2, "{translations:?}");
+    assert_eq!(translations.iter().filter(|t| t.contains("haz algo raro")).count(), 2, "{translations:?}");
+    assert_eq!(translations.iter().filter(|t| t.starts_with("A goal: ")).count(), OWNERS.len() + 2, "{translations:?}");
+    // The game's words were named to the model in its own language.
+    let vietnamese = translations.iter().find(|t| t.starts_with("A goal: chế tạo")).unwrap();
+    assert!(
+        vietnamese.contains("\"cuốc\" is pickaxe") && vietnamese.contains("\"gỗ\" is wooden (wood)"),
+        "{vietnamese}"
+    );
+    let german = translations.iter().find(|t| t.starts_with("A goal: baue")).unwrap();
+    assert!(german.contains("\"holz\" is wooden (wood)") && german.contains("\"spitzhacke\" is pickaxe"), "{german}");
 }
 
 #[test]
