@@ -190,9 +190,11 @@ bench-dashboard: setup
 
 ## bench-lang: owners' requests in five languages (tests/data/languages.json) read through the LLM at LLM_URL (start
 ## `make llm` in another terminal first): goals planned as their English, skills found first as English finds them,
-## LLM calls, tokens and seconds per call, per language
-bench-lang: models
+## LLM calls, tokens and seconds per call, per language; then two of its goals in every language done in the test
+## world, judged by the world's inventory
+bench-lang: setup models
 	WAYFARER_LLM_URL=$(LLM_URL) $(CARGO) test --lib language_evaluation -- --ignored --nocapture
+	WAYFARER_LLM_URL=$(LLM_URL) $(CARGO) test --test it the_local_model_reads_goals -- --ignored --nocapture
 
 ## eval-search: skill search over the starter library against tests/data/skill_questions*.tsv, and over an imported
 ## library (Voyager's 120 published skill descriptions, tests/data/foreign) against requests in players' words (top-1,

@@ -242,3 +242,66 @@ fn without_an_llm_a_goal_in_another_language_is_refused_in_it_and_help_follows()
     world.expect_chat(from, "Wayfarer", "I succeeded in task: craft a crafting table", Duration::from_secs(60));
     assert_eq!(inventory_count(&world, "Wayfarer", "crafting_table"), 1);
 }
+
+/// `make bench-lang`'s world part: two goals of the request set in every language, read by the local model at
+/// `WAYFARER_LLM_URL` (start `make llm` first), done in the world with the materials given; the world's inventory
+/// judges each. Prints a line a language.
+#[test]
+#[ignore = "needs the local model at WAYFARER_LLM_URL (make bench-lang)"]
+fn the_local_model_reads_goals_in_five_languages_and_the_world_has_the_items() {
+    let url = std::env::var("WAYFARER_LLM_URL").expect("set WAYFARER_LLM_URL (make bench-lang does)");
+    let set: Value =
+        serde_json::from_str(&std::fs::read_to_string(repo_root().join("tests/data/languages.json")).unwrap()).unwrap();
+    let goals: Vec<(&Value, &str)> = set["requests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|r| match r["en"].as_str()? {
+            "craft a stone pickaxe" => Some((r, "stone_pickaxe")),
+            "make a furnace" => Some((r, "furnace")),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(goals.len(), 2);
+    let players = [("en", "Alice"), ("vi", "Bao"), ("fr", "Chloe"), ("zh", "Chen"), ("de", "Dieter"), ("es", "Elena")];
+    let mut args = vec!["--llm-url", url.as_str()];
+    for (_, name) in &players[1..] {
+        args.extend(["--owner", name]);
+    }
+    let (world, _bot) = world_with_bot_args(&args);
+    for (i, (_, name)) in players[1..].iter().enumerate() {
+        world.add_player(name, [-3.5 + i as f64, 64.0, 3.5]);
+    }
+    world.cmd(json!({"cmd": "setBlock", "x": 3, "y": 64, "z": -2, "block": "crafting_table"}));
+    let mut done_by_language = Vec::new();
+    for (code, name) in players {
+        let mut done = 0;
+        let started = std::time::Instant::now();
+        for (request, item) in &goals {
+            world.cmd(json!({"cmd": "clearInventory", "name": "Wayfarer"}));
+            give(&world, "Wayfarer", "oak_log", 3);
+            give(&world, "Wayfarer", "cobblestone", 8);
+            bot_sees(&world, "Wayfarer", "cobblestone", 8);
+            let goal = request[code].as_str().unwrap();
+            let from = world.say(name, &format!("!task {goal}"));
+            let deadline = std::time::Instant::now() + Duration::from_secs(90);
+            while std::time::Instant::now() < deadline && inventory_count(&world, "Wayfarer", item) == 0 {
+                std::thread::sleep(Duration::from_millis(500));
+            }
+            let got = inventory_count(&world, "Wayfarer", item) > 0;
+            done += usize::from(got);
+            if !got {
+                eprintln!("not done ({code}): {goal:?}:\n{}", world.chat_since(from).join("\n"));
+            }
+            // The goal's last lines go out before the next one is asked.
+            std::thread::sleep(Duration::from_secs(2));
+        }
+        eprintln!(
+            "{code}: {done} of {} goals done in the world, {:.0} s",
+            goals.len(),
+            started.elapsed().as_secs_f64()
+        );
+        done_by_language.push((code, done));
+    }
+    assert_eq!(done_by_language[0], ("en", goals.len()), "English: {done_by_language:?}");
+}
