@@ -25,7 +25,8 @@ use crate::{
         translate::{self, Kind, TranslateError},
     },
     bot::{BotHandle, MAX_AIR, fmt_pos},
-    chat::{Command, TeamOrder, help_in},
+    chat::{Command, TeamOrder, help_in, label},
+    config::Lang,
     llm::{Role, Tally, Usage, budget::counted},
 };
 
@@ -50,7 +51,7 @@ pub fn execute(bot: BotHandle, state: &Arc<BotState>, speaker: &str, command: Co
         Command::Help { topic } => reply.say(&help_in(topic.as_deref(), prefix, state.shared.languages.of(speaker))),
         Command::Status => {
             let waiting = state.llm.as_ref().and_then(|llm| llm.waiting());
-            let line = status_line(&bot, &state.activity, waiting.as_deref());
+            let line = status_line(&bot, &state.activity, waiting.as_deref(), state.shared.languages.of(speaker));
             reply.say(&match state.shared.store_link.status() {
                 Some(store) => format!("{line} {store}"),
                 None => line,
@@ -346,39 +347,46 @@ async fn follow(bot: BotHandle, player: String) {
 
 /// `At 0.5 64.0 0.5 in overworld, day 0 07:00 | health 20/20, food 20/20 | carrying 3 dirt | idle`, with the air
 /// when the bot is short of breath, `night` at night, the nearest monsters when there are any, and what the LLM
-/// call under way waits for (`waiting`).
-pub fn status_line(bot: &BotHandle, activity: &Activity, waiting: Option<&str>) -> String {
+/// call under way waits for (`waiting`); its words in `lang` (ids, numbers and the activity as they are).
+pub fn status_line(bot: &BotHandle, activity: &Activity, waiting: Option<&str>, lang: Lang) -> String {
+    let word = |english: &str| label(english, lang);
     let status = bot.status();
     let carrying = if status.items.is_empty() {
-        "carrying nothing".to_owned()
+        word("carrying nothing")
     } else {
         let mut shown: Vec<String> =
             status.items.iter().take(STATUS_ITEMS).map(|(name, count)| format!("{count} {name}")).collect();
         if status.items.len() > STATUS_ITEMS {
-            shown.push(format!("{} more kinds", status.items.len() - STATUS_ITEMS));
+            shown.push(format!("{} {}", status.items.len() - STATUS_ITEMS, word("more kinds")));
         }
-        format!("carrying {}", shown.join(", "))
+        format!("{} {}", word("carrying"), shown.join(", "))
     };
     let when = status.clock.map_or_else(String::new, |c| format!(", {}", c.describe()));
-    let air = if status.air < MAX_AIR { format!(", air {}/{MAX_AIR}", status.air.max(0)) } else { String::new() };
+    let air =
+        if status.air < MAX_AIR { format!(", {} {}/{MAX_AIR}", word("air"), status.air.max(0)) } else { String::new() };
     let danger = if status.hostiles.is_empty() {
         String::new()
     } else {
         let near: Vec<String> =
             status.hostiles.iter().take(3).map(|(kind, distance)| format!("{kind} {distance:.0}m")).collect();
-        format!(" | hostile: {}", near.join(", "))
+        format!(" | {}: {}", word("hostile"), near.join(", "))
     };
     let reflex = status.reflex.map_or_else(String::new, |r| format!(" ({r} first)"));
     let waiting = waiting.map_or_else(String::new, |w| format!(" ({w})"));
-    let changed = activity.showing().changes.map_or_else(String::new, |c| format!(" | last run: {c}"));
+    let changed = activity.showing().changes.map_or_else(String::new, |c| format!(" | {}: {c}", word("last run")));
     let building = bot.building().map_or_else(String::new, |b| format!(" (building {b})"));
+    let doing = activity.describe();
+    let doing = if doing == "idle" { word("idle") } else { doing };
     format!(
-        "At {} in {}{when} | health {}/20, food {}/20{air}{danger} | {carrying} | {}{building}{reflex}{waiting}{changed}",
+        "{} {} {} {}{when} | {} {}/20, {} {}/20{air}{danger} | {carrying} | {doing}{building}{reflex}{waiting}{changed}",
+        word("At"),
         fmt_pos(status.position),
+        word("in"),
         status.dimension,
+        word("health"),
         trim_float(status.health),
+        word("food"),
         status.food,
-        activity.describe()
     )
 }
 

@@ -13,5 +13,5 @@ mod reply;
 pub use command::{Command, ParseError, Target, TeamOrder, help_text, parse_line};
 pub use lang::{Reading, is_english_word, read as read_language};
 pub use owners::Owners;
-pub use phrases::{help_in, say_in};
+pub use phrases::{help_in, label, say_in};
 pub use reply::{MAX_CHAT_LEN, split_for_chat};

@@ -18,6 +18,7 @@ use crate::config::Lang;
 #[serde(deny_unknown_fields)]
 struct File {
     phrase: Vec<BTreeMap<String, String>>,
+    label: BTreeMap<String, BTreeMap<String, String>>,
     summary: BTreeMap<String, BTreeMap<String, String>>,
 }
 
@@ -35,6 +36,7 @@ struct Phrase {
 #[derive(Debug)]
 struct Book {
     phrases: Vec<Phrase>,
+    labels: BTreeMap<(String, Lang), String>,
     summaries: BTreeMap<(String, Lang), String>,
 }
 
@@ -63,14 +65,17 @@ fn load(text: &str) -> Result<Book, String> {
         }
         phrases.push(Phrase { pattern, english, forms });
     }
-    let mut summaries = BTreeMap::new();
-    for (command, by_lang) in file.summary {
-        for (code, text) in by_lang {
-            let lang: Lang = code.parse()?;
-            summaries.insert((command.clone(), lang), text);
+    let by_language = |table: BTreeMap<String, BTreeMap<String, String>>| {
+        let mut out = BTreeMap::new();
+        for (key, by_lang) in table {
+            for lang in Lang::ALL.into_iter().filter(|&l| l != Lang::En) {
+                let text = by_lang.get(lang.code()).ok_or_else(|| format!("{key:?} has no `{}`", lang.code()))?;
+                out.insert((key.clone(), lang), text.clone());
+            }
         }
-    }
-    Ok(Book { phrases, summaries })
+        Ok::<_, String>(out)
+    };
+    Ok(Book { phrases, labels: by_language(file.label)?, summaries: by_language(file.summary)? })
 }
 
 /// `text`, a reply written in English, as it is said to someone who reads `lang`: the form of the first phrase it
@@ -99,6 +104,11 @@ fn translate(book: &Book, text: &str, lang: Lang, nested: bool) -> Option<String
         out.push_str(part);
     }
     Some(out)
+}
+
+/// A word of `!status`'s line (`health`, `carrying nothing`) in `lang`; the English as it is when the book has none.
+pub fn label(english: &str, lang: Lang) -> String {
+    BOOK.labels.get(&(english.to_owned(), lang)).cloned().unwrap_or_else(|| english.to_owned())
 }
 
 /// The `!help` text in `lang`: every command, or one command's usage and what it does.
@@ -139,9 +149,9 @@ mod tests {
 
     #[test]
     fn a_damaged_book_is_refused_with_the_phrase_named() {
-        let missing = "[[phrase]]\nen = \"Hi {}\"\nfr = \"Salut {}\"\n[summary]\n";
+        let missing = "[[phrase]]\nen = \"Hi {}\"\nfr = \"Salut {}\"\n[label]\n[summary]\n";
         assert!(load(missing).unwrap_err().contains("\"Hi {}\" has no `vi`"));
-        let holes = "[[phrase]]\nen = \"Hi {}\"\nfr = \"Salut\"\nvi = \"a {}\"\nzh = \"b {}\"\nde = \"c {}\"\nes = \"d {}\"\n[summary]\n";
+        let holes = "[[phrase]]\nen = \"Hi {}\"\nfr = \"Salut\"\nvi = \"a {}\"\nzh = \"b {}\"\nde = \"c {}\"\nes = \"d {}\"\n[label]\n[summary]\n";
         assert!(load(holes).unwrap_err().contains("`fr` form has another number"));
     }
 
@@ -177,5 +187,17 @@ mod tests {
         );
         assert_eq!(help_in(Some("nope"), "!", Lang::Es), "Comando desconocido !nope. Prueba !help");
         assert_eq!(help_in(Some("come"), "!", Lang::En), "!come: walk to you");
+    }
+
+    #[test]
+    fn status_words_are_in_the_owners_language() {
+        assert_eq!(label("health", Lang::De), "Leben");
+        assert_eq!(label("carrying nothing", Lang::Es), "no llevo nada");
+        assert_eq!(label("health", Lang::En), "health");
+        assert_eq!(label("no such word", Lang::Fr), "no such word");
+        let book = load(TEXT).unwrap();
+        assert!(book.labels.len() >= 5 * 10);
+        let half = "[[phrase]]\nen = \"x\"\nvi = \"x\"\nfr = \"x\"\nzh = \"x\"\nde = \"x\"\nes = \"x\"\n[label]\n\"At\".fr = \"À\"\n[summary]\n";
+        assert!(load(half).unwrap_err().contains("\"At\" has no `vi`"));
     }
 }

@@ -233,6 +233,14 @@ fn without_an_llm_a_goal_in_another_language_is_refused_in_it_and_help_follows()
     // Elena's language is configured before she writes a word; Alice writes nothing but commands: English.
     let from = world.say("Elena", "!inventory");
     world.expect_chat(from, "Wayfarer", "Inventario: vacío", Duration::from_secs(10));
+    let from = world.say("Elena", "!status");
+    let status = world.expect_chat(
+        from,
+        "Wayfarer",
+        "| vida 20/20, comida 20/20 | no llevo nada | sin hacer nada",
+        Duration::from_secs(10),
+    );
+    assert!(status.starts_with("En ") && status.contains(" en overworld"), "{status}");
     let from = world.say("Alice", "!inventory");
     world.expect_chat(from, "Wayfarer", "Inventory: empty", Duration::from_secs(10));
     // An English goal still works without an LLM, as before; Dieter wrote English, so he is answered in English.
