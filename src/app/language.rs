@@ -32,6 +32,13 @@ impl Languages {
         self.configured.get(&player).or(self.learned.lock().get(&player)).copied().unwrap_or_default()
     }
 
+    /// Learns `player`'s language from a command line they wrote (`!task baue eine Werkbank`): from the words after
+    /// the command word.
+    pub fn heard_command(&self, player: &str, line: &str, prefix: &str) -> Option<Lang> {
+        let words = line.split_whitespace().skip_while(|w| !w.starts_with(prefix)).skip(1);
+        self.heard(player, &words.collect::<Vec<_>>().join(" "))
+    }
+
     /// Learns `player`'s language from `text` they wrote, unless it is configured or the text does not say (item ids,
     /// numbers, a language the bots do not answer in). Returns the language when it changed.
     pub fn heard(&self, player: &str, text: &str) -> Option<Lang> {
@@ -83,5 +90,7 @@ mod tests {
         let again = Languages::new(configured, Some(path));
         assert_eq!(again.of("bao"), Lang::Vi);
         assert_eq!(again.heard("Bao", "craft a stone pickaxe"), Some(Lang::En));
+        assert_eq!(again.heard_command("Bao", "Wayfarer: !task fabrique une pioche", "!"), Some(Lang::Fr));
+        assert_eq!(again.heard_command("Bao", "!status", "!"), None);
     }
 }

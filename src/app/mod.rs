@@ -323,9 +323,7 @@ impl Brain for AppBrain {
         }
         if shared.owners.contains(&sender) {
             // What an owner writes after the command word says which language to answer them in.
-            let words =
-                content.split_whitespace().skip_while(|w| !w.starts_with(shared.config.prefix.as_str())).skip(1);
-            shared.languages.heard(&sender, &words.collect::<Vec<_>>().join(" "));
+            shared.languages.heard_command(&sender, &content, &shared.config.prefix);
         }
         match line.command {
             Ok(command) => commands::execute(bot, state, &sender, command),

@@ -379,6 +379,7 @@ fn obey(state: &Arc<BotState>, owner: &str, line: &str, command: crate::chat::Co
     tracing::info!("{}: {owner} (dashboard): {line}", state.name);
     // Remembered as the same words said in chat would be (a goal asked for is).
     super::memory::heard(state, &bot, owner, line, Some(&Ok(command.clone())));
+    state.shared.languages.heard_command(owner, line, &state.shared.config.prefix);
     super::commands::execute(bot, state, owner, command);
 }
 
