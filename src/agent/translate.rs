@@ -27,6 +27,8 @@ use crate::{
 const MAX_TEXT: usize = 256;
 /// The longest English answer taken.
 const MAX_ENGLISH: usize = 200;
+/// Translations kept at most: past this, new ones are used but not kept (the file stays small whatever is said).
+const MAX_KEPT: usize = 10_000;
 
 /// What the words are: the English wanted differs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -181,6 +183,10 @@ impl Translations {
     fn keep(&self, kind: Kind, text: &str, english: &str) {
         let snapshot = {
             let mut known = self.known.lock();
+            if known.len() >= MAX_KEPT {
+                tracing::info!("{MAX_KEPT} translations are kept already; not keeping {text:?}");
+                return;
+            }
             known.insert(key(kind, text), english.to_owned());
             serde_json::to_vec_pretty(&*known).expect("strings serialise")
         };
@@ -199,6 +205,8 @@ impl Translations {
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct GameWord {
     form: String,
+    /// `form`'s characters, for finding it in a line.
+    chars: Vec<char>,
     /// `stone`, `wooden (wood)`: the English, with other ways to say it in parentheses.
     english: String,
     /// An action, which a translation may say another way; a thing must be named.
@@ -235,12 +243,13 @@ fn glossary(text: &str) -> Result<BTreeMap<Lang, Vec<GameWord>>, String> {
             for form in written {
                 let form = form.as_str().ok_or_else(|| format!("{english:?}: a `{}` form is not text", lang.code()))?;
                 let form = form.to_lowercase();
-                forms.entry(lang).or_default().push(GameWord { form, english: english.clone(), verb });
+                let chars = form.chars().collect();
+                forms.entry(lang).or_default().push(GameWord { form, chars, english: english.clone(), verb });
             }
         }
     }
     for list in forms.values_mut() {
-        list.sort_by(|a, b| b.form.chars().count().cmp(&a.form.chars().count()).then(a.form.cmp(&b.form)));
+        list.sort_by(|a, b| b.chars.len().cmp(&a.chars.len()).then(a.form.cmp(&b.form)));
         list.dedup_by(|a, b| a.form == b.form);
     }
     Ok(forms)
@@ -263,7 +272,7 @@ fn game_words(text: &str, lang: Option<Lang>) -> Vec<GameWord> {
         let mut best: Option<(usize, &GameWord)> = None;
         for lang in &langs {
             for entry in GLOSSARY.get(lang).into_iter().flatten() {
-                let form: Vec<char> = entry.form.chars().collect();
+                let form = &entry.chars;
                 let end = at + form.len();
                 if end > chars.len() || chars[at..end] != form[..] || best.is_some_and(|(len, _)| len >= form.len()) {
                     continue;
@@ -306,6 +315,12 @@ pub fn is_foreign(text: &str) -> bool {
     match read_language(text) {
         Reading::Known(Lang::En) => false,
         Reading::Known(_) | Reading::Other => true,
+        // No list knows its words: English (`greet everyone`) unless it holds another language's word for a game
+        // thing (`Weizensamen pflanzen`), or, written with letters beyond ASCII, fewer than half its words are
+        // English ones or the game's.
+        Reading::Unclear if text.is_ascii() => game_words(text, None)
+            .iter()
+            .any(|w| w.form.chars().count() > 3 && !is_english_word(&w.form) && !GAME_WORDS.contains(&w.form)),
         Reading::Unclear => {
             let words: Vec<String> = text
                 .split(|c: char| !c.is_alphanumeric() && c != '_')
@@ -433,6 +448,10 @@ mod tests {
     #[test]
     fn words_no_list_knows_are_read_through_the_llm_and_game_words_are_english() {
         assert!(is_foreign("Weizensamen pflanzen"));
+        // English no list knows stays English.
+        for english in ["greet everyone", "wave at Bob", "terraform hillside", "xyzzy"] {
+            assert!(!is_foreign(english), "{english}");
+        }
         assert!(is_foreign("fabrique une pioche"));
         assert!(!is_foreign("get 3 oak_log"));
         assert!(!is_foreign("smelt raw iron"));

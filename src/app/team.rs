@@ -97,7 +97,7 @@ pub fn resume(bot: BotHandle, state: &Arc<BotState>) -> bool {
     });
     let Some((id, goal, asked_by, last)) = resumed else { return false };
     tracing::info!("{}: going on with team goal #{id} ({goal}) for {asked_by}", state.name);
-    let reply = Replier::new(bot.clone(), &asked_by, state.shared.config.reply);
+    let reply = state.shared.replier(bot.clone(), &asked_by);
     reply.say(&format!("Going on with the team goal: {goal}."));
     launch(bot, state, reply, goal, id, Some(last.unwrap_or_else(|| "nothing was handed out yet".to_owned())));
     true

@@ -214,7 +214,7 @@ pub fn resume_goal(bot: BotHandle, state: &BotState) -> bool {
     let from_leader =
         state.shared.takes_orders_from(&state.name, &asked_by) && !state.shared.owners.contains(&asked_by);
     tracing::info!("{}: going on with goal #{id} ({text}) for {asked_by}", state.name);
-    let reply = Replier::new(bot.clone(), &asked_by, state.shared.config.reply);
+    let reply = state.shared.replier(bot.clone(), &asked_by);
     run_goal_as_activity(bot, state, reply, text, Some(id), from_leader);
     true
 }
@@ -269,7 +269,7 @@ fn run_goal_as_activity(
 /// Starts learning for up to `iterations` tasks, as asked by `asked_by`; it resumes after a reconnect until done.
 pub fn start_learning(bot: BotHandle, state: &Arc<BotState>, asked_by: &str, iterations: usize) {
     if state.llm.is_none() {
-        Replier::new(bot, asked_by, state.shared.config.reply).say(NO_LLM);
+        state.shared.replier(bot, asked_by).say(NO_LLM);
         return finish_learning(state, LearnReport::default(), Some("no LLM is configured".to_owned()));
     }
     state.stop_goal(&format!("{asked_by} started learning"));
@@ -282,7 +282,7 @@ pub fn start_learning(bot: BotHandle, state: &Arc<BotState>, asked_by: &str, ite
 /// Runs, or goes on with, the learning this bot was asked for (if any) as its activity, from its own checkpoint.
 pub fn resume_learning(bot: BotHandle, state: &Arc<BotState>) {
     let Some(learning) = state.learning().clone() else { return };
-    let reply = Replier::new(bot.clone(), &learning.asked_by, state.shared.config.reply);
+    let reply = state.shared.replier(bot.clone(), &learning.asked_by);
     let Some(agent) = agent(bot, state, &reply) else { return };
     let dir = checkpoint_dir(state);
     let stop = agent.stop.clone();
