@@ -18,7 +18,7 @@ use super::{
     recipes::{self, Want},
 };
 use crate::{
-    chat::{Reading, is_english_word, read_language},
+    chat::{Reading, is_english_word, language_head, read_language},
     config::Lang,
     llm::{Llm, Message, Role},
 };
@@ -308,10 +308,7 @@ static GAME_WORDS: LazyLock<HashSet<String>> = LazyLock::new(|| {
 /// (when its words do not say which) fewer than half of its words are English ones players use or the game's own.
 /// Item ids and numbers alone are English.
 pub fn is_foreign(text: &str) -> bool {
-    let text = match text.char_indices().nth(MAX_TEXT * 4) {
-        Some((end, _)) => &text[..end],
-        None => text,
-    };
+    let text = language_head(text);
     match read_language(text) {
         Reading::Known(Lang::En) => false,
         Reading::Known(_) | Reading::Other => true,

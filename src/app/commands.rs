@@ -48,10 +48,10 @@ pub fn execute(bot: BotHandle, state: &Arc<BotState>, speaker: &str, command: Co
     let prefix = &state.shared.config.prefix;
     tracing::info!("{} obeys {speaker}: {command:?}", bot.name());
     match command {
-        Command::Help { topic } => reply.say(&help_in(topic.as_deref(), prefix, state.shared.languages.of(speaker))),
+        Command::Help { topic } => reply.say(&help_in(topic.as_deref(), prefix, reply.lang())),
         Command::Status => {
             let waiting = state.llm.as_ref().and_then(|llm| llm.waiting());
-            let line = status_line(&bot, &state.activity, waiting.as_deref(), state.shared.languages.of(speaker));
+            let line = status_line(&bot, &state.activity, waiting.as_deref(), reply.lang());
             reply.say(&match state.shared.store_link.status() {
                 Some(store) => format!("{line} {store}"),
                 None => line,

@@ -39,6 +39,11 @@ impl Replier {
         Self { lang, ..self }
     }
 
+    /// The language the answers are said in.
+    pub fn lang(&self) -> Lang {
+        self.lang
+    }
+
     /// Who is answered (empty: everyone).
     pub fn to(&self) -> &str {
         &self.to

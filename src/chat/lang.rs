@@ -540,12 +540,14 @@ const OTHERS: &[&str] = &[
 /// The most characters read: a chat line has at most 256, and its language shows long before that.
 const READ_CHARS: usize = 1024;
 
+/// The part of `text` its language is read from: its first [`READ_CHARS`] characters.
+pub fn head(text: &str) -> &str {
+    text.char_indices().nth(READ_CHARS).map_or(text, |(end, _)| &text[..end])
+}
+
 /// Reads which language `text` is written in.
 pub fn read(text: &str) -> Reading {
-    let text = match text.char_indices().nth(READ_CHARS) {
-        Some((end, _)) => &text[..end],
-        None => text,
-    };
+    let text = head(text);
     let mut han = false;
     let mut other_script = false;
     let mut scores = [0.0f32; 5]; // en, fr, de, es, vi

@@ -11,7 +11,7 @@ mod phrases;
 mod reply;
 
 pub use command::{Command, ParseError, Target, TeamOrder, help_text, parse_line};
-pub use lang::{Reading, is_english_word, read as read_language};
+pub use lang::{Reading, head as language_head, is_english_word, read as read_language};
 pub use owners::Owners;
 pub use phrases::{help_in, label, say_in};
 pub use reply::{MAX_CHAT_LEN, split_for_chat};
