@@ -777,11 +777,10 @@ mod tests {
         let got = items(&tower);
         assert_eq!((got["spruce_log"], got["oak_fence"], got["ladder"]), (16, 8, 5));
         // A lamp post: a foot, a fence column, a lamp on top.
-        let lamp = shape(
-            r#""shape": "pillar", "height": 2, "block": "oak_fence", "base": "stone_bricks", "top": "glowstone""#,
-        );
+        let lamp =
+            shape(r#""shape": "pillar", "height": 2, "block": "oak_fence", "base": "stone_bricks", "top": "lantern""#);
         let column: Vec<String> = lamp.blocks().map(|p| p.block.name.clone()).collect();
-        assert_eq!(column, ["stone_bricks", "oak_fence", "oak_fence", "glowstone"]);
+        assert_eq!(column, ["stone_bricks", "oak_fence", "oak_fence", "lantern"]);
         // A field with a log border and a water channel down the middle.
         let farm = shape(
             r#""shape": "floor", "width": 7, "depth": 5, "block": "dirt", "border": "oak_log", "middle": "gravel""#,
@@ -838,9 +837,9 @@ mod tests {
         assert_eq!(size, [7, 2, 1]);
         let (_, items) = heeded(
             r#"{"name": "p", "shape": "pillar", "height": 3, "block": "oak_fence"}"#,
-            "a lamp post of fence with a glowstone lamp on a stone brick foot",
+            "a lamp post of fence with a lantern on a stone brick foot",
         );
-        assert_eq!((items["stone_bricks"], items["glowstone"]), (1, 1));
+        assert_eq!((items["stone_bricks"], items["lantern"]), (1, 1));
         let (size, items) = heeded(
             r#"{"name": "b", "shape": "bridge", "width": 5, "depth": 1, "block": "oak_planks"}"#,
             "a wooden footbridge eight blocks long with fences along both sides",

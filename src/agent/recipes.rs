@@ -5,10 +5,13 @@
 //!
 //! Pure: the bot's inventory, the stations near it and the wood that grows near it come in as a [`Setting`].
 
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use super::{plan::TaskSpec, tracker::Tracker};
-use crate::primitives::facts::{self, Recipe};
+use crate::primitives::{
+    facts::{self, Recipe},
+    sources,
+};
 
 /// What a goal asks for, when it can be read as one item, block or mob.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -34,6 +37,17 @@ pub enum NoSteps {
     /// The facts do not say how: no source, recipes that go round in a circle, a block that drops nothing.
     #[error("{0}")]
     Unknown(String),
+    /// No way to get the item works in an overworld survival world (a nether star): refused at once, nothing is
+    /// explored and no LLM asked.
+    #[error("I cannot get {}: {why}", with_article(item))]
+    Unreachable { item: String, why: String },
+}
+
+/// `nether_star` → `a nether star`, `iron_ingot` → `an iron ingot`.
+pub fn with_article(item: &str) -> String {
+    let words = sources::display(item);
+    let article = if words.starts_with(['a', 'e', 'i', 'o', 'u']) { "an" } else { "a" };
+    format!("{article} {words}")
 }
 
 /// What the planner knows of the bot's situation.
@@ -63,9 +77,6 @@ impl Setting {
     }
 }
 
-/// Smelting inputs found in few places (red sand: badlands only), chosen only when carried.
-const RARE: [&str; 1] = ["red_sand"];
-
 /// Items got by mining another block, and the block (the common one where several drop it).
 const MINED: &[(&str, &str)] = &[
     ("cobblestone", "stone"),
@@ -84,27 +95,6 @@ const MINED: &[(&str, &str)] = &[
     ("snowball", "snow_block"),
     ("glowstone_dust", "glowstone"),
     ("quartz", "nether_quartz_ore"),
-];
-
-/// Items got by killing a mob, and the mob.
-const HUNTED: &[(&str, &str)] = &[
-    ("leather", "cow"),
-    ("beef", "cow"),
-    ("porkchop", "pig"),
-    ("mutton", "sheep"),
-    ("white_wool", "sheep"),
-    ("chicken", "chicken"),
-    ("feather", "chicken"),
-    ("string", "spider"),
-    ("spider_eye", "spider"),
-    ("bone", "skeleton"),
-    ("arrow", "skeleton"),
-    ("rotten_flesh", "zombie"),
-    ("gunpowder", "creeper"),
-    ("ender_pearl", "enderman"),
-    ("slime_ball", "slime"),
-    ("rabbit_hide", "rabbit"),
-    ("ink_sac", "squid"),
 ];
 
 /// The kinds of wood trees grow, for planks, sticks and tables.
@@ -147,6 +137,10 @@ enum Source {
     Hunt {
         mob: String,
     },
+    /// Taken from an animal or a fluid without a kill (wool sheared, milk, a bucket of water), holding `take.holding`.
+    Take {
+        take: sources::Take,
+    },
     Smelt {
         input: String,
         fuel: String,
@@ -166,6 +160,7 @@ impl Source {
         match self {
             Source::Mine { tool, .. } => tool.iter().cloned().collect(),
             Source::Hunt { .. } | Source::Unknown { .. } => Vec::new(),
+            Source::Take { take } => vec![take.holding.clone()],
             Source::Smelt { input, fuel } => {
                 let mut inputs = vec![input.clone(), fuel.clone()];
                 if !setting.furnace_near {
@@ -283,6 +278,8 @@ pub fn weakest_tool(tools: &[String]) -> Option<&String> {
 struct Planner<'a> {
     setting: &'a Setting,
     sources: HashMap<String, Source>,
+    /// What one more of each item costs here, in rough minutes (worked out once, when first asked).
+    costs: std::cell::OnceCell<HashMap<String, f64>>,
     /// Items in the order they can be made: each after everything it needs.
     order: Vec<String>,
 }
@@ -292,13 +289,20 @@ const MAX_DEPTH: usize = 12;
 
 impl<'a> Planner<'a> {
     fn new(setting: &'a Setting) -> Self {
-        Planner { setting, sources: HashMap::new(), order: Vec::new() }
+        Planner { setting, sources: HashMap::new(), costs: Default::default(), order: Vec::new() }
     }
 
     fn run(mut self, item: &str, wanted: i64, mine: Option<&str>) -> Result<Vec<TaskSpec>, NoSteps> {
         if let Some(block) = mine {
             let tool = self.tool_for(block);
             self.sources.insert(item.to_owned(), Source::Mine { block: block.to_owned(), tool });
+        } else if let Err(why) = sources::reach(item) {
+            // Refused at once unless enough is carried or stored: nothing to explore for, no LLM to ask.
+            let stored: i64 =
+                self.setting.stored.iter().map(|(_, held)| i64::from(held.get(item).copied().unwrap_or(0))).sum();
+            if self.setting.has(item) + stored < wanted {
+                return Err(NoSteps::Unreachable { item: item.to_owned(), why });
+            }
         }
         self.visit(item, &mut Vec::new()).map_err(NoSteps::Unknown)?;
         // How many of each item are needed, consumers first so that every demand is in before an item is counted.
@@ -336,6 +340,11 @@ impl<'a> Planner<'a> {
                     }
                 }
                 Source::Hunt { .. } => {}
+                Source::Take { take } => {
+                    let d = demand.entry(take.holding.clone()).or_insert(0);
+                    // A bucket is filled once for each item; shears are kept.
+                    *d = if take.fills() { *d + missing } else { (*d).max(1) };
+                }
                 Source::Unknown { why } => return Err(NoSteps::Unknown(why.clone())),
                 Source::Smelt { input, fuel } => {
                     *demand.entry(input.clone()).or_insert(0) += missing;
@@ -389,30 +398,156 @@ impl<'a> Planner<'a> {
         Ok(())
     }
 
+    /// The cheapest way to get `item` that the overworld gives, or why there is none. Recipes through an item on
+    /// `path` (being made already) would go round in circles and are passed over.
     fn source(&self, item: &str, path: &[String]) -> Result<Source, String> {
+        let best = self.options(item, path).into_iter().min_by(|a, b| a.0.total_cmp(&b.0).then(a.1.cmp(&b.1)));
+        match best {
+            Some((cost, _, source)) if cost.is_finite() => Ok(source),
+            _ => Err(match sources::reach(item) {
+                Err(why) => format!("I cannot get {}: {why}", with_article(item)),
+                Ok(_) => format!("every way to get {item} goes through something being made for it"),
+            }),
+        }
+    }
+
+    /// Every way to get one `item`, each with its cost in rough minutes (infinite when it goes through something
+    /// the overworld does not give) and a tie-break (recipes of other wood than the wood near come later).
+    fn options(&self, item: &str, path: &[String]) -> Vec<(f64, usize, Source)> {
+        self.options_by(item, path, &|name| self.cost(name))
+    }
+
+    /// [`Planner::options`], with what one more of each other item costs given by `cost`.
+    fn options_by(&self, item: &str, path: &[String], cost: &dyn Fn(&str) -> f64) -> Vec<(f64, usize, Source)> {
         let facts = facts::facts();
-        if let Some((_, block)) = MINED.iter().find(|(drop, _)| *drop == item) {
-            return Ok(Source::Mine { block: (*block).to_owned(), tool: self.tool_for(block) });
+        let sources = sources::sources();
+        let mut options = Vec::new();
+        if sources.only(item).is_some() {
+            return options;
         }
-        if let Some((_, mob)) = HUNTED.iter().find(|(drop, _)| *drop == item) {
-            return Ok(Source::Hunt { mob: (*mob).to_owned() });
+        for (block, chance) in sources.mined_from(item) {
+            let mut minutes = sources.mine_minutes(block, *chance);
+            if *block == format!("{}_log", self.setting.wood()) {
+                // The wood that grows near is in sight.
+                minutes /= 2.0;
+            }
+            // One remembered in sight, or its deepslate kind (the mining code looks for both).
+            if self.setting.seen.contains_key(block) || self.setting.seen.contains_key(&format!("deepslate_{block}")) {
+                minutes /= 2.0;
+            }
+            options.push((minutes, 0, Source::Mine { block: block.clone(), tool: self.tool_for(block) }));
         }
-        let inputs: Vec<&String> =
-            facts.smelting.iter().filter(|(_, out)| *out == item).map(|(input, _)| input).collect();
-        if let Some(input) = inputs.into_iter().min_by_key(|input| (self.smelt_input_rank(input), (*input).clone())) {
-            return Ok(Source::Smelt { input: input.clone(), fuel: self.fuel() });
+        for (mob, chance) in sources.dropped_by(item) {
+            options.push((sources.hunt_minutes(mob, *chance), 0, Source::Hunt { mob: mob.clone() }));
         }
-        if let Some(recipes) = facts.crafting.get(item) {
-            // Recipes that need an item on the way to this one would go round in circles.
-            let usable = recipes.iter().filter(|r| r.needs().keys().all(|n| n != item && !path.contains(n)));
-            if let Some(recipe) = usable.min_by_key(|r| self.recipe_rank(r)) {
-                return Ok(Source::Craft { recipe: recipe.clone() });
+        for take in sources.takes(item) {
+            // A bucket is used up by every fill; shears are made once (their cost counted in full, as for one item).
+            let holding = cost(&take.holding);
+            let minutes = take.minutes / f64::from(take.each.max(1)) + holding;
+            options.push((minutes, 0, Source::Take { take: take.clone() }));
+        }
+        // A station to make first counts: coal mined can be quicker than charcoal from a furnace still to build.
+        let station = |near: bool, station: &str| if near { 0.0 } else { cost(station) };
+        for (input, output) in &facts.smelting {
+            if output == item && !path.contains(input) && !path.iter().any(|p| p == "furnace") {
+                let minutes = 0.3 + cost(input) + station(self.setting.furnace_near, "furnace");
+                options.push((minutes, 0, Source::Smelt { input: input.clone(), fuel: self.fuel() }));
             }
         }
-        if is_block(item) && facts::drops_of(item) == [item] {
-            return Ok(Source::Mine { block: item.to_owned(), tool: self.tool_for(item) });
+        if let Some(recipes) = facts.crafting.get(item) {
+            for recipe in recipes {
+                let needs = recipe.needs();
+                if needs.keys().any(|n| n == item || path.contains(n)) {
+                    continue;
+                }
+                // More raw iron from a block of raw iron made of the raw iron carried: the carried items cost
+                // nothing, but they are used up. Only a block (or nuggets) carried is worth taking apart.
+                let made_of_item = |n: &String| {
+                    facts.crafting.get(n).is_some_and(|rs| rs.iter().any(|r| r.needs().contains_key(item)))
+                };
+                if self.setting.has(item) > 0
+                    && needs.len() == 1
+                    && needs.keys().all(|n| self.setting.has(n) == 0 && made_of_item(n))
+                {
+                    continue;
+                }
+                let sum: f64 = needs.iter().map(|(name, n)| f64::from(*n) * cost(name)).sum();
+                let table = if recipe.fits_inventory_grid() || item == "crafting_table" {
+                    0.0
+                } else {
+                    station(self.setting.table_near, "crafting_table")
+                };
+                let minutes = (sum + table) / f64::from(recipe.count()) + 0.05;
+                options.push((minutes, self.foreign_wood(recipe), Source::Craft { recipe: recipe.clone() }));
+            }
         }
-        Err(format!("the game's facts do not say how to get {item}"))
+        options
+    }
+
+    /// How many of a recipe's ingredients are wood of another kind than the wood near.
+    fn foreign_wood(&self, recipe: &Recipe) -> usize {
+        let wood = self.setting.wood();
+        let woody = |n: &str| ["_planks", "_log", "_stem", "_wood", "_hyphae"].iter().any(|end| n.ends_with(end));
+        recipe.needs().keys().filter(|n| (woody(n) || *n == "bamboo") && !n.starts_with(&format!("{wood}_"))).count()
+    }
+
+    /// Roughly how many minutes one more `item` takes here: nothing when carried, else its cheapest way.
+    fn cost(&self, item: &str) -> f64 {
+        if self.setting.has(item) > 0 {
+            return 0.0;
+        }
+        self.costs.get_or_init(|| self.settled()).get(item).copied().unwrap_or(f64::INFINITY)
+    }
+
+    /// [`Planner::settle`] for this setting, kept for the next planner with the same one (the curriculum plans many
+    /// items for one inventory).
+    fn settled(&self) -> HashMap<String, f64> {
+        type Kept = Option<(String, std::sync::Arc<HashMap<String, f64>>)>;
+        static LAST: std::sync::Mutex<Kept> = std::sync::Mutex::new(None);
+        let setting = self.setting;
+        let carried: BTreeMap<&String, &i32> = setting.carried.iter().filter(|(_, n)| **n > 0).collect();
+        let seen: BTreeSet<&String> = setting.seen.keys().collect();
+        let key = format!("{carried:?}|{}|{}|{}|{seen:?}", setting.table_near, setting.furnace_near, setting.wood());
+        if let Some((kept, costs)) = &*LAST.lock().unwrap_or_else(|e| e.into_inner())
+            && *kept == key
+        {
+            return HashMap::clone(costs);
+        }
+        let costs = self.settle();
+        *LAST.lock().unwrap_or_else(|e| e.into_inner()) = Some((key, std::sync::Arc::new(costs.clone())));
+        costs
+    }
+
+    /// What one more of every item costs here: each item's cheapest way given the others' costs, until nothing gets
+    /// cheaper. Costs only fall and every way costs something, so a way round a circle (white wool from a dyed
+    /// wool made from white wool) never wins.
+    fn settle(&self) -> HashMap<String, f64> {
+        let items = sources::items();
+        let mut costs: HashMap<String, f64> = items.iter().map(|item| (item.clone(), f64::INFINITY)).collect();
+        for (item, n) in &self.setting.carried {
+            if *n > 0 {
+                costs.insert(item.clone(), 0.0);
+            }
+        }
+        for _ in 0..64 {
+            let mut changed = false;
+            for item in items {
+                let best = {
+                    let known = |name: &str| {
+                        if self.setting.has(name) > 0 { 0.0 } else { costs.get(name).copied().unwrap_or(f64::INFINITY) }
+                    };
+                    self.options_by(item, &[], &known).into_iter().map(|(c, _, _)| c).fold(f64::INFINITY, f64::min)
+                };
+                if best < costs[item] - 1e-9 {
+                    costs.insert(item.clone(), best);
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        costs
     }
 
     /// The weakest tool that harvests `block`, unless one that does is carried.
@@ -422,68 +557,6 @@ impl<'a> Planner<'a> {
             return None;
         }
         weakest_tool(tools).cloned()
-    }
-
-    /// Which smelting input to use: one carried, then one mined or hunted, then the wood near, then the rest.
-    fn smelt_input_rank(&self, input: &str) -> u8 {
-        if self.setting.has(input) > 0 {
-            0
-        } else if MINED.iter().chain(HUNTED).any(|(drop, _)| *drop == input) {
-            1
-        } else if input == format!("{}_log", self.setting.wood()) {
-            2
-        } else if input.contains("_ore") || RARE.contains(&input) {
-            // Ore blocks drop raw ore, not themselves; red sand lies in badlands only.
-            4
-        } else {
-            3
-        }
-    }
-
-    /// Which recipe to use: the cheapest by [`Planner::cost`], then the one made of the wood near.
-    fn recipe_rank(&self, recipe: &Recipe) -> (u64, usize) {
-        let cost: f64 = recipe.needs().iter().map(|(name, n)| f64::from(*n) * self.cost(name, 0)).sum();
-        let wood = self.setting.wood();
-        let woody = |n: &str| ["_planks", "_log", "_stem", "_wood", "_hyphae"].iter().any(|end| n.ends_with(end));
-        let foreign_wood = recipe
-            .needs()
-            .keys()
-            .filter(|n| (woody(n) || *n == "bamboo") && !n.starts_with(&format!("{wood}_")))
-            .count();
-        ((cost * 100.0) as u64, foreign_wood)
-    }
-
-    /// Roughly how much work one `item` is: nothing when carried, a block mined or a mob hunted, a smelt, or what a
-    /// recipe's ingredients cost, shared by what it makes. Unknown ways, and circles, cost a lot.
-    fn cost(&self, item: &str, depth: usize) -> f64 {
-        const UNKNOWN: f64 = 1000.0;
-        if self.setting.has(item) > 0 {
-            return 0.0;
-        }
-        if depth > 6 {
-            return UNKNOWN;
-        }
-        let facts = facts::facts();
-        if let Some(i) = MINED.iter().position(|(drop, _)| *drop == item) {
-            // Commoner blocks first in the table: cobblestone before deepslate.
-            return 1.0 + i as f64 / 100.0;
-        }
-        if HUNTED.iter().any(|(drop, _)| *drop == item) {
-            return 2.0;
-        }
-        let inputs = facts.smelting.iter().filter(|(_, out)| *out == item).map(|(input, _)| input);
-        if let Some(input) = inputs.min_by_key(|input| (self.smelt_input_rank(input), (*input).clone())) {
-            return 0.5 + self.cost(input, depth + 1);
-        }
-        if let Some(recipes) = facts.crafting.get(item) {
-            let share = |r: &Recipe| {
-                r.needs().iter().map(|(n, c)| f64::from(*c) * self.cost(n, depth + 1)).sum::<f64>()
-                    / f64::from(r.count())
-            };
-            return recipes.iter().filter(|r| !r.needs().contains_key(item)).map(share).fold(UNKNOWN, f64::min);
-        }
-        // Other blocks may be rare where the bot is (blackstone is the Nether's): after the ones the table lists.
-        if is_block(item) && facts::drops_of(item) == [item] { 1.5 } else { UNKNOWN }
     }
 
     /// Coal when some is carried, else planks of the wood near.
@@ -524,6 +597,15 @@ impl<'a> Planner<'a> {
                 TaskSpec {
                     task: format!("Kill {mob} for {missing} {item}"),
                     context: String::new(),
+                    tracker: gained(missing),
+                    code: Some(code),
+                }
+            }
+            Source::Take { take } => {
+                let code = gather_loop(item, missing, &format!("{};", take.call));
+                TaskSpec {
+                    task: format!("{} for {missing} {item}", take.doing),
+                    context: format!("holding {}", take.holding),
                     tracker: gained(missing),
                     code: Some(code),
                 }
@@ -836,18 +918,10 @@ pub(super) fn is_block(id: &str) -> bool {
     azalea::registry::builtin::BlockKind::from_str(id).is_ok()
 }
 
-/// Whether `id` is an item the facts know of.
+/// Whether `id` is an item of the game (the facts know how to get it, or why it cannot be had).
 fn known_item(id: &str) -> bool {
-    static KNOWN: std::sync::LazyLock<HashSet<String>> = std::sync::LazyLock::new(|| {
-        let facts = facts::facts();
-        let mut known: HashSet<String> = facts.crafting.keys().cloned().collect();
-        known.extend(facts.blocks.keys().cloned());
-        known.extend(facts.smelting.keys().cloned());
-        known.extend(facts.smelting.values().cloned());
-        known.extend(MINED.iter().chain(HUNTED).map(|(item, _)| (*item).to_owned()));
-        known
-    });
-    KNOWN.contains(id) || is_block(id)
+    use std::str::FromStr;
+    azalea::registry::builtin::ItemKind::from_str(id).is_ok() || is_block(id)
 }
 
 #[cfg(test)]

@@ -1,6 +1,7 @@
 //! Game facts the primitives plan with: crafting recipes, which tools harvest which blocks and what they drop,
 //! smelting and fuel. They come from `data/facts.json`, generated from minecraft-data 26.1 by
-//! `tests/server/tools/gen_facts.js` (facts, not code), and are parsed once on first use.
+//! `tests/server/tools/gen_facts.js` (facts, not code), and are parsed once on first use. Where each item comes
+//! from in an overworld world, and what cannot be had, is [`super::sources`].
 
 use std::{
     collections::{BTreeMap, HashMap},
@@ -85,6 +86,12 @@ pub struct Facts {
     pub smelting: HashMap<String, String>,
     /// Burn time in ticks; one item smelts in 200.
     pub fuels: HashMap<String, u32>,
+    /// What each block drops when broken without silk touch: (item, chance of one roll).
+    #[serde(default)]
+    pub block_loot: HashMap<String, Vec<(String, f64)>>,
+    /// What each mob drops when a player kills it: (item, chance).
+    #[serde(default)]
+    pub mob_loot: HashMap<String, Vec<(String, f64)>>,
 }
 
 static FACTS: LazyLock<Facts> = LazyLock::new(|| {

@@ -4,6 +4,7 @@
 //! azalea's local task set. A call whose run is stopped is dropped mid-way and the bot stops moving. Answers are
 //! script values, or texts that tell the script (and an LLM reading them) what to do next.
 
+mod animal;
 pub mod area;
 pub mod build;
 mod chest;
@@ -23,6 +24,7 @@ pub mod reflex;
 pub mod search;
 mod shelter;
 mod smelt;
+pub mod sources;
 mod stand;
 
 use std::{future::Future, panic::AssertUnwindSafe};
@@ -150,6 +152,9 @@ pub async fn perform(bot: &BotHandle, call: Call, time_left: std::time::Duration
             Ok(Dynamic::from(observe::blocks_around(bot, azalea::BlockPos::from(pos), radius)))
         }
         Call::KillMob { name, timeout } => kill::kill_mob(bot, &name, timeout, search_budget).await,
+        Call::ShearSheep => animal::shear_sheep(bot, search_budget).await,
+        Call::MilkCow => animal::milk_cow(bot, search_budget).await,
+        Call::FillBucket { fluid } => animal::fill_bucket(bot, &fluid, search_budget).await,
         Call::GetItemFromChest { pos, items } => chest::transfer(bot, pos, &items, false).await,
         Call::DepositItemIntoChest { pos, items } => chest::transfer(bot, pos, &items, true).await,
         Call::CheckItemInsideChest { pos } => chest::check(bot, pos).await,

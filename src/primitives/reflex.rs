@@ -265,7 +265,7 @@ async fn eat(bot: &BotHandle) -> Result<(), String> {
 }
 
 /// Presses use with the held item into the air (not at a block, which would place or open it instead).
-fn use_held_item(bot: &BotHandle) {
+pub(super) fn use_held_item(bot: &BotHandle) {
     let client = bot.client();
     let seq = {
         let mut ecs = client.ecs.write();

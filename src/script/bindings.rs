@@ -43,6 +43,9 @@ pub const FUNCTIONS: &[&str] = &[
     "placeItem",
     "buildStructure",
     "killMob",
+    "shearSheep",
+    "milkCow",
+    "fillBucket",
     "exploreUntil",
     "getItemFromChest",
     "depositItemIntoChest",
@@ -166,6 +169,12 @@ pub fn register(engine: &mut Engine, host: Arc<dyn Host>, bounds: RunBounds) {
     reg!(call, "killMob", |name: &str, timeout: INT| {
         let timeout = Duration::from_secs(positive(timeout, "timeout (seconds)", 3600)? as u64);
         call(Call::KillMob { name: mob_name(name)?, timeout })
+    });
+    reg!(call, "shearSheep", || call(Call::ShearSheep));
+    reg!(call, "milkCow", || call(Call::MilkCow));
+    reg!(call, "fillBucket", |fluid: &str| match fluid {
+        "water" | "lava" => call(Call::FillBucket { fluid: fluid.to_owned() }),
+        other => fail(format!("fillBucket takes \"water\" or \"lava\", not {other:?}")),
     });
     reg!(call, "getItemFromChest", |pos: Vec3, items: Map| {
         call(Call::GetItemFromChest { pos, items: item_counts(&items)? })

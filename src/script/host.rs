@@ -90,6 +90,14 @@ pub enum Call {
         name: String,
         timeout: Duration,
     },
+    /// Shear the nearest sheep with wool.
+    ShearSheep,
+    /// Fill a carried bucket with milk from the nearest cow.
+    MilkCow,
+    /// Fill a carried bucket from the nearest source of `fluid` (`water` or `lava`).
+    FillBucket {
+        fluid: String,
+    },
     /// One leg of `exploreUntil`: keep walking toward `direction` (the script thread polls its callback between legs).
     Explore {
         direction: Vec3,

@@ -363,6 +363,42 @@ function give (p, s) {
   return rest
 }
 
+/** One of the held stack becomes `name` (an empty bucket filled): in the hand when it was the last one. */
+function swapHeld (p, name) {
+  const held = p.heldStack()
+  if (!held) return
+  if (held.count > 1) {
+    p.inv[36 + p.held] = { ...held, count: held.count - 1 }
+    give(p, { name, count: 1 })
+  } else {
+    p.inv[36 + p.held] = { name, count: 1 }
+    syncInventory(p)
+  }
+}
+
+/**
+ * An empty bucket used while looking at water or lava (BucketItem.use): the first fluid source along the player's
+ * look within 5 blocks is taken up, unless a solid block stands in the way, and the bucket is filled with it.
+ */
+function fillBucket (p) {
+  const yaw = (p.yaw ?? 0) * Math.PI / 180
+  const pitch = (p.pitch ?? 0) * Math.PI / 180
+  const dir = { x: -Math.sin(yaw) * Math.cos(pitch), y: -Math.sin(pitch), z: Math.cos(yaw) * Math.cos(pitch) }
+  const eye = { x: p.pos.x, y: p.pos.y + EYE_HEIGHT, z: p.pos.z }
+  for (let t = 0; t <= 5; t += 0.05) {
+    const x = Math.floor(eye.x + dir.x * t); const y = Math.floor(eye.y + dir.y * t); const z = Math.floor(eye.z + dir.z * t)
+    const block = terrain.blockAt(x, y, z).name
+    if (block === 'water' || block === 'lava') {
+      if (terrain.stateAt(x, y, z) !== stateOf(block)) continue // flowing, not a source: look past it
+      setBlock(x, y, z, stateOf('air'))
+      swapHeld(p, `${block}_bucket`)
+      emit({ event: 'bucketFilled', name: p.name, fluid: block, x, y, z })
+      return
+    }
+    if (block !== 'air' && block !== 'cave_air' && registry.blocksByName[block]?.boundingBox === 'block') return
+  }
+}
+
 function syncInventory (p) {
   if (p.client) (p.window ?? p.invWindow).syncChanges(p.client)
 }
@@ -823,7 +859,15 @@ server.on('playerJoin', (client) => {
   on('held_item_slot', (d) => { if (d.slotId >= 0 && d.slotId <= 8) { p.held = d.slotId; survival.stopUsing(p) } })
   on('block_dig', (d) => { if (!p.dead) onDig(p, d) })
   on('block_place', (d) => { if (!p.dead) onPlace(p, d) })
-  on('use_item', (d) => { if (!p.dead && d.hand === 'main_hand') survival.startUsing(p, p.heldStack()) })
+  on('use_item', (d) => {
+    if (p.dead || d.hand !== 'main_hand') return
+    if (p.heldStack()?.name === 'bucket') fillBucket(p)
+    else survival.startUsing(p, p.heldStack())
+  })
+  on('use_entity', (d) => {
+    if (p.dead || d.hand !== 'main_hand') return
+    if (entities.interact(p, d.target, p.heldStack()) === 'milked') swapHeld(p, 'milk_bucket')
+  })
   on('entity_action', (d) => {
     if (d.actionId === 'start_sprinting') p.life.sprinting = true
     else if (d.actionId === 'stop_sprinting') p.life.sprinting = false

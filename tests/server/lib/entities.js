@@ -95,7 +95,8 @@ const META = {
   mobFlags: metaIndex('zombie', 'mob_flags'), // 0x04 aggressive (zombie arms up)
   swell: metaIndex('creeper', 'swell_dir'),
   item: metaIndex('item', 'item'),
-  arrowInGround: metaIndex('arrow', 'in_ground')
+  arrowInGround: metaIndex('arrow', 'in_ground'),
+  wool: metaIndex('sheep', 'wool') // 0x10 sheared, low bits the colour (white is 0)
 }
 
 /** Whether a player may be noticed and hurt by mobs. */
@@ -320,6 +321,7 @@ class Entities {
     if (mob.flags.aggressive) metadata.push({ key: META.mobFlags, type: 'byte', value: 4 })
     if (mob.flags.drawing) metadata.push({ key: META.livingFlags, type: 'byte', value: 1 })
     if (mob.spec.explodes) metadata.push({ key: META.swell, type: 'int', value: mob.swellDir })
+    if (mob.sheared) metadata.push({ key: META.wool, type: 'byte', value: 0x10 })
     this.world.send(p, 'entity_metadata', { entityId: mob.id, metadata })
     this.world.send(p, 'entity_head_rotation', { entityId: mob.id, headYaw: angle(mob.yaw) })
   }
@@ -363,6 +365,31 @@ class Entities {
     if (mob.spec.hostile && huntable(p)) { this.setTarget(mob, p); mob.provoked = true }
     if (!mob.spec.hostile && mob.wander) mob.panic = 60 + Math.floor(this.random() * 40) // PanicGoal runs while hurt recently
     return true
+  }
+
+  /**
+   * A player uses the item they hold on a mob (the interact packet): shears on a sheep with wool shear it (1 to 3
+   * white wool dropped, the sheep bare; Sheep.mobInteract), an empty bucket on a cow fills with milk
+   * (Cow.mobInteract). Out of reach (6 blocks) nothing happens. Returns what happened, or null.
+   */
+  interact (p, entityId, held) {
+    const mob = this.mobs.get(entityId)
+    if (!mob || !held) return null
+    const dx = mob.pos.x - p.pos.x; const dz = mob.pos.z - p.pos.z; const dy = mob.pos.y - p.pos.y
+    if (dx * dx + dy * dy + dz * dz > 6 * 6) return null
+    if (mob.kind === 'sheep' && held.name === 'shears' && !mob.sheared) {
+      mob.sheared = true
+      this.broadcast('entity_metadata', { entityId: mob.id, metadata: [{ key: META.wool, type: 'byte', value: 0x10 }] })
+      const count = 1 + Math.floor(this.random() * 3)
+      this.dropItem({ name: 'white_wool', count }, { x: mob.pos.x, y: mob.pos.y + 1, z: mob.pos.z })
+      this.world.emit({ event: 'sheared', entityId: mob.id, by: p.name, count })
+      return 'sheared'
+    }
+    if (mob.kind === 'cow' && held.name === 'bucket') {
+      this.world.emit({ event: 'milked', entityId: mob.id, by: p.name })
+      return 'milked'
+    }
+    return null
   }
 
   /**
