@@ -134,6 +134,10 @@ pub fn name_for_task(task: &str) -> String {
     if !name.starts_with(|c: char| c.is_ascii_alphabetic()) {
         name.insert_str(0, "do");
     }
+    if crate::script::bindings::FUNCTIONS.contains(&name.as_str()) {
+        // `Shear sheep for 2 white_wool` would be named as the primitive it calls, which a script may not define.
+        name.push_str("Task");
+    }
     name
 }
 
@@ -255,6 +259,9 @@ mod tests {
     #[test]
     fn names_come_from_the_task() {
         assert_eq!(name_for_task("Mine 2 oak_log"), "mineOakLogs");
+        // Never a primitive's own name.
+        assert_eq!(name_for_task("Shear sheep for 2 white_wool"), "shearSheepTask");
+        assert_eq!(name_for_task("Milk a cow for 1 milk_bucket"), "milkCowTask");
         assert_eq!(name_for_task("Mine 1 oak_log"), "mineOakLog");
         assert_eq!(name_for_task("Craft 1 crafting_table"), "craftCraftingTable");
         assert_eq!(name_for_task("Mine iron_ore for 3 raw_iron"), "mineIronOre");

@@ -198,6 +198,8 @@ async fn plan(agent: &Agent, goal: &str, failures: &[String]) -> Result<Vec<Task
                 return Ok(steps);
             }
             Err(recipes::NoSteps::Carried { .. }) => return Ok(Vec::new()),
+            // Nothing to explore for and nothing for an LLM to write: said at once.
+            Err(why @ recipes::NoSteps::Unreachable { .. }) => return Err(why.to_string()),
             Err(why) => tracing::info!("the game's facts cannot plan {goal:?} ({why}); asking the LLM"),
         }
     }

@@ -32,7 +32,10 @@ pub async fn shear_sheep(bot: &BotHandle, search_budget: Duration) -> Answer {
     let woolly = |e: &EntityRef| e.get_component::<SheepSheared>().is_none_or(|s| !s.0);
     let sheep = find(bot, EntityKind::Sheep, "sheep with wool", search_budget, woolly).await?;
     let before = items::count(bot, "white_wool");
-    use_on(bot, &sheep, "shears").await?;
+    let bare = || sheep.get_component::<SheepSheared>().is_some_and(|s| s.0);
+    if !use_on(bot, &sheep, "shears", bare).await? {
+        return Err("I used shears on a sheep but it kept its wool".to_owned());
+    }
     kill::pick_up_drops(bot, sheep.position()).await;
     let got = items::count(bot, "white_wool") - before;
     if got <= 0 {
@@ -46,9 +49,7 @@ pub async fn milk_cow(bot: &BotHandle, search_budget: Duration) -> Answer {
     need(bot, "bucket", "craftItem(\"bucket\", 1) makes one from 3 iron_ingot")?;
     let cow = find(bot, EntityKind::Cow, "cow", search_budget, |_| true).await?;
     let before = items::count(bot, "milk_bucket");
-    use_on(bot, &cow, "bucket").await?;
-    let filled = items::wait_until(bot, Duration::from_secs(2), || items::count(bot, "milk_bucket") > before).await;
-    if !filled {
+    if !use_on(bot, &cow, "bucket", || items::count(bot, "milk_bucket") > before).await? {
         return Err("I used a bucket on a cow but got no milk".to_owned());
     }
     Ok(Dynamic::from(i64::from(items::count(bot, "milk_bucket"))))
@@ -80,10 +81,17 @@ pub async fn fill_bucket(bot: &BotHandle, fluid: &str, search_budget: Duration) 
         .map_err(|_| format!("I could not walk to the {fluid} at {} {} {}", source.x, source.y, source.z))?
         .map_err(|e| e.to_string())?;
     items::hold(bot, "bucket").await?;
-    bot.client().look_at(centre);
-    bot.client().wait_ticks(2).await;
-    super::reflex::use_held_item(bot);
-    let filled = items::wait_until(bot, Duration::from_secs(2), || items::count(bot, &filled_name) > before).await;
+    let mut filled = false;
+    // A few tries: the first use can reach the server before the bucket is in hand there.
+    for _ in 0..3 {
+        bot.client().look_at(centre);
+        bot.client().wait_ticks(2).await;
+        super::reflex::use_held_item(bot);
+        filled = items::wait_until(bot, Duration::from_millis(750), || items::count(bot, &filled_name) > before).await;
+        if filled {
+            break;
+        }
+    }
     if !filled {
         return Err(format!(
             "I used a bucket on the {fluid} at {} {} {} but it stayed empty",
@@ -122,31 +130,35 @@ async fn find(
     })
 }
 
-/// Walks up to `target` (it may wander) and uses the held `item` on it once.
-async fn use_on(bot: &BotHandle, target: &EntityRef, item: &str) -> Result<(), String> {
-    items::hold(bot, item).await?;
+/// Walks up to `target` (it may wander) and uses `item` on it until `gained` says it worked, three times at most.
+/// Whether it worked.
+async fn use_on(bot: &BotHandle, target: &EntityRef, item: &str, gained: impl Fn() -> bool) -> Result<bool, String> {
     let deadline = tokio::time::Instant::now() + WALK;
-    while bot.position().distance_to(target.position()) > REACH {
-        if !target.exists() || tokio::time::Instant::now() > deadline {
-            bot.stop_moving();
-            return Err(format!("I could not get close to the {}", kind_name(target)));
+    for _ in 0..3 {
+        while bot.position().distance_to(target.position()) > REACH {
+            if !target.exists() || tokio::time::Instant::now() > deadline {
+                bot.stop_moving();
+                return Err(format!("I could not get close to the {}", kind_name(target)));
+            }
+            bot.start_toward(target.position(), 1.5);
+            bot.client().wait_ticks(2).await;
         }
-        bot.start_toward(target.position(), 1.5);
+        bot.stop_moving();
+        // Taken in hand here: the walk may have dug through leaves with another tool.
+        items::hold(bot, item).await?;
+        target.look_at();
         bot.client().wait_ticks(2).await;
+        bot.client().write_packet(ServerboundInteract {
+            entity_id: target.minecraft_id(),
+            hand: InteractionHand::MainHand,
+            location: LpVec3::from(target.position()),
+            using_secondary_action: false,
+        });
+        if items::wait_until(bot, Duration::from_millis(750), &gained).await {
+            return Ok(true);
+        }
     }
-    bot.stop_moving();
-    target.look_at();
-    bot.client().wait_ticks(2).await;
-    let entity_id = target.minecraft_id();
-    let location = LpVec3::from(target.position());
-    bot.client().write_packet(ServerboundInteract {
-        entity_id,
-        hand: InteractionHand::MainHand,
-        location,
-        using_secondary_action: false,
-    });
-    bot.client().wait_ticks(4).await;
-    Ok(())
+    Ok(false)
 }
 
 fn kind_name(target: &EntityRef) -> String {

@@ -18,6 +18,7 @@ mod follow_and_stop;
 mod goal_resumes_after_restart;
 mod goto_moves_bot;
 mod inventory_full;
+mod item_sources;
 mod kill_mob;
 mod learn_loop;
 mod learn_resumes_after_reconnect;

@@ -865,6 +865,7 @@ server.on('playerJoin', (client) => {
     else survival.startUsing(p, p.heldStack())
   })
   on('use_entity', (d) => {
+    if (process.env.WORLD_DEBUG) log('interact', JSON.stringify({ target: d.target, hand: d.hand, held: p.heldStack() }))
     if (p.dead || d.hand !== 'main_hand') return
     if (entities.interact(p, d.target, p.heldStack()) === 'milked') swapHeld(p, 'milk_bucket')
   })

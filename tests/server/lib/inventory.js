@@ -23,6 +23,21 @@ function toSlot (s) {
 
 // ---- crafting ---------------------------------------------------------------------------------------------------
 
+const COLORS = ['white', 'orange', 'magenta', 'light_blue', 'yellow', 'lime', 'pink', 'gray', 'light_gray', 'cyan',
+  'purple', 'blue', 'brown', 'green', 'red', 'black']
+
+/**
+ * minecraft-data writes "a dye + any wool (carpet, bed…) of another colour" with one colour only (pink dye + black
+ * wool); the game takes every other colour, so such a recipe is listed once for each.
+ */
+function redyes (result, items) {
+  const color = COLORS.filter((c) => result.startsWith(`${c}_`)).sort((a, b) => b.length - a.length)[0]
+  if (!color || items.length !== 2 || items[0] !== `${color}_dye`) return [items]
+  const base = result.slice(color.length + 1)
+  if (!COLORS.some((c) => c !== color && items[1] === `${c}_${base}`)) return [items]
+  return COLORS.filter((c) => c !== color && mcData.itemsByName[`${c}_${base}`]).map((c) => [`${color}_dye`, `${c}_${base}`])
+}
+
 /** Recipes by shape, built once from minecraft-data. */
 const recipes = (() => {
   const shaped = []
@@ -36,7 +51,8 @@ const recipes = (() => {
         const rows = v.inShape.map((row) => row.map((id) => (id === null ? null : mcData.items[id]?.name ?? '?')))
         shaped.push({ rows, result, count })
       } else if (v.ingredients) {
-        shapeless.push({ items: v.ingredients.map((id) => mcData.items[id]?.name ?? '?').sort(), result, count })
+        const items = v.ingredients.map((id) => mcData.items[id]?.name ?? '?')
+        for (const each of redyes(result, items)) shapeless.push({ items: each.sort(), result, count })
       }
     }
   }

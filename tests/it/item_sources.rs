@@ -1,0 +1,111 @@
+//! Goals planned from where items really come from: wool sheared from a sheep and dyed, milk from a cow, leather and
+//! feathers from animals, buckets filled from water and lava, and an item only the Nether gives refused at once with
+//! its reason — judged by the world's inventory and events, with no LLM call.
+
+use crate::support;
+
+use std::time::{Duration, Instant};
+
+use serde_json::json;
+use support::{fake_llm::FakeEndpoint, *};
+
+/// Waits for the bot's last word on `goal` and returns it.
+fn outcome(world: &World, from: usize, goal: &str, timeout: Duration) -> String {
+    let done = world.wait_event(from, timeout, |e| {
+        let text = e["text"].as_str().unwrap_or_default();
+        e["event"] == "chat" && e["from"] == "Wayfarer" && text.contains(&format!("task: {goal}"))
+    });
+    done.unwrap_or_else(|| panic!("{goal:?} did not end within {timeout:?}"))["text"].as_str().unwrap().to_owned()
+}
+
+#[test]
+fn animals_give_wool_milk_leather_and_feathers_and_the_nether_is_refused() {
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let endpoint = runtime.block_on(FakeEndpoint::start()).unwrap();
+    let (world, _bot, (sx, sz)) =
+        natural_world_with_bot(1013, &["--mobs", "off"], &["--llm-url", &endpoint.base_url()]);
+    // The animals stand a few blocks off (natural spawning would make the test a matter of luck).
+    for (kind, dx, dz) in [("sheep", 6, 0), ("cow", -6, 0), ("chicken", 0, 6)] {
+        let (x, z) = ((sx + dx) as f64 + 0.5, (sz + dz) as f64 + 0.5);
+        world.cmd(json!({"cmd": "spawnMob", "kind": kind, "x": x, "z": z}));
+    }
+
+    // A nether star: refused with the reason, at once, before any plan or exploring.
+    let asked = Instant::now();
+    let from = world.say("Alice", "!task get a nether star");
+    let refused = outcome(&world, from, "get a nether star", Duration::from_secs(10));
+    assert!(asked.elapsed() < Duration::from_secs(2), "refused after {:?}", asked.elapsed());
+    assert_eq!(
+        refused,
+        "I failed task: get a nether star because I could not plan it: I cannot get a nether star: it only comes \
+         from killing the wither"
+    );
+    let planned = world.wait_event(from, Duration::ZERO, |e| {
+        e["event"] == "chat" && e["text"].as_str().is_some_and(|t| t.starts_with("Plan for"))
+    });
+    assert!(planned.is_none(), "a plan was made: {planned:?}");
+
+    // Pink wool, carrying pink dye and shears: a sheep sheared (it lives), its white wool dyed.
+    give(&world, "Wayfarer", "pink_dye", 1);
+    give(&world, "Wayfarer", "shears", 1);
+    bot_sees(&world, "Wayfarer", "shears", 1);
+    let from = world.say("Alice", "!task craft a pink wool");
+    let plan = world.expect_chat(from, "Wayfarer", "Plan for craft a pink wool:", Duration::from_secs(10));
+    assert!(plan.ends_with(": Shear sheep for 1 white_wool; Craft 1 pink_wool."), "{plan}");
+    let done = outcome(&world, from, "craft a pink wool", Duration::from_secs(300));
+    assert!(done.starts_with("I succeeded in task: craft a pink wool"), "{done}");
+    assert_eq!(inventory_count(&world, "Wayfarer", "pink_wool"), 1);
+    let sheared = world.wait_event(from, Duration::ZERO, |e| e["event"] == "sheared" && e["by"] == "Wayfarer");
+    assert!(sheared.is_some(), "no sheep was sheared");
+    let killed = world.wait_event(from, Duration::ZERO, |e| e["event"] == "mobKilled" && e["kind"] == "sheep");
+    assert!(killed.is_none(), "a sheep was killed for its wool: {killed:?}");
+
+    // A bucket of milk from a cow, with a bucket carried.
+    give(&world, "Wayfarer", "bucket", 1);
+    bot_sees(&world, "Wayfarer", "bucket", 1);
+    let from = world.say("Alice", "!task get a milk bucket");
+    let plan = world.expect_chat(from, "Wayfarer", "Plan for get a milk bucket:", Duration::from_secs(10));
+    assert!(plan.ends_with(": Milk a cow for 1 milk_bucket."), "{plan}");
+    let done = outcome(&world, from, "get a milk bucket", Duration::from_secs(300));
+    assert!(done.starts_with("I succeeded in task: get a milk bucket"), "{done}");
+    assert_eq!(inventory_count(&world, "Wayfarer", "milk_bucket"), 1);
+    assert!(world.wait_event(from, Duration::ZERO, |e| e["event"] == "milked").is_some(), "no cow was milked");
+
+    // Leather and feathers: a cow and a chicken hunted.
+    give(&world, "Wayfarer", "stone_sword", 1);
+    for (goal, item, mob) in [("get 1 leather", "leather", "cow"), ("get 1 feather", "feather", "chicken")] {
+        let had = inventory_count(&world, "Wayfarer", item);
+        let from = world.say("Alice", &format!("!task {goal}"));
+        let plan = world.expect_chat(from, "Wayfarer", &format!("Plan for {goal}:"), Duration::from_secs(10));
+        assert!(plan.ends_with(&format!(": Kill {mob} for 1 {item}.")), "{plan}");
+        let done = outcome(&world, from, goal, Duration::from_secs(300));
+        assert!(done.starts_with(&format!("I succeeded in task: {goal}")), "{done}");
+        assert!(inventory_count(&world, "Wayfarer", item) > had, "no {item} gained");
+        let killed = world.wait_event(from, Duration::ZERO, |e| e["event"] == "mobKilled" && e["kind"] == mob);
+        assert_eq!(killed.expect("the animal died")["by"], "Wayfarer");
+    }
+    assert!(endpoint.requests().is_empty(), "the LLM was asked: {:?}", endpoint.requests());
+}
+
+#[test]
+fn buckets_are_filled_from_still_water_and_lava() {
+    let (world, _bot) = world_with_bot_args(&[]);
+    world.cmd(json!({"cmd": "setBlock", "x": 6, "y": 63, "z": -4, "block": "water"}));
+    world.cmd(json!({"cmd": "setBlock", "x": -6, "y": 63, "z": 5, "block": "lava"}));
+    give(&world, "Wayfarer", "bucket", 2);
+    bot_sees(&world, "Wayfarer", "bucket", 2);
+    for (goal, item, fluid) in
+        [("get a water bucket", "water_bucket", "water"), ("get a lava bucket", "lava_bucket", "lava")]
+    {
+        let from = world.say("Alice", &format!("!task {goal}"));
+        let done = outcome(&world, from, goal, Duration::from_secs(120));
+        assert!(done.starts_with(&format!("I succeeded in task: {goal}")), "{done}");
+        assert_eq!(inventory_count(&world, "Wayfarer", item), 1);
+        let filled = world.wait_event(from, Duration::ZERO, |e| e["event"] == "bucketFilled" && e["fluid"] == fluid);
+        assert!(filled.is_some(), "no bucket was filled with {fluid}");
+    }
+    // The sources are taken up.
+    let air = world.cmd(json!({"cmd": "getBlock", "x": 6, "y": 63, "z": -4}));
+    assert_eq!(air, "air");
+    assert_eq!(inventory_count(&world, "Wayfarer", "bucket"), 0);
+}
