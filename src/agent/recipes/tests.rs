@@ -332,3 +332,31 @@ fn every_item_the_overworld_gives_is_planned_and_no_plan_goes_through_what_it_do
     }
     assert!(unplanned.is_empty(), "{} not planned:\n{}", unplanned.len(), unplanned.join("\n"));
 }
+
+#[test]
+fn the_item_bench_goals_are_read_and_planned_as_the_bench_expects() {
+    // tests/tasks/item_goals.json (`make bench-items`): each goal reads as the item it is judged by and plans from
+    // what the bot starts with, and each one the overworld does not give is refused with the bench's words.
+    let suite: serde_json::Value = serde_json::from_str(include_str!("../../../tests/tasks/item_goals.json")).unwrap();
+    let goals = suite["goals"].as_array().unwrap();
+    assert!(goals.len() >= 50, "{} goals", goals.len());
+    for goal in goals {
+        let words = goal["goal"].as_str().unwrap();
+        let given: Vec<(&str, i32)> = goal["give"]
+            .as_object()
+            .map(|m| m.iter().map(|(k, v)| (k.as_str(), v.as_i64().unwrap() as i32)).collect())
+            .unwrap_or_default();
+        let want = parse_goal(words, "oak").unwrap_or_else(|| panic!("{words:?} is not read"));
+        let planned = plan(&want, &setting(&given, "oak"));
+        if let Some(refusal) = goal["refuse"].as_str() {
+            assert_eq!(planned.map_err(|e| e.to_string()).unwrap_err(), refusal, "{words}");
+            continue;
+        }
+        let Want::Have { item, count } = &want else { panic!("{words:?} read as {want:?}") };
+        let judged = goal["item"].as_str().unwrap();
+        assert!(item == judged || (judged.starts_with('_') && item.ends_with(judged)), "{words:?} read as {item}");
+        assert_eq!(i64::from(*count), goal["count"].as_i64().unwrap(), "{words}");
+        let steps = planned.unwrap_or_else(|e| panic!("{words}: {e}"));
+        assert_sound(&steps);
+    }
+}
