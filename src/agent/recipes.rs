@@ -3,6 +3,10 @@
 //! worked back to what can be mined or hunted, in the order it can be done, each step with a tracker that agrees
 //! with its text and with code that does it (tried before any LLM is asked to write some).
 //!
+//! Each thing is got the cheapest way the overworld really gives (`primitives::sources`: natural blocks, mobs,
+//! animals and fluids, by rough minutes of play); what it never gives is refused with the reason
+//! ([`NoSteps::Unreachable`]).
+//!
 //! Pure: the bot's inventory, the stations near it and the wood that grows near it come in as a [`Setting`].
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -77,7 +81,8 @@ impl Setting {
     }
 }
 
-/// Items got by mining another block, and the block (the common one where several drop it).
+/// Items got by mining another block, and the block (the common one where several drop it): how `mine 3 coal` is
+/// read as the block to mine. What the planner mines for an item is chosen from `primitives::sources`.
 const MINED: &[(&str, &str)] = &[
     ("cobblestone", "stone"),
     ("cobbled_deepslate", "deepslate"),
