@@ -236,6 +236,15 @@ fn proposal(
             ));
         }
     }
+    // A thing the overworld never gives (a nether star) is no task at all, whatever the bot carries.
+    if let Some(super::recipes::Want::Have { item, .. }) = super::recipes::parse_goal(&spec.task, "oak")
+        && let Err(why) = crate::primitives::sources::reach(&item)
+    {
+        return Err(format!(
+            "\"{}\" cannot be done: {why}; propose something this world gives, such as something craftable now",
+            spec.task
+        ));
+    }
     // A thing built on a skill learned here is one call away, however many steps the planner would take for it.
     let built = builds.iter().find(|b| spec_makes(&spec, &b.item));
     if built.is_none()
@@ -1211,6 +1220,17 @@ mod tests {
         assert_eq!(skill_call("Smelt 3 iron_ore", Some(&kills), &smelt, 0), None);
         assert_eq!(skill_names(&library[..2]), "craftWoodenPickaxe, mineWoodLog");
         assert_eq!(skill_names(&[]), "none yet");
+    }
+
+    #[test]
+    fn a_thing_the_overworld_never_gives_is_sent_back_with_why() {
+        let checkpoint = Checkpoint::open(std::env::temp_dir().join("wayfarer-curriculum-never"));
+        let star = proposal("{\"task\": \"Obtain 1 nether_star\"}", &checkpoint, None, &[], &[], None).unwrap_err();
+        assert_eq!(
+            star,
+            "\"Obtain 1 nether_star\" cannot be done: it only comes from killing the wither; propose something this \
+             world gives, such as something craftable now"
+        );
     }
 
     #[test]
