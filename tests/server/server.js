@@ -424,6 +424,8 @@ function furnaceAt (x, y, z) {
 /** What breaking `block` while holding `held` drops: nothing if the block needs a tool the player lacks. */
 function dropsOf (block, held) {
   if (block.harvestTools && !(held && block.harvestTools[mcData.itemsByName[held.name].id])) return []
+  // Gravel drops flint one time in ten (its vanilla loot table; minecraft-data lists gravel only).
+  if (block.name === 'gravel') return [random() < 0.1 ? 'flint' : 'gravel']
   return (block.drops || []).map((d) => mcData.items[typeof d === 'object' ? d.drop?.id ?? d.id : d]?.name).filter(Boolean)
 }
 
