@@ -159,7 +159,16 @@ pub fn check_harvest(block: &str, carried: &HashMap<String, i32>) -> Result<(), 
 pub fn drops_of(block: &str) -> Vec<String> {
     match facts().blocks.get(block).and_then(|b| b.drops.clone()) {
         Some(drops) => drops,
-        None => vec![block.to_owned()],
+        // Chance drops the block list leaves out (gravel: flint or itself), from the loot table.
+        None => match facts().block_loot.get(block) {
+            Some(loot) if !loot.is_empty() => {
+                // The block itself first: what `mine 3 gravel` counts.
+                let mut drops: Vec<String> = loot.iter().map(|(item, _)| item.clone()).collect();
+                drops.sort_by_key(|item| item != block);
+                drops
+            }
+            _ => vec![block.to_owned()],
+        },
     }
 }
 
@@ -336,6 +345,7 @@ mod tests {
         assert!(check_harvest("oak_log", &inv(&[])).is_ok());
         assert_eq!(drops_of("stone"), ["cobblestone"]);
         assert_eq!(drops_of("oak_log"), ["oak_log"]);
+        assert_eq!(drops_of("gravel"), ["gravel", "flint"]);
         assert!(drops_of("oak_leaves").is_empty());
     }
 

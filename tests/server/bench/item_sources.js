@@ -107,6 +107,9 @@ async function runGoal (task, index, seed, minutes) {
     await sleep(500)
     fs.closeSync(out)
     await world.close()
+    // The world's log and its events (pickups, kills, chat), for reading a failure afterwards.
+    const events = world.events.filter((e) => e.event !== 'chunk').map((e) => JSON.stringify(e))
+    fs.writeFileSync(logFile.replace(/\.log$/, '.world.log'), [...world.log, ...events].join('\n') + '\n')
     fs.rmSync(dir, { recursive: true, force: true })
   }
   return result
