@@ -427,10 +427,11 @@ class Entities {
 
   /**
    * What a dead mob drops. Without natural spawning: the fixed MOBS drops. With it: minecraft-data's entityLoot
-   * (drop chance, stack size, player-kill-only drops), with at least one of the mob's main drop.
+   * (drop chance, stack size, player-kill-only drops), with at least one of the mob's main drop, and a sheep's wool.
    */
   lootOf (mob, byPlayer) {
-    const fixed = mob.spec.drops
+    // A sheep drops its wool unless sheared (vanilla's per-colour tables, which minecraft-data leaves out).
+    const fixed = mob.sheared ? mob.spec.drops.filter(([name]) => name !== 'white_wool') : mob.spec.drops
     if (!this.world.naturalSpawning) return fixed
     const out = []
     for (const d of mcData.entityLoot?.[mob.kind]?.drops ?? []) {
@@ -442,6 +443,7 @@ class Entities {
     }
     const main = fixed[0][0]
     if (!out.some(([name]) => name === main)) out.unshift([main, 1])
+    if (mob.kind === 'sheep' && !mob.sheared && !out.some(([name]) => name === 'white_wool')) out.push(['white_wool', 1])
     return out
   }
 
