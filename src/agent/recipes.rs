@@ -284,7 +284,7 @@ struct Planner<'a> {
     setting: &'a Setting,
     sources: HashMap<String, Source>,
     /// What one more of each item costs here, in rough minutes (worked out once, when first asked).
-    costs: std::cell::OnceCell<HashMap<String, f64>>,
+    costs: std::cell::OnceCell<std::sync::Arc<HashMap<String, f64>>>,
     /// Items in the order they can be made: each after everything it needs.
     order: Vec<String>,
 }
@@ -506,7 +506,7 @@ impl<'a> Planner<'a> {
 
     /// [`Planner::settle`] for this setting, kept for the next planner with the same one (the curriculum plans many
     /// items for one inventory).
-    fn settled(&self) -> HashMap<String, f64> {
+    fn settled(&self) -> std::sync::Arc<HashMap<String, f64>> {
         type Kept = Option<(String, std::sync::Arc<HashMap<String, f64>>)>;
         static LAST: std::sync::Mutex<Kept> = std::sync::Mutex::new(None);
         let setting = self.setting;
@@ -516,42 +516,27 @@ impl<'a> Planner<'a> {
         if let Some((kept, costs)) = &*LAST.lock().unwrap_or_else(|e| e.into_inner())
             && *kept == key
         {
-            return HashMap::clone(costs);
+            return costs.clone();
         }
-        let costs = self.settle();
-        *LAST.lock().unwrap_or_else(|e| e.into_inner()) = Some((key, std::sync::Arc::new(costs.clone())));
+        let costs = std::sync::Arc::new(self.settle());
+        *LAST.lock().unwrap_or_else(|e| e.into_inner()) = Some((key, costs.clone()));
         costs
     }
 
-    /// What one more of every item costs here: each item's cheapest way given the others' costs, until nothing gets
-    /// cheaper. Costs only fall and every way costs something, so a way round a circle (white wool from a dyed
-    /// wool made from white wool) never wins.
+    /// What one more of every item costs here: nothing for what is carried, the rest settled by
+    /// [`sources::settle`] over this planner's ways to get each thing.
     fn settle(&self) -> HashMap<String, f64> {
-        let items = sources::items();
-        let mut costs: HashMap<String, f64> = items.iter().map(|item| (item.clone(), f64::INFINITY)).collect();
+        let mut costs: HashMap<String, f64> =
+            sources::items().iter().map(|item| (item.clone(), f64::INFINITY)).collect();
         for (item, n) in &self.setting.carried {
             if *n > 0 {
                 costs.insert(item.clone(), 0.0);
             }
         }
-        for _ in 0..64 {
-            let mut changed = false;
-            for item in items {
-                let best = {
-                    let known = |name: &str| {
-                        if self.setting.has(name) > 0 { 0.0 } else { costs.get(name).copied().unwrap_or(f64::INFINITY) }
-                    };
-                    self.options_by(item, &[], &known).into_iter().map(|(c, _, _)| c).fold(f64::INFINITY, f64::min)
-                };
-                if best < costs[item] - 1e-9 {
-                    costs.insert(item.clone(), best);
-                    changed = true;
-                }
-            }
-            if !changed {
-                break;
-            }
-        }
+        sources::settle(&mut costs, |item, cost| {
+            let known = |name: &str| if self.setting.has(name) > 0 { 0.0 } else { cost(name) };
+            self.options_by(item, &[], &known).into_iter().map(|(c, _, _)| c).fold(f64::INFINITY, f64::min)
+        });
         costs
     }
 

@@ -218,15 +218,23 @@ pub fn items() -> &'static [String] {
 
 /// Every item the sources know, each with the cheapest way from nothing in minutes (infinite when none works).
 static REACH: LazyLock<HashMap<String, f64>> = LazyLock::new(|| {
+    let mut cost: HashMap<String, f64> = items().iter().map(|i| (i.clone(), f64::INFINITY)).collect();
+    settle(&mut cost, |item, cost| cheapest(item, cost));
+    cost
+});
+
+/// Lowers each item's cost in `costs` to its cheapest way given the others' (`cheapest(item, cost of another)`),
+/// round after round until nothing gets cheaper. Costs only fall and every way costs something, so a way round a
+/// circle (white wool from a dyed wool made of white wool) never wins; each round settles at least one more item, so
+/// there are as many rounds as the longest chain.
+pub fn settle(costs: &mut HashMap<String, f64>, cheapest: impl Fn(&str, &dyn Fn(&str) -> f64) -> f64) {
     let items = items();
-    let mut cost: HashMap<String, f64> = items.iter().map(|i| (i.clone(), f64::INFINITY)).collect();
-    // Costs only fall, and each round settles at least one more item: as many rounds as the longest chain.
     for _ in 0..64 {
         let mut changed = false;
         for item in items {
-            let best = cheapest(item, |name| cost.get(name).copied().unwrap_or(f64::INFINITY));
-            if best < cost[item] - 1e-9 {
-                cost.insert(item.clone(), best);
+            let best = cheapest(item, &|name| costs.get(name).copied().unwrap_or(f64::INFINITY));
+            if best < costs.get(item).copied().unwrap_or(f64::INFINITY) - 1e-9 {
+                costs.insert(item.clone(), best);
                 changed = true;
             }
         }
@@ -234,8 +242,7 @@ static REACH: LazyLock<HashMap<String, f64>> = LazyLock::new(|| {
             break;
         }
     }
-    cost
-});
+}
 
 fn recipe_items(recipe: &facts::Recipe) -> Vec<&str> {
     match recipe {
