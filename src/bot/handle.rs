@@ -619,9 +619,9 @@ impl BotHandle {
         moves::prepare(&self.client);
         // While building, a walk goes round what stands (the builder's own blocks among it) rather than through.
         let opts = path_opts().allow_mining(self.building().is_none());
-        let finished = tokio::time::timeout(waited, self.client.goto_with_opts(goal, opts)).await;
+        let finished = self.until_walked(self.client.goto_with_opts(goal, opts), waited).await;
         let stopped_at = self.position();
-        if finished.is_err() {
+        if !finished {
             self.stop_moving();
             // A path search still running for this goal (one that cannot be reached searches to its time limit)
             // holds up the next walk's: let it end first.
@@ -635,7 +635,34 @@ impl BotHandle {
         }
         if stopped_at.distance_to(target) <= tolerance { Ok(()) } else { Err(MoveError::Unreachable { stopped_at }) }
     }
+
+    /// Drives `walk` until it ends (true) or `waited` has passed without it (false). Time spent digging a block on
+    /// the way does not count, up to [`DIGGING_EXTRA`]: the walk's time is reckoned from its length, and a path
+    /// through stone dug by hand (7.5 s a block) would run out of it half-way through a block and stop for good.
+    async fn until_walked(&self, walk: impl std::future::Future<Output = ()>, waited: Duration) -> bool {
+        const STEP: Duration = Duration::from_millis(250);
+        let started = tokio::time::Instant::now();
+        let mut deadline = started + waited;
+        let latest = deadline + DIGGING_EXTRA;
+        tokio::pin!(walk);
+        loop {
+            tokio::select! {
+                () = &mut walk => return true,
+                () = tokio::time::sleep(STEP) => {
+                    if self.client.is_mining() {
+                        deadline = (deadline + STEP).min(latest);
+                    }
+                    if tokio::time::Instant::now() >= deadline {
+                        return false;
+                    }
+                }
+            }
+        }
+    }
 }
+
+/// How much longer than its length allows a walk may take for the blocks it digs on the way.
+const DIGGING_EXTRA: Duration = Duration::from_secs(60);
 
 /// How far from the eyes a face is clicked: a little short of the game's 4.5, so a click from the edge of a block
 /// still lands.

@@ -6,7 +6,7 @@
 // or the goal was refused at once with the right reason and nothing planned. Every plan is checked for steps through
 // an item the overworld does not give.
 //
-// Usage: node item_sources.js --bot PATH/TO/wayfarer [--seeds 3] [--minutes 10] [--parallel 2] [--only 1,5,7]
+// Usage: node item_sources.js --bot PATH/TO/wayfarer [--seeds 3|2024,3371] [--minutes 10] [--parallel 2] [--only 1,5,7]
 //                             [--results FILE] [--logs DIR]
 //        node item_sources.js --report RESULTS.json
 // The seeds are the bench's own: the first N of SEEDS below, picked once so that runs compare.
@@ -123,12 +123,14 @@ async function main () {
     return
   }
   if (!BOT || !fs.existsSync(BOT)) {
-    console.error('usage: node item_sources.js --bot PATH/TO/wayfarer [--seeds 3] [--minutes 10] [--parallel 2] [--only 1,5]\n' +
+    console.error('usage: node item_sources.js --bot PATH/TO/wayfarer [--seeds 3|2024,3371] [--minutes 10] [--parallel 2] [--only 1,5]\n' +
       '       node item_sources.js --report RESULTS.json')
     process.exit(2)
   }
   fs.mkdirSync(LOGS, { recursive: true })
-  const seeds = SEEDS.slice(0, Number(arg('seeds', 3)))
+  // --seeds N: the first N of the bench's seeds; --seeds 2024,3371: those seeds.
+  const seedsArg = String(arg('seeds', 3))
+  const seeds = seedsArg.includes(',') || Number(seedsArg) > SEEDS.length ? seedsArg.split(',').map(Number) : SEEDS.slice(0, Number(seedsArg))
   const minutes = Number(arg('minutes', 10))
   const parallel = Math.max(1, Number(arg('parallel', 2)))
   const only = arg('only', null)?.split(',').map(Number)
