@@ -373,6 +373,13 @@ impl BotHandle {
         self.client.get_component::<Unreachable>().map(|u| u.0.current(UNREACHABLE_FOR).collect()).unwrap_or_default()
     }
 
+    /// Marks a hunt for a mob (`killMob`) as under way for `how_long` more: meanwhile the bot does not dig in for
+    /// the night.
+    pub fn set_on_hunt(&self, how_long: Duration) {
+        let until = std::time::Instant::now() + how_long;
+        self.client.ecs.write().entity_mut(self.client.entity).insert(reflex::OnHunt(until));
+    }
+
     /// Notes that running away got the bot nowhere: for `how_long` it fights rather than runs (a creeper aside).
     pub fn mark_cornered(&self, how_long: Duration) {
         let until = std::time::Instant::now() + how_long;

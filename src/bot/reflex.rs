@@ -121,6 +121,11 @@ const MELEE_ONLY: [EntityKind; 8] = [
 ];
 /// How close a monster must be for the bot to hit back (an attacker is within reach).
 pub const MELEE_DISTANCE: f64 = 3.5;
+/// Monsters that shoot: running or standing still only gets the bot shot (a shot every 3 s from up to 15 blocks),
+/// so the bot charges one in sight within [`ARCHER_DISTANCE`] and fights it at close quarters.
+pub const ARCHERS: [EntityKind; 3] = [EntityKind::Skeleton, EntityKind::Stray, EntityKind::Bogged];
+/// How far off an archer in sight is charged (a skeleton shoots from 15 blocks).
+pub const ARCHER_DISTANCE: f64 = 15.0;
 /// Breath (ticks, of 300) at which the bot heads for air.
 pub const BREATHE_AT: i32 = 120;
 /// Food level below which a bot carrying no food hunts (health stops coming back below 18).
@@ -236,9 +241,17 @@ impl Plugin for ReflexPlugins {
 type Monsters<'w, 's> = Query<
     'w,
     's,
-    (Entity, &'static Position, &'static EntityKindComponent, &'static WorldName),
+    (Entity, &'static Position, &'static EntityKindComponent, &'static WorldName, Option<&'static Health>),
     (With<AbstractMonster>, Without<LocalEntity>),
 >;
+
+/// The monsters still alive: one that just died lies about (health 0) until the server takes it away, and is
+/// neither fought nor run from.
+fn living<'a>(
+    monsters: &'a Monsters,
+) -> impl Iterator<Item = (Entity, &'a Position, &'a EntityKindComponent, &'a WorldName)> {
+    monsters.iter().filter(|(.., health)| health.is_none_or(|h| h.0 > 0.0)).map(|(e, p, k, w, _)| (e, p, k, w))
+}
 
 /// Eat when hungry (food ≤ 14), or when hurt (health < 14) and not full, so health comes back.
 pub struct AutoEatPlugin;
@@ -263,7 +276,8 @@ pub fn needs_food(food: u32, health: f32) -> bool {
     health > 0.0 && (food <= EAT_AT || (health < HEAL_BELOW && food < 20))
 }
 
-/// Hit back at a monster within reach (the flee reflex outranks it when running is wiser).
+/// Hit back at a monster within reach, and charge a skeleton in sight (the flee reflex outranks it when running is
+/// wiser).
 pub struct SelfDefencePlugin;
 
 impl Plugin for SelfDefencePlugin {
@@ -282,11 +296,14 @@ fn sense_attackers(
         }
         let here = **position;
         let blocks = holder.shared.read();
-        let nearest = monsters
-            .iter()
+        // Too weak to charge an archer (the flee reflex takes over below that), it still hits back within reach.
+        let charges = health.0 > FLEE_HEALTH;
+        let nearest = living(&monsters)
             .filter(|(_, _, kind, w)| *w == world && !NOT_FOUGHT.contains(&kind.0))
             .map(|(entity, p, kind, _)| (entity, **p, p.distance_to(here), kind.0))
-            .filter(|(_, _, d, _)| *d <= MELEE_DISTANCE)
+            .filter(|(_, _, d, kind)| {
+                *d <= MELEE_DISTANCE || (charges && ARCHERS.contains(kind) && *d <= ARCHER_DISTANCE)
+            })
             // One on the other side of a block (over the lid of its shelter) can neither hit nor be hit.
             .filter(|(_, p, _, _)| in_sight(&blocks, here.up(1.62), p.up(1.0)))
             .min_by(|a, b| a.2.total_cmp(&b.2));
@@ -334,8 +351,7 @@ fn sense_danger(
         let blocks = holder.shared.read();
         let weak = health.0 <= FLEE_HEALTH;
         // Monsters behind rock (in the next cave) are no threat yet.
-        let near: Vec<(Vec3, f64, EntityKind)> = monsters
-            .iter()
+        let near: Vec<(Vec3, f64, EntityKind)> = living(&monsters)
             .filter(|(_, _, _, w)| *w == world)
             .map(|(_, p, kind, _)| (**p, p.distance_to(here), kind.0))
             .filter(|(p, d, _)| *d <= 12.0 && in_sight(&blocks, here.up(1.62), p.up(1.0)))
@@ -401,7 +417,7 @@ fn sense_prey(
             .filter(|(_, d, dy, _)| *d <= HUNT_RANGE && *dy <= 4.0)
             .min_by(|a, b| a.1.total_cmp(&b.1));
         let Some((target, _, _, kind)) = prey else { continue };
-        if monsters.iter().any(|(_, p, _, w)| w == world && p.distance_to(here) <= HUNT_SAFE_DISTANCE)
+        if living(&monsters).any(|(_, p, _, w)| w == world && p.distance_to(here) <= HUNT_SAFE_DISTANCE)
             || carries_food(inventory)
         {
             continue;
@@ -436,17 +452,28 @@ pub const SHELTER_WHEN_WITHIN: f64 = 16.0;
 /// How far above its head the bot looks for a roof.
 const ROOF_SEARCH: i32 = 24;
 
+/// Until when the bot hunts a mob an owner or a script asked for (`killMob`): a hunt for a night's monsters is done
+/// in the dark, so the bot does not dig in for the night meanwhile.
+#[derive(Component, Clone, Copy, Debug)]
+pub struct OnHunt(pub std::time::Instant);
+
 #[allow(clippy::type_complexity)] // an ECS query names every component it reads
 fn sense_night(
-    mut bots: Query<(&Position, &WorldName, &WorldHolder, &Health, Option<&DayClock>, &mut Urges), With<LocalEntity>>,
+    mut bots: Query<
+        (&Position, &WorldName, &WorldHolder, &Health, Option<&DayClock>, Option<&OnHunt>, &mut Urges),
+        With<LocalEntity>,
+    >,
     monsters: Monsters,
 ) {
-    for (position, world, holder, health, clock, mut urges) in &mut bots {
-        if health.0 <= 0.0 || !clock.is_some_and(DayClock::is_night) {
+    for (position, world, holder, health, clock, on_hunt, mut urges) in &mut bots {
+        if health.0 <= 0.0
+            || !clock.is_some_and(DayClock::is_night)
+            || on_hunt.is_some_and(|h| h.0 > std::time::Instant::now())
+        {
             continue;
         }
         let here = **position;
-        if !monsters.iter().any(|(_, p, _, w)| w == world && p.distance_to(here) <= SHELTER_WHEN_WITHIN) {
+        if !living(&monsters).any(|(_, p, _, w)| w == world && p.distance_to(here) <= SHELTER_WHEN_WITHIN) {
             continue;
         }
         let head = azalea::BlockPos::from(here.up(1.62));

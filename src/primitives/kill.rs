@@ -80,8 +80,20 @@ fn nearest_mob(bot: &BotHandle, kind: EntityKind) -> Option<EntityRef> {
     nearest.iter().find(|e| e.position().distance_to(bot.position()) <= RANGE).cloned()
 }
 
+/// Keeps a hunt marked as under way while it lasts, and a little after: a reflex that takes the body (a monster
+/// fought off) drops the call, which is then made again.
+struct OnHunt<'a>(&'a BotHandle);
+
+impl Drop for OnHunt<'_> {
+    fn drop(&mut self) {
+        self.0.set_on_hunt(Duration::from_secs(10));
+    }
+}
+
 pub async fn kill_mob(bot: &BotHandle, name: &str, timeout: Duration, search_budget: Duration) -> Answer {
     let kind = EntityKind::from_str(name).map_err(|()| format!("There is no mob called {name}"))?;
+    bot.set_on_hunt(timeout + search_budget);
+    let _hunt = OnHunt(bot);
     let target = match nearest_mob(bot, kind) {
         Some(target) => target,
         None => {

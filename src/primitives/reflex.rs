@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use azalea::{
     BlockPos, Vec3, WalkDirection,
-    entity::{Position, metadata::Health},
+    entity::{EntityKindComponent, Position, metadata::Health},
     interact::BlockStatePredictionHandler,
     pathfinder::world::{is_block_state_passable, is_block_state_standable},
     protocol::packets::game::{s_interact::InteractionHand, s_use_item::ServerboundUseItem},
@@ -21,7 +21,7 @@ use super::{items, kill, observe, shelter};
 use crate::{
     bot::{
         BotHandle,
-        reflex::{FOODS, Urge, needs_food},
+        reflex::{ARCHER_DISTANCE, ARCHERS, FOODS, Urge, needs_food},
     },
     config::Reflexes,
 };
@@ -295,15 +295,22 @@ async fn defend(bot: &BotHandle, target: azalea::ecs::entity::Entity) -> Result<
     kill::hold_best_weapon(bot).await;
     let client = bot.client();
     let target = client.entity_ref_for(target);
+    // An archer is chased from as far as it shoots; a monster that fights hand to hand is let go beyond 8 blocks.
+    let archer = target.get_component::<EntityKindComponent>().is_some_and(|k| ARCHERS.contains(&k.0));
+    let chase = if archer { ARCHER_DISTANCE + 1.0 } else { 8.0 };
     let mut last_hit: Option<Instant> = None;
+    let mut last_seen = target.position();
     let mut approaching = false;
     while target.exists() && target.is_alive() {
         let here = bot.position();
         let there = target.position();
+        last_seen = there;
         let distance = here.distance_to(there);
         // Running comes first when the flee reflex says so (a creeper, a pack, or hurt with more than this one).
-        if distance > 8.0 || bot.urge().is_some_and(|u| matches!(u, Urge::Flee { .. } | Urge::Escape { .. })) {
-            break;
+        if distance > chase || bot.urge().is_some_and(|u| matches!(u, Urge::Flee { .. } | Urge::Escape { .. })) {
+            client.walk(WalkDirection::None);
+            bot.stop_moving();
+            return Ok(());
         }
         if distance > HIT_REACH {
             client.walk(WalkDirection::None);
@@ -326,6 +333,11 @@ async fn defend(bot: &BotHandle, target: azalea::ecs::entity::Entity) -> Result<
     }
     client.walk(WalkDirection::None);
     bot.stop_moving();
+    // What it dropped (bones, string, …) is what a hunt for it wanted: picked up before the script goes on, unless
+    // another danger needs the body.
+    if last_hit.is_some() && !bot.urge().is_some_and(|u| u.is_danger()) {
+        kill::pick_up_drops(bot, last_seen).await;
+    }
     Ok(())
 }
 

@@ -1,5 +1,6 @@
 //! Reflexes in natural worlds: the bot eats when hungry (pausing the script or walk it is on, which then carries on), hunts
-//! a farm animal when hungry with nothing to eat, hits back at a zombie at night from beyond its reach, runs from a
+//! a farm animal when hungry with nothing to eat, hits back at a zombie at night from beyond its reach, charges a
+//! skeleton that shoots at it (and picks up its bone), hunts a monster at night rather than digging in, runs from a
 //! creeper or a pack of zombies (and `!status` says so), finishes a smelt that eating cut short, digs in for the night when a monster comes (and gets out in
 //! the morning), comes up for air from the sea floor, and goes back for its things after a death.
 
@@ -150,6 +151,54 @@ fn fights_off_a_zombie_at_night() {
         .map(|e| e["amount"].as_f64().unwrap_or(0.0))
         .sum();
     assert!(taken <= 3.0, "the bot took {taken} damage fighting one zombie with a sword");
+}
+
+#[test]
+fn charges_a_skeleton_that_shoots_and_picks_up_what_it_drops() {
+    let (world, bot, _) = natural_world_with_bot(1009, &["--time", "18000"], None);
+    give(&world, "Wayfarer", "stone_sword", 1);
+    bot_sees(&world, "Wayfarer", "stone_sword", 1);
+    let me = world.player("Wayfarer");
+    let from = world.cursor();
+    // Ten blocks off: out of reach, well inside a skeleton's 15. Standing still it would be shot every 3 s.
+    let skeleton = world.cmd(json!({ "cmd": "spawnMob", "kind": "skeleton", "x": me.pos[0] + 10.0, "z": me.pos[2] }));
+    let killed =
+        world.wait_event(from, Duration::from_secs(45), |e| e["event"] == "mobKilled" && e["entityId"] == skeleton);
+    let killed = killed.unwrap_or_else(|| panic!("the skeleton is still alive; the bot's log:\n{}", bot.log_text()));
+    assert_eq!(killed["by"], "Wayfarer");
+    assert!(bot.log_text().contains("reflex: fighting off a skeleton"), "the kill was not the reflex's");
+    assert_alive(&world);
+    let deadline = Instant::now() + Duration::from_secs(15);
+    while inventory_count(&world, "Wayfarer", "bone") < 1 {
+        assert!(Instant::now() < deadline, "the bot left the skeleton's bone; its log:\n{}", bot.log_text());
+        std::thread::sleep(Duration::from_millis(200));
+    }
+}
+
+#[test]
+fn hunts_a_monster_at_night_instead_of_digging_in() {
+    let (world, bot, _) = natural_world_with_bot(1009, &["--time", "14000"], None);
+    give(&world, "Wayfarer", "stone_sword", 1);
+    bot_sees(&world, "Wayfarer", "stone_sword", 1);
+    let me = world.player("Wayfarer");
+    // A zombie within 16 blocks in the open at night would send the bot into the ground; the owner wants string.
+    let from = world.cursor();
+    world.cmd(json!({ "cmd": "spawnMob", "kind": "zombie", "x": me.pos[0] - 12.0, "z": me.pos[2] }));
+    world.cmd(json!({ "cmd": "spawnMob", "kind": "spider", "x": me.pos[0] + 14.0, "z": me.pos[2] + 4.0 }));
+    world.say("Alice", "!task get 1 string");
+    let ended = world.wait_event(from, Duration::from_secs(120), |e| {
+        let text = e["text"].as_str().unwrap_or_default();
+        e["event"] == "chat"
+            && e["from"] == "Wayfarer"
+            && (text.starts_with("I succeeded") || text.starts_with("I failed"))
+    });
+    let ended = ended.unwrap_or_else(|| panic!("no answer within 120 s; the bot's log:\n{}", bot.log_text()));
+    assert!(inventory_count(&world, "Wayfarer", "string") >= 1, "{}; its log:\n{}", ended["text"], bot.log_text());
+    assert!(!bot.log_text().contains("reflex: sheltering"), "the bot dug in during its hunt");
+    let spider_killed =
+        events(&world, from, "mobKilled").iter().any(|e| e["kind"] == "spider" && e["by"] == "Wayfarer");
+    assert!(spider_killed, "the bot did not kill the spider");
+    assert_alive(&world);
 }
 
 #[test]
