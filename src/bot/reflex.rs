@@ -167,6 +167,22 @@ pub const FOODS: [&str; 27] = [
     "rotten_flesh",
 ];
 
+/// Weapons from best to worst; the first carried one is used.
+pub const WEAPONS: [&str; 12] = [
+    "netherite_sword",
+    "diamond_sword",
+    "iron_sword",
+    "netherite_axe",
+    "diamond_axe",
+    "iron_axe",
+    "copper_sword",
+    "stone_sword",
+    "stone_axe",
+    "golden_sword",
+    "wooden_sword",
+    "wooden_axe",
+];
+
 /// Farm animals hunted for meat.
 const PREY: [EntityKind; 6] = [
     EntityKind::Cow,
@@ -329,7 +345,8 @@ const NOT_FOUGHT: [EntityKind; 4] =
     [EntityKind::Creeper, EntityKind::Enderman, EntityKind::ZombifiedPiglin, EntityKind::Piglin];
 
 /// Run from a creeper within 6 blocks, from a pack of three monsters within 8, and from monsters within 12 when
-/// health is 6 or less (unless the only one is a zombie or spider, held off at arm's length instead).
+/// health is 6 or less (unless the only one is a zombie or spider and the bot carries a weapon: it is held off at
+/// arm's length instead).
 pub struct FleePlugin;
 
 impl Plugin for FleePlugin {
@@ -340,10 +357,13 @@ impl Plugin for FleePlugin {
 
 #[allow(clippy::type_complexity)] // an ECS query names every component it reads
 fn sense_danger(
-    mut bots: Query<(&Position, &WorldName, &WorldHolder, &Health, Option<&Cornered>, &mut Urges), With<LocalEntity>>,
+    mut bots: Query<
+        (&Position, &WorldName, &WorldHolder, &Health, &Inventory, Option<&Cornered>, &mut Urges),
+        With<LocalEntity>,
+    >,
     monsters: Monsters,
 ) {
-    for (position, world, holder, health, cornered, mut urges) in &mut bots {
+    for (position, world, holder, health, inventory, cornered, mut urges) in &mut bots {
         if health.0 <= 0.0 {
             continue;
         }
@@ -360,8 +380,9 @@ fn sense_danger(
         let pack =
             near.iter().filter(|(_, d, kind)| *d <= PACK_DISTANCE && !NOT_FOUGHT.contains(kind)).count() >= PACK_SIZE;
         // Hurt, the bot runs from monsters, unless the only one is a melee fighter it can hold off at arm's length
-        // (running from a lone spider, which is faster, only gets the bot bitten in the back).
-        let lone_brawler = near.len() == 1 && MELEE_ONLY.contains(&near[0].2);
+        // with a weapon (running from a lone spider, which is faster, only gets the bot bitten in the back; fists
+        // take twenty hits to kill a zombie, which hits back every second).
+        let lone_brawler = near.len() == 1 && MELEE_ONLY.contains(&near[0].2) && carries_weapon(inventory);
         // Cornered (the last run got nowhere), it stands and fights instead, except against a creeper.
         let may_run = cornered.is_none_or(|c| c.0 <= std::time::Instant::now());
         let threat = near
@@ -426,15 +447,25 @@ fn sense_prey(
     }
 }
 
-/// Whether any of [`FOODS`] is in the inventory (the crafting grid aside).
-fn carries_food(inventory: &Inventory) -> bool {
+/// Whether any of [`WEAPONS`] is in the inventory (the crafting grid aside).
+fn carries_weapon(inventory: &Inventory) -> bool {
+    carries_any(inventory, &WEAPONS)
+}
+
+/// Whether any of `names` is in the inventory (the crafting grid aside).
+fn carries_any(inventory: &Inventory, names: &[&str]) -> bool {
     inventory.inventory_menu.slots().iter().skip(5).any(|stack| match stack {
         ItemStack::Present(data) => {
             let name = data.kind.to_string();
-            FOODS.contains(&name.trim_start_matches("minecraft:"))
+            names.contains(&name.trim_start_matches("minecraft:"))
         }
         ItemStack::Empty => false,
     })
+}
+
+/// Whether any of [`FOODS`] is in the inventory (the crafting grid aside).
+fn carries_food(inventory: &Inventory) -> bool {
+    carries_any(inventory, &FOODS)
 }
 
 /// At night, in the open (nothing but air over its head) with a monster within 16 blocks, dig in and wait for

@@ -510,10 +510,11 @@ pub fn is_player_name(name: &str, min_len: usize) -> bool {
 pub struct Reflexes {
     /// Eat when food is 14 or less, or when hurt and not full; best food first.
     pub eat: bool,
-    /// Hit back at a monster within reach, with the best weapon carried.
+    /// Hit back at a monster within reach, and charge a skeleton in sight within 15 blocks, with the best weapon
+    /// carried.
     pub defend: bool,
     /// Run from a creeper within 6 blocks, from three monsters within 8, and from monsters when health is 6 or less
-    /// (a lone zombie or spider is fought instead).
+    /// (a lone zombie or spider is fought instead when the bot carries a weapon).
     pub flee: bool,
     /// Head for air when breath runs low under water.
     pub breathe: bool,
@@ -523,7 +524,8 @@ pub struct Reflexes {
     pub recover: bool,
     /// Hungry (food below 18) and carrying no food: kill a farm animal within 12 blocks for its meat.
     pub hunt: bool,
-    /// At night in the open with monsters about: dig in three blocks, close the hole overhead, wait for morning.
+    /// At night in the open with monsters about: dig in three blocks, close the hole overhead, wait for morning (not
+    /// during a `killMob` hunt).
     pub shelter: bool,
 }
 

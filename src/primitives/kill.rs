@@ -19,23 +19,10 @@ use azalea::{
 use rhai::Dynamic;
 
 use super::{explore, items};
-use crate::{bot::BotHandle, script::Answer};
-
-/// Weapons from best to worst; the first carried one is used.
-const WEAPONS: [&str; 12] = [
-    "netherite_sword",
-    "diamond_sword",
-    "iron_sword",
-    "netherite_axe",
-    "diamond_axe",
-    "iron_axe",
-    "copper_sword",
-    "stone_sword",
-    "stone_axe",
-    "golden_sword",
-    "wooden_sword",
-    "wooden_axe",
-];
+use crate::{
+    bot::{BotHandle, reflex::WEAPONS},
+    script::Answer,
+};
 
 /// A full-strength hit with a sword needs 0.625 s between swings; waiting that long makes every hit count.
 pub(super) const ATTACK_INTERVAL: Duration = Duration::from_millis(650);
