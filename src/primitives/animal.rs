@@ -6,7 +6,7 @@
 use std::time::Duration;
 
 use azalea::{
-    BlockPos, EntityRef,
+    BlockPos, EntityRef, Vec3,
     block::fluid_state::FluidState,
     core::delta::LpVec3,
     ecs::query::Without,
@@ -74,23 +74,32 @@ pub async fn fill_bucket(bot: &BotHandle, fluid: &str, search_budget: Duration) 
     };
     let filled_name = format!("{fluid}_bucket");
     let before = items::count(bot, &filled_name);
-    // Beside it, not in it: three blocks off reaches it and keeps the bot out of lava.
-    let centre = source.center();
-    tokio::time::timeout(WALK, bot.goto_near(centre, 3.0))
-        .await
-        .map_err(|_| format!("I could not walk to the {fluid} at {} {} {}", source.x, source.y, source.z))?
-        .map_err(|e| e.to_string())?;
-    items::hold(bot, "bucket").await?;
+    // Aimed at the top of the source, where the look meets it first.
+    let surface = Vec3::new(source.x as f64 + 0.5, source.y as f64 + 0.8, source.z as f64 + 0.5);
     let mut filled = false;
-    // A few tries: the first use can reach the server before the bucket is in hand there.
-    for _ in 0..3 {
-        bot.client().look_at(centre);
-        bot.client().wait_ticks(2).await;
-        super::reflex::use_held_item(bot);
-        filled = items::wait_until(bot, Duration::from_millis(750), || items::count(bot, &filled_name) > before).await;
+    // Beside it, not in it: three blocks off reaches it and keeps the bot out of lava. Something in the line of sight
+    // from there (a cactus, a reed, the bank's edge) takes the bucket's use instead: then from the block next to it.
+    for near in [3.0, 1.6] {
+        tokio::time::timeout(WALK, bot.goto_near(surface, near))
+            .await
+            .map_err(|_| format!("I could not walk to the {fluid} at {} {} {}", source.x, source.y, source.z))?
+            .map_err(|e| e.to_string())?;
+        items::hold(bot, "bucket").await?;
+        // A few tries: the first use can reach the server before the bucket is in hand there.
+        for _ in 0..3 {
+            bot.client().look_at(surface);
+            bot.client().wait_ticks(2).await;
+            super::reflex::use_held_item(bot);
+            filled =
+                items::wait_until(bot, Duration::from_millis(750), || items::count(bot, &filled_name) > before).await;
+            if filled {
+                break;
+            }
+        }
         if filled {
             break;
         }
+        tracing::debug!("{}: the bucket stayed empty from {}; closer", bot.name(), crate::bot::fmt_pos(bot.position()));
     }
     if !filled {
         return Err(format!(
