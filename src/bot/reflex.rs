@@ -167,8 +167,9 @@ pub const FOODS: [&str; 27] = [
     "rotten_flesh",
 ];
 
-/// Weapons from best to worst; the first carried one is used.
-pub const WEAPONS: [&str; 12] = [
+/// Weapons from best to worst; the first carried one is used. A pickaxe comes last: it hits for less and more
+/// slowly, but a miner underground with nothing else is not unarmed.
+pub const WEAPONS: [&str; 16] = [
     "netherite_sword",
     "diamond_sword",
     "iron_sword",
@@ -181,6 +182,10 @@ pub const WEAPONS: [&str; 12] = [
     "golden_sword",
     "wooden_sword",
     "wooden_axe",
+    "netherite_pickaxe",
+    "diamond_pickaxe",
+    "iron_pickaxe",
+    "stone_pickaxe",
 ];
 
 /// Farm animals hunted for meat.
