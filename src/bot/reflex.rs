@@ -31,12 +31,13 @@ use crate::config::Reflexes;
 /// Something the body needs now, strongest first (the order of the variants is the order of precedence).
 #[derive(Clone, Debug, PartialEq)]
 pub enum Urge {
-    /// Get away from `from` (a creeper about to blow, or monsters when health is low).
-    Flee { from: Vec3, what: String },
     /// Out of the lava or fire.
     Escape { from: Vec3 },
-    /// Head out of the water before breath runs out.
+    /// Head out of the water before breath runs out: before running from monsters too, since a run under water
+    /// walks the bottom until the bot drowns.
     Breathe,
+    /// Get away from `from` (a creeper about to blow, or monsters when health is low).
+    Flee { from: Vec3, what: String },
     /// Hit back at the monster attacking in melee.
     Defend { target: Entity, what: String },
     /// Night in the open with monsters about: dig in under the feet, close the hole overhead, wait for morning.
@@ -50,9 +51,9 @@ pub enum Urge {
 impl Urge {
     fn rank(&self) -> u8 {
         match self {
-            Urge::Flee { .. } => 0,
-            Urge::Escape { .. } => 1,
-            Urge::Breathe => 2,
+            Urge::Escape { .. } => 0,
+            Urge::Breathe => 1,
+            Urge::Flee { .. } => 2,
             Urge::Defend { .. } => 3,
             Urge::Shelter => 4,
             Urge::Eat => 5,
@@ -629,8 +630,10 @@ mod tests {
         let mut urges = Urges::default();
         urges.offer(Urge::Eat);
         urges.offer(Urge::Flee { from: Vec3::ZERO, what: "a creeper".into() });
-        urges.offer(Urge::Breathe);
+        urges.offer(Urge::Defend { target: Entity::from_raw_u32(1).unwrap(), what: "a zombie".into() });
         assert_eq!(urges.0.as_ref().map(Urge::describe).as_deref(), Some("fleeing a creeper"));
+        urges.offer(Urge::Breathe);
+        assert_eq!(urges.0, Some(Urge::Breathe), "a run under water drowns the bot: air first");
     }
 
     #[test]

@@ -160,6 +160,13 @@ async fn recover_if_safe(
         bot.forget_death();
         return;
     }
+    // Things dropped under water sink and drift; going down for them is how a drowned bot drowns again.
+    let feet = BlockPos::from(death.position);
+    if [feet, feet.up(1)].iter().all(|p| observe::block_kind(bot, *p) == Some(BlockKind::Water)) {
+        bot.chat(&format!("My things at {place} are under water; I'm leaving them."));
+        bot.forget_death();
+        return;
+    }
     // Not while hurt, nor with monsters around the bot or around the place it died (often what killed it).
     if bot.client().health() < 10.0
         || !bot.hostiles_near(SAFE_DISTANCE).is_empty()
