@@ -298,8 +298,8 @@ pub fn needs_food(food: u32, health: f32) -> bool {
     health > 0.0 && (food <= EAT_AT || (health < HEAL_BELOW && food < 20))
 }
 
-/// Hit back at a monster within reach, and charge a skeleton in sight (the flee reflex outranks it when running is
-/// wiser).
+/// Hit back at a monster within reach, and charge a skeleton in sight when armed (the flee reflex outranks it when
+/// running is wiser).
 pub struct SelfDefencePlugin;
 
 impl Plugin for SelfDefencePlugin {
@@ -309,17 +309,18 @@ impl Plugin for SelfDefencePlugin {
 }
 
 fn sense_attackers(
-    mut bots: Query<(&Position, &WorldName, &WorldHolder, &Health, &mut Urges), With<LocalEntity>>,
+    mut bots: Query<(&Position, &WorldName, &WorldHolder, &Health, &Inventory, &mut Urges), With<LocalEntity>>,
     monsters: Monsters,
 ) {
-    for (position, world, holder, health, mut urges) in &mut bots {
+    for (position, world, holder, health, inventory, mut urges) in &mut bots {
         if health.0 <= 0.0 {
             continue;
         }
         let here = **position;
         let blocks = holder.shared.read();
-        // Too weak to charge an archer (the flee reflex takes over below that), it still hits back within reach.
-        let charges = health.0 > FLEE_HEALTH;
+        // Too weak to charge an archer (the flee reflex takes over below that), or with bare fists (twenty punches
+        // for a skeleton), it still hits back within reach.
+        let charges = health.0 > FLEE_HEALTH && carries_weapon(inventory);
         let nearest = living(&monsters)
             .filter(|(_, _, kind, w)| *w == world && !NOT_FOUGHT.contains(&kind.0))
             .map(|(entity, p, kind, _)| (entity, **p, p.distance_to(here), kind.0))

@@ -510,8 +510,8 @@ pub fn is_player_name(name: &str, min_len: usize) -> bool {
 pub struct Reflexes {
     /// Eat when food is 14 or less, or when hurt and not full; best food first.
     pub eat: bool,
-    /// Hit back at a monster within reach, and charge a skeleton in sight within 15 blocks, with the best weapon
-    /// carried.
+    /// Hit back at a monster within reach, and charge a skeleton in sight within 15 blocks when carrying a weapon,
+    /// with the best weapon carried.
     pub defend: bool,
     /// Run from a creeper within 6 blocks, from three monsters within 8, and from monsters when health is 6 or less
     /// (a lone zombie or spider is fought instead when the bot carries a weapon).
