@@ -308,6 +308,7 @@ impl Plugin for SelfDefencePlugin {
     }
 }
 
+#[allow(clippy::type_complexity)] // an ECS query names every component it reads
 fn sense_attackers(
     mut bots: Query<(&Position, &WorldName, &WorldHolder, &Health, &Inventory, &mut Urges), With<LocalEntity>>,
     monsters: Monsters,
