@@ -386,6 +386,12 @@ impl BotHandle {
         self.client.ecs.write().entity_mut(self.client.entity).insert(reflex::Cornered(until));
     }
 
+    /// Keeps the bot from hiding to heal for `how_long` (the ground here would not do, or hiding healed nothing).
+    pub fn forbid_hiding(&self, how_long: Duration) {
+        let until = std::time::Instant::now() + how_long;
+        self.client.ecs.write().entity_mut(self.client.entity).insert(reflex::NoHiding(until));
+    }
+
     /// Notes that monsters drove the bot off, or killed it, at `at`.
     pub fn mark_dangerous(&self, at: Vec3) {
         self.update::<Dangerous>(|marked| marked.0.note(at, DANGER_FOR, |p| p.distance_to(at) <= 2.0));

@@ -36,6 +36,9 @@ pub enum Urge {
     /// Head out of the water before breath runs out: before running from monsters too, since a run under water
     /// walks the bottom until the bot drowns.
     Breathe,
+    /// Hurt, with a monster about and health to win back: dig in under the feet, close the hole overhead, and wait
+    /// there until healed. Before running: a hurt bot that runs is caught from behind, in a cave it has nowhere to go.
+    Hide,
     /// Get away from `from` (a creeper about to blow, or monsters when health is low).
     Flee { from: Vec3, what: String },
     /// Hit back at the monster attacking in melee.
@@ -53,18 +56,19 @@ impl Urge {
         match self {
             Urge::Escape { .. } => 0,
             Urge::Breathe => 1,
-            Urge::Flee { .. } => 2,
-            Urge::Defend { .. } => 3,
-            Urge::Shelter => 4,
-            Urge::Eat => 5,
-            Urge::Hunt { .. } => 6,
+            Urge::Hide => 2,
+            Urge::Flee { .. } => 3,
+            Urge::Defend { .. } => 4,
+            Urge::Shelter => 5,
+            Urge::Eat => 6,
+            Urge::Hunt { .. } => 7,
         }
     }
 
     /// Whether the urge is about staying alive now (a monster, fire, air), as opposed to shelter or food, which can
     /// wait for a trip to finish.
     pub fn is_danger(&self) -> bool {
-        self.rank() <= 3
+        self.rank() <= 4
     }
 
     /// `fleeing a creeper`, `eating`: what `!status` shows while the reflex acts.
@@ -73,6 +77,7 @@ impl Urge {
             Urge::Flee { what, .. } => format!("fleeing {what}"),
             Urge::Escape { .. } => "getting out of the fire".to_owned(),
             Urge::Breathe => "coming up for air".to_owned(),
+            Urge::Hide => "hiding until healed".to_owned(),
             Urge::Defend { what, .. } => format!("fighting off {what}"),
             Urge::Shelter => "sheltering until morning".to_owned(),
             Urge::Eat => "eating".to_owned(),
@@ -104,6 +109,10 @@ pub const HEAL_BELOW: f32 = 14.0;
 pub const EAT_AT: u32 = 14;
 /// Health at which the bot stops fighting and runs from monsters.
 pub const FLEE_HEALTH: f32 = 6.0;
+/// Health at which the bot, with a monster in sight, digs in to heal rather than fights on.
+pub const HIDE_HEALTH: f32 = 10.0;
+/// How close a monster in sight must be for a hurt bot to hide from it.
+pub const HIDE_FROM: f64 = 12.0;
 /// How close a creeper may come before the bot runs (it explodes within 3 after 1.5 s of hissing).
 pub const CREEPER_DISTANCE: f64 = 6.0;
 /// This many monsters within [`PACK_DISTANCE`] make the bot run rather than fight.
@@ -256,6 +265,9 @@ impl Plugin for ReflexPlugins {
         }
         if on.shelter {
             app.add_plugins(ShelterPlugin);
+        }
+        if on.hide {
+            app.add_plugins(HidePlugin);
         }
     }
 }
@@ -411,6 +423,55 @@ fn sense_danger(
 /// rather than runs (a creeper aside).
 #[derive(Component, Clone, Copy, Debug)]
 pub struct Cornered(pub std::time::Instant);
+
+/// Hurt (health 10 or less) with a monster in sight within 12 blocks, and able to heal (food 18 or more, or food
+/// carried): dig in and wait in the closed hole until healed. A creeper within 6 is run from instead.
+pub struct HidePlugin;
+
+impl Plugin for HidePlugin {
+    fn build(&self, app: &mut App) {
+        app.add_systems(GameTick, sense_hurt.in_set(ReflexSystems::Sense).ambiguous_with_all());
+    }
+}
+
+/// Set when the ground would not do for hiding, or a hide healed nothing: until the instant passes the bot fights
+/// or runs instead.
+#[derive(Component, Clone, Copy, Debug)]
+pub struct NoHiding(pub std::time::Instant);
+
+#[allow(clippy::type_complexity)] // an ECS query names every component it reads
+fn sense_hurt(
+    mut bots: Query<
+        (&Position, &WorldName, &WorldHolder, &Health, &Hunger, &Inventory, Option<&NoHiding>, &mut Urges),
+        With<LocalEntity>,
+    >,
+    monsters: Monsters,
+) {
+    for (position, world, holder, health, hunger, inventory, no_hiding, mut urges) in &mut bots {
+        if health.0 <= 0.0
+            || health.0 > HIDE_HEALTH
+            || no_hiding.is_some_and(|n| n.0 > std::time::Instant::now())
+            || !(hunger.food >= HEALS_AT || carries_food(inventory))
+        {
+            continue;
+        }
+        let here = **position;
+        let blocks = holder.shared.read();
+        let near: Vec<(f64, EntityKind)> = living(&monsters)
+            .filter(|(_, _, _, w)| *w == world)
+            .map(|(_, p, kind, _)| (p.distance_to(here), kind.0, **p))
+            .filter(|(d, _, p)| *d <= HIDE_FROM && in_sight(&blocks, here.up(1.62), p.up(1.0)))
+            .map(|(d, kind, _)| (d, kind))
+            .collect();
+        let creeper_close = near.iter().any(|(d, kind)| *kind == EntityKind::Creeper && *d <= CREEPER_DISTANCE);
+        if !near.is_empty() && !creeper_close {
+            urges.offer(Urge::Hide);
+        }
+    }
+}
+
+/// Food level from which health comes back by itself (vanilla regeneration).
+pub const HEALS_AT: u32 = 18;
 
 /// Hunt a farm animal within 12 blocks when hungry (food below 18) and carrying no food, with no monster near.
 pub struct HuntPlugin;

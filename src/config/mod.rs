@@ -527,6 +527,9 @@ pub struct Reflexes {
     /// At night in the open with monsters about: dig in three blocks, close the hole overhead, wait for morning (not
     /// during a `killMob` hunt).
     pub shelter: bool,
+    /// Hurt (health 10 or less) with a monster in sight within 12 blocks: dig in, close the hole overhead and wait
+    /// there until healed (when food lets health come back).
+    pub hide: bool,
 }
 
 impl Default for Reflexes {
@@ -540,6 +543,7 @@ impl Default for Reflexes {
             recover: true,
             hunt: true,
             shelter: true,
+            hide: true,
         }
     }
 }

@@ -36,6 +36,14 @@ const RETRY_AFTER: Duration = Duration::from_secs(30);
 const HUNT_RETRY_AFTER: Duration = Duration::from_secs(60);
 /// After ground that would not do for a shelter, or a shelter that failed, the next try waits this long.
 const SHELTER_RETRY_AFTER: Duration = Duration::from_secs(5);
+/// Health a hiding bot waits for before it goes on.
+const HEALED: f32 = 18.0;
+/// The longest the bot hides (vanilla regeneration at full food heals 8 health in about 32 s).
+const LONGEST_HIDE: Duration = Duration::from_secs(90);
+/// A hide in which health has not risen for this long is given up.
+const NO_HEALING_FOR: Duration = Duration::from_secs(20);
+/// After a hide that healed nothing, or failed, the bot does not hide again for this long.
+const HIDE_RETRY_AFTER: Duration = Duration::from_secs(60);
 /// A run that gains less distance than this on what it ran from got nowhere ...
 const CORNERED_GAIN: f64 = 3.0;
 /// ... and the bot stands and fights (creepers aside) this long before it tries running again.
@@ -94,6 +102,14 @@ pub async fn drive(bot: BotHandle, on: Reflexes) {
                 continue;
             }
         }
+        if urge == Urge::Hide
+            && let Err(why) = shelter::check_ground(&bot)
+        {
+            // It fights or runs instead, and looks again a little later (it may have moved onto better ground).
+            tracing::debug!("{}: nowhere to hide here: {why}", bot.name());
+            bot.forbid_hiding(SHELTER_RETRY_AFTER);
+            continue;
+        }
         let what = urge.describe();
         tracing::info!("{}: reflex: {what}", bot.name());
         body.send_replace(Some(what.clone()));
@@ -102,7 +118,11 @@ pub async fn drive(bot: BotHandle, on: Reflexes) {
             // Whatever drove it off is still there after: the scripts' searches keep away from it a while.
             bot.mark_dangerous(*from);
         }
-        let longest = if urge == Urge::Shelter { shelter::LONGEST_NIGHT + LONGEST } else { LONGEST };
+        let longest = match urge {
+            Urge::Shelter => shelter::LONGEST_NIGHT + LONGEST,
+            Urge::Hide => LONGEST_HIDE + LONGEST,
+            _ => LONGEST,
+        };
         let started_at = bot.position();
         let acted = tokio::time::timeout(longest, act(&bot, &urge)).await;
         if let Urge::Flee { from, .. } = &urge
@@ -125,6 +145,9 @@ pub async fn drive(bot: BotHandle, on: Reflexes) {
                 }
                 if urge == Urge::Shelter {
                     no_shelter_until = Some(Instant::now() + SHELTER_RETRY_AFTER);
+                }
+                if urge == Urge::Hide {
+                    bot.forbid_hiding(HIDE_RETRY_AFTER);
                 }
             }
             Err(_) => tracing::warn!("{}: reflex {what} gave up after {}s", bot.name(), LONGEST.as_secs()),
@@ -243,6 +266,7 @@ async fn act(bot: &BotHandle, urge: &Urge) -> Result<(), String> {
         Urge::Escape { from } => escape(bot, *from).await,
         Urge::Hunt { target, what } => hunt(bot, *target, what).await,
         Urge::Shelter => take_shelter(bot).await,
+        Urge::Hide => hide(bot).await,
     }
 }
 
@@ -374,6 +398,43 @@ async fn take_shelter(bot: &BotHandle) -> Result<(), String> {
             || bot.client().health() < health_at_start - 4.0
     };
     shelter::dig_in(bot, morning, leave).await
+}
+
+/// Digs in and waits in the closed hole until health is back to [`HEALED`], eating when hungry; leaves early when
+/// fire, water or a hurt reaches in, or when health stops coming back (an error if it never came back, and then no
+/// hiding for a while).
+async fn hide(bot: &BotHandle) -> Result<(), String> {
+    shelter::close_in(bot).await?;
+    // Hits taken while digging do not count: only one that reaches into the closed hole.
+    let health_at_start = bot.client().health();
+    let leave = || {
+        bot.urge().is_some_and(|u| matches!(u, Urge::Escape { .. } | Urge::Breathe))
+            || bot.client().health() < health_at_start - 4.0
+    };
+    tracing::info!("{}: hiding at {} until healed", bot.name(), crate::bot::fmt_block(BlockPos::from(bot.position())));
+    let (started, mut best, mut best_at) = (Instant::now(), health_at_start, Instant::now());
+    while !leave() && started.elapsed() < LONGEST_HIDE {
+        let health = bot.client().health();
+        // Health comes back in fractions (17.999…).
+        if health >= HEALED - 0.5 {
+            return Ok(());
+        }
+        if health > best {
+            (best, best_at) = (health, Instant::now());
+        }
+        if needs_food(bot.client().hunger().food, health) && best_food(bot).is_some() {
+            eat(bot).await?;
+        }
+        if best_at.elapsed() > NO_HEALING_FOR {
+            // Hungry with nothing to eat, health stops coming back: what was won is kept, and the bot goes on.
+            if best - health_at_start >= 2.0 {
+                return Ok(());
+            }
+            return Err(format!("my health stopped coming back at {health:.0}"));
+        }
+        tokio::time::sleep(Duration::from_millis(500)).await;
+    }
+    Ok(())
 }
 
 /// Kills the farm animal and picks up its meat; gives the body back at once if a monster, fire or water needs it.

@@ -60,6 +60,26 @@ const PICKAXES: [&str; 6] =
 /// monsters near have burnt or gone (or `leave()` says to get out: fire, water, a hurt that should not happen in a
 /// closed hole). An error says what went wrong; one before any digging says why the ground here does not do.
 pub async fn dig_in(bot: &BotHandle, morning: impl Fn() -> bool, leave: impl Fn() -> bool) -> Result<(), String> {
+    let bottom = close_in(bot).await?;
+    let sealed_at = Instant::now();
+    tracing::info!("{}: sheltering at {} until morning", bot.name(), fmt(bottom));
+    let mut morning_since: Option<Instant> = None;
+    while !leave() && sealed_at.elapsed() < LONGEST_NIGHT {
+        // Morning, and the monsters waiting on top have burnt or gone (or a minute has passed).
+        if morning() {
+            let since = *morning_since.get_or_insert_with(Instant::now);
+            if bot.hostiles_near(AROUND_AT_MORNING).is_empty() || since.elapsed() > Duration::from_secs(60) {
+                break;
+            }
+        }
+        tokio::time::sleep(Duration::from_millis(500)).await;
+    }
+    Ok(())
+}
+
+/// Digs three blocks straight down under the bot's feet and closes the hole over its head with a block carried;
+/// returns where the bot then stands. An error before any digging says why the ground here does not do.
+pub async fn close_in(bot: &BotHandle) -> Result<BlockPos, String> {
     let feet = BlockPos::from(bot.position());
     ground_ok(bot, feet)?;
     bot.stop_moving();
@@ -76,20 +96,7 @@ pub async fn dig_in(bot: &BotHandle, morning: impl Fn() -> bool, leave: impl Fn(
     let lid = feet.down(1);
     let block = lid_carried(bot).ok_or("I have no block to close the hole over my head with")?;
     place::place_against_side(bot, &block, lid).await?;
-    let sealed_at = Instant::now();
-    tracing::info!("{}: sheltering at {} until morning", bot.name(), fmt(feet.down(DEPTH)));
-    let mut morning_since: Option<Instant> = None;
-    while !leave() && sealed_at.elapsed() < LONGEST_NIGHT {
-        // Morning, and the monsters waiting on top have burnt or gone (or a minute has passed).
-        if morning() {
-            let since = *morning_since.get_or_insert_with(Instant::now);
-            if bot.hostiles_near(AROUND_AT_MORNING).is_empty() || since.elapsed() > Duration::from_secs(60) {
-                break;
-            }
-        }
-        tokio::time::sleep(Duration::from_millis(500)).await;
-    }
-    Ok(())
+    Ok(feet.down(DEPTH))
 }
 
 /// Whether the ground under the bot will do for a shelter; the error says why not.

@@ -1,7 +1,7 @@
 //! Reflexes in natural worlds: the bot eats when hungry (pausing the script or walk it is on, which then carries on), hunts
 //! a farm animal when hungry with nothing to eat, hits back at a zombie at night from beyond its reach, charges a
 //! skeleton that shoots at it (and picks up its bone), hunts a monster at night rather than digging in, runs from a
-//! creeper or a pack of zombies (and `!status` says so), finishes a smelt that eating cut short, digs in for the night when a monster comes (and gets out in
+//! creeper or a pack of zombies (and `!status` says so), hides in the rock to heal when hurt in a cave, finishes a smelt that eating cut short, digs in for the night when a monster comes (and gets out in
 //! the morning), comes up for air from the sea floor, and goes back for its things after a death.
 
 use crate::support;
@@ -205,6 +205,66 @@ fn hunts_a_monster_at_night_instead_of_digging_in() {
     let spider_killed =
         events(&world, from, "mobKilled").iter().any(|e| e["kind"] == "spider" && e["by"] == "Wayfarer");
     assert!(spider_killed, "the bot did not kill the spider");
+    assert_alive(&world);
+}
+
+/// The bot's health as the world keeps it.
+fn health(world: &World) -> f64 {
+    let players = world.cmd(json!({ "cmd": "players" }));
+    let me = players.as_array().unwrap().iter().find(|p| p["name"] == "Wayfarer").cloned();
+    me.and_then(|p| p["health"].as_f64()).unwrap_or(0.0)
+}
+
+#[test]
+fn hides_in_the_rock_to_heal_when_hurt_in_a_cave() {
+    let (world, bot, _) = natural_world_with_bot(1009, &["--time", "6000"], None);
+    let me = world.player("Wayfarer");
+    let (bx, by, bz) = (me.pos[0].floor() as i64, me.pos[1].floor() as i64, me.pos[2].floor() as i64);
+    // A cave: a tunnel 13 blocks long in solid stone, the bot at one end, a zombie at the other.
+    let (cy, ex) = (by - 20, bx + 12);
+    world.cmd(
+        json!({ "cmd": "fill", "from": [bx - 2, cy - 6, bz - 3], "to": [ex + 2, cy + 4, bz + 3], "block": "stone" }),
+    );
+    world.cmd(json!({ "cmd": "fill", "from": [bx, cy, bz - 1], "to": [ex, cy + 2, bz + 1], "block": "air" }));
+    world.cmd(
+        json!({ "cmd": "teleport", "name": "Wayfarer", "x": bx as f64 + 0.5, "y": cy as f64, "z": bz as f64 + 0.5 }),
+    );
+    give(&world, "Wayfarer", "bread", 3);
+    give(&world, "Wayfarer", "stone_pickaxe", 1);
+    bot_sees(&world, "Wayfarer", "stone_pickaxe", 1);
+    world.cmd(json!({ "cmd": "setHealth", "name": "Wayfarer", "health": 8 }));
+    std::thread::sleep(Duration::from_secs(1));
+    world.cmd(
+        json!({ "cmd": "spawnMob", "kind": "zombie", "x": ex as f64 + 0.5, "y": cy as f64, "z": bz as f64 + 0.5 }),
+    );
+
+    // Into the rock under its feet, with the hole closed over its head.
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let sealed = loop {
+        let at = world.player("Wayfarer").pos;
+        let lid = world.cmd(json!({ "cmd": "getBlock", "x": at[0].floor() as i64, "y": at[1].floor() as i64 + 2, "z": at[2].floor() as i64 }));
+        if at[1] <= cy as f64 - 2.9 && lid != "air" {
+            break world.cursor();
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the bot did not hide: at {at:?}, over its head {lid}; its log:\n{}",
+            bot.log_text()
+        );
+        std::thread::sleep(Duration::from_millis(300));
+    };
+    let status_from = world.say("Alice", "!status");
+    let status = world.expect_chat(status_from, "Wayfarer", "At ", Duration::from_secs(5));
+    assert!(status.contains("hiding until healed"), "{status}");
+    // It heals there (eating when regeneration has used up its food), and nothing reaches it.
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while health(&world) < 17.5 {
+        assert!(Instant::now() < deadline, "the bot did not heal in its hole: health {}", health(&world));
+        std::thread::sleep(Duration::from_millis(500));
+    }
+    let hurt: Vec<Value> =
+        events(&world, sealed, "playerHurt").into_iter().filter(|e| e["name"] == "Wayfarer").collect();
+    assert!(hurt.is_empty(), "something reached the bot in its hole: {hurt:?}");
     assert_alive(&world);
 }
 
