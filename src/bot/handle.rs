@@ -380,6 +380,11 @@ impl BotHandle {
         self.client.ecs.write().entity_mut(self.client.entity).insert(reflex::OnHunt(until));
     }
 
+    /// Whether a hunt for a mob (`killMob`) is under way.
+    pub fn on_hunt(&self) -> bool {
+        self.client.get_component::<reflex::OnHunt>().is_some_and(|h| h.0 > std::time::Instant::now())
+    }
+
     /// Notes that running away got the bot nowhere: for `how_long` it fights rather than runs (a creeper aside).
     pub fn mark_cornered(&self, how_long: Duration) {
         let until = std::time::Instant::now() + how_long;

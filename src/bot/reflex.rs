@@ -220,7 +220,7 @@ struct UrgesPlugin;
 impl Plugin for UrgesPlugin {
     fn build(&self, app: &mut App) {
         app.configure_sets(GameTick, (ReflexSystems::Clear, ReflexSystems::Sense).chain())
-            .add_systems(GameTick, clear_urges.in_set(ReflexSystems::Clear));
+            .add_systems(GameTick, (clear_urges, note_wounds).in_set(ReflexSystems::Clear));
     }
 }
 
@@ -230,6 +230,39 @@ fn clear_urges(mut commands: Commands, mut bots: Query<(Entity, Option<&mut Urge
             Some(mut urges) => urges.0 = None,
             None => {
                 commands.entity(entity).insert(Urges::default());
+            }
+        }
+    }
+}
+
+/// When the bot last lost health, from anything: a monster within reach of a bot it is hurting is fought (or hidden
+/// from) even where the straight line between them grazes a block, as round the corner of a stair the bot dug.
+#[derive(Component, Clone, Copy, Debug)]
+pub struct Wounds {
+    health: f32,
+    last: Option<std::time::Instant>,
+}
+
+impl Wounds {
+    /// How long a hurt counts as being attacked.
+    const RECENT: std::time::Duration = std::time::Duration::from_millis(1500);
+
+    fn recent(wounds: Option<&Wounds>) -> bool {
+        wounds.and_then(|w| w.last).is_some_and(|at| at.elapsed() <= Self::RECENT)
+    }
+}
+
+fn note_wounds(mut commands: Commands, mut bots: Query<(Entity, &Health, Option<&mut Wounds>), With<LocalEntity>>) {
+    for (entity, health, wounds) in &mut bots {
+        match wounds {
+            Some(mut wounds) => {
+                if health.0 < wounds.health && health.0 > 0.0 {
+                    wounds.last = Some(std::time::Instant::now());
+                }
+                wounds.health = health.0;
+            }
+            None => {
+                commands.entity(entity).insert(Wounds { health: health.0, last: None });
             }
         }
     }
@@ -296,10 +329,11 @@ impl Plugin for AutoEatPlugin {
     }
 }
 
-fn sense_hunger(mut bots: Query<(&Hunger, &Health, &Inventory, &mut Urges), With<LocalEntity>>) {
-    for (hunger, health, inventory, mut urges) in &mut bots {
+#[allow(clippy::type_complexity)] // an ECS query names every component it reads
+fn sense_hunger(mut bots: Query<(&Hunger, &Health, &Inventory, Option<&OnHunt>, &mut Urges), With<LocalEntity>>) {
+    for (hunger, health, inventory, on_hunt, mut urges) in &mut bots {
         // With nothing to eat the urge would only stand in the way of weaker ones (hunting for food).
-        if needs_food(hunger.food, health.0) && carries_food(inventory) {
+        if needs_food(hunger.food, health.0) && carries_edible_food(inventory, on_hunt) {
             urges.offer(Urge::Eat);
         }
     }
@@ -322,10 +356,13 @@ impl Plugin for SelfDefencePlugin {
 
 #[allow(clippy::type_complexity)] // an ECS query names every component it reads
 fn sense_attackers(
-    mut bots: Query<(&Position, &WorldName, &WorldHolder, &Health, &Inventory, &mut Urges), With<LocalEntity>>,
+    mut bots: Query<
+        (&Position, &WorldName, &WorldHolder, &Health, &Inventory, Option<&Wounds>, &mut Urges),
+        With<LocalEntity>,
+    >,
     monsters: Monsters,
 ) {
-    for (position, world, holder, health, inventory, mut urges) in &mut bots {
+    for (position, world, holder, health, inventory, wounds, mut urges) in &mut bots {
         if health.0 <= 0.0 {
             continue;
         }
@@ -334,19 +371,27 @@ fn sense_attackers(
         // Too weak to charge an archer (the flee reflex takes over below that), or with bare fists (twenty punches
         // for a skeleton), it still hits back within reach.
         let charges = health.0 > FLEE_HEALTH && carries_weapon(inventory);
+        let hurt = Wounds::recent(wounds);
         let nearest = living(&monsters)
             .filter(|(_, _, kind, w)| *w == world && !NOT_FOUGHT.contains(&kind.0))
             .map(|(entity, p, kind, _)| (entity, **p, p.distance_to(here), kind.0))
             .filter(|(_, _, d, kind)| {
                 *d <= MELEE_DISTANCE || (charges && ARCHERS.contains(kind) && *d <= ARCHER_DISTANCE)
             })
-            // One on the other side of a block (over the lid of its shelter) can neither hit nor be hit.
-            .filter(|(_, p, _, _)| in_sight(&blocks, here.up(1.62), p.up(1.0)))
+            // One on the other side of a block (over the lid of its shelter) can neither hit nor be hit; one that
+            // is hitting the bot can.
+            .filter(|(_, p, d, _)| sees_body(&blocks, here, *p) || (hurt && *d <= MELEE_DISTANCE))
             .min_by(|a, b| a.2.total_cmp(&b.2));
         if let Some((target, _, _, kind)) = nearest {
             urges.offer(Urge::Defend { target, what: format!("a {}", short_name(kind)) });
         }
     }
+}
+
+/// Whether a straight line from the bot's eyes (the bot standing at `here`) reaches the feet, middle or head of a
+/// mob standing at `there`.
+fn sees_body(world: &azalea::world::World, here: Vec3, there: Vec3) -> bool {
+    [0.3, 1.0, 1.6].into_iter().any(|h| in_sight(world, here.up(1.62), there.up(h)))
 }
 
 /// Whether the straight line from `from` to `to` passes through no solid block (sampled every quarter block).
@@ -442,25 +487,37 @@ pub struct NoHiding(pub std::time::Instant);
 #[allow(clippy::type_complexity)] // an ECS query names every component it reads
 fn sense_hurt(
     mut bots: Query<
-        (&Position, &WorldName, &WorldHolder, &Health, &Hunger, &Inventory, Option<&NoHiding>, &mut Urges),
+        (
+            &Position,
+            &WorldName,
+            &WorldHolder,
+            &Health,
+            &Hunger,
+            &Inventory,
+            Option<&NoHiding>,
+            Option<&Wounds>,
+            Option<&OnHunt>,
+            &mut Urges,
+        ),
         With<LocalEntity>,
     >,
     monsters: Monsters,
 ) {
-    for (position, world, holder, health, hunger, inventory, no_hiding, mut urges) in &mut bots {
+    for (position, world, holder, health, hunger, inventory, no_hiding, wounds, on_hunt, mut urges) in &mut bots {
         if health.0 <= 0.0
             || health.0 > HIDE_HEALTH
             || no_hiding.is_some_and(|n| n.0 > std::time::Instant::now())
-            || !(hunger.food >= HEALS_AT || carries_food(inventory))
+            || !(hunger.food >= HEALS_AT || carries_edible_food(inventory, on_hunt))
         {
             continue;
         }
         let here = **position;
         let blocks = holder.shared.read();
+        let hurt = Wounds::recent(wounds);
         let near: Vec<(f64, EntityKind)> = living(&monsters)
             .filter(|(_, _, _, w)| *w == world)
             .map(|(_, p, kind, _)| (p.distance_to(here), kind.0, **p))
-            .filter(|(d, _, p)| *d <= HIDE_FROM && in_sight(&blocks, here.up(1.62), p.up(1.0)))
+            .filter(|(d, _, p)| *d <= HIDE_FROM && (sees_body(&blocks, here, *p) || (hurt && *d <= MELEE_DISTANCE)))
             .map(|(d, kind, _)| (d, kind))
             .collect();
         let creeper_close = near.iter().any(|(d, kind)| *kind == EntityKind::Creeper && *d <= CREEPER_DISTANCE);
@@ -535,6 +592,21 @@ fn carries_any(inventory: &Inventory, names: &[&str]) -> bool {
 /// Whether any of [`FOODS`] is in the inventory (the crafting grid aside).
 fn carries_food(inventory: &Inventory) -> bool {
     carries_any(inventory, &FOODS)
+}
+
+/// Food a kill drops. While a `killMob` hunt is under way it is what the hunt is for (`get 2 rotten flesh`,
+/// `get 2 porkchops`), and is not eaten.
+pub const KILL_DROPS: [&str; 6] = ["beef", "porkchop", "mutton", "chicken", "rabbit", "rotten_flesh"];
+
+/// Whether the bot may eat `food` now.
+pub fn edible(food: &str, on_hunt: bool) -> bool {
+    !(on_hunt && KILL_DROPS.contains(&food))
+}
+
+fn carries_edible_food(inventory: &Inventory, on_hunt: Option<&OnHunt>) -> bool {
+    let on_hunt = on_hunt.is_some_and(|h| h.0 > std::time::Instant::now());
+    let foods: Vec<&str> = FOODS.iter().copied().filter(|f| edible(f, on_hunt)).collect();
+    carries_any(inventory, &foods)
 }
 
 /// At night, in the open (nothing but air over its head) with a monster within 16 blocks, dig in and wait for
@@ -713,6 +785,18 @@ mod tests {
         assert_eq!(urges.0, Some(defend), "a monster within reach is fought before digging in");
         assert!(!hunt.is_danger() && !Urge::Shelter.is_danger() && !Urge::Eat.is_danger());
         assert!(Urge::Breathe.is_danger());
+    }
+
+    #[test]
+    fn a_hurt_bot_hides_before_it_runs_or_fights() {
+        let mut urges = Urges::default();
+        urges.offer(Urge::Defend { target: Entity::from_raw_u32(1).unwrap(), what: "a zombie".into() });
+        urges.offer(Urge::Flee { from: Vec3::ZERO, what: "a zombie".into() });
+        urges.offer(Urge::Hide);
+        assert_eq!(urges.0, Some(Urge::Hide), "running hurt in a cave is caught from behind");
+        assert!(Urge::Hide.is_danger(), "a trip back for its things gives way to hiding");
+        urges.offer(Urge::Breathe);
+        assert_eq!(urges.0, Some(Urge::Breathe), "no digging in under water");
     }
 
     #[test]

@@ -221,8 +221,12 @@ pub(super) async fn place_against_side(bot: &BotHandle, name: &str, target: Bloc
 
 /// Walks the bot to the middle of the block it stands on (a few ticks at most).
 pub(super) async fn centre_on_block(bot: &BotHandle) {
+    centre_over(bot, BlockPos::from(bot.position())).await;
+}
+
+/// Walks the bot over the middle of the column of `block` (knocked aside from a hole it dug, back over it).
+pub(super) async fn centre_over(bot: &BotHandle, feet: BlockPos) {
     let client = bot.client();
-    let feet = BlockPos::from(bot.position());
     for _ in 0..20 {
         let here = bot.position();
         let centre = Vec3::new(feet.x as f64 + 0.5, here.y + 1.62, feet.z as f64 + 0.5);

@@ -21,7 +21,7 @@ use super::{items, kill, observe, shelter};
 use crate::{
     bot::{
         BotHandle,
-        reflex::{ARCHER_DISTANCE, ARCHERS, FOODS, Urge, needs_food},
+        reflex::{ARCHER_DISTANCE, ARCHERS, FOODS, Urge, edible, needs_food},
     },
     config::Reflexes,
 };
@@ -272,7 +272,8 @@ async fn act(bot: &BotHandle, urge: &Urge) -> Result<(), String> {
 
 /// The best food carried, if any.
 pub fn best_food(bot: &BotHandle) -> Option<&'static str> {
-    FOODS.iter().copied().find(|food| items::count(bot, food) > 0)
+    let on_hunt = bot.on_hunt();
+    FOODS.iter().copied().find(|food| edible(food, on_hunt) && items::count(bot, food) > 0)
 }
 
 /// Eats one of the best food carried, as a player holding use for 32 ticks does; again while still hungry.
@@ -337,8 +338,10 @@ async fn defend(bot: &BotHandle, target: azalea::ecs::entity::Entity) -> Result<
         let there = target.position();
         last_seen = there;
         let distance = here.distance_to(there);
-        // Running comes first when the flee reflex says so (a creeper, a pack, or hurt with more than this one).
-        if distance > chase || bot.urge().is_some_and(|u| matches!(u, Urge::Flee { .. } | Urge::Escape { .. })) {
+        // Running or hiding comes first when a stronger reflex says so (a creeper, a pack, hurt).
+        if distance > chase
+            || bot.urge().is_some_and(|u| matches!(u, Urge::Flee { .. } | Urge::Escape { .. } | Urge::Hide))
+        {
             client.walk(WalkDirection::None);
             bot.stop_moving();
             return Ok(());

@@ -87,13 +87,20 @@ pub async fn close_in(bot: &BotHandle) -> Result<BlockPos, String> {
     for depth in 1..=DEPTH {
         let block = feet.down(depth);
         dig::dig_with_best_tool(bot, block).await?;
-        let fallen =
-            items::wait_until(bot, Duration::from_secs(2), || bot.position().y < f64::from(block.y) + 0.1).await;
+        let down = || bot.position().y < f64::from(block.y) + 0.1;
+        let mut fallen = items::wait_until(bot, Duration::from_secs(2), down).await;
+        if !fallen {
+            // Knocked aside (a monster's hit) or stopped on the edge: over the hole, and down.
+            place::centre_over(bot, block).await;
+            fallen = items::wait_until(bot, Duration::from_secs(2), down).await;
+        }
         if !fallen {
             return Err(format!("I dug the block under me at {} but did not drop into the hole", fmt(block)));
         }
     }
     let lid = feet.down(1);
+    // The blocks dug are picked up as the bot drops past them; the last may take a moment.
+    items::wait_until(bot, Duration::from_secs(1), || lid_carried(bot).is_some()).await;
     let block = lid_carried(bot).ok_or("I have no block to close the hole over my head with")?;
     place::place_against_side(bot, &block, lid).await?;
     Ok(feet.down(DEPTH))
