@@ -425,8 +425,12 @@ async fn hide(bot: &BotHandle) -> Result<(), String> {
         if health > best {
             (best, best_at) = (health, Instant::now());
         }
-        if needs_food(bot.client().hunger().food, health) && best_food(bot).is_some() {
-            eat(bot).await?;
+        // Whatever the meal came to (the last of the food eaten, a bite refused), the wait goes on.
+        if needs_food(bot.client().hunger().food, health)
+            && best_food(bot).is_some()
+            && let Err(why) = eat(bot).await
+        {
+            tracing::debug!("{}: could not eat while hiding: {why}", bot.name());
         }
         if best_at.elapsed() > NO_HEALING_FOR {
             // Hungry with nothing to eat, health stops coming back: what was won is kept, and the bot goes on.
