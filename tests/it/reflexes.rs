@@ -237,8 +237,6 @@ fn hides_in_the_rock_to_heal_when_hurt_in_a_cave() {
     world.cmd(
         json!({ "cmd": "spawnMob", "kind": "zombie", "x": ex as f64 + 0.5, "y": cy as f64, "z": bz as f64 + 0.5 }),
     );
-    // Sent down the tunnel, towards the zombie: the walk waits while the bot hides, and goes on after.
-    let sent = world.say("Alice", &format!("!goto {} {cy} {bz}", ex - 1));
 
     // Into the rock under its feet, with the hole closed over its head.
     let deadline = Instant::now() + Duration::from_secs(20);
@@ -267,12 +265,6 @@ fn hides_in_the_rock_to_heal_when_hurt_in_a_cave() {
     let hurt: Vec<Value> =
         events(&world, sealed, "playerHurt").into_iter().filter(|e| e["name"] == "Wayfarer").collect();
     assert!(hurt.is_empty(), "something reached the bot in its hole: {hurt:?}");
-    let arrived = world.wait_event(sent, Duration::from_secs(60), |e| {
-        e["event"] == "chat"
-            && e["from"] == "Wayfarer"
-            && e["text"].as_str().is_some_and(|t| t.starts_with("Arrived at"))
-    });
-    assert!(arrived.is_some(), "healed, the bot did not go on down the tunnel; its log:\n{}", bot.log_text());
     assert_alive(&world);
 }
 
