@@ -580,11 +580,14 @@ fn carries_weapon(inventory: &Inventory) -> bool {
 
 /// Whether any of `names` is in the inventory (the crafting grid aside).
 fn carries_any(inventory: &Inventory, names: &[&str]) -> bool {
+    carries_such(inventory, |name| names.contains(&name))
+}
+
+/// Whether an item whose name (`bread`, no `minecraft:`) `wanted` accepts is in the inventory (the crafting grid
+/// aside).
+fn carries_such(inventory: &Inventory, wanted: impl Fn(&str) -> bool) -> bool {
     inventory.inventory_menu.slots().iter().skip(5).any(|stack| match stack {
-        ItemStack::Present(data) => {
-            let name = data.kind.to_string();
-            names.contains(&name.trim_start_matches("minecraft:"))
-        }
+        ItemStack::Present(data) => wanted(data.kind.to_string().trim_start_matches("minecraft:")),
         ItemStack::Empty => false,
     })
 }
@@ -605,8 +608,7 @@ pub fn edible(food: &str, on_hunt: bool) -> bool {
 
 fn carries_edible_food(inventory: &Inventory, on_hunt: Option<&OnHunt>) -> bool {
     let on_hunt = on_hunt.is_some_and(|h| h.0 > std::time::Instant::now());
-    let foods: Vec<&str> = FOODS.iter().copied().filter(|f| edible(f, on_hunt)).collect();
-    carries_any(inventory, &foods)
+    carries_such(inventory, |name| FOODS.contains(&name) && edible(name, on_hunt))
 }
 
 /// At night, in the open (nothing but air over its head) with a monster within 16 blocks, dig in and wait for

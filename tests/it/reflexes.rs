@@ -208,6 +208,24 @@ fn hunts_a_monster_at_night_instead_of_digging_in() {
     assert_alive(&world);
 }
 
+/// Within `within`, the bot is three blocks under the ground it stood on at `floor_y`, with a block over its head.
+fn assert_digs_in(world: &World, bot: &Bot, floor_y: i64, within: Duration) {
+    let deadline = Instant::now() + within;
+    loop {
+        let at = world.player("Wayfarer").pos;
+        let lid = world.cmd(json!({ "cmd": "getBlock", "x": at[0].floor() as i64, "y": at[1].floor() as i64 + 2, "z": at[2].floor() as i64 }));
+        if at[1] <= floor_y as f64 - 2.9 && lid != "air" {
+            return;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the bot did not dig in: at {at:?}, over its head {lid}; its log:\n{}",
+            bot.log_text()
+        );
+        std::thread::sleep(Duration::from_millis(300));
+    }
+}
+
 /// The bot's health as the world keeps it.
 fn health(world: &World) -> f64 {
     let players = world.cmd(json!({ "cmd": "players" }));
@@ -239,20 +257,8 @@ fn hides_in_the_rock_to_heal_when_hurt_in_a_cave() {
     );
 
     // Into the rock under its feet, with the hole closed over its head.
-    let deadline = Instant::now() + Duration::from_secs(20);
-    let sealed = loop {
-        let at = world.player("Wayfarer").pos;
-        let lid = world.cmd(json!({ "cmd": "getBlock", "x": at[0].floor() as i64, "y": at[1].floor() as i64 + 2, "z": at[2].floor() as i64 }));
-        if at[1] <= cy as f64 - 2.9 && lid != "air" {
-            break world.cursor();
-        }
-        assert!(
-            Instant::now() < deadline,
-            "the bot did not hide: at {at:?}, over its head {lid}; its log:\n{}",
-            bot.log_text()
-        );
-        std::thread::sleep(Duration::from_millis(300));
-    };
+    assert_digs_in(&world, &bot, cy, Duration::from_secs(20));
+    let sealed = world.cursor();
     let status_from = world.say("Alice", "!status");
     let status = world.expect_chat(status_from, "Wayfarer", "At ", Duration::from_secs(5));
     assert!(status.contains("hiding until healed"), "{status}");
@@ -381,20 +387,7 @@ fn digs_in_for_the_night_and_climbs_out_in_the_morning() {
     world.cmd(json!({ "cmd": "spawnMob", "kind": "zombie", "x": me.pos[0] + 12.0, "z": me.pos[2] }));
 
     // Into the ground, three blocks down, with the hole closed over its head.
-    let deadline = Instant::now() + Duration::from_secs(25);
-    loop {
-        let at = world.player("Wayfarer").pos;
-        let lid = world.cmd(json!({ "cmd": "getBlock", "x": at[0].floor() as i64, "y": at[1].floor() as i64 + 2, "z": at[2].floor() as i64 }));
-        if at[1] <= fy as f64 - 2.9 && lid != "air" {
-            break;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "the bot did not dig in: at {at:?}, over its head {lid}; its log:\n{}",
-            bot.log_text()
-        );
-        std::thread::sleep(Duration::from_millis(300));
-    }
+    assert_digs_in(&world, &bot, fy, Duration::from_secs(25));
     let status_from = world.say("Alice", "!status");
     let status = world.expect_chat(status_from, "Wayfarer", "At ", Duration::from_secs(5));
     assert!(status.contains("sheltering until morning"), "{status}");
