@@ -322,7 +322,7 @@ impl Agent {
             attempt += 1;
             let mark = (self.bot.changes_mark(), self.bot.position());
             let deaths = self.bot.deaths();
-            let report = match self.run(&program).await {
+            let report = match self.run(&program, None).await {
                 Some(report) => report,
                 None => return TaskOutcome::Stopped,
             };
@@ -494,7 +494,10 @@ impl Agent {
         };
         (self.relabel)(format!("task {}: known steps", spec.task));
         let mark = (self.bot.changes_mark(), self.bot.position());
-        let Some(report) = self.run(&program).await else { return Known::Stopped };
+        // A step the inventory judges ends the moment the world shows it done: a hunt's loop otherwise goes on
+        // until the call under way returns, and a bot that dies meanwhile loses what the step had gathered.
+        let finish = spec.tracker.as_ref().filter(|t| t.judged_by_inventory()).map(|t| (t, start));
+        let Some(report) = self.run(&program, finish).await else { return Known::Stopped };
         self.world_diff(mark, &report);
         if self.stop.is_stopped() {
             return Known::Stopped;
@@ -625,20 +628,50 @@ impl Agent {
     }
 
     /// Runs the program's main function in the sandbox, with every skill callable. `None` if it could not start.
-    async fn run(&self, program: &extract::Program) -> Option<runner::Report> {
+    /// Runs `program` in the sandbox until it returns, throws, or is stopped. With a `finish` line (a tracker the
+    /// inventory judges, counted from a snapshot), the run is also ended as soon as the world shows the tracker done.
+    async fn run(&self, program: &extract::Program, finish: Option<(&Tracker, &Snapshot)>) -> Option<runner::Report> {
         (self.show)(Shown::Code { name: program.main.clone(), code: program.code.clone() });
         let (host, serve) = primitives::serve(self.bot.clone());
         tokio::task::spawn_local(serve);
+        // The run's own flag: raised by the owner's `!stop` (the agent's flag) or at the finish line.
+        let stop = if finish.is_some() { StopFlag::default() } else { self.stop.clone() };
         let job = runner::Job {
             name: program.main.clone(),
             ast: Arc::new(program.ast.clone()),
             library: Some(self.skills.functions()),
             entry: runner::Entry::Function { name: program.main.clone(), args: Vec::new() },
             limits: self.limits.clone(),
-            stop: self.stop.clone(),
+            stop: stop.clone(),
         };
-        let report = runner::spawn(job, Arc::new(host)).await.ok()?;
-        if let runner::Outcome::Failed(failure) = &report.outcome {
+        let running = runner::spawn(job, Arc::new(host));
+        let finished = std::cell::Cell::new(false);
+        let watch = async {
+            let Some((tracker, start)) = finish else { return std::future::pending().await };
+            let mut checked = tokio::time::Instant::now();
+            loop {
+                tokio::time::sleep(STOP_POLL).await;
+                if self.stop.is_stopped() {
+                    stop.stop();
+                } else if checked.elapsed() >= FINISH_POLL {
+                    checked = tokio::time::Instant::now();
+                    let now = self.snapshot(None, &BTreeMap::new(), None).await;
+                    if tracker.progress(start, &now).done {
+                        tracing::info!("{}: the world shows its step done; ending the code early", program.main);
+                        finished.set(true);
+                        stop.stop();
+                        return std::future::pending().await;
+                    }
+                }
+            }
+        };
+        let report = tokio::select! {
+            report = running => report.ok()?,
+            never = watch => never,
+        };
+        if let runner::Outcome::Failed(failure) = &report.outcome
+            && !finished.get()
+        {
             (self.show)(Shown::Failed(failure.to_string()));
         }
         Some(report)
@@ -916,6 +949,11 @@ impl Agent {
         snapshot
     }
 }
+
+/// How often a run with a finish line passes the owner's `!stop` on to its own flag.
+const STOP_POLL: std::time::Duration = std::time::Duration::from_millis(50);
+/// How often a run with a finish line counts the inventory against it.
+const FINISH_POLL: std::time::Duration = std::time::Duration::from_millis(500);
 
 /// The most containers a tracker's check opens.
 const MAX_CONTAINERS_LOOKED_INTO: usize = 4;

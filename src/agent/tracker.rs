@@ -365,6 +365,17 @@ impl Tracker {
         }
     }
 
+    /// Whether the inventory alone judges the tracker, so that it can be counted cheaply while code runs (and a
+    /// count reached stays reached: an exact count is left to the end).
+    pub fn judged_by_inventory(&self) -> bool {
+        match self {
+            Tracker::Inventory { exactly, .. } => !exactly,
+            Tracker::Craft { .. } => true,
+            Tracker::All { of } | Tracker::Any { of } => !of.is_empty() && of.iter().all(Tracker::judged_by_inventory),
+            _ => false,
+        }
+    }
+
     /// Progress from `start` (the task's beginning) to `now`.
     pub fn progress(&self, start: &Snapshot, now: &Snapshot) -> Progress {
         let clamp = |v: i64| v.clamp(0, i64::from(u32::MAX)) as u32;
@@ -681,6 +692,22 @@ mod tests {
             Tracker::from_json(&json!({"type": "inventory", "item": "dirt", "count": 0, "exactly": true})).unwrap();
         assert!(exactly.progress(&start, &snapshot(&[])).done);
         assert!(!exactly.progress(&start, &snapshot(&[("dirt", 1)])).done);
+    }
+
+    #[test]
+    fn only_counts_of_what_is_carried_are_watched_while_code_runs() {
+        let watched = |t: serde_json::Value| Tracker::from_json(&t).unwrap().judged_by_inventory();
+        assert!(watched(json!({"type": "inventory", "item": "string", "count": 2})));
+        assert!(watched(json!({"type": "craft", "item": "bone", "count": 2})));
+        assert!(!watched(json!({"type": "inventory", "item": "dirt", "count": 0, "exactly": true})));
+        assert!(!watched(json!({"type": "kill", "mob": "zombie", "count": 1})));
+        assert!(!watched(json!({"type": "location", "x": 0, "y": 64, "z": 0, "radius": 2})));
+        let all = |of: serde_json::Value| json!({"type": "all", "of": of});
+        assert!(watched(all(json!([{"type": "craft", "item": "stick", "count": 4}]))));
+        assert!(!watched(all(json!([
+            {"type": "craft", "item": "stick", "count": 4},
+            {"type": "kill", "mob": "zombie", "count": 1}
+        ]))));
     }
 
     #[test]

@@ -109,3 +109,31 @@ fn buckets_are_filled_from_still_water_and_lava() {
     assert_eq!(air, "air");
     assert_eq!(inventory_count(&world, "Wayfarer", "bucket"), 0);
 }
+
+#[test]
+fn a_hunt_ends_the_moment_the_inventory_holds_what_it_was_for() {
+    let (world, bot) = world_with_bot_args(&[]);
+    give(&world, "Wayfarer", "stone_sword", 1);
+    bot_sees(&world, "Wayfarer", "stone_sword", 1);
+    // No spider lives in the flat world: the hunt explores for one.
+    let from = world.say("Alice", "!task get 2 string");
+    let plan = world.expect_chat(from, "Wayfarer", "Plan for get 2 string:", Duration::from_secs(10));
+    assert!(plan.ends_with(": Kill spider for 2 string."), "{plan}");
+    world.expect_chat(from, "Wayfarer", "No spider within 32 blocks; exploring for one.", Duration::from_secs(20));
+    std::thread::sleep(Duration::from_secs(2));
+    // The string comes another way (an owner hands it over): the world shows the step done, so the search for a
+    // spider (up to 90 s) ends now.
+    let handed = Instant::now();
+    give(&world, "Wayfarer", "string", 2);
+    let done = outcome(&world, from, "get 2 string", Duration::from_secs(30));
+    assert!(done.starts_with("I succeeded in task: get 2 string"), "{done}");
+    assert!(
+        handed.elapsed() < Duration::from_secs(8),
+        "the hunt went on for {:?} after the string came",
+        handed.elapsed()
+    );
+    bot.expect_log("the world shows its step done; ending the code early", Duration::from_secs(1));
+    assert_eq!(inventory_count(&world, "Wayfarer", "string"), 2);
+    let killed = world.wait_event(from, Duration::ZERO, |e| e["event"] == "mobKilled");
+    assert!(killed.is_none(), "{killed:?}");
+}
