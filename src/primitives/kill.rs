@@ -1,5 +1,5 @@
 //! `killMob(name, timeout)`: hunt the nearest mob of a kind within 32 blocks (exploring for one when there is none)
-//! with the best weapon carried, then pick up what it dropped.
+//! with the best weapon carried, then pick up what it dropped; loot of its kind already lying near is picked up first.
 
 use std::{str::FromStr, time::Duration};
 
@@ -7,7 +7,7 @@ use azalea::{
     EntityRef,
     buf::AzBufVar,
     ecs::query::Without,
-    entity::{EntityKindComponent, LocalEntity},
+    entity::{EntityKindComponent, LocalEntity, metadata::ItemItem},
     protocol::packets::{
         ProtocolPacket,
         game::{
@@ -18,7 +18,7 @@ use azalea::{
 };
 use rhai::Dynamic;
 
-use super::{explore, items};
+use super::{explore, facts, items};
 use crate::{
     bot::{BotHandle, reflex::WEAPONS},
     script::Answer,
@@ -81,6 +81,9 @@ pub async fn kill_mob(bot: &BotHandle, name: &str, timeout: Duration, search_bud
     let kind = EntityKind::from_str(name).map_err(|()| format!("There is no mob called {name}"))?;
     bot.set_on_hunt(timeout + search_budget);
     let _hunt = OnHunt(bot);
+    // What one of its kind dropped nearby (killed while the bot fought off others, with no time to stop for it) is
+    // picked up first: it is what the hunt is for.
+    gather_loot(bot, name).await;
     let target = match nearest_mob(bot, kind) {
         Some(target) => target,
         None => {
@@ -149,6 +152,40 @@ pub(super) async fn strike_until_dead(
     }
     bot.stop_moving();
     Struck::Dead { at: last_seen }
+}
+
+/// How far from the bot loot lying on the ground is walked to.
+const LOOT_RANGE: f64 = 12.0;
+/// The most loot items one hunt walks to before it goes on.
+const MOST_LOOT: usize = 4;
+
+/// Walks to the items lying within [`LOOT_RANGE`] that a `mob` drops when killed (what it dropped may already lie
+/// there), nearest first, until none is left or [`MOST_LOOT`] have been walked to.
+async fn gather_loot(bot: &BotHandle, mob: &str) {
+    let Some(loot) = facts::facts().mob_loot.get(mob) else { return };
+    let wanted: Vec<&str> = loot.iter().map(|(item, _)| item.as_str()).collect();
+    for _ in 0..MOST_LOOT {
+        let here = bot.position();
+        let lying = bot
+            .client()
+            .nearest_entities_by::<(&EntityKindComponent, Option<&ItemItem>), Without<LocalEntity>>(
+                |(k, item): (&EntityKindComponent, Option<&ItemItem>)| {
+                    k.0 == EntityKind::Item
+                        && item.and_then(|i| items::item_name(i)).is_some_and(|n| wanted.contains(&n.as_str()))
+                },
+            )
+            .into_iter()
+            .find(|e| e.position().distance_to(here) <= LOOT_RANGE);
+        let Some(item) = lying else { return };
+        let at = item.position();
+        tracing::info!("{}: picking up {mob} loot at {}", bot.name(), crate::bot::fmt_pos(at));
+        let walked = tokio::time::timeout(Duration::from_secs(10), bot.goto_block(azalea::BlockPos::from(at))).await;
+        bot.client().wait_ticks(6).await;
+        if item.exists() && !matches!(walked, Ok(Ok(_))) {
+            // Out of reach (down a hole, across water): left.
+            return;
+        }
+    }
 }
 
 /// Walks over the place a mob died, where its drops lie, and waits for them to be picked up.

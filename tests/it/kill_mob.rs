@@ -35,3 +35,25 @@ fn kill_mob_hunts_and_collects() {
     assert_eq!(killed.expect("the pig died")["by"], "Wayfarer");
     assert_eq!(inventory_count(&world, "Wayfarer", "porkchop"), 2);
 }
+
+#[test]
+fn a_hunt_picks_up_the_loot_already_lying_near_before_it_looks_for_more() {
+    let (world, bot) = world_with_bot_args(&[]);
+    give(&world, "Wayfarer", "stone_sword", 1);
+    bot_sees(&world, "Wayfarer", "stone_sword", 1);
+    // Flesh a zombie dropped lies 6 and 8 blocks off (one killed while the bot fought another); no zombie is left.
+    let bones = world.cmd(json!({"cmd": "dropItem", "item": "bone", "x": 3.5, "z": -6.5}));
+    assert!(bones.is_u64(), "{bones}");
+    for (x, z) in [(6.5, 0.5), (0.5, 8.5)] {
+        world.cmd(json!({"cmd": "dropItem", "item": "rotten_flesh", "x": x, "z": z}));
+    }
+    let from = world.say("Alice", "!task get 2 rotten flesh");
+    let done = world.expect_chat(from, "Wayfarer", "I succeeded in task: get 2 rotten flesh", Duration::from_secs(60));
+    assert!(done.starts_with("I succeeded"), "{done}");
+    bot.expect_log_count("picking up zombie loot at", 2, Duration::ZERO);
+    assert_eq!(inventory_count(&world, "Wayfarer", "rotten_flesh"), 2);
+    // Loot of another kind of mob is left where it lies.
+    assert_eq!(inventory_count(&world, "Wayfarer", "bone"), 0);
+    let killed = world.wait_event(from, Duration::ZERO, |e| e["event"] == "mobKilled");
+    assert!(killed.is_none(), "{killed:?}");
+}

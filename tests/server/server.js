@@ -1023,6 +1023,12 @@ const commands = {
     at.y = y === undefined ? terrain.surfaceAt(Math.floor(at.x), Math.floor(at.z)).y + 1 : num(y, 'y')
     return entities.spawnMob(kind, at)
   },
+  // A stack lying on the ground at x y z (as a mob's loot or a player's throw leaves it).
+  dropItem ({ item, count = 1, x, y, z }) {
+    const at = { x: num(x, 'x'), z: num(z, 'z') }
+    at.y = y === undefined ? terrain.surfaceAt(Math.floor(at.x), Math.floor(at.z)).y + 1 : num(y, 'y')
+    return entities.dropItem(stack(item, int(count, 'count')), at)
+  },
   world () {
     return { kind: WORLD_KIND, seed: WORLD_KIND === 'natural' ? SEED : null, spawn: SPAWN, time: Math.floor(dayTime) % 24000, day: Math.floor(dayTime / 24000), timeScale: TIME_SCALE, age: worldAge }
   },
