@@ -373,16 +373,16 @@ impl BotHandle {
         self.client.get_component::<Unreachable>().map(|u| u.0.current(UNREACHABLE_FOR).collect()).unwrap_or_default()
     }
 
-    /// Marks a hunt for a mob (`killMob`) as under way for `how_long` more: meanwhile the bot does not dig in for
-    /// the night.
-    pub fn set_on_hunt(&self, how_long: Duration) {
+    /// Marks a hunt for a mob (`killMob`) as under way for `how_long` more, for what the mob drops (`keeps`):
+    /// meanwhile the bot does not dig in for the night, nor eat what the hunt is for.
+    pub fn set_on_hunt(&self, how_long: Duration, keeps: std::sync::Arc<[String]>) {
         let until = std::time::Instant::now() + how_long;
-        self.client.ecs.write().entity_mut(self.client.entity).insert(reflex::OnHunt(until));
+        self.client.ecs.write().entity_mut(self.client.entity).insert(reflex::OnHunt { until, keeps });
     }
 
-    /// Whether a hunt for a mob (`killMob`) is under way.
-    pub fn on_hunt(&self) -> bool {
-        self.client.get_component::<reflex::OnHunt>().is_some_and(|h| h.0 > std::time::Instant::now())
+    /// The hunt for a mob (`killMob`) under way, if any.
+    pub fn on_hunt(&self) -> Option<reflex::OnHunt> {
+        self.client.get_component::<reflex::OnHunt>().filter(|h| h.is_on()).map(|h| (*h).clone())
     }
 
     /// Notes that running away got the bot nowhere: for `how_long` it fights rather than runs (a creeper aside).

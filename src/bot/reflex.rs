@@ -597,17 +597,12 @@ fn carries_food(inventory: &Inventory) -> bool {
     carries_any(inventory, &FOODS)
 }
 
-/// Food a kill drops. While a `killMob` hunt is under way it is what the hunt is for (`get 2 rotten flesh`,
-/// `get 2 porkchops`), and is not eaten.
-pub const KILL_DROPS: [&str; 6] = ["beef", "porkchop", "mutton", "chicken", "rabbit", "rotten_flesh"];
-
-/// Whether the bot may eat `food` now.
-pub fn edible(food: &str, on_hunt: bool) -> bool {
-    !(on_hunt && KILL_DROPS.contains(&food))
+/// Whether the bot may eat `food` now: not what a hunt under way is for (`get 2 rotten flesh`, `get 2 porkchops`).
+pub fn edible(food: &str, on_hunt: Option<&OnHunt>) -> bool {
+    !on_hunt.is_some_and(|hunt| hunt.keeps_food(food))
 }
 
 fn carries_edible_food(inventory: &Inventory, on_hunt: Option<&OnHunt>) -> bool {
-    let on_hunt = on_hunt.is_some_and(|h| h.0 > std::time::Instant::now());
     carries_such(inventory, |name| FOODS.contains(&name) && edible(name, on_hunt))
 }
 
@@ -626,10 +621,25 @@ pub const SHELTER_WHEN_WITHIN: f64 = 16.0;
 /// How far above its head the bot looks for a roof.
 const ROOF_SEARCH: i32 = 24;
 
-/// Until when the bot hunts a mob an owner or a script asked for (`killMob`): a hunt for a night's monsters is done
-/// in the dark, so the bot does not dig in for the night meanwhile.
-#[derive(Component, Clone, Copy, Debug)]
-pub struct OnHunt(pub std::time::Instant);
+/// A hunt for a mob an owner or a script asked for (`killMob`), and until when: a hunt for a night's monsters is done
+/// in the dark, so the bot does not dig in for the night meanwhile, and what the mob drops is not eaten.
+#[derive(Component, Clone, Debug)]
+pub struct OnHunt {
+    pub until: std::time::Instant,
+    /// What the hunted mob drops: what the hunt is for.
+    pub keeps: std::sync::Arc<[String]>,
+}
+
+impl OnHunt {
+    pub fn is_on(&self) -> bool {
+        self.until > std::time::Instant::now()
+    }
+
+    /// Whether `food` is what the hunt under way is for.
+    pub fn keeps_food(&self, food: &str) -> bool {
+        self.is_on() && self.keeps.iter().any(|kept| kept == food)
+    }
+}
 
 #[allow(clippy::type_complexity)] // an ECS query names every component it reads
 fn sense_night(
@@ -640,10 +650,7 @@ fn sense_night(
     monsters: Monsters,
 ) {
     for (position, world, holder, health, clock, on_hunt, mut urges) in &mut bots {
-        if health.0 <= 0.0
-            || !clock.is_some_and(DayClock::is_night)
-            || on_hunt.is_some_and(|h| h.0 > std::time::Instant::now())
-        {
+        if health.0 <= 0.0 || !clock.is_some_and(DayClock::is_night) || on_hunt.is_some_and(OnHunt::is_on) {
             continue;
         }
         let here = **position;
@@ -808,5 +815,19 @@ mod tests {
         assert!(needs_food(19, 10.0), "hurt and not full: eat to heal");
         assert!(!needs_food(20, 10.0), "a full bot cannot eat");
         assert!(!needs_food(3, 0.0), "the dead do not eat");
+    }
+
+    #[test]
+    fn a_hunt_eats_anything_but_what_it_is_for() {
+        let now = std::time::Instant::now();
+        let keeps: std::sync::Arc<[String]> = ["bone".to_owned(), "arrow".to_owned()].into();
+        let for_bones = OnHunt { until: now + std::time::Duration::from_secs(60), keeps: keeps.clone() };
+        assert!(edible("rotten_flesh", Some(&for_bones)), "a skeleton hunt eats a zombie's flesh");
+        let for_flesh = OnHunt { until: for_bones.until, keeps: ["rotten_flesh".to_owned()].into() };
+        assert!(!edible("rotten_flesh", Some(&for_flesh)));
+        assert!(edible("bread", Some(&for_flesh)));
+        let over = OnHunt { until: now, keeps: ["rotten_flesh".to_owned()].into() };
+        assert!(edible("rotten_flesh", Some(&over)), "a hunt that is over keeps nothing");
+        assert!(edible("rotten_flesh", None));
     }
 }

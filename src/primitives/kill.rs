@@ -3,6 +3,7 @@
 
 use std::{str::FromStr, time::Duration};
 
+use azalea::pathfinder::PathfinderClientExt;
 use azalea::{
     EntityRef,
     buf::AzBufVar,
@@ -69,21 +70,27 @@ fn nearest_mob(bot: &BotHandle, kind: EntityKind) -> Option<EntityRef> {
 
 /// Keeps a hunt marked as under way while it lasts, and a little after: a reflex that takes the body (a monster
 /// fought off) drops the call, which is then made again.
-struct OnHunt<'a>(&'a BotHandle);
+struct OnHunt<'a>(&'a BotHandle, std::sync::Arc<[String]>);
 
 impl Drop for OnHunt<'_> {
     fn drop(&mut self) {
-        self.0.set_on_hunt(Duration::from_secs(10));
+        self.0.set_on_hunt(Duration::from_secs(10), self.1.clone());
     }
+}
+
+/// What a `mob` drops when a player kills it.
+fn loot_of(mob: &str) -> std::sync::Arc<[String]> {
+    facts::facts().mob_loot.get(mob).map(|loot| loot.iter().map(|(item, _)| item.clone()).collect()).unwrap_or_default()
 }
 
 pub async fn kill_mob(bot: &BotHandle, name: &str, timeout: Duration, search_budget: Duration) -> Answer {
     let kind = EntityKind::from_str(name).map_err(|()| format!("There is no mob called {name}"))?;
-    bot.set_on_hunt(timeout + search_budget);
-    let _hunt = OnHunt(bot);
+    let keeps = loot_of(name);
+    bot.set_on_hunt(timeout + search_budget, keeps.clone());
+    let _hunt = OnHunt(bot, keeps.clone());
     // What one of its kind dropped nearby (killed while the bot fought off others, with no time to stop for it) is
     // picked up first: it is what the hunt is for.
-    gather_loot(bot, name).await;
+    gather_loot(bot, name, &keeps).await;
     let target = match nearest_mob(bot, kind) {
         Some(target) => target,
         None => {
@@ -102,6 +109,32 @@ pub async fn kill_mob(bot: &BotHandle, name: &str, timeout: Duration, search_bud
         }
         Struck::TimedOut | Struck::Interrupted => {
             Err(format!("I could not kill the {name} within {}s", timeout.as_secs()))
+        }
+    }
+}
+
+/// Walks the bot after a moving mob. A fresh path is asked for only when the mob has moved a block from where the
+/// last one led, or the last walk ended: asked for every tick, the search starts over before the bot has taken a
+/// step, and a mob that keeps moving (a skeleton backing off as it shoots) is never caught.
+#[derive(Default)]
+pub(super) struct Chase {
+    goal: Option<azalea::Vec3>,
+}
+
+impl Chase {
+    /// Walks on toward `there`, within `radius`.
+    pub(super) fn toward(&mut self, bot: &BotHandle, there: azalea::Vec3, radius: f32) {
+        let stale = self.goal.is_none_or(|goal| goal.distance_to(there) > 1.0);
+        if stale || bot.client().is_goto_target_reached() {
+            bot.start_toward(there, radius);
+            self.goal = Some(there);
+        }
+    }
+
+    /// Stops walking; the next [`Chase::toward`] asks for a path again.
+    pub(super) fn halt(&mut self, bot: &BotHandle) {
+        if self.goal.take().is_some() {
+            bot.stop_moving();
         }
     }
 }
@@ -128,6 +161,7 @@ pub(super) async fn strike_until_dead(
     let client = bot.client();
     let mut last_seen = target.position();
     let mut last_hit = None;
+    let mut chase = Chase::default();
     while target.exists() && target.is_alive() {
         if tokio::time::Instant::now() > deadline {
             bot.stop_moving();
@@ -139,9 +173,9 @@ pub(super) async fn strike_until_dead(
         }
         last_seen = target.position();
         if bot.position().distance_to(last_seen) > 2.5 {
-            bot.start_toward(last_seen, 1.5);
+            chase.toward(bot, last_seen, 1.5);
         } else {
-            bot.stop_moving();
+            chase.halt(bot);
             target.look_at();
             if last_hit.is_none_or(|t: tokio::time::Instant| t.elapsed() >= ATTACK_INTERVAL) {
                 attack(bot, target);
@@ -159,11 +193,12 @@ const LOOT_RANGE: f64 = 12.0;
 /// The most loot items one hunt walks to before it goes on.
 const MOST_LOOT: usize = 4;
 
-/// Walks to the items lying within [`LOOT_RANGE`] that a `mob` drops when killed (what it dropped may already lie
+/// Walks to the items lying within [`LOOT_RANGE`] that a `mob` drops when killed (`wanted`) (what it dropped may already lie
 /// there), nearest first, until none is left or [`MOST_LOOT`] have been walked to.
-async fn gather_loot(bot: &BotHandle, mob: &str) {
-    let Some(loot) = facts::facts().mob_loot.get(mob) else { return };
-    let wanted: Vec<&str> = loot.iter().map(|(item, _)| item.as_str()).collect();
+async fn gather_loot(bot: &BotHandle, mob: &str, wanted: &[String]) {
+    if wanted.is_empty() {
+        return;
+    }
     for _ in 0..MOST_LOOT {
         let here = bot.position();
         let lying = bot
@@ -171,7 +206,7 @@ async fn gather_loot(bot: &BotHandle, mob: &str) {
             .nearest_entities_by::<(&EntityKindComponent, Option<&ItemItem>), Without<LocalEntity>>(
                 |(k, item): (&EntityKindComponent, Option<&ItemItem>)| {
                     k.0 == EntityKind::Item
-                        && item.and_then(|i| items::item_name(i)).is_some_and(|n| wanted.contains(&n.as_str()))
+                        && item.and_then(|i| items::item_name(i)).is_some_and(|n| wanted.contains(&n))
                 },
             )
             .into_iter()

@@ -273,7 +273,7 @@ async fn act(bot: &BotHandle, urge: &Urge) -> Result<(), String> {
 /// The best food carried, if any.
 pub fn best_food(bot: &BotHandle) -> Option<&'static str> {
     let on_hunt = bot.on_hunt();
-    FOODS.iter().copied().find(|food| edible(food, on_hunt) && items::count(bot, food) > 0)
+    FOODS.iter().copied().find(|food| edible(food, on_hunt.as_ref()) && items::count(bot, food) > 0)
 }
 
 /// Eats one of the best food carried, as a player holding use for 32 ticks does; again while still hungry.
@@ -332,7 +332,7 @@ async fn defend(bot: &BotHandle, target: azalea::ecs::entity::Entity) -> Result<
     let chase = if archer { ARCHER_DISTANCE + 1.0 } else { 8.0 };
     let mut last_hit: Option<Instant> = None;
     let mut last_seen = target.position();
-    let mut approaching = false;
+    let mut follow = kill::Chase::default();
     while target.exists() && target.is_alive() {
         let here = bot.position();
         let there = target.position();
@@ -348,13 +348,9 @@ async fn defend(bot: &BotHandle, target: azalea::ecs::entity::Entity) -> Result<
         }
         if distance > HIT_REACH {
             client.walk(WalkDirection::None);
-            bot.start_toward(there, 2.6);
-            approaching = true;
+            follow.toward(bot, there, 2.6);
         } else {
-            if approaching {
-                bot.stop_moving();
-                approaching = false;
-            }
+            follow.halt(bot);
             target.look_at();
             let backing = distance < KEEP_AWAY && ground_behind(bot, here, there);
             client.walk(if backing { WalkDirection::Backward } else { WalkDirection::None });
