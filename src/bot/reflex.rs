@@ -111,6 +111,8 @@ pub const EAT_AT: u32 = 14;
 pub const FLEE_HEALTH: f32 = 6.0;
 /// Health at which the bot, with a monster in sight, digs in to heal rather than fights on.
 pub const HIDE_HEALTH: f32 = 10.0;
+/// A monster that fights hand to hand this close keeps a hurt bot from starting to dig in.
+pub const HIDE_CLEAR: f64 = 2.5;
 /// How close a monster in sight must be for a hurt bot to hide from it.
 pub const HIDE_FROM: f64 = 12.0;
 /// How close a creeper may come before the bot runs (it explodes within 3 after 1.5 s of hissing).
@@ -521,7 +523,10 @@ fn sense_hurt(
             .map(|(d, kind, _)| (d, kind))
             .collect();
         let creeper_close = near.iter().any(|(d, kind)| *kind == EntityKind::Creeper && *d <= CREEPER_DISTANCE);
-        if !near.is_empty() && !creeper_close {
+        // A hole cannot be dug under blows: the bot is knocked off it, or killed standing still. One that hits hand
+        // to hand within reach is fought (or run from) first.
+        let brawler_close = near.iter().any(|(d, kind)| MELEE_ONLY.contains(kind) && *d <= HIDE_CLEAR);
+        if !near.is_empty() && !creeper_close && !brawler_close {
             urges.offer(Urge::Hide);
         }
     }

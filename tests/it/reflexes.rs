@@ -275,6 +275,45 @@ fn hides_in_the_rock_to_heal_when_hurt_in_a_cave() {
 }
 
 #[test]
+fn fights_a_zombie_within_reach_rather_than_digs_in_under_its_blows() {
+    let (world, bot, _) = natural_world_with_bot(1009, &["--time", "6000"], None);
+    let me = world.player("Wayfarer");
+    let (bx, by, bz) = (me.pos[0].floor() as i64, me.pos[1].floor() as i64, me.pos[2].floor() as i64);
+    // The same tunnel in the rock, the zombie two blocks off: already within reach of a hurt bot.
+    let (cy, ex) = (by - 20, bx + 12);
+    world.cmd(
+        json!({ "cmd": "fill", "from": [bx - 2, cy - 6, bz - 3], "to": [ex + 2, cy + 4, bz + 3], "block": "stone" }),
+    );
+    world.cmd(json!({ "cmd": "fill", "from": [bx, cy, bz - 1], "to": [ex, cy + 2, bz + 1], "block": "air" }));
+    world.cmd(
+        json!({ "cmd": "teleport", "name": "Wayfarer", "x": bx as f64 + 0.5, "y": cy as f64, "z": bz as f64 + 0.5 }),
+    );
+    give(&world, "Wayfarer", "stone_pickaxe", 1);
+    give(&world, "Wayfarer", "diamond_sword", 1);
+    bot_sees(&world, "Wayfarer", "diamond_sword", 1);
+    // Fed just enough to heal in a hole (slowly: a point every 4 s), with nothing to eat: hurt enough to hide.
+    world.cmd(json!({ "cmd": "setFood", "name": "Wayfarer", "food": 18, "saturation": 0 }));
+    world.cmd(json!({ "cmd": "setHealth", "name": "Wayfarer", "health": 9 }));
+    std::thread::sleep(Duration::from_millis(500));
+    assert!(health(&world) <= 10.0, "health {}", health(&world));
+    let from = world.cursor();
+    let zombie = world.cmd(
+        json!({ "cmd": "spawnMob", "kind": "zombie", "x": bx as f64 + 2.5, "y": cy as f64, "z": bz as f64 + 0.5 }),
+    );
+    let killed =
+        world.wait_event(from, Duration::from_secs(30), |e| e["event"] == "mobKilled" && e["entityId"] == zombie);
+    let killed = killed.unwrap_or_else(|| panic!("the zombie is still alive; the bot's log:\n{}", bot.log_text()));
+    assert_eq!(killed["by"], "Wayfarer");
+    assert_alive(&world);
+    // It fought; it did not stand still digging while the zombie hit it.
+    let log = bot.log_text();
+    assert!(log.contains("reflex: fighting off a zombie"), "{log}");
+    assert!(!log.contains("reflex: hiding until healed"), "the bot began to dig in under the zombie's blows:\n{log}");
+    let dug = events(&world, from, "blockBroken");
+    assert!(dug.is_empty(), "the bot dug: {dug:?}");
+}
+
+#[test]
 fn runs_from_a_pack_of_zombies() {
     let (world, _bot, _) = natural_world_with_bot(1009, &["--time", "18000"], None);
     give(&world, "Wayfarer", "stone_sword", 1);
