@@ -12,6 +12,7 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use super::{plan::TaskSpec, tracker::Tracker};
+use crate::bot::reflex::WEAPONS;
 use crate::primitives::{
     facts::{self, Recipe},
     sources,
@@ -139,8 +140,10 @@ enum Source {
         block: String,
         tool: Option<String>,
     },
+    /// Killed from `mob`, with `weapon` made first when the mob fights back and no weapon is carried.
     Hunt {
         mob: String,
+        weapon: Option<String>,
     },
     /// Taken from an animal or a fluid without a kill (wool sheared, milk, a bucket of water), holding `take.holding`.
     Take {
@@ -163,8 +166,8 @@ impl Source {
     /// The items this source consumes (or needs at hand, for tools and stations), before any amount is known.
     fn inputs(&self, setting: &Setting) -> Vec<String> {
         match self {
-            Source::Mine { tool, .. } => tool.iter().cloned().collect(),
-            Source::Hunt { .. } | Source::Unknown { .. } => Vec::new(),
+            Source::Mine { tool, .. } | Source::Hunt { weapon: tool, .. } => tool.iter().cloned().collect(),
+            Source::Unknown { .. } => Vec::new(),
             Source::Take { take } => vec![take.holding.clone()],
             Source::Smelt { input, fuel } => {
                 let mut inputs = vec![input.clone(), fuel.clone()];
@@ -338,13 +341,12 @@ impl<'a> Planner<'a> {
             }
             let source = &self.sources[name];
             match source {
-                Source::Mine { tool, .. } => {
+                Source::Mine { tool, .. } | Source::Hunt { weapon: tool, .. } => {
                     if let Some(tool) = tool {
                         let d = demand.entry(tool.clone()).or_insert(0);
                         *d = (*d).max(1);
                     }
                 }
-                Source::Hunt { .. } => {}
                 Source::Take { take } => {
                     let d = demand.entry(take.holding.clone()).or_insert(0);
                     // A bucket is filled once for each item; shears are kept.
@@ -443,7 +445,9 @@ impl<'a> Planner<'a> {
             options.push((minutes, 0, Source::Mine { block: block.clone(), tool: self.tool_for(block) }));
         }
         for (mob, chance) in sources.dropped_by(item) {
-            options.push((sources.hunt_minutes(mob, *chance), 0, Source::Hunt { mob: mob.clone() }));
+            let weapon = self.weapon_for(mob);
+            let minutes = sources.hunt_minutes(mob, *chance) + weapon.as_deref().map_or(0.0, cost);
+            options.push((minutes, 0, Source::Hunt { mob: mob.clone(), weapon }));
         }
         for take in sources.takes(item) {
             // A bucket is used up by every fill; shears are made once (their cost counted in full, as for one item).
@@ -549,6 +553,15 @@ impl<'a> Planner<'a> {
         weakest_tool(tools).cloned()
     }
 
+    /// The sword to make before hunting `mob`: one that fights back is not hunted bare-handed (twenty punches for a
+    /// skeleton, which shoots all the while), unless some weapon (a pickaxe will do) is carried.
+    fn weapon_for(&self, mob: &str) -> Option<String> {
+        if !sources::sources().fights_back(mob) || WEAPONS.iter().any(|w| self.setting.has(w) > 0) {
+            return None;
+        }
+        Some(HUNTING_WEAPON.to_owned())
+    }
+
     /// Coal when some is carried, else planks of the wood near.
     fn fuel(&self) -> String {
         for fuel in ["coal", "charcoal"] {
@@ -582,7 +595,7 @@ impl<'a> Planner<'a> {
                 };
                 TaskSpec { task, context: String::new(), tracker: gained(missing), code: Some(code) }
             }
-            Source::Hunt { mob } => {
+            Source::Hunt { mob, .. } => {
                 let code = gather_loop(item, missing, &format!("killMob(\"{mob}\", 120);"));
                 TaskSpec {
                     task: format!("Kill {mob} for {missing} {item}"),
@@ -657,6 +670,9 @@ fn gather_loop(item: &str, count: i64, action: &str) -> String {
         count * per + 2
     )
 }
+
+/// The sword made to hunt a monster with when no weapon is carried: the quickest to make from a tree.
+const HUNTING_WEAPON: &str = "wooden_sword";
 
 /// Ores that lie underground: the ore, its deepslate kind, and the height where it is common.
 const ORE_DEPTHS: &[(&str, &str, i32)] = &[

@@ -85,6 +85,10 @@ fn loot_of(mob: &str) -> std::sync::Arc<[String]> {
 
 pub async fn kill_mob(bot: &BotHandle, name: &str, timeout: Duration, search_budget: Duration) -> Answer {
     let kind = EntityKind::from_str(name).map_err(|()| format!("There is no mob called {name}"))?;
+    // A monster is not hunted bare-handed: twenty punches for a zombie, which hits back every second.
+    if super::sources::sources().fights_back(name) && !WEAPONS.iter().any(|w| items::count(bot, w) > 0) {
+        return Err(format!("I carry no weapon to fight a {name} with: make a sword first (a wooden_sword will do)"));
+    }
     let keeps = loot_of(name);
     bot.set_on_hunt(timeout + search_budget, keeps.clone());
     let _hunt = OnHunt(bot, keeps.clone());

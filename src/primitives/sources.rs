@@ -7,7 +7,7 @@
 //! cheapest way to get one from nothing, in rough minutes of play, or why there is none.
 
 use std::{
-    collections::{BTreeSet, HashMap},
+    collections::{BTreeSet, HashMap, HashSet},
     sync::LazyLock,
 };
 
@@ -36,6 +36,9 @@ struct MobGroup {
     #[serde(flatten)]
     place: Place,
     mobs: Vec<String>,
+    /// Monsters that fight back: hunted with a weapon in hand.
+    #[serde(default)]
+    fights: bool,
 }
 
 /// An item an animal or a fluid gives without being killed: wool sheared from a sheep, milk, a bucket of water.
@@ -83,6 +86,8 @@ pub struct Sources {
     /// Natural blocks, with their place and their order in the table (commoner first).
     natural: HashMap<String, (Place, usize)>,
     mobs: HashMap<String, Place>,
+    /// Mobs that fight back.
+    fighters: HashSet<String>,
     takes: Vec<Take>,
     only: HashMap<String, String>,
     /// Item → natural blocks whose loot gives it, with the chance.
@@ -117,9 +122,13 @@ impl Sources {
             }
         }
         let mut mobs = HashMap::new();
+        let mut fighters = HashSet::new();
         for group in &table.mob {
             for mob in &group.mobs {
                 mobs.entry(mob.clone()).or_insert_with(|| group.place.clone());
+                if group.fights {
+                    fighters.insert(mob.clone());
+                }
             }
         }
         let mut mined: HashMap<String, Vec<(String, f64)>> = HashMap::new();
@@ -146,7 +155,7 @@ impl Sources {
                 hunted.entry(item).or_default().push((mob.clone(), chance));
             }
         }
-        Sources { natural, mobs, takes: table.take, only: table.only, mined, hunted, any_block, any_mob }
+        Sources { natural, mobs, fighters, takes: table.take, only: table.only, mined, hunted, any_block, any_mob }
     }
 
     /// Where `block` generates in the overworld, if it does.
@@ -157,6 +166,11 @@ impl Sources {
     /// Where `mob` lives in the overworld, if it does.
     pub fn mob(&self, mob: &str) -> Option<&Place> {
         self.mobs.get(mob)
+    }
+
+    /// Whether `mob` fights back (a monster), so that it is hunted with a weapon in hand.
+    pub fn fights_back(&self, mob: &str) -> bool {
+        self.fighters.contains(mob)
     }
 
     /// The natural blocks whose loot gives `item`, commoner first, with the chance of each.

@@ -1,4 +1,5 @@
-//! `killMob` hunts a pig with the best weapon and collects its drops; with no such mob it explores for one, then says where it looked.
+//! `killMob` hunts a pig with the best weapon and collects its drops; with no such mob it explores for one, then says
+//! where it looked; bare-handed it does not hunt a monster.
 
 use crate::support;
 
@@ -19,6 +20,11 @@ fn kill_mob_hunts_and_collects() {
     );
     let config = scripts.0.join("short.toml");
     let (world, _bot) = world_with_bot_args(&["--scripts", scripts.path(), "--config", config.to_str().unwrap()]);
+    // Bare-handed, a monster is not hunted (nor looked for): the call says at once what to make first.
+    let asked = std::time::Instant::now();
+    let done = run_script(&world, "zombie", Duration::from_secs(10));
+    assert!(done.contains("I carry no weapon to fight a zombie with: make a sword first"), "{done}");
+    assert!(asked.elapsed() < Duration::from_secs(3), "answered after {:?}", asked.elapsed());
     give(&world, "Wayfarer", "stone_sword", 1);
     let pig = world.cmd(json!({"cmd": "spawnMob", "kind": "pig", "x": 6.5, "z": -4.5}));
     bot_sees(&world, "Wayfarer", "stone_sword", 1);

@@ -283,13 +283,18 @@ fn animal_products_and_buckets_come_from_animals_and_fluids() {
         ("feather", vec![], "Kill chicken for 1 feather"),
         ("milk_bucket", vec![("bucket", 1)], "Milk a cow for 1 milk_bucket"),
         ("water_bucket", vec![("bucket", 1)], "Fill a bucket with water for 1 water_bucket"),
-        ("string", vec![], "Kill spider for 1 string"),
-        ("bone_meal", vec![], "Kill skeleton for 1 bone"),
+        ("string", vec![("stone_sword", 1)], "Kill spider for 1 string"),
+        ("bone_meal", vec![("iron_pickaxe", 1)], "Kill skeleton for 1 bone"),
     ] {
         let steps = plan(&have(item, 1), &setting(&carried, "oak")).unwrap_or_else(|e| panic!("{item}: {e}"));
         assert_eq!(steps[0].task, first, "{item}: {:?}", tasks(&steps));
         assert_sound(&steps);
     }
+    // A monster is not hunted bare-handed: a wooden sword is made first (an animal needs none).
+    let steps = plan(&have("string", 1), &setting(&[], "oak")).unwrap();
+    let words = tasks(&steps);
+    assert_eq!(words[words.len() - 2..], ["Craft 1 wooden_sword", "Kill spider for 1 string"], "{words:?}");
+    assert_sound(&steps);
     // No bucket: one is made of iron first, and then filled.
     let steps = plan(&have("milk_bucket", 2), &setting(&[("iron_pickaxe", 1)], "oak")).unwrap();
     let words = tasks(&steps);
