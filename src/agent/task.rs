@@ -20,11 +20,23 @@ use crate::{
 
 /// How many times a goal is planned again after a step fails, from what the bot has by then.
 const REPLANS: usize = 2;
+/// How many times more a goal is planned again after a step during which the bot died: a death (monsters at night)
+/// is not the plan's failing, and what it lost (a sword) is planned for again.
+const REPLANS_AFTER_DEATH: usize = 4;
 
 /// Plans goal `id` of the book (`goal` is its text) and does it, reporting in chat through `agent.say`; every plan
 /// and every task's status goes into the book as it changes. A goal whose plan has tasks left (a restart cut it
 /// off) goes on from its next task without planning again. A failed step has the goal planned again from what the
-/// bot has then (the reason goes to the LLM planner), up to [`REPLANS`] times. Returns whether the goal was reached.
+/// bot has then (the reason goes to the LLM planner), up to [`REPLANS`] times (and [`REPLANS_AFTER_DEATH`] more for
+/// steps during which the bot died). Returns whether the goal was reached.
+/// The monster (a mob that fights back) a step's code hunts with `killMob`, if any.
+fn monster_hunted(spec: &TaskSpec) -> Option<String> {
+    let code = spec.code.as_deref()?;
+    let start = code.find("killMob(\"")? + "killMob(\"".len();
+    let mob = &code[start..start + code[start..].find('"')?];
+    crate::primitives::sources::sources().fights_back(mob).then(|| mob.to_owned())
+}
+
 pub async fn run_goal(agent: &Agent, goal: &str, goals: &Goals, id: u32) -> bool {
     agent.llm.begin_task(goal);
     let before = agent.llm.total_usage();
@@ -37,6 +49,7 @@ pub async fn run_goal(agent: &Agent, goal: &str, goals: &Goals, id: u32) -> bool
     // What the world looked like as the goal began, to hold the goal's own words to it at the end (not for a goal
     // taken up again after a restart: what it did before is not in this run's change log).
     let began = resumed.is_none().then(|| (agent.bot.changes_mark(), agent.bot.position()));
+    let mut died_in = 0;
     'plans: loop {
         if resumed.take().is_none() {
             let plan = match plan(agent, goal, &failures).await {
@@ -76,10 +89,19 @@ pub async fn run_goal(agent: &Agent, goal: &str, goals: &Goals, id: u32) -> bool
                 with(goals, |book| book.set_task(id, (p, t), Status::Completed, None));
                 continue;
             }
+            // Steps that ready a hunt for a monster (the sword made first) keep the hunt on.
+            let hunted = with(goals, |book| {
+                let tasks = &book.get(id)?.plans[p].tasks;
+                tasks[t..].iter().find_map(|task| monster_hunted(&task.spec()))
+            });
+            if let Some(mob) = hunted {
+                crate::primitives::ready_hunt(&agent.bot, &mob);
+            }
             (agent.relabel)(format!("{goal}: step {}/{all} {}", t + 1, spec.task));
             let summary = with(goals, |book| book.get(id).map(|g| g.summary(None)));
             *agent.goal.lock() = summary;
             (agent.say)(&format!("I will start task: {}", spec.task));
+            let deaths = agent.bot.deaths().count;
             match agent.attempt_task_since(&spec, start).await {
                 TaskOutcome::Succeeded { skill, .. } => {
                     (agent.say)(&format!("I succeeded in task: {}", spec.task));
@@ -89,6 +111,11 @@ pub async fn run_goal(agent: &Agent, goal: &str, goals: &Goals, id: u32) -> bool
                 TaskOutcome::Failed { reason } => {
                     (agent.say)(&format!("I failed task: {} because {reason}", spec.task));
                     with(goals, |book| book.set_task(id, (p, t), Status::Failed, Some(reason.clone())));
+                    if agent.bot.deaths().count > deaths && died_in < REPLANS_AFTER_DEATH {
+                        died_in += 1;
+                        (agent.say)(&format!("I died during it. Planning {goal} again from what I have now."));
+                        continue 'plans;
+                    }
                     if failures.len() >= REPLANS {
                         let why = format!("step {} ({}) failed", t + 1, spec.task);
                         (agent.say)(&format!("I failed task: {goal} because {why}"));
@@ -510,6 +537,21 @@ mod tests {
 
     fn step(task: &str, tracker: Option<Tracker>) -> TaskSpec {
         TaskSpec { task: task.to_owned(), context: String::new(), tracker, code: None }
+    }
+
+    #[test]
+    fn the_steps_before_a_monster_hunt_know_it() {
+        let spec = |code: Option<&str>| TaskSpec {
+            task: "x".into(),
+            context: String::new(),
+            tracker: None,
+            code: code.map(str::to_owned),
+        };
+        let hunt = "let goal = inventoryCount(\"string\") + 2;\nkillMob(\"spider\", 120);";
+        assert_eq!(monster_hunted(&spec(Some(hunt))).as_deref(), Some("spider"));
+        assert_eq!(monster_hunted(&spec(Some("killMob(\"cow\", 120);"))), None, "a cow does not fight back");
+        assert_eq!(monster_hunted(&spec(Some("craftItem(\"wooden_sword\", 1);"))), None);
+        assert_eq!(monster_hunted(&spec(None)), None);
     }
 
     #[test]

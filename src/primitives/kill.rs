@@ -58,6 +58,16 @@ pub(super) async fn hold_best_weapon(bot: &BotHandle) {
     }
 }
 
+/// How long a hunt stays on while the bot readies itself for it (a sword made).
+const ARMING: Duration = Duration::from_secs(180);
+
+/// Marks a hunt for `mob` as on while the bot readies itself for it (a plan's steps before the hunt, a sword made
+/// after a death): a night's monsters are hunted at night, so the bot does not dig in for the night meanwhile, and
+/// what the mob drops is not eaten.
+pub fn ready_hunt(bot: &BotHandle, mob: &str) {
+    bot.set_on_hunt(ARMING, loot_of(mob));
+}
+
 /// How far around the bot `killMob` looks for its mob.
 const RANGE: f64 = 32.0;
 
@@ -85,11 +95,13 @@ fn loot_of(mob: &str) -> std::sync::Arc<[String]> {
 
 pub async fn kill_mob(bot: &BotHandle, name: &str, timeout: Duration, search_budget: Duration) -> Answer {
     let kind = EntityKind::from_str(name).map_err(|()| format!("There is no mob called {name}"))?;
-    // A monster is not hunted bare-handed: twenty punches for a zombie, which hits back every second.
+    let keeps = loot_of(name);
+    // A monster is not hunted bare-handed: twenty punches for a zombie, which hits back every second. The hunt stays
+    // on while a weapon is made for it: a night's monsters are hunted at night, so the bot does not dig in meanwhile.
     if super::sources::sources().fights_back(name) && !WEAPONS.iter().any(|w| items::count(bot, w) > 0) {
+        ready_hunt(bot, name);
         return Err(format!("I carry no weapon to fight a {name} with: make a sword first (a wooden_sword will do)"));
     }
-    let keeps = loot_of(name);
     bot.set_on_hunt(timeout + search_budget, keeps.clone());
     let _hunt = OnHunt(bot, keeps.clone());
     // What one of its kind dropped nearby (killed while the bot fought off others, with no time to stop for it) is

@@ -16,6 +16,7 @@ pub mod facts;
 mod give;
 pub mod items;
 mod kill;
+pub use kill::ready_hunt;
 mod mine;
 pub mod observe;
 mod place;

@@ -140,7 +140,15 @@ fn a_hunt_ends_the_moment_the_inventory_holds_what_it_was_for() {
 
 #[test]
 fn a_monster_is_hunted_with_a_sword_made_first_when_none_is_carried() {
-    let (world, bot, _) = natural_world_with_bot(1013, &["--mobs", "off"], &[]);
+    // At night, a zombie shut in a stone box 10 blocks off: near enough that a bot with nothing to do digs in.
+    let (world, bot, _) = natural_world_with_bot(1013, &["--mobs", "off", "--time", "14000"], &[]);
+    let me = world.player("Wayfarer");
+    let (bx, by, bz) = (me.pos[0].floor() as i64 + 10, me.pos[1].floor() as i64 + 6, me.pos[2].floor() as i64);
+    world.cmd(
+        json!({"cmd": "fill", "from": [bx - 1, by - 1, bz - 1], "to": [bx + 1, by + 2, bz + 1], "block": "stone"}),
+    );
+    world.cmd(json!({"cmd": "fill", "from": [bx, by, bz], "to": [bx, by + 1, bz], "block": "air"}));
+    world.cmd(json!({"cmd": "spawnMob", "kind": "zombie", "x": bx as f64 + 0.5, "y": by as f64, "z": bz as f64 + 0.5}));
     let from = world.say("Alice", "!task get 1 string");
     let plan = world.expect_chat(from, "Wayfarer", "Plan for get 1 string:", Duration::from_secs(10));
     assert!(plan.ends_with("; Craft 1 wooden_sword; Kill spider for 1 string."), "{plan}");
@@ -150,6 +158,8 @@ fn a_monster_is_hunted_with_a_sword_made_first_when_none_is_carried() {
         assert!(Instant::now() < deadline, "no wooden sword made; the bot's log:\n{}", bot.log_text());
         std::thread::sleep(Duration::from_millis(500));
     }
+    // The hunt stayed on while the sword was made: the bot did not dig in for the night.
+    assert!(!bot.log_text().contains("sheltering until morning"), "the bot dug in:\n{}", bot.log_text());
     let me = world.player("Wayfarer");
     let spider = world.cmd(json!({"cmd": "spawnMob", "kind": "spider", "x": me.pos[0] + 5.0, "z": me.pos[2]}));
     let done = outcome(&world, from, "get 1 string", Duration::from_secs(120));
@@ -157,4 +167,31 @@ fn a_monster_is_hunted_with_a_sword_made_first_when_none_is_carried() {
     let killed = world.wait_event(from, Duration::ZERO, |e| e["event"] == "mobKilled" && e["entityId"] == spider);
     assert_eq!(killed.expect("the spider died")["by"], "Wayfarer");
     assert!(inventory_count(&world, "Wayfarer", "string") >= 1);
+}
+
+#[test]
+fn a_death_during_a_hunt_has_the_goal_planned_again_with_a_sword() {
+    let (world, bot) = world_with_bot_args(&[]);
+    give(&world, "Wayfarer", "stone_sword", 1);
+    bot_sees(&world, "Wayfarer", "stone_sword", 1);
+    let from = world.say("Alice", "!task get 1 string");
+    let plan = world.expect_chat(from, "Wayfarer", "Plan for get 1 string:", Duration::from_secs(10));
+    assert!(plan.ends_with(": Kill spider for 1 string."), "{plan}");
+    world.expect_chat(from, "Wayfarer", "No spider within 32 blocks; exploring for one.", Duration::from_secs(20));
+    // Killed while it looks for a spider, with nothing left to go back for: it is bare-handed now.
+    world.cmd(json!({"cmd": "clearInventory", "name": "Wayfarer"}));
+    world.cmd(json!({"cmd": "damage", "name": "Wayfarer", "amount": 40}));
+    let again =
+        world.expect_chat(from, "Wayfarer", "I died during it. Planning get 1 string again", Duration::from_secs(30));
+    assert!(again.ends_with("from what I have now."), "{again}");
+    let failed = world.expect_chat(from, "Wayfarer", "I failed task: Kill spider for 1 string because", Duration::ZERO);
+    assert!(failed.contains("I carry no weapon to fight a spider with"), "{failed}");
+    // The new plan makes a sword first; the goal goes on (the death does not count against its replans).
+    let replanned = world.wait_event(from, Duration::from_secs(10), |e| {
+        e["event"] == "chat"
+            && e["text"].as_str().is_some_and(|t| t.starts_with("Plan for get 1 string:"))
+            && e["text"].as_str().is_some_and(|t| t.contains("Craft 1 wooden_sword; Kill spider for 1 string."))
+    });
+    assert!(replanned.is_some(), "no plan with a sword; the bot's log:\n{}", bot.log_text());
+    world.say("Alice", "!stop");
 }
