@@ -627,9 +627,9 @@ impl Agent {
         known
     }
 
-    /// Runs the program's main function in the sandbox, with every skill callable. `None` if it could not start.
-    /// Runs `program` in the sandbox until it returns, throws, or is stopped. With a `finish` line (a tracker the
-    /// inventory judges, counted from a snapshot), the run is also ended as soon as the world shows the tracker done.
+    /// Runs the program's main function in the sandbox, with every skill callable, until it returns, throws or is
+    /// stopped; `None` if it could not start. With a `finish` line (a tracker the inventory judges, counted from a
+    /// snapshot), the run is also ended as soon as the world shows the tracker done.
     async fn run(&self, program: &extract::Program, finish: Option<(&Tracker, &Snapshot)>) -> Option<runner::Report> {
         (self.show)(Shown::Code { name: program.main.clone(), code: program.code.clone() });
         let (host, serve) = primitives::serve(self.bot.clone());

@@ -190,14 +190,22 @@ impl Source {
 /// The steps that get what `want` asks for, or why the facts cannot tell.
 pub fn plan(want: &Want, setting: &Setting) -> Result<Vec<TaskSpec>, NoSteps> {
     match want {
-        Want::Kill { mob, count } => Ok(vec![TaskSpec {
-            task: format!("Kill {count} {mob}"),
-            context: String::new(),
-            tracker: Some(Tracker::Kill { mob: mob.clone(), count: *count }),
-            code: Some(format!(
-                "let done = 0;\nwhile done < {count} {{\n    killMob(\"{mob}\", 120);\n    done += 1;\n}}"
-            )),
-        }]),
+        Want::Kill { mob, count } => {
+            // A monster is not hunted bare-handed: the sword is made first.
+            let mut steps = match Planner::new(setting).weapon_for(mob) {
+                Some(weapon) => Planner::new(setting).run(&weapon, 1, None)?,
+                None => Vec::new(),
+            };
+            steps.push(TaskSpec {
+                task: format!("Kill {count} {mob}"),
+                context: String::new(),
+                tracker: Some(Tracker::Kill { mob: mob.clone(), count: *count }),
+                code: Some(format!(
+                    "let done = 0;\nwhile done < {count} {{\n    killMob(\"{mob}\", 120);\n    done += 1;\n}}"
+                )),
+            });
+            Ok(steps)
+        }
         Want::Have { item, count } => Planner::new(setting).run(item, i64::from(*count), None),
         Want::Place { block } => {
             let mut steps = match Planner::new(setting).run(block, 1, None) {

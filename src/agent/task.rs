@@ -24,11 +24,6 @@ const REPLANS: usize = 2;
 /// is not the plan's failing, and what it lost (a sword) is planned for again.
 const REPLANS_AFTER_DEATH: usize = 4;
 
-/// Plans goal `id` of the book (`goal` is its text) and does it, reporting in chat through `agent.say`; every plan
-/// and every task's status goes into the book as it changes. A goal whose plan has tasks left (a restart cut it
-/// off) goes on from its next task without planning again. A failed step has the goal planned again from what the
-/// bot has then (the reason goes to the LLM planner), up to [`REPLANS`] times (and [`REPLANS_AFTER_DEATH`] more for
-/// steps during which the bot died). Returns whether the goal was reached.
 /// The monster (a mob that fights back) a step's code hunts with `killMob`, if any.
 fn monster_hunted(spec: &TaskSpec) -> Option<String> {
     let code = spec.code.as_deref()?;
@@ -37,6 +32,11 @@ fn monster_hunted(spec: &TaskSpec) -> Option<String> {
     crate::primitives::sources::sources().fights_back(mob).then(|| mob.to_owned())
 }
 
+/// Plans goal `id` of the book (`goal` is its text) and does it, reporting in chat through `agent.say`; every plan
+/// and every task's status goes into the book as it changes. A goal whose plan has tasks left (a restart cut it
+/// off) goes on from its next task without planning again. A failed step has the goal planned again from what the
+/// bot has then (the reason goes to the LLM planner), up to [`REPLANS`] times (and [`REPLANS_AFTER_DEATH`] more for
+/// steps during which the bot died). Returns whether the goal was reached.
 pub async fn run_goal(agent: &Agent, goal: &str, goals: &Goals, id: u32) -> bool {
     agent.llm.begin_task(goal);
     let before = agent.llm.total_usage();

@@ -3,7 +3,6 @@
 
 use std::{str::FromStr, time::Duration};
 
-use azalea::pathfinder::PathfinderClientExt;
 use azalea::{
     EntityRef,
     buf::AzBufVar,
@@ -129,32 +128,6 @@ pub async fn kill_mob(bot: &BotHandle, name: &str, timeout: Duration, search_bud
     }
 }
 
-/// Walks the bot after a moving mob. A fresh path is asked for only when the mob has moved a block from where the
-/// last one led, or the last walk ended: asked for every tick, the search starts over before the bot has taken a
-/// step, and a mob that keeps moving (a skeleton backing off as it shoots) is never caught.
-#[derive(Default)]
-pub(super) struct Chase {
-    goal: Option<azalea::Vec3>,
-}
-
-impl Chase {
-    /// Walks on toward `there`, within `radius`.
-    pub(super) fn toward(&mut self, bot: &BotHandle, there: azalea::Vec3, radius: f32) {
-        let stale = self.goal.is_none_or(|goal| goal.distance_to(there) > 1.0);
-        if stale || bot.client().is_goto_target_reached() {
-            bot.start_toward(there, radius);
-            self.goal = Some(there);
-        }
-    }
-
-    /// Stops walking; the next [`Chase::toward`] asks for a path again.
-    pub(super) fn halt(&mut self, bot: &BotHandle) {
-        if self.goal.take().is_some() {
-            bot.stop_moving();
-        }
-    }
-}
-
 /// How a chase ended.
 pub(super) enum Struck {
     /// The mob died; `at` is where it was last seen.
@@ -177,7 +150,6 @@ pub(super) async fn strike_until_dead(
     let client = bot.client();
     let mut last_seen = target.position();
     let mut last_hit = None;
-    let mut chase = Chase::default();
     while target.exists() && target.is_alive() {
         if tokio::time::Instant::now() > deadline {
             bot.stop_moving();
@@ -189,9 +161,9 @@ pub(super) async fn strike_until_dead(
         }
         last_seen = target.position();
         if bot.position().distance_to(last_seen) > 2.5 {
-            chase.toward(bot, last_seen, 1.5);
+            bot.start_toward(last_seen, 1.5);
         } else {
-            chase.halt(bot);
+            bot.stop_moving();
             target.look_at();
             if last_hit.is_none_or(|t: tokio::time::Instant| t.elapsed() >= ATTACK_INTERVAL) {
                 attack(bot, target);
@@ -209,8 +181,8 @@ const LOOT_RANGE: f64 = 12.0;
 /// The most loot items one hunt walks to before it goes on.
 const MOST_LOOT: usize = 4;
 
-/// Walks to the items lying within [`LOOT_RANGE`] that a `mob` drops when killed (`wanted`) (what it dropped may already lie
-/// there), nearest first, until none is left or [`MOST_LOOT`] have been walked to.
+/// Walks to the items lying within [`LOOT_RANGE`] that a `mob` drops when killed (`wanted`: one killed may have left
+/// them there), nearest first, until none is left or [`MOST_LOOT`] have been walked to.
 async fn gather_loot(bot: &BotHandle, mob: &str, wanted: &[String]) {
     if wanted.is_empty() {
         return;

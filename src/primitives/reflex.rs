@@ -332,7 +332,7 @@ async fn defend(bot: &BotHandle, target: azalea::ecs::entity::Entity) -> Result<
     let chase = if archer { ARCHER_DISTANCE + 1.0 } else { 8.0 };
     let mut last_hit: Option<Instant> = None;
     let mut last_seen = target.position();
-    let mut follow = kill::Chase::default();
+    let mut approaching = false;
     while target.exists() && target.is_alive() {
         let here = bot.position();
         let there = target.position();
@@ -348,9 +348,13 @@ async fn defend(bot: &BotHandle, target: azalea::ecs::entity::Entity) -> Result<
         }
         if distance > HIT_REACH {
             client.walk(WalkDirection::None);
-            follow.toward(bot, there, 2.6);
+            bot.start_toward(there, 2.6);
+            approaching = true;
         } else {
-            follow.halt(bot);
+            if approaching {
+                bot.stop_moving();
+                approaching = false;
+            }
             target.look_at();
             let backing = distance < KEEP_AWAY && ground_behind(bot, here, there);
             client.walk(if backing { WalkDirection::Backward } else { WalkDirection::None });

@@ -152,7 +152,13 @@ fn a_monster_is_hunted_with_a_sword_made_first_when_none_is_carried() {
     }
     let me = world.player("Wayfarer");
     let spider = world.cmd(json!({"cmd": "spawnMob", "kind": "spider", "x": me.pos[0] + 5.0, "z": me.pos[2]}));
-    let done = outcome(&world, from, "get 1 string", Duration::from_secs(120));
+    let done = world.wait_event(from, Duration::from_secs(120), |e| {
+        e["event"] == "chat"
+            && e["from"] == "Wayfarer"
+            && e["text"].as_str().is_some_and(|t| t.contains("task: get 1 string"))
+    });
+    let done = done.unwrap_or_else(|| panic!("the goal did not end; the bot's log:\n{}", bot.log_text()));
+    let done = done["text"].as_str().unwrap_or_default();
     assert!(done.starts_with("I succeeded in task: get 1 string"), "{done}");
     let killed = world.wait_event(from, Duration::ZERO, |e| e["event"] == "mobKilled" && e["entityId"] == spider);
     assert_eq!(killed.expect("the spider died")["by"], "Wayfarer");

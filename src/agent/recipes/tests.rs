@@ -129,6 +129,12 @@ fn food_armour_and_torches_come_from_the_facts() {
     let kill = plan(&Want::Kill { mob: "pig".into(), count: 2 }, &setting(&[], "oak")).unwrap();
     assert_eq!(tasks(&kill), ["Kill 2 pig"]);
     assert_sound(&kill);
+    // A zombie fights back: bare-handed, a sword is made first; with one carried, none.
+    let kill = plan(&Want::Kill { mob: "zombie".into(), count: 1 }, &setting(&[], "oak")).unwrap();
+    assert_eq!(tasks(&kill)[tasks(&kill).len() - 2..], ["Craft 1 wooden_sword", "Kill 1 zombie"]);
+    assert_sound(&kill);
+    let kill = plan(&Want::Kill { mob: "zombie".into(), count: 1 }, &setting(&[("stone_sword", 1)], "oak")).unwrap();
+    assert_eq!(tasks(&kill), ["Kill 1 zombie"]);
     let mine =
         plan(&Want::Mine { block: "iron_ore".into(), count: 2 }, &setting(&[("stone_pickaxe", 1)], "oak")).unwrap();
     assert_eq!(tasks(&mine), ["Mine iron_ore for 2 raw_iron"]);
