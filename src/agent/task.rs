@@ -26,9 +26,8 @@ const REPLANS_AFTER_DEATH: usize = 4;
 
 /// The monster (a mob that fights back) a step's code hunts with `killMob`, if any.
 fn monster_hunted(spec: &TaskSpec) -> Option<String> {
-    let code = spec.code.as_deref()?;
-    let start = code.find("killMob(\"")? + "killMob(\"".len();
-    let mob = &code[start..start + code[start..].find('"')?];
+    let (_, call) = spec.code.as_deref()?.split_once("killMob(\"")?;
+    let (mob, _) = call.split_once('"')?;
     crate::primitives::sources::sources().fights_back(mob).then(|| mob.to_owned())
 }
 

@@ -233,12 +233,11 @@ fn health(world: &World) -> f64 {
     me.and_then(|p| p["health"].as_f64()).unwrap_or(0.0)
 }
 
-#[test]
-fn hides_in_the_rock_to_heal_when_hurt_in_a_cave() {
-    let (world, bot, _) = natural_world_with_bot(1009, &["--time", "6000"], None);
+/// Digs a tunnel 13 blocks long in solid stone 20 blocks under the bot and puts the bot at its west end: the
+/// tunnel's west end (x, y, z) and its east end's x.
+fn into_a_tunnel(world: &World) -> (i64, i64, i64, i64) {
     let me = world.player("Wayfarer");
     let (bx, by, bz) = (me.pos[0].floor() as i64, me.pos[1].floor() as i64, me.pos[2].floor() as i64);
-    // A cave: a tunnel 13 blocks long in solid stone, the bot at one end, a zombie at the other.
     let (cy, ex) = (by - 20, bx + 12);
     world.cmd(
         json!({ "cmd": "fill", "from": [bx - 2, cy - 6, bz - 3], "to": [ex + 2, cy + 4, bz + 3], "block": "stone" }),
@@ -247,6 +246,14 @@ fn hides_in_the_rock_to_heal_when_hurt_in_a_cave() {
     world.cmd(
         json!({ "cmd": "teleport", "name": "Wayfarer", "x": bx as f64 + 0.5, "y": cy as f64, "z": bz as f64 + 0.5 }),
     );
+    (bx, cy, bz, ex)
+}
+
+#[test]
+fn hides_in_the_rock_to_heal_when_hurt_in_a_cave() {
+    let (world, bot, _) = natural_world_with_bot(1009, &["--time", "6000"], None);
+    // A cave: a tunnel 13 blocks long in solid stone, the bot at one end, a zombie at the other.
+    let (_, cy, bz, ex) = into_a_tunnel(&world);
     give(&world, "Wayfarer", "bread", 3);
     give(&world, "Wayfarer", "stone_pickaxe", 1);
     bot_sees(&world, "Wayfarer", "stone_pickaxe", 1);
@@ -277,17 +284,8 @@ fn hides_in_the_rock_to_heal_when_hurt_in_a_cave() {
 #[test]
 fn fights_a_zombie_within_reach_rather_than_digs_in_under_its_blows() {
     let (world, bot, _) = natural_world_with_bot(1009, &["--time", "6000"], None);
-    let me = world.player("Wayfarer");
-    let (bx, by, bz) = (me.pos[0].floor() as i64, me.pos[1].floor() as i64, me.pos[2].floor() as i64);
     // The same tunnel in the rock, the zombie two blocks off: already within reach of a hurt bot.
-    let (cy, ex) = (by - 20, bx + 12);
-    world.cmd(
-        json!({ "cmd": "fill", "from": [bx - 2, cy - 6, bz - 3], "to": [ex + 2, cy + 4, bz + 3], "block": "stone" }),
-    );
-    world.cmd(json!({ "cmd": "fill", "from": [bx, cy, bz - 1], "to": [ex, cy + 2, bz + 1], "block": "air" }));
-    world.cmd(
-        json!({ "cmd": "teleport", "name": "Wayfarer", "x": bx as f64 + 0.5, "y": cy as f64, "z": bz as f64 + 0.5 }),
-    );
+    let (bx, cy, bz, _) = into_a_tunnel(&world);
     give(&world, "Wayfarer", "stone_pickaxe", 1);
     give(&world, "Wayfarer", "diamond_sword", 1);
     bot_sees(&world, "Wayfarer", "diamond_sword", 1);
