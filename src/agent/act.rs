@@ -633,7 +633,7 @@ impl Agent {
     async fn run(&self, program: &extract::Program, finish: Option<(&Tracker, &Snapshot)>) -> Option<runner::Report> {
         (self.show)(Shown::Code { name: program.main.clone(), code: program.code.clone() });
         let (host, serve) = primitives::serve(self.bot.clone());
-        tokio::task::spawn_local(serve);
+        let serving = tokio::task::spawn_local(serve);
         // The run's own flag: raised by the owner's `!stop` (the agent's flag) or at the finish line.
         let stop = if finish.is_some() { StopFlag::default() } else { self.stop.clone() };
         let job = runner::Job {
@@ -669,6 +669,14 @@ impl Agent {
             report = running => report.ok()?,
             never = watch => never,
         };
+        // A stopped call may still be finishing the item moves it began in a chest; the next step waits for them.
+        if tokio::time::timeout(SERVE_DRAIN, serving).await.is_err() {
+            tracing::warn!(
+                "{}: the call {} stopped had not ended {SERVE_DRAIN:?} later",
+                self.bot.name(),
+                program.main
+            );
+        }
         if let runner::Outcome::Failed(failure) = &report.outcome
             && !finished.get()
         {
@@ -950,6 +958,8 @@ impl Agent {
     }
 }
 
+/// How long a run's end waits for the call it stopped to finish what it must (item moves in an open chest).
+const SERVE_DRAIN: std::time::Duration = std::time::Duration::from_secs(12);
 /// How often a run with a finish line passes the owner's `!stop` on to its own flag.
 const STOP_POLL: std::time::Duration = std::time::Duration::from_millis(50);
 /// How often a run with a finish line counts the inventory against it.

@@ -82,6 +82,20 @@ pub struct Stations(pub Vec<BlockPos>);
 #[derive(Component, Clone, Copy, Debug, Default)]
 pub struct LoadedFurnace(pub Option<BlockPos>);
 
+/// How many item moves in an open container are under way: a call stopped meanwhile lets them finish first.
+#[derive(Component, Clone, Copy, Debug, Default)]
+pub struct Transactions(pub u32);
+
+/// Held while the bot moves items in an open container; see [`BotHandle::transaction`].
+#[must_use = "the transaction ends when the guard drops"]
+pub struct Transaction(BotHandle);
+
+impl Drop for Transaction {
+    fn drop(&mut self) {
+        self.0.update::<Transactions>(|t| t.0 = t.0.saturating_sub(1));
+    }
+}
+
 /// Where `buildStructure` finds blueprints by name (the process's `--blueprints` folder).
 #[derive(Component, Clone, Debug)]
 pub struct Blueprints(pub crate::blueprint::Folder);
@@ -361,6 +375,19 @@ impl BotHandle {
     /// The furnace a smelt left loaded and did not finish with, if any.
     pub fn loaded_furnace(&self) -> Option<BlockPos> {
         self.client.get_component::<LoadedFurnace>().and_then(|l| l.0)
+    }
+
+    /// Marks the bot as moving items in an open container until the guard drops. A call stopped meanwhile (the
+    /// owner's `!stop`, or a step the world shows done) finishes the moves first, so the bot notes what the container
+    /// then holds and closes it, rather than leaving its memory of it stale.
+    pub fn transaction(&self) -> Transaction {
+        self.update::<Transactions>(|t| t.0 += 1);
+        Transaction(self.clone())
+    }
+
+    /// Whether items are moving in an open container (see [`BotHandle::transaction`]).
+    pub fn in_transaction(&self) -> bool {
+        self.client.get_component::<Transactions>().is_some_and(|t| t.0 > 0)
     }
 
     /// Notes that the bot could not walk to `pos`.

@@ -39,6 +39,7 @@ fn totals(slots: &[azalea::inventory::ItemStack], range: std::ops::RangeInclusiv
 
 pub async fn check(bot: &BotHandle, pos: Vec3) -> Answer {
     let handle = open(bot, pos).await?;
+    let _looking = bot.transaction();
     let slots = handle.slots().unwrap_or_default();
     handle.close();
     items::settle(bot).await;
@@ -56,6 +57,7 @@ fn seen(bot: &BotHandle, pos: Vec3, slots: &[azalea::inventory::ItemStack]) -> M
 /// Moves items into (`deposit`) or out of the chest; fails before moving anything if something is short.
 pub async fn transfer(bot: &BotHandle, pos: Vec3, wanted: &[(String, u32)], deposit: bool) -> Answer {
     let handle = open(bot, pos).await?;
+    let _moving = bot.transaction();
     let slots = handle.slots().unwrap_or_default();
     let (from, to, holder) = if deposit { (INVENTORY, CHEST, "I have") } else { (CHEST, INVENTORY, "The chest has") };
     let available = totals(&slots, from.clone());

@@ -73,18 +73,30 @@ async fn serve_one(bot: &BotHandle, call: Call, cancel: &CancellationToken, dead
         // A panic in a primitive (a bug) is that call's error; the bot goes on serving the script.
         AssertUnwindSafe(perform(bot, call.clone(), time_left)).catch_unwind()
     });
+    let panicked = |panic: Box<dyn std::any::Any + Send>| {
+        let message = crate::script::runner::panic_message(&*panic);
+        tracing::error!("a primitive panicked: {message}");
+        Err(format!("an internal error stopped it: {message}"))
+    };
+    tokio::pin!(served);
     tokio::select! {
-        answer = served => answer.unwrap_or_else(|panic| {
-            let message = crate::script::runner::panic_message(&*panic);
-            tracing::error!("a primitive panicked: {message}");
-            Err(format!("an internal error stopped it: {message}"))
-        }),
+        answer = &mut served => answer.unwrap_or_else(panicked),
         () = cancel.cancelled() => {
+            if bot.in_transaction() {
+                // Items are moving in an open chest: dropped now, the bot would not note what the chest holds.
+                tracing::info!("{}: {what} finishes its moves before it stops", bot.name());
+                if let Ok(Err(panic)) = tokio::time::timeout(TRANSACTION_GRACE, &mut served).await {
+                    let _ = panicked(panic);
+                }
+            }
             bot.stop_all();
             Err(CANCELLED.to_owned())
         }
     }
 }
+
+/// How long a stopped call may take to finish the item moves it began in an open container.
+const TRANSACTION_GRACE: std::time::Duration = std::time::Duration::from_secs(10);
 
 /// What a container holds (a chest's contents by item), looked at by opening it.
 pub async fn container_contents(

@@ -80,3 +80,62 @@ fn a_chest_seen_once_is_fetched_from_by_memory_after_a_restart() {
     let from = world.say("Alice", "!forget");
     world.expect_chat(from, "Wayfarer", "Usage: !forget WORDS...", Duration::from_secs(10));
 }
+
+#[test]
+fn a_stop_while_items_move_in_a_chest_lets_the_moves_finish_and_remembers_what_is_left() {
+    // Nineteen kinds to take, one click round each: the take lasts seconds, and the stop comes in the middle of it.
+    const KINDS: [&str; 19] = [
+        "apple",
+        "bone",
+        "book",
+        "bread",
+        "brick",
+        "clay_ball",
+        "coal",
+        "cobblestone",
+        "dirt",
+        "feather",
+        "flint",
+        "gravel",
+        "oak_planks",
+        "paper",
+        "sand",
+        "stick",
+        "string",
+        "torch",
+        "wheat",
+    ];
+    let (cx, cy, cz) = (2, 64, 0);
+    let wanted = KINDS.iter().map(|k| format!("{k}: 1")).collect::<Vec<_>>().join(", ");
+    let take = format!("getItemFromChest(vec3({cx}, {cy}, {cz}), #{{{wanted}}})");
+    let scripts = ScriptDir::new("chest-stop-scripts", &[("take.rhai", &take)]);
+    let (world, bot) = world_with_scripted_bot(&scripts);
+    let mut items: serde_json::Map<String, serde_json::Value> =
+        KINDS.iter().map(|k| (k.to_string(), json!(1))).collect();
+    items.insert("glass".to_owned(), json!(1));
+    world.cmd(json!({"cmd": "fillChest", "x": cx, "y": cy, "z": cz, "items": items}));
+
+    let from = world.say("Alice", "!run take");
+    world.expect_chat(from, "Wayfarer", "Running take.", Duration::from_secs(10));
+    // The first item in the bot's hands: the moves have begun.
+    let deadline = std::time::Instant::now() + Duration::from_secs(20);
+    while world.cmd(json!({"cmd": "inventory", "name": "Wayfarer"})).as_object().is_none_or(|held| held.is_empty()) {
+        assert!(std::time::Instant::now() < deadline, "nothing came out of the chest");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let stop = world.say("Alice", "!stop");
+    world.expect_chat(stop, "Wayfarer", "Stopped running take.", Duration::from_secs(2));
+
+    // The moves begun were finished: all nineteen taken, the glass left, and the bot's memory says so.
+    bot.expect_log("failed: stopped by !stop", Duration::from_secs(12));
+    std::thread::sleep(Duration::from_millis(300));
+    for kind in KINDS {
+        assert_eq!(inventory_count(&world, "Wayfarer", kind), 1, "{kind} was not taken");
+    }
+    let (glass, left) = container_count(&world, [cx, cy, cz], "glass");
+    assert_eq!((glass, left.as_array().map_or(0, |s| s.iter().filter(|s| !s.is_null()).count())), (1, 1), "{left}");
+    let from = world.say("Alice", "!recall what is in the chest");
+    let recalled = world.expect_chat(from, "Wayfarer", "I remember:", Duration::from_secs(20));
+    assert!(recalled.contains(&format!("the chest at {cx} {cy} {cz} holds 1 glass (")), "{recalled}");
+    bot.expect_log("finishes its moves before it stops", Duration::from_secs(1));
+}
