@@ -115,6 +115,19 @@ fn record_block_updates(
     }
 }
 
+/// Cells the server opened near the bot (a block turned into air or another block one can walk through): its own
+/// digging, mostly.
+pub(super) fn opened(client: &azalea::Client) -> std::collections::HashSet<BlockPos> {
+    let Some(log) = client.get_component::<Changes>() else { return std::collections::HashSet::new() };
+    log.entries
+        .iter()
+        .filter_map(|(_, entry)| match entry {
+            Entry::Block { pos, after, .. } if azalea::pathfinder::world::is_block_state_passable(*after) => Some(*pos),
+            _ => None,
+        })
+        .collect()
+}
+
 fn name(state: BlockState) -> String {
     let name = BlockKind::from(state).to_string();
     name.strip_prefix("minecraft:").unwrap_or(&name).to_owned()

@@ -614,13 +614,13 @@ impl BotHandle {
 
     /// Starts walking toward `position` without waiting (used to keep up with a moving player).
     pub fn start_toward(&self, position: Vec3, radius: f32) {
-        moves::prepare(&self.client);
+        moves::prepare(&self.client, moves::Caves::Walked);
         self.client.start_goto_with_opts(RadiusGoal::new(position, radius), path_opts());
     }
 
     /// Starts walking toward the column at `position`, at whatever height the ground there has.
     pub fn start_toward_xz(&self, position: Vec3) {
-        moves::prepare(&self.client);
+        moves::prepare(&self.client, moves::Caves::Walked);
         self.client
             .start_goto_with_opts(XZGoal { x: position.x.floor() as i32, z: position.z.floor() as i32 }, path_opts());
     }
@@ -661,7 +661,7 @@ impl BotHandle {
     async fn walk_once(&self, goal: impl Goal + 'static, target: Vec3, tolerance: f64) -> Result<(), MoveError> {
         let here = self.position();
         let waited = walk_timeout(here.distance_to(target), here.y - target.y);
-        moves::prepare(&self.client);
+        moves::prepare(&self.client, moves::Caves::Avoided);
         // While building, a walk goes round what stands (the builder's own blocks among it) rather than through.
         let opts = path_opts().allow_mining(self.building().is_none());
         let finished = self.until_walked(self.client.goto_with_opts(goal, opts), waited).await;

@@ -5,6 +5,7 @@
 //! This module knows nothing of commands, owners, scripts or learning (the app layer above does); it must not parse
 //! chat grammar nor read configuration sources.
 
+mod caves;
 mod changes;
 mod clock;
 mod connect;

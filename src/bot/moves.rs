@@ -72,7 +72,8 @@ const BRIDGE_COST: f32 = 6.0 + 8.0;
 /// Added to every step into water while the bot carries blocks to bridge with.
 const WATER_PENALTY: f32 = 12.0;
 
-/// The move set: azalea's moves less digging straight down, plus pillaring and bridging.
+/// The move set: azalea's moves less digging straight down, plus pillaring and bridging; steps into caves cost more
+/// (see [`super::caves`]).
 pub fn moves(ctx: &mut MovesCtx, node: RelBlockPos) {
     let first = ctx.edges.len();
     default_move(ctx, node);
@@ -93,6 +94,21 @@ pub fn moves(ctx: &mut MovesCtx, node: RelBlockPos) {
     stair_down_move(ctx, node);
     pillar_move(ctx, node);
     bridge_move(ctx, node);
+    if let Some(under) = ctx.custom_state.get::<super::caves::Underground>() {
+        let origin = ctx.world.origin();
+        for edge in &mut ctx.edges[first..] {
+            let target = edge.movement.target;
+            // Feet or head in a cave, or beside one, or a cave just over the head: stairs dug along a cave or
+            // under its floor open into it.
+            let open_cave = |cell: RelBlockPos| under.is_cave(cell.apply(origin)) && ctx.world.is_block_passable(cell);
+            let beside = |cell: RelBlockPos| {
+                CardinalDirection::iter().any(|dir| open_cave(cell + RelBlockPos::new(dir.x(), 0, dir.z())))
+            };
+            if (0..=2).any(|up| open_cave(target.up(up))) || beside(target) || beside(target.up(1)) {
+                edge.cost += super::caves::CAVE_PENALTY;
+            }
+        }
+    }
 }
 
 /// One step down a staircase: dig the two blocks ahead and the one under them, and step down onto solid ground.
@@ -315,9 +331,16 @@ pub fn scaffold_count(slots: &[ItemStack]) -> u32 {
     slots.iter().skip(9).filter(|s| SCAFFOLD.contains(&s.kind())).map(|s| s.count().max(0) as u32).sum()
 }
 
-/// Tells the planner how many scaffold blocks the bot carries, and puts some in the hotbar if they are all in the
+/// Whether a walk keeps out of caves (a journey) or goes straight through them (a chase, a flight, following).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Caves {
+    Avoided,
+    Walked,
+}
+
+/// Tells the planner how many scaffold blocks the bot carries and, for a journey, where caves lie around it, and puts some in the hotbar if they are all in the
 /// main inventory (the placing move can only select hotbar slots).
-pub fn prepare(client: &azalea::Client) {
+pub fn prepare(client: &azalea::Client, caves: Caves) {
     let slots = client.component::<Inventory>().inventory_menu.slots();
     let blocks = scaffold_count(&slots);
     if blocks > 0 && scaffold_in_hotbar(&slots).is_none() {
@@ -330,18 +353,29 @@ pub fn prepare(client: &azalea::Client) {
             ));
         }
     }
+    let under = match caves {
+        Caves::Avoided => {
+            let feet = BlockPos::from(client.position());
+            let world = client.world();
+            let world = world.read();
+            super::caves::Underground::around(&world, feet, super::changes::opened(client))
+        }
+        Caves::Walked => super::caves::Underground::default(),
+    };
     let mut ecs = client.ecs.write();
     let mut entity = ecs.entity_mut(client.entity);
     match entity.get::<CustomPathfinderState>().cloned() {
         Some(state) => {
-            // The planner holds the read lock while it searches; a busy lock means the count arrives next walk.
+            // The planner holds the read lock while it searches; a busy lock means these arrive next walk.
             if let Some(mut state) = state.0.try_write() {
                 state.insert(Scaffold { blocks });
+                state.insert(under);
             }
         }
         None => {
             let state = CustomPathfinderState::default();
             state.0.write().insert(Scaffold { blocks });
+            state.0.write().insert(under);
             entity.insert(state);
         }
     }

@@ -38,3 +38,62 @@ fn digs_stairs_down_to_y16_and_climbs_back() {
     let health = world.cmd(json!({ "cmd": "health", "name": "Wayfarer" }));
     assert_eq!(health["health"].as_f64(), Some(20.0), "the bot was hurt on the way (a fall?): {health}");
 }
+
+#[test]
+fn a_journey_underground_digs_its_own_stairs_rather_than_walking_a_cave() {
+    let world = World::start_natural(SEED, &["--mobs", "off"]);
+    let (sx, sz) = world.spawn_column();
+    world.add_player("Alice", [sx as f64 + 2.5, world.ground_y(sx + 2, sz + 2) as f64, sz as f64 + 2.5]);
+    let bot = Bot::start(&world.address(), &["--username", "Wayfarer", "--owner", "Alice"]);
+    bot.expect_log("Wayfarer spawned at", Duration::from_secs(60));
+    give(&world, "Wayfarer", "iron_pickaxe", 1);
+    bot_sees(&world, "Wayfarer", "iron_pickaxe", 1);
+
+    // A cave beside the bot: a passage 2 wide and 3 high, going down a block a step, 20 steps, from the surface.
+    let (cx, floor) = (sx + 4, world.ground_y(sx + 4, sz));
+    let step = |i: i64| (cx + i, floor - i);
+    for i in 0..=20 {
+        let (x, y) = step(i);
+        world.cmd(json!({"cmd": "fill", "from": [x, y, sz], "to": [x, y + 2, sz + 1], "block": "air"}));
+    }
+    // Its part under at least 4 blocks of ground, short of the bottom where the journey ends.
+    let covered: Vec<bool> = (0..=20)
+        .map(|i| {
+            let (x, y) = step(i);
+            i <= 17 && world.cmd(json!({"cmd": "surface", "x": x, "z": sz}))["y"].as_i64().unwrap() >= y + 4
+        })
+        .collect();
+    assert!(covered.iter().filter(|c| **c).count() >= 8, "the cave is mostly open to the sky: {covered:?}");
+    let in_cave = |p: [f64; 3]| {
+        let (x, y, z) = (p[0].floor() as i64, p[1].floor() as i64, p[2].floor() as i64);
+        let i = x - cx;
+        (0..=20).contains(&i)
+            && covered[i as usize]
+            && (sz..=sz + 1).contains(&z)
+            && (step(i).1..=step(i).1 + 2).contains(&y)
+    };
+
+    // The way down the cave is open; the bot digs a way of its own beside it.
+    let (gx, gy) = step(20);
+    let from = world.say("Alice", &format!("!goto {gx} {gy} {sz}"));
+    let deadline = std::time::Instant::now() + Duration::from_secs(180);
+    let mut in_it = 0;
+    let arrived = format!("Arrived at {gx} {gy} {sz}");
+    while world
+        .wait_event(from, Duration::ZERO, |e| {
+            e["event"] == "chat" && e["text"].as_str().is_some_and(|t| t.contains(&arrived))
+        })
+        .is_none()
+    {
+        assert!(std::time::Instant::now() < deadline, "the bot did not arrive; chat: {:?}", world.chat_since(from));
+        let at = world.player("Wayfarer").pos;
+        if in_cave(at) {
+            in_it += 1;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let dug =
+        world.events_since(from).iter().filter(|e| e["event"] == "blockBroken" && e["name"] == "Wayfarer").count();
+    assert!(dug >= 20, "the bot dug {dug} blocks: it walked the cave (seen in it {in_it} times)");
+    assert!(in_it <= 3, "the bot was seen in the cave {in_it} times on its way down");
+}
