@@ -661,7 +661,11 @@ impl BotHandle {
     async fn walk_once(&self, goal: impl Goal + 'static, target: Vec3, tolerance: f64) -> Result<(), MoveError> {
         let here = self.position();
         let waited = walk_timeout(here.distance_to(target), here.y - target.y);
-        moves::prepare(&self.client, moves::Caves::Avoided);
+        // On the way down the bot digs its own stairs rather than walk caves; level or up, it goes the short way
+        // (the way up is its own stairs, or a cave where a long climb through rock would take the pathfinder longer
+        // than it searches).
+        let caves = if here.y - target.y > DOWN_AWAY_FROM_CAVES { moves::Caves::Avoided } else { moves::Caves::Walked };
+        moves::prepare(&self.client, caves);
         // While building, a walk goes round what stands (the builder's own blocks among it) rather than through.
         let opts = path_opts().allow_mining(self.building().is_none());
         let finished = self.until_walked(self.client.goto_with_opts(goal, opts), waited).await;
@@ -782,6 +786,9 @@ impl Goal for OutsideGoal {
 fn path_opts() -> PathfinderOpts {
     PathfinderOpts::new().successors_fn(moves::moves)
 }
+
+/// How far below the bot a walk's goal lies for the walk to keep out of caves (see `bot::caves`).
+const DOWN_AWAY_FROM_CAVES: f64 = 8.0;
 
 /// How long a walk of `distance` blocks may take: generous for detours (walking speed is ~4.3 blocks/s), for the
 /// stairs dug on the way down when the goal lies `depth` blocks below (three blocks dug a step), and for climbing

@@ -331,7 +331,8 @@ pub fn scaffold_count(slots: &[ItemStack]) -> u32 {
     slots.iter().skip(9).filter(|s| SCAFFOLD.contains(&s.kind())).map(|s| s.count().max(0) as u32).sum()
 }
 
-/// Whether a walk keeps out of caves (a journey) or goes straight through them (a chase, a flight, following).
+/// Whether a walk keeps out of caves (a journey down) or goes straight through them (level or up, a chase, running
+/// away, following).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Caves {
     Avoided,

@@ -98,6 +98,33 @@ async fn serve_one(bot: &BotHandle, call: Call, cancel: &CancellationToken, dead
 /// How long a stopped call may take to finish the item moves it began in an open container.
 const TRANSACTION_GRACE: std::time::Duration = std::time::Duration::from_secs(10);
 
+/// How deep one flight of a long way down goes: short enough for the pathfinder to plan it whole at once.
+const FLIGHT: f64 = 12.0;
+
+/// Takes a way down of more than a flight and a half in flights first: each a walk to a point a flight lower and a
+/// flight across, turning a quarter each time, so the stairs the bot digs wind down near where it started. Planned at
+/// once, a way a hundred blocks down through rock (caves cost more than digging: `bot::caves`) is far more than the
+/// pathfinder searches in its time, and the bot creeps down a few blocks a search. A flight that fails ends the
+/// flights; the walk to the goal itself goes on from there.
+async fn down_in_flights(bot: &BotHandle, to: azalea::Vec3) {
+    const TURNS: [(f64, f64); 4] = [(1.0, 0.0), (0.0, 1.0), (-1.0, 0.0), (0.0, -1.0)];
+    let mut turn = 0;
+    while bot.position().y - to.y > FLIGHT * 1.5 {
+        let here = bot.position();
+        let (dx, dz) = TURNS[turn % TURNS.len()];
+        let landing = azalea::Vec3::new(here.x + dx * FLIGHT, here.y - FLIGHT, here.z + dz * FLIGHT);
+        if let Err(err) = bot.goto_near(landing, 3.0).await {
+            tracing::info!(
+                "{}: a flight down to {} failed ({err}); walking the rest",
+                bot.name(),
+                crate::bot::fmt_pos(landing)
+            );
+            return;
+        }
+        turn += 1;
+    }
+}
+
 /// What a container holds (a chest's contents by item), looked at by opening it.
 pub async fn container_contents(
     bot: &BotHandle,
@@ -131,6 +158,7 @@ pub async fn perform(bot: &BotHandle, call: Call, time_left: std::time::Duration
                 .map_or(Dynamic::UNIT, |p| Dynamic::from(crate::script::Vec3::from(p))))
         }
         Call::Goto { pos, range } => {
+            down_in_flights(bot, pos.into()).await;
             // Within one block means "stand on that block"; farther ranges are a radius around the point.
             let walked = if range <= 1.0 {
                 bot.goto_block(azalea::BlockPos::from(pos)).await
