@@ -10,7 +10,11 @@ use std::collections::HashSet;
 
 use azalea::{
     BlockPos,
-    core::{heightmap_kind::HeightmapKind, position::ChunkPos},
+    block::BlockState,
+    core::{
+        heightmap_kind::HeightmapKind,
+        position::{ChunkBlockPos, ChunkPos},
+    },
     pathfinder::world::is_block_state_passable,
     registry::{builtin::BlockKind, tags::blocks::LEAVES, tags::blocks::LOGS},
     world::World,
@@ -18,7 +22,7 @@ use azalea::{
 
 /// Added to every step into a cave (ticks): about what digging a stair step through stone with an iron pickaxe costs.
 pub const CAVE_PENALTY: f32 = 40.0;
-/// How far around the bot (blocks, across) the terrain's top is read when a walk starts.
+/// How far from the bot (blocks, each way) the terrain's top is read when a walk starts.
 const AROUND: i32 = 64;
 /// Terrain at least this many blocks above a cell's floor makes it underground: one over the head is an overhang or
 /// a dip under a ledge, not a cave.
@@ -67,7 +71,7 @@ impl Underground {
                             .map(|d| top - d)
                             .take_while(|y| *y >= min_y)
                             .find(|y| {
-                                let at = azalea::core::position::ChunkBlockPos::new(lx, *y, lz);
+                                let at = ChunkBlockPos::new(lx, *y, lz);
                                 chunk.get_block_state(&at, min_y).is_some_and(is_terrain)
                             })
                             .unwrap_or(top - CANOPY);
@@ -77,6 +81,11 @@ impl Underground {
             }
         }
         Underground { corner, side, ground, opened }
+    }
+
+    /// Whether nothing was read (a walk that goes through caves).
+    pub fn is_empty(&self) -> bool {
+        self.ground.is_empty()
     }
 
     /// Whether open ground at `pos` (a cell the bot would stand in) lies in a cave.
@@ -91,7 +100,7 @@ impl Underground {
 }
 
 /// Whether a block is terrain a cave's roof is made of, rather than air, a plant or part of a tree.
-fn is_terrain(state: azalea::block::BlockState) -> bool {
+fn is_terrain(state: BlockState) -> bool {
     if is_block_state_passable(state) {
         return false;
     }

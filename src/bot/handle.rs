@@ -92,7 +92,13 @@ pub struct Transaction(BotHandle);
 
 impl Drop for Transaction {
     fn drop(&mut self) {
-        self.0.update::<Transactions>(|t| t.0 = t.0.saturating_sub(1));
+        // Not `update`: a bot gone from the ECS (disconnected) must not panic here, where a panic may be unwinding.
+        let mut ecs = self.0.client.ecs.write();
+        if let Ok(mut entity) = ecs.get_entity_mut(self.0.client.entity)
+            && let Some(mut moving) = entity.get_mut::<Transactions>()
+        {
+            moving.0 = moving.0.saturating_sub(1);
+        }
     }
 }
 
@@ -612,6 +618,13 @@ impl BotHandle {
         self.walk(RadiusGoal::new(position, radius), position, radius as f64 + 0.5).await
     }
 
+    /// Walks down until within `radius` blocks of `position`, digging its own stairs rather than walking caves (see
+    /// `bot::caves`): caves are where monsters spawn in the dark on every side.
+    pub async fn goto_down(&self, position: Vec3, radius: f32) -> Result<(), MoveError> {
+        let goal = RadiusGoal::new(position, radius);
+        self.walk_with(goal, position, radius as f64 + 0.5, moves::Caves::Avoided).await
+    }
+
     /// Starts walking toward `position` without waiting (used to keep up with a moving player).
     pub fn start_toward(&self, position: Vec3, radius: f32) {
         moves::prepare(&self.client, moves::Caves::Walked);
@@ -644,8 +657,18 @@ impl BotHandle {
     }
 
     async fn walk(&self, goal: impl Goal + Clone + 'static, target: Vec3, tolerance: f64) -> Result<(), MoveError> {
+        self.walk_with(goal, target, tolerance, moves::Caves::Walked).await
+    }
+
+    async fn walk_with(
+        &self,
+        goal: impl Goal + Clone + 'static,
+        target: Vec3,
+        tolerance: f64,
+        caves: moves::Caves,
+    ) -> Result<(), MoveError> {
         let started = std::time::Instant::now();
-        let walked = self.walk_once(goal.clone(), target, tolerance).await;
+        let walked = self.walk_once(goal.clone(), target, tolerance, caves).await;
         // A search that finds no way at once and leaves the bot where it was most often started from a passing state
         // (falling after a dig, a block change not seen yet): once more, a few ticks later.
         if let Err(MoveError::Unreachable { stopped_at }) = walked
@@ -653,18 +676,20 @@ impl BotHandle {
         {
             tracing::debug!("{}: no way found from {} at once; searching again", self.name(), fmt_pos(stopped_at));
             self.client.wait_ticks(5).await;
-            return self.walk_once(goal, target, tolerance).await;
+            return self.walk_once(goal, target, tolerance, caves).await;
         }
         walked
     }
 
-    async fn walk_once(&self, goal: impl Goal + 'static, target: Vec3, tolerance: f64) -> Result<(), MoveError> {
+    async fn walk_once(
+        &self,
+        goal: impl Goal + 'static,
+        target: Vec3,
+        tolerance: f64,
+        caves: moves::Caves,
+    ) -> Result<(), MoveError> {
         let here = self.position();
         let waited = walk_timeout(here.distance_to(target), here.y - target.y);
-        // On the way down the bot digs its own stairs rather than walk caves; level or up, it goes the short way
-        // (the way up is its own stairs, or a cave where a long climb through rock would take the pathfinder longer
-        // than it searches).
-        let caves = if here.y - target.y > DOWN_AWAY_FROM_CAVES { moves::Caves::Avoided } else { moves::Caves::Walked };
         moves::prepare(&self.client, caves);
         // While building, a walk goes round what stands (the builder's own blocks among it) rather than through.
         let opts = path_opts().allow_mining(self.building().is_none());
@@ -786,9 +811,6 @@ impl Goal for OutsideGoal {
 fn path_opts() -> PathfinderOpts {
     PathfinderOpts::new().successors_fn(moves::moves)
 }
-
-/// How far below the bot a walk's goal lies for the walk to keep out of caves (see `bot::caves`).
-const DOWN_AWAY_FROM_CAVES: f64 = 8.0;
 
 /// How long a walk of `distance` blocks may take: generous for detours (walking speed is ~4.3 blocks/s), for the
 /// stairs dug on the way down when the goal lies `depth` blocks below (three blocks dug a step), and for climbing

@@ -94,13 +94,13 @@ pub fn moves(ctx: &mut MovesCtx, node: RelBlockPos) {
     stair_down_move(ctx, node);
     pillar_move(ctx, node);
     bridge_move(ctx, node);
-    if let Some(under) = ctx.custom_state.get::<super::caves::Underground>() {
+    if let Some(under) = ctx.custom_state.get::<super::caves::Underground>().filter(|u| !u.is_empty()) {
         let origin = ctx.world.origin();
         for edge in &mut ctx.edges[first..] {
             let target = edge.movement.target;
             // Feet or head in a cave, or beside one, or a cave just over the head: stairs dug along a cave or
             // under its floor open into it.
-            let open_cave = |cell: RelBlockPos| under.is_cave(cell.apply(origin)) && ctx.world.is_block_passable(cell);
+            let open_cave = |cell: RelBlockPos| ctx.world.is_block_passable(cell) && under.is_cave(cell.apply(origin));
             let beside = |cell: RelBlockPos| {
                 CardinalDirection::iter().any(|dir| open_cave(cell + RelBlockPos::new(dir.x(), 0, dir.z())))
             };
@@ -331,16 +331,15 @@ pub fn scaffold_count(slots: &[ItemStack]) -> u32 {
     slots.iter().skip(9).filter(|s| SCAFFOLD.contains(&s.kind())).map(|s| s.count().max(0) as u32).sum()
 }
 
-/// Whether a walk keeps out of caves (a journey down) or goes straight through them (level or up, a chase, running
-/// away, following).
+/// Whether a walk keeps out of caves (a script's `goTo` far down) or goes straight through them (every other walk).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Caves {
     Avoided,
     Walked,
 }
 
-/// Tells the planner how many scaffold blocks the bot carries and, for a journey, where caves lie around it, and puts some in the hotbar if they are all in the
-/// main inventory (the placing move can only select hotbar slots).
+/// Tells the planner how many scaffold blocks the bot carries and, for a way down, where caves lie around it, and puts
+/// some in the hotbar if they are all in the main inventory (the placing move can only select hotbar slots).
 pub fn prepare(client: &azalea::Client, caves: Caves) {
     let slots = client.component::<Inventory>().inventory_menu.slots();
     let blocks = scaffold_count(&slots);
@@ -356,10 +355,12 @@ pub fn prepare(client: &azalea::Client, caves: Caves) {
     }
     let under = match caves {
         Caves::Avoided => {
+            // Read from the ECS before the world's lock is taken: azalea's tick takes them the other way round.
+            let opened = super::changes::opened(client);
             let feet = BlockPos::from(client.position());
             let world = client.world();
             let world = world.read();
-            super::caves::Underground::around(&world, feet, super::changes::opened(client))
+            super::caves::Underground::around(&world, feet, opened)
         }
         Caves::Walked => super::caves::Underground::default(),
     };

@@ -83,10 +83,14 @@ async fn serve_one(bot: &BotHandle, call: Call, cancel: &CancellationToken, dead
         answer = &mut served => answer.unwrap_or_else(panicked),
         () = cancel.cancelled() => {
             if bot.in_transaction() {
-                // Items are moving in an open chest: dropped now, the bot would not note what the chest holds.
+                // Items are moving in an open chest: dropped now, the bot would not note what the chest holds. Once
+                // they have moved, the call has nothing left that moves the bot, and a command given meanwhile may
+                // have set it walking: it is not stopped.
                 tracing::info!("{}: {what} finishes its moves before it stops", bot.name());
-                if let Ok(Err(panic)) = tokio::time::timeout(TRANSACTION_GRACE, &mut served).await {
-                    let _ = panicked(panic);
+                match tokio::time::timeout(TRANSACTION_GRACE, &mut served).await {
+                    Ok(Ok(_)) => return Err(CANCELLED.to_owned()),
+                    Ok(Err(panic)) => drop(panicked(panic)),
+                    Err(_) => {}
                 }
             }
             bot.stop_all();
@@ -98,22 +102,27 @@ async fn serve_one(bot: &BotHandle, call: Call, cancel: &CancellationToken, dead
 /// How long a stopped call may take to finish the item moves it began in an open container.
 const TRANSACTION_GRACE: std::time::Duration = std::time::Duration::from_secs(10);
 
+/// How far below the bot a `goTo`'s point lies for the walk to keep out of caves.
+const DOWN_AWAY_FROM_CAVES: f64 = 8.0;
+
 /// How deep one flight of a long way down goes: short enough for the pathfinder to plan it whole at once.
 const FLIGHT: f64 = 12.0;
 
-/// Takes a way down of more than a flight and a half in flights first: each a walk to a point a flight lower and a
-/// flight across, turning a quarter each time, so the stairs the bot digs wind down near where it started. Planned at
-/// once, a way a hundred blocks down through rock (caves cost more than digging: `bot::caves`) is far more than the
-/// pathfinder searches in its time, and the bot creeps down a few blocks a search. A flight that fails ends the
-/// flights; the walk to the goal itself goes on from there.
+/// Takes a way down of more than a flight and a half, to a goal more down than across, in flights first: each a walk
+/// to a point a flight lower and a flight across, turning a quarter each time, so the stairs the bot digs wind down
+/// near where it started. Planned at once, a way a hundred blocks down through rock (caves cost more than digging:
+/// `bot::caves`) is far more than the pathfinder searches in its time, and the bot creeps down a few blocks a search.
+/// A flight that fails ends the flights; the walk to the goal itself goes on from there.
 async fn down_in_flights(bot: &BotHandle, to: azalea::Vec3) {
     const TURNS: [(f64, f64); 4] = [(1.0, 0.0), (0.0, 1.0), (-1.0, 0.0), (0.0, -1.0)];
     let mut turn = 0;
-    while bot.position().y - to.y > FLIGHT * 1.5 {
+    // A goal more across than down (a valley over the hill) is walked to, not dug to.
+    let across = |here: azalea::Vec3| ((here.x - to.x).powi(2) + (here.z - to.z).powi(2)).sqrt();
+    while bot.position().y - to.y > FLIGHT * 1.5 && across(bot.position()) < bot.position().y - to.y {
         let here = bot.position();
         let (dx, dz) = TURNS[turn % TURNS.len()];
         let landing = azalea::Vec3::new(here.x + dx * FLIGHT, here.y - FLIGHT, here.z + dz * FLIGHT);
-        if let Err(err) = bot.goto_near(landing, 3.0).await {
+        if let Err(err) = bot.goto_down(landing, 3.0).await {
             tracing::info!(
                 "{}: a flight down to {} failed ({err}); walking the rest",
                 bot.name(),
@@ -159,8 +168,11 @@ pub async fn perform(bot: &BotHandle, call: Call, time_left: std::time::Duration
         }
         Call::Goto { pos, range } => {
             down_in_flights(bot, pos.into()).await;
-            // Within one block means "stand on that block"; farther ranges are a radius around the point.
-            let walked = if range <= 1.0 {
+            // Within one block means "stand on that block"; farther ranges are a radius around the point. A point
+            // well below is reached by stairs of the bot's own, away from caves.
+            let walked = if range > 1.0 && bot.position().y - pos.y > DOWN_AWAY_FROM_CAVES {
+                bot.goto_down(pos.into(), range as f32).await
+            } else if range <= 1.0 {
                 bot.goto_block(azalea::BlockPos::from(pos)).await
             } else {
                 bot.goto_near(pos.into(), range as f32).await

@@ -128,7 +128,11 @@ fn a_stop_while_items_move_in_a_chest_lets_the_moves_finish_and_remembers_what_i
 
     // The moves begun were finished: all nineteen taken, the glass left, and the bot's memory says so.
     bot.expect_log("failed: stopped by !stop", Duration::from_secs(12));
-    std::thread::sleep(Duration::from_millis(300));
+    let deadline = std::time::Instant::now() + Duration::from_secs(3);
+    let all_taken = || KINDS.iter().all(|kind| inventory_count(&world, "Wayfarer", kind) > 0);
+    while !all_taken() && std::time::Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(50));
+    }
     for kind in KINDS {
         assert_eq!(inventory_count(&world, "Wayfarer", kind), 1, "{kind} was not taken");
     }

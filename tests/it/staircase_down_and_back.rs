@@ -43,11 +43,6 @@ fn digs_stairs_down_to_y16_and_climbs_back() {
 fn a_journey_underground_digs_its_own_stairs_rather_than_walking_a_cave() {
     let world = World::start_natural(SEED, &["--mobs", "off"]);
     let (sx, sz) = world.spawn_column();
-    world.add_player("Alice", [sx as f64 + 2.5, world.ground_y(sx + 2, sz + 2) as f64, sz as f64 + 2.5]);
-    let bot = Bot::start(&world.address(), &["--username", "Wayfarer", "--owner", "Alice"]);
-    bot.expect_log("Wayfarer spawned at", Duration::from_secs(60));
-    give(&world, "Wayfarer", "iron_pickaxe", 1);
-    bot_sees(&world, "Wayfarer", "iron_pickaxe", 1);
 
     // A cave beside the bot: a passage 2 wide and 3 high, going down a block a step, 20 steps, from the surface.
     let (cx, floor) = (sx + 4, world.ground_y(sx + 4, sz));
@@ -73,25 +68,37 @@ fn a_journey_underground_digs_its_own_stairs_rather_than_walking_a_cave() {
             && (step(i).1..=step(i).1 + 2).contains(&y)
     };
 
-    // The way down the cave is open; the bot digs a way of its own beside it.
+    // A script's way down to the cave's bottom: the cave is open; the bot digs a way of its own beside it.
     let (gx, gy) = step(20);
-    let from = world.say("Alice", &format!("!goto {gx} {gy} {sz}"));
+    let down = format!("goTo(vec3({gx}, {gy}, {sz}), 2)");
+    let scripts = ScriptDir::new("journey-scripts", &[("down.rhai", &down)]);
+    world.add_player("Alice", [sx as f64 + 2.5, world.ground_y(sx + 2, sz + 2) as f64, sz as f64 + 2.5]);
+    let args = ["--username", "Wayfarer", "--owner", "Alice", "--scripts", scripts.path()];
+    let bot = Bot::start(&world.address(), &args);
+    bot.expect_log("Wayfarer spawned at", Duration::from_secs(60));
+    give(&world, "Wayfarer", "iron_pickaxe", 1);
+    bot_sees(&world, "Wayfarer", "iron_pickaxe", 1);
+    let from = world.say("Alice", "!run down");
     let deadline = std::time::Instant::now() + Duration::from_secs(180);
     let mut in_it = 0;
-    let arrived = format!("Arrived at {gx} {gy} {sz}");
-    while world
-        .wait_event(from, Duration::ZERO, |e| {
-            e["event"] == "chat" && e["text"].as_str().is_some_and(|t| t.contains(&arrived))
-        })
-        .is_none()
-    {
+    let ended = |e: &serde_json::Value| {
+        e["event"] == "chat"
+            && e["from"] == "Wayfarer"
+            && e["text"].as_str().is_some_and(|t| t.starts_with("down finished") || t.starts_with("down failed"))
+    };
+    let done = loop {
+        if let Some(event) = world.wait_event(from, Duration::ZERO, ended) {
+            break event["text"].as_str().unwrap_or_default().to_owned();
+        }
         assert!(std::time::Instant::now() < deadline, "the bot did not arrive; chat: {:?}", world.chat_since(from));
         let at = world.player("Wayfarer").pos;
         if in_cave(at) {
             in_it += 1;
         }
         std::thread::sleep(Duration::from_millis(100));
-    }
+    };
+    assert!(done.starts_with("down finished"), "{done}");
+    assert!(world.player("Wayfarer").distance_to([gx as f64 + 0.5, gy as f64, sz as f64 + 0.5]) < 3.5);
     let dug =
         world.events_since(from).iter().filter(|e| e["event"] == "blockBroken" && e["name"] == "Wayfarer").count();
     assert!(dug >= 20, "the bot dug {dug} blocks: it walked the cave (seen in it {in_it} times)");
