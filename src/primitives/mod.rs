@@ -117,7 +117,7 @@ async fn down_in_flights(bot: &BotHandle, to: azalea::Vec3) {
     const TURNS: [(f64, f64); 4] = [(1.0, 0.0), (0.0, 1.0), (-1.0, 0.0), (0.0, -1.0)];
     let mut turn = 0;
     // A goal more across than down (a valley over the hill) is walked to, not dug to.
-    let across = |here: azalea::Vec3| ((here.x - to.x).powi(2) + (here.z - to.z).powi(2)).sqrt();
+    let across = |here: azalea::Vec3| here.horizontal_distance_squared_to(to).sqrt();
     while bot.position().y - to.y > FLIGHT * 1.5 && across(bot.position()) < bot.position().y - to.y {
         let here = bot.position();
         let (dx, dz) = TURNS[turn % TURNS.len()];
