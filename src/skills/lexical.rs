@@ -1,7 +1,8 @@
 //! The lexical half of skill search: BM25 over each skill's name (split at camelCase) and description, with queries
 //! widened first by Minecraft's display names (`vocabulary.txt`, from minecraft-data) and by the words players use
-//! for things (`synonyms.txt`: a workbench is a crafting table). Words are lowercased, common English words dropped,
-//! and each word stemmed, so "planks" finds "plank" and "chopping" finds "chop".
+//! for things (`synonyms.txt`: a workbench is a crafting table) and the things it describes without naming them
+//! (`glossary.txt`: "the tall black mob that teleports" is an enderman). Words are lowercased, common English words
+//! dropped, and each word stemmed, so "planks" finds "plank" and "chopping" finds "chop".
 
 use std::{borrow::Cow, collections::HashMap, sync::OnceLock};
 
@@ -62,6 +63,11 @@ impl Lexical {
                 if said[at..at + phrase.len()] == phrase[..] && adds.split_whitespace().any(known) {
                     covered[at..at + phrase.len()].fill(true);
                 }
+            }
+        }
+        for (at, adds) in described(said) {
+            if adds.split_whitespace().any(known) {
+                covered[at].fill(true);
             }
         }
         covered.iter().all(|&c| c) && said.iter().any(|word| !STOP_WORDS.contains(&word.as_str()))
@@ -146,7 +152,70 @@ pub fn widen(query: &str) -> String {
             widened.push_str(adds);
         }
     }
+    for adds in described(&said).into_iter().map(|(_, adds)| adds) {
+        widened.push(' ');
+        widened.push_str(adds);
+    }
     widened
+}
+
+/// `query` with the words skills use added for each thing it describes without naming ([`described`]).
+pub fn glossed(query: &str) -> String {
+    let mut glossed = query.to_owned();
+    for (_, adds) in described(&words(query)) {
+        glossed.push(' ');
+        glossed.push_str(adds);
+    }
+    glossed
+}
+
+/// The game's things `said` describes without naming them (`glossary.txt`: "something to tell the time" is a clock):
+/// where each description is in `said`, and the words skills use for its thing. A thing is given once.
+pub fn described(said: &[String]) -> Vec<(std::ops::Range<usize>, &'static str)> {
+    let glossary = glossary();
+    let stems: Vec<String> = said.iter().map(|word| stem(word)).collect();
+    let mut found: Vec<(usize, std::ops::Range<usize>)> = Vec::new();
+    for (at, first) in stems.iter().enumerate() {
+        for (phrase, line) in glossary.by_first.get(first).into_iter().flatten() {
+            if stems[at..].starts_with(phrase) {
+                found.push((*line, at..at + phrase.len()));
+            }
+        }
+    }
+    found.sort_by_key(|(line, span)| (*line, span.start));
+    found.dedup_by_key(|(line, _)| *line);
+    found.into_iter().map(|(line, span)| (span, glossary.things[line])).collect()
+}
+
+/// `glossary.txt`, read once: each line's descriptions as stems, found by their first stem, and its thing's words.
+struct Glossary {
+    /// First stem → the descriptions starting with it, and their line.
+    by_first: HashMap<String, Vec<(Vec<String>, usize)>>,
+    /// By line: the words skills use for the thing described.
+    things: Vec<&'static str>,
+}
+
+fn glossary() -> &'static Glossary {
+    static GLOSSARY: OnceLock<Glossary> = OnceLock::new();
+    GLOSSARY.get_or_init(|| {
+        let mut glossary = Glossary { by_first: HashMap::new(), things: Vec::new() };
+        let lines = include_str!("glossary.txt")
+            .lines()
+            .filter(|line| !line.trim_start().starts_with('#'))
+            .filter_map(|line| line.split_once('='))
+            .filter(|(_, thing)| !thing.trim().is_empty());
+        for (descriptions, thing) in lines {
+            let line = glossary.things.len();
+            glossary.things.push(thing.trim());
+            for description in descriptions.split('|') {
+                let stems: Vec<String> = words(description).iter().map(|word| stem(word)).collect();
+                if let Some(first) = stems.first() {
+                    glossary.by_first.entry(first.clone()).or_default().push((stems, line));
+                }
+            }
+        }
+        glossary
+    })
 }
 
 /// The id Minecraft's display name `phrase` stands for where the two differ (`block of iron` → `iron_block`), from
@@ -320,6 +389,31 @@ mod tests {
         // Whole words only: "benchmark" is not a bench.
         assert_eq!(widen("benchmark"), "benchmark");
         assert!(widen("flint and steel please").contains("flint"));
+    }
+
+    #[test]
+    fn things_described_without_their_names_are_named() {
+        let things = |query: &str| described(&words(query)).into_iter().map(|(_, adds)| adds).collect::<Vec<_>>();
+        assert_eq!(things("make something to tell the time"), ["clock"]);
+        assert_eq!(things("it tells the time"), ["clock"], "by stems: tells is tell");
+        assert_eq!(things("gather wood from the white-barked trees"), ["birch"]);
+        assert!(things("kill the tall black mob that teleports").contains(&"enderman"));
+        assert!(things("the time").is_empty() && things("").is_empty(), "a part of a description is none");
+        assert!(things("timepieces").contains(&"clock") && things("time-pieces").is_empty(), "whole words");
+        let spans = described(&words("an iron hat for my head"));
+        assert_eq!(spans, [(4..6, "helmet")], "where the description is said");
+        assert!(glossed("a watch").ends_with(" clock") && glossed("a sword") == "a sword");
+        assert!(widen("make a watch").contains("clock"), "the words' half reads the glossary too");
+    }
+
+    #[test]
+    fn every_line_of_the_glossary_describes_a_thing() {
+        let glossary = glossary();
+        assert!(glossary.things.len() > 80, "{} lines", glossary.things.len());
+        for (line, thing) in glossary.things.iter().enumerate() {
+            let descriptions = glossary.by_first.values().flatten().filter(|(_, of)| *of == line).count();
+            assert!(descriptions > 0 && !thing.is_empty(), "{thing}: no description");
+        }
     }
 
     #[test]

@@ -296,7 +296,8 @@ impl SkillLibrary {
 
     /// The `k` skills that best match `query`, best first: the nearest in meaning (embeddings) and the ones sharing its
     /// words (BM25 over names and descriptions, the query widened by Minecraft names and players' words), fused by
-    /// reciprocal rank. Blocking.
+    /// reciprocal rank. Both halves read the query with the names of the things it describes without naming them
+    /// (`glossary.txt`: "something to tell the time" is a clock). Blocking.
     pub fn retrieve(&self, query: &str, k: usize) -> Result<Vec<Match>, SkillError> {
         self.retrieve_by(query, k, SearchMode::Hybrid)
     }
@@ -313,7 +314,7 @@ impl SkillLibrary {
         let pool = k.max(CANDIDATES);
         let mut lists = Vec::new();
         if mode != SearchMode::Words {
-            let vector = embedder.embed_one(query)?;
+            let vector = embedder.embed_one(&lexical::glossed(query))?;
             lists.push(index.lock().search(&vector, pool)?);
         }
         let asked = {
