@@ -14,42 +14,60 @@ pub struct Lexical {
     engine: SearchEngine<String, u32, Words>,
     /// The things skills are named after, stemmed (`craftIronHelmet`: iron, helmet), with how many names have each.
     things: HashMap<String, usize>,
+    /// The same for the skills that kill (`killThreeCows`: cow), to read "get beef from cows" as asking to kill.
+    prey: HashMap<String, usize>,
 }
 
 impl Lexical {
     /// An index over `(name, search text)` pairs.
     pub fn new<'a>(skills: impl IntoIterator<Item = (&'a str, &'a str)>) -> Self {
-        let mut things = HashMap::new();
+        let (mut things, mut prey) = (HashMap::new(), HashMap::new());
         let documents: Vec<Document<String>> = skills
             .into_iter()
-            .inspect(|(name, _)| count_things(&mut things, name, 1))
-            .map(|(name, text)| Document::new(name.to_owned(), text))
+            .inspect(|(name, _)| count_things(&mut things, &mut prey, name, 1))
+            .map(|(name, text)| document(name, text))
             .collect();
         let engine = SearchEngineBuilder::<String, u32, Words>::with_tokenizer_and_documents(Words, documents).build();
-        Lexical { engine, things }
+        Lexical { engine, things, prey }
     }
 
     /// Adds a skill, or replaces its text.
     pub fn upsert(&mut self, name: &str, text: &str) {
         if self.engine.get(&name.to_owned()).is_none() {
-            count_things(&mut self.things, name, 1);
+            count_things(&mut self.things, &mut self.prey, name, 1);
         }
-        self.engine.upsert(Document::new(name.to_owned(), text));
+        self.engine.upsert(document(name, text));
     }
 
     pub fn remove(&mut self, name: &str) {
         if self.engine.get(&name.to_owned()).is_some() {
-            count_things(&mut self.things, name, -1);
+            count_things(&mut self.things, &mut self.prey, name, -1);
         }
         self.engine.remove(&name.to_owned());
     }
 
     /// The actions `query` asks for ([`actions`]); a request that says none and only names things the skills are
-    /// named after ("iron hat") asks to get them.
+    /// named after ("iron hat") asks to get them; one that asks to get something from an animal a skill kills ("get
+    /// bacon from a pig", "feathers from birds") asks to kill it.
     pub fn asked(&self, query: &str) -> Vec<&'static str> {
-        let said = main_clause(&words(query));
-        let asked = actions_in(&said);
-        if asked.is_empty() && self.names_only_things(&said) { actions("get") } else { asked }
+        let all = words(query);
+        let said = main_clause(&all);
+        let mut asked = actions_in(&said);
+        if asked.is_empty() && self.names_only_things(&said) {
+            asked = actions("get");
+        }
+        if (asked.is_empty() || asked == actions("get")) && self.asks_from_prey(&all) { actions("kill") } else { asked }
+    }
+
+    /// Whether `said` says `from` and, within the three words after it, an animal a skill kills (by its name or a
+    /// description of it: "birds" are chickens).
+    fn asks_from_prey(&self, said: &[String]) -> bool {
+        said.iter().enumerate().filter(|(_, word)| *word == "from").any(|(at, _)| {
+            let after = &said[at + 1..said.len().min(at + 4)];
+            let is_prey = |word: &str| self.prey.contains_key(&stem(word));
+            after.iter().any(|word| is_prey(word))
+                || described(after).iter().any(|(_, thing)| thing.split_whitespace().any(is_prey))
+        })
     }
 
     /// Whether every word of `said` but the function words is a thing skills are named after, or a player's word or
@@ -79,14 +97,26 @@ impl Lexical {
     }
 }
 
-/// Adds `by` to the count of each thing `name` is named after: its words but the first (the verb).
-fn count_things(things: &mut HashMap<String, usize>, name: &str, by: isize) {
+/// A skill's document for BM25: its search text, with the things its name is after once more (its words but the
+/// verb), so a request for what a skill is named after finds it before one that only uses that thing (a crafting
+/// table, not scaffolding made at one).
+fn document(name: &str, text: &str) -> Document<String> {
+    let things: Vec<String> = words(name).into_iter().skip(1).collect();
+    Document::new(name.to_owned(), format!("{} {text}", things.join(" ")))
+}
+
+/// Adds `by` to the count of each thing `name` is named after: its words but the first (the verb); for a skill that
+/// kills, to `prey`'s count too.
+fn count_things(things: &mut HashMap<String, usize>, prey: &mut HashMap<String, usize>, name: &str, by: isize) {
+    let kills = matches!(action_of(name).as_str(), "kill" | "hunt" | "slay");
     for word in words(name).iter().skip(1).filter(|word| !STOP_WORDS.contains(&word.as_str())) {
         let thing = stem(word);
-        let count = things.entry(thing.clone()).or_default();
-        *count = count.saturating_add_signed(by);
-        if *count == 0 {
-            things.remove(&thing);
+        for counts in [Some(&mut *things), kills.then_some(&mut *prey)].into_iter().flatten() {
+            let count = counts.entry(thing.clone()).or_default();
+            *count = count.saturating_add_signed(by);
+            if *count == 0 {
+                counts.remove(&thing);
+            }
         }
     }
 }
@@ -407,9 +437,39 @@ mod tests {
     }
 
     #[test]
+    fn getting_something_from_an_animal_a_skill_kills_asks_to_kill_it() {
+        let mut lexical = Lexical::new([
+            ("killTwoPigs", "kill two pigs: Kills two pigs for porkchops."),
+            ("cookPorkchops", "cook porkchops: Cooks raw porkchops in a furnace."),
+            ("killThreeChickens", "kill three chickens: Kills chickens."),
+        ]);
+        let kill = actions("kill");
+        assert_eq!(lexical.asked("get bacon from a pig"), kill);
+        assert_eq!(lexical.asked("some feathers from birds"), kill, "birds are chickens, by the glossary");
+        assert_eq!(lexical.asked("cook the porkchops from the pig"), ["smelt", "cook"], "the verb said wins");
+        assert_eq!(lexical.asked("get planks from the chest"), actions("get"), "a chest is no prey");
+        assert_eq!(lexical.asked("from"), Vec::<&str>::new());
+        lexical.remove("killTwoPigs");
+        assert_eq!(lexical.asked("get bacon from a pig"), actions("get"), "no skill kills pigs now");
+    }
+
+    #[test]
+    fn a_skill_named_after_the_thing_asked_for_comes_before_one_that_uses_it() {
+        let lexical = Lexical::new([
+            (
+                "craftScaffolding",
+                "craft scaffolding: Crafts scaffolding at a crafting table: places the crafting table, then crafts \
+                 with the crafting table.",
+            ),
+            ("craftCraftingTable", "craft crafting table: Crafts one from planks."),
+        ]);
+        assert_eq!(lexical.search("a crafting table", 2)[0].0, "craftCraftingTable");
+    }
+
+    #[test]
     fn every_line_of_the_glossary_describes_a_thing() {
         let glossary = glossary();
-        assert!(glossary.things.len() > 80, "{} lines", glossary.things.len());
+        assert!(glossary.things.len() > 70, "{} lines", glossary.things.len());
         for (line, thing) in glossary.things.iter().enumerate() {
             let descriptions = glossary.by_first.values().flatten().filter(|(_, of)| *of == line).count();
             assert!(descriptions > 0 && !thing.is_empty(), "{thing}: no description");

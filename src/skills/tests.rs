@@ -197,17 +197,19 @@ fn search_evaluation_over_an_imported_library() {
 
 /// The imported library's question sets: the one search was tuned on; requests in the words of a player who does not
 /// know the game's names (for the reranker that was tried, see the benchmarks); then the unseen ones, each run once
-/// when its round of tuning was done (the third after the glossary's).
+/// when its round of tuning was done (the third after the glossary, the fourth after the round that followed).
 const FOREIGN_SETS: &[&str] = &[
     "foreign/questions.tsv",
     "foreign/questions_riddles.tsv",
     "foreign/questions_unseen.tsv",
     "foreign/questions_unseen2.tsv",
     "foreign/questions_unseen3.tsv",
+    "foreign/questions_unseen4.tsv",
 ];
-/// Top-1 the fused search must keep on each of [`FOREIGN_SETS`]: what it scored once the glossary of things
-/// described without their names came in (93.2 %, 71.0 %, 93.1 %, 90.0 %, 82.5 %).
-const FOREIGN_FLOORS: [f64; 5] = [0.93, 0.70, 0.93, 0.90, 0.82];
+/// Top-1 the fused search must keep on each of [`FOREIGN_SETS`]: what it scored after the glossary of things
+/// described without their names, reading "from an animal" as a kill and the name's things weighed twice
+/// (93.2 %, 80.6 %, 93.1 %, 92.5 %, 87.5 %, 97.5 %).
+const FOREIGN_FLOORS: [f64; 6] = [0.93, 0.80, 0.93, 0.92, 0.87, 0.97];
 
 /// Top-1, top-5 and MRR over `questions`, and the questions whose skill did not come first.
 fn evaluate(library: &SkillLibrary, questions: &[(&str, &str)], mode: SearchMode) -> ((f64, f64, f64), Vec<String>) {
