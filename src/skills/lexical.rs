@@ -50,13 +50,16 @@ impl Lexical {
     /// named after ("iron hat") asks to get them; one that asks to get something from an animal a skill kills ("get
     /// bacon from a pig", "feathers from birds") asks to kill it.
     pub fn asked(&self, query: &str) -> Vec<&'static str> {
-        let all = words(query);
-        let said = main_clause(&all);
+        let said = main_clause(&words(query));
         let mut asked = actions_in(&said);
         if asked.is_empty() && self.names_only_things(&said) {
             asked = actions("get");
         }
-        if (asked.is_empty() || asked == actions("get")) && self.asks_from_prey(&all) { actions("kill") } else { asked }
+        if (asked.is_empty() || asked == actions("get")) && self.asks_from_prey(&said) {
+            actions("kill")
+        } else {
+            asked
+        }
     }
 
     /// Whether `said` says `from` and, within the three words after it, an animal a skill kills (by its name or a
@@ -449,6 +452,7 @@ mod tests {
         assert_eq!(lexical.asked("cook the porkchops from the pig"), ["smelt", "cook"], "the verb said wins");
         assert_eq!(lexical.asked("get planks from the chest"), actions("get"), "a chest is no prey");
         assert_eq!(lexical.asked("from"), Vec::<&str>::new());
+        assert!(lexical.asked("a sword to get bacon from a pig").is_empty(), "what the sword is for");
         lexical.remove("killTwoPigs");
         assert_eq!(lexical.asked("get bacon from a pig"), actions("get"), "no skill kills pigs now");
     }
