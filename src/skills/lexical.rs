@@ -48,23 +48,23 @@ impl Lexical {
 
     /// The actions `query` asks for ([`actions`]); a request that says none and only names things the skills are
     /// named after ("iron hat") asks to get them; one that asks to get something from an animal a skill kills ("get
-    /// bacon from a pig", "feathers from birds") asks to kill it.
+    /// bacon from a pig", "feathers from birds") asks to kill it — but not milk or eggs, which the animal gives alive.
     pub fn asked(&self, query: &str) -> Vec<&'static str> {
         let said = main_clause(&words(query));
         let mut asked = actions_in(&said);
         if asked.is_empty() && self.names_only_things(&said) {
             asked = actions("get");
         }
-        if (asked.is_empty() || asked == actions("get")) && self.asks_from_prey(&said) {
-            actions("kill")
-        } else {
-            asked
-        }
+        if asked == actions("get") && self.asks_from_prey(&said) { actions("kill") } else { asked }
     }
 
     /// Whether `said` says `from` and, within the three words after it, an animal a skill kills (by its name or a
-    /// description of it: "birds" are chickens).
+    /// description of it: "birds" are chickens), and asks for nothing the animal gives alive.
     fn asks_from_prey(&self, said: &[String]) -> bool {
+        const GIVEN_ALIVE: [&str; 3] = ["milk", "egg", "eggs"];
+        if said.iter().any(|word| GIVEN_ALIVE.contains(&word.as_str())) {
+            return false;
+        }
         said.iter().enumerate().filter(|(_, word)| *word == "from").any(|(at, _)| {
             let after = &said[at + 1..said.len().min(at + 4)];
             let is_prey = |word: &str| self.prey.contains_key(&stem(word));
@@ -109,12 +109,17 @@ fn document(name: &str, text: &str) -> Document<String> {
 }
 
 /// Adds `by` to the count of each thing `name` is named after: its words but the first (the verb); for a skill that
-/// kills, to `prey`'s count too.
+/// kills ([`actions`] of "kill"), to `prey`'s count too, but for the counts (`killThreeCows`: cow, not three).
 fn count_things(things: &mut HashMap<String, usize>, prey: &mut HashMap<String, usize>, name: &str, by: isize) {
-    let kills = matches!(action_of(name).as_str(), "kill" | "hunt" | "slay");
+    const COUNTS: [&str; 14] = [
+        "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "twenty", "more", "some", "all",
+    ];
+    let kills = actions("kill").contains(&action_of(name).as_str());
     for word in words(name).iter().skip(1).filter(|word| !STOP_WORDS.contains(&word.as_str())) {
         let thing = stem(word);
-        for counts in [Some(&mut *things), kills.then_some(&mut *prey)].into_iter().flatten() {
+        let prey = (kills && !COUNTS.contains(&word.as_str()) && !word.chars().all(|c| c.is_ascii_digit()))
+            .then_some(&mut *prey);
+        for counts in [Some(&mut *things), prey].into_iter().flatten() {
             let count = counts.entry(thing.clone()).or_default();
             *count = count.saturating_add_signed(by);
             if *count == 0 {
@@ -175,19 +180,15 @@ pub fn words(text: &str) -> Vec<String> {
 }
 
 /// `query` with the words skills use added for each display name and player's word it has (whole words; a phrase
-/// matches its words in a row).
+/// matches its words in a row), and for each thing it describes without naming it ([`glossed`]).
 pub fn widen(query: &str) -> String {
     let said = words(query);
-    let mut widened = query.to_owned();
+    let mut widened = glossed(query);
     for (phrase, adds) in table() {
         if !phrase.is_empty() && said.windows(phrase.len()).any(|run| run == phrase.as_slice()) {
             widened.push(' ');
             widened.push_str(adds);
         }
-    }
-    for adds in described(&said).into_iter().map(|(_, adds)| adds) {
-        widened.push(' ');
-        widened.push_str(adds);
     }
     widened
 }
@@ -228,6 +229,7 @@ struct Glossary {
     things: Vec<&'static str>,
 }
 
+/// `glossary.txt`'s lines, each description stemmed once.
 fn glossary() -> &'static Glossary {
     static GLOSSARY: OnceLock<Glossary> = OnceLock::new();
     GLOSSARY.get_or_init(|| {
@@ -434,7 +436,7 @@ mod tests {
         assert!(things("the time").is_empty() && things("").is_empty(), "a part of a description is none");
         assert!(things("timepieces").contains(&"clock") && things("time-pieces").is_empty(), "whole words");
         let spans = described(&words("an iron hat for my head"));
-        assert_eq!(spans, [(4..6, "helmet")], "where the description is said");
+        assert_eq!(spans, [(3..6, "helmet")], "where the description is said: for my head");
         assert!(glossed("a watch").ends_with(" clock") && glossed("a sword") == "a sword");
         assert!(widen("make a watch").contains("clock"), "the words' half reads the glossary too");
     }
@@ -448,7 +450,11 @@ mod tests {
         ]);
         let kill = actions("kill");
         assert_eq!(lexical.asked("get bacon from a pig"), kill);
-        assert_eq!(lexical.asked("some feathers from birds"), kill, "birds are chickens, by the glossary");
+        assert_eq!(lexical.asked("get some feathers from birds"), kill, "birds are chickens, by the glossary");
+        assert_eq!(lexical.asked("get eggs from the chickens"), actions("get"), "eggs are laid, not killed for");
+        assert!(lexical.asked("run from the pig").is_empty(), "fleeing is no kill");
+        assert!(lexical.asked("walk from the pig to the chest").is_empty());
+        assert_eq!(lexical.asked("get planks from two of them"), actions("get"), "a count in a name is no prey");
         assert_eq!(lexical.asked("cook the porkchops from the pig"), ["smelt", "cook"], "the verb said wins");
         assert_eq!(lexical.asked("get planks from the chest"), actions("get"), "a chest is no prey");
         assert_eq!(lexical.asked("from"), Vec::<&str>::new());
@@ -472,12 +478,42 @@ mod tests {
 
     #[test]
     fn every_line_of_the_glossary_describes_a_thing() {
-        let glossary = glossary();
-        assert!(glossary.things.len() > 70, "{} lines", glossary.things.len());
-        for (line, thing) in glossary.things.iter().enumerate() {
-            let descriptions = glossary.by_first.values().flatten().filter(|(_, of)| *of == line).count();
-            assert!(descriptions > 0 && !thing.is_empty(), "{thing}: no description");
+        let lines: Vec<&str> = include_str!("glossary.txt")
+            .lines()
+            .filter(|line| !line.trim().is_empty() && !line.starts_with('#'))
+            .collect();
+        for line in &lines {
+            let (descriptions, thing) = line.split_once('=').unwrap_or_else(|| panic!("no `=` in {line:?}"));
+            assert!(!thing.trim().is_empty(), "{line:?}: no thing");
+            assert!(descriptions.split('|').all(|d| !words(d).is_empty()), "{line:?}: an empty description");
         }
+        assert_eq!(glossary().things.len(), lines.len());
+        assert!(lines.len() > 70, "{} lines", lines.len());
+    }
+
+    #[test]
+    fn ordinary_requests_describe_nothing() {
+        for request in [
+            "put planks in the chest",
+            "go to the river",
+            "head home",
+            "place blocks in a row",
+            "put a block under my feet",
+            "a torch above my head",
+            "make a stone pickaxe",
+            "bone meal for the crops",
+            "shoot the skeleton",
+            "watch out for creepers",
+            "defend me",
+            "climb the hill",
+            "wait till night",
+            "i fell in a hole",
+            "hide from the zombie",
+            "get ready",
+        ] {
+            assert!(described(&words(request)).is_empty(), "{request:?} described {:?}", described(&words(request)));
+        }
+        assert!(!glossed("craft a fishing rod").contains("stick"), "a rod is not a stick");
     }
 
     #[test]
