@@ -176,15 +176,17 @@ impl BotHandle {
     ///
     /// azalea's wait for the menu ends at the first window contents the server sends, the player's own inventory's
     /// too (a server resends it after a click on a stale state): the wait then ends at once with no menu, while the
-    /// real one is still on its way. Such an early end waits on for that menu, and clicks again if none came.
+    /// real one is still on its way. Such an early end waits on for that menu, and clicks again if none came. A menu
+    /// that opened is handed out once its own contents have come (see [`super::menus`]).
     pub async fn open_container(&self, pos: BlockPos) -> Option<ContainerHandle> {
         const TRIES: usize = 3;
         const MENU_WAIT_TICKS: usize = 20;
         const EARLY: Duration = Duration::from_secs(2);
         for _ in 0..TRIES {
             let clicked = std::time::Instant::now();
+            let mark = self.contents_serial();
             if let Some(handle) = self.client.open_container_at(pos).await {
-                return Some(handle);
+                return self.filled(handle, mark).await;
             }
             if clicked.elapsed() >= EARLY {
                 return None; // a real timeout: the block did not open
@@ -192,13 +194,43 @@ impl BotHandle {
             tracing::debug!("{}: the wait for the menu at {pos} ended early; waiting on", self.name());
             self.client.ecs.write().entity_mut(self.client.entity).insert(WaitingForInventoryOpen);
             if let Some(handle) = self.client.wait_for_container_open(Some(MENU_WAIT_TICKS)).await {
-                return Some(handle);
+                return self.filled(handle, mark).await;
             }
             let open = self.client.get_inventory();
             if open.id() != 0 {
                 open.close(); // a menu whose contents came before the wait began: open it afresh
             }
         }
+        None
+    }
+
+    /// How many menu contents the server has sent this bot so far.
+    fn contents_serial(&self) -> u64 {
+        self.client.get_component::<super::menus::MenuContents>().map_or(0, |c| c.serial)
+    }
+
+    /// `handle` once the contents of its menu came after packet `mark`; `None` (the menu closed without touching the
+    /// inventory) if they did not come in a few seconds.
+    async fn filled(&self, handle: ContainerHandle, mark: u64) -> Option<ContainerHandle> {
+        const CONTENTS_WAIT_TICKS: usize = 60;
+        let id = handle.id();
+        for waited in 0..=CONTENTS_WAIT_TICKS {
+            let arrived =
+                self.client.get_component::<super::menus::MenuContents>().is_some_and(|c| c.arrived_after(id, mark));
+            if arrived {
+                if waited > 0 {
+                    tracing::debug!("{}: menu {id}'s contents came {waited} tick(s) after it opened", self.name());
+                }
+                return Some(handle);
+            }
+            self.client.wait_ticks(1).await;
+        }
+        tracing::warn!("{}: menu {id} opened but its contents never came; closing it", self.name());
+        // Closing copies the menu's player slots over the inventory: with no contents they are all empty.
+        if let Some(mut inventory) = self.client.ecs.write().get_mut::<Inventory>(self.client.entity) {
+            inventory.container_menu = None;
+        }
+        handle.close();
         None
     }
 

@@ -10,6 +10,7 @@ mod changes;
 mod clock;
 mod connect;
 mod handle;
+mod menus;
 pub mod moves;
 pub mod pickups;
 mod reconnect;
@@ -92,6 +93,7 @@ pub async fn run_swarm(config: &Config, address: &ResolvedAddr, members: Vec<Mem
         .add_plugins(ReconnectBackoffPlugin { policy: config.reconnect })
         .add_plugins(clock::DayClockPlugin)
         .add_plugins(pickups::PickupsPlugin)
+        .add_plugins(menus::MenusPlugin)
         .add_plugins(changes::ChangesPlugin)
         .add_plugins(reflex::ReflexPlugins(config.reflexes));
     let count = members.len();

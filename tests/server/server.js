@@ -558,8 +558,14 @@ function placedState (item, face, cursorY, yaw) {
   return { name, properties: props }
 }
 
+/** Set by the `lagMenus` command: how late a container's contents follow its opening, in ms (0: at once). */
+let menuLag = 0
+
 function openContainer (p, kind, x, y, z) {
   closeWindow(p)
+  // A lagging server resends the player's own inventory first, as a server answering a stale click does: a client
+  // that takes any contents for the menu's own sees it open before its contents come.
+  if (menuLag > 0) p.invWindow.sync(p.client)
   const id = (p.windowIds % 100) + 1
   p.windowIds++
   if (kind === 'crafting_table') {
@@ -594,7 +600,9 @@ function openContainer (p, kind, x, y, z) {
     p.send('open_window', { windowId: id, inventoryType: MENU.furnace, windowTitle: text('Furnace') })
     sendFurnaceProgress(furnace)
   }
-  p.window.sync(p.client)
+  const window = p.window
+  if (menuLag > 0) setTimeout(() => { if (p.client) window.sync(p.client) }, menuLag)
+  else window.sync(p.client)
   emit({ event: 'windowOpened', name: p.name, kind, x, y, z })
 }
 
@@ -1112,6 +1120,11 @@ const commands = {
     const slots = chestAt(x, y, z)
     slots.fill(null)
     Object.entries(items ?? {}).forEach(([item, count], i) => { slots[i] = stack(item, int(count, 'count')) })
+    return null
+  },
+  lagMenus ({ ms }) {
+    if (!(int(ms, 'ms') >= 0 && ms <= 10000)) throw new Error('ms must be 0 to 10000')
+    menuLag = ms
     return null
   },
   stop () { setImmediate(shutdown); return null }
