@@ -142,6 +142,19 @@ pub fn is_code_error(message: &str) -> bool {
 pub const RETRIEVED_SKILLS: usize = 5;
 /// Temperature for writing code; the critic and planners use 0.
 const ACTION_TEMPERATURE: f32 = 0.0;
+/// Temperatures for the answers after one, two or more answers in a row were caught before the world. At 0 a small
+/// model answers a prompt that changed only in its advice with the same code again (a 1.5B model wrote one function
+/// seven times over, told each time it repeated an attempt that fell short); sampling gets it to write something
+/// else. An answer that ran in the world sets it back to [`ACTION_TEMPERATURE`].
+const RESAMPLE_TEMPERATURES: [f32; 2] = [0.6, 0.9];
+
+/// The temperature for an action answer after `caught` answers in a row were sent back before the world.
+fn action_temperature(caught: usize) -> f32 {
+    match caught {
+        0 => ACTION_TEMPERATURE,
+        n => RESAMPLE_TEMPERATURES[(n - 1).min(RESAMPLE_TEMPERATURES.len() - 1)],
+    }
+}
 
 /// How a task ended.
 #[derive(Clone, Debug, PartialEq)]
@@ -248,6 +261,8 @@ impl Agent {
         // The most of the task the tracker has counted done so far, in percent.
         let mut best = spec.tracker.as_ref().map(|tracker| tracker.progress(&start, &start).percent());
         let (mut attempt, mut caught) = (1, 0);
+        // Answers caught before the world since the last one that ran.
+        let mut caught_in_a_row = 0;
         let (task_carried, task_found) = task_things(&spec.task);
         while attempt <= MAX_ATTEMPTS {
             if self.stop.is_stopped() {
@@ -262,8 +277,10 @@ impl Agent {
             // An answer that cannot run is caught here and costs an LLM call, not one of the world attempts (up to
             // MAX_CAUGHT of them in a task; after that each takes an attempt, so a model that never writes runnable
             // code still ends).
+            let temperature = action_temperature(caught_in_a_row);
             let mut caught_before_the_world = |advice: String, code: Option<String>, repeat: bool| {
                 caught += 1;
+                caught_in_a_row += 1;
                 if repeat { &CHECKS.repeated } else { &CHECKS.caught }.fetch_add(1, Ordering::Relaxed);
                 tracing::info!(
                     "task {:?}, attempt {attempt}: caught before the world ({caught} in this task): {advice}",
@@ -275,7 +292,10 @@ impl Agent {
                     attempt += 1;
                 }
             };
-            let reply = match self.ask(Role::Action, &about, &messages, ACTION_TEMPERATURE).await {
+            if temperature != ACTION_TEMPERATURE {
+                tracing::debug!("task {:?}: asking at temperature {temperature} after a caught answer", spec.task);
+            }
+            let reply = match self.ask(Role::Action, &about, &messages, temperature).await {
                 Ok(reply) => reply.content,
                 // Code cut off at the limit does not compile: the next attempt is told to write less.
                 Err(LlmError::CutOff { max_tokens, .. }) => {
@@ -320,6 +340,7 @@ impl Agent {
                 tracing::info!("task {:?}, attempt {attempt}: mended {}", spec.task, program.mended.join(", "));
             }
             attempt += 1;
+            caught_in_a_row = 0;
             let mark = (self.bot.changes_mark(), self.bot.position());
             let deaths = self.bot.deaths();
             let report = match self.run(&program, None).await {

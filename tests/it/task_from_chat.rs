@@ -274,6 +274,11 @@ fn code_that_fell_short_is_not_run_twice() {
         told.contains("That code is the same as an attempt that already ran in this task and fell short"),
         "{told}"
     );
+    // At 0 a model answers much the same prompt with the same code: the answer after a caught one is sampled, the
+    // answers after a run in the world are not.
+    let temperature = |i: usize| requests[i]["temperature"].as_f64().unwrap();
+    assert_eq!((temperature(1), temperature(2)), (0.0, 0.0));
+    assert!(temperature(3) > 0.0, "the answer after the repeat is sampled: {}", requests[3]["temperature"]);
     bot.expect_log("caught before the world (1 in this task)", Duration::from_secs(5));
     let from = world.say("Alice", "!usage");
     world.expect_chat(from, "Wayfarer", "broke on its own code", Duration::from_secs(10));
