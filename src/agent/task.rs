@@ -244,8 +244,8 @@ async fn plan(agent: &Agent, goal: &str, failures: &[String]) -> Result<Vec<Task
         format!("{goal}\n(Planned before; these steps failed, so plan around them: {}.)", failures.join("; "))
     };
     match llm_plan(agent, &asked).await {
-        Ok(steps) if agent.plan_from_words => Ok(worded(shaped(goal, tidy(steps)))),
-        Ok(steps) => Ok(shaped(goal, tidy(steps))),
+        Ok(steps) if agent.plan_from_words => Ok(worded(shaped(goal, unneeded(tidy(steps), &setting.carried)))),
+        Ok(steps) => Ok(shaped(goal, unneeded(tidy(steps), &setting.carried))),
         // A small model may list every motion (19 steps to place a table) or nothing at all: then the goal is one
         // step, for the action agent to write code for and the critic to judge.
         Err(Unusable::Answer(why @ PlanError::StepCount(_))) => {
@@ -296,6 +296,52 @@ fn shaped(goal: &str, mut steps: Vec<TaskSpec>) -> Vec<TaskSpec> {
         TaskSpec { task, context, tracker: super::effect::fitting(&wanted), code: None },
     );
     steps
+}
+
+/// `steps` without those that gather what the bot already carries enough of for the steps that use it up: a small
+/// model plans `Mine 2 oak_log; Craft 4 oak_planks` before a 2 by 2 floor of the planks in the bot's hands (and the
+/// logs may be a long walk away). A step is dropped when it gets a thing the later steps place, store or give (or an
+/// ingredient of its recipe, or of theirs) and the bot carries all those steps use of it.
+fn unneeded(steps: Vec<TaskSpec>, carried: &std::collections::HashMap<String, i32>) -> Vec<TaskSpec> {
+    use super::effect::Effect;
+    let facts = crate::primitives::facts::facts();
+    // What the world steps use up, by thing.
+    let mut used: std::collections::BTreeMap<String, u32> = std::collections::BTreeMap::new();
+    for asked in steps.iter().filter_map(|step| super::act::asked_of(&step.task)) {
+        let (Effect::Place | Effect::Store | Effect::Give, Some(thing)) = (asked.effect, &asked.thing) else {
+            continue;
+        };
+        let n = asked.shape.map(|shape| shape.size()).or(asked.count).unwrap_or(1);
+        *used.entry(thing.clone()).or_insert(0) += n;
+    }
+    // The things carried in full, and what they are made of (two recipes deep: planks of logs, a chest of planks).
+    let mut covered: std::collections::BTreeSet<String> = used
+        .iter()
+        .filter(|(thing, n)| carried.get(thing.as_str()).is_some_and(|have| *have >= **n as i32))
+        .map(|(thing, _)| thing.clone())
+        .collect();
+    if covered.is_empty() {
+        return steps;
+    }
+    for _ in 0..2 {
+        let inputs: Vec<String> = covered
+            .iter()
+            .filter_map(|thing| facts.crafting.get(thing))
+            .flatten()
+            .flat_map(|recipe| recipe.needs().into_keys())
+            .collect();
+        covered.extend(inputs);
+    }
+    let (kept, dropped): (Vec<TaskSpec>, Vec<TaskSpec>) = steps.into_iter().partition(|step| {
+        read_step(&step.task).is_none_or(|(verb, _, item)| verb == "kill" || !covered.contains(&item))
+    });
+    if !dropped.is_empty() && !kept.is_empty() {
+        let names: Vec<&str> = dropped.iter().map(|step| step.task.as_str()).collect();
+        tracing::info!("the plan's steps {names:?} get what the bot already carries; dropped");
+        return kept;
+    }
+    // A plan of nothing but gathering is left as it is: its steps are what was asked.
+    kept.into_iter().chain(dropped).collect()
 }
 
 /// `steps` with code from their words where they change the world in words the bot reads (see `deeds`): tried
@@ -551,6 +597,37 @@ mod tests {
         assert_eq!(monster_hunted(&spec(Some("killMob(\"cow\", 120);"))), None, "a cow does not fight back");
         assert_eq!(monster_hunted(&spec(Some("craftItem(\"wooden_sword\", 1);"))), None);
         assert_eq!(monster_hunted(&spec(None)), None);
+    }
+
+    #[test]
+    fn steps_that_get_what_the_bot_carries_are_dropped() {
+        let carried: std::collections::HashMap<String, i32> =
+            [("oak_planks".to_owned(), 6), ("cobblestone".to_owned(), 2)].into();
+        let tasks = |steps: &[TaskSpec]| steps.iter().map(|s| s.task.clone()).collect::<Vec<_>>();
+        let floor = tidy(vec![
+            step("Mine 2 oak_log", None),
+            step("Craft 4 oak_planks", None),
+            step("Make a 2 by 2 floor of oak planks", None),
+        ]);
+        assert_eq!(tasks(&unneeded(floor, &carried)), ["Make a 2 by 2 floor of oak planks"]);
+        // Two cobblestone carried, four used: the mining stays.
+        let line = tidy(vec![step("Mine 2 cobblestone", None), step("Lay 4 cobblestone in a line", None)]);
+        assert_eq!(tasks(&unneeded(line.clone(), &carried)).len(), 2);
+        // What is mined for something else stays; a plan of gathering alone is left whole.
+        let other = tidy(vec![step("Mine 3 dirt", None), step("Place 4 oak_planks", None)]);
+        assert_eq!(tasks(&unneeded(other, &carried)), ["Mine 3 dirt", "Place 4 oak_planks"]);
+        let only = tidy(vec![step("Craft 4 oak_planks", None)]);
+        assert_eq!(tasks(&unneeded(only, &carried)), ["Craft 4 oak_planks"]);
+        // Planks for a chest: the chest is carried, so are the planks' logs not needed.
+        let chest = tidy(vec![
+            step("Mine 2 oak_log", None),
+            step("Craft 1 chest", None),
+            step("Place 1 chest", None),
+            step("Store 6 cobblestone in the chest", None),
+        ]);
+        let carried: std::collections::HashMap<String, i32> =
+            [("chest".to_owned(), 1), ("cobblestone".to_owned(), 6)].into();
+        assert_eq!(tasks(&unneeded(chest, &carried)), ["Place 1 chest", "Store 6 cobblestone in the chest"]);
     }
 
     #[test]
