@@ -244,8 +244,8 @@ async fn plan(agent: &Agent, goal: &str, failures: &[String]) -> Result<Vec<Task
         format!("{goal}\n(Planned before; these steps failed, so plan around them: {}.)", failures.join("; "))
     };
     match llm_plan(agent, &asked).await {
-        Ok(steps) if agent.plan_from_words => Ok(worded(shaped(goal, unneeded(tidy(steps), &setting.carried)))),
-        Ok(steps) => Ok(shaped(goal, unneeded(tidy(steps), &setting.carried))),
+        Ok(steps) if agent.plan_from_words => Ok(worded(unneeded(goal, shaped(goal, tidy(steps)), &setting.carried))),
+        Ok(steps) => Ok(unneeded(goal, shaped(goal, tidy(steps)), &setting.carried)),
         // A small model may list every motion (19 steps to place a table) or nothing at all: then the goal is one
         // step, for the action agent to write code for and the critic to judge.
         Err(Unusable::Answer(why @ PlanError::StepCount(_))) => {
@@ -300,48 +300,62 @@ fn shaped(goal: &str, mut steps: Vec<TaskSpec>) -> Vec<TaskSpec> {
 
 /// `steps` without those that gather what the bot already carries enough of for the steps that use it up: a small
 /// model plans `Mine 2 oak_log; Craft 4 oak_planks` before a 2 by 2 floor of the planks in the bot's hands (and the
-/// logs may be a long walk away). A step is dropped when it gets a thing the later steps place, store or give (or an
-/// ingredient of its recipe, or of theirs) and the bot carries all those steps use of it.
-fn unneeded(steps: Vec<TaskSpec>, carried: &std::collections::HashMap<String, i32>) -> Vec<TaskSpec> {
+/// logs may be a long walk away). A step is dropped when it gets a thing that steps of the plan place, store or give
+/// in a number the words say (or what that thing is made of, two recipes deep) and the bot carries all of it; it is
+/// kept when anything else in the plan still needs it (a thing used but not carried in full, what a kept step crafts
+/// or smelts, or what those are made of), and when the goal itself asks to gather.
+fn unneeded(goal: &str, steps: Vec<TaskSpec>, carried: &std::collections::HashMap<String, i32>) -> Vec<TaskSpec> {
     use super::effect::Effect;
+    use std::collections::{BTreeMap, BTreeSet};
+    const GATHERING: &[&str] = &["mine", "craft", "smelt", "collect", "gather", "get", "obtain", "chop", "cook"];
+    let goal_gathers = goal.split(|c: char| !c.is_ascii_alphabetic()).any(|w| GATHERING.contains(&&*w.to_lowercase()));
+    if goal_gathers {
+        return steps;
+    }
     let facts = crate::primitives::facts::facts();
-    // What the world steps use up, by thing.
-    let mut used: std::collections::BTreeMap<String, u32> = std::collections::BTreeMap::new();
+    // `things` and everything they are made of, two recipes deep (a chest of planks, planks of logs).
+    let made_of = |mut things: BTreeSet<String>| {
+        for _ in 0..2 {
+            let inputs: Vec<String> = things
+                .iter()
+                .filter_map(|thing| facts.crafting.get(thing))
+                .flatten()
+                .flat_map(|recipe| recipe.needs().into_keys())
+                .collect();
+            things.extend(inputs);
+        }
+        things
+    };
+    // What the world steps use up, by thing, where their words say how many.
+    let mut used: BTreeMap<String, u32> = BTreeMap::new();
     for asked in steps.iter().filter_map(|step| super::act::asked_of(&step.task)) {
         let (Effect::Place | Effect::Store | Effect::Give, Some(thing)) = (asked.effect, &asked.thing) else {
             continue;
         };
-        let n = asked.shape.map(|shape| shape.size()).or(asked.count).unwrap_or(1);
+        let Some(n) = asked.shape.map(|shape| shape.size()).or(asked.count) else { continue };
         *used.entry(thing.clone()).or_insert(0) += n;
     }
-    // The things carried in full, and what they are made of (two recipes deep: planks of logs, a chest of planks).
-    let mut covered: std::collections::BTreeSet<String> = used
-        .iter()
-        .filter(|(thing, n)| carried.get(thing.as_str()).is_some_and(|have| *have >= **n as i32))
-        .map(|(thing, _)| thing.clone())
-        .collect();
+    let in_full = |thing: &str, n: u32| carried.get(thing).is_some_and(|have| *have >= n as i32);
+    let covered = made_of(used.iter().filter(|(t, n)| in_full(t, **n)).map(|(t, _)| t.clone()).collect());
     if covered.is_empty() {
         return steps;
     }
-    for _ in 0..2 {
-        let inputs: Vec<String> = covered
-            .iter()
-            .filter_map(|thing| facts.crafting.get(thing))
-            .flatten()
-            .flat_map(|recipe| recipe.needs().into_keys())
-            .collect();
-        covered.extend(inputs);
+    let read: Vec<Option<(String, u32, String)>> = steps.iter().map(|step| read_step(&step.task)).collect();
+    let candidate = |r: &Option<(String, u32, String)>| {
+        r.as_ref().is_some_and(|(verb, _, item)| verb != "kill" && covered.contains(item))
+    };
+    let mut still: BTreeSet<String> = used.iter().filter(|(t, n)| !in_full(t, **n)).map(|(t, _)| t.clone()).collect();
+    still.extend(read.iter().filter(|r| !candidate(r)).flatten().map(|(_, _, item)| item.clone()));
+    let needed = made_of(still);
+    let drop: Vec<bool> =
+        read.iter().map(|r| candidate(r) && r.as_ref().is_some_and(|(_, _, item)| !needed.contains(item))).collect();
+    if !drop.contains(&true) {
+        return steps;
     }
-    let (kept, dropped): (Vec<TaskSpec>, Vec<TaskSpec>) = steps.into_iter().partition(|step| {
-        read_step(&step.task).is_none_or(|(verb, _, item)| verb == "kill" || !covered.contains(&item))
-    });
-    if !dropped.is_empty() && !kept.is_empty() {
-        let names: Vec<&str> = dropped.iter().map(|step| step.task.as_str()).collect();
-        tracing::info!("the plan's steps {names:?} get what the bot already carries; dropped");
-        return kept;
-    }
-    // A plan of nothing but gathering is left as it is: its steps are what was asked.
-    kept.into_iter().chain(dropped).collect()
+    let (dropped, kept): (Vec<_>, Vec<_>) = steps.into_iter().zip(drop).partition(|(_, drop)| *drop);
+    let names: Vec<&str> = dropped.iter().map(|(step, _)| step.task.as_str()).collect();
+    tracing::info!("the plan's steps {names:?} get what the bot already carries; dropped");
+    kept.into_iter().map(|(step, _)| step).collect()
 }
 
 /// `steps` with code from their words where they change the world in words the bot reads (see `deeds`): tried
@@ -601,33 +615,43 @@ mod tests {
 
     #[test]
     fn steps_that_get_what_the_bot_carries_are_dropped() {
-        let carried: std::collections::HashMap<String, i32> =
-            [("oak_planks".to_owned(), 6), ("cobblestone".to_owned(), 2)].into();
-        let tasks = |steps: &[TaskSpec]| steps.iter().map(|s| s.task.clone()).collect::<Vec<_>>();
-        let floor = tidy(vec![
-            step("Mine 2 oak_log", None),
-            step("Craft 4 oak_planks", None),
-            step("Make a 2 by 2 floor of oak planks", None),
-        ]);
-        assert_eq!(tasks(&unneeded(floor, &carried)), ["Make a 2 by 2 floor of oak planks"]);
+        let has = |items: &[(&str, i32)]| -> std::collections::HashMap<String, i32> {
+            items.iter().map(|(item, n)| ((*item).to_owned(), *n)).collect()
+        };
+        let plan = |tasks: &[&str]| tidy(tasks.iter().map(|task| step(task, None)).collect());
+        let tasks = |steps: Vec<TaskSpec>| steps.into_iter().map(|s| s.task).collect::<Vec<_>>();
+        let floor = "make a 2 by 2 floor of oak planks";
+        let planks = has(&[("oak_planks", 6), ("cobblestone", 2)]);
+        let steps = plan(&["Mine 2 oak_log", "Craft 4 oak_planks", "Make a 2 by 2 floor of oak planks"]);
+        assert_eq!(tasks(unneeded(floor, steps, &planks)), ["Make a 2 by 2 floor of oak planks"]);
         // Two cobblestone carried, four used: the mining stays.
-        let line = tidy(vec![step("Mine 2 cobblestone", None), step("Lay 4 cobblestone in a line", None)]);
-        assert_eq!(tasks(&unneeded(line.clone(), &carried)).len(), 2);
-        // What is mined for something else stays; a plan of gathering alone is left whole.
-        let other = tidy(vec![step("Mine 3 dirt", None), step("Place 4 oak_planks", None)]);
-        assert_eq!(tasks(&unneeded(other, &carried)), ["Mine 3 dirt", "Place 4 oak_planks"]);
-        let only = tidy(vec![step("Craft 4 oak_planks", None)]);
-        assert_eq!(tasks(&unneeded(only, &carried)), ["Craft 4 oak_planks"]);
-        // Planks for a chest: the chest is carried, so are the planks' logs not needed.
-        let chest = tidy(vec![
-            step("Mine 2 oak_log", None),
-            step("Craft 1 chest", None),
-            step("Place 1 chest", None),
-            step("Store 6 cobblestone in the chest", None),
+        let steps = plan(&["Mine 2 cobblestone", "Lay 4 cobblestone in a line"]);
+        assert_eq!(tasks(unneeded("lay 4 cobblestone in a line", steps, &planks)).len(), 2);
+        // What is mined for something else stays.
+        let steps = plan(&["Mine 3 dirt", "Place 4 oak_planks"]);
+        assert_eq!(tasks(unneeded("place 4 oak planks", steps, &planks)), ["Mine 3 dirt", "Place 4 oak_planks"]);
+        // A chest carried: the planks and logs it is made of are not needed for it.
+        let chest = has(&[("chest", 1), ("cobblestone", 6)]);
+        let steps = plan(&["Mine 2 oak_log", "Craft 1 chest", "Place 1 chest", "Store 6 cobblestone in the chest"]);
+        let kept = tasks(unneeded("store cobblestone in a chest", steps, &chest));
+        assert_eq!(kept, ["Place 1 chest", "Store 6 cobblestone in the chest"]);
+        // ...but planks the plan stores, not carried in full, keep their planks and logs.
+        let chest = has(&[("chest", 1), ("oak_planks", 2)]);
+        let steps = plan(&["Mine 2 oak_log", "Craft 8 oak_planks", "Place 1 chest", "Store 8 oak_planks in the chest"]);
+        assert_eq!(tasks(unneeded("store planks in a chest", steps, &chest)).len(), 4);
+        // A table crafted in the plan uses carried planks: the planks' craft stays.
+        let steps = plan(&[
+            "Craft 4 oak_planks",
+            "Craft 1 crafting_table",
+            "Place 1 crafting_table",
+            "Make a 2 by 2 floor of oak planks",
         ]);
-        let carried: std::collections::HashMap<String, i32> =
-            [("chest".to_owned(), 1), ("cobblestone".to_owned(), 6)].into();
-        assert_eq!(tasks(&unneeded(chest, &carried)), ["Place 1 chest", "Store 6 cobblestone in the chest"]);
+        assert_eq!(tasks(unneeded(floor, steps, &planks)).len(), 4);
+        // A goal that asks to gather keeps its gathering; a use of no stated number covers nothing.
+        let steps = plan(&["Craft 4 oak_planks", "Place 4 oak_planks"]);
+        assert_eq!(tasks(unneeded("craft 4 oak planks and place them", steps, &planks)).len(), 2);
+        let steps = plan(&["Mine 5 oak_log", "Give the oak logs to Alice"]);
+        assert_eq!(tasks(unneeded("give logs to Alice", steps, &has(&[("oak_log", 1)]))).len(), 2);
     }
 
     #[test]

@@ -198,7 +198,9 @@ impl BotHandle {
             }
             let open = self.client.get_inventory();
             if open.id() != 0 {
-                open.close(); // a menu whose contents came before the wait began: open it afresh
+                // A menu that came too late to wait for, or whose contents came before the wait began: open it afresh.
+                self.keep_inventory_through_close(open.id(), mark);
+                open.close();
             }
         }
         None
@@ -210,10 +212,12 @@ impl BotHandle {
     }
 
     /// `handle` once the contents of its menu came after packet `mark`; `None` (the menu closed without touching the
-    /// inventory) if they did not come in a few seconds.
+    /// inventory) if they did not come in a few seconds. Dropped while it waits (a reflex takes the body, the call is
+    /// stopped), the menu closes without touching the inventory too.
     async fn filled(&self, handle: ContainerHandle, mark: u64) -> Option<ContainerHandle> {
         const CONTENTS_WAIT_TICKS: usize = 60;
         let id = handle.id();
+        let mut waiting = Unfilled { bot: self, handle: Some(handle), mark };
         for waited in 0..=CONTENTS_WAIT_TICKS {
             let arrived =
                 self.client.get_component::<super::menus::MenuContents>().is_some_and(|c| c.arrived_after(id, mark));
@@ -221,17 +225,35 @@ impl BotHandle {
                 if waited > 0 {
                     tracing::debug!("{}: menu {id}'s contents came {waited} tick(s) after it opened", self.name());
                 }
-                return Some(handle);
+                return waiting.handle.take();
             }
             self.client.wait_ticks(1).await;
         }
         tracing::warn!("{}: menu {id} opened but its contents never came; closing it", self.name());
-        // Closing copies the menu's player slots over the inventory: with no contents they are all empty.
-        if let Some(mut inventory) = self.client.ecs.write().get_mut::<Inventory>(self.client.entity) {
-            inventory.container_menu = None;
-        }
-        handle.close();
         None
+    }
+
+    /// Closing a menu copies its player slots over the inventory the bot knows; before its contents come those slots
+    /// are empty. This fills them with the inventory as it is (one lock: no contents can land in between), so that a
+    /// menu of `id` whose contents did not come after packet `mark` closes leaving the inventory as it was.
+    fn keep_inventory_through_close(&self, id: i32, mark: u64) {
+        let mut ecs = self.client.ecs.write();
+        let entity = self.client.entity;
+        if ecs.get::<super::menus::MenuContents>(entity).is_some_and(|c| c.arrived_after(id, mark)) {
+            return; // its player slots are the server's word
+        }
+        let Some(mut inventory) = ecs.get_mut::<Inventory>(entity) else { return };
+        if inventory.id != id {
+            return;
+        }
+        let carried = inventory.inventory_menu.as_player().inventory.to_vec();
+        if let Some(menu) = inventory.container_menu.as_mut() {
+            for (i, stack) in menu.player_slots_range().zip(carried) {
+                if let Some(slot) = menu.slot_mut(i) {
+                    *slot = stack;
+                }
+            }
+        }
     }
 
     /// Feet position.
@@ -860,4 +882,21 @@ pub fn fmt_pos(p: Vec3) -> String {
 /// `12 64 -4`: a block's position, as commands take them.
 pub fn fmt_block(p: BlockPos) -> String {
     format!("{} {} {}", p.x, p.y, p.z)
+}
+
+/// A menu handed out by [`BotHandle::open_container`] while its contents are awaited: dropped before they come, it
+/// closes keeping the inventory the bot knows.
+struct Unfilled<'a> {
+    bot: &'a BotHandle,
+    handle: Option<ContainerHandle>,
+    mark: u64,
+}
+
+impl Drop for Unfilled<'_> {
+    fn drop(&mut self) {
+        if let Some(handle) = self.handle.take() {
+            self.bot.keep_inventory_through_close(handle.id(), self.mark);
+            handle.close();
+        }
+    }
 }

@@ -114,8 +114,15 @@ pub async fn place_item(bot: &BotHandle, name: &str, pos: ScriptVec3) -> Answer 
     let here = observe::block_state(bot, target)
         .ok_or_else(|| format!("The block at {} is not loaded; go closer first", fmt(target)))?;
     if !replaceable(here) {
+        // The spot named is often the block to build on (the ground, a block found): the one on top of it is said,
+        // when it is free, for the code to aim at instead.
+        let above = target.up(1);
+        let on_top = match observe::block_state(bot, above) {
+            Some(state) if replaceable(state) => format!(" such as {}, on top of it (offset(0, 1, 0))", fmt(above)),
+            _ => String::new(),
+        };
         return Err(format!(
-            "There is already {} at {}; pick an empty spot",
+            "There is already {} at {}; `pos` is where the new block goes: pick an empty spot{on_top}",
             strip(BlockKind::from(here)),
             fmt(target)
         ));

@@ -14,6 +14,7 @@ fn place_item_places_and_refuses_occupied_spots() {
         &[
             ("place.rhai", "placeItem(\"cobblestone\", vec3(4, 64, -2))"),
             ("occupied.rhai", "placeItem(\"cobblestone\", vec3(4, 63, -2))"),
+            ("ground.rhai", "placeItem(\"cobblestone\", vec3(5, 63, -2))"),
             ("nothing.rhai", "placeItem(\"oak_planks\", vec3(1, 64, 1))"),
             // On top of a crafting table: a click on the table opens it, so there is nothing to place against.
             ("on_table.rhai", "placeItem(\"cobblestone\", vec3(-3, 65, 2))"),
@@ -30,7 +31,11 @@ fn place_item_places_and_refuses_occupied_spots() {
     assert_eq!(world.cmd(json!({"cmd": "getBlock", "x": 4, "y": 64, "z": -2})), "cobblestone");
 
     let done = run_script(&world, "occupied", Duration::from_secs(30));
-    assert!(done.ends_with("There is already grass_block at 4 63 -2; pick an empty spot"), "{done}");
+    let occupied = "There is already grass_block at 4 63 -2; `pos` is where the new block goes: pick an empty spot";
+    assert!(done.ends_with(occupied), "{done}");
+    // The ground with air on it: the spot on top is named, for code that aimed at the ground to aim at instead.
+    let done = run_script(&world, "ground", Duration::from_secs(30));
+    assert!(done.ends_with("pick an empty spot such as 5 64 -2, on top of it (offset(0, 1, 0))"), "{done}");
     let done = run_script(&world, "nothing", Duration::from_secs(30));
     assert!(done.ends_with("I have no oak_planks to place"), "{done}");
 

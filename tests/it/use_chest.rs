@@ -79,4 +79,13 @@ fn a_chest_whose_contents_come_late_is_read_whole_and_the_inventory_is_still_see
         stored.as_array().unwrap().iter().filter(|s| s["item"] == "dirt").map(|s| s["count"].as_u64().unwrap()).sum();
     assert_eq!(dirt, 4, "{stored}");
     assert_eq!(inventory_count(&world, "Wayfarer", "dirt"), 6);
+
+    // Contents later than the bot waits for: the chest is said not to open, and closing it leaves the inventory.
+    world.cmd(json!({"cmd": "lagMenus", "ms": 5000}));
+    let done = run_script(&world, "check", Duration::from_secs(30));
+    assert!(done.contains("did not open"), "{done}");
+    bot.expect_log("its contents never came", Duration::from_secs(1));
+    world.cmd(json!({"cmd": "lagMenus", "ms": 0}));
+    let done = run_script(&world, "count", Duration::from_secs(30));
+    assert!(done.contains("dirt 6"), "the bot still sees its dirt: {done}");
 }
