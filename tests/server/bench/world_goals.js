@@ -121,7 +121,8 @@ async function judge (world, task, before) {
   }
   if (t.nextTo) {
     const [x, y, z] = t.nextTo
-    const beside = [[1, 0, 0], [-1, 0, 0], [0, 0, 1], [0, 0, -1], [0, 1, 0]].filter(([dx, dy, dz]) => after.get(key(x + dx, y + dy, z + dz)) === t.block)
+    // Next to: on its level, one of its four sides (on top of it is not next to it, as the bot judges it too).
+    const beside = [[1, 0, 0], [-1, 0, 0], [0, 0, 1], [0, 0, -1]].filter(([dx, dy, dz]) => after.get(key(x + dx, y + dy, z + dz)) === t.block)
     return { done: beside.length > 0, got: `${beside.length} ${t.block} beside ${t.nextTo.join(' ')}` }
   }
   const me = (await world.cmd({ cmd: 'players' })).find((p) => p.name === 'Wayfarer')
