@@ -884,8 +884,8 @@ pub fn fmt_block(p: BlockPos) -> String {
     format!("{} {} {}", p.x, p.y, p.z)
 }
 
-/// A menu handed out by [`BotHandle::open_container`] while its contents are awaited: dropped before they come, it
-/// closes keeping the inventory the bot knows.
+/// A menu [`BotHandle::open_container`] opened and waits on for its contents: dropped before they come, it closes
+/// keeping the inventory the bot knows.
 struct Unfilled<'a> {
     bot: &'a BotHandle,
     handle: Option<ContainerHandle>,
