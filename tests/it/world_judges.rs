@@ -122,23 +122,30 @@ const DO_NOTHING: &str = "```rhai\nfn layTheRow() {\n  chat(\"done\");\n}\n```";
 #[test]
 fn a_do_nothing_answer_is_failed_by_the_world_and_never_learned() {
     let runtime = tokio::runtime::Runtime::new().unwrap();
-    // The plan a small model gave: a Mine step the bot has done, and Place steps with inventory trackers (carrying
-    // cobblestone is no cobblestone laid).
-    let plan = r#"[{"task": "Mine 3 cobblestone", "tracker": {"type": "inventory", "item": "cobblestone", "count": 3}},
+    // The plan a small model gave: a Mine step the bot has done, one that gets what the bot carries for the row, and
+    // Place steps with inventory trackers (carrying cobblestone is no cobblestone laid).
+    let plan = r#"[{"task": "Mine 1 dirt", "tracker": {"type": "inventory", "item": "dirt", "count": 1}},
+        {"task": "Mine 3 cobblestone", "tracker": {"type": "inventory", "item": "cobblestone", "count": 3}},
         {"task": "Place 1 cobblestone", "tracker": {"type": "inventory", "item": "cobblestone", "count": 1}},
         {"task": "Place 1 cobblestone", "tracker": {"type": "inventory", "item": "cobblestone", "count": 1}},
         {"task": "Place 1 cobblestone", "tracker": {"type": "inventory", "item": "cobblestone", "count": 1}}]"#;
     let (endpoint, calls) = scripted(&runtime, plan, &[DO_NOTHING]);
     let skills = ScriptDir::new("judges-nothing", &[]);
     let (world, bot) = world_with_skilled_bot(&skills, &["--llm-url", &endpoint.base_url(), LLM_WRITES]);
+    give(&world, "Wayfarer", "dirt", 1);
     give(&world, "Wayfarer", "cobblestone", 3);
     bot_sees(&world, "Wayfarer", "cobblestone", 3);
 
     let from = world.say("Alice", "!task lay 3 cobblestone in a row");
     let expect = |needle: &str, secs: u64| world.expect_chat(from, "Wayfarer", needle, Duration::from_secs(secs));
-    // The Place steps, which drop the row the goal names, become one step in the goal's words, judged by its shape.
-    expect("Plan for lay 3 cobblestone in a row: Mine 3 cobblestone; Lay 3 cobblestone in a row.", 20);
-    expect("Already done: Mine 3 cobblestone.", 10);
+    // The Place steps, which drop the row the goal names, become one step in the goal's words, judged by its shape;
+    // the cobblestone for it is carried, so its Mine step goes.
+    expect("Plan for lay 3 cobblestone in a row: Mine 1 dirt; Lay 3 cobblestone in a row.", 20);
+    bot.expect_log(
+        "the plan's steps [\"Mine 3 cobblestone\"] get what the bot already carries; dropped",
+        Duration::from_secs(1),
+    );
+    expect("Already done: Mine 1 dirt.", 10);
     expect("0/3 blocks of the structure (cobblestone; new)", 30);
     let failed = expect("I failed task: lay 3 cobblestone in a row because", 180);
     assert!(failed.contains("step 2 (Lay 3 cobblestone in a row) failed"), "{failed}");
