@@ -244,8 +244,10 @@ async fn plan(agent: &Agent, goal: &str, failures: &[String]) -> Result<Vec<Task
         format!("{goal}\n(Planned before; these steps failed, so plan around them: {}.)", failures.join("; "))
     };
     match llm_plan(agent, &asked).await {
-        Ok(steps) if agent.plan_from_words => Ok(worded(unneeded(goal, shaped(goal, tidy(steps)), &setting.carried))),
-        Ok(steps) => Ok(unneeded(goal, shaped(goal, tidy(steps)), &setting.carried)),
+        Ok(steps) => {
+            let steps = unneeded(goal, shaped(goal, tidy(steps)), &setting.carried);
+            Ok(if agent.plan_from_words { worded(steps) } else { steps })
+        }
         // A small model may list every motion (19 steps to place a table) or nothing at all: then the goal is one
         // step, for the action agent to write code for and the critic to judge.
         Err(Unusable::Answer(why @ PlanError::StepCount(_))) => {
