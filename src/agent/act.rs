@@ -579,7 +579,14 @@ impl Agent {
         let system = prompts::render(
             "action_template",
             &[
-                ("primitives", &prompts::primitives_doc_for(&format!("{} {}", spec.task, spec.context), &needed)),
+                (
+                    "primitives",
+                    &prompts::primitives_doc_for(
+                        &format!("{} {}", spec.task, spec.context),
+                        &needed,
+                        focus::case(&spec.task, is_game_id),
+                    ),
+                ),
                 ("skills", &skills),
                 ("response_format", &format),
             ],

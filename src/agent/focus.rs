@@ -109,6 +109,23 @@ pub fn primitives(kind: Kind) -> &'static [&'static str] {
     }
 }
 
+/// Which of the primitives' examples fits a step (`//# CASE` in `primitives/*.rhai`), from its words: a block placed
+/// beside a named one (`next to the stone block`) is shown one found and offset from; every block of a kind dug
+/// (`clear the tall grass`) is shown a loop over those found. Steps of other shapes see the first example.
+pub fn case(task: &str, is_id: impl Fn(&str) -> bool) -> Option<&'static str> {
+    let asked = effect::asked(task, is_id)?;
+    match asked.effect {
+        Effect::Place if asked.beside.is_some() => Some(BESIDE_A_BLOCK),
+        Effect::Dig if asked.thing.is_some() && asked.at.is_none() => Some(BLOCKS_OF_A_KIND),
+        _ => None,
+    }
+}
+
+/// The example case of a block placed beside a named one.
+pub const BESIDE_A_BLOCK: &str = "beside a block";
+/// The example case of the blocks of a kind dug.
+pub const BLOCKS_OF_A_KIND: &str = "blocks of a kind";
+
 /// The longest description shown beside a skill's signature, in characters.
 const DESCRIPTION_CHARS: usize = 120;
 
@@ -166,6 +183,24 @@ mod tests {
         assert_eq!(of_skill("standOnBlock"), Kind::Go);
         assert_eq!(of_skill("storeItemsInChest"), Kind::Store);
         assert_eq!(of_skill("wearIronArmor"), Kind::Other);
+    }
+
+    #[test]
+    fn steps_read_as_the_case_of_their_example() {
+        let case_ = |task| case(task, crate::agent::act::is_game_id);
+        assert_eq!(case_("place a crafting table next to the stone block"), Some(BESIDE_A_BLOCK));
+        assert_eq!(case_("place a dirt block on top of the gold block"), Some(BESIDE_A_BLOCK));
+        assert_eq!(case_("clear the tall grass around you"), Some(BLOCKS_OF_A_KIND));
+        assert_eq!(case_("break the cobblestone wall next to you"), Some(BLOCKS_OF_A_KIND));
+        assert_eq!(case_("dig a hole 2 blocks deep next to you"), None);
+        assert_eq!(case_("Dig the block at 1 63 2"), None);
+        assert_eq!(case_("lay 4 cobblestone in a line on the ground"), None);
+        assert_eq!(case_("Mine 3 oak_log"), None);
+        // Every case named here has its example in primitives/.
+        for case in [BESIDE_A_BLOCK, BLOCKS_OF_A_KIND] {
+            let marker = format!("\n//# {case}\n");
+            assert!(crate::agent::prompts::PRIMITIVES.iter().any(|(_, doc)| doc.contains(&marker)), "{case}");
+        }
     }
 
     /// A floor is shown a building skill, not the crafting skill search put first; a step of a kind the library has
@@ -244,7 +279,14 @@ mod tests {
             let system = super::super::prompts::render(
                 "action_template",
                 &[
-                    ("primitives", &super::super::prompts::primitives_doc_for(step, &needed)),
+                    (
+                        "primitives",
+                        &super::super::prompts::primitives_doc_for(
+                            step,
+                            &needed,
+                            case(step, crate::agent::act::is_game_id),
+                        ),
+                    ),
                     ("skills", &section),
                     ("response_format", &format),
                 ],

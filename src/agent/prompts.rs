@@ -207,8 +207,9 @@ fn cue_fits(cue: &str, word: &str) -> bool {
 
 /// The documentation of the primitives a task needs: the core ones, `needed` (what the step's kind of work and its
 /// worked example use), and those its words call for (`cook` brings `smeltItem` and `food`). A small model gets a
-/// shorter prompt and fewer functions to mix up.
-pub fn primitives_doc_for(task: &str, needed: &[&str]) -> String {
+/// shorter prompt and fewer functions to mix up. Where a primitive has an example for the step's `case` (see
+/// [`with_example`]) that one is shown instead of its first, and the functions it calls are documented too.
+pub fn primitives_doc_for(task: &str, needed: &[&str], case: Option<&str>) -> String {
     let words: Vec<String> =
         task.to_lowercase().split(|c: char| !c.is_ascii_alphanumeric()).map(str::to_owned).collect();
     let wanted = |name: &str| {
@@ -218,7 +219,36 @@ pub fn primitives_doc_for(task: &str, needed: &[&str]) -> String {
                 *primitive == name && cues.iter().any(|cue| words.iter().any(|w| cue_fits(cue, w)))
             })
     };
-    PRIMITIVES.iter().filter(|(name, _)| wanted(name)).map(|(_, doc)| doc.trim_end()).collect::<Vec<_>>().join("\n\n")
+    // The examples of the step's case, and what they call the list would lack (a dig of every block of a kind calls
+    // `findBlocks`).
+    let cased: Vec<&str> =
+        PRIMITIVES.iter().filter(|(name, _)| wanted(name)).filter_map(|(_, doc)| case_example(doc, case?)).collect();
+    let called = |name: &str| cased.iter().any(|example| example.contains(&format!("{name}(")));
+    PRIMITIVES
+        .iter()
+        .filter(|(name, _)| wanted(name) || called(name))
+        .map(|(name, doc)| with_example(doc, if wanted(name) { case } else { None }))
+        .collect::<Vec<_>>()
+        .join("\n\n")
+}
+
+/// The lines after `doc`'s `//# case` line, up to its next case or its end: the example for steps of `case`.
+fn case_example<'a>(doc: &'a str, case: &str) -> Option<&'a str> {
+    doc.split("\n//# ").skip(1).find_map(|part| part.strip_prefix(case)?.strip_prefix('\n')).map(str::trim_end)
+}
+
+/// A primitive's documentation (`primitives/NAME.rhai`) with one example: the lines after its `//# case` line when
+/// it has one for `case` (`//# beside a block`: an example for a step placing a block beside another), else its first
+/// example. A small model copies the example it sees, so it should be the one that fits the step.
+fn with_example(doc: &str, case: Option<&str>) -> String {
+    let first = doc.split("\n//# ").next().unwrap_or_default().trim_end();
+    match case.and_then(|case| case_example(doc, case)) {
+        Some(example) => {
+            let head: Vec<&str> = first.lines().take_while(|l| !l.starts_with("// ")).collect();
+            format!("{}\n{example}", head.join("\n"))
+        }
+        None => first.to_owned(),
+    }
 }
 
 #[cfg(test)]
@@ -241,19 +271,44 @@ mod tests {
     #[test]
     fn a_task_is_shown_the_primitives_it_needs() {
         let all = primitives_doc();
-        let logs = primitives_doc_for("Mine 2 oak_log", &["mineBlock"]);
+        let logs = primitives_doc_for("Mine 2 oak_log", &["mineBlock"], None);
         assert!(logs.contains("mineBlock(") && !logs.contains("smeltItem(") && !logs.contains("getItemFromChest("));
         assert!(logs.len() * 4 < all.len(), "{} of {} bytes", logs.len(), all.len());
-        let cook = primitives_doc_for("Cook 2 beef", &[]);
+        let cook = primitives_doc_for("Cook 2 beef", &[], None);
         assert!(cook.contains("smeltItem(") && cook.contains("killMob("), "{cook}");
-        assert!(primitives_doc_for("Deposit cobblestone into a chest", &[]).contains("depositItemIntoChest("));
-        let gold = primitives_doc_for("place a dirt block on top of the gold block", &[]);
+        assert!(primitives_doc_for("Deposit cobblestone into a chest", &[], None).contains("depositItemIntoChest("));
+        let gold = primitives_doc_for("place a dirt block on top of the gold block", &[], None);
         assert!(gold.contains("blockAt(") && !gold.contains("goTo("), "{gold}");
         for (name, _) in PRIMITIVE_WORDS {
             assert!(PRIMITIVES.iter().any(|(p, _)| p == name), "{name} is not a primitive");
         }
         for name in CORE_PRIMITIVES {
             assert!(PRIMITIVES.iter().any(|(p, _)| p == name), "{name} is not a primitive");
+        }
+    }
+
+    /// A step is shown the example of its case, and what that example calls; other steps the first example, and
+    /// never an example of a case.
+    #[test]
+    fn a_step_sees_the_example_of_its_case() {
+        let dig = |case| primitives_doc_for("break the cobblestone wall next to you", &["digBlock"], case);
+        let every = dig(Some("blocks of a kind"));
+        assert!(every.contains("for pos in findBlocks(\"sand\", 8, 20) { digBlock(pos); }"), "{every}");
+        assert!(every.contains("fn findBlocks(name, maxDistance, count)"), "the example's call is documented: {every}");
+        assert!(!every.contains("digBlock(position().offset(1, -1, 0))"), "{every}");
+        let one = dig(None);
+        assert!(one.contains("digBlock(position().offset(1, -1, 0))") && !one.contains("findBlocks"), "{one}");
+        let beside = primitives_doc_for(
+            "place a crafting table next to the stone block",
+            &["placeItem"],
+            Some("beside a block"),
+        );
+        assert!(beside.contains("stone.offset(1, 0, 0)") && !beside.contains("for dy in 0..3"), "{beside}");
+        assert!(beside.contains("fn findBlock(name, maxDistance)"), "{beside}");
+        let unknown = primitives_doc_for("Place 3 dirt", &["placeItem"], Some("no such case"));
+        assert!(unknown.contains("for dy in 0..3") && !unknown.contains("//#"), "{unknown}");
+        for (name, doc) in PRIMITIVES {
+            assert!(!with_example(doc, None).contains("//#"), "{name} shows a case's example to every step");
         }
     }
 
