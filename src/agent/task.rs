@@ -184,18 +184,8 @@ fn goal_unshown(agent: &Agent, goal: &str, mark: (u64, azalea::Vec3)) -> Option<
 /// began, as the code read from such words digs them, and some still stand within [`super::deeds::NEAR`] blocks of
 /// `around`.
 fn left_standing(agent: &Agent, asked: &Asked, around: azalea::Vec3) -> Option<String> {
-    let (Effect::Dig, None, None, Some(block)) = (asked.effect, asked.count, asked.at, asked.thing.as_deref()) else {
-        return None;
-    };
-    let kinds = super::deeds::kinds_of(block);
-    let near = super::deeds::NEAR as i32;
-    let centre = azalea::BlockPos::from(around);
-    let area = observe::area(
-        &agent.bot,
-        [centre.x - near, centre.y - near, centre.z - near],
-        [centre.x + near, centre.y + near, centre.z + near],
-    );
-    let left: Vec<[i32; 3]> = area.blocks().filter(|(_, name)| kinds.contains(name)).map(|(p, _)| p).collect();
+    let block = dug_all(asked)?;
+    let left = standing_near(agent, block, around);
     if left.is_empty() {
         return None;
     }
@@ -204,7 +194,34 @@ fn left_standing(agent: &Agent, asked: &Asked, around: azalea::Vec3) -> Option<S
         at.push(format!("{} more", left.len() - 3));
     }
     let stand = if left.len() == 1 { "stands" } else { "stand" };
-    Some(format!("{} {block} still {stand} within {near} blocks of where I began: {}", left.len(), at.join(", ")))
+    Some(format!(
+        "{} {block} still {stand} within {} blocks of where I began: {}",
+        left.len(),
+        super::deeds::NEAR,
+        at.join(", ")
+    ))
+}
+
+/// The kind of block `asked` wants all of dug near where it begins (`break the cobblestone wall next to you`, `clear
+/// the tall grass around you`): words that dig a kind with no count and no spot.
+fn dug_all(asked: &Asked) -> Option<&str> {
+    match (asked.effect, asked.count, asked.at, asked.thing.as_deref()) {
+        (Effect::Dig, None, None, Some(block)) => Some(block),
+        _ => None,
+    }
+}
+
+/// Where blocks of `block`'s kinds stand within [`super::deeds::NEAR`] blocks of `around`.
+fn standing_near(agent: &Agent, block: &str, around: azalea::Vec3) -> Vec<[i32; 3]> {
+    let kinds = super::deeds::kinds_of(block);
+    let near = super::deeds::NEAR as i32;
+    let centre = azalea::BlockPos::from(around);
+    let area = observe::area(
+        &agent.bot,
+        [centre.x - near, centre.y - near, centre.z - near],
+        [centre.x + near, centre.y + near, centre.z + near],
+    );
+    area.blocks().filter(|(_, name)| kinds.contains(name)).map(|(p, _)| p).collect()
 }
 
 /// The steps for `goal`: from the game's facts when the goal names an item to have, a block to mine or a mob to
@@ -245,7 +262,13 @@ async fn plan(agent: &Agent, goal: &str, failures: &[String]) -> Result<Vec<Task
     };
     match llm_plan(agent, &asked).await {
         Ok(steps) => {
-            let steps = unneeded(goal, shaped(goal, tidy(steps)), &setting.carried);
+            let standing = super::act::asked_of(goal)
+                .as_ref()
+                .and_then(dug_all)
+                .map(|block| standing_near(agent, block, agent.bot.position()))
+                .unwrap_or_default();
+            let steps = unneeded(goal, shaped(goal, unasked_walks(goal, tidy(steps))), &setting.carried);
+            let steps = cleared(goal, steps, &standing);
             Ok(if agent.plan_from_words { worded(steps) } else { steps })
         }
         // A small model may list every motion (19 steps to place a table) or nothing at all: then the goal is one
@@ -298,6 +321,66 @@ fn shaped(goal: &str, mut steps: Vec<TaskSpec>) -> Vec<TaskSpec> {
         TaskSpec { task, context, tracker: super::effect::fitting(&wanted), code: None },
     );
     steps
+}
+
+/// `steps` without walks to spots when `goal` changes the world and names no spot to go to: a small model reads
+/// "I met Alice at -7 64 -7" among its memories and plans `Go stand on -7 64 -7` before putting planks in the chest
+/// beside it. Every game function walks where it must by itself.
+fn unasked_walks(goal: &str, steps: Vec<TaskSpec>) -> Vec<TaskSpec> {
+    let Some(wanted) = super::act::asked_of(goal) else { return steps };
+    if wanted.effect == Effect::Go || wanted.at.is_some() {
+        return steps;
+    }
+    let walk =
+        |step: &TaskSpec| super::act::asked_of(&step.task).is_some_and(|a| a.effect == Effect::Go && a.at.is_some());
+    if !steps.iter().any(walk) {
+        return steps;
+    }
+    let (walks, kept): (Vec<TaskSpec>, Vec<TaskSpec>) = steps.into_iter().partition(walk);
+    let names: Vec<&str> = walks.iter().map(|step| step.task.as_str()).collect();
+    tracing::info!("the goal {goal:?} names no spot to go to; the plan's walks {names:?} are dropped");
+    kept
+}
+
+/// `steps` doing what `goal`'s words ask when they ask to dig every block of a kind near (`break the cobblestone wall
+/// next to you`): a small model's plan mines one of them (`Mine 1 cobblestone`) and walks to spots the goal does not
+/// name (twelve `Go stand on` steps for a wall of four). The steps that dig, go, or get the kind become one step in
+/// the goal's own words, done when each of those `standing` (where the kind stood when the goal began) is dug; steps
+/// making what it takes (a pickaxe) stay before it. No blocks standing: the plan as it is.
+fn cleared(goal: &str, steps: Vec<TaskSpec>, standing: &[[i32; 3]]) -> Vec<TaskSpec> {
+    let Some(wanted) = super::act::asked_of(goal) else { return steps };
+    let Some(block) = dug_all(&wanted) else { return steps };
+    if standing.is_empty() {
+        return steps;
+    }
+    let kinds = super::deeds::kinds_of(block);
+    let about_it = |step: &TaskSpec| match super::act::asked_of(&step.task) {
+        Some(asked) => matches!(asked.effect, Effect::Dig | Effect::Go),
+        None => read_step(&step.task).is_some_and(|(verb, _, item)| {
+            !["craft", "smelt", "kill"].contains(&verb.as_str()) && kinds.contains(&&*item)
+        }),
+    };
+    let first = steps.iter().position(about_it);
+    let context = first.map(|i| steps[i].context.clone()).unwrap_or_default();
+    let (dropped, mut kept): (Vec<TaskSpec>, Vec<TaskSpec>) = steps.into_iter().partition(about_it);
+    let names: Vec<&str> = dropped.iter().map(|step| step.task.as_str()).collect();
+    tracing::info!(
+        "the plan for {goal:?} digs {block} without all of it; steps {names:?} become one step for the {} standing",
+        standing.len()
+    );
+    let tracker = Tracker::Dug {
+        positions: standing.iter().take(super::tracker::MAX_PARTS).copied().collect(),
+        count: None,
+        block: None,
+        at: None,
+        radius: super::tracker::NEAR,
+    };
+    let at = first.unwrap_or(kept.len()).min(kept.len());
+    kept.insert(
+        at,
+        TaskSpec { task: super::text::capitalised(goal.trim()), context, tracker: Some(tracker), code: None },
+    );
+    kept
 }
 
 /// `steps` without those that gather what the bot already carries enough of for the steps that use it up: a small
@@ -613,6 +696,66 @@ mod tests {
         assert_eq!(monster_hunted(&spec(Some("killMob(\"cow\", 120);"))), None, "a cow does not fight back");
         assert_eq!(monster_hunted(&spec(Some("craftItem(\"wooden_sword\", 1);"))), None);
         assert_eq!(monster_hunted(&spec(None)), None);
+    }
+
+    #[test]
+    fn a_plan_digging_one_of_a_kind_asked_all_of_becomes_the_goal_s_step() {
+        let plan = |tasks: &[&str]| tidy(tasks.iter().map(|task| step(task, None)).collect());
+        let tasks = |steps: &[TaskSpec]| steps.iter().map(|s| s.task.clone()).collect::<Vec<_>>();
+        let wall = "break the cobblestone wall next to you";
+        let standing = [[3, 64, -2], [3, 64, -1], [3, 65, -2], [3, 65, -1]];
+        // The local model's plan for the wall (cut short): walks to spots the goal does not name, one block mined.
+        let steps = plan(&["Go stand on -7 64 -7", "Mine 1 cobblestone", "Go stand on -7 64 -6", "Mine 1 cobblestone"]);
+        let done = cleared(wall, steps, &standing);
+        assert_eq!(tasks(&done), ["Break the cobblestone wall next to you"]);
+        let Some(Tracker::Dug { positions, count: None, .. }) = &done[0].tracker else {
+            panic!("{:?}", done[0].tracker)
+        };
+        assert_eq!(positions.as_slice(), standing.as_slice(), "done when every block that stood is dug");
+        // A pickaxe made first stays before it; what is mined for it too.
+        let steps = plan(&["Mine 3 cobblestone", "Craft 1 wooden_pickaxe", "Dig 4 cobblestone"]);
+        assert_eq!(
+            tasks(&cleared(wall, steps, &standing)),
+            ["Break the cobblestone wall next to you", "Craft 1 wooden_pickaxe"]
+        );
+        let steps =
+            plan(&["Mine 1 oak_log", "Craft 1 wooden_pickaxe", "Go stand on cobblestone", "Mine 1 cobblestone"]);
+        assert_eq!(
+            tasks(&cleared(wall, steps, &standing)),
+            ["Mine 1 oak_log", "Craft 1 wooden_pickaxe", "Break the cobblestone wall next to you"]
+        );
+        // Tall grass by either name.
+        let steps = plan(&["Mine 2 tall_grass", "Mine 2 short_grass"]);
+        assert_eq!(
+            tasks(&cleared("clear the tall grass around you", steps, &standing)),
+            ["Clear the tall grass around you"]
+        );
+        // Goals with a count or a spot, and goals of other kinds, keep their plans; so does a goal with none standing.
+        for (goal, step) in [
+            ("dig 2 dirt next to you", "Dig 2 dirt"),
+            ("dig a hole 2 blocks deep next to you", "Dig 2 dirt"),
+            ("go stand on the gold block", "Mine 1 gold_block"),
+            ("place a dirt block on top of the gold block", "Go stand on gold_block"),
+        ] {
+            assert_eq!(tasks(&cleared(goal, plan(&[step]), &standing)), [step], "{goal}");
+        }
+        assert_eq!(tasks(&cleared(wall, plan(&["Mine 1 cobblestone"]), &[])), ["Mine 1 cobblestone"]);
+    }
+
+    #[test]
+    fn walks_to_spots_a_goal_does_not_name_are_dropped() {
+        let plan = |tasks: &[&str]| tidy(tasks.iter().map(|task| step(task, None)).collect());
+        let tasks = |steps: Vec<TaskSpec>| steps.into_iter().map(|s| s.task).collect::<Vec<_>>();
+        let chest = "put 4 oak planks into the chest next to you";
+        let steps = plan(&["Go stand on -7 64 -7", "Store 4 oak_planks in a chest next to you"]);
+        assert_eq!(tasks(unasked_walks(chest, steps)), ["Store 4 oak_planks in a chest next to you"]);
+        // A goal of going, or one naming its spot, keeps them; so do walks to things.
+        for goal in ["walk over to the diamond block", "go stand on -7 64 -7", "place dirt at 1 64 2"] {
+            let steps = plan(&["Go stand on -7 64 -7", "Place 1 dirt"]);
+            assert_eq!(tasks(unasked_walks(goal, steps)).len(), 2, "{goal}");
+        }
+        let steps = plan(&["Go stand on chest", "Store 4 oak_planks in a chest"]);
+        assert_eq!(tasks(unasked_walks(chest, steps)).len(), 2);
     }
 
     #[test]

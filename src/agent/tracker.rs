@@ -28,7 +28,7 @@ const MAX_DEPTH: usize = 4;
 pub const NEAR: u32 = 8;
 const MAX_RADIUS: u32 = 16;
 /// The most blocks a structure tracker lists, and how far they may lie from its anchor.
-const MAX_PARTS: usize = 512;
+pub const MAX_PARTS: usize = 512;
 const MAX_OFFSET: i32 = 32;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -113,6 +113,18 @@ pub async fn place_item(bot: &BotHandle, name: &str, pos: ScriptVec3) -> Answer 
     }
     let here = observe::block_state(bot, target)
         .ok_or_else(|| format!("The block at {} is not loaded; go closer first", fmt(target)))?;
+    let there = strip(BlockKind::from(here));
+    if ["chest", "trapped_chest", "barrel"].contains(&there.as_str()) {
+        // Items "placed in a chest" are put into it: a small model reaches for placeItem.
+        return Err(format!(
+            "There is a {there} at {}: placeItem puts a block into the world. To put {name} into the {there}, call \
+             depositItemIntoChest(vec3({}, {}, {}), #{{{name}: how_many}})",
+            fmt(target),
+            target.x,
+            target.y,
+            target.z
+        ));
+    }
     if !replaceable(here) {
         // The spot named is often the block to build on (the ground, a block found): the one on top of it is said,
         // when it is free, for the code to aim at instead.
@@ -122,8 +134,7 @@ pub async fn place_item(bot: &BotHandle, name: &str, pos: ScriptVec3) -> Answer 
             _ => String::new(),
         };
         return Err(format!(
-            "There is already {} at {}; `pos` is where the new block goes: pick an empty spot{on_top}",
-            strip(BlockKind::from(here)),
+            "There is already {there} at {}; `pos` is where the new block goes: pick an empty spot{on_top}",
             fmt(target)
         ));
     }

@@ -18,6 +18,8 @@ fn place_item_places_and_refuses_occupied_spots() {
             ("nothing.rhai", "placeItem(\"oak_planks\", vec3(1, 64, 1))"),
             // On top of a crafting table: a click on the table opens it, so there is nothing to place against.
             ("on_table.rhai", "placeItem(\"cobblestone\", vec3(-3, 65, 2))"),
+            // Items "placed in a chest" by a small model's code: the call that puts them in is named.
+            ("into_chest.rhai", "placeItem(\"cobblestone\", vec3(-2, 64, -3))"),
             ("helmet.rhai", "equip(\"iron_helmet\", \"head\"); inventoryCount(\"iron_helmet\")"),
         ],
     );
@@ -44,6 +46,13 @@ fn place_item_places_and_refuses_occupied_spots() {
     let done = run_script(&world, "on_table", Duration::from_secs(30));
     assert!(done.contains("Nothing to place cobblestone against at -3 65 2"), "{done}");
     assert_eq!(world.cmd(json!({"cmd": "getBlock", "x": -3, "y": 65, "z": 2})), "air");
+
+    world.cmd(json!({"cmd": "setBlock", "x": -2, "y": 64, "z": -3, "block": "chest"}));
+    let done = run_script(&world, "into_chest", Duration::from_secs(30));
+    let deposit = "There is a chest at -2 64 -3: placeItem puts a block into the world. To put cobblestone into the \
+                   chest, call depositItemIntoChest(vec3(-2, 64, -3), #{cobblestone: how_many})";
+    assert!(done.ends_with(deposit), "{done}");
+    assert_eq!(world.cmd(json!({"cmd": "getBlock", "x": -2, "y": 64, "z": -3})), "chest");
 
     let done = run_script(&world, "helmet", Duration::from_secs(30));
     assert!(done.contains("finished"), "{done}");
