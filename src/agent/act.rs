@@ -23,7 +23,7 @@ pub use super::plan::TaskSpec;
 use super::{
     check,
     diff::WorldDiff,
-    effect::{self, Asked},
+    effect::{self, Asked, Effect},
     extract, focus, naming,
     plan::{Verdict, parse_verdict},
     prompts, text,
@@ -322,6 +322,17 @@ impl Agent {
                     continue;
                 }
             };
+            // Code that names nowhere the thing its step places, stores or gives cannot do it (the local model
+            // answered `Place 1 chest` with the skills it had learned, a crafting table's and cobblestone's).
+            let called: Vec<(String, String)> = self
+                .library_calls(&program)
+                .into_iter()
+                .filter_map(|name| self.skills.get(&name).map(|skill| (name, skill.code.clone())))
+                .collect();
+            if let Some(advice) = unnamed_thing(&spec.task, &program.code, &called) {
+                caught_before_the_world(advice, Some(program.code), false);
+                continue;
+            }
             // The same code again would do the same again: the model is told so, not the world asked twice.
             if let Some((_, fell_short)) = tried.iter().find(|(code, _)| same_code(code, &program.code)) {
                 let advice = format!(
@@ -1178,6 +1189,44 @@ async fn in_sight(bot: &BotHandle) -> Vec<String> {
     names
 }
 
+/// Why `code` cannot do `task`, a step placing, storing or giving a thing: it names that thing nowhere, neither in
+/// its own text (a string, a map's key, a skill's name such as `placeChest`) nor in the code of a library skill it
+/// calls (`called`: names and code). `None` when it does, or the step is of another kind.
+pub fn unnamed_thing(task: &str, code: &str, called: &[(String, String)]) -> Option<String> {
+    let asked = asked_of(task)?;
+    let thing = asked.thing.as_deref()?;
+    let (verb, example) = match asked.effect {
+        Effect::Place => ("places", format!("placeItem(\"{thing}\", findFreeSpot())")),
+        Effect::Store => ("stores", format!("depositItemIntoChest(chest, #{{{thing}: 1}})")),
+        Effect::Give => ("gives", format!("giveItem(\"{}\", \"{thing}\", 1)", asked.player.as_deref()?)),
+        Effect::Dig | Effect::Go => return None,
+    };
+    let joined = thing.replace('_', "");
+    let names = |text: &str| {
+        let text = text.to_lowercase();
+        text.contains(thing) || text.contains(&joined)
+    };
+    // The answer's own functions are named for the step (`placeChest`): their names say nothing of what they call.
+    let own: Vec<&str> = code
+        .split("fn ")
+        .skip(1)
+        .filter_map(|rest| rest.split(|c: char| !c.is_ascii_alphanumeric() && c != '_').next())
+        .filter(|name| !name.is_empty())
+        .collect();
+    let text: String = code
+        .split(|c: char| !c.is_ascii_alphanumeric() && c != '_')
+        .filter(|word| !own.contains(word))
+        .collect::<Vec<_>>()
+        .join(" ");
+    if names(&text) || called.iter().any(|(_, code)| names(code)) {
+        return None;
+    }
+    Some(format!(
+        "The code never names {thing}, so it cannot do \"{task}\": the step {verb} {thing}. Call a function with \
+         it, such as {example}."
+    ))
+}
+
 /// What the bot sees, for prompts.
 pub async fn observation(bot: &BotHandle) -> String {
     let status = bot.status();
@@ -1325,6 +1374,41 @@ fn task_things(task: &str) -> (Option<String>, Option<String>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The local model's answer to `Place 1 chest` from an empty library that had learned a table's skill and a
+    /// cobblestone one: caught, and told what to call. Code that names the thing anywhere passes.
+    #[test]
+    fn code_that_never_names_what_its_step_places_is_caught() {
+        let skills = [
+            (
+                "placeCraftingTable".to_owned(),
+                "fn placeCraftingTable() { placeItem(\"crafting_table\", findFreeSpot()); }".to_owned(),
+            ),
+            ("mineCobblestone".to_owned(), "fn mineCobblestone() { mineBlock(\"cobblestone\", 1); }".to_owned()),
+            ("storeItemsInChest".to_owned(), "fn storeItemsInChest(item, count) { }".to_owned()),
+        ];
+        let code = "fn placeChest() {\n    placeCraftingTable();\n    mineCobblestone();\n}";
+        let advice = unnamed_thing("Place 1 chest", code, &skills[..2]).unwrap();
+        assert!(advice.starts_with("The code never names chest, so it cannot do \"Place 1 chest\""), "{advice}");
+        assert!(advice.contains("placeItem(\"chest\", findFreeSpot())"), "{advice}");
+        // Named in a string, a map's key, a called skill's name or its code: passes.
+        assert_eq!(unnamed_thing("Place 1 chest", "fn a() { placeItem(\"chest\", findFreeSpot()); }", &[]), None);
+        let store = "Store 4 oak_planks in the chest";
+        assert_eq!(
+            unnamed_thing(store, "fn a() { depositItemIntoChest(findBlock(\"chest\"), #{oak_planks: 4}); }", &[]),
+            None
+        );
+        assert!(
+            unnamed_thing(store, "fn a() { storeItemsInChest(); }", &skills[2..]).unwrap().contains("#{oak_planks: 1}")
+        );
+        assert_eq!(unnamed_thing("Place 1 crafting_table", "fn a() { placeCraftingTable(); }", &skills[..1]), None);
+        let give = unnamed_thing("Give 3 bread to Bob", "fn a() { giveItem(\"Bob\", \"apple\", 3); }", &[]).unwrap();
+        assert!(give.contains("giveItem(\"Bob\", \"bread\", 1)"), "{give}");
+        // Digging and going name positions, not kinds: never caught here; nor are steps of no world verb.
+        assert_eq!(unnamed_thing("Clear the tall grass around you", "fn a() { digBlock(vec3(2, 64, 2)); }", &[]), None);
+        assert_eq!(unnamed_thing("Go stand on gold_block", "fn a() { standOn(vec3(-5, 63, 5)); }", &[]), None);
+        assert_eq!(unnamed_thing("Mine 3 oak_log", "fn a() { }", &[]), None);
+    }
 
     #[test]
     fn code_that_differs_only_in_spacing_is_the_same_answer() {

@@ -342,6 +342,9 @@ fn unasked_walks(goal: &str, steps: Vec<TaskSpec>) -> Vec<TaskSpec> {
     kept
 }
 
+/// How many of the blocks a goal asks all of dug the step's context lists.
+const SHOWN_STANDING: usize = 8;
+
 /// `steps` doing what `goal`'s words ask when they ask to dig every block of a kind near (`break the cobblestone wall
 /// next to you`): a small model's plan mines one of them (`Mine 1 cobblestone`) and walks to spots the goal does not
 /// name (twelve `Go stand on` steps for a wall of four). The steps that dig, go, or get the kind become one step in
@@ -361,7 +364,12 @@ fn cleared(goal: &str, steps: Vec<TaskSpec>, standing: &[[i32; 3]]) -> Vec<TaskS
         }),
     };
     let first = steps.iter().position(about_it);
-    let context = first.map(|i| steps[i].context.clone()).unwrap_or_default();
+    // Where they stand, for code to dig each (a small model's `findBlocks("tall_grass")` finds no short grass).
+    let mut at: Vec<String> = standing.iter().take(SHOWN_STANDING).map(|[x, y, z]| format!("{x} {y} {z}")).collect();
+    if standing.len() > SHOWN_STANDING {
+        at.push(format!("and {} more", standing.len() - SHOWN_STANDING));
+    }
+    let context = format!("The {block} to dig stands at {}.", at.join(", "));
     let (dropped, mut kept): (Vec<TaskSpec>, Vec<TaskSpec>) = steps.into_iter().partition(about_it);
     let names: Vec<&str> = dropped.iter().map(|step| step.task.as_str()).collect();
     tracing::info!(
@@ -712,6 +720,7 @@ mod tests {
             panic!("{:?}", done[0].tracker)
         };
         assert_eq!(positions.as_slice(), standing.as_slice(), "done when every block that stood is dug");
+        assert_eq!(done[0].context, "The cobblestone to dig stands at 3 64 -2, 3 64 -1, 3 65 -2, 3 65 -1.");
         // A pickaxe made first stays before it; what is mined for it too.
         let steps = plan(&["Mine 3 cobblestone", "Craft 1 wooden_pickaxe", "Dig 4 cobblestone"]);
         assert_eq!(

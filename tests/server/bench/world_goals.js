@@ -49,7 +49,9 @@ async function doNothingModel () {
         const goal = (last.match(/^Goal: (.*)$/m) ?? [])[1] ?? 'the goal'
         content = JSON.stringify([{ task: goal }])
       } else if (system.startsWith('You control a Minecraft player')) {
-        content = 'Description: Does the task.\n```rhai\nfn doTheTask() {\n  chat("done");\n}\n```'
+        // It says the task's words, so its code names what the task is about and passes the check before the world.
+        const task = ((last.match(/^Task: (.*)$/m) ?? [])[1] ?? 'the task').replaceAll('"', "'")
+        content = `Description: Does the task.\n\`\`\`rhai\nfn doTheTask() {\n  chat("done: ${task}");\n}\n\`\`\``
       } else if (system.startsWith('You judge')) {
         content = '{"reasoning": "The player said done.", "success": true, "critique": ""}'
       }
