@@ -263,6 +263,7 @@ impl Agent {
         let (mut attempt, mut caught) = (1, 0);
         // Answers caught before the world since the last one that ran.
         let mut caught_in_a_row = 0;
+        let mut unnamed_sent_back = false;
         let (task_carried, task_found) = task_things(&spec.task);
         while attempt <= MAX_ATTEMPTS {
             if self.stop.is_stopped() {
@@ -329,7 +330,10 @@ impl Agent {
                 .into_iter()
                 .filter_map(|name| self.skills.get(&name).map(|skill| (name, skill.code.clone())))
                 .collect();
-            if let Some(advice) = unnamed_thing(&spec.task, &program.code, &called) {
+            // Once a task: should the model insist, the world judges its code (a name this check misreads must not
+            // keep good code from running).
+            if !unnamed_sent_back && let Some(advice) = unnamed_thing(&spec.task, &program.code, &called) {
+                unnamed_sent_back = true;
                 caught_before_the_world(advice, Some(program.code), false);
                 continue;
             }
@@ -1195,16 +1199,21 @@ async fn in_sight(bot: &BotHandle) -> Vec<String> {
 pub fn unnamed_thing(task: &str, code: &str, called: &[(String, String)]) -> Option<String> {
     let asked = asked_of(task)?;
     let thing = asked.thing.as_deref()?;
+    // The item that places the block, where its name differs (`carrot` plants `carrots`).
+    let item = primitives::item_placing(thing).unwrap_or(thing);
+    let n = asked.count.unwrap_or(1);
     let (verb, example) = match asked.effect {
-        Effect::Place => ("places", format!("placeItem(\"{thing}\", findFreeSpot())")),
-        Effect::Store => ("stores", format!("depositItemIntoChest(chest, #{{{thing}: 1}})")),
-        Effect::Give => ("gives", format!("giveItem(\"{}\", \"{thing}\", 1)", asked.player.as_deref()?)),
+        Effect::Place => ("places", format!("placeItem(\"{item}\", findFreeSpot())")),
+        Effect::Store => ("stores", format!("depositItemIntoChest(chest, #{{{item}: {n}}})")),
+        Effect::Give => ("gives", format!("giveItem(\"{}\", \"{item}\", {n})", asked.player.as_deref()?)),
         Effect::Dig | Effect::Go => return None,
     };
-    let joined = thing.replace('_', "");
+    // Any wood of the thing will do (`oak_planks` asked, birch carried): its name without the wood's.
+    let woodless = super::recipes::WOODS.iter().find_map(|wood| item.strip_prefix(&format!("{wood}_"))).unwrap_or(item);
+    let spellings = [woodless.to_owned(), woodless.replace('_', "")];
     let names = |text: &str| {
         let text = text.to_lowercase();
-        text.contains(thing) || text.contains(&joined)
+        spellings.iter().any(|spelling| text.contains(spelling.as_str()))
     };
     // The answer's own functions are named for the step (`placeChest`): their names say nothing of what they call.
     let own: Vec<&str> = code
@@ -1222,7 +1231,7 @@ pub fn unnamed_thing(task: &str, code: &str, called: &[(String, String)]) -> Opt
         return None;
     }
     Some(format!(
-        "The code never names {thing}, so it cannot do \"{task}\": the step {verb} {thing}. Call a function with \
+        "The code never names {item}, so it cannot do \"{task}\": the step {verb} {item}. Call a function with \
          it, such as {example}."
     ))
 }
@@ -1399,11 +1408,15 @@ mod tests {
             None
         );
         assert!(
-            unnamed_thing(store, "fn a() { storeItemsInChest(); }", &skills[2..]).unwrap().contains("#{oak_planks: 1}")
+            unnamed_thing(store, "fn a() { storeItemsInChest(); }", &skills[2..]).unwrap().contains("#{oak_planks: 4}")
         );
+        // Any wood will do; the item that plants a crop is its name.
+        assert_eq!(unnamed_thing(store, "fn a() { depositItemIntoChest(c, #{birch_planks: 4}); }", &[]), None);
+        assert_eq!(unnamed_thing("Place 3 carrots", "fn a() { placeItem(\"carrot\", p); }", &[]), None);
+        assert!(unnamed_thing("Place 3 carrots", "fn a() { }", &[]).unwrap().contains("placeItem(\"carrot\""));
         assert_eq!(unnamed_thing("Place 1 crafting_table", "fn a() { placeCraftingTable(); }", &skills[..1]), None);
         let give = unnamed_thing("Give 3 bread to Bob", "fn a() { giveItem(\"Bob\", \"apple\", 3); }", &[]).unwrap();
-        assert!(give.contains("giveItem(\"Bob\", \"bread\", 1)"), "{give}");
+        assert!(give.contains("giveItem(\"Bob\", \"bread\", 3)"), "{give}");
         // Digging and going name positions, not kinds: never caught here; nor are steps of no world verb.
         assert_eq!(unnamed_thing("Clear the tall grass around you", "fn a() { digBlock(vec3(2, 64, 2)); }", &[]), None);
         assert_eq!(unnamed_thing("Go stand on gold_block", "fn a() { standOn(vec3(-5, 63, 5)); }", &[]), None);

@@ -44,6 +44,17 @@ pub struct Asked {
     pub beside: Option<Beside>,
 }
 
+impl Asked {
+    /// The kind of block these words want all of dug near where they begin (`break the cobblestone wall next to
+    /// you`, `clear the tall grass around you`): words that dig a kind with no count and no spot.
+    pub fn dug_all(&self) -> Option<&str> {
+        match (self.effect, self.count, self.at, self.thing.as_deref()) {
+            (Effect::Dig, None, None, Some(block)) => Some(block),
+            _ => None,
+        }
+    }
+}
+
 /// Where placed blocks stand against another block.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Beside {

@@ -116,7 +116,7 @@ pub fn case(task: &str, is_id: impl Fn(&str) -> bool) -> Option<&'static str> {
     let asked = effect::asked(task, is_id)?;
     match asked.effect {
         Effect::Place if asked.beside.is_some() => Some(BESIDE_A_BLOCK),
-        Effect::Dig if asked.thing.is_some() && asked.at.is_none() => Some(BLOCKS_OF_A_KIND),
+        Effect::Dig if asked.dug_all().is_some() => Some(BLOCKS_OF_A_KIND),
         _ => None,
     }
 }
@@ -193,6 +193,7 @@ mod tests {
         assert_eq!(case_("clear the tall grass around you"), Some(BLOCKS_OF_A_KIND));
         assert_eq!(case_("break the cobblestone wall next to you"), Some(BLOCKS_OF_A_KIND));
         assert_eq!(case_("dig a hole 2 blocks deep next to you"), None);
+        assert_eq!(case_("Dig 4 cobblestone"), None, "a count is dug by a count, not every one in reach");
         assert_eq!(case_("Dig the block at 1 63 2"), None);
         assert_eq!(case_("lay 4 cobblestone in a line on the ground"), None);
         assert_eq!(case_("Mine 3 oak_log"), None);

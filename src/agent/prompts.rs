@@ -221,9 +221,16 @@ pub fn primitives_doc_for(task: &str, needed: &[&str], case: Option<&str>) -> St
     };
     // The examples of the step's case, and what they call the list would lack (a dig of every block of a kind calls
     // `findBlocks`).
-    let cased: Vec<&str> =
+    let cased: Vec<String> =
         PRIMITIVES.iter().filter(|(name, _)| wanted(name)).filter_map(|(_, doc)| case_example(doc, case?)).collect();
-    let called = |name: &str| cased.iter().any(|example| example.contains(&format!("{name}(")));
+    // Called as itself: `findBlocks(` is no call of `findBlock(`, nor `.offset(` of an `offset`.
+    let called = |name: &str| {
+        cased.iter().any(|example| {
+            example
+                .match_indices(&format!("{name}("))
+                .any(|(at, _)| !example[..at].ends_with(|c: char| c.is_ascii_alphanumeric() || c == '_' || c == '.'))
+        })
+    };
     PRIMITIVES
         .iter()
         .filter(|(name, _)| wanted(name) || called(name))
@@ -233,21 +240,28 @@ pub fn primitives_doc_for(task: &str, needed: &[&str], case: Option<&str>) -> St
 }
 
 /// The lines after `doc`'s `//# case` line, up to its next case or its end: the example for steps of `case`.
-fn case_example<'a>(doc: &'a str, case: &str) -> Option<&'a str> {
-    doc.split("\n//# ").skip(1).find_map(|part| part.strip_prefix(case)?.strip_prefix('\n')).map(str::trim_end)
+fn case_example(doc: &str, case: &str) -> Option<String> {
+    let mut lines = doc.lines().map(str::trim_end).skip_while(|line| case_of(line) != Some(case)).skip(1);
+    let example: Vec<&str> = lines.by_ref().take_while(|line| case_of(line).is_none()).collect();
+    (!example.is_empty()).then(|| example.join("\n"))
+}
+
+/// The case a `//# case` line names.
+fn case_of(line: &str) -> Option<&str> {
+    line.strip_prefix("//#").map(str::trim)
 }
 
 /// A primitive's documentation (`primitives/NAME.rhai`) with one example: the lines after its `//# case` line when
 /// it has one for `case` (`//# beside a block`: an example for a step placing a block beside another), else its first
 /// example. A small model copies the example it sees, so it should be the one that fits the step.
 fn with_example(doc: &str, case: Option<&str>) -> String {
-    let first = doc.split("\n//# ").next().unwrap_or_default().trim_end();
+    let first: Vec<&str> = doc.lines().map(str::trim_end).take_while(|line| case_of(line).is_none()).collect();
     match case.and_then(|case| case_example(doc, case)) {
         Some(example) => {
-            let head: Vec<&str> = first.lines().take_while(|l| !l.starts_with("// ")).collect();
+            let head: Vec<&str> = first.into_iter().take_while(|line| !line.starts_with("// ")).collect();
             format!("{}\n{example}", head.join("\n"))
         }
-        None => first.to_owned(),
+        None => first.join("\n").trim_end().to_owned(),
     }
 }
 
@@ -293,7 +307,7 @@ mod tests {
     fn a_step_sees_the_example_of_its_case() {
         let dig = |case| primitives_doc_for("break the cobblestone wall next to you", &["digBlock"], case);
         let every = dig(Some("blocks of a kind"));
-        assert!(every.contains("for pos in findBlocks(\"sand\", 8, 20) { digBlock(pos); }"), "{every}");
+        assert!(every.contains("for pos in findBlocks(\"sand\", 8, 20) {"), "{every}");
         assert!(every.contains("fn findBlocks(name, maxDistance, count)"), "the example's call is documented: {every}");
         assert!(!every.contains("digBlock(position().offset(1, -1, 0))"), "{every}");
         let one = dig(None);
@@ -310,6 +324,11 @@ mod tests {
         for (name, doc) in PRIMITIVES {
             assert!(!with_example(doc, None).contains("//#"), "{name} shows a case's example to every step");
         }
+        // Written on another machine (CRLF, spaces around the case): read the same.
+        let crlf =
+            "/// Digs.\r\nfn digBlock(pos) {}\r\n// digBlock(here);\r\n//#  blocks of a kind \r\n// for p in x { }\r\n";
+        assert_eq!(with_example(crlf, Some("blocks of a kind")), "/// Digs.\nfn digBlock(pos) {}\n// for p in x { }");
+        assert_eq!(with_example(crlf, None), "/// Digs.\nfn digBlock(pos) {}\n// digBlock(here);");
     }
 
     #[test]

@@ -184,7 +184,7 @@ fn goal_unshown(agent: &Agent, goal: &str, mark: (u64, azalea::Vec3)) -> Option<
 /// began, as the code read from such words digs them, and some still stand within [`super::deeds::NEAR`] blocks of
 /// `around`.
 fn left_standing(agent: &Agent, asked: &Asked, around: azalea::Vec3) -> Option<String> {
-    let block = dug_all(asked)?;
+    let block = asked.dug_all()?;
     let left = standing_near(agent, block, around);
     if left.is_empty() {
         return None;
@@ -200,15 +200,6 @@ fn left_standing(agent: &Agent, asked: &Asked, around: azalea::Vec3) -> Option<S
         super::deeds::NEAR,
         at.join(", ")
     ))
-}
-
-/// The kind of block `asked` wants all of dug near where it begins (`break the cobblestone wall next to you`, `clear
-/// the tall grass around you`): words that dig a kind with no count and no spot.
-fn dug_all(asked: &Asked) -> Option<&str> {
-    match (asked.effect, asked.count, asked.at, asked.thing.as_deref()) {
-        (Effect::Dig, None, None, Some(block)) => Some(block),
-        _ => None,
-    }
 }
 
 /// Where blocks of `block`'s kinds stand within [`super::deeds::NEAR`] blocks of `around`.
@@ -264,7 +255,7 @@ async fn plan(agent: &Agent, goal: &str, failures: &[String]) -> Result<Vec<Task
         Ok(steps) => {
             let standing = super::act::asked_of(goal)
                 .as_ref()
-                .and_then(dug_all)
+                .and_then(Asked::dug_all)
                 .map(|block| standing_near(agent, block, agent.bot.position()))
                 .unwrap_or_default();
             let steps = unneeded(goal, shaped(goal, unasked_walks(goal, tidy(steps))), &setting.carried);
@@ -328,7 +319,10 @@ fn shaped(goal: &str, mut steps: Vec<TaskSpec>) -> Vec<TaskSpec> {
 /// beside it. Every game function walks where it must by itself.
 fn unasked_walks(goal: &str, steps: Vec<TaskSpec>) -> Vec<TaskSpec> {
     let Some(wanted) = super::act::asked_of(goal) else { return steps };
-    if wanted.effect == Effect::Go || wanted.at.is_some() {
+    // A player to find, or the owner's own place (`next to me`), may be where the plan walks.
+    let owner =
+        goal.split(|c: char| !c.is_ascii_alphabetic()).any(|w| ["me", "here", "my"].contains(&&*w.to_lowercase()));
+    if wanted.effect == Effect::Go || wanted.at.is_some() || wanted.player.is_some() || owner {
         return steps;
     }
     let walk =
@@ -347,12 +341,13 @@ const SHOWN_STANDING: usize = 8;
 
 /// `steps` doing what `goal`'s words ask when they ask to dig every block of a kind near (`break the cobblestone wall
 /// next to you`): a small model's plan mines one of them (`Mine 1 cobblestone`) and walks to spots the goal does not
-/// name (twelve `Go stand on` steps for a wall of four). The steps that dig, go, or get the kind become one step in
-/// the goal's own words, done when each of those `standing` (where the kind stood when the goal began) is dug; steps
-/// making what it takes (a pickaxe) stay before it. No blocks standing: the plan as it is.
+/// name (twelve `Go stand on` steps for a wall of four). Its steps that dig or walk (anything, anywhere) or get the
+/// kind become one step in the goal's own words, done when each of those `standing` (where the kind stood when the
+/// plan was made) is dug, after the steps kept (those making what it takes: a pickaxe). No blocks standing: the plan
+/// as it is.
 fn cleared(goal: &str, steps: Vec<TaskSpec>, standing: &[[i32; 3]]) -> Vec<TaskSpec> {
     let Some(wanted) = super::act::asked_of(goal) else { return steps };
-    let Some(block) = dug_all(&wanted) else { return steps };
+    let Some(block) = wanted.dug_all() else { return steps };
     if standing.is_empty() {
         return steps;
     }
@@ -363,7 +358,6 @@ fn cleared(goal: &str, steps: Vec<TaskSpec>, standing: &[[i32; 3]]) -> Vec<TaskS
             !["craft", "smelt", "kill"].contains(&verb.as_str()) && kinds.contains(&&*item)
         }),
     };
-    let first = steps.iter().position(about_it);
     // Where they stand, for code to dig each (a small model's `findBlocks("tall_grass")` finds no short grass).
     let mut at: Vec<String> = standing.iter().take(SHOWN_STANDING).map(|[x, y, z]| format!("{x} {y} {z}")).collect();
     if standing.len() > SHOWN_STANDING {
@@ -383,11 +377,8 @@ fn cleared(goal: &str, steps: Vec<TaskSpec>, standing: &[[i32; 3]]) -> Vec<TaskS
         at: None,
         radius: super::tracker::NEAR,
     };
-    let at = first.unwrap_or(kept.len()).min(kept.len());
-    kept.insert(
-        at,
-        TaskSpec { task: super::text::capitalised(goal.trim()), context, tracker: Some(tracker), code: None },
-    );
+    // After what the kept steps make (a pickaxe for the wall).
+    kept.push(TaskSpec { task: super::text::capitalised(goal.trim()), context, tracker: Some(tracker), code: None });
     kept
 }
 
@@ -721,11 +712,11 @@ mod tests {
         };
         assert_eq!(positions.as_slice(), standing.as_slice(), "done when every block that stood is dug");
         assert_eq!(done[0].context, "The cobblestone to dig stands at 3 64 -2, 3 64 -1, 3 65 -2, 3 65 -1.");
-        // A pickaxe made first stays before it; what is mined for it too.
+        // A pickaxe made in the plan is made first, wherever the plan had it.
         let steps = plan(&["Mine 3 cobblestone", "Craft 1 wooden_pickaxe", "Dig 4 cobblestone"]);
         assert_eq!(
             tasks(&cleared(wall, steps, &standing)),
-            ["Break the cobblestone wall next to you", "Craft 1 wooden_pickaxe"]
+            ["Craft 1 wooden_pickaxe", "Break the cobblestone wall next to you"]
         );
         let steps =
             plan(&["Mine 1 oak_log", "Craft 1 wooden_pickaxe", "Go stand on cobblestone", "Mine 1 cobblestone"]);
@@ -759,7 +750,13 @@ mod tests {
         let steps = plan(&["Go stand on -7 64 -7", "Store 4 oak_planks in a chest next to you"]);
         assert_eq!(tasks(unasked_walks(chest, steps)), ["Store 4 oak_planks in a chest next to you"]);
         // A goal of going, or one naming its spot, keeps them; so do walks to things.
-        for goal in ["walk over to the diamond block", "go stand on -7 64 -7", "place dirt at 1 64 2"] {
+        for goal in [
+            "walk over to the diamond block",
+            "go stand on -7 64 -7",
+            "place dirt at 1 64 2",
+            "give 3 dirt to Bob",
+            "build a pillar of dirt next to me",
+        ] {
             let steps = plan(&["Go stand on -7 64 -7", "Place 1 dirt"]);
             assert_eq!(tasks(unasked_walks(goal, steps)).len(), 2, "{goal}");
         }

@@ -21,6 +21,7 @@ mod mine;
 pub mod observe;
 mod place;
 pub use place::PLACED_AS;
+pub use place::item_placing;
 pub mod reflex;
 pub mod search;
 mod shelter;

@@ -95,6 +95,11 @@ pub const PLACED_AS: &[(&str, BlockKind)] = &[
     ("string", BlockKind::Tripwire),
 ];
 
+/// The item that places `block` where the two names differ (`carrot` for `carrots`).
+pub fn item_placing(block: &str) -> Option<&'static str> {
+    PLACED_AS.iter().find(|(_, kind)| strip(*kind) == block).map(|(item, _)| *item)
+}
+
 /// The block placing the item `name` makes.
 fn placed_kind(name: &str) -> Result<BlockKind, String> {
     PLACED_AS
@@ -107,14 +112,11 @@ fn placed_kind(name: &str) -> Result<BlockKind, String> {
 
 pub async fn place_item(bot: &BotHandle, name: &str, pos: ScriptVec3) -> Answer {
     let target = BlockPos::from(pos);
-    let kind = placed_kind(name)?;
-    if items::count(bot, name) == 0 {
-        return Err(format!("I have no {name} to place"));
-    }
     let here = observe::block_state(bot, target)
         .ok_or_else(|| format!("The block at {} is not loaded; go closer first", fmt(target)))?;
     let there = strip(BlockKind::from(here));
-    if ["chest", "trapped_chest", "barrel"].contains(&there.as_str()) {
+    const CONTAINERS: [&str; 3] = ["chest", "trapped_chest", "barrel"];
+    if CONTAINERS.contains(&there.as_str()) && !CONTAINERS.contains(&name) {
         // Items "placed in a chest" are put into it: a small model reaches for placeItem.
         return Err(format!(
             "There is a {there} at {}: placeItem puts a block into the world. To put {name} into the {there}, call \
@@ -124,6 +126,10 @@ pub async fn place_item(bot: &BotHandle, name: &str, pos: ScriptVec3) -> Answer 
             target.y,
             target.z
         ));
+    }
+    let kind = placed_kind(name)?;
+    if items::count(bot, name) == 0 {
+        return Err(format!("I have no {name} to place"));
     }
     if !replaceable(here) {
         // The spot named is often the block to build on (the ground, a block found): the one on top of it is said,

@@ -492,7 +492,7 @@ fn a_death_during_an_attempt_is_told_to_its_judge() {
 #[test]
 fn a_goal_to_break_a_wall_is_done_only_when_none_of_it_stands() {
     let runtime = tokio::runtime::Runtime::new().unwrap();
-    // The wall's words give no count: one block broken is a step done, not the wall gone.
+    // The wall's words give no count: the plan's one block broken is no wall gone; its step becomes the goal's own.
     let plan = r#"[{"task": "Break 1 cobblestone"}]"#;
     let one = "```rhai\nfn breakOne() {\n  digBlock(vec3(2, 64, -3));\n}\n```";
     let rest = "```rhai\nfn breakTheRest() {\n  for x in 2..4 { for y in 64..66 { \

@@ -50,8 +50,9 @@ async function doNothingModel () {
         content = JSON.stringify([{ task: goal }])
       } else if (system.startsWith('You control a Minecraft player')) {
         // It says the task's words, so its code names what the task is about and passes the check before the world.
+        // (in game ids too: `oak planks` is `oak_planks`).
         const task = ((last.match(/^Task: (.*)$/m) ?? [])[1] ?? 'the task').replaceAll('"', "'")
-        content = `Description: Does the task.\n\`\`\`rhai\nfn doTheTask() {\n  chat("done: ${task}");\n}\n\`\`\``
+        content = `Description: Does the task.\n\`\`\`rhai\nfn doTheTask() {\n  chat("done: ${task} (${task.replaceAll(' ', '_')})");\n}\n\`\`\``
       } else if (system.startsWith('You judge')) {
         content = '{"reasoning": "The player said done.", "success": true, "critique": ""}'
       }
