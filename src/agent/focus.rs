@@ -4,7 +4,7 @@
 //! A small model copies the example it is shown: a crafting skill shown for a floor gets a floor of crafting code.
 //! And every line of documentation it does not need is prompt it reads slower and mixes up more.
 
-use super::effect::{self, Effect};
+use super::effect::{self, Effect, Shape};
 
 /// The kind of work a step or a skill does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -110,12 +110,20 @@ pub fn primitives(kind: Kind) -> &'static [&'static str] {
 }
 
 /// Which of the primitives' examples fits a step (`//# CASE` in `primitives/*.rhai`), from its words: a block placed
-/// beside a named one (`next to the stone block`) is shown one found and offset from; every block of a kind dug
-/// (`clear the tall grass`) is shown a loop over those found. Steps of other shapes see the first example.
+/// beside a named one (`next to the stone block`) is shown one found and offset from; blocks in a line, a wall or a
+/// floor are shown that shape built (the first example is a pillar, which a small model copied for a line); every
+/// block of a kind dug (`clear the tall grass`) is shown a loop over those found. Other steps see the first example.
 pub fn case(task: &str, is_id: impl Fn(&str) -> bool) -> Option<&'static str> {
     let asked = effect::asked(task, is_id)?;
     match asked.effect {
         Effect::Place if asked.beside.is_some() => Some(BESIDE_A_BLOCK),
+        Effect::Place => match asked.shape? {
+            Shape::Line(_) => Some(A_LINE),
+            Shape::Wall { .. } => Some(A_WALL),
+            Shape::Floor { .. } => Some(A_FLOOR),
+            // The first example is a pillar.
+            Shape::Column(_) => None,
+        },
         Effect::Dig if asked.dug_all().is_some() => Some(BLOCKS_OF_A_KIND),
         _ => None,
     }
@@ -125,6 +133,10 @@ pub fn case(task: &str, is_id: impl Fn(&str) -> bool) -> Option<&'static str> {
 pub const BESIDE_A_BLOCK: &str = "beside a block";
 /// The example case of the blocks of a kind dug.
 pub const BLOCKS_OF_A_KIND: &str = "blocks of a kind";
+/// The example cases of blocks placed in a shape (a small model copies the pillar it is shown into a line).
+pub const A_LINE: &str = "a line";
+pub const A_WALL: &str = "a wall";
+pub const A_FLOOR: &str = "a floor";
 
 /// The longest description shown beside a skill's signature, in characters.
 const DESCRIPTION_CHARS: usize = 120;
@@ -195,10 +207,14 @@ mod tests {
         assert_eq!(case_("dig a hole 2 blocks deep next to you"), None);
         assert_eq!(case_("Dig 4 cobblestone"), None, "a count is dug by a count, not every one in reach");
         assert_eq!(case_("Dig the block at 1 63 2"), None);
-        assert_eq!(case_("lay 4 cobblestone in a line on the ground"), None);
+        assert_eq!(case_("lay 4 cobblestone in a line on the ground"), Some(A_LINE));
+        assert_eq!(case_("build a wall of cobblestone 3 blocks long and 2 blocks high"), Some(A_WALL));
+        assert_eq!(case_("make a 2 by 2 floor of oak planks"), Some(A_FLOOR));
+        assert_eq!(case_("build a pillar of 3 dirt blocks next to you"), None, "the first example is a pillar");
+        assert_eq!(case_("Place 3 dirt"), None);
         assert_eq!(case_("Mine 3 oak_log"), None);
         // Every case named here has its example in primitives/.
-        for case in [BESIDE_A_BLOCK, BLOCKS_OF_A_KIND] {
+        for case in [BESIDE_A_BLOCK, BLOCKS_OF_A_KIND, A_LINE, A_WALL, A_FLOOR] {
             let marker = format!("\n//# {case}\n");
             assert!(crate::agent::prompts::PRIMITIVES.iter().any(|(_, doc)| doc.contains(&marker)), "{case}");
         }
