@@ -582,7 +582,7 @@ impl Agent {
         // After a failure, what the error says is missing joins the query, so the helper skills for it come back.
         let query = format!("{} {} {}", spec.task, spec.context, missing_things(feedback));
         let kind = focus::of_task(&spec.task, is_game_id);
-        let (skills, example) = self.retrieved_skills(&query, kind).await;
+        let (skills, example) = self.retrieved_skills(&query, &spec.task, kind).await;
         // The functions the step's kind needs, and those the example calls, are documented.
         let mut needed: Vec<&str> = focus::primitives(kind).to_vec();
         needed.extend(crate::script::bindings::FUNCTIONS.iter().filter(|f| example.contains(&format!("{f}("))));
@@ -632,7 +632,7 @@ impl Agent {
     /// The skills nearest `query` for a step of `kind`: those doing the same kind of work first, one of them as code
     /// (a worked example, [`focus::example`]), the others by signature and description (they can be called as they
     /// are); `none yet` when there are none or search is off. Also the example's code (empty when none is shown).
-    async fn retrieved_skills(&self, query: &str, kind: focus::Kind) -> (String, String) {
+    async fn retrieved_skills(&self, query: &str, task: &str, kind: focus::Kind) -> (String, String) {
         let skills = self.skills.clone();
         let query = query.to_owned();
         let found = tokio::task::spawn_blocking(move || skills.retrieve(&query, RETRIEVED_SKILLS)).await;
@@ -646,7 +646,14 @@ impl Agent {
         };
         // Those of the step's kind first, in the order search found them.
         found.sort_by_key(|m| focus::of_skill(&m.skill.name) != kind);
-        let shown = focus::example(kind, found.iter().map(|m| (m.skill.name.as_str(), m.skill.code.as_str())));
+        // Of those building the shape the step builds, if it builds one (a line's skill shown for a pillar was
+        // copied into a line).
+        let fitting: Vec<usize> = (0..found.len())
+            .filter(|&i| focus::shape_fits(task, &found[i].skill.meta.description, is_game_id))
+            .collect();
+        let shown =
+            focus::example(kind, fitting.iter().map(|&i| (found[i].skill.name.as_str(), found[i].skill.code.as_str())))
+                .map(|j| fitting[j]);
         let text = found
             .iter()
             .enumerate()

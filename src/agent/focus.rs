@@ -138,6 +138,19 @@ pub const A_LINE: &str = "a line";
 pub const A_WALL: &str = "a wall";
 pub const A_FLOOR: &str = "a floor";
 
+/// Whether a skill described as `description` may be shown whole to a step (`task`) by the shape each builds: a step
+/// building a shape is not shown a skill building another (the local model copied a line's skill for a pillar).
+/// Either building no shape it reads: it may.
+pub fn shape_fits(task: &str, description: &str, is_id: impl Fn(&str) -> bool) -> bool {
+    let shape = |text: &str| {
+        effect::asked(text, &is_id).and_then(|asked| asked.shape).map(|shape| std::mem::discriminant(&shape))
+    };
+    match (shape(task), shape(description)) {
+        (Some(wanted), Some(built)) => wanted == built,
+        _ => true,
+    }
+}
+
 /// The longest description shown beside a skill's signature, in characters.
 const DESCRIPTION_CHARS: usize = 120;
 
@@ -195,6 +208,16 @@ mod tests {
         assert_eq!(of_skill("standOnBlock"), Kind::Go);
         assert_eq!(of_skill("storeItemsInChest"), Kind::Store);
         assert_eq!(of_skill("wearIronArmor"), Kind::Other);
+    }
+
+    #[test]
+    fn a_skill_building_another_shape_is_no_example() {
+        let fits = |task, description| shape_fits(task, description, crate::agent::act::is_game_id);
+        let line = "Lay 4 cobblestones in a line on the ground, returning the position of the last cobblestone placed.";
+        assert!(!fits("Build a pillar of 3 dirt blocks next to you", line));
+        assert!(fits("lay 6 dirt in a line", line));
+        assert!(fits("Place 1 torch", line), "a step of no shape may see any");
+        assert!(fits("build a pillar of 3 dirt", "Places a crafting table next to a stone block."));
     }
 
     #[test]
