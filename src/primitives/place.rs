@@ -75,6 +75,9 @@ pub(super) fn replaceable(state: BlockState) -> bool {
         && (kind != BlockKind::Snow || state.property::<Layers>().is_none_or(|l| l == Layers::_1))
 }
 
+/// How far down a block in the air looks for the ground of its column.
+const MAX_DROP: i32 = 8;
+
 /// Neighbour offsets to place against, preferred first: the block below, then the sides, then above.
 const AGAINST: [(i32, i32, i32); 6] = [(0, -1, 0), (1, 0, 0), (-1, 0, 0), (0, 0, 1), (0, 0, -1), (0, 1, 0)];
 
@@ -150,9 +153,19 @@ pub async fn place_item(bot: &BotHandle, name: &str, pos: ScriptVec3) -> Answer 
         .filter(|p| observe::block_state(bot, *p).is_some_and(|s| !replaceable(s) && !opens_on_click(s)))
         .collect();
     if faces.is_empty() {
+        // A block in the air: the lowest free spot of its column, on the ground, is where building starts.
+        let ground = (1..=MAX_DROP)
+            .map(|down| target.down(down))
+            .find_map(|p| observe::block_state(bot, p).filter(|s| !replaceable(*s)).map(|s| (p, s)));
+        let start = match ground {
+            Some((ground, state)) if !opens_on_click(state) => {
+                format!("; build from the bottom up, starting at {} on the ground", fmt(ground.up(1)))
+            }
+            _ => String::new(),
+        };
         return Err(format!(
             "Nothing to place {name} against at {}: it needs a solid block next to it (a table, furnace or chest \
-             opens when clicked, so it does not count)",
+             opens when clicked, so it does not count){start}",
             fmt(target)
         ));
     }

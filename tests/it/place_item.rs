@@ -46,6 +46,7 @@ fn place_item_places_and_refuses_occupied_spots() {
     world.cmd(json!({"cmd": "setBlock", "x": -3, "y": 64, "z": 2, "block": "crafting_table"}));
     let done = run_script(&world, "on_table", Duration::from_secs(30));
     assert!(done.contains("Nothing to place cobblestone against at -3 65 2"), "{done}");
+    assert!(!done.contains("bottom up"), "the table under it is no ground to start on: {done}");
     assert_eq!(world.cmd(json!({"cmd": "getBlock", "x": -3, "y": 65, "z": 2})), "air");
 
     world.cmd(json!({"cmd": "setBlock", "x": -2, "y": 64, "z": -3, "block": "chest"}));
@@ -91,4 +92,5 @@ fn a_pillar_of_three_stands_with_place_item_alone() {
     }
     let done = run_script(&world, "floating", Duration::from_secs(30));
     assert!(done.contains("Nothing to place dirt against at -3 70 -3"), "{done}");
+    assert!(done.ends_with("build from the bottom up, starting at -3 64 -3 on the ground"), "{done}");
 }
