@@ -332,7 +332,8 @@ impl Agent {
                 .collect();
             // Once a task: should the model insist, the world judges its code (a name this check misreads must not
             // keep good code from running).
-            if !unnamed_sent_back && let Some(advice) = unnamed_thing(&spec.task, &program.code, &called) {
+            let own: Vec<&str> = program.ast.iter_functions().map(|f| f.name).collect();
+            if !unnamed_sent_back && let Some(advice) = unnamed_thing(&spec.task, &program.code, &own, &called) {
                 unnamed_sent_back = true;
                 caught_before_the_world(advice, Some(program.code), false);
                 continue;
@@ -1201,9 +1202,10 @@ async fn in_sight(bot: &BotHandle) -> Vec<String> {
 }
 
 /// Why `code` cannot do `task`, a step placing, storing or giving a thing: it names that thing nowhere, neither in
-/// its own text (a string, a map's key, a skill's name such as `placeChest`) nor in the code of a library skill it
-/// calls (`called`: names and code). `None` when it does, or the step is of another kind.
-pub fn unnamed_thing(task: &str, code: &str, called: &[(String, String)]) -> Option<String> {
+/// its own text (a string, a map's key, a skill's name such as `placeChest`; not the names of its `own` functions)
+/// nor in the code of a library skill it calls (`called`: names and code). `None` when it does, or the step is of
+/// another kind.
+pub fn unnamed_thing(task: &str, code: &str, own: &[&str], called: &[(String, String)]) -> Option<String> {
     let asked = asked_of(task)?;
     let thing = asked.thing.as_deref()?;
     // The item that places the block, where its name differs (`carrot` plants `carrots`).
@@ -1223,12 +1225,6 @@ pub fn unnamed_thing(task: &str, code: &str, called: &[(String, String)]) -> Opt
         spellings.iter().any(|spelling| text.contains(spelling.as_str()))
     };
     // The answer's own functions are named for the step (`placeChest`): their names say nothing of what they call.
-    let own: Vec<&str> = code
-        .split("fn ")
-        .skip(1)
-        .filter_map(|rest| rest.split(|c: char| !c.is_ascii_alphanumeric() && c != '_').next())
-        .filter(|name| !name.is_empty())
-        .collect();
     let text: String = code
         .split(|c: char| !c.is_ascii_alphanumeric() && c != '_')
         .filter(|word| !own.contains(word))
@@ -1404,30 +1400,47 @@ mod tests {
             ("storeItemsInChest".to_owned(), "fn storeItemsInChest(item, count) { }".to_owned()),
         ];
         let code = "fn placeChest() {\n    placeCraftingTable();\n    mineCobblestone();\n}";
-        let advice = unnamed_thing("Place 1 chest", code, &skills[..2]).unwrap();
+        let advice = unnamed_thing("Place 1 chest", code, &["placeChest"], &skills[..2]).unwrap();
         assert!(advice.starts_with("The code never names chest, so it cannot do \"Place 1 chest\""), "{advice}");
         assert!(advice.contains("placeItem(\"chest\", findFreeSpot())"), "{advice}");
         // Named in a string, a map's key, a called skill's name or its code: passes.
-        assert_eq!(unnamed_thing("Place 1 chest", "fn a() { placeItem(\"chest\", findFreeSpot()); }", &[]), None);
+        assert_eq!(
+            unnamed_thing("Place 1 chest", "fn a() { placeItem(\"chest\", findFreeSpot()); }", &["a"], &[]),
+            None
+        );
         let store = "Store 4 oak_planks in the chest";
         assert_eq!(
-            unnamed_thing(store, "fn a() { depositItemIntoChest(findBlock(\"chest\"), #{oak_planks: 4}); }", &[]),
+            unnamed_thing(
+                store,
+                "fn a() { depositItemIntoChest(findBlock(\"chest\"), #{oak_planks: 4}); }",
+                &["a"],
+                &[]
+            ),
             None
         );
         assert!(
-            unnamed_thing(store, "fn a() { storeItemsInChest(); }", &skills[2..]).unwrap().contains("#{oak_planks: 4}")
+            unnamed_thing(store, "fn a() { storeItemsInChest(); }", &["a"], &skills[2..])
+                .unwrap()
+                .contains("#{oak_planks: 4}")
         );
         // Any wood will do; the item that plants a crop is its name.
-        assert_eq!(unnamed_thing(store, "fn a() { depositItemIntoChest(c, #{birch_planks: 4}); }", &[]), None);
-        assert_eq!(unnamed_thing("Place 3 carrots", "fn a() { placeItem(\"carrot\", p); }", &[]), None);
-        assert!(unnamed_thing("Place 3 carrots", "fn a() { }", &[]).unwrap().contains("placeItem(\"carrot\""));
-        assert_eq!(unnamed_thing("Place 1 crafting_table", "fn a() { placeCraftingTable(); }", &skills[..1]), None);
-        let give = unnamed_thing("Give 3 bread to Bob", "fn a() { giveItem(\"Bob\", \"apple\", 3); }", &[]).unwrap();
+        assert_eq!(unnamed_thing(store, "fn a() { depositItemIntoChest(c, #{birch_planks: 4}); }", &["a"], &[]), None);
+        assert_eq!(unnamed_thing("Place 3 carrots", "fn a() { placeItem(\"carrot\", p); }", &["a"], &[]), None);
+        assert!(unnamed_thing("Place 3 carrots", "fn a() { }", &["a"], &[]).unwrap().contains("placeItem(\"carrot\""));
+        assert_eq!(
+            unnamed_thing("Place 1 crafting_table", "fn a() { placeCraftingTable(); }", &["a"], &skills[..1]),
+            None
+        );
+        let give =
+            unnamed_thing("Give 3 bread to Bob", "fn a() { giveItem(\"Bob\", \"apple\", 3); }", &["a"], &[]).unwrap();
         assert!(give.contains("giveItem(\"Bob\", \"bread\", 3)"), "{give}");
         // Digging and going name positions, not kinds: never caught here; nor are steps of no world verb.
-        assert_eq!(unnamed_thing("Clear the tall grass around you", "fn a() { digBlock(vec3(2, 64, 2)); }", &[]), None);
-        assert_eq!(unnamed_thing("Go stand on gold_block", "fn a() { standOn(vec3(-5, 63, 5)); }", &[]), None);
-        assert_eq!(unnamed_thing("Mine 3 oak_log", "fn a() { }", &[]), None);
+        assert_eq!(
+            unnamed_thing("Clear the tall grass around you", "fn a() { digBlock(vec3(2, 64, 2)); }", &["a"], &[]),
+            None
+        );
+        assert_eq!(unnamed_thing("Go stand on gold_block", "fn a() { standOn(vec3(-5, 63, 5)); }", &["a"], &[]), None);
+        assert_eq!(unnamed_thing("Mine 3 oak_log", "fn a() { }", &["a"], &[]), None);
     }
 
     #[test]
