@@ -1201,10 +1201,10 @@ async fn in_sight(bot: &BotHandle) -> Vec<String> {
     names
 }
 
-/// Why `code` cannot do `task`, a step placing, storing or giving a thing: it names that thing nowhere, neither in
-/// its own text (a string, a map's key, a skill's name such as `placeChest`; not the names of its `own` functions)
-/// nor in the code of a library skill it calls (`called`: names and code). `None` when it does, or the step is of
-/// another kind.
+/// Why `code` cannot do `task`, a step placing, storing or giving a thing, or going to a block: it names that thing
+/// nowhere, neither in its own text (a string, a map's key, a skill's name such as `placeChest`; not the names of its
+/// `own` functions) nor in the code of a library skill it calls (`called`: names and code). `None` when it does, or
+/// the step is of another kind. (Asked to walk to the diamond block, the local model walked to a spot it made up.)
 pub fn unnamed_thing(task: &str, code: &str, own: &[&str], called: &[(String, String)]) -> Option<String> {
     let asked = asked_of(task)?;
     let thing = asked.thing.as_deref()?;
@@ -1215,6 +1215,8 @@ pub fn unnamed_thing(task: &str, code: &str, own: &[&str], called: &[(String, St
         Effect::Place => ("places", format!("placeItem(\"{item}\", findFreeSpot())")),
         Effect::Store => ("stores", format!("depositItemIntoChest(chest, #{{{item}: {n}}})")),
         Effect::Give => ("gives", format!("giveItem(\"{}\", \"{item}\", {n})", asked.player.as_deref()?)),
+        // A block to go to, not a spot: found first.
+        Effect::Go if asked.at.is_none() => ("goes to", format!("standOn(findBlock(\"{thing}\", 32))")),
         Effect::Dig | Effect::Go => return None,
     };
     // Any wood of the thing will do (`oak_planks` asked, birch carried): its name without the wood's.
@@ -1431,15 +1433,22 @@ mod tests {
             unnamed_thing("Place 1 crafting_table", "fn a() { placeCraftingTable(); }", &["a"], &skills[..1]),
             None
         );
+        // A block to go to is found, not made up; a spot to go to is named by its numbers.
+        let walk = "Go stand on diamond_block";
+        let made_up = unnamed_thing(walk, "fn a() { standOn(vec3(10, 64, 10)); }", &["a"], &[]).unwrap();
+        assert!(made_up.contains("standOn(findBlock(\"diamond_block\", 32))"), "{made_up}");
+        assert_eq!(unnamed_thing(walk, "fn a() { standOn(findBlock(\"diamond_block\")); }", &["a"], &[]), None);
+        assert_eq!(unnamed_thing("Go stand on -7 64 -7", "fn a() { goTo(vec3(-7, 64, -7)); }", &["a"], &[]), None);
         let give =
             unnamed_thing("Give 3 bread to Bob", "fn a() { giveItem(\"Bob\", \"apple\", 3); }", &["a"], &[]).unwrap();
         assert!(give.contains("giveItem(\"Bob\", \"bread\", 3)"), "{give}");
-        // Digging and going name positions, not kinds: never caught here; nor are steps of no world verb.
+        // Digging names positions, not kinds: never caught here; nor are steps of no world verb. A block gone to by
+        // numbers alone is sent back (once a task: numbers that were right still reach the world after it).
         assert_eq!(
             unnamed_thing("Clear the tall grass around you", "fn a() { digBlock(vec3(2, 64, 2)); }", &["a"], &[]),
             None
         );
-        assert_eq!(unnamed_thing("Go stand on gold_block", "fn a() { standOn(vec3(-5, 63, 5)); }", &["a"], &[]), None);
+        assert!(unnamed_thing("Go stand on gold_block", "fn a() { standOn(vec3(-5, 63, 5)); }", &["a"], &[]).is_some());
         assert_eq!(unnamed_thing("Mine 3 oak_log", "fn a() { }", &["a"], &[]), None);
     }
 

@@ -4,7 +4,7 @@
 //! A small model copies the example it is shown: a crafting skill shown for a floor gets a floor of crafting code.
 //! And every line of documentation it does not need is prompt it reads slower and mixes up more.
 
-use super::effect::{self, Effect, Shape};
+use super::effect::{self, Effect, Shape, Side};
 
 /// The kind of work a step or a skill does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -103,40 +103,54 @@ pub fn primitives(kind: Kind) -> &'static [&'static str] {
         Kind::Place => &["placeItem", "findFreeSpot", "findBlock", "blockAt"],
         Kind::Dig => &["digBlock", "findBlock", "blockAt"],
         Kind::Go => &["goTo", "standOn", "findBlock"],
-        Kind::Store => &["depositItemIntoChest", "findBlock", "placeItem", "findFreeSpot"],
+        // Not `placeItem`, whose example builds a pillar: a store step shown it built one of the planks it was to
+        // store. Its own example places a chest where none stands.
+        Kind::Store => &["depositItemIntoChest", "findBlock"],
         Kind::Give => &["giveItem", "nearestEntity"],
         Kind::Other => &["mineBlock", "craftItem", "placeItem", "findBlock"],
     }
 }
 
 /// Which of the primitives' examples fits a step (`//# CASE` in `primitives/*.rhai`), from its words: a block placed
-/// beside a named one (`next to the stone block`) is shown one found and offset from; blocks in a line, a wall or a
-/// floor are shown that shape built (the first example is a pillar, which a small model copied for a line); every
-/// block of a kind dug (`clear the tall grass`) is shown a loop over those found. Other steps see the first example.
+/// next to a named one (`next to the stone block`) is shown one found and offset from on its level, a block placed on
+/// top of or under one the offset up or down (shown both offsets, a small model set a table asked next to the stone on
+/// top of it); blocks in a line, a wall or a floor are shown that shape built (the first example is a pillar, which a
+/// small model copied for a line); one block of no shape is shown a free spot found for it; every block of a kind dug
+/// (`clear the tall grass`) is shown a loop over those found. Other steps see the first example.
 pub fn case(task: &str, is_id: impl Fn(&str) -> bool) -> Option<&'static str> {
     let asked = effect::asked(task, is_id)?;
     match asked.effect {
-        Effect::Place if asked.beside.is_some() => Some(BESIDE_A_BLOCK),
-        Effect::Place => match asked.shape? {
-            Shape::Line(_) => Some(A_LINE),
-            Shape::Wall { .. } => Some(A_WALL),
-            Shape::Floor { .. } => Some(A_FLOOR),
+        Effect::Place if asked.beside.is_some() => Some(match asked.beside?.side {
+            Side::NextTo => BESIDE_A_BLOCK,
+            Side::OnTop => ON_TOP_OF_A_BLOCK,
+            Side::Under => UNDER_A_BLOCK,
+        }),
+        Effect::Place => match asked.shape {
+            Some(Shape::Line(_)) => Some(A_LINE),
+            Some(Shape::Wall { .. }) => Some(A_WALL),
+            Some(Shape::Floor { .. }) => Some(A_FLOOR),
             // The first example is a pillar.
-            Shape::Column(_) => None,
+            Some(Shape::Column(_)) => None,
+            None if asked.count.unwrap_or(1) == 1 => Some(ONE_BLOCK),
+            None => None,
         },
         Effect::Dig if asked.dug_all().is_some() => Some(BLOCKS_OF_A_KIND),
         _ => None,
     }
 }
 
-/// The example case of a block placed beside a named one.
+/// The example cases of a block placed beside a named one: next to it on its level, on top of it, under it.
 pub const BESIDE_A_BLOCK: &str = "beside a block";
+pub const ON_TOP_OF_A_BLOCK: &str = "on top of a block";
+pub const UNDER_A_BLOCK: &str = "under a block";
 /// The example case of the blocks of a kind dug.
 pub const BLOCKS_OF_A_KIND: &str = "blocks of a kind";
 /// The example cases of blocks placed in a shape (a small model copies the pillar it is shown into a line).
 pub const A_LINE: &str = "a line";
 pub const A_WALL: &str = "a wall";
 pub const A_FLOOR: &str = "a floor";
+/// The example case of one block placed where there is room (the pillar shown instead was no help for a chest).
+pub const ONE_BLOCK: &str = "one block";
 
 /// Whether a skill described as `description` may be shown whole to a step (`task`) by the shape each builds: a step
 /// building a shape is not shown a skill building another (the local model copied a line's skill for a pillar).
@@ -145,7 +159,14 @@ pub fn shape_fits(task: &str, description: &str, is_id: impl Fn(&str) -> bool) -
     let shape = |text: &str| {
         effect::asked(text, &is_id).and_then(|asked| asked.shape).map(|shape| std::mem::discriminant(&shape))
     };
-    match (shape(task), shape(description)) {
+    // Descriptions say what a skill does (`Lays 4 cobblestone in a line`): read as the verb's plain form too.
+    let described = |text: &str| {
+        shape(text).or_else(|| {
+            let (verb, rest) = text.trim_start().split_once(' ')?;
+            shape(&format!("{} {rest}", verb.strip_suffix('s')?))
+        })
+    };
+    match (shape(task), described(description)) {
         (Some(wanted), Some(built)) => wanted == built,
         _ => true,
     }
@@ -215,6 +236,10 @@ mod tests {
         let fits = |task, description| shape_fits(task, description, crate::agent::act::is_game_id);
         let line = "Lay 4 cobblestones in a line on the ground, returning the position of the last cobblestone placed.";
         assert!(!fits("Build a pillar of 3 dirt blocks next to you", line));
+        // As a model describes what it wrote: the line's skill was shown whole to the pillar, and copied.
+        let lays = "Lays 4 cobblestone in a line on the ground at a specified position.";
+        assert!(!fits("Build a pillar of 3 dirt blocks next to you", lays));
+        assert!(!fits("build a wall of cobblestone 3 blocks long and 2 blocks high", "Builds a 2 by 2 floor of dirt."));
         assert!(fits("lay 6 dirt in a line", line));
         assert!(fits("Place 1 torch", line), "a step of no shape may see any");
         assert!(fits("build a pillar of 3 dirt", "Places a crafting table next to a stone block."));
@@ -224,7 +249,9 @@ mod tests {
     fn steps_read_as_the_case_of_their_example() {
         let case_ = |task| case(task, crate::agent::act::is_game_id);
         assert_eq!(case_("place a crafting table next to the stone block"), Some(BESIDE_A_BLOCK));
-        assert_eq!(case_("place a dirt block on top of the gold block"), Some(BESIDE_A_BLOCK));
+        assert_eq!(case_("place a dirt block on top of the gold block"), Some(ON_TOP_OF_A_BLOCK));
+        assert_eq!(case_("put a torch beside the gold block"), Some(BESIDE_A_BLOCK));
+        assert_eq!(case_("place a stone block under the oak planks"), Some(UNDER_A_BLOCK));
         assert_eq!(case_("clear the tall grass around you"), Some(BLOCKS_OF_A_KIND));
         assert_eq!(case_("break the cobblestone wall next to you"), Some(BLOCKS_OF_A_KIND));
         assert_eq!(case_("dig a hole 2 blocks deep next to you"), None);
@@ -235,9 +262,13 @@ mod tests {
         assert_eq!(case_("make a 2 by 2 floor of oak planks"), Some(A_FLOOR));
         assert_eq!(case_("build a pillar of 3 dirt blocks next to you"), None, "the first example is a pillar");
         assert_eq!(case_("Place 3 dirt"), None);
+        assert_eq!(case_("Place 1 chest"), Some(ONE_BLOCK));
+        assert_eq!(case_("place a crafting table"), Some(ONE_BLOCK));
         assert_eq!(case_("Mine 3 oak_log"), None);
         // Every case named here has its example in primitives/.
-        for case in [BESIDE_A_BLOCK, BLOCKS_OF_A_KIND, A_LINE, A_WALL, A_FLOOR] {
+        for case in
+            [BESIDE_A_BLOCK, ON_TOP_OF_A_BLOCK, UNDER_A_BLOCK, BLOCKS_OF_A_KIND, A_LINE, A_WALL, A_FLOOR, ONE_BLOCK]
+        {
             let marker = format!("\n//# {case}\n");
             assert!(crate::agent::prompts::PRIMITIVES.iter().any(|(_, doc)| doc.contains(&marker)), "{case}");
         }

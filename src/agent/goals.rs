@@ -155,13 +155,22 @@ impl Goal {
         })
     }
 
-    /// The status line that goes into prompts: `Goal: get a stone pickaxe. Current task: Craft 4 stick (3 of 7).
-    /// Progress 2/7 (28 %).`, with the current task's completion condition when `condition` gives one.
+    /// The status line that goes into prompts: `Goal: get a stone pickaxe. Current task: Craft 4 stick (3 of 7). Do
+    /// only this task now: Craft 1 crafting_table comes after it. Progress 2/7 (28 %).`, with the current task's
+    /// completion condition when `condition` gives one.
     pub fn summary(&self, condition: Option<&str>) -> String {
         let (done, all) = self.progress();
         let percent = (done * 100).checked_div(all).unwrap_or(0);
         let current = match self.next() {
-            Some((p, t)) => format!(" Current task: {} ({} of {all}).", self.plans[p].tasks[t].task, t + 1),
+            Some((p, t)) => {
+                let tasks = &self.plans[p].tasks;
+                // Said so the step's code does that step alone: shown the goal "place a chest and store 6
+                // cobblestone in it" for `Place 1 chest`, the local model wrote the storing, before any chest stood.
+                let next = tasks
+                    .get(t + 1)
+                    .map_or_else(String::new, |next| format!(" Do only this task now: {} comes after it.", next.task));
+                format!(" Current task: {} ({} of {all}).{next}", tasks[t].task, t + 1)
+            }
             None => String::new(),
         };
         let condition = condition.map_or_else(String::new, |c| format!(" Completion condition: {c}."));
@@ -710,7 +719,8 @@ mod tests {
         assert_eq!(goal.next(), Some((0, 0)));
         assert_eq!(
             goal.summary(Some("0/3 oak_log")),
-            "Goal: get a stone pickaxe. Current task: Mine 3 oak_log (1 of 3). Progress 0/3 (0 %). Completion condition: 0/3 oak_log."
+            "Goal: get a stone pickaxe. Current task: Mine 3 oak_log (1 of 3). Do only this task now: Craft 12 \
+             oak_planks comes after it. Progress 0/3 (0 %). Completion condition: 0/3 oak_log."
         );
         let logs = BTreeMap::from([("oak_log".to_owned(), 2)]);
         assert_eq!(book.begin_task(id, (0, 0), logs.clone()), logs);
@@ -721,6 +731,7 @@ mod tests {
         );
         book.set_task(id, (0, 0), Status::Completed, None);
         assert_eq!(book.get(id).unwrap().next(), Some((0, 1)));
+        assert!(book.get(id).unwrap().summary(None).contains("(2 of 3). Do only this task now: Craft 1 stone_pickaxe"));
         book.set_task(id, (0, 1), Status::Failed, Some("no logs".into()));
         assert_eq!(book.get(id).unwrap().next(), None, "a failed task fails its plan");
         assert_eq!(book.get(id).unwrap().status, Status::Active, "the goal goes on with a new plan");

@@ -199,6 +199,11 @@ const PRIMITIVE_WORDS: &[(&str, &[&str])] = &[
     ("checkItemInsideChest", &["check", "inside", "contains"]),
 ];
 
+/// Verbs that make a primitive's word cues miss when they start the task: a chest placed or crafted is no chest used
+/// (shown `depositItemIntoChest` for `Place 1 chest`, the local model stored the goal's cobblestone in a chest that
+/// did not stand yet, seven times over).
+const CUES_MISS_AFTER: &[(&str, &[&str])] = &[("depositItemIntoChest", &["place", "set", "craft", "make"])];
+
 /// Whether a task's word calls for a cue: the word itself, or a longer form of a cue of four letters or more
 /// (`cooked` for `cook`; `gold` is not `go`, nor `one` `on`).
 fn cue_fits(cue: &str, word: &str) -> bool {
@@ -212,13 +217,14 @@ fn cue_fits(cue: &str, word: &str) -> bool {
 pub fn primitives_doc_for(task: &str, needed: &[&str], case: Option<&str>) -> String {
     let words: Vec<String> =
         task.to_lowercase().split(|c: char| !c.is_ascii_alphanumeric()).map(str::to_owned).collect();
-    let wanted = |name: &str| {
-        CORE_PRIMITIVES.contains(&name)
-            || needed.contains(&name)
-            || PRIMITIVE_WORDS.iter().any(|(primitive, cues)| {
+    let verb = words.iter().find(|w| !w.is_empty()).map_or("", String::as_str);
+    let cued = |name: &str| {
+        !CUES_MISS_AFTER.iter().any(|(primitive, verbs)| *primitive == name && verbs.contains(&verb))
+            && PRIMITIVE_WORDS.iter().any(|(primitive, cues)| {
                 *primitive == name && cues.iter().any(|cue| words.iter().any(|w| cue_fits(cue, w)))
             })
     };
+    let wanted = |name: &str| CORE_PRIMITIVES.contains(&name) || needed.contains(&name) || cued(name);
     // The examples of the step's case, and what they call the list would lack (a dig of every block of a kind calls
     // `findBlocks`).
     let cased: Vec<String> =
@@ -291,6 +297,10 @@ mod tests {
         let cook = primitives_doc_for("Cook 2 beef", &[], None);
         assert!(cook.contains("smeltItem(") && cook.contains("killMob("), "{cook}");
         assert!(primitives_doc_for("Deposit cobblestone into a chest", &[], None).contains("depositItemIntoChest("));
+        let chest = primitives_doc_for("Place 1 chest", &["placeItem", "findFreeSpot"], None);
+        assert!(!chest.contains("depositItemIntoChest("), "a chest placed is no chest used: {chest}");
+        let put = primitives_doc_for("Put 4 oak_planks in the chest", &["depositItemIntoChest"], None);
+        assert!(put.contains("depositItemIntoChest("), "what the step's kind needs is shown whatever its verb");
         let gold = primitives_doc_for("place a dirt block on top of the gold block", &[], None);
         assert!(gold.contains("blockAt(") && !gold.contains("goTo("), "{gold}");
         for (name, _) in PRIMITIVE_WORDS {
@@ -319,6 +329,13 @@ mod tests {
         );
         assert!(beside.contains("stone.offset(1, 0, 0)") && !beside.contains("for dy in 0..3"), "{beside}");
         assert!(beside.contains("fn findBlock(name, maxDistance)"), "{beside}");
+        assert!(!beside.contains("offset(0, 1, 0)"), "a table next to the stone was set on top of it: {beside}");
+        let on_top = primitives_doc_for(
+            "place a dirt block on top of the gold block",
+            &["placeItem"],
+            Some("on top of a block"),
+        );
+        assert!(on_top.contains("gold.offset(0, 1, 0)") && !on_top.contains("stone.offset(1, 0, 0)"), "{on_top}");
         let unknown = primitives_doc_for("Place 3 dirt", &["placeItem"], Some("no such case"));
         assert!(unknown.contains("for dy in 0..3") && !unknown.contains("//#"), "{unknown}");
         for (name, doc) in PRIMITIVES {

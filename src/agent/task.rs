@@ -189,7 +189,7 @@ fn left_standing(agent: &Agent, asked: &Asked, around: azalea::Vec3) -> Option<S
     if left.is_empty() {
         return None;
     }
-    let mut at: Vec<String> = left.iter().take(3).map(|[x, y, z]| format!("{x} {y} {z}")).collect();
+    let mut at: Vec<String> = left.iter().take(3).map(|([x, y, z], _)| format!("{x} {y} {z}")).collect();
     if left.len() > 3 {
         at.push(format!("{} more", left.len() - 3));
     }
@@ -202,8 +202,8 @@ fn left_standing(agent: &Agent, asked: &Asked, around: azalea::Vec3) -> Option<S
     ))
 }
 
-/// Where blocks of `block`'s kinds stand within [`super::deeds::NEAR`] blocks of `around`.
-fn standing_near(agent: &Agent, block: &str, around: azalea::Vec3) -> Vec<[i32; 3]> {
+/// Where blocks of `block`'s kinds stand within [`super::deeds::NEAR`] blocks of `around`, with the kind of each.
+fn standing_near(agent: &Agent, block: &str, around: azalea::Vec3) -> Vec<([i32; 3], String)> {
     let kinds = super::deeds::kinds_of(block);
     let near = super::deeds::NEAR as i32;
     let centre = azalea::BlockPos::from(around);
@@ -212,7 +212,7 @@ fn standing_near(agent: &Agent, block: &str, around: azalea::Vec3) -> Vec<[i32; 
         [centre.x - near, centre.y - near, centre.z - near],
         [centre.x + near, centre.y + near, centre.z + near],
     );
-    area.blocks().filter(|(_, name)| kinds.contains(name)).map(|(p, _)| p).collect()
+    area.blocks().filter(|(_, name)| kinds.contains(name)).map(|(p, name)| (p, name.to_owned())).collect()
 }
 
 /// The steps for `goal`: from the game's facts when the goal names an item to have, a block to mine or a mob to
@@ -338,6 +338,8 @@ fn unasked_walks(goal: &str, steps: Vec<TaskSpec>) -> Vec<TaskSpec> {
 
 /// How many of the blocks a goal asks all of dug the step's context lists.
 const SHOWN_STANDING: usize = 8;
+/// The count the `findBlocks` call a dig-all step's context names asks for: more than [`SHOWN_STANDING`].
+const FOUND: usize = 20;
 
 /// `steps` doing what `goal`'s words ask when they ask to dig every block of a kind near (`break the cobblestone wall
 /// next to you`): a small model's plan mines one of them (`Mine 1 cobblestone`) and walks to spots the goal does not
@@ -345,7 +347,7 @@ const SHOWN_STANDING: usize = 8;
 /// kind become one step in the goal's own words, done when each of those `standing` (where the kind stood when the
 /// plan was made) is dug, after the steps kept (those making what it takes: a pickaxe). No blocks standing: the plan
 /// as it is.
-fn cleared(goal: &str, steps: Vec<TaskSpec>, standing: &[[i32; 3]]) -> Vec<TaskSpec> {
+fn cleared(goal: &str, steps: Vec<TaskSpec>, standing: &[([i32; 3], String)]) -> Vec<TaskSpec> {
     let Some(wanted) = super::act::asked_of(goal) else { return steps };
     let Some(block) = wanted.dug_all() else { return steps };
     if standing.is_empty() {
@@ -358,12 +360,24 @@ fn cleared(goal: &str, steps: Vec<TaskSpec>, standing: &[[i32; 3]]) -> Vec<TaskS
             !["craft", "smelt", "kill"].contains(&verb.as_str()) && kinds.contains(&&*item)
         }),
     };
-    // Where they stand, for code to dig each (a small model's `findBlocks("tall_grass")` finds no short grass).
-    let mut at: Vec<String> = standing.iter().take(SHOWN_STANDING).map(|[x, y, z]| format!("{x} {y} {z}")).collect();
+    // Where they stand, and the kinds by the game's names with the call that finds them (a small model's
+    // `findBlocks("tall_grass")` finds no short grass; told "the tall_grass", it dug dirt).
+    let mut at: Vec<String> =
+        standing.iter().take(SHOWN_STANDING).map(|([x, y, z], _)| format!("{x} {y} {z}")).collect();
     if standing.len() > SHOWN_STANDING {
         at.push(format!("and {} more", standing.len() - SHOWN_STANDING));
     }
-    let context = format!("The {block} to dig stands at {}.", at.join(", "));
+    let mut names: Vec<&str> = Vec::new();
+    for (_, name) in standing {
+        if !names.contains(&name.as_str()) {
+            names.push(name);
+        }
+    }
+    let calls: Vec<String> =
+        names.iter().map(|name| format!("findBlocks(\"{name}\", {}, {})", super::deeds::NEAR, FOUND)).collect();
+    let (stand, find) = if standing.len() == 1 { ("stands", "finds it") } else { ("stand", "find them") };
+    let context =
+        format!("The {} to dig {stand} at {}; {} {find}.", names.join(" and "), at.join(", "), calls.join(" and "));
     let (dropped, mut kept): (Vec<TaskSpec>, Vec<TaskSpec>) = steps.into_iter().partition(about_it);
     let names: Vec<&str> = dropped.iter().map(|step| step.task.as_str()).collect();
     tracing::info!(
@@ -371,7 +385,7 @@ fn cleared(goal: &str, steps: Vec<TaskSpec>, standing: &[[i32; 3]]) -> Vec<TaskS
         standing.len()
     );
     let tracker = Tracker::Dug {
-        positions: standing.iter().take(super::tracker::MAX_PARTS).copied().collect(),
+        positions: standing.iter().take(super::tracker::MAX_PARTS).map(|(p, _)| *p).collect(),
         count: None,
         block: None,
         at: None,
@@ -702,7 +716,7 @@ mod tests {
         let plan = |tasks: &[&str]| tidy(tasks.iter().map(|task| step(task, None)).collect());
         let tasks = |steps: &[TaskSpec]| steps.iter().map(|s| s.task.clone()).collect::<Vec<_>>();
         let wall = "break the cobblestone wall next to you";
-        let standing = [[3, 64, -2], [3, 64, -1], [3, 65, -2], [3, 65, -1]];
+        let standing = [[3, 64, -2], [3, 64, -1], [3, 65, -2], [3, 65, -1]].map(|p| (p, "cobblestone".to_owned()));
         // The local model's plan for the wall (cut short): walks to spots the goal does not name, one block mined.
         let steps = plan(&["Go stand on -7 64 -7", "Mine 1 cobblestone", "Go stand on -7 64 -6", "Mine 1 cobblestone"]);
         let done = cleared(wall, steps, &standing);
@@ -710,8 +724,13 @@ mod tests {
         let Some(Tracker::Dug { positions, count: None, .. }) = &done[0].tracker else {
             panic!("{:?}", done[0].tracker)
         };
-        assert_eq!(positions.as_slice(), standing.as_slice(), "done when every block that stood is dug");
-        assert_eq!(done[0].context, "The cobblestone to dig stands at 3 64 -2, 3 64 -1, 3 65 -2, 3 65 -1.");
+        let stood: Vec<[i32; 3]> = standing.iter().map(|(p, _)| *p).collect();
+        assert_eq!(positions, &stood, "done when every block that stood is dug");
+        assert_eq!(
+            done[0].context,
+            "The cobblestone to dig stand at 3 64 -2, 3 64 -1, 3 65 -2, 3 65 -1; findBlocks(\"cobblestone\", 8, 20) \
+             find them."
+        );
         // A pickaxe made in the plan is made first, wherever the plan had it.
         let steps = plan(&["Mine 3 cobblestone", "Craft 1 wooden_pickaxe", "Dig 4 cobblestone"]);
         assert_eq!(
@@ -724,11 +743,14 @@ mod tests {
             tasks(&cleared(wall, steps, &standing)),
             ["Mine 1 oak_log", "Craft 1 wooden_pickaxe", "Break the cobblestone wall next to you"]
         );
-        // Tall grass by either name.
+        // Tall grass by either name; the context names the kinds that stand, by the game's names.
         let steps = plan(&["Mine 2 tall_grass", "Mine 2 short_grass"]);
+        let grass = [([1, 64, 2], "short_grass".to_owned())];
+        let done = cleared("clear the tall grass around you", steps, &grass);
+        assert_eq!(tasks(&done), ["Clear the tall grass around you"]);
         assert_eq!(
-            tasks(&cleared("clear the tall grass around you", steps, &standing)),
-            ["Clear the tall grass around you"]
+            done[0].context,
+            "The short_grass to dig stands at 1 64 2; findBlocks(\"short_grass\", 8, 20) finds it."
         );
         // Goals with a count or a spot, and goals of other kinds, keep their plans; so does a goal with none standing.
         for (goal, step) in [

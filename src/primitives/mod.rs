@@ -169,12 +169,19 @@ pub async fn perform(bot: &BotHandle, call: Call, time_left: std::time::Duration
         }
         Call::Goto { pos, range } => {
             down_in_flights(bot, pos.into()).await;
-            // Within one block means "stand on that block"; farther ranges are a radius around the point. A point
-            // well below is reached by stairs of the bot's own, away from caves.
+            // Within one block means "stand on that block": in it when it is open (air over the ground), on top of
+            // it when it is solid, not dug out to stand in (`goTo(findBlock("gold_block", 32))` dug the gold block
+            // a goal asked the bot to stand on). Farther ranges are a radius around the point. A point well below is
+            // reached by stairs of the bot's own, away from caves.
             let walked = if range > 1.0 && bot.position().y - pos.y > DOWN_AWAY_FROM_CAVES {
                 bot.goto_down(pos.into(), range as f32).await
             } else if range <= 1.0 {
-                bot.goto_block(azalea::BlockPos::from(pos)).await
+                let block = azalea::BlockPos::from(pos);
+                let solid = observe::block_state(bot, block).is_some_and(|state| {
+                    use azalea::physics::collision::BlockWithShape;
+                    !state.is_collision_shape_empty()
+                });
+                bot.goto_block(if solid { block.up(1) } else { block }).await
             } else {
                 bot.goto_near(pos.into(), range as f32).await
             };

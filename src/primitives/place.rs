@@ -78,6 +78,33 @@ pub(super) fn replaceable(state: BlockState) -> bool {
 /// How far down a block in the air looks for the ground of its column.
 const MAX_DROP: i32 = 8;
 
+/// How far from the bot a block of the kind to place is named when none is carried.
+const PLACED_NEAR: f64 = 8.0;
+
+/// When no `name` is carried, what to do instead: where a block of its `kind` that digging gives back stands near,
+/// and the call that takes it back (the local model placed its only table on top of the stone when asked for it
+/// beside, then could not place it again): `; one stands at 4 65 -1: digBlock(vec3(4, 65, -1)) takes it back`; else
+/// the blocks that are carried (it copied a line of cobblestone into a floor of oak planks, carrying no cobblestone):
+/// `; the blocks I carry: 4 oak_planks`. Else nothing.
+async fn instead(bot: &BotHandle, name: &str, kind: BlockKind) -> String {
+    if super::facts::drops_of(&strip(kind)).iter().any(|drop| drop == name)
+        && let Some(p) = observe::nearest_blocks(bot, kind, PLACED_NEAR, 1).await.first()
+    {
+        return format!("; one stands at {}: digBlock(vec3({}, {}, {})) takes it back", fmt(*p), p.x, p.y, p.z);
+    }
+    let mut blocks: Vec<(String, i32)> =
+        items::carried(bot).into_iter().filter(|(item, n)| *n > 0 && placed_kind(item).is_ok()).collect();
+    if blocks.is_empty() {
+        return String::new();
+    }
+    blocks.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    let listed: Vec<String> = blocks.iter().take(CARRIED_SHOWN).map(|(item, n)| format!("{n} {item}")).collect();
+    format!("; the blocks I carry: {}", listed.join(", "))
+}
+
+/// The most kinds of carried blocks a failed placement names.
+const CARRIED_SHOWN: usize = 3;
+
 /// Neighbour offsets to place against, preferred first: the block below, then the sides, then above.
 const AGAINST: [(i32, i32, i32); 6] = [(0, -1, 0), (1, 0, 0), (-1, 0, 0), (0, 0, 1), (0, 0, -1), (0, 1, 0)];
 
@@ -132,7 +159,7 @@ pub async fn place_item(bot: &BotHandle, name: &str, pos: ScriptVec3) -> Answer 
     }
     let kind = placed_kind(name)?;
     if items::count(bot, name) == 0 {
-        return Err(format!("I have no {name} to place"));
+        return Err(format!("I have no {name} to place{}", instead(bot, name, kind).await));
     }
     if !replaceable(here) {
         // The spot named is often the block to build on (the ground, a block found): the one on top of it is said,

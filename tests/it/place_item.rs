@@ -18,6 +18,8 @@ fn place_item_places_and_refuses_occupied_spots() {
             ("nothing.rhai", "placeItem(\"oak_planks\", vec3(1, 64, 1))"),
             // On top of a crafting table: a click on the table opens it, so there is nothing to place against.
             ("on_table.rhai", "placeItem(\"cobblestone\", vec3(-3, 65, 2))"),
+            // No table carried, one standing near: the call that takes it back is named.
+            ("table_again.rhai", "placeItem(\"crafting_table\", vec3(2, 64, 2))"),
             // Items "placed in a chest" by a small model's code: the call that puts them in is named.
             ("into_chest.rhai", "placeItem(\"cobblestone\", vec3(-2, 64, -3))"),
             ("bread_into_chest.rhai", "placeItem(\"bread\", vec3(-2, 64, -3))"),
@@ -40,7 +42,7 @@ fn place_item_places_and_refuses_occupied_spots() {
     let done = run_script(&world, "ground", Duration::from_secs(30));
     assert!(done.ends_with("pick an empty spot such as 5 64 -2, on top of it (offset(0, 1, 0))"), "{done}");
     let done = run_script(&world, "nothing", Duration::from_secs(30));
-    assert!(done.ends_with("I have no oak_planks to place"), "{done}");
+    assert!(done.ends_with("I have no oak_planks to place; the blocks I carry: 1 cobblestone"), "{done}");
 
     // A table near the bot: clicking it opens it, so nothing can be placed on top of it that way.
     world.cmd(json!({"cmd": "setBlock", "x": -3, "y": 64, "z": 2, "block": "crafting_table"}));
@@ -48,6 +50,9 @@ fn place_item_places_and_refuses_occupied_spots() {
     assert!(done.contains("Nothing to place cobblestone against at -3 65 2"), "{done}");
     assert!(!done.contains("bottom up"), "the table under it is no ground to start on: {done}");
     assert_eq!(world.cmd(json!({"cmd": "getBlock", "x": -3, "y": 65, "z": 2})), "air");
+    let done = run_script(&world, "table_again", Duration::from_secs(30));
+    let back = "I have no crafting_table to place; one stands at -3 64 2: digBlock(vec3(-3, 64, 2)) takes it back";
+    assert!(done.ends_with(back), "{done}");
 
     world.cmd(json!({"cmd": "setBlock", "x": -2, "y": 64, "z": -3, "block": "chest"}));
     let done = run_script(&world, "into_chest", Duration::from_secs(30));

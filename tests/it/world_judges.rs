@@ -280,7 +280,8 @@ fn a_chest_is_judged_by_its_contents_and_a_stand_step_by_position() {
     // Go stand on a gold block: a walk to the wrong place is not it; standing on it is.
     world.cmd(json!({"cmd": "setBlock", "x": -4, "y": 63, "z": 4, "block": "gold_block"}));
     let plan = r#"[{"task": "Go stand on the gold_block"}]"#;
-    let wrong = "```rhai\nfn standOnGold() {\n  goTo(vec3(-4, 64, -4), 1);\n}\n```";
+    // It names the block (code going to a block it never names is sent back before the world), then walks elsewhere.
+    let wrong = "```rhai\nfn standOnGold() {\n  let gold = findBlock(\"gold_block\", 32);\n  goTo(vec3(-4, 64, -4), 1);\n}\n```";
     let right = "```rhai\nfn standOnGold() {\n  standOn(findBlock(\"gold_block\", 32));\n}\n```";
     let (endpoint, calls) = scripted(&runtime, plan, &[wrong, right]);
     drop(bot);
