@@ -323,7 +323,7 @@ impl Agent {
                     continue;
                 }
             };
-            // Code that names nowhere the thing its step places, stores or gives cannot do it (the local model
+            // Code that names nowhere the thing its step places, stores, gives or goes to cannot do it (the local model
             // answered `Place 1 chest` with the skills it had learned, a crafting table's and cobblestone's).
             let called: Vec<(String, String)> = self
                 .library_calls(&program)
@@ -1215,10 +1215,15 @@ pub fn unnamed_thing(task: &str, code: &str, own: &[&str], called: &[(String, St
         Effect::Place => ("places", format!("placeItem(\"{item}\", findFreeSpot())")),
         Effect::Store => ("stores", format!("depositItemIntoChest(chest, #{{{item}: {n}}})")),
         Effect::Give => ("gives", format!("giveItem(\"{}\", \"{item}\", {n})", asked.player.as_deref()?)),
-        // A block to go to, not a spot: found first.
-        Effect::Go if asked.at.is_none() => ("goes to", format!("standOn(findBlock(\"{thing}\", 32))")),
+        // A block to go to, not a spot: found first, by its own name (`wheat`, not the seeds that plant it).
+        Effect::Go if asked.at.is_none() && super::recipes::is_block(thing) => {
+            let found = format!("findBlock(\"{thing}\", 32)");
+            let stand = ["stand", "onto", "climb"].iter().any(|w| task.to_lowercase().contains(w));
+            ("goes to", if stand { format!("standOn({found})") } else { format!("goTo({found}, 2)") })
+        }
         Effect::Dig | Effect::Go => return None,
     };
+    let item = if asked.effect == Effect::Go { thing } else { item };
     // Any wood of the thing will do (`oak_planks` asked, birch carried): its name without the wood's.
     let woodless = super::recipes::WOODS.iter().find_map(|wood| item.strip_prefix(&format!("{wood}_"))).unwrap_or(item);
     let spellings = [woodless.to_owned(), woodless.replace('_', "")];
@@ -1439,6 +1444,14 @@ mod tests {
         assert!(made_up.contains("standOn(findBlock(\"diamond_block\", 32))"), "{made_up}");
         assert_eq!(unnamed_thing(walk, "fn a() { standOn(findBlock(\"diamond_block\")); }", &["a"], &[]), None);
         assert_eq!(unnamed_thing("Go stand on -7 64 -7", "fn a() { goTo(vec3(-7, 64, -7)); }", &["a"], &[]), None);
+        let spot = "Go stand on the gold_block at -4 63 4";
+        assert_eq!(unnamed_thing(spot, "fn a() { standOn(vec3(-4, 63, 4)); }", &["a"], &[]), None, "a spot is named");
+        // The block's own name, not the item planting it; a walk that does not stand is shown one that does not.
+        let wheat = unnamed_thing("Go to the wheat", "fn a() { goTo(vec3(1, 64, 1)); }", &["a"], &[]).unwrap();
+        assert!(wheat.contains("never names wheat,") && wheat.contains("goTo(findBlock(\"wheat\", 32), 2)"), "{wheat}");
+        assert_eq!(unnamed_thing("Go to the wheat", "fn a() { goTo(findBlock(\"wheat\")); }", &["a"], &[]), None);
+        // Not a block: a mob, an item.
+        assert_eq!(unnamed_thing("Go to the chicken", "fn a() { goTo(vec3(1, 64, 1)); }", &["a"], &[]), None);
         let give =
             unnamed_thing("Give 3 bread to Bob", "fn a() { giveItem(\"Bob\", \"apple\", 3); }", &["a"], &[]).unwrap();
         assert!(give.contains("giveItem(\"Bob\", \"bread\", 3)"), "{give}");

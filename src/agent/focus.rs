@@ -131,7 +131,8 @@ pub fn case(task: &str, is_id: impl Fn(&str) -> bool) -> Option<&'static str> {
             Some(Shape::Floor { .. }) => Some(A_FLOOR),
             // The first example is a pillar.
             Some(Shape::Column(_)) => None,
-            None if asked.count.unwrap_or(1) == 1 => Some(ONE_BLOCK),
+            // A spot given is aimed at (`Place dirt at 1 64 2`), not a free spot found.
+            None if asked.at.is_none() && asked.count.unwrap_or(1) == 1 => Some(ONE_BLOCK),
             None => None,
         },
         Effect::Dig if asked.dug_all().is_some() => Some(BLOCKS_OF_A_KIND),
@@ -152,12 +153,22 @@ pub const A_FLOOR: &str = "a floor";
 /// The example case of one block placed where there is room (the pillar shown instead was no help for a chest).
 pub const ONE_BLOCK: &str = "one block";
 
-/// Whether a skill described as `description` may be shown whole to a step (`task`) by the shape each builds: a step
-/// building a shape is not shown a skill building another (the local model copied a line's skill for a pillar).
-/// Either building no shape it reads: it may.
+/// Whether a skill described as `description` may be shown whole to a step (`task`) by the shape each builds, or the
+/// side of a block each places against: a step building a shape is not shown a skill building another (the local
+/// model copied a line's skill for a pillar), nor a step placing next to a block one placing on top of one (it copied
+/// the dirt set on the gold block for a table asked next to the stone). Else (a shape and a side, or neither) it may.
 pub fn shape_fits(task: &str, description: &str, is_id: impl Fn(&str) -> bool) -> bool {
+    enum Form {
+        Shape(std::mem::Discriminant<Shape>),
+        Side(Side),
+    }
     let shape = |text: &str| {
-        effect::asked(text, &is_id).and_then(|asked| asked.shape).map(|shape| std::mem::discriminant(&shape))
+        let asked = effect::asked(text, &is_id)?;
+        match (asked.shape, asked.beside) {
+            (Some(shape), _) => Some(Form::Shape(std::mem::discriminant(&shape))),
+            (None, Some(beside)) => Some(Form::Side(beside.side)),
+            (None, None) => None,
+        }
     };
     // Descriptions say what a skill does (`Lays 4 cobblestone in a line`): read as the verb's plain form too.
     let described = |text: &str| {
@@ -167,7 +178,8 @@ pub fn shape_fits(task: &str, description: &str, is_id: impl Fn(&str) -> bool) -
         })
     };
     match (shape(task), described(description)) {
-        (Some(wanted), Some(built)) => wanted == built,
+        (Some(Form::Shape(wanted)), Some(Form::Shape(built))) => wanted == built,
+        (Some(Form::Side(wanted)), Some(Form::Side(built))) => wanted == built,
         _ => true,
     }
 }
@@ -240,6 +252,10 @@ mod tests {
         let lays = "Lays 4 cobblestone in a line on the ground at a specified position.";
         assert!(!fits("Build a pillar of 3 dirt blocks next to you", lays));
         assert!(!fits("build a wall of cobblestone 3 blocks long and 2 blocks high", "Builds a 2 by 2 floor of dirt."));
+        let on_gold = "Place 1 dirt on top of gold_block.";
+        assert!(!fits("Place a crafting table next to the stone block", on_gold), "another side");
+        assert!(fits("Place a torch on top of the stone block", on_gold));
+        assert!(fits("Place 1 crafting_table", on_gold), "a step of no side may see it");
         assert!(fits("lay 6 dirt in a line", line));
         assert!(fits("Place 1 torch", line), "a step of no shape may see any");
         assert!(fits("build a pillar of 3 dirt", "Places a crafting table next to a stone block."));
@@ -264,6 +280,7 @@ mod tests {
         assert_eq!(case_("Place 3 dirt"), None);
         assert_eq!(case_("Place 1 chest"), Some(ONE_BLOCK));
         assert_eq!(case_("place a crafting table"), Some(ONE_BLOCK));
+        assert_eq!(case_("Place 1 chest at 5 64 3"), None, "a spot given is aimed at, not a free spot found");
         assert_eq!(case_("Mine 3 oak_log"), None);
         // Every case named here has its example in primitives/.
         for case in

@@ -166,8 +166,9 @@ impl Goal {
                 let tasks = &self.plans[p].tasks;
                 // Said so the step's code does that step alone: shown the goal "place a chest and store 6
                 // cobblestone in it" for `Place 1 chest`, the local model wrote the storing, before any chest stood.
-                let next = tasks
-                    .get(t + 1)
+                let later =
+                    tasks.iter().skip(t + 1).find(|task| matches!(task.status, Status::Pending | Status::Active));
+                let next = later
                     .map_or_else(String::new, |next| format!(" Do only this task now: {} comes after it.", next.task));
                 format!(" Current task: {} ({} of {all}).{next}", tasks[t].task, t + 1)
             }

@@ -199,10 +199,11 @@ const PRIMITIVE_WORDS: &[(&str, &[&str])] = &[
     ("checkItemInsideChest", &["check", "inside", "contains"]),
 ];
 
-/// Verbs that make a primitive's word cues miss when they start the task: a chest placed or crafted is no chest used
-/// (shown `depositItemIntoChest` for `Place 1 chest`, the local model stored the goal's cobblestone in a chest that
-/// did not stand yet, seven times over).
-const CUES_MISS_AFTER: &[(&str, &[&str])] = &[("depositItemIntoChest", &["place", "set", "craft", "make"])];
+/// A primitive's cue that misses when the task starts with one of the verbs: a chest placed or crafted is no chest
+/// used (shown `depositItemIntoChest` for `Place 1 chest`, the local model stored the goal's cobblestone in a chest
+/// that did not stand yet, seven times over). Its other cues (`store`, `deposit`) still call for it.
+const CUES_MISS_AFTER: &[(&str, &str, &[&str])] =
+    &[("depositItemIntoChest", "chest", &["place", "set", "craft", "make"])];
 
 /// Whether a task's word calls for a cue: the word itself, or a longer form of a cue of four letters or more
 /// (`cooked` for `cook`; `gold` is not `go`, nor `one` `on`).
@@ -218,11 +219,15 @@ pub fn primitives_doc_for(task: &str, needed: &[&str], case: Option<&str>) -> St
     let words: Vec<String> =
         task.to_lowercase().split(|c: char| !c.is_ascii_alphanumeric()).map(str::to_owned).collect();
     let verb = words.iter().find(|w| !w.is_empty()).map_or("", String::as_str);
+    let misses = |name: &str, cue: &str| {
+        CUES_MISS_AFTER
+            .iter()
+            .any(|(primitive, missed, verbs)| *primitive == name && *missed == cue && verbs.contains(&verb))
+    };
     let cued = |name: &str| {
-        !CUES_MISS_AFTER.iter().any(|(primitive, verbs)| *primitive == name && verbs.contains(&verb))
-            && PRIMITIVE_WORDS.iter().any(|(primitive, cues)| {
-                *primitive == name && cues.iter().any(|cue| words.iter().any(|w| cue_fits(cue, w)))
-            })
+        PRIMITIVE_WORDS.iter().any(|(primitive, cues)| {
+            *primitive == name && cues.iter().any(|cue| !misses(name, cue) && words.iter().any(|w| cue_fits(cue, w)))
+        })
     };
     let wanted = |name: &str| CORE_PRIMITIVES.contains(&name) || needed.contains(&name) || cued(name);
     // The examples of the step's case, and what they call the list would lack (a dig of every block of a kind calls
@@ -299,8 +304,13 @@ mod tests {
         assert!(primitives_doc_for("Deposit cobblestone into a chest", &[], None).contains("depositItemIntoChest("));
         let chest = primitives_doc_for("Place 1 chest", &["placeItem", "findFreeSpot"], None);
         assert!(!chest.contains("depositItemIntoChest("), "a chest placed is no chest used: {chest}");
-        let put = primitives_doc_for("Put 4 oak_planks in the chest", &["depositItemIntoChest"], None);
-        assert!(put.contains("depositItemIntoChest("), "what the step's kind needs is shown whatever its verb");
+        // A step of storing is shown it by its kind whatever its verb; a whole goal placing and storing, by its words.
+        let is_id = crate::agent::act::is_game_id;
+        let place_in = "Place 6 cobblestone in the chest";
+        let needed = crate::agent::focus::primitives(crate::agent::focus::of_task(place_in, is_id));
+        assert!(primitives_doc_for(place_in, needed, None).contains("depositItemIntoChest("));
+        let whole = primitives_doc_for("place a chest and store 6 cobblestone in it", &["placeItem"], None);
+        assert!(whole.contains("depositItemIntoChest("), "{whole}");
         let gold = primitives_doc_for("place a dirt block on top of the gold block", &[], None);
         assert!(gold.contains("blockAt(") && !gold.contains("goTo("), "{gold}");
         for (name, _) in PRIMITIVE_WORDS {

@@ -338,8 +338,6 @@ fn unasked_walks(goal: &str, steps: Vec<TaskSpec>) -> Vec<TaskSpec> {
 
 /// How many of the blocks a goal asks all of dug the step's context lists.
 const SHOWN_STANDING: usize = 8;
-/// The count the `findBlocks` call a dig-all step's context names asks for: more than [`SHOWN_STANDING`].
-const FOUND: usize = 20;
 
 /// `steps` doing what `goal`'s words ask when they ask to dig every block of a kind near (`break the cobblestone wall
 /// next to you`): a small model's plan mines one of them (`Mine 1 cobblestone`) and walks to spots the goal does not
@@ -373,11 +371,22 @@ fn cleared(goal: &str, steps: Vec<TaskSpec>, standing: &[([i32; 3], String)]) ->
             names.push(name);
         }
     }
-    let calls: Vec<String> =
-        names.iter().map(|name| format!("findBlocks(\"{name}\", {}, {})", super::deeds::NEAR, FOUND)).collect();
+    // Each kind's call asks for as many as stand of it (tall grass near may be more than those shown).
+    let calls: Vec<String> = names
+        .iter()
+        .map(|name| {
+            let many = standing.iter().filter(|(_, n)| n == name).count();
+            format!("findBlocks(\"{name}\", {}, {many})", super::deeds::NEAR)
+        })
+        .collect();
     let (stand, find) = if standing.len() == 1 { ("stands", "finds it") } else { ("stand", "find them") };
-    let context =
-        format!("The {} to dig {stand} at {}; {} {find}.", names.join(" and "), at.join(", "), calls.join(" and "));
+    let context = format!(
+        "The {} {} to dig {stand} at {}; {} {find}.",
+        standing.len(),
+        names.join(" and "),
+        at.join(", "),
+        calls.join(" and ")
+    );
     let (dropped, mut kept): (Vec<TaskSpec>, Vec<TaskSpec>) = steps.into_iter().partition(about_it);
     let names: Vec<&str> = dropped.iter().map(|step| step.task.as_str()).collect();
     tracing::info!(
@@ -728,7 +737,7 @@ mod tests {
         assert_eq!(positions, &stood, "done when every block that stood is dug");
         assert_eq!(
             done[0].context,
-            "The cobblestone to dig stand at 3 64 -2, 3 64 -1, 3 65 -2, 3 65 -1; findBlocks(\"cobblestone\", 8, 20) \
+            "The 4 cobblestone to dig stand at 3 64 -2, 3 64 -1, 3 65 -2, 3 65 -1; findBlocks(\"cobblestone\", 8, 4) \
              find them."
         );
         // A pickaxe made in the plan is made first, wherever the plan had it.
@@ -750,7 +759,7 @@ mod tests {
         assert_eq!(tasks(&done), ["Clear the tall grass around you"]);
         assert_eq!(
             done[0].context,
-            "The short_grass to dig stands at 1 64 2; findBlocks(\"short_grass\", 8, 20) finds it."
+            "The 1 short_grass to dig stands at 1 64 2; findBlocks(\"short_grass\", 8, 1) finds it."
         );
         // Goals with a count or a spot, and goals of other kinds, keep their plans; so does a goal with none standing.
         for (goal, step) in [

@@ -170,18 +170,18 @@ pub async fn perform(bot: &BotHandle, call: Call, time_left: std::time::Duration
         Call::Goto { pos, range } => {
             down_in_flights(bot, pos.into()).await;
             // Within one block means "stand on that block": in it when it is open (air over the ground), on top of
-            // it when it is solid, not dug out to stand in (`goTo(findBlock("gold_block", 32))` dug the gold block
+            // it when it is solid with room on top, not dug out to stand in (`goTo(findBlock("gold_block", 32))` dug the gold block
             // a goal asked the bot to stand on). Farther ranges are a radius around the point. A point well below is
             // reached by stairs of the bot's own, away from caves.
             let walked = if range > 1.0 && bot.position().y - pos.y > DOWN_AWAY_FROM_CAVES {
                 bot.goto_down(pos.into(), range as f32).await
             } else if range <= 1.0 {
+                use azalea::physics::collision::BlockWithShape;
                 let block = azalea::BlockPos::from(pos);
-                let solid = observe::block_state(bot, block).is_some_and(|state| {
-                    use azalea::physics::collision::BlockWithShape;
-                    !state.is_collision_shape_empty()
-                });
-                bot.goto_block(if solid { block.up(1) } else { block }).await
+                let solid = |p| observe::block_state(bot, p).is_some_and(|state| !state.is_collision_shape_empty());
+                // Only with room on top: a log in its trunk, a buried block are walked to as before.
+                let on_top = solid(block) && !solid(block.up(1)) && !solid(block.up(2));
+                bot.goto_block(if on_top { block.up(1) } else { block }).await
             } else {
                 bot.goto_near(pos.into(), range as f32).await
             };

@@ -81,19 +81,22 @@ const MAX_DROP: i32 = 8;
 /// How far from the bot a block of the kind to place is named when none is carried.
 const PLACED_NEAR: f64 = 8.0;
 
-/// When no `name` is carried, what to do instead: where a block of its `kind` that digging gives back stands near,
-/// and the call that takes it back (the local model placed its only table on top of the stone when asked for it
-/// beside, then could not place it again): `; one stands at 4 65 -1: digBlock(vec3(4, 65, -1)) takes it back`; else
+/// When no `name` is carried, what to do instead: where a block of its `kind` stands near that digging with what is
+/// carried gives (the local model placed its only table on top of the stone when asked for it beside, then could not
+/// place it again), and the call that gets it: `; one stands at 4 65 -1: digBlock(vec3(4, 65, -1)) gets it`; else
 /// the blocks that are carried (it copied a line of cobblestone into a floor of oak planks, carrying no cobblestone):
 /// `; the blocks I carry: 4 oak_planks`. Else nothing.
 async fn instead(bot: &BotHandle, name: &str, kind: BlockKind) -> String {
-    if super::facts::drops_of(&strip(kind)).iter().any(|drop| drop == name)
+    let carried = items::carried(bot);
+    let block = strip(kind);
+    if super::facts::drops_of(&block).iter().any(|drop| drop == name)
+        && super::facts::check_harvest(&block, &carried).is_ok()
         && let Some(p) = observe::nearest_blocks(bot, kind, PLACED_NEAR, 1).await.first()
     {
-        return format!("; one stands at {}: digBlock(vec3({}, {}, {})) takes it back", fmt(*p), p.x, p.y, p.z);
+        return format!("; one stands at {}: digBlock(vec3({}, {}, {})) gets it", fmt(*p), p.x, p.y, p.z);
     }
     let mut blocks: Vec<(String, i32)> =
-        items::carried(bot).into_iter().filter(|(item, n)| *n > 0 && placed_kind(item).is_ok()).collect();
+        carried.into_iter().filter(|(item, n)| *n > 0 && placed_kind(item).is_ok()).collect();
     if blocks.is_empty() {
         return String::new();
     }

@@ -18,7 +18,7 @@ fn place_item_places_and_refuses_occupied_spots() {
             ("nothing.rhai", "placeItem(\"oak_planks\", vec3(1, 64, 1))"),
             // On top of a crafting table: a click on the table opens it, so there is nothing to place against.
             ("on_table.rhai", "placeItem(\"cobblestone\", vec3(-3, 65, 2))"),
-            // No table carried, one standing near: the call that takes it back is named.
+            // No table carried, one standing near: the call that gets it is named.
             ("table_again.rhai", "placeItem(\"crafting_table\", vec3(2, 64, 2))"),
             // Items "placed in a chest" by a small model's code: the call that puts them in is named.
             ("into_chest.rhai", "placeItem(\"cobblestone\", vec3(-2, 64, -3))"),
@@ -51,7 +51,7 @@ fn place_item_places_and_refuses_occupied_spots() {
     assert!(!done.contains("bottom up"), "the table under it is no ground to start on: {done}");
     assert_eq!(world.cmd(json!({"cmd": "getBlock", "x": -3, "y": 65, "z": 2})), "air");
     let done = run_script(&world, "table_again", Duration::from_secs(30));
-    let back = "I have no crafting_table to place; one stands at -3 64 2: digBlock(vec3(-3, 64, 2)) takes it back";
+    let back = "I have no crafting_table to place; one stands at -3 64 2: digBlock(vec3(-3, 64, 2)) gets it";
     assert!(done.ends_with(back), "{done}");
 
     world.cmd(json!({"cmd": "setBlock", "x": -2, "y": 64, "z": -3, "block": "chest"}));
