@@ -412,7 +412,19 @@ mod tests {
     #[test]
     fn primitive_docs_match_registered_functions() {
         let engine = engine(Arc::new(Recorder(Mutex::new(Vec::new()))));
-        let vec3_methods = ["distance", "floor", "offset", "to_string", "to_debug"];
+        let vec3_methods = [
+            "distance",
+            "floor",
+            "offset",
+            "to_string",
+            "to_debug",
+            "normalize",
+            "distanceTo",
+            "floored",
+            "plus",
+            "minus",
+            "scaled",
+        ];
         let mut registered: Vec<(String, usize)> = engine
             .gen_fn_signatures(false)
             .iter()

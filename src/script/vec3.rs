@@ -1,4 +1,5 @@
-//! `Vec3` for scripts: positions and directions with arithmetic (`a + b`, `a - b`, `a * 2.0`), `distance`, `floor`.
+//! `Vec3` for scripts: positions and directions with arithmetic (`a + b`, `a - b`, `a * 2.0`), `distance`, `floor`;
+//! Mineflayer's method names too (`normalize`, `distanceTo`, `plus`, `minus`, `scaled`, `floored`).
 
 use rhai::{Dynamic, Engine, EvalAltResult, FLOAT, INT};
 
@@ -86,6 +87,19 @@ pub fn register(engine: &mut Engine) {
         })
         .register_fn("to_string", |a: &mut Vec3| a.to_string())
         .register_fn("to_debug", |a: &mut Vec3| a.to_string());
+    // Mineflayer's vec3 methods, which a model trained on its scripts writes (`(end - start).normalize()` was sent
+    // back four times in a row in one task): the same meaning, so they run as written.
+    engine
+        .register_fn("normalize", |a: &mut Vec3| {
+            let length = a.distance(Vec3::default());
+            if length == 0.0 { *a } else { Vec3::new(a.x / length, a.y / length, a.z / length) }
+        })
+        .register_fn("distanceTo", |a: &mut Vec3, b: Vec3| a.distance(b))
+        .register_fn("floored", |a: &mut Vec3| a.floor())
+        .register_fn("plus", |a: &mut Vec3, b: Vec3| Vec3::new(a.x + b.x, a.y + b.y, a.z + b.z))
+        .register_fn("minus", |a: &mut Vec3, b: Vec3| Vec3::new(a.x - b.x, a.y - b.y, a.z - b.z))
+        .register_fn("scaled", |a: &mut Vec3, k: FLOAT| Vec3::new(a.x * k, a.y * k, a.z * k))
+        .register_fn("scaled", |a: &mut Vec3, k: INT| Vec3::new(a.x * k as f64, a.y * k as f64, a.z * k as f64));
     // A range with a coordinate at an end (`for x in 0..pos.x`) counts blocks: each float end is the block it lies
     // in, floored as `floor()` does (Rhai has ranges of integers only, and refused these).
     let block = |f: FLOAT| f.floor() as INT;
@@ -101,6 +115,21 @@ pub fn register(engine: &mut Engine) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn mineflayer_s_vec3_methods_run_as_written() {
+        let mut engine = Engine::new();
+        register(&mut engine);
+        let v: Vec3 = engine.eval("(vec3(3, 0, 4) - vec3(0, 0, 0)).normalize()").unwrap();
+        assert_eq!(v, Vec3::new(0.6, 0.0, 0.8));
+        let zero: Vec3 = engine.eval("vec3(0, 0, 0).normalize()").unwrap();
+        assert_eq!(zero, Vec3::default(), "no direction stays none, not NaN");
+        let d: FLOAT = engine.eval("vec3(1, 2, 3).distanceTo(vec3(1, 2, 7))").unwrap();
+        assert_eq!(d, 4.0);
+        let v: Vec3 =
+            engine.eval("vec3(1.5, 2, 3).plus(vec3(1, 1, 1)).minus(vec3(0, 0, 1)).scaled(2).floored()").unwrap();
+        assert_eq!(v, Vec3::new(5.0, 6.0, 6.0));
+    }
 
     #[test]
     fn arithmetic_in_scripts() {
