@@ -170,9 +170,9 @@ pub async fn perform(bot: &BotHandle, call: Call, time_left: std::time::Duration
         Call::Goto { pos, range } => {
             down_in_flights(bot, pos.into()).await;
             // Within one block means "stand on that block": in it when it is open (air over the ground), on top of
-            // it when it is solid with room on top, not dug out to stand in (`goTo(findBlock("gold_block", 32))` dug the gold block
-            // a goal asked the bot to stand on). Farther ranges are a radius around the point. A point well below is
-            // reached by stairs of the bot's own, away from caves.
+            // it when it is solid with room on top, not dug out to stand in (`goTo(findBlock("gold_block", 32))` dug
+            // the gold block a goal asked the bot to stand on). Farther ranges are a radius around the point. A point
+            // well below is reached by stairs of the bot's own, away from caves.
             let walked = if range > 1.0 && bot.position().y - pos.y > DOWN_AWAY_FROM_CAVES {
                 bot.goto_down(pos.into(), range as f32).await
             } else if range <= 1.0 {
