@@ -192,7 +192,7 @@ impl BotHandle {
                 return None; // a real timeout: the block did not open
             }
             tracing::debug!("{}: the wait for the menu at {pos} ended early; waiting on", self.name());
-            self.client.ecs.write().entity_mut(self.client.entity).insert(WaitingForInventoryOpen);
+            self.wait_unless_open();
             if let Some(handle) = self.client.wait_for_container_open(Some(MENU_WAIT_TICKS)).await {
                 return self.filled(handle, mark).await;
             }
@@ -204,6 +204,18 @@ impl BotHandle {
             }
         }
         None
+    }
+
+    /// Waits on for a menu, unless one opened already (its opening came right after the resend that ended the first
+    /// wait): that menu is handed out at once and [`Self::filled`] waits for its contents. Waiting for it as if it had
+    /// not opened would end only at its contents, and a menu whose contents come later than that wait would be
+    /// closed and clicked again. One lock: no packet lands between the look and the insert.
+    fn wait_unless_open(&self) {
+        let mut ecs = self.client.ecs.write();
+        let mut entity = ecs.entity_mut(self.client.entity);
+        if entity.get::<Inventory>().is_none_or(|inventory| inventory.id == 0) {
+            entity.insert(WaitingForInventoryOpen);
+        }
     }
 
     /// How many menu contents the server has sent this bot so far.
