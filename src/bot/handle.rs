@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use azalea::{
     BlockPos, Client, Vec3,
-    container::{ContainerHandle, WaitingForInventoryOpen},
+    container::ContainerHandle,
     ecs::query::{With, Without},
     entity::inventory::Inventory,
     entity::{
@@ -192,13 +192,12 @@ impl BotHandle {
                 return None; // a real timeout: the block did not open
             }
             tracing::debug!("{}: the wait for the menu at {pos} ended early; waiting on", self.name());
-            self.wait_unless_open();
-            if let Some(handle) = self.client.wait_for_container_open(Some(MENU_WAIT_TICKS)).await {
+            if let Some(handle) = self.menu_opened(MENU_WAIT_TICKS).await {
                 return self.filled(handle, mark).await;
             }
             let open = self.client.get_inventory();
             if open.id() != 0 {
-                // A menu that came too late to wait for, or whose contents came before the wait began: open it afresh.
+                // A menu that opened too late to wait for: open it afresh.
                 self.keep_inventory_through_close(open.id(), mark);
                 open.close();
             }
@@ -206,16 +205,18 @@ impl BotHandle {
         None
     }
 
-    /// Waits on for a menu, unless one opened already (its opening came right after the resend that ended the first
-    /// wait): that menu is handed out at once and [`Self::filled`] waits for its contents. Waiting for it as if it had
-    /// not opened would end only at its contents, and a menu whose contents come later than that wait would be
-    /// closed and clicked again. One lock: no packet lands between the look and the insert.
-    fn wait_unless_open(&self) {
-        let mut ecs = self.client.ecs.write();
-        let mut entity = ecs.entity_mut(self.client.entity);
-        if entity.get::<Inventory>().is_none_or(|inventory| inventory.id == 0) {
-            entity.insert(WaitingForInventoryOpen);
+    /// The menu that opens within `ticks` ticks, handed out as soon as it opens: its contents may still be on their
+    /// way, and [`Self::filled`] waits for those. (azalea's own wait ends only at a contents packet, so a menu whose
+    /// contents lag would be waited for there, against the shorter budget, and clicked again when they lag longer.)
+    async fn menu_opened(&self, ticks: usize) -> Option<ContainerHandle> {
+        for _ in 0..ticks {
+            if self.client.get_inventory().id() != 0 {
+                // No wait is pending (the early end removed it): azalea hands out the open menu at the next tick.
+                return self.client.wait_for_container_open(Some(1)).await;
+            }
+            self.client.wait_ticks(1).await;
         }
+        None
     }
 
     /// How many menu contents the server has sent this bot so far.
