@@ -1147,11 +1147,17 @@ fn stray_effects(spec: &TaskSpec, report: &runner::Report) -> Option<String> {
 fn describe_run(report: &runner::Report, code: &str) -> String {
     let mut text = match &report.outcome {
         runner::Outcome::Value(value) => format!("The function finished and returned {value}."),
-        runner::Outcome::Failed(failure) => match (failure.line, failing_line(failure, code)) {
-            (Some(line), Some(text)) => format!("The function failed at line {line}, `{text}`: {}.", failure.message),
-            (Some(line), None) => format!("The function failed at line {line}: {}.", failure.message),
-            (None, _) => format!("The function failed: {}.", failure.message),
-        },
+        runner::Outcome::Failed(failure) => {
+            let text = failing_line(failure, code);
+            let nothing = nothing_passed(&failure.message, text).unwrap_or_default();
+            match (failure.line, text) {
+                (Some(line), Some(text)) => {
+                    format!("The function failed at line {line}, `{text}`: {}.{nothing}", failure.message)
+                }
+                (Some(line), None) => format!("The function failed at line {line}: {}.{nothing}", failure.message),
+                (None, _) => format!("The function failed: {}.{nothing}", failure.message),
+            }
+        }
     };
     if !report.chat.is_empty() {
         text.push_str(&format!("\nIt said: {}", report.chat.join(" | ")));
@@ -1170,6 +1176,28 @@ fn died_during(place: &str) -> String {
         "\nI died during this attempt at {place} and came back to life at my spawn point with nothing: what I carried \
          was dropped where I died. Start again from what I have now."
     )
+}
+
+/// What Rhai's `Function not found: getItemFromChest ((), map)` means when a value it lists is `()`: the call that
+/// made that value found nothing (`findBlock` with no such block near). The local model read the bare message as
+/// a wrong name and sent the same code six times over.
+fn nothing_passed(message: &str, line: Option<&str>) -> Option<String> {
+    let (_, signature) = message.split_once("Function not found: ")?;
+    let (name, values) = signature.split_once(" (")?;
+    if !values.contains("()") {
+        return None;
+    }
+    let found = line.and_then(|text| text.split_once("findBlock(\"")).and_then(|(_, rest)| rest.split_once('"'));
+    Some(match found {
+        Some((block, _)) => format!(
+            " A value passed to {name} is () (nothing): `findBlock(\"{block}\", …)` found no {block} that near. Do \
+             the task without one, or get or place one first; `if found == () {{ … }}` tells."
+        ),
+        None => format!(
+            " A value passed to {name} is () (nothing): the call that gave it found nothing; test `if value == () \
+             {{ … }}` before passing it on."
+        ),
+    })
 }
 
 /// The line of `code` a failure happened on, to show the model with the error: only when the line is one of `code`'s
@@ -1509,6 +1537,14 @@ mod tests {
         let said = describe_run(&failed("in mineWoodLog: in mineBlock: no oak_log near", Some(3)), code);
         assert!(said.starts_with("The function failed at line 3: in mineWoodLog"), "{said}");
         assert_eq!(describe_run(&failed("boom", None), code).lines().next(), Some("The function failed: boom."));
+        // A value that is nothing: what found nothing is named.
+        let chest = "fn f() {\n    getItemFromChest(findBlock(\"chest\", 32), #{spruce_log: 1});\n}";
+        let said = describe_run(&failed("Function not found: getItemFromChest ((), map)", Some(2)), chest);
+        assert!(said.contains("`findBlock(\"chest\", …)` found no chest that near"), "{said}");
+        let said = describe_run(&failed("Function not found: goTo ((), i64)", Some(5)), code);
+        assert!(said.contains("A value passed to goTo is () (nothing)"), "{said}");
+        let said = describe_run(&failed("Function not found: digBlokc (Vec3)", Some(5)), code);
+        assert!(!said.contains("(nothing)"), "{said}");
     }
 
     #[test]

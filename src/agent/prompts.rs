@@ -205,6 +205,12 @@ const PRIMITIVE_WORDS: &[(&str, &[&str])] = &[
 const CUES_MISS_AFTER: &[(&str, &str, &[&str])] =
     &[("depositItemIntoChest", "chest", &["place", "set", "craft", "make"])];
 
+/// Primitives whose cues call for them only beside a word naming the container they work on: `takes` and `from` are
+/// in most crafting contexts ("each craft takes 1 spruce_log"), and shown `getItemFromChest` for `Craft 1
+/// spruce_planks` with no chest near, the local model took its log from `findBlock("chest", 32)` (nothing) six times.
+const CUES_NEED_A_CONTAINER: &[&str] = &["getItemFromChest", "checkItemInsideChest"];
+const CONTAINERS: &[&str] = &["chest", "chests", "barrel", "barrels", "shulker"];
+
 /// Whether a task's word calls for a cue: the word itself, or a longer form of a cue of four letters or more
 /// (`cooked` for `cook`; `gold` is not `go`, nor `one` `on`).
 fn cue_fits(cue: &str, word: &str) -> bool {
@@ -224,10 +230,13 @@ pub fn primitives_doc_for(task: &str, needed: &[&str], case: Option<&str>) -> St
             .iter()
             .any(|(primitive, missed, verbs)| *primitive == name && *missed == cue && verbs.contains(&verb))
     };
+    let container = words.iter().any(|w| CONTAINERS.contains(&w.as_str()));
     let cued = |name: &str| {
-        PRIMITIVE_WORDS.iter().any(|(primitive, cues)| {
-            *primitive == name && cues.iter().any(|cue| !misses(name, cue) && words.iter().any(|w| cue_fits(cue, w)))
-        })
+        (container || !CUES_NEED_A_CONTAINER.contains(&name))
+            && PRIMITIVE_WORDS.iter().any(|(primitive, cues)| {
+                *primitive == name
+                    && cues.iter().any(|cue| !misses(name, cue) && words.iter().any(|w| cue_fits(cue, w)))
+            })
     };
     let wanted = |name: &str| CORE_PRIMITIVES.contains(&name) || needed.contains(&name) || cued(name);
     // The examples of the step's case, and what they call the list would lack (a dig of every block of a kind calls
@@ -302,6 +311,12 @@ mod tests {
         let cook = primitives_doc_for("Cook 2 beef", &[], None);
         assert!(cook.contains("smeltItem(") && cook.contains("killMob("), "{cook}");
         assert!(primitives_doc_for("Deposit cobblestone into a chest", &[], None).contains("depositItemIntoChest("));
+        // Taking needs a chest named: a crafting context's "takes" is no chest to take from.
+        let craft = "Craft 1 spruce_planks craftItem(\"spruce_planks\", n) makes it: each craft takes 1 spruce_log";
+        assert!(!primitives_doc_for(craft, &["craftItem"], None).contains("getItemFromChest("));
+        let take = primitives_doc_for("Take 3 coal from the chest", &[], None);
+        assert!(take.contains("getItemFromChest(") && !take.contains("checkItemInsideChest("), "{take}");
+        assert!(primitives_doc_for("check what is inside the chest", &[], None).contains("checkItemInsideChest("));
         let chest = primitives_doc_for("Place 1 chest", &["placeItem", "findFreeSpot"], None);
         assert!(!chest.contains("depositItemIntoChest("), "a chest placed is no chest used: {chest}");
         // A step of storing is shown it by its kind whatever its verb; a whole goal placing and storing, by its words.
