@@ -585,7 +585,8 @@ impl Agent {
         let kind = focus::of_task(&spec.task, is_game_id);
         let (skills, example) = self.retrieved_skills(&query, &spec.task, kind).await;
         // The functions the step's kind needs, and those the example calls, are documented.
-        let mut needed: Vec<&str> = focus::primitives(kind).to_vec();
+        let case = focus::case(&spec.task, is_game_id);
+        let mut needed: Vec<&str> = focus::needed(kind, case);
         needed.extend(crate::script::bindings::FUNCTIONS.iter().filter(|f| example.contains(&format!("{f}("))));
         // The answer's function is named for the task, so a model that copies the format names it well; not as a
         // skill it has (the model would write that skill again, not call it).
@@ -595,14 +596,7 @@ impl Agent {
         let system = prompts::render(
             "action_template",
             &[
-                (
-                    "primitives",
-                    &prompts::primitives_doc_for(
-                        &format!("{} {}", spec.task, spec.context),
-                        &needed,
-                        focus::case(&spec.task, is_game_id),
-                    ),
-                ),
+                ("primitives", &prompts::primitives_doc_for(&format!("{} {}", spec.task, spec.context), &needed, case)),
                 ("skills", &skills),
                 ("response_format", &format),
             ],
@@ -655,13 +649,22 @@ impl Agent {
         let shown =
             focus::example(kind, fitting.iter().map(|&i| (found[i].skill.name.as_str(), found[i].skill.code.as_str())))
                 .map(|j| fitting[j]);
+        // The first fitting skill the step's words give every value of is shown called with them.
+        let called = fitting.iter().find_map(|&i| {
+            let skill = &found[i].skill;
+            focus::step_call(task, &skill.name, &skill.params, is_game_id).map(|call| (i, call))
+        });
         let text = found
             .iter()
             .enumerate()
             .map(|(i, m)| {
                 let line =
                     format!("// {}: {}", m.skill.signature(), focus::short_description(&m.skill.meta.description));
-                if Some(i) == shown { format!("{line}\n{}", m.skill.code.trim_end()) } else { line }
+                let line = if Some(i) == shown { format!("{line}\n{}", m.skill.code.trim_end()) } else { line };
+                match &called {
+                    Some((at, call)) if *at == i => format!("{line}\n// This task is done by calling: {call};"),
+                    _ => line,
+                }
             })
             .collect::<Vec<_>>()
             .join("\n\n");
@@ -1149,13 +1152,20 @@ fn describe_run(report: &runner::Report, code: &str) -> String {
         runner::Outcome::Value(value) => format!("The function finished and returned {value}."),
         runner::Outcome::Failed(failure) => {
             let text = failing_line(failure, code);
-            let nothing = nothing_passed(&failure.message, text).unwrap_or_default();
+            let mut hint = nothing_passed(&failure.message, text).unwrap_or_default();
+            // A throw of the code's own (often copied from an example): a test it wrote, not the game's refusal.
+            if text.is_some_and(|line| line.contains("throw ")) {
+                hint.push_str(
+                    " That error is the code's own `throw`, a test it wrote, not the game's: leave the test out if \
+                     the task does not need what it looks for.",
+                );
+            }
             match (failure.line, text) {
                 (Some(line), Some(text)) => {
-                    format!("The function failed at line {line}, `{text}`: {}.{nothing}", failure.message)
+                    format!("The function failed at line {line}, `{text}`: {}.{hint}", failure.message)
                 }
-                (Some(line), None) => format!("The function failed at line {line}: {}.{nothing}", failure.message),
-                (None, _) => format!("The function failed: {}.{nothing}", failure.message),
+                (Some(line), None) => format!("The function failed at line {line}: {}.{hint}", failure.message),
+                (None, _) => format!("The function failed: {}.{hint}", failure.message),
             }
         }
     };
@@ -1543,6 +1553,9 @@ mod tests {
         assert!(said.contains("`findBlock(\"chest\", …)` found no chest that near"), "{said}");
         let said = describe_run(&failed("Function not found: goTo ((), i64)", Some(5)), code);
         assert!(said.contains("A value passed to goTo is () (nothing)"), "{said}");
+        let own = "fn f() {\n    let t = findBlock(\"crafting_table\", 32);\n    if t == () { throw \"no crafting table nearby\"; }\n}";
+        let said = describe_run(&failed("no crafting table nearby", Some(3)), own);
+        assert!(said.contains("the code's own `throw`"), "{said}");
         let said = describe_run(&failed("Function not found: digBlokc (Vec3)", Some(5)), code);
         assert!(!said.contains("(nothing)"), "{said}");
     }

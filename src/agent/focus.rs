@@ -111,6 +111,61 @@ pub fn primitives(kind: Kind) -> &'static [&'static str] {
     }
 }
 
+/// What a step of `kind` whose example is `case` needs documented: [`primitives`], less the finding of blocks and
+/// spots for a shape built from where the bot stands (their examples look for a crafting table: shown them for a
+/// wall, the local model looked for one, threw when none stood near, and sent that code back six times).
+pub fn needed(kind: Kind, case: Option<&str>) -> Vec<&'static str> {
+    let shaped = matches!(case, Some(A_LINE | A_WALL | A_FLOOR));
+    primitives(kind).iter().copied().filter(|name| !(shaped && ["findBlock", "findFreeSpot"].contains(name))).collect()
+}
+
+/// The call of a skill taking `params` that does what a placing `task` asks, when every parameter is one the words
+/// give by its name: a shape (`build a wall of cobblestone 3 blocks long and 2 blocks high` →
+/// `buildWall("cobblestone", 3, 2)`) or a block placed against another (`place a dirt block on top of the gold block`
+/// → `placeBlockOnTop("dirt", "gold_block")`); `None` otherwise. Shown beside the skill, so a small model that would
+/// rewrite it (and break it), or pass it a position for a block's name, sees the one line that does the step.
+pub fn step_call(task: &str, skill: &str, params: &[String], is_id: impl Fn(&str) -> bool) -> Option<String> {
+    let asked = effect::asked(task, is_id)?;
+    if asked.effect != Effect::Place || (asked.shape.is_none() && asked.beside.is_none()) {
+        return None;
+    }
+    let block = asked.thing.as_deref()?;
+    let target = asked.beside.as_ref().map(|beside| beside.block.as_str());
+    let (long, high, wide) = match asked.shape {
+        Some(Shape::Line(n)) => (Some(n), None, None),
+        Some(Shape::Column(n)) => (None, Some(n), None),
+        Some(Shape::Wall { long, high }) => (Some(long), Some(high), None),
+        Some(Shape::Floor { long, wide }) => (Some(long), None, Some(wide)),
+        None => (None, None, None),
+    };
+    let values: Option<Vec<String>> = params
+        .iter()
+        .map(|param| match param.to_ascii_lowercase().as_str() {
+            "block" | "item" | "name" | "material" => Some(format!("\"{block}\"")),
+            "target" | "base" | "beside" | "on" => target.map(|target| format!("\"{target}\"")),
+            "length" | "long" => long.map(|n| n.to_string()),
+            "height" | "high" => high.map(|n| n.to_string()),
+            "width" | "wide" => wide.map(|n| n.to_string()),
+            // A count is the shape's one number: a line's length, a pillar's height.
+            "count" | "n" => match (long, high, wide) {
+                (Some(n), None, None) | (None, Some(n), None) => Some(n.to_string()),
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect();
+    let values = values?;
+    // Each thing the words ask for is passed: a chest's skill taking nothing does not place it next to a furnace.
+    let passes = |wanted: bool, param_names: &[&str]| {
+        !wanted || params.iter().any(|p| param_names.contains(&p.to_ascii_lowercase().as_str()))
+    };
+    let numbered = ["length", "long", "height", "high", "width", "wide", "count", "n"];
+    if !passes(target.is_some(), &["target", "base", "beside", "on"]) || !passes(asked.shape.is_some(), &numbered) {
+        return None;
+    }
+    Some(format!("{skill}({})", values.join(", ")))
+}
+
 /// Which of the primitives' examples fits a step (`//# CASE` in `primitives/*.rhai`), from its words: a block placed
 /// next to a named one (`next to the stone block`) is shown one found and offset from on its level, a block placed on
 /// top of or under one the offset up or down (shown both offsets, a small model set a table asked next to the stone on
@@ -306,6 +361,45 @@ mod tests {
         assert_eq!(example(Kind::Mine, found), None, "the only mining skill is too long to show");
         assert_eq!(example(Kind::Give, found), None);
         assert_eq!(example(Kind::Other, found), Some(0));
+    }
+
+    #[test]
+    fn a_placing_skill_is_called_with_the_step_s_words() {
+        let is_id = crate::agent::act::is_game_id;
+        let params = |list: &[&str]| list.iter().map(|p| (*p).to_owned()).collect::<Vec<_>>();
+        let wall = "Build a wall of cobblestone 3 blocks long and 2 blocks high";
+        let call = step_call(wall, "buildWall", &params(&["block", "length", "height"]), is_id);
+        assert_eq!(call.as_deref(), Some("buildWall(\"cobblestone\", 3, 2)"));
+        let floor =
+            step_call("make a 2 by 3 floor of oak planks", "buildFloor", &params(&["block", "width", "length"]), is_id);
+        assert!(floor.as_deref().is_some_and(|c| c.starts_with("buildFloor(\"oak_planks\", ")), "{floor:?}");
+        let line = "lay 4 cobblestone in a line on the ground";
+        let call = step_call(line, "placeBlocksInLine", &params(&["block", "count"]), is_id);
+        assert_eq!(call.as_deref(), Some("placeBlocksInLine(\"cobblestone\", 4)"));
+        let pillar = step_call(
+            "build a pillar of 3 dirt blocks next to you",
+            "buildPillar",
+            &params(&["block", "height"]),
+            is_id,
+        );
+        assert_eq!(pillar.as_deref(), Some("buildPillar(\"dirt\", 3)"));
+        // A parameter the words do not give, a wall's count, or no shape: no call.
+        assert_eq!(step_call(wall, "buildWall", &params(&["block", "length", "start"]), is_id), None);
+        assert_eq!(step_call(wall, "buildWall", &params(&["block", "count"]), is_id), None);
+        assert_eq!(step_call("Place 1 chest", "placeChest", &[], is_id), None);
+        assert_eq!(step_call("place a chest next to the furnace", "placeChest", &[], is_id), None);
+        assert_eq!(step_call(wall, "placeBlocks", &params(&["block"]), is_id), None);
+        let on_top = "place a dirt block on top of the gold block";
+        let call = step_call(on_top, "placeBlockOnTop", &params(&["block", "target"]), is_id);
+        assert_eq!(call.as_deref(), Some("placeBlockOnTop(\"dirt\", \"gold_block\")"));
+        assert_eq!(
+            step_call("lay 4 cobblestone in a line", "placeBlockOnTop", &params(&["block", "target"]), is_id),
+            None
+        );
+        // Shapes built where the bot stands need no block found: their examples would look for a crafting table.
+        assert!(!needed(Kind::Place, Some(A_WALL)).contains(&"findBlock"));
+        assert!(needed(Kind::Place, Some(BESIDE_A_BLOCK)).contains(&"findBlock"));
+        assert!(needed(Kind::Place, None).contains(&"findFreeSpot"));
     }
 
     #[test]
