@@ -140,6 +140,8 @@ pub fn is_code_error(message: &str) -> bool {
 
 /// Skills shown to the action agent.
 pub const RETRIEVED_SKILLS: usize = 5;
+/// How many times more skills are searched for one of the step's kind when the nearest few have none.
+const WIDER: usize = 3;
 /// Temperature for writing code; the critic and planners use 0.
 const ACTION_TEMPERATURE: f32 = 0.0;
 /// Temperatures for the answers after one, two or more answers in a row were caught before the world. At 0 a small
@@ -630,7 +632,7 @@ impl Agent {
     async fn retrieved_skills(&self, query: &str, task: &str, kind: focus::Kind) -> (String, String) {
         let skills = self.skills.clone();
         let query = query.to_owned();
-        let found = tokio::task::spawn_blocking(move || skills.retrieve(&query, RETRIEVED_SKILLS)).await;
+        let found = tokio::task::spawn_blocking(move || skills.retrieve(&query, RETRIEVED_SKILLS * WIDER)).await;
         let mut found = match found {
             Ok(Ok(found)) if !found.is_empty() => found,
             Ok(Err(err)) => {
@@ -639,6 +641,19 @@ impl Agent {
             }
             _ => return ("none yet".to_owned(), String::new()),
         };
+        // The nearest few, and if none of them does the step's kind of work in its shape, the nearest that does from a
+        // wider search: "make a 2 by 2 floor of oak planks" found five skills crafting planks and not `buildFloor`.
+        let fits = |m: &crate::skills::Match| {
+            focus::of_skill(&m.skill.name) == kind && focus::shape_fits(task, &m.skill.meta.description, is_game_id)
+        };
+        let wider = found.split_off(found.len().min(RETRIEVED_SKILLS));
+        if kind != focus::Kind::Other
+            && !found.iter().any(fits)
+            && let Some(fitting) = wider.into_iter().find(|m| fits(m))
+        {
+            found.pop();
+            found.insert(0, fitting);
+        }
         // Those of the step's kind first, in the order search found them.
         found.sort_by_key(|m| focus::of_skill(&m.skill.name) != kind);
         // Of those building the shape the step builds, if it builds one (a line's skill shown for a pillar was
