@@ -658,17 +658,28 @@ impl Agent {
         found.sort_by_key(|m| focus::of_skill(&m.skill.name) != kind);
         // Of those building the shape the step builds, if it builds one (a line's skill shown for a pillar was
         // copied into a line).
-        let fitting: Vec<usize> = (0..found.len())
-            .filter(|&i| focus::shape_fits(task, &found[i].skill.meta.description, is_game_id))
-            .collect();
-        let shown =
-            focus::example(kind, fitting.iter().map(|&i| (found[i].skill.name.as_str(), found[i].skill.code.as_str())))
-                .map(|j| fitting[j]);
-        // The first fitting skill the step's words give every value of is shown called with them.
-        let called = fitting.iter().find_map(|&i| {
-            let skill = &found[i].skill;
-            focus::step_call(task, &skill.name, &skill.params, is_game_id).map(|call| (i, call))
+        let fits_shape = |m: &crate::skills::Match| focus::shape_fits(task, &m.skill.meta.description, is_game_id);
+        // The first fitting skill the step's words give every value of is shown called with them, first and as the
+        // worked example: shown `placeCraftingTable`'s code above the call `placeBlockNextTo("crafting_table",
+        // "stone")`, the model copied the code and placed the table anywhere.
+        let called = found.iter().enumerate().filter(|(_, m)| fits_shape(m)).find_map(|(i, m)| {
+            focus::step_call(task, &m.skill.name, &m.skill.params, is_game_id).map(|call| (i, call))
         });
+        let called = called.map(|(i, call)| {
+            let skill = found.remove(i);
+            found.insert(0, skill);
+            (0, call)
+        });
+        let fitting: Vec<usize> = (0..found.len()).filter(|&i| fits_shape(&found[i])).collect();
+        let shown = match called {
+            // Its code, unless far longer than an example may be (the call alone is shown then).
+            Some((at, _)) => (found[at].skill.code.len() <= 2 * focus::EXAMPLE_CHARS).then_some(at),
+            None => focus::example(
+                kind,
+                fitting.iter().map(|&i| (found[i].skill.name.as_str(), found[i].skill.code.as_str())),
+            )
+            .map(|j| fitting[j]),
+        };
         let text = found
             .iter()
             .enumerate()

@@ -155,8 +155,8 @@ impl Goal {
         })
     }
 
-    /// The status line that goes into prompts: `Goal: get a stone pickaxe. Current task: Craft 4 stick (3 of 7). Do
-    /// only this task now: Craft 1 crafting_table comes after it. Progress 2/7 (28 %).`, with the current task's
+    /// The status line that goes into prompts: `Goal: get a stone pickaxe. Current task: Craft 4 stick (3 of 7), the
+    /// only one to do now. Not now, after it: Craft 1 crafting_table. Progress 2/7 (28 %).`, with the current task's
     /// completion condition when `condition` gives one.
     pub fn summary(&self, condition: Option<&str>) -> String {
         let (done, all) = self.progress();
@@ -166,11 +166,15 @@ impl Goal {
                 let tasks = &self.plans[p].tasks;
                 // Said so the step's code does that step alone: shown the goal "place a chest and store 6
                 // cobblestone in it" for `Place 1 chest`, the local model wrote the storing, before any chest stood.
+                // The next task is named after the current one and marked "not now": worded "Do only this task now:
+                // <next> comes after it", the model read the next task as the one to do and wrote it.
                 let later =
                     tasks.iter().skip(t + 1).find(|task| matches!(task.status, Status::Pending | Status::Active));
-                let next = later
-                    .map_or_else(String::new, |next| format!(" Do only this task now: {} comes after it.", next.task));
-                format!(" Current task: {} ({} of {all}).{next}", tasks[t].task, t + 1)
+                let (only, next) = later.map_or_else(
+                    || (String::new(), String::new()),
+                    |next| (", the only one to do now".to_string(), format!(" Not now, after it: {}.", next.task)),
+                );
+                format!(" Current task: {} ({} of {all}){only}.{next}", tasks[t].task, t + 1)
             }
             None => String::new(),
         };
@@ -720,8 +724,8 @@ mod tests {
         assert_eq!(goal.next(), Some((0, 0)));
         assert_eq!(
             goal.summary(Some("0/3 oak_log")),
-            "Goal: get a stone pickaxe. Current task: Mine 3 oak_log (1 of 3). Do only this task now: Craft 12 \
-             oak_planks comes after it. Progress 0/3 (0 %). Completion condition: 0/3 oak_log."
+            "Goal: get a stone pickaxe. Current task: Mine 3 oak_log (1 of 3), the only one to do now. Not now, after \
+             it: Craft 12 oak_planks. Progress 0/3 (0 %). Completion condition: 0/3 oak_log."
         );
         let logs = BTreeMap::from([("oak_log".to_owned(), 2)]);
         assert_eq!(book.begin_task(id, (0, 0), logs.clone()), logs);
@@ -732,7 +736,12 @@ mod tests {
         );
         book.set_task(id, (0, 0), Status::Completed, None);
         assert_eq!(book.get(id).unwrap().next(), Some((0, 1)));
-        assert!(book.get(id).unwrap().summary(None).contains("(2 of 3). Do only this task now: Craft 1 stone_pickaxe"));
+        assert!(
+            book.get(id)
+                .unwrap()
+                .summary(None)
+                .contains("(2 of 3), the only one to do now. Not now, after it: Craft 1 stone_pickaxe")
+        );
         book.set_task(id, (0, 1), Status::Failed, Some("no logs".into()));
         assert_eq!(book.get(id).unwrap().next(), None, "a failed task fails its plan");
         assert_eq!(book.get(id).unwrap().status, Status::Active, "the goal goes on with a new plan");

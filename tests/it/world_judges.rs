@@ -531,3 +531,41 @@ fn a_goal_to_break_a_wall_is_done_only_when_none_of_it_stands() {
     assert_eq!(chat.matches(&format!("I succeeded in task: {goal}")).count(), 1, "{chat}");
     drop(bot);
 }
+
+/// A placing step whose words give every value of a library skill is shown that skill first, with its code as the
+/// worked example and the call its words give: shown another skill's code above the call, a small model copied that
+/// code (a crafting table set up anywhere) instead of the call. The code that makes the call is judged by the world.
+#[test]
+fn a_step_the_library_does_is_shown_that_skill_called_with_its_words() {
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let plan = r#"[{"task": "Place a crafting table next to the stone block"}]"#;
+    let call = "```rhai\nfn placeTableByStone() {\n  placeBlockNextTo(\"crafting_table\", \"stone\");\n}\n```";
+    let (endpoint, calls) = scripted(&runtime, plan, &[call]);
+    let skills = ScriptDir::starter_skills("judges-called", &[]);
+    let (world, bot) = world_with_skilled_bot(&skills, &["--llm-url", &endpoint.base_url(), LLM_WRITES]);
+    world.cmd(json!({"cmd": "setBlock", "x": 4, "y": 64, "z": -1, "block": "stone"}));
+    give(&world, "Wayfarer", "crafting_table", 1);
+    bot_sees(&world, "Wayfarer", "crafting_table", 1);
+
+    let goal = "place a crafting table next to the stone block";
+    let from = world.say("Alice", &format!("!task {goal}"));
+    world.expect_chat(from, "Wayfarer", &format!("I succeeded in task: {goal}"), Duration::from_secs(180));
+    let beside = [(5, -1), (3, -1), (4, 0), (4, -2)];
+    let tables = beside.iter().filter(|(x, z)| block(&world, *x, 64, *z) == "crafting_table").count();
+    assert_eq!(tables, 1, "a crafting table stands next to the stone");
+    assert_eq!(count(&calls, Call::Code), 1);
+
+    // The prompt that led there: the fitting skill first, its code, the call; not the other table skill's code.
+    let asked = endpoint.requests().into_iter().find(|r| call_of(r) == Call::Code).unwrap();
+    let system = system_message(&asked);
+    let skills_shown = &system[system.find("Skills you have learned").unwrap()..system.find("Rules:").unwrap()];
+    let first = skills_shown.lines().find(|l| l.starts_with("// ")).unwrap();
+    assert!(first.starts_with("// placeBlockNextTo(block, target):"), "{skills_shown}");
+    assert!(skills_shown.contains("fn placeBlockNextTo(block, target) {"), "{skills_shown}");
+    assert!(
+        skills_shown.contains("// This task is done by calling: placeBlockNextTo(\"crafting_table\", \"stone\");"),
+        "{skills_shown}"
+    );
+    assert!(!skills_shown.contains("craftCraftingTable();"), "placeCraftingTable's code is not shown: {skills_shown}");
+    drop(bot);
+}
