@@ -585,7 +585,16 @@ impl Agent {
         // After a failure, what the error says is missing joins the query, so the helper skills for it come back.
         let query = format!("{} {} {}", spec.task, spec.context, missing_things(feedback));
         let kind = focus::of_task(&spec.task, is_game_id);
-        let (skills, example) = self.retrieved_skills(&query, &spec.task, kind).await;
+        let (skills, example, call) = self.retrieved_skills(&query, &spec.task, kind).await;
+        // An answer that did not make the call the library does the step with is told it again with what went
+        // wrong: shown it beside the skill, the local model passed the skill a position six times.
+        let feedback = match call {
+            Some(call) if !feedback.is_empty() && !last_code.contains(&call) => {
+                format!("{feedback}\nThis task is done by one call of a skill you have: `{call};`")
+            }
+            _ => feedback.to_owned(),
+        };
+        let feedback = feedback.as_str();
         // The functions the step's kind needs, and those the example calls, are documented.
         let case = focus::case(&spec.task, is_game_id);
         let mut needed: Vec<&str> = focus::needed(kind, case);
@@ -628,8 +637,9 @@ impl Agent {
 
     /// The skills nearest `query` for a step of `kind`: those doing the same kind of work first, one of them as code
     /// (a worked example, [`focus::example`]), the others by signature and description (they can be called as they
-    /// are); `none yet` when there are none or search is off. Also the example's code (empty when none is shown).
-    async fn retrieved_skills(&self, query: &str, task: &str, kind: focus::Kind) -> (String, String) {
+    /// are); `none yet` when there are none or search is off. Also the example's code (empty when none is shown), and
+    /// the call of a skill that does the step, when its words give every value ([`focus::step_call`]).
+    async fn retrieved_skills(&self, query: &str, task: &str, kind: focus::Kind) -> (String, String, Option<String>) {
         let skills = self.skills.clone();
         let query = query.to_owned();
         let found = tokio::task::spawn_blocking(move || skills.retrieve(&query, RETRIEVED_SKILLS * WIDER)).await;
@@ -637,9 +647,9 @@ impl Agent {
             Ok(Ok(found)) if !found.is_empty() => found,
             Ok(Err(err)) => {
                 tracing::warn!("no skills shown to the action agent: {err}");
-                return ("none yet".to_owned(), String::new());
+                return ("none yet".to_owned(), String::new(), None);
             }
-            _ => return ("none yet".to_owned(), String::new()),
+            _ => return ("none yet".to_owned(), String::new(), None),
         };
         // The nearest few, and if none of them does the step's kind of work in its shape, the nearest that does from a
         // wider search: "make a 2 by 2 floor of oak planks" found five skills crafting planks and not `buildFloor`.
@@ -694,7 +704,7 @@ impl Agent {
             })
             .collect::<Vec<_>>()
             .join("\n\n");
-        (text, shown.map(|i| found[i].skill.code.clone()).unwrap_or_default())
+        (text, shown.map(|i| found[i].skill.code.clone()).unwrap_or_default(), called.map(|(_, call)| call))
     }
 
     /// What code may call: the game's functions, Rhai's and the library's skills, with the kinds of the skills'
@@ -1180,7 +1190,7 @@ fn describe_run(report: &runner::Report, code: &str) -> String {
             let text = failing_line(failure, code);
             let mut hint = nothing_passed(&failure.message, text).unwrap_or_default();
             // A throw of the code's own (often copied from an example): a test it wrote, not the game's refusal.
-            if text.is_some_and(|line| line.contains("throw ")) {
+            if text.is_some_and(throws) {
                 hint.push_str(
                     " That error is the code's own `throw`, a test it wrote, not the game's: leave the test out if \
                      the task does not need what it looks for.",
@@ -1234,6 +1244,26 @@ fn nothing_passed(message: &str, line: Option<&str>) -> Option<String> {
              {{ … }}` before passing it on."
         ),
     })
+}
+
+/// Whether a line of code holds a `throw` statement: the word outside its strings (`chat("I throw it")` does not).
+fn throws(line: &str) -> bool {
+    let mut outside = String::with_capacity(line.len());
+    let (mut quote, mut escaped) = (None, false);
+    for c in line.chars() {
+        match quote {
+            Some(_) if escaped => escaped = false,
+            Some(_) if c == '\\' => escaped = true,
+            Some(q) if c == q => quote = None,
+            Some(_) => {}
+            None if c == '"' || c == '`' => {
+                quote = Some(c);
+                outside.push(' ');
+            }
+            None => outside.push(c),
+        }
+    }
+    outside.split(|c: char| !(c.is_alphanumeric() || c == '_')).any(|word| word == "throw")
 }
 
 /// The line of `code` a failure happened on, to show the model with the error: only when the line is one of `code`'s
@@ -1582,6 +1612,9 @@ mod tests {
         let own = "fn f() {\n    let t = findBlock(\"crafting_table\", 32);\n    if t == () { throw \"no crafting table nearby\"; }\n}";
         let said = describe_run(&failed("no crafting table nearby", Some(3)), own);
         assert!(said.contains("the code's own `throw`"), "{said}");
+        let words = "fn f() {\n    let t = 1;\n    chat(\"I throw it\"); placeItem(\"dirt\", t);\n}";
+        let said = describe_run(&failed("in placeItem: no dirt carried", Some(3)), words);
+        assert!(said.contains("line 3") && !said.contains("own `throw`"), "{said}");
         let said = describe_run(&failed("Function not found: digBlokc (Vec3)", Some(5)), code);
         assert!(!said.contains("(nothing)"), "{said}");
     }

@@ -426,6 +426,27 @@ fn variable_kinds(ast: &AST) -> BTreeMap<String, Option<&'static str>> {
     kinds
 }
 
+/// The block each variable holds the position of, when the code set it once from `findBlock("NAME", …)`: `gold` in
+/// `let gold = findBlock("gold_block", 32);`. A position passed where a name is wanted is then shown the name.
+fn found_blocks(ast: &AST) -> BTreeMap<String, Option<String>> {
+    let mut found: BTreeMap<String, Option<String>> = BTreeMap::new();
+    ast.walk(&mut |path: &[ASTNode]| {
+        if let Some(ASTNode::Stmt(Stmt::Var(var, ..))) = path.last() {
+            let name = match &var.1 {
+                Expr::FnCall(call, _) if call.name == "findBlock" => match call.args.first() {
+                    Some(Expr::StringConstant(name, _)) => Some(name.to_string()),
+                    _ => None,
+                },
+                _ => None,
+            };
+            // Set twice, to different things: no one name.
+            found.entry(var.0.name.to_string()).and_modify(|known| *known = None).or_insert(name);
+        }
+        true
+    });
+    found
+}
+
 /// The kind of value an argument surely is: a literal, what a game function of one kind of result returns, or a
 /// variable of a known kind.
 fn kind_of_arg(arg: &Expr, variables: &BTreeMap<String, Option<&'static str>>) -> Option<&'static str> {
@@ -495,6 +516,7 @@ pub fn calls(ast: &AST, known: &Known) -> Vec<String> {
     add_functions(&mut names, ast);
     let variables = variables(ast);
     let kinds = variable_kinds(ast);
+    let found = found_blocks(ast);
     let mut seen = BTreeSet::new();
     ast.walk(&mut |path: &[ASTNode]| {
         let (call, method, pos) = match path.last() {
@@ -505,7 +527,7 @@ pub fn calls(ast: &AST, known: &Known) -> Vec<String> {
             Some(ASTNode::Expr(Expr::MethodCall(call, pos))) => (call, true, *pos),
             _ => return true,
         };
-        if let Some(miss) = miss(call, method, &names, &variables, &kinds)
+        if let Some(miss) = miss(call, method, &names, &variables, &kinds, &found)
             .or_else(|| known.names.and_then(|game| misnamed(call, method, &names, game, &known.in_sight)))
         {
             let line = pos.line().map(|l| format!("line {l}: ")).unwrap_or_default();
@@ -609,6 +631,7 @@ fn miss(
     names: &BTreeMap<String, Callable>,
     variables: &BTreeSet<String>,
     kinds: &BTreeMap<String, Option<&'static str>>,
+    found: &BTreeMap<String, Option<String>>,
 ) -> Option<String> {
     let name = call.name.as_str();
     if call.is_operator_call() || name.contains('$') || KEYWORDS.contains(&name) {
@@ -660,8 +683,18 @@ fn miss(
                 })?;
             let shown = callable.params.as_deref().unwrap_or("");
             let example = callable.example.as_deref().map(|e| format!(". For example: `{e}`")).unwrap_or_default();
+            // A block's position for its name (the local model found the gold block and passed where it is to
+            // `placeBlockOnTop(block, target)`, six times): the name it found it by.
+            let instead = match (*kind, param.as_str(), &call.args[at]) {
+                (Some("Vec3"), "string", Expr::Variable(variable, ..)) => match found.get(variable.1.as_str()) {
+                    Some(Some(block)) => format!(": pass the block's name, \"{block}\", not where `{}` is", variable.1),
+                    _ => ": pass a name in quotes (\"stone\"), not a position".to_owned(),
+                },
+                (Some("Vec3"), "string", _) => ": pass a name in quotes (\"stone\"), not a position".to_owned(),
+                _ => String::new(),
+            };
             return Some(format!(
-                "`{name}{shown}` takes {} as its {} value; you passed {}{example}",
+                "`{name}{shown}` takes {} as its {} value; you passed {}{instead}{example}",
                 kind_in_words(param),
                 ordinal(at),
                 kind_in_words(kind.unwrap_or_default())
@@ -1000,9 +1033,8 @@ mod tests {
         let found = calls(&script::compile(code, &[]).unwrap(), &known);
         assert_eq!(
             found,
-            [
-                "line 3: `placeBlockOnTop(block, target)` takes a string as its second value; you passed a position (vec3(x, y, z))"
-            ]
+            ["line 3: `placeBlockOnTop(block, target)` takes a string as its second value; you passed a position \
+                 (vec3(x, y, z)): pass the block's name, \"gold_block\", not where `gold` is"]
         );
         let right = "fn a() { placeBlockOnTop(\"dirt\", \"gold_block\"); }";
         assert_eq!(calls(&script::compile(right, &[]).unwrap(), &known), Vec::<String>::new());

@@ -138,29 +138,41 @@ pub fn step_call(task: &str, skill: &str, params: &[String], is_id: impl Fn(&str
         Some(Shape::Floor { long, wide }) => (Some(long), None, Some(wide)),
         None => (None, None, None),
     };
-    let values: Option<Vec<String>> = params
-        .iter()
-        .map(|param| match param.to_ascii_lowercase().as_str() {
-            "block" | "item" | "name" | "material" => Some(format!("\"{block}\"")),
-            "target" | "base" | "beside" | "on" => target.map(|target| format!("\"{target}\"")),
-            "length" | "long" => long.map(|n| n.to_string()),
-            "height" | "high" => high.map(|n| n.to_string()),
-            "width" | "wide" => wide.map(|n| n.to_string()),
+    // Each thing the words ask for must be passed: a chest's skill taking nothing does not place it next to a furnace.
+    let (mut target_passed, mut number_passed) = (false, false);
+    let mut values = Vec::with_capacity(params.len());
+    for param in params {
+        let value = match param.to_ascii_lowercase().as_str() {
+            "block" | "item" | "name" | "material" => format!("\"{block}\""),
+            "target" | "base" | "beside" | "on" => {
+                target_passed = true;
+                format!("\"{}\"", target?)
+            }
+            "length" | "long" => {
+                number_passed = true;
+                long?.to_string()
+            }
+            "height" | "high" => {
+                number_passed = true;
+                high?.to_string()
+            }
+            "width" | "wide" => {
+                number_passed = true;
+                wide?.to_string()
+            }
             // A count is the shape's one number: a line's length, a pillar's height.
-            "count" | "n" => match (long, high, wide) {
-                (Some(n), None, None) | (None, Some(n), None) => Some(n.to_string()),
-                _ => None,
-            },
-            _ => None,
-        })
-        .collect();
-    let values = values?;
-    // Each thing the words ask for is passed: a chest's skill taking nothing does not place it next to a furnace.
-    let passes = |wanted: bool, param_names: &[&str]| {
-        !wanted || params.iter().any(|p| param_names.contains(&p.to_ascii_lowercase().as_str()))
-    };
-    let numbered = ["length", "long", "height", "high", "width", "wide", "count", "n"];
-    if !passes(target.is_some(), &["target", "base", "beside", "on"]) || !passes(asked.shape.is_some(), &numbered) {
+            "count" | "n" => {
+                number_passed = true;
+                match (long, high, wide) {
+                    (Some(n), None, None) | (None, Some(n), None) => n.to_string(),
+                    _ => return None,
+                }
+            }
+            _ => return None,
+        };
+        values.push(value);
+    }
+    if (target.is_some() && !target_passed) || (asked.shape.is_some() && !number_passed) {
         return None;
     }
     Some(format!("{skill}({})", values.join(", ")))

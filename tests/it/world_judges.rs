@@ -539,8 +539,11 @@ fn a_goal_to_break_a_wall_is_done_only_when_none_of_it_stands() {
 fn a_step_the_library_does_is_shown_that_skill_called_with_its_words() {
     let runtime = tokio::runtime::Runtime::new().unwrap();
     let plan = r#"[{"task": "Place a crafting table next to the stone block"}]"#;
+    // The local model's habit: the block found, and its position passed for its name.
+    let position = "```rhai\nfn placeTableByStone() {\n  let stone = findBlock(\"stone\", 32);\n  \
+        placeBlockNextTo(\"crafting_table\", stone);\n}\n```";
     let call = "```rhai\nfn placeTableByStone() {\n  placeBlockNextTo(\"crafting_table\", \"stone\");\n}\n```";
-    let (endpoint, calls) = scripted(&runtime, plan, &[call]);
+    let (endpoint, calls) = scripted(&runtime, plan, &[position, call]);
     let skills = ScriptDir::starter_skills("judges-called", &[]);
     let (world, bot) = world_with_skilled_bot(&skills, &["--llm-url", &endpoint.base_url(), LLM_WRITES]);
     world.cmd(json!({"cmd": "setBlock", "x": 4, "y": 64, "z": -1, "block": "stone"}));
@@ -553,11 +556,22 @@ fn a_step_the_library_does_is_shown_that_skill_called_with_its_words() {
     let beside = [(5, -1), (3, -1), (4, 0), (4, -2)];
     let tables = beside.iter().filter(|(x, z)| block(&world, *x, 64, *z) == "crafting_table").count();
     assert_eq!(tables, 1, "a crafting table stands next to the stone");
-    assert_eq!(count(&calls, Call::Code), 1);
+    assert_eq!(count(&calls, Call::Code), 2, "the position passed for a name was sent back before the world");
+    bot.expect_log("placeTableByStone's run changed: placed 1 crafting_table", Duration::from_secs(1));
 
-    // The prompt that led there: the fitting skill first, its code, the call; not the other table skill's code.
-    let asked = endpoint.requests().into_iter().find(|r| call_of(r) == Call::Code).unwrap();
-    let system = system_message(&asked);
+    // The prompts that led there: the fitting skill first, its code, the call; not the other table skill's code. The
+    // answer sent back is told the name it found the block by, and the call again.
+    let asked: Vec<Value> = endpoint.requests().into_iter().filter(|r| call_of(r) == Call::Code).collect();
+    let again = last_user_message(&asked[1]);
+    assert!(again.contains("pass the block's name, \"stone\", not where `stone` is"), "{again}");
+    assert!(
+        again.contains(
+            "This task is done by one call of a skill you have: `placeBlockNextTo(\"crafting_table\", \"stone\");`"
+        ),
+        "{again}"
+    );
+    let asked = &asked[0];
+    let system = system_message(asked);
     let skills_shown = &system[system.find("Skills you have learned").unwrap()..system.find("Rules:").unwrap()];
     let first = skills_shown.lines().find(|l| l.starts_with("// ")).unwrap();
     assert!(first.starts_with("// placeBlockNextTo(block, target):"), "{skills_shown}");
