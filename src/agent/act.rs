@@ -588,8 +588,8 @@ impl Agent {
         let (skills, example, call) = self.retrieved_skills(&query, &spec.task, kind).await;
         // An answer that did not make the call the library does the step with is told it again with what went
         // wrong: shown it beside the skill, the local model passed the skill a position six times.
-        let feedback = match call {
-            Some(call) if !feedback.is_empty() && !last_code.contains(&call) => {
+        let feedback = match &call {
+            Some(call) if !feedback.is_empty() && !last_code.contains(call) => {
                 format!("{feedback}\nThis task is done by one call of a skill you have: `{call};`")
             }
             _ => feedback.to_owned(),
@@ -603,7 +603,11 @@ impl Agent {
         // skill it has (the model would write that skill again, not call it).
         let name = naming::name_for_task(&spec.task);
         let name = if self.skills.get(&name).is_some() { format!("{name}Now") } else { name };
-        let format = prompts::render("action_response_format", &[("name", &name)]).map_err(|e| e.to_string())?;
+        // A step the library does in one call its words give is answered with that call: the local model, shown the
+        // skill's code and the call beside it, copied the code with the wrong block put in, or passed positions.
+        let body = call.as_ref().map_or_else(|| "// ...".to_owned(), |call| format!("{call};"));
+        let format = prompts::render("action_response_format", &[("name", &name), ("body", &body)])
+            .map_err(|e| e.to_string())?;
         let system = prompts::render(
             "action_template",
             &[
@@ -669,9 +673,9 @@ impl Agent {
         // Of those building the shape the step builds, if it builds one (a line's skill shown for a pillar was
         // copied into a line).
         let fits_shape = |m: &crate::skills::Match| focus::shape_fits(task, &m.skill.meta.description, is_game_id);
-        // The first fitting skill the step's words give every value of is shown called with them, first and as the
-        // worked example: shown `placeCraftingTable`'s code above the call `placeBlockNextTo("crafting_table",
-        // "stone")`, the model copied the code and placed the table anywhere.
+        // The first fitting skill the step's words give every value of is shown first, called with them, and no
+        // skill's code is: shown `placeCraftingTable`'s code above the call `placeBlockNextTo("crafting_table",
+        // "stone")`, the model copied that code and placed the table anywhere.
         let called = found.iter().enumerate().filter(|(_, m)| fits_shape(m)).find_map(|(i, m)| {
             focus::step_call(task, &m.skill.name, &m.skill.params, is_game_id).map(|call| (i, call))
         });
@@ -682,8 +686,8 @@ impl Agent {
         });
         let fitting: Vec<usize> = (0..found.len()).filter(|&i| fits_shape(&found[i])).collect();
         let shown = match called {
-            // Its code, unless far longer than an example may be (the call alone is shown then).
-            Some((at, _)) => (found[at].skill.code.len() <= 2 * focus::EXAMPLE_CHARS).then_some(at),
+            // Not its code: the answer's form holds the call, and the code was copied with the wrong block put in.
+            Some(_) => None,
             None => focus::example(
                 kind,
                 fitting.iter().map(|&i| (found[i].skill.name.as_str(), found[i].skill.code.as_str())),

@@ -469,7 +469,9 @@ mod tests {
             let mut needed = primitives(kind).to_vec();
             needed
                 .extend(crate::script::bindings::FUNCTIONS.iter().filter(|f| example_code.contains(&format!("{f}("))));
-            let format = super::super::prompts::render("action_response_format", &[("name", "doTheStep")]).unwrap();
+            let format =
+                super::super::prompts::render("action_response_format", &[("name", "doTheStep"), ("body", "// ...")])
+                    .unwrap();
             let system = super::super::prompts::render(
                 "action_template",
                 &[

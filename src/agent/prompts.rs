@@ -20,7 +20,7 @@ pub const PROMPTS: &[Prompt] = &[
     Prompt {
         name: "action_response_format",
         text: include_str!("../../prompts/action_response_format.md"),
-        keys: &["name"],
+        keys: &["name", "body"],
     },
     Prompt {
         name: "action_task",

@@ -258,7 +258,8 @@ async fn plan(agent: &Agent, goal: &str, failures: &[String]) -> Result<Vec<Task
                 .and_then(Asked::dug_all)
                 .map(|block| standing_near(agent, block, agent.bot.position()))
                 .unwrap_or_default();
-            let steps = unneeded(goal, shaped(goal, unasked_walks(goal, tidy(steps))), &setting.carried);
+            let steps =
+                unneeded(goal, shaped(goal, trailing_walks(goal, unasked_walks(goal, tidy(steps)))), &setting.carried);
             let steps = cleared(goal, steps, &standing);
             Ok(if agent.plan_from_words { worded(steps) } else { steps })
         }
@@ -334,6 +335,22 @@ fn unasked_walks(goal: &str, steps: Vec<TaskSpec>) -> Vec<TaskSpec> {
     let names: Vec<&str> = walks.iter().map(|step| step.task.as_str()).collect();
     tracing::info!("the goal {goal:?} names no spot to go to; the plan's walks {names:?} are dropped");
     kept
+}
+
+/// `steps` without the walks that end them when `goal` is not one of going: they do nothing for the goal and may undo
+/// it (a plan to place dirt on top of the gold block ended with `Go stand on gold_block`, and the bot dug the dirt out
+/// to stand there). A plan of walks only is left as it is.
+fn trailing_walks(goal: &str, mut steps: Vec<TaskSpec>) -> Vec<TaskSpec> {
+    if super::act::asked_of(goal).is_none_or(|wanted| wanted.effect == Effect::Go) {
+        return steps;
+    }
+    let walk = |step: &TaskSpec| super::act::asked_of(&step.task).is_some_and(|a| a.effect == Effect::Go);
+    let kept = steps.iter().rposition(|step| !walk(step)).map_or(steps.len(), |last| last + 1);
+    if kept < steps.len() {
+        let dropped: Vec<String> = steps.drain(kept..).map(|step| step.task).collect();
+        tracing::info!("the plan for {goal:?} ends with walks {dropped:?} that do nothing for it; dropped");
+    }
+    steps
 }
 
 /// How many of the blocks a goal asks all of dug the step's context lists.
@@ -793,6 +810,21 @@ mod tests {
         }
         let steps = plan(&["Go stand on chest", "Store 4 oak_planks in a chest"]);
         assert_eq!(tasks(unasked_walks(chest, steps)).len(), 2);
+    }
+
+    #[test]
+    fn walks_that_end_a_plan_are_dropped_unless_the_goal_is_going() {
+        let plan = |tasks: &[&str]| tidy(tasks.iter().map(|task| step(task, None)).collect());
+        let tasks = |steps: Vec<TaskSpec>| steps.into_iter().map(|s| s.task).collect::<Vec<_>>();
+        let dirt = "place a dirt block on top of the gold block";
+        let steps = plan(&["Place 1 dirt", "Go stand on gold_block"]);
+        assert_eq!(tasks(trailing_walks(dirt, steps)), ["Place 1 dirt"]);
+        // A walk before the work stays; so does every walk of a goal of going, and a plan of walks only.
+        let steps = plan(&["Go stand on gold_block", "Place 1 dirt"]);
+        assert_eq!(tasks(trailing_walks(dirt, steps)).len(), 2);
+        let steps = plan(&["Place 1 dirt", "Go stand on gold_block"]);
+        assert_eq!(tasks(trailing_walks("go stand on the gold block", steps)).len(), 2);
+        assert_eq!(tasks(trailing_walks(dirt, plan(&["Go stand on gold_block"]))), ["Go stand on gold_block"]);
     }
 
     #[test]

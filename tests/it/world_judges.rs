@@ -532,9 +532,10 @@ fn a_goal_to_break_a_wall_is_done_only_when_none_of_it_stands() {
     drop(bot);
 }
 
-/// A placing step whose words give every value of a library skill is shown that skill first, with its code as the
-/// worked example and the call its words give: shown another skill's code above the call, a small model copied that
-/// code (a crafting table set up anywhere) instead of the call. The code that makes the call is judged by the world.
+/// A placing step whose words give every value of a library skill is shown that skill first with the call its words
+/// give, the answer's form holds that call, and no skill's code is shown: shown another skill's code above the call, a
+/// small model copied that code (a crafting table set up anywhere). The code that makes the call is judged by the
+/// world.
 #[test]
 fn a_step_the_library_does_is_shown_that_skill_called_with_its_words() {
     let runtime = tokio::runtime::Runtime::new().unwrap();
@@ -559,8 +560,8 @@ fn a_step_the_library_does_is_shown_that_skill_called_with_its_words() {
     assert_eq!(count(&calls, Call::Code), 2, "the position passed for a name was sent back before the world");
     bot.expect_log("placeTableByStone's run changed: placed 1 crafting_table", Duration::from_secs(1));
 
-    // The prompts that led there: the fitting skill first, its code, the call; not the other table skill's code. The
-    // answer sent back is told the name it found the block by, and the call again.
+    // The prompts that led there: the fitting skill first with the call, in the answer's form too. The answer sent
+    // back is told the name it found the block by, and the call again.
     let asked: Vec<Value> = endpoint.requests().into_iter().filter(|r| call_of(r) == Call::Code).collect();
     let again = last_user_message(&asked[1]);
     assert!(again.contains("pass the block's name, \"stone\", not where `stone` is"), "{again}");
@@ -575,11 +576,13 @@ fn a_step_the_library_does_is_shown_that_skill_called_with_its_words() {
     let skills_shown = &system[system.find("Skills you have learned").unwrap()..system.find("Rules:").unwrap()];
     let first = skills_shown.lines().find(|l| l.starts_with("// ")).unwrap();
     assert!(first.starts_with("// placeBlockNextTo(block, target):"), "{skills_shown}");
-    assert!(skills_shown.contains("fn placeBlockNextTo(block, target) {"), "{skills_shown}");
     assert!(
         skills_shown.contains("// This task is done by calling: placeBlockNextTo(\"crafting_table\", \"stone\");"),
         "{skills_shown}"
     );
     assert!(!skills_shown.contains("craftCraftingTable();"), "placeCraftingTable's code is not shown: {skills_shown}");
+    assert!(!skills_shown.contains("fn placeBlockNextTo("), "nor the called skill's, to copy: {skills_shown}");
+    let form = &system[system.find("Answer in this form").unwrap()..];
+    assert!(form.contains("() {\n    placeBlockNextTo(\"crafting_table\", \"stone\");\n}"), "{form}");
     drop(bot);
 }
