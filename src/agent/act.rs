@@ -427,6 +427,7 @@ impl Agent {
         let mut diff = WorldDiff::new(changed.blocks, [from.x, from.y, from.z], [to.x, to.y, to.z]);
         diff.containers = changed.containers;
         diff.given = changed.given;
+        diff.undone = changed.undone;
         diff
     }
 

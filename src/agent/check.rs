@@ -723,6 +723,73 @@ fn misnamed(
     })
 }
 
+/// `code` with each position the code found a block at passed where a block's name is wanted, replaced by that name:
+/// `let stone = findBlock("stone", 16); placeBlockNextTo("crafting_table", stone);` calls
+/// `placeBlockNextTo("crafting_table", "stone")`, which finds the nearest stone itself. The local 1.5B model wrote the
+/// first form for nine answers in a row, told each time which name to pass. Only a variable set once, from
+/// `findBlock` with a literal name, given to a skill or game function whose value there is a string. Returns the code
+/// and what was replaced (`` `stone` → "stone" ``), or `None` when nothing was.
+pub fn mend_found_positions(code: &str, ast: &AST, known: &Known) -> Option<(String, Vec<String>)> {
+    let found = found_blocks(ast);
+    let kinds = variable_kinds(ast);
+    let own: BTreeSet<&str> = ast.iter_functions().map(|f| f.name).collect();
+    let mut replacements: Vec<(usize, usize, String, String)> = Vec::new();
+    ast.walk(&mut |path: &[ASTNode]| {
+        let call = match path.last() {
+            Some(ASTNode::Expr(Expr::FnCall(call, _)) | ASTNode::Stmt(Stmt::FnCall(call, _))) => call,
+            _ => return true,
+        };
+        let Some(callable) = known.by_name.get(call.name.as_str()).filter(|_| !own.contains(call.name.as_str())) else {
+            return true;
+        };
+        let overloads = match &callable.param_kinds {
+            Some(skill) => std::slice::from_ref(skill),
+            None if callable.primitive => callable.overloads.as_slice(),
+            None => return true,
+        };
+        let fitting: Vec<&Vec<String>> = overloads.iter().filter(|o| o.len() == call.args.len()).collect();
+        for (at, arg) in call.args.iter().enumerate() {
+            let Expr::Variable(variable, _, pos) = arg else { continue };
+            let name = variable.1.as_str();
+            let (Some(Some(block)), Some(Some("Vec3"))) = (found.get(name), kinds.get(name)) else { continue };
+            if fitting.is_empty() || !fitting.iter().all(|o| o[at] == "string") {
+                continue;
+            }
+            if let (Some(line), Some(column)) = (pos.line(), pos.position()) {
+                replacements.push((line, column, name.to_owned(), block.clone()));
+            }
+        }
+        true
+    });
+    replacements.sort_by_key(|r| std::cmp::Reverse((r.0, r.1)));
+    replacements.dedup();
+    let mut lines: Vec<String> = code.lines().map(str::to_owned).collect();
+    let mut said = Vec::new();
+    for (line, column, variable, block) in replacements {
+        let Some(text) = lines.get_mut(line - 1) else { continue };
+        let Some((start, _)) = text.char_indices().nth(column - 1) else { continue };
+        let end = start + variable.len();
+        let whole =
+            text[start..].starts_with(&variable) && !text[end..].starts_with(|c: char| c.is_alphanumeric() || c == '_');
+        if !whole {
+            continue;
+        }
+        text.replace_range(start..end, &format!("\"{block}\""));
+        let entry = format!("`{variable}` (where a {block} was found) → \"{block}\", the name the call takes");
+        if !said.contains(&entry) {
+            said.push(entry);
+        }
+    }
+    if said.is_empty() {
+        return None;
+    }
+    let mut mended = lines.join("\n");
+    if code.ends_with('\n') {
+        mended.push('\n');
+    }
+    Some((mended, said))
+}
+
 /// `code` with each literal name the game does not have, given to a game function, replaced by the one name it
 /// plainly means: the game's spelling of it (`"Wooden Pickaxe"` → `"wooden_pickaxe"`), or the only name of its
 /// kind like it that the bot sees or carries (`"log"` beside spruce trees → `"spruce_log"`). Returns the code and
@@ -1038,6 +1105,21 @@ mod tests {
         );
         let right = "fn a() { placeBlockOnTop(\"dirt\", \"gold_block\"); }";
         assert_eq!(calls(&script::compile(right, &[]).unwrap(), &known), Vec::<String>::new());
+
+        // The position found by a block's name, passed for the name, is read as the name.
+        let (mended, said) = mend_found_positions(code, &script::compile(code, &[]).unwrap(), &known).unwrap();
+        assert!(mended.contains("placeBlockOnTop(\"dirt\", \"gold_block\");"), "{mended}");
+        assert!(mended.contains("let gold = findBlock(\"gold_block\", 32);"), "{mended}");
+        assert_eq!(said, ["`gold` (where a gold_block was found) → \"gold_block\", the name the call takes"]);
+        assert_eq!(calls(&script::compile(&mended, &[]).unwrap(), &known), Vec::<String>::new());
+        // Not a variable set again, nor one found by a name that is not a literal, nor a value that is a position.
+        for code in [
+            "fn a() {\n  let gold = findBlock(\"gold_block\", 32);\n  gold = position();\n  placeBlockOnTop(\"dirt\", gold);\n}",
+            "fn a() {\n  let n = \"gold_block\";\n  let gold = findBlock(n, 32);\n  placeBlockOnTop(\"dirt\", gold);\n}",
+            "fn a() {\n  let gold = findBlock(\"gold_block\", 32);\n  placeItem(\"dirt\", gold);\n}",
+        ] {
+            assert_eq!(mend_found_positions(code, &script::compile(code, &[]).unwrap(), &known), None, "{code}");
+        }
     }
 
     #[test]

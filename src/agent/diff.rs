@@ -25,6 +25,8 @@ pub struct WorldDiff {
     pub to: [f64; 3],
     /// Items gained (positive) and lost, by name.
     pub items: Vec<(String, i64)>,
+    /// Blocks placed where there was air that were gone again by the end: position and kind (not in `placed`).
+    pub undone: Vec<(Point, String)>,
 }
 
 /// How far the bot must end from where it began for the attempt to count as having gone somewhere.
@@ -101,6 +103,9 @@ impl std::fmt::Display for WorldDiff {
             for (kind, at) in grouped(list.iter().map(|(p, b)| (b.as_str(), *p))) {
                 parts.push(format!("{verb} {} {kind} ({})", at.len(), places(&at)));
             }
+        }
+        for (kind, at) in grouped(self.undone.iter().map(|(p, b)| (b.as_str(), *p))) {
+            parts.push(format!("placed {} {kind} ({}) that was gone again by the end", at.len(), places(&at)));
         }
         for (pos, before, after) in self.changed.iter().take(4) {
             parts.push(format!("turned the {before} at {} into {after}", point(*pos)));
@@ -180,6 +185,11 @@ mod tests {
         let still = WorldDiff::new(Vec::new(), [0.5, 64.0, 0.5], [0.9, 64.0, 0.5]);
         assert!(still.is_empty());
         assert_eq!(still.to_string(), "nothing changed in the world");
+        // A block placed and gone again is told, though the world's net change holds nothing.
+        let mut undone = WorldDiff::new(Vec::new(), [0.5, 64.0, 0.5], [0.9, 64.0, 0.5]);
+        undone.undone.push(([-3, 65, 2], "dirt".into()));
+        assert_eq!(undone.to_string(), "placed 1 dirt (-3 65 2) that was gone again by the end");
+        assert_eq!(undone.placed_count(None), 0);
     }
 
     #[test]

@@ -104,6 +104,17 @@ pub fn program(reply: &str, known: &Known) -> Result<Program, Unfit> {
         },
         None => (code, ast, Vec::new()),
     };
+    // A block's position passed where its name is wanted is read as its name.
+    let (code, ast) = match check::mend_found_positions(&code, &ast, known) {
+        Some((renamed, mut said)) => match script::compile(&renamed, &[]) {
+            Ok(renamed_ast) => {
+                mended_names.append(&mut said);
+                (renamed, renamed_ast)
+            }
+            Err(_) => (code, ast),
+        },
+        None => (code, ast),
+    };
     let unfit = |advice: String| Unfit { advice, code: Some(code.clone()) };
     let misses = check::calls(&ast, known);
     if !misses.is_empty() {

@@ -70,6 +70,10 @@ pub struct Changed {
     pub containers: Vec<([i32; 3], String, i64)>,
     /// Player, item, count handed over.
     pub given: Vec<(String, String, u32)>,
+    /// Blocks that stood for a while where there was air and were gone again by the end: position, block. The
+    /// net change hides them; the model is told (its code placed the dirt on the gold block, then dug it out to stand
+    /// on the gold, and read "nothing placed" as nothing done).
+    pub undone: Vec<([i32; 3], String)>,
 }
 
 pub struct ChangesPlugin;
@@ -169,17 +173,24 @@ impl BotHandle {
         let Some(log) = self.client().get_component::<Changes>() else { return Changed::default() };
         let mut blocks: Vec<(BlockPos, BlockState, BlockState)> = Vec::new();
         let mut seen_at: std::collections::HashMap<BlockPos, usize> = std::collections::HashMap::new();
+        // The first block that stood in between, where there was air.
+        let mut between: std::collections::HashMap<BlockPos, BlockState> = std::collections::HashMap::new();
         let mut containers: Vec<([i32; 3], String, i64)> = Vec::new();
         let mut given: Vec<(String, String, u32)> = Vec::new();
         for (_, entry) in log.entries.iter().filter(|(n, _)| *n >= mark) {
             match entry {
-                Entry::Block { pos, before, after } => match seen_at.get(pos) {
-                    Some(i) => blocks[*i].2 = *after,
-                    None => {
-                        seen_at.insert(*pos, blocks.len());
-                        blocks.push((*pos, *before, *after));
+                Entry::Block { pos, before, after } => {
+                    match seen_at.get(pos) {
+                        Some(i) => blocks[*i].2 = *after,
+                        None => {
+                            seen_at.insert(*pos, blocks.len());
+                            blocks.push((*pos, *before, *after));
+                        }
                     }
-                },
+                    if !after.is_air() && blocks[seen_at[pos]].1.is_air() {
+                        between.entry(*pos).or_insert(*after);
+                    }
+                }
                 Entry::Container { pos, item, delta } => {
                     let at = [pos.x, pos.y, pos.z];
                     match containers.iter_mut().find(|(p, i, _)| *p == at && i == item) {
@@ -195,7 +206,13 @@ impl BotHandle {
                 }
             }
         }
+        let undone = blocks
+            .iter()
+            .filter(|(_, before, after)| before.is_air() && after.is_air())
+            .filter_map(|(p, ..)| Some(([p.x, p.y, p.z], name(*between.get(p)?))))
+            .collect();
         Changed {
+            undone,
             blocks: blocks
                 .into_iter()
                 .filter(|(_, before, after)| BlockKind::from(*before) != BlockKind::from(*after))

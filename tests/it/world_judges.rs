@@ -540,11 +540,13 @@ fn a_goal_to_break_a_wall_is_done_only_when_none_of_it_stands() {
 fn a_step_the_library_does_is_shown_that_skill_called_with_its_words() {
     let runtime = tokio::runtime::Runtime::new().unwrap();
     let plan = r#"[{"task": "Place a crafting table next to the stone block"}]"#;
-    // The local model's habit: the block found, and its position passed for its name.
-    let position = "```rhai\nfn placeTableByStone() {\n  let stone = findBlock(\"stone\", 32);\n  \
+    // The local model's habits: a position passed for the block's name; when it is where the code found the block by
+    // that name, it is read as the name.
+    let spot = "```rhai\nfn placeTableByStone() {\n  let spot = findFreeSpot();\n  \
+        placeBlockNextTo(\"crafting_table\", spot);\n}\n```";
+    let found = "```rhai\nfn placeTableByStone() {\n  let stone = findBlock(\"stone\", 32);\n  \
         placeBlockNextTo(\"crafting_table\", stone);\n}\n```";
-    let call = "```rhai\nfn placeTableByStone() {\n  placeBlockNextTo(\"crafting_table\", \"stone\");\n}\n```";
-    let (endpoint, calls) = scripted(&runtime, plan, &[position, call]);
+    let (endpoint, calls) = scripted(&runtime, plan, &[spot, found]);
     let skills = ScriptDir::starter_skills("judges-called", &[]);
     let (world, bot) = world_with_skilled_bot(&skills, &["--llm-url", &endpoint.base_url(), LLM_WRITES]);
     world.cmd(json!({"cmd": "setBlock", "x": 4, "y": 64, "z": -1, "block": "stone"}));
@@ -557,14 +559,18 @@ fn a_step_the_library_does_is_shown_that_skill_called_with_its_words() {
     let beside = [(5, -1), (3, -1), (4, 0), (4, -2)];
     let tables = beside.iter().filter(|(x, z)| block(&world, *x, 64, *z) == "crafting_table").count();
     assert_eq!(tables, 1, "a crafting table stands next to the stone");
-    assert_eq!(count(&calls, Call::Code), 2, "the position passed for a name was sent back before the world");
+    assert_eq!(count(&calls, Call::Code), 2, "the free spot passed for a name was sent back before the world");
+    bot.expect_log(
+        "mended `stone` (where a stone was found) → \"stone\", the name the call takes",
+        Duration::from_secs(1),
+    );
     bot.expect_log("placeTableByStone's run changed: placed 1 crafting_table", Duration::from_secs(1));
 
     // The prompts that led there: the fitting skill first with the call, in the answer's form too. The answer sent
-    // back is told the name it found the block by, and the call again.
+    // back is told to pass a name, and the call again.
     let asked: Vec<Value> = endpoint.requests().into_iter().filter(|r| call_of(r) == Call::Code).collect();
     let again = last_user_message(&asked[1]);
-    assert!(again.contains("pass the block's name, \"stone\", not where `stone` is"), "{again}");
+    assert!(again.contains("you passed a position (vec3(x, y, z)): pass a name in quotes (\"stone\")"), "{again}");
     assert!(
         again.contains(
             "This task is done by one call of a skill you have: `placeBlockNextTo(\"crafting_table\", \"stone\");`"
@@ -585,4 +591,38 @@ fn a_step_the_library_does_is_shown_that_skill_called_with_its_words() {
     let form = &system[system.find("Answer in this form").unwrap()..];
     assert!(form.contains("() {\n    placeBlockNextTo(\"crafting_table\", \"stone\");\n}"), "{form}");
     drop(bot);
+}
+
+/// A plan's last walk that would undo its goal is dropped, and a block the code placed and then dug out again is told
+/// to the model as such, not hidden by the world's net change: the local model placed the dirt on the gold block and
+/// then stood on the gold, digging the dirt out.
+#[test]
+fn a_block_placed_and_dug_again_is_told_and_a_plan_s_last_walk_dropped() {
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let plan = r#"[{"task": "Place 1 dirt on top of the gold_block"}, {"task": "Go stand on gold_block"}]"#;
+    let undo = "```rhai\nfn placeDirtOnGold() {\n  placeItem(\"dirt\", vec3(2, 65, -3));\n  \
+        digBlock(vec3(2, 65, -3));\n}\n```";
+    let keep = "```rhai\nfn placeDirtOnGold() {\n  placeItem(\"dirt\", vec3(2, 65, -3));\n}\n```";
+    let (endpoint, calls) = scripted(&runtime, plan, &[undo, keep]);
+    let skills = ScriptDir::new("judges-undone", &[]);
+    let (world, bot) = world_with_skilled_bot(&skills, &["--llm-url", &endpoint.base_url(), LLM_WRITES]);
+    world.cmd(json!({"cmd": "setBlock", "x": 2, "y": 64, "z": -3, "block": "gold_block"}));
+    give(&world, "Wayfarer", "dirt", 2);
+    bot_sees(&world, "Wayfarer", "dirt", 2);
+
+    let goal = "place a dirt block on top of the gold block";
+    let from = world.say("Alice", &format!("!task {goal}"));
+    world.expect_chat(from, "Wayfarer", &format!("I succeeded in task: {goal}"), Duration::from_secs(180));
+    assert_eq!(block(&world, 2, 65, -3), "dirt", "the dirt stands on the gold block");
+    assert_eq!(block(&world, 2, 64, -3), "gold_block");
+    bot.expect_log(
+        "ends with walks [\"Go stand on gold_block\"] that do nothing for it; dropped",
+        Duration::from_secs(1),
+    );
+    let chat = world.chat_since(from).join("\n");
+    assert!(!chat.contains("Go stand on"), "no step went to stand on the gold: {chat}");
+    assert_eq!(count(&calls, Call::Code), 2);
+    let asked: Vec<Value> = endpoint.requests().into_iter().filter(|r| call_of(r) == Call::Code).collect();
+    let again = last_user_message(&asked[1]);
+    assert!(again.contains("placed 1 dirt (2 65 -3) that was gone again by the end"), "{again}");
 }
