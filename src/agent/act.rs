@@ -574,6 +574,19 @@ impl Agent {
         }
     }
 
+    /// The game calls that do a crafting task from what the bot carries now
+    /// ([`super::recipes::craft_calls`]).
+    async fn craft_calls(&self, task: &str) -> Option<Vec<String>> {
+        if !task.trim_start().to_lowercase().starts_with("craft ") {
+            return None;
+        }
+        let near = primitives::observe::block_kinds_near(&self.bot, 16, 24).await;
+        let carried = primitives::items::carried(&self.bot);
+        let calls = super::recipes::craft_calls(task, &carried, near.iter().any(|b| b == "crafting_table"))?;
+        tracing::info!("task {task:?} is done from what is carried by: {}", calls.join("; "));
+        Some(calls)
+    }
+
     /// The action agent's prompt: rules, primitives and retrieved skills; then the task, what the bot sees and the
     /// last attempt.
     async fn action_messages(
@@ -587,13 +600,22 @@ impl Agent {
         let query = format!("{} {} {}", spec.task, spec.context, missing_things(feedback));
         let kind = focus::of_task(&spec.task, is_game_id);
         let (skills, example, call) = self.retrieved_skills(&query, &spec.task, kind).await;
-        // An answer that did not make the call the library does the step with is told it again with what went
-        // wrong: shown it beside the skill, the local model passed the skill a position six times.
-        let feedback = match &call {
-            Some(call) if !feedback.is_empty() && !last_code.contains(call) => {
-                format!("{feedback}\nThis task is done by one call of a skill you have: `{call};`")
-            }
-            _ => feedback.to_owned(),
+        // Else a craft of what the bot carries is done by the game's craft calls.
+        let (calls, by) = match call {
+            Some(call) => (vec![call], "one call of a skill you have"),
+            None => match self.craft_calls(&spec.task).await {
+                Some(calls) if calls.len() == 1 => (calls, "one call"),
+                Some(calls) => (calls, "these calls, in this order"),
+                None => (Vec::new(), ""),
+            },
+        };
+        let statements: Vec<String> = calls.iter().map(|call| format!("{call};")).collect();
+        // An answer that did not make the calls the step is done with is told them again with what went wrong:
+        // shown the call beside the skill, the local model passed the skill a position six times.
+        let feedback = if !feedback.is_empty() && !calls.is_empty() && !calls.iter().all(|c| last_code.contains(c)) {
+            format!("{feedback}\nThis task is done by {by}: `{}`", statements.join(" "))
+        } else {
+            feedback.to_owned()
         };
         let feedback = feedback.as_str();
         // The functions the step's kind needs, and those the example calls, are documented.
@@ -606,7 +628,7 @@ impl Agent {
         let name = if self.skills.get(&name).is_some() { format!("{name}Now") } else { name };
         // A step the library does in one call its words give is answered with that call: the local model, shown the
         // skill's code and the call beside it, copied the code with the wrong block put in, or passed positions.
-        let body = call.as_ref().map_or_else(|| "// ...".to_owned(), |call| format!("{call};"));
+        let body = if statements.is_empty() { "// ...".to_owned() } else { statements.join("\n    ") };
         let format = prompts::render("action_response_format", &[("name", &name), ("body", &body)])
             .map_err(|e| e.to_string())?;
         let system = prompts::render(
@@ -1183,8 +1205,15 @@ fn stray_effects(spec: &TaskSpec, report: &runner::Report) -> Option<String> {
         .filter(|(name, delta)| (*delta < 0 || crafted(name)) && !scaffold(name))
         // Food eaten is the hunger reflex's, not the code's.
         .filter(|(name, delta)| !(*delta < 0 && crate::bot::reflex::FOODS.contains(&name.as_str())))
+        // What a mob drops was picked up where the reflexes fought it (an arrow from a skeleton), not crafted.
+        .filter(|(name, delta)| !(*delta > 0 && mob_drop(name)))
         .collect();
     naming::side_effects(&noticed, &related)
+}
+
+/// Whether some mob drops `item` when killed.
+fn mob_drop(item: &str) -> bool {
+    crate::primitives::facts::facts().mob_loot.values().any(|loot| loot.iter().any(|(drop, _)| drop == item))
 }
 
 /// How a run ended, for the next prompt: the value or the error with its line, the chat, the inventory change.
@@ -1652,6 +1681,12 @@ mod tests {
         assert_eq!(stray_effects(&spec("Craft 1 wooden_pickaxe"), &pickaxe), None);
         // A task the facts cannot read is not judged.
         assert_eq!(stray_effects(&spec("Build a shelter"), &planks), None);
+        // An arrow and flesh picked up where the reflexes killed a skeleton and a zombie are not made by the code;
+        // arrows made from flint and feathers are.
+        let fought = report(&[("dirt", 2)], &[("dirt", 4), ("spruce_log", 1), ("arrow", 1), ("rotten_flesh", 3)]);
+        assert_eq!(stray_effects(&spec("Mine 1 spruce_log"), &fought), None);
+        let fletched = report(&[("flint", 1), ("feather", 1), ("stick", 1)], &[("spruce_log", 1), ("arrow", 4)]);
+        assert!(stray_effects(&spec("Mine 1 spruce_log"), &fletched).is_some_and(|s| s.contains("flint")));
     }
 
     #[test]

@@ -657,15 +657,25 @@ fn miss(
         counts.sort();
         counts.dedup();
         let takes = match counts.as_slice() {
+            [0] => "no values".to_owned(),
             [one] => format!("{one} value{}", if *one == 1 { "" } else { "s" }),
             [many @ .., last] => {
                 format!("{} or {last} values", many.iter().map(usize::to_string).collect::<Vec<_>>().join(", "))
             }
             [] => "no values".to_owned(),
         };
-        let passed = count - usize::from(method);
-        let shown = callable.params.as_deref().map(|p| format!(" {p}")).unwrap_or_default();
-        let example = callable.example.as_deref().map(|e| format!(". For example: `{e}`")).unwrap_or_default();
+        // In words: told "you passed 1", the local model read the 1 as the value to change, and passed 0.
+        let passed = match count - usize::from(method) {
+            0 => "none".to_owned(),
+            1 => "one value".to_owned(),
+            n => format!("{n} values"),
+        };
+        let shown = callable.params.as_deref().filter(|_| counts != [0]).map(|p| format!(" {p}")).unwrap_or_default();
+        let example = match callable.example.as_deref() {
+            Some(e) => format!(". For example: `{e}`"),
+            None if counts == [0] && !method => format!(": write `{name}()`, with nothing between the brackets"),
+            None => String::new(),
+        };
         return Some(format!("`{name}` takes {takes}{shown}; you passed {passed}{example}"));
     }
     let overloads = match &callable.param_kinds {
@@ -733,7 +743,7 @@ pub fn mend_found_positions(code: &str, ast: &AST, known: &Known) -> Option<(Str
     let found = found_blocks(ast);
     let kinds = variable_kinds(ast);
     let own: BTreeSet<&str> = ast.iter_functions().map(|f| f.name).collect();
-    let mut replacements: Vec<(usize, usize, String, String)> = Vec::new();
+    let mut replacements: Vec<(usize, usize, (String, String))> = Vec::new();
     ast.walk(&mut |path: &[ASTNode]| {
         let call = match path.last() {
             Some(ASTNode::Expr(Expr::FnCall(call, _)) | ASTNode::Stmt(Stmt::FnCall(call, _))) => call,
@@ -756,38 +766,51 @@ pub fn mend_found_positions(code: &str, ast: &AST, known: &Known) -> Option<(Str
                 continue;
             }
             if let (Some(line), Some(column)) = (pos.line(), pos.position()) {
-                replacements.push((line, column, name.to_owned(), block.clone()));
+                replacements.push((line, column, (name.to_owned(), block.clone())));
             }
         }
         true
     });
-    replacements.sort_by_key(|r| std::cmp::Reverse((r.0, r.1)));
-    replacements.dedup();
-    let mut lines: Vec<String> = code.lines().map(str::to_owned).collect();
-    let mut said = Vec::new();
-    for (line, column, variable, block) in replacements {
-        let Some(text) = lines.get_mut(line - 1) else { continue };
-        let Some((start, _)) = text.char_indices().nth(column - 1) else { continue };
-        let end = start + variable.len();
+    rewrite(code, replacements, |text, (variable, block)| {
+        let end = variable.len();
         let whole =
-            text[start..].starts_with(&variable) && !text[end..].starts_with(|c: char| c.is_alphanumeric() || c == '_');
-        if !whole {
-            continue;
+            text.starts_with(variable.as_str()) && !text[end..].starts_with(|c: char| c.is_alphanumeric() || c == '_');
+        whole.then(|| {
+            let said = format!("`{variable}` (where a {block} was found) → \"{block}\", the name the call takes");
+            (end, format!("\"{block}\""), said)
+        })
+    })
+}
+
+/// `code` with the count `1` taken out of each call of a library skill that takes no values:
+/// `craftWoodenPickaxe(1)` calls `craftWoodenPickaxe()`, which makes one pickaxe. The local 1.5B model passed the count seven
+/// answers in a row, told each time that the skill takes none. Any other value is the model's to fix: what it meant
+/// is not plain. Returns the code and what was taken out, or `None` when nothing was.
+pub fn mend_counts(code: &str, ast: &AST, known: &Known) -> Option<(String, Vec<String>)> {
+    let own: BTreeSet<&str> = ast.iter_functions().map(|f| f.name).collect();
+    let mut counts: Vec<(usize, usize, String)> = Vec::new();
+    ast.walk(&mut |path: &[ASTNode]| {
+        let call = match path.last() {
+            Some(ASTNode::Expr(Expr::FnCall(call, _)) | ASTNode::Stmt(Stmt::FnCall(call, _))) => call,
+            _ => return true,
+        };
+        let takes_none = known
+            .by_name
+            .get(call.name.as_str())
+            .is_some_and(|c| !c.primitive && !c.overloads.is_empty() && c.overloads.iter().all(Vec::is_empty));
+        if takes_none
+            && !own.contains(call.name.as_str())
+            && let [Expr::IntegerConstant(1, pos)] = call.args.as_slice()
+            && let (Some(line), Some(column)) = (pos.line(), pos.position())
+        {
+            counts.push((line, column, call.name.to_string()));
         }
-        text.replace_range(start..end, &format!("\"{block}\""));
-        let entry = format!("`{variable}` (where a {block} was found) → \"{block}\", the name the call takes");
-        if !said.contains(&entry) {
-            said.push(entry);
-        }
-    }
-    if said.is_empty() {
-        return None;
-    }
-    let mut mended = lines.join("\n");
-    if code.ends_with('\n') {
-        mended.push('\n');
-    }
-    Some((mended, said))
+        true
+    });
+    rewrite(code, counts, |text, skill| {
+        let one = text.starts_with('1') && !text[1..].starts_with(|c: char| c.is_alphanumeric() || c == '_');
+        one.then(|| (1, String::new(), format!("`{skill}(1)` → `{skill}()`: it takes no values")))
+    })
 }
 
 /// `code` with each literal name the game does not have, given to a game function, replaced by the one name it
@@ -797,7 +820,7 @@ pub fn mend_found_positions(code: &str, ast: &AST, known: &Known) -> Option<(Str
 pub fn mend_names(code: &str, ast: &AST, known: &Known) -> Option<(String, Vec<String>)> {
     let game = known.names?;
     let own: BTreeSet<&str> = ast.iter_functions().map(|f| f.name).collect();
-    let mut replacements: Vec<(usize, usize, String, String)> = Vec::new();
+    let mut replacements: Vec<(usize, usize, (String, String))> = Vec::new();
     ast.walk(&mut |path: &[ASTNode]| {
         let call = match path.last() {
             Some(ASTNode::Expr(Expr::FnCall(call, _)) | ASTNode::Stmt(Stmt::FnCall(call, _))) => call,
@@ -837,29 +860,41 @@ pub fn mend_names(code: &str, ast: &AST, known: &Known) -> Option<(String, Vec<S
                 }
             };
             if let Some(meant) = meant {
-                replacements.push((line, column, word.to_string(), meant));
+                replacements.push((line, column, (word.to_string(), meant)));
             }
         }
         true
     });
+    rewrite(code, replacements, |text, (word, meant)| {
+        // The literal starts at its quote.
+        let old = [format!("\"{word}\""), format!("`{word}`")].into_iter().find(|q| text.starts_with(q.as_str()))?;
+        let quote = &old[..1];
+        Some((old.len(), format!("{quote}{meant}{quote}"), format!("\"{word}\" → \"{meant}\"")))
+    })
+}
+
+/// `code` with each of `at` (line and column from 1, counted in characters, and what stands there) replaced where
+/// `replace`, given the line's text from that column on, says how many bytes to replace, with what, and how to tell
+/// it. Returns the code and what was told, each once, or `None` when nothing was replaced.
+fn rewrite<T: Ord>(
+    code: &str,
+    mut at: Vec<(usize, usize, T)>,
+    replace: impl Fn(&str, &T) -> Option<(usize, String, String)>,
+) -> Option<(String, Vec<String>)> {
     // From the end of each line back, so earlier columns stay where they were.
-    replacements.sort_by_key(|r| std::cmp::Reverse((r.0, r.1)));
-    replacements.dedup();
+    at.sort_by(|a, b| (b.0, b.1).cmp(&(a.0, a.1)).then_with(|| a.2.cmp(&b.2)));
+    at.dedup();
     let mut lines: Vec<String> = code.lines().map(str::to_owned).collect();
     let mut said = Vec::new();
-    for (line, column, word, meant) in replacements {
-        let Some(text) = lines.get_mut(line - 1) else { continue };
-        // Columns count characters from 1; the literal starts at its quote.
-        let Some((start, _)) = text.char_indices().nth(column - 1) else { continue };
-        let Some(old) = [format!("\"{word}\""), format!("`{word}`")].into_iter().find(|q| text[start..].starts_with(q))
-        else {
+    for (line, column, what) in at {
+        let Some(text) = line.checked_sub(1).and_then(|line| lines.get_mut(line)) else { continue };
+        let Some((start, _)) = column.checked_sub(1).and_then(|column| text.char_indices().nth(column)) else {
             continue;
         };
-        let quote = &old[..1];
-        text.replace_range(start..start + old.len(), &format!("{quote}{meant}{quote}"));
-        let entry = format!("\"{word}\" → \"{meant}\"");
-        if !said.contains(&entry) {
-            said.push(entry);
+        let Some((len, new, told)) = replace(&text[start..], &what) else { continue };
+        text.replace_range(start..start + len, &new);
+        if !said.contains(&told) {
+            said.push(told);
         }
     }
     if said.is_empty() {
@@ -1057,15 +1092,21 @@ mod tests {
         let found = misses("fn a() {\n  exploreUntil(\"iron_ore\", 64);\n}");
         assert_eq!(
             found,
-            ["line 2: `exploreUntil` takes 3 values (direction, maxTime, callback); you passed 2. For example: \
-              `let ore = exploreUntil(vec3(1, 0, 1), 60, || findBlock(\"iron_ore\", 32));`"]
+            [
+                "line 2: `exploreUntil` takes 3 values (direction, maxTime, callback); you passed 2 values. For example: \
+              `let ore = exploreUntil(vec3(1, 0, 1), 60, || findBlock(\"iron_ore\", 32));`"
+            ]
         );
         assert!(
             misses("fn a() { mineBlock(\"a\", 1, 2); }")[0]
-                .contains("`mineBlock` takes 1 or 2 values (name, count); you passed 3")
+                .contains("`mineBlock` takes 1 or 2 values (name, count); you passed 3 values")
         );
-        assert!(misses("fn a() { mineWoodLog(); }")[0].contains("`mineWoodLog` takes 1 value (count); you passed 0"));
-        assert!(misses("fn h(a, b) {}\nfn a() { h(1); }")[0].contains("`h` takes 2 values (a, b); you passed 1"));
+        assert!(
+            misses("fn a() { mineWoodLog(); }")[0].contains("`mineWoodLog` takes 1 value (count); you passed none")
+        );
+        assert!(
+            misses("fn h(a, b) {}\nfn a() { h(1); }")[0].contains("`h` takes 2 values (a, b); you passed one value")
+        );
     }
 
     #[test]
@@ -1119,6 +1160,33 @@ mod tests {
             "fn a() {\n  let gold = findBlock(\"gold_block\", 32);\n  placeItem(\"dirt\", gold);\n}",
         ] {
             assert_eq!(mend_found_positions(code, &script::compile(code, &[]).unwrap(), &known), None, "{code}");
+        }
+    }
+
+    #[test]
+    fn a_count_given_to_a_skill_that_takes_none_is_taken_out() {
+        let library = script::compile("fn craftWoodenPickaxe() { craftItem(\"wooden_pickaxe\", 1); }", &[]).unwrap();
+        let known = crate::agent::act::known(Some(&library));
+        let code =
+            "fn a() {\n  craftPlanks(1);\n  craftWoodenPickaxe(1); // one\n  craftItem(\"spruce_button\", 1);\n}";
+        let found = calls(&script::compile(code, &[]).unwrap(), &known);
+        assert!(
+            found.iter().any(|m| m.ends_with(
+                "`craftWoodenPickaxe` takes no values; you passed one value: write `craftWoodenPickaxe()`, with nothing \
+                 between the brackets"
+            )),
+            "{found:?}"
+        );
+        let (mended, said) = mend_counts(code, &script::compile(code, &[]).unwrap(), &known).unwrap();
+        assert!(mended.contains("  craftWoodenPickaxe(); // one\n"), "{mended}");
+        assert_eq!(said, ["`craftWoodenPickaxe(1)` → `craftWoodenPickaxe()`: it takes no values"]);
+        // A count other than one, a game function's count, and the answer's own function are left to the model.
+        for code in [
+            "fn a() { craftWoodenPickaxe(2); }",
+            "fn a() { craftItem(\"stick\", 1); }",
+            "fn craftWoodenPickaxe() { craftItem(\"wooden_pickaxe\", 1); }\nfn a() { craftWoodenPickaxe(1); }",
+        ] {
+            assert_eq!(mend_counts(code, &script::compile(code, &[]).unwrap(), &known), None, "{code}");
         }
     }
 

@@ -115,6 +115,17 @@ pub fn program(reply: &str, known: &Known) -> Result<Program, Unfit> {
         },
         None => (code, ast),
     };
+    // A count passed to a skill that takes none and makes one is taken out.
+    let (code, ast) = match check::mend_counts(&code, &ast, known) {
+        Some((mended, mut said)) => match script::compile(&mended, &[]) {
+            Ok(mended_ast) => {
+                mended_names.append(&mut said);
+                (mended, mended_ast)
+            }
+            Err(_) => (code, ast),
+        },
+        None => (code, ast),
+    };
     let unfit = |advice: String| Unfit { advice, code: Some(code.clone()) };
     let misses = check::calls(&ast, known);
     if !misses.is_empty() {
@@ -277,6 +288,24 @@ mod tests {
         assert_eq!(compile("```rhai code\nfn mineLogs() {}\n```").unwrap().main, "mineLogs");
         assert_eq!(compile("``` Rhai  \nfn mineLogs() {}\n```").unwrap().main, "mineLogs");
         assert!(compile("```json code\nfn mineLogs() {}\n```").is_err());
+    }
+
+    #[test]
+    fn a_count_given_to_a_skill_that_takes_none_runs_without_it() {
+        let library =
+            crate::script::compile("fn craftWoodenPickaxe() { craftItem(\"wooden_pickaxe\", 1); }", &[]).unwrap();
+        let known = super::super::act::known(Some(&library));
+        let reply =
+            "```rhai\nfn craftSpruceButton() {\n  craftWoodenPickaxe(1);\n  craftItem(\"spruce_button\", 1);\n}\n```";
+        let program = program(reply, &known).unwrap_or_else(|unfit| panic!("{}", unfit.advice));
+        assert!(program.code.contains("craftWoodenPickaxe();"), "{}", program.code);
+        assert!(
+            program.mended.contains(&"`craftWoodenPickaxe(1)` → `craftWoodenPickaxe()`: it takes no values".to_owned())
+        );
+        // Two is not plainly one pickaxe: sent back.
+        let two = reply.replace("craftWoodenPickaxe(1)", "craftWoodenPickaxe(2)");
+        let advice = super::program(&two, &known).err().unwrap().advice;
+        assert!(advice.contains("`craftWoodenPickaxe` takes no values; you passed one value"), "{advice}");
     }
 
     #[test]

@@ -645,6 +645,41 @@ impl<'a> Planner<'a> {
     }
 }
 
+/// The game calls that do a task to craft something from what the bot carries: crafts alone, with a crafting table
+/// near where a recipe needs one. `craftItem("lever", 1)`, or `craftItem("bone_meal", 3)` then `craftItem("white_dye",
+/// 1)`; `None` for any other task, or when more than crafting is needed. Told `craftItem("spruce_pressure_plate", n)
+/// makes it` with the two planks it takes carried, the local model crafted planks instead, and for a button it crafted
+/// a pickaxe first.
+pub fn craft_calls(task: &str, carried: &HashMap<String, i32>, table_near: bool) -> Option<Vec<String>> {
+    if !task.trim_start().to_lowercase().starts_with("craft ") {
+        return None;
+    }
+    let has = |item: &str| carried.get(item).is_some_and(|n| *n > 0);
+    let wood = WOODS.iter().find(|w| has(&format!("{w}_planks")) || has(&format!("{w}_log"))).unwrap_or(&"oak");
+    let want = parse_goal(task, wood)?;
+    if !matches!(want, Want::Have { .. }) {
+        return None;
+    }
+    let setting = Setting { carried: carried.clone(), table_near, wood: (*wood).to_owned(), ..Setting::default() };
+    let table = station("crafting_table");
+    let calls: Option<Vec<String>> = plan(&want, &setting)
+        .ok()?
+        .iter()
+        .map(|step| {
+            let code = step.code.as_deref()?;
+            // The table the step would place first is near.
+            let code = match code.strip_prefix(&table) {
+                Some(call) if table_near => call,
+                Some(_) => return None,
+                None => code,
+            };
+            let call = code.trim().strip_suffix(';')?;
+            (call.starts_with("craftItem(") && !call.contains(';')).then(|| call.to_owned())
+        })
+        .collect();
+    calls.filter(|calls| !calls.is_empty())
+}
+
 /// The step that takes `items` from the remembered chest at `pos`.
 fn take_step((pos, items): &([i32; 3], BTreeMap<String, u32>)) -> TaskSpec {
     let [x, y, z] = *pos;

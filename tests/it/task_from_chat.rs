@@ -220,7 +220,9 @@ fn answers_that_cannot_run_are_sent_back_before_the_world() {
     assert!(requests[1].get("response_format").is_none());
     let said = |i: usize| last_user_message(&requests[i]);
     assert!(
-        said(2).contains("`exploreUntil` takes 3 values (direction, maxTime, callback); you passed 2. For example:"),
+        said(2).contains(
+            "`exploreUntil` takes 3 values (direction, maxTime, callback); you passed 2 values. For example:"
+        ),
         "{}",
         said(2)
     );

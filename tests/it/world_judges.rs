@@ -626,3 +626,40 @@ fn a_block_placed_and_dug_again_is_told_and_a_plan_s_last_walk_dropped() {
     let again = last_user_message(&asked[1]);
     assert!(again.contains("placed 1 dirt (2 65 -3) that was gone again by the end"), "{again}");
 }
+
+/// A craft of what the bot carries is answered in that one call's form, and an answer that crafted something else
+/// is told the call again: told `craftItem("spruce_pressure_plate", n) makes it` with the two planks it takes
+/// carried, the local model crafted planks instead.
+#[test]
+fn a_craft_of_what_is_carried_is_shown_as_its_one_call() {
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let plan = r#"[{"task": "Craft 1 oak_pressure_plate"}]"#;
+    let planks = "```rhai\nfn craftOakPressurePlate() {\n  craftItem(\"oak_planks\", 2);\n}\n```";
+    let plate = "```rhai\nfn craftOakPressurePlate() {\n  craftItem(\"oak_pressure_plate\", 1);\n}\n```";
+    let (endpoint, calls) = scripted(&runtime, plan, &[planks, plate]);
+    let skills = ScriptDir::new("judges-one-craft", &[]);
+    let (world, bot) = world_with_skilled_bot(&skills, &["--llm-url", &endpoint.base_url(), LLM_WRITES]);
+    give(&world, "Wayfarer", "oak_planks", 2);
+    bot_sees(&world, "Wayfarer", "oak_planks", 2);
+
+    // Words no recipe reads, so the plan is the model's and the step's code its too.
+    let goal = "make the thing a door opens with when stepped on";
+    let from = world.say("Alice", &format!("!task {goal}"));
+    world.expect_chat(from, "Wayfarer", &format!("I succeeded in task: {goal}"), Duration::from_secs(180));
+    let inventory = world.cmd(json!({"cmd": "inventory", "name": "Wayfarer"}));
+    assert_eq!(inventory["oak_pressure_plate"], 1, "{inventory}");
+    assert!(inventory.get("oak_planks").is_none(), "the planks went into the plate: {inventory}");
+    assert_eq!(count(&calls, Call::Code), 2, "the planks' answer ran and fell short, the plate's did it");
+    bot.expect_log(
+        "task \"Craft 1 oak_pressure_plate\" is done from what is carried by: craftItem(\"oak_pressure_plate\", 1)",
+        Duration::from_secs(1),
+    );
+
+    let asked: Vec<Value> = endpoint.requests().into_iter().filter(|r| call_of(r) == Call::Code).collect();
+    let system = system_message(&asked[0]);
+    let form = &system[system.find("Answer in this form").unwrap()..];
+    assert!(form.contains("() {\n    craftItem(\"oak_pressure_plate\", 1);\n}"), "{form}");
+    let again = last_user_message(&asked[1]);
+    assert!(again.contains("I cannot make oak_planks"), "{again}");
+    assert!(again.contains("This task is done by one call: `craftItem(\"oak_pressure_plate\", 1);`"), "{again}");
+}

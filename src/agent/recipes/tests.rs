@@ -371,3 +371,33 @@ fn the_item_bench_goals_are_read_and_planned_as_the_bench_expects() {
         assert_sound(&steps);
     }
 }
+
+#[test]
+fn a_craft_of_what_is_carried_is_its_craft_calls() {
+    let carried = |items: &[(&str, i32)]| items.iter().map(|(i, n)| ((*i).to_owned(), *n)).collect();
+    let calls = |task: &str, items: &[(&str, i32)], table_near: bool| {
+        craft_calls(task, &carried(items), table_near).map(|calls| calls.join("; "))
+    };
+    let planks = [("spruce_planks", 2), ("cobblestone", 27)];
+    assert_eq!(
+        calls("Craft 1 spruce_pressure_plate", &planks, false).as_deref(),
+        Some("craftItem(\"spruce_pressure_plate\", 1)")
+    );
+    assert_eq!(calls("Craft 1 spruce_button", &planks, false).as_deref(), Some("craftItem(\"spruce_button\", 1)"));
+    // Crafts in a row: the bone's meal, then the dye.
+    assert_eq!(
+        calls("Craft 1 white_dye", &[("bone", 1)], false).as_deref(),
+        Some("craftItem(\"bone_meal\", 3); craftItem(\"white_dye\", 1)")
+    );
+    // Too few planks and no log for two plates, and a bowl needs a table none is near: more than crafting.
+    assert_eq!(calls("Craft 2 spruce_pressure_plate", &planks, false), None);
+    assert_eq!(calls("Craft 1 bowl", &[("spruce_planks", 3)], false), None);
+    assert_eq!(calls("Craft 1 bowl", &[("spruce_planks", 3)], true).as_deref(), Some("craftItem(\"bowl\", 4)"));
+    // The sticks a lever takes are crafted from the planks first; without planks, wood must be mined.
+    assert_eq!(
+        calls("Craft 1 lever", &planks, false).as_deref(),
+        Some("craftItem(\"stick\", 4); craftItem(\"lever\", 1)")
+    );
+    assert_eq!(calls("Craft 1 lever", &[("cobblestone", 27)], true), None);
+    assert_eq!(calls("Mine 1 stone", &planks, true), None);
+}
