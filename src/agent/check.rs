@@ -845,8 +845,10 @@ pub fn mend_names(code: &str, ast: &AST, known: &Known) -> Option<(String, Vec<S
                     like.iter().filter(|n| names.contains(n.as_str())).collect()
                 };
                 let of_carried = CARRIED.contains(&(call.name.as_str(), *at));
-                // The task's own things are looked for among all names like it, not only the first few.
-                let task_things = if of_carried { &known.task_carried } else { &known.task_found };
+                // The task's own things are looked for among all names like it, not only the first few: what it
+                // gets, for a name carried or made ("boat" crafted for "Craft 1 spruce_boat"), else what it finds.
+                let made = call.name == "craftItem" && *at == 0;
+                let task_things = if of_carried || made { &known.task_carried } else { &known.task_found };
                 let of_task: Vec<String> = names_like(word, task_things, &BTreeSet::new())
                     .into_iter()
                     .filter(|n| all.contains(n.as_str()))
@@ -1059,6 +1061,14 @@ mod tests {
         // What is to be made is not read as what is carried (raw iron and iron ore are both like it).
         let code = "fn a() { craftItem(\"iron\", 1); }";
         assert_eq!(mend_names(code, &script::compile(code, &[]).unwrap(), &beside_ore), None);
+        // It is read as what the task makes ("Craft 1 spruce_boat"; the game has a boat of each wood).
+        let boat = crate::agent::act::known(None).with_task_things(Some("spruce_boat".to_owned()), None);
+        let code = "fn a() { craftItem(\"boat\", 1); }";
+        let (mended, said) = mend_names(code, &script::compile(code, &[]).unwrap(), &boat).unwrap();
+        assert_eq!(
+            (mended.as_str(), said),
+            ("fn a() { craftItem(\"spruce_boat\", 1); }", vec!["\"boat\" → \"spruce_boat\"".to_owned()])
+        );
         // Real names, a function of the answer's own and names in other calls stay.
         assert_eq!(mend("fn a() { mineBlock(\"stone\", 1); chat(\"log\"); }", &["spruce_log"]), None);
         assert_eq!(mend("fn mineBlock(n, c) { n }\nfn a() { mineBlock(\"log\", 1); }", &["spruce_log"]), None);
