@@ -617,6 +617,16 @@ impl Agent {
         } else {
             feedback.to_owned()
         };
+        // A thing the error says is missing that a skill learned for it gets: told to call that skill first. Three
+        // tasks of one learning run called the learned `craftSprucePlanks()` with no log carried, and never the
+        // learned `mineSpruceLog()` before it.
+        let feedback = match getters_of(&missing_things(&feedback), &self.skills.list(), last_code).as_slice() {
+            [] => feedback,
+            getters => {
+                let told: Vec<String> = getters.iter().map(|(call, thing)| format!("`{call}` gets {thing}")).collect();
+                format!("{feedback}\nA skill you have gets what is missing: {}. Call it first.", told.join("; "))
+            }
+        };
         let feedback = feedback.as_str();
         // The functions the step's kind needs, and those the example calls, are documented.
         let case = focus::case(&spec.task, is_game_id);
@@ -1507,6 +1517,24 @@ pub fn usage_since(before: Usage, now: Usage) -> Usage {
     }
 }
 
+/// The library's skills that get a thing `missing` names (as [`missing_things`] reads an error), with that thing,
+/// each once, and none `code` calls already: `mineSpruceLog()` for "I need: 1 more spruce_log". Read from the task
+/// each skill was learned for (`Mine 1 spruce_log` gets spruce_log); a skill with no task is left to the search.
+fn getters_of(missing: &str, library: &[Arc<crate::skills::Skill>], code: &str) -> Vec<(String, String)> {
+    let missing: Vec<&str> = missing.split_whitespace().collect();
+    let mut getters: Vec<(String, String)> = Vec::new();
+    let mut library: Vec<&Arc<crate::skills::Skill>> = library.iter().filter(|s| !s.meta.task.is_empty()).collect();
+    library.sort_by(|a, b| a.name.cmp(&b.name));
+    for skill in library {
+        let Some(thing) = task_things(&skill.meta.task).0 else { continue };
+        let called = code.contains(&format!("{}(", skill.name));
+        if missing.contains(&thing.as_str()) && !called && !getters.iter().any(|(_, got)| *got == thing) {
+            getters.push((skill.signature(), thing));
+        }
+    }
+    getters
+}
+
 /// What a task names, by the game's names: the thing it gets into the inventory (for a block to mine, what it drops)
 /// and the block to mine, when it names one (`Mine 3 iron_ore` → raw_iron, iron_ore; `Craft 1 bowl` → bowl).
 fn task_things(task: &str) -> (Option<String>, Option<String>) {
@@ -1687,6 +1715,41 @@ mod tests {
         assert_eq!(stray_effects(&spec("Mine 1 spruce_log"), &fought), None);
         let fletched = report(&[("flint", 1), ("feather", 1), ("stick", 1)], &[("spruce_log", 1), ("arrow", 4)]);
         assert!(stray_effects(&spec("Mine 1 spruce_log"), &fletched).is_some_and(|s| s.contains("flint")));
+    }
+
+    #[test]
+    fn a_skill_learned_for_what_is_missing_is_named() {
+        let skill = |name: &str, params: &[&str], task: &str| {
+            Arc::new(crate::skills::Skill {
+                name: name.to_owned(),
+                code: String::new(),
+                meta: crate::skills::SkillMeta {
+                    description: String::new(),
+                    task: task.to_owned(),
+                    created: String::new(),
+                    version: 1,
+                },
+                params: params.iter().map(|p| (*p).to_owned()).collect(),
+                functions: rhai::AST::empty(),
+            })
+        };
+        let library = [
+            skill("craftSprucePlanks", &[], "Craft 1 spruce_planks"),
+            skill("mineSpruceLog", &[], "Mine 1 spruce_log"),
+            skill("mineSpruceLogs", &["count"], "Mine 3 spruce_log"),
+            skill("mineCoalOre", &[], "Mine 1 coal_ore"),
+            skill("mineWoodLog", &["count"], ""),
+        ];
+        let failed = "The function failed at line 2: in craftSprucePlanks: I cannot make spruce_planks because I \
+                      need: 1 more spruce_log.";
+        let code = "fn craftSpruceBoat() {\n  craftSprucePlanks();\n  craftItem(\"spruce_boat\", 1);\n}";
+        let getters = getters_of(&missing_things(failed), &library, code);
+        assert_eq!(getters, [("mineSpruceLog()".to_owned(), "spruce_log".to_owned())]);
+        // A mined block's skill gets its drop; code that calls the getter already is not told it.
+        let no_coal = "I cannot make torch because I need: 1 more coal";
+        assert_eq!(getters_of(&missing_things(no_coal), &library, "")[0].0, "mineCoalOre()");
+        assert!(getters_of(&missing_things(no_coal), &library, "mineCoalOre();").is_empty());
+        assert!(getters_of(&missing_things("It said: hello"), &library, "").is_empty());
     }
 
     #[test]

@@ -663,3 +663,47 @@ fn a_craft_of_what_is_carried_is_shown_as_its_one_call() {
     assert!(again.contains("I cannot make oak_planks"), "{again}");
     assert!(again.contains("This task is done by one call: `craftItem(\"oak_pressure_plate\", 1);`"), "{again}");
 }
+
+/// An attempt that fell short for a thing a learned skill gets is told to call that skill first, and the code that
+/// does is judged by the world: three tasks of one learning run called the learned `craftSprucePlanks()` with no log
+/// carried and never the learned `mineSpruceLog()` before it.
+#[test]
+fn a_skill_learned_for_what_is_missing_is_named_after_the_failure() {
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let plan = r#"[{"task": "Craft 1 oak_pressure_plate"}]"#;
+    let bare = "```rhai\nfn craftOakPressurePlate() {\n  craftItem(\"oak_pressure_plate\", 1);\n}\n```";
+    let built = "```rhai\nfn craftOakPressurePlate() {\n  craftOakPlanks();\n  \
+        craftItem(\"oak_pressure_plate\", 1);\n}\n```";
+    let (endpoint, calls) = scripted(&runtime, plan, &[bare, built]);
+    let skills = ScriptDir::new(
+        "judges-getter",
+        &[
+            ("craftOakPlanks.rhai", "fn craftOakPlanks() {\n  craftItem(\"oak_planks\", 4);\n}\n"),
+            (
+                "craftOakPlanks.json",
+                r#"{"description": "Crafts 4 oak planks from a log.", "task": "Craft 1 oak_planks"}"#,
+            ),
+        ],
+    );
+    let (world, bot) = world_with_skilled_bot(&skills, &["--llm-url", &endpoint.base_url(), LLM_WRITES]);
+    give(&world, "Wayfarer", "oak_log", 1);
+    bot_sees(&world, "Wayfarer", "oak_log", 1);
+
+    let goal = "make the thing a door opens with when stepped on";
+    let from = world.say("Alice", &format!("!task {goal}"));
+    world.expect_chat(from, "Wayfarer", &format!("I succeeded in task: {goal}"), Duration::from_secs(180));
+    let inventory = world.cmd(json!({"cmd": "inventory", "name": "Wayfarer"}));
+    assert_eq!(inventory["oak_pressure_plate"], 1, "{inventory}");
+    assert_eq!(inventory["oak_planks"], 2, "four planks made, two used: {inventory}");
+    assert!(inventory.get("oak_log").is_none(), "the log went into the learned skill's planks: {inventory}");
+    assert_eq!(count(&calls, Call::Code), 2);
+    drop(bot);
+
+    let asked: Vec<Value> = endpoint.requests().into_iter().filter(|r| call_of(r) == Call::Code).collect();
+    let again = last_user_message(&asked[1]);
+    assert!(again.contains("I cannot make oak_pressure_plate because I need: 2 more oak_planks"), "{again}");
+    assert!(
+        again.contains("A skill you have gets what is missing: `craftOakPlanks()` gets oak_planks. Call it first."),
+        "{again}"
+    );
+}
