@@ -597,7 +597,8 @@ impl Agent {
         critique: &str,
     ) -> Result<Vec<Message>, String> {
         // After a failure, what the error says is missing joins the query, so the helper skills for it come back.
-        let query = format!("{} {} {}", spec.task, spec.context, missing_things(feedback));
+        let missing = missing_things(feedback);
+        let query = format!("{} {} {missing}", spec.task, spec.context);
         let kind = focus::of_task(&spec.task, is_game_id);
         let (skills, example, call) = self.retrieved_skills(&query, &spec.task, kind).await;
         // Else a craft of what the bot carries is done by the game's craft calls.
@@ -620,7 +621,7 @@ impl Agent {
         // A thing the error says is missing that a skill learned for it gets: told to call that skill first. Three
         // tasks of one learning run called the learned `craftSprucePlanks()` with no log carried, and never the
         // learned `mineSpruceLog()` before it.
-        let feedback = match getters_of(&missing_things(&feedback), &self.skills.list(), last_code).as_slice() {
+        let feedback = match getters_of(&missing, &self.skills.list(), last_code).as_slice() {
             [] => feedback,
             getters => {
                 let told: Vec<String> = getters.iter().map(|(call, thing)| format!("`{call}` gets {thing}")).collect();
@@ -1719,20 +1720,7 @@ mod tests {
 
     #[test]
     fn a_skill_learned_for_what_is_missing_is_named() {
-        let skill = |name: &str, params: &[&str], task: &str| {
-            Arc::new(crate::skills::Skill {
-                name: name.to_owned(),
-                code: String::new(),
-                meta: crate::skills::SkillMeta {
-                    description: String::new(),
-                    task: task.to_owned(),
-                    created: String::new(),
-                    version: 1,
-                },
-                params: params.iter().map(|p| (*p).to_owned()).collect(),
-                functions: rhai::AST::empty(),
-            })
-        };
+        let skill = crate::skills::Skill::learned_for;
         let library = [
             skill("craftSprucePlanks", &[], "Craft 1 spruce_planks"),
             skill("mineSpruceLog", &[], "Mine 1 spruce_log"),

@@ -326,12 +326,8 @@ impl Known {
     pub fn learn_kinds(&mut self, name: &str, params: &[String], ast: &AST) {
         let mut kinds: Vec<Option<String>> = vec![None; params.len()];
         let by_name = &self.by_name;
-        ast.walk(&mut |path: &[ASTNode]| {
-            let call = match path.last() {
-                Some(ASTNode::Expr(Expr::FnCall(call, _)) | ASTNode::Stmt(Stmt::FnCall(call, _))) => call,
-                _ => return true,
-            };
-            let Some(callee) = by_name.get(call.name.as_str()).filter(|c| c.primitive) else { return true };
+        each_call(ast, |call| {
+            let Some(callee) = by_name.get(call.name.as_str()).filter(|c| c.primitive) else { return };
             for (at, arg) in call.args.iter().enumerate() {
                 let Expr::Variable(variable, ..) = arg else { continue };
                 let Some(param) = params.iter().position(|p| *p == variable.1.as_str()) else { continue };
@@ -343,7 +339,6 @@ impl Known {
                     kinds[param] = Some(only.to_owned());
                 }
             }
-            true
         });
         if kinds.iter().any(Option::is_some)
             && let Some(callable) = self.by_name.get_mut(name)
@@ -592,15 +587,22 @@ fn endless_self_calls(ast: &AST) -> Vec<String> {
 /// included.
 pub fn called(ast: &AST) -> BTreeSet<String> {
     let mut names = BTreeSet::new();
-    ast.walk(&mut |path: &[ASTNode]| {
-        if let Some(ASTNode::Expr(Expr::FnCall(call, _)) | ASTNode::Stmt(Stmt::FnCall(call, _))) = path.last()
-            && call.name.starts_with(|c: char| c.is_alphabetic() || c == '_')
-        {
+    each_call(ast, |call| {
+        if call.name.starts_with(|c: char| c.is_alphabetic() || c == '_') {
             names.insert(call.name.to_string());
+        }
+    });
+    names
+}
+
+/// Calls `each` with every function call in `ast`, as a statement or inside an expression, in its functions too.
+fn each_call(ast: &AST, mut each: impl FnMut(&FnCallExpr)) {
+    ast.walk(&mut |path: &[ASTNode]| {
+        if let Some(ASTNode::Expr(Expr::FnCall(call, _)) | ASTNode::Stmt(Stmt::FnCall(call, _))) = path.last() {
+            each(call);
         }
         true
     });
-    names
 }
 
 /// Names the code binds to values (`let`, parameters, loop variables): one of them called is a function pointer.
@@ -744,18 +746,14 @@ pub fn mend_found_positions(code: &str, ast: &AST, known: &Known) -> Option<(Str
     let kinds = variable_kinds(ast);
     let own: BTreeSet<&str> = ast.iter_functions().map(|f| f.name).collect();
     let mut replacements: Vec<(usize, usize, (String, String))> = Vec::new();
-    ast.walk(&mut |path: &[ASTNode]| {
-        let call = match path.last() {
-            Some(ASTNode::Expr(Expr::FnCall(call, _)) | ASTNode::Stmt(Stmt::FnCall(call, _))) => call,
-            _ => return true,
-        };
+    each_call(ast, |call| {
         let Some(callable) = known.by_name.get(call.name.as_str()).filter(|_| !own.contains(call.name.as_str())) else {
-            return true;
+            return;
         };
         let overloads = match &callable.param_kinds {
             Some(skill) => std::slice::from_ref(skill),
             None if callable.primitive => callable.overloads.as_slice(),
-            None => return true,
+            None => return,
         };
         let fitting: Vec<&Vec<String>> = overloads.iter().filter(|o| o.len() == call.args.len()).collect();
         for (at, arg) in call.args.iter().enumerate() {
@@ -769,15 +767,12 @@ pub fn mend_found_positions(code: &str, ast: &AST, known: &Known) -> Option<(Str
                 replacements.push((line, column, (name.to_owned(), block.clone())));
             }
         }
-        true
     });
     rewrite(code, replacements, |text, (variable, block)| {
-        let end = variable.len();
-        let whole =
-            text.starts_with(variable.as_str()) && !text[end..].starts_with(|c: char| c.is_alphanumeric() || c == '_');
-        whole.then(|| {
+        let rest = text.strip_prefix(variable.as_str())?;
+        (!rest.starts_with(|c: char| c.is_alphanumeric() || c == '_')).then(|| {
             let said = format!("`{variable}` (where a {block} was found) → \"{block}\", the name the call takes");
-            (end, format!("\"{block}\""), said)
+            (variable.len(), format!("\"{block}\""), said)
         })
     })
 }
@@ -789,11 +784,7 @@ pub fn mend_found_positions(code: &str, ast: &AST, known: &Known) -> Option<(Str
 pub fn mend_counts(code: &str, ast: &AST, known: &Known) -> Option<(String, Vec<String>)> {
     let own: BTreeSet<&str> = ast.iter_functions().map(|f| f.name).collect();
     let mut counts: Vec<(usize, usize, String)> = Vec::new();
-    ast.walk(&mut |path: &[ASTNode]| {
-        let call = match path.last() {
-            Some(ASTNode::Expr(Expr::FnCall(call, _)) | ASTNode::Stmt(Stmt::FnCall(call, _))) => call,
-            _ => return true,
-        };
+    each_call(ast, |call| {
         let takes_none = known
             .by_name
             .get(call.name.as_str())
@@ -805,11 +796,11 @@ pub fn mend_counts(code: &str, ast: &AST, known: &Known) -> Option<(String, Vec<
         {
             counts.push((line, column, call.name.to_string()));
         }
-        true
     });
     rewrite(code, counts, |text, skill| {
-        let one = text.starts_with('1') && !text[1..].starts_with(|c: char| c.is_alphanumeric() || c == '_');
-        one.then(|| (1, String::new(), format!("`{skill}(1)` → `{skill}()`: it takes no values")))
+        let rest = text.strip_prefix('1')?;
+        (!rest.starts_with(|c: char| c.is_alphanumeric() || c == '_'))
+            .then(|| (1, String::new(), format!("`{skill}(1)` → `{skill}()`: it takes no values")))
     })
 }
 
@@ -821,13 +812,9 @@ pub fn mend_names(code: &str, ast: &AST, known: &Known) -> Option<(String, Vec<S
     let game = known.names?;
     let own: BTreeSet<&str> = ast.iter_functions().map(|f| f.name).collect();
     let mut replacements: Vec<(usize, usize, (String, String))> = Vec::new();
-    ast.walk(&mut |path: &[ASTNode]| {
-        let call = match path.last() {
-            Some(ASTNode::Expr(Expr::FnCall(call, _)) | ASTNode::Stmt(Stmt::FnCall(call, _))) => call,
-            _ => return true,
-        };
+    each_call(ast, |call| {
         if !is_game_function(call.name.as_str()) || own.contains(call.name.as_str()) {
-            return true;
+            return;
         }
         for (_, at, kind) in NAMED.iter().filter(|(function, ..)| *function == call.name.as_str()) {
             let Some(Expr::StringConstant(word, pos)) = call.args.get(*at) else { continue };
@@ -865,13 +852,11 @@ pub fn mend_names(code: &str, ast: &AST, known: &Known) -> Option<(String, Vec<S
                 replacements.push((line, column, (word.to_string(), meant)));
             }
         }
-        true
     });
     rewrite(code, replacements, |text, (word, meant)| {
         // The literal starts at its quote.
-        let old = [format!("\"{word}\""), format!("`{word}`")].into_iter().find(|q| text.starts_with(q.as_str()))?;
-        let quote = &old[..1];
-        Some((old.len(), format!("{quote}{meant}{quote}"), format!("\"{word}\" → \"{meant}\"")))
+        let quote = ['"', '`'].into_iter().find(|q| text.starts_with(&format!("{q}{word}{q}")))?;
+        Some((word.len() + 2, format!("{quote}{meant}{quote}"), format!("\"{word}\" → \"{meant}\"")))
     })
 }
 
@@ -893,7 +878,7 @@ fn rewrite<T: Ord>(
         let Some((start, _)) = column.checked_sub(1).and_then(|column| text.char_indices().nth(column)) else {
             continue;
         };
-        let Some((len, new, told)) = replace(&text[start..], &what) else { continue };
+        let Some((len, new, told)) = text.get(start..).and_then(|rest| replace(rest, &what)) else { continue };
         text.replace_range(start..start + len, &new);
         if !said.contains(&told) {
             said.push(told);

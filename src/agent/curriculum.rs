@@ -325,18 +325,15 @@ fn too_far(
 /// furnace among the blocks `near` it, and its wood (that of the logs or planks it carries, else of logs near, else
 /// oak).
 fn standing(agent: &Agent, near: &[String]) -> super::recipes::Setting {
-    use super::recipes::{Setting, WOODS};
+    use super::recipes::{Setting, WOODS, carried_wood};
     let carried = primitives::items::carried(&agent.bot);
-    let has = |item: &str| carried.get(item).is_some_and(|n| *n > 0);
-    let wood = WOODS
-        .iter()
-        .find(|w| has(&format!("{w}_planks")) || has(&format!("{w}_log")))
-        .or_else(|| WOODS.iter().find(|w| near.contains(&format!("{w}_log"))))
-        .unwrap_or(&"oak");
+    let wood = carried_wood(&carried)
+        .or_else(|| WOODS.iter().find(|w| near.contains(&format!("{w}_log"))).copied())
+        .unwrap_or("oak");
     Setting {
         table_near: near.iter().any(|b| b == "crafting_table"),
         furnace_near: near.iter().any(|b| b == "furnace"),
-        wood: (*wood).to_owned(),
+        wood: wood.to_owned(),
         carried,
         ..Setting::default()
     }
@@ -700,10 +697,14 @@ pub fn craftable_untried(
     library: &[std::sync::Arc<crate::skills::Skill>],
     tasks: &[&String],
 ) -> Vec<String> {
-    use super::recipes::{Setting, WOODS, Want, plan};
+    use super::recipes::{Setting, Want, carried_wood, plan};
     let has = |item: &str| carried.get(item).is_some_and(|n| *n > 0);
-    let wood = WOODS.iter().find(|w| has(&format!("{w}_planks")) || has(&format!("{w}_log"))).unwrap_or(&"oak");
-    let setting = Setting { carried: carried.clone(), table_near, wood: (*wood).to_owned(), ..Setting::default() };
+    let setting = Setting {
+        carried: carried.clone(),
+        table_near,
+        wood: carried_wood(carried).unwrap_or("oak").to_owned(),
+        ..Setting::default()
+    };
     let tasks: Vec<String> = tasks.iter().map(|t| t.to_lowercase()).collect();
     let made_by_library = |item: &str| {
         let name = super::naming::name_for_task(&format!("Craft 1 {item}")).to_lowercase();
@@ -1135,18 +1136,7 @@ mod tests {
     }
 
     fn skill(name: &str, params: &[&str], task: &str) -> std::sync::Arc<crate::skills::Skill> {
-        std::sync::Arc::new(crate::skills::Skill {
-            name: name.to_owned(),
-            code: String::new(),
-            meta: crate::skills::SkillMeta {
-                description: String::new(),
-                task: task.to_owned(),
-                created: String::new(),
-                version: 1,
-            },
-            params: params.iter().map(|p| (*p).to_owned()).collect(),
-            functions: rhai::AST::empty(),
-        })
+        crate::skills::Skill::learned_for(name, params, task)
     }
 
     #[test]

@@ -96,36 +96,19 @@ pub fn program(reply: &str, known: &Known) -> Result<Program, Unfit> {
              does the task last and give it no parameters."
         )));
     }
-    // Names the game does not have, whose meaning is plain from what the bot sees, are read as it meant them.
-    let (code, ast, mut mended_names) = match check::mend_names(&code, &ast, known) {
-        Some((renamed, said)) => match script::compile(&renamed, &[]) {
-            Ok(renamed_ast) => (renamed, renamed_ast, said),
-            Err(_) => (code, ast, Vec::new()),
-        },
-        None => (code, ast, Vec::new()),
-    };
-    // A block's position passed where its name is wanted is read as its name.
-    let (code, ast) = match check::mend_found_positions(&code, &ast, known) {
-        Some((renamed, mut said)) => match script::compile(&renamed, &[]) {
-            Ok(renamed_ast) => {
-                mended_names.append(&mut said);
-                (renamed, renamed_ast)
-            }
-            Err(_) => (code, ast),
-        },
-        None => (code, ast),
-    };
-    // A count passed to a skill that takes none and makes one is taken out.
-    let (code, ast) = match check::mend_counts(&code, &ast, known) {
-        Some((mended, mut said)) => match script::compile(&mended, &[]) {
-            Ok(mended_ast) => {
-                mended_names.append(&mut said);
-                (mended, mended_ast)
-            }
-            Err(_) => (code, ast),
-        },
-        None => (code, ast),
-    };
+    // What the code plainly meant is read so, each mend kept when the code still compiles after it: names the game
+    // does not have whose meaning is plain from what the bot sees, a block's position passed where its name is
+    // wanted, and the count `1` passed to a skill that takes none.
+    type Mend = fn(&str, &rhai::AST, &Known) -> Option<(String, Vec<String>)>;
+    let (mut code, mut ast, mut mended_names) = (code, ast, Vec::new());
+    for mend in [check::mend_names as Mend, check::mend_found_positions, check::mend_counts] {
+        if let Some((mended, mut said)) = mend(&code, &ast, known)
+            && let Ok(mended_ast) = script::compile(&mended, &[])
+        {
+            (code, ast) = (mended, mended_ast);
+            mended_names.append(&mut said);
+        }
+    }
     let unfit = |advice: String| Unfit { advice, code: Some(code.clone()) };
     let misses = check::calls(&ast, known);
     if !misses.is_empty() {

@@ -645,6 +645,12 @@ impl<'a> Planner<'a> {
     }
 }
 
+/// The wood whose planks or logs the bot carries (the first in [`WOODS`]), if any.
+pub fn carried_wood(carried: &HashMap<String, i32>) -> Option<&'static str> {
+    let has = |item: String| carried.get(&item).is_some_and(|n| *n > 0);
+    WOODS.iter().find(|w| has(format!("{w}_planks")) || has(format!("{w}_log"))).copied()
+}
+
 /// The game calls that do a task to craft something from what the bot carries: crafts alone, with a crafting table
 /// near where a recipe needs one. `craftItem("lever", 1)`, or `craftItem("bone_meal", 3)` then `craftItem("white_dye",
 /// 1)`; `None` for any other task, or when more than crafting is needed. Told `craftItem("spruce_pressure_plate", n)
@@ -654,13 +660,12 @@ pub fn craft_calls(task: &str, carried: &HashMap<String, i32>, table_near: bool)
     if !task.trim_start().to_lowercase().starts_with("craft ") {
         return None;
     }
-    let has = |item: &str| carried.get(item).is_some_and(|n| *n > 0);
-    let wood = WOODS.iter().find(|w| has(&format!("{w}_planks")) || has(&format!("{w}_log"))).unwrap_or(&"oak");
+    let wood = carried_wood(carried).unwrap_or("oak");
     let want = parse_goal(task, wood)?;
     if !matches!(want, Want::Have { .. }) {
         return None;
     }
-    let setting = Setting { carried: carried.clone(), table_near, wood: (*wood).to_owned(), ..Setting::default() };
+    let setting = Setting { carried: carried.clone(), table_near, wood: wood.to_owned(), ..Setting::default() };
     let table = station("crafting_table");
     let calls: Option<Vec<String>> = plan(&want, &setting)
         .ok()?

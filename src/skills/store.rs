@@ -34,6 +34,18 @@ impl Skill {
         format!("{}({})", self.name, self.params.join(", "))
     }
 
+    /// A skill with no code, its parameters and the task it was learned for: what tests of the agent read of one.
+    #[cfg(test)]
+    pub fn learned_for(name: &str, params: &[&str], task: &str) -> std::sync::Arc<Skill> {
+        std::sync::Arc::new(Skill {
+            name: name.to_owned(),
+            code: String::new(),
+            meta: SkillMeta { description: String::new(), task: task.to_owned(), created: String::new(), version: 1 },
+            params: params.iter().map(|p| (*p).to_owned()).collect(),
+            functions: AST::empty(),
+        })
+    }
+
     /// The text the search index embeds: the name in words, then the description (trimmed to what the index takes).
     pub fn search_text(&self) -> String {
         search_text(&self.name, &self.meta.description)
