@@ -266,7 +266,8 @@ impl Agent {
         // Answers caught before the world since the last one that ran.
         let mut caught_in_a_row = 0;
         let mut unnamed_sent_back = false;
-        let (task_carried, task_found) = task_things(&spec.task);
+        let things = super::recipes::task_things(&spec.task).unwrap_or_default();
+        let (task_carried, task_found) = (things.gets, things.block);
         while attempt <= MAX_ATTEMPTS {
             if self.stop.is_stopped() {
                 return TaskOutcome::Stopped;
@@ -389,7 +390,11 @@ impl Agent {
             };
             if judged.success {
                 let skill = self.learn(spec, &program, written_description, &report, &diff, judged.by_tracker).await;
-                return TaskOutcome::Succeeded { skill, used: self.library_calls(&program) };
+                let used = self.library_calls(&program);
+                if !used.is_empty() {
+                    tracing::info!("task {:?} was done calling the library's {}", spec.task, used.join(", "));
+                }
+                return TaskOutcome::Succeeded { skill, used };
             }
             last_reason = match &report.outcome {
                 runner::Outcome::Failed(failure) => failure.to_string(),
@@ -574,16 +579,18 @@ impl Agent {
         }
     }
 
-    /// The game calls that do a crafting task from what the bot carries now
-    /// ([`super::recipes::craft_calls`]).
+    /// The calls that do a crafting task from what the bot carries now: crafts, and the library's skills learned
+    /// for what is missing ([`super::recipes::craft_calls`]).
     async fn craft_calls(&self, task: &str) -> Option<Vec<String>> {
         if !task.trim_start().to_lowercase().starts_with("craft ") {
             return None;
         }
         let near = primitives::observe::block_kinds_near(&self.bot, 16, 24).await;
         let carried = primitives::items::carried(&self.bot);
-        let calls = super::recipes::craft_calls(task, &carried, near.iter().any(|b| b == "crafting_table"))?;
-        tracing::info!("task {task:?} is done from what is carried by: {}", calls.join("; "));
+        let getters = super::recipes::Getter::in_library(&self.skills.list());
+        let table_near = near.iter().any(|b| b == "crafting_table");
+        let calls = super::recipes::craft_calls(task, &carried, table_near, &getters)?;
+        tracing::info!("task {task:?} is done by: {}", calls.join("; "));
         Some(calls)
     }
 
@@ -1520,31 +1527,21 @@ pub fn usage_since(before: Usage, now: Usage) -> Usage {
 
 /// The library's skills that get a thing `missing` names (as [`missing_things`] reads an error), with that thing,
 /// each once, and none `code` calls already: `mineSpruceLog()` for "I need: 1 more spruce_log". Read from the task
-/// each skill was learned for (`Mine 1 spruce_log` gets spruce_log); a skill with no task is left to the search.
+/// each skill was learned for ([`super::recipes::task_things`]: `Mine 1 spruce_log` gets spruce_log); a skill with no
+/// task is left to the search.
 fn getters_of(missing: &str, library: &[Arc<crate::skills::Skill>], code: &str) -> Vec<(String, String)> {
     let missing: Vec<&str> = missing.split_whitespace().collect();
     let mut getters: Vec<(String, String)> = Vec::new();
     let mut library: Vec<&Arc<crate::skills::Skill>> = library.iter().filter(|s| !s.meta.task.is_empty()).collect();
     library.sort_by(|a, b| a.name.cmp(&b.name));
     for skill in library {
-        let Some(thing) = task_things(&skill.meta.task).0 else { continue };
+        let Some(thing) = super::recipes::task_things(&skill.meta.task).and_then(|t| t.gets) else { continue };
         let called = code.contains(&format!("{}(", skill.name));
         if missing.contains(&thing.as_str()) && !called && !getters.iter().any(|(_, got)| *got == thing) {
             getters.push((skill.signature(), thing));
         }
     }
     getters
-}
-
-/// What a task names, by the game's names: the thing it gets into the inventory (for a block to mine, what it drops)
-/// and the block to mine, when it names one (`Mine 3 iron_ore` → raw_iron, iron_ore; `Craft 1 bowl` → bowl).
-fn task_things(task: &str) -> (Option<String>, Option<String>) {
-    use super::recipes::{Want, parse_goal};
-    match parse_goal(task, "oak") {
-        Some(Want::Have { item, .. }) => (Some(item), None),
-        Some(Want::Mine { block, .. }) => (crate::primitives::facts::drops_of(&block).into_iter().next(), Some(block)),
-        _ => (None, None),
-    }
 }
 
 #[cfg(test)]

@@ -651,38 +651,164 @@ pub fn carried_wood(carried: &HashMap<String, i32>) -> Option<&'static str> {
     WOODS.iter().find(|w| has(format!("{w}_planks")) || has(format!("{w}_log"))).copied()
 }
 
-/// The game calls that do a task to craft something from what the bot carries: crafts alone, with a crafting table
-/// near where a recipe needs one. `craftItem("lever", 1)`, or `craftItem("bone_meal", 3)` then `craftItem("white_dye",
-/// 1)`; `None` for any other task, or when more than crafting is needed. Told `craftItem("spruce_pressure_plate", n)
-/// makes it` with the two planks it takes carried, the local model crafted planks instead, and for a button it crafted
-/// a pickaxe first.
-pub fn craft_calls(task: &str, carried: &HashMap<String, i32>, table_near: bool) -> Option<Vec<String>> {
+/// Names of count parameters: a skill taking only one of these is called with the count it is to get.
+pub const COUNT_PARAMS: [&str; 6] = ["count", "n", "amount", "number", "quantity", "times"];
+
+/// Whether a skill's code returns early when one `item` is carried (`if inventoryCount("iron_pickaxe") > 0`): it makes
+/// one at most, and none when one is carried, so called twice it does nothing the second time.
+pub fn makes_one_at_most(code: &str, item: &str) -> bool {
+    let spaceless: String = code.chars().filter(|c| !c.is_whitespace()).collect();
+    [">0", "==0", ">=1", "<1"].iter().any(|test| spaceless.contains(&format!("inventoryCount(\"{item}\"){test}")))
+}
+
+/// What a task names, by the game's names: the thing it gets into the inventory (for a block to mine, what it drops,
+/// if anything), how many, and the block to mine when it names one (`Mine 3 iron_ore` → raw_iron, 3, iron_ore;
+/// `Craft 1 bowl` → bowl, 1).
+pub fn task_things(task: &str) -> Option<TaskThings> {
+    task_things_in(task, "oak")
+}
+
+/// [`task_things`] with `wood` for the wood a task names by no kind (`Mine 1 wood log`).
+fn task_things_in(task: &str, wood: &str) -> Option<TaskThings> {
+    match parse_goal(task, wood)? {
+        Want::Have { item, count } => Some(TaskThings { gets: Some(item), count, block: None }),
+        Want::Mine { block, count } => {
+            Some(TaskThings { gets: facts::drops_of(&block).into_iter().next(), count, block: Some(block) })
+        }
+        _ => None,
+    }
+}
+
+/// What [`task_things`] reads in a task.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct TaskThings {
+    /// The thing it gets into the inventory.
+    pub gets: Option<String>,
+    /// How many it asks for.
+    pub count: u32,
+    /// The block it mines.
+    pub block: Option<String>,
+}
+
+/// A skill learned for a task that gets a thing, read from that task's words and the skill's parameters:
+/// `mineSpruceLog()`, learned for `Mine 1 spruce_log`, gets one spruce_log a call. The world confirmed the task when
+/// the skill was kept, so what it asked for is what one call gets at least.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Getter {
+    /// The skill's name.
+    pub name: String,
+    /// What it gets into the inventory.
+    pub gets: String,
+    /// What one call gets at least (for a skill taking the count: what it is passed).
+    pub per_call: u32,
+    /// It takes the count as its one value.
+    pub counted: bool,
+    /// It takes nothing and returns early when one is carried: called again it does nothing.
+    pub once: bool,
+}
+
+impl Getter {
+    /// The getter a skill is, when it was learned for a task that gets a thing and takes nothing or the count.
+    pub fn of(skill: &crate::skills::Skill) -> Option<Getter> {
+        let things = task_things(&skill.meta.task)?;
+        // A task for wood of any kind (`Mine 1 wood log`) gets whichever grew near: nothing a plan can count on.
+        if task_things_in(&skill.meta.task, "spruce").as_ref() != Some(&things) {
+            return None;
+        }
+        let TaskThings { gets, count: per_call, .. } = things;
+        let gets = gets?;
+        let counted = match skill.params.as_slice() {
+            [] => false,
+            [param] if COUNT_PARAMS.contains(&param.as_str()) => true,
+            _ => return None,
+        };
+        let once = !counted && makes_one_at_most(&skill.code, &gets);
+        // A craft makes whole batches: a skill learned for `Craft 1 oak_planks` made four.
+        let crafted = skill.meta.task.trim_start().to_lowercase().starts_with("craft ");
+        let recipes = facts::facts().crafting.get(&gets).filter(|_| crafted);
+        let batch = recipes.and_then(|r| r.iter().map(Recipe::count).min()).unwrap_or(1);
+        let per_call = per_call.max(1).div_ceil(batch) * batch;
+        Some(Getter { name: skill.name.clone(), per_call, counted, once, gets })
+    }
+
+    /// The library's getters, by name, one for each thing (the first by name).
+    pub fn in_library(library: &[std::sync::Arc<crate::skills::Skill>]) -> Vec<Getter> {
+        let mut getters: Vec<Getter> = library.iter().filter_map(|skill| Getter::of(skill)).collect();
+        getters.sort_by(|a, b| a.name.cmp(&b.name));
+        let mut seen = BTreeSet::new();
+        getters.retain(|g| seen.insert(g.gets.clone()));
+        getters
+    }
+
+    /// The calls that get `n` more: `mineSpruceLog(3)`, or `mineSpruceLog()` as many times as it takes (at most
+    /// [`GETTER_CALLS`]); `None` when a skill that gets one at most would have to be called again.
+    pub fn calls_for(&self, n: u32) -> Option<Vec<String>> {
+        if self.counted {
+            return Some(vec![format!("{}({n})", self.name)]);
+        }
+        let times = n.div_ceil(self.per_call).max(1);
+        (times <= GETTER_CALLS && (times == 1 || !self.once)).then(|| vec![format!("{}()", self.name); times as usize])
+    }
+}
+
+/// The most calls of a skill taking nothing [`craft_calls`] writes out for one step.
+const GETTER_CALLS: u32 = 4;
+
+/// The game calls that do a task to craft something from what the bot carries: crafts, with a crafting table near
+/// where a recipe needs one, and for what is missing the calls of the library's [`Getter`]s that get it (a skill
+/// learned earlier, reused as Voyager's library grows). `craftItem("lever", 1)`; `craftItem("bone_meal", 3)` then
+/// `craftItem("white_dye", 1)`; `mineSpruceLog()` then `craftItem("spruce_planks", 4)` then
+/// `craftItem("spruce_button", 1)`. `None` for any other task, or when more is needed than crafting and the getters.
+/// Told `craftItem("spruce_pressure_plate", n) makes it` with the two planks it takes carried, the local model crafted
+/// planks instead, and for a button it crafted a pickaxe first; three tasks of a learning run called a learned
+/// planks skill with no log, and never the learned log skill.
+pub fn craft_calls(
+    task: &str,
+    carried: &HashMap<String, i32>,
+    table_near: bool,
+    getters: &[Getter],
+) -> Option<Vec<String>> {
     if !task.trim_start().to_lowercase().starts_with("craft ") {
         return None;
     }
-    let wood = carried_wood(carried).unwrap_or("oak");
+    // With no wood carried, the wood a getter gets.
+    let got_wood = || {
+        WOODS
+            .iter()
+            .copied()
+            .find(|w| getters.iter().any(|g| [format!("{w}_log"), format!("{w}_planks")].contains(&g.gets)))
+    };
+    let wood = carried_wood(carried).or_else(got_wood).unwrap_or("oak");
     let want = parse_goal(task, wood)?;
-    if !matches!(want, Want::Have { .. }) {
-        return None;
-    }
+    let Want::Have { item: wanted, .. } = &want else { return None };
     let setting = Setting { carried: carried.clone(), table_near, wood: wood.to_owned(), ..Setting::default() };
     let table = station("crafting_table");
-    let calls: Option<Vec<String>> = plan(&want, &setting)
-        .ok()?
-        .iter()
-        .map(|step| {
-            let code = step.code.as_deref()?;
-            // The table the step would place first is near.
-            let code = match code.strip_prefix(&table) {
-                Some(call) if table_near => call,
-                Some(_) => return None,
-                None => code,
-            };
-            let call = code.trim().strip_suffix(';')?;
-            (call.starts_with("craftItem(") && !call.contains(';')).then(|| call.to_owned())
-        })
-        .collect();
-    calls.filter(|calls| !calls.is_empty())
+    let mut calls = Vec::new();
+    for step in plan(&want, &setting).ok()? {
+        let getter = match &step.tracker {
+            Some(Tracker::Craft { item, count }) if item != wanted => {
+                getters.iter().find(|g| g.gets == *item).and_then(|g| g.calls_for(*count))
+            }
+            _ => None,
+        };
+        if let Some(got) = getter {
+            calls.extend(got);
+            continue;
+        }
+        let code = step.code.as_deref()?;
+        // The table the step would place first is near.
+        let code = match code.strip_prefix(&table) {
+            Some(call) if table_near => call,
+            Some(_) => return None,
+            None => code,
+        };
+        let call = code.trim().strip_suffix(';')?;
+        if !call.starts_with("craftItem(") || call.contains(';') {
+            return None;
+        }
+        calls.push(call.to_owned());
+    }
+    (!calls.is_empty()).then_some(calls)
 }
 
 /// The step that takes `items` from the remembered chest at `pos`.

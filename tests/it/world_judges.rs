@@ -651,7 +651,7 @@ fn a_craft_of_what_is_carried_is_shown_as_its_one_call() {
     assert!(inventory.get("oak_planks").is_none(), "the planks went into the plate: {inventory}");
     assert_eq!(count(&calls, Call::Code), 2, "the planks' answer ran and fell short, the plate's did it");
     bot.expect_log(
-        "task \"Craft 1 oak_pressure_plate\" is done from what is carried by: craftItem(\"oak_pressure_plate\", 1)",
+        "task \"Craft 1 oak_pressure_plate\" is done by: craftItem(\"oak_pressure_plate\", 1)",
         Duration::from_secs(1),
     );
 
@@ -662,6 +662,54 @@ fn a_craft_of_what_is_carried_is_shown_as_its_one_call() {
     let again = last_user_message(&asked[1]);
     assert!(again.contains("I cannot make oak_planks"), "{again}");
     assert!(again.contains("This task is done by one call: `craftItem(\"oak_pressure_plate\", 1);`"), "{again}");
+}
+
+/// A craft that needs what a learned skill gets is shown with that skill's call before the crafts, and the answer
+/// that makes them is judged by the world: the library grows by composing what it learned (three tasks of one
+/// learning run called a learned planks skill with no log, and never the learned log skill).
+#[test]
+fn a_craft_needing_what_a_learned_skill_gets_is_shown_with_its_call() {
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let plan = r#"[{"task": "Craft 1 oak_pressure_plate"}]"#;
+    let answer = "```rhai\nfn craftOakPressurePlate() {\n  mineOakLog();\n  craftItem(\"oak_planks\", 4);\n  \
+        craftItem(\"oak_pressure_plate\", 1);\n}\n```";
+    let (endpoint, calls) = scripted(&runtime, plan, &[answer]);
+    let skills = ScriptDir::new(
+        "judges-learned-log",
+        &[
+            ("mineOakLog.rhai", "fn mineOakLog() {\n  mineBlock(\"oak_log\", 1);\n}\n"),
+            ("mineOakLog.json", r#"{"description": "Mines one oak log.", "task": "Mine 1 oak_log"}"#),
+        ],
+    );
+    let (world, bot) = world_with_skilled_bot(&skills, &["--llm-url", &endpoint.base_url(), LLM_WRITES]);
+    world.cmd(json!({"cmd": "setBlock", "x": 3, "y": 64, "z": -2, "block": "oak_log"}));
+
+    let goal = "make the thing a door opens with when stepped on";
+    let from = world.say("Alice", &format!("!task {goal}"));
+    world.expect_chat(from, "Wayfarer", &format!("I succeeded in task: {goal}"), Duration::from_secs(180));
+    let inventory = world.cmd(json!({"cmd": "inventory", "name": "Wayfarer"}));
+    assert_eq!(inventory["oak_pressure_plate"], 1, "{inventory}");
+    assert_eq!(inventory["oak_planks"], 2, "the mined log made four planks, the plate took two: {inventory}");
+    assert_eq!(count(&calls, Call::Code), 1);
+    bot.expect_log(
+        "task \"Craft 1 oak_pressure_plate\" is done by: mineOakLog(); craftItem(\"oak_planks\", 4); \
+         craftItem(\"oak_pressure_plate\", 1)",
+        Duration::from_secs(1),
+    );
+    bot.expect_log(
+        "task \"Craft 1 oak_pressure_plate\" was done calling the library's mineOakLog",
+        Duration::from_secs(1),
+    );
+
+    let asked: Vec<Value> = endpoint.requests().into_iter().filter(|r| call_of(r) == Call::Code).collect();
+    let system = system_message(&asked[0]);
+    let form = &system[system.find("Answer in this form").unwrap()..];
+    assert!(
+        form.contains(
+            "() {\n    mineOakLog();\n    craftItem(\"oak_planks\", 4);\n    craftItem(\"oak_pressure_plate\", 1);\n}"
+        ),
+        "{form}"
+    );
 }
 
 /// An attempt that fell short for a thing a learned skill gets is told to call that skill first, and the code that

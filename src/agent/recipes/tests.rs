@@ -376,7 +376,7 @@ fn the_item_bench_goals_are_read_and_planned_as_the_bench_expects() {
 fn a_craft_of_what_is_carried_is_its_craft_calls() {
     let carried = |items: &[(&str, i32)]| items.iter().map(|(i, n)| ((*i).to_owned(), *n)).collect();
     let calls = |task: &str, items: &[(&str, i32)], table_near: bool| {
-        craft_calls(task, &carried(items), table_near).map(|calls| calls.join("; "))
+        craft_calls(task, &carried(items), table_near, &[]).map(|calls| calls.join("; "))
     };
     let planks = [("spruce_planks", 2), ("cobblestone", 27)];
     assert_eq!(
@@ -400,4 +400,76 @@ fn a_craft_of_what_is_carried_is_its_craft_calls() {
     );
     assert_eq!(calls("Craft 1 lever", &[("cobblestone", 27)], true), None);
     assert_eq!(calls("Mine 1 stone", &planks, true), None);
+}
+
+/// A skill learned for `Mine 1 spruce_log` gets one log a call; one learned for `Mine 3 dirt` taking the count gets
+/// what it is passed; one that returns early when a pickaxe is carried makes one at most; one learned for a build, or
+/// taking a position, gets nothing a plan can count on.
+#[test]
+fn a_learned_skill_gets_what_its_task_asked_for() {
+    use crate::skills::Skill;
+    let log = Getter::of(&Skill::learned_for("mineSpruceLog", &[], "Mine 1 spruce_log")).unwrap();
+    assert_eq!((log.gets.as_str(), log.per_call, log.counted, log.once), ("spruce_log", 1, false, false));
+    assert_eq!(log.calls_for(2), Some(vec!["mineSpruceLog()".to_owned(), "mineSpruceLog()".to_owned()]));
+    assert_eq!(log.calls_for(5), None, "more calls than a plan writes out");
+    let ore = Getter::of(&Skill::learned_for("mineIronOre", &[], "Mine 3 iron_ore")).unwrap();
+    assert_eq!((ore.gets.as_str(), ore.per_call), ("raw_iron", 3));
+    assert_eq!(ore.calls_for(7).map(|c| c.len()), Some(3));
+    let dirt = Getter::of(&Skill::learned_for("mineDirt", &["count"], "Mine 3 dirt")).unwrap();
+    assert_eq!(dirt.calls_for(7), Some(vec!["mineDirt(7)".to_owned()]));
+    let learned = Skill::learned_for("craftWoodenPickaxe", &[], "Craft 1 wooden_pickaxe");
+    let pickaxe = Skill {
+        code: "fn craftWoodenPickaxe() { if inventoryCount(\"wooden_pickaxe\") > 0 { return; } }".to_owned(),
+        ..std::sync::Arc::try_unwrap(learned).unwrap()
+    };
+    let pickaxe = Getter::of(&pickaxe).unwrap();
+    assert!(pickaxe.once);
+    assert_eq!(pickaxe.calls_for(1).map(|c| c.len()), Some(1));
+    assert_eq!(pickaxe.calls_for(2), None, "called again it does nothing");
+    let planks = Getter::of(&Skill::learned_for("craftOakPlanks", &[], "Craft 1 oak_planks")).unwrap();
+    assert_eq!(planks.per_call, 4, "a craft makes a whole batch");
+    assert_eq!(Getter::of(&Skill::learned_for("mineWoodLog", &[], "Mine 1 wood log")), None, "whichever wood grew");
+    assert_eq!(Getter::of(&Skill::learned_for("buildWall", &[], "Build a wall of 4 cobblestone")), None);
+    assert_eq!(Getter::of(&Skill::learned_for("mineAt", &["pos"], "Mine 1 spruce_log")), None);
+    assert_eq!(Getter::of(&Skill::learned_for("mineSomething", &[], "")), None);
+}
+
+/// What is missing for a craft is got by the learned skill that gets it, called as often as it takes, before the
+/// crafts: the composition Voyager's library grows by. A thing the task itself asks for is crafted, not got.
+#[test]
+fn a_craft_gets_what_is_missing_by_the_learned_skill() {
+    use crate::skills::Skill;
+    let getters = Getter::in_library(&[
+        Skill::learned_for("mineSpruceLog", &[], "Mine 1 spruce_log"),
+        Skill::learned_for("mineCobblestone", &["count"], "Mine 3 cobblestone"),
+        Skill::learned_for("craftSpruceButton", &[], "Craft 1 spruce_button"),
+    ]);
+    let calls = |task: &str, items: &[(&str, i32)], table_near: bool| {
+        let carried = items.iter().map(|(i, n)| ((*i).to_owned(), *n)).collect();
+        craft_calls(task, &carried, table_near, &getters).map(|calls| calls.join("; "))
+    };
+    // Nothing carried: the log's skill, then the crafts, in the wood the skill gets.
+    assert_eq!(
+        calls("Craft 1 spruce_button", &[], false).as_deref(),
+        Some("mineSpruceLog(); craftItem(\"spruce_planks\", 4); craftItem(\"spruce_button\", 1)")
+    );
+    assert_eq!(
+        calls("Craft 4 stick", &[], false).as_deref(),
+        Some("mineSpruceLog(); craftItem(\"spruce_planks\", 4); craftItem(\"stick\", 4)")
+    );
+    // A stone pickaxe at a table, with planks and a wooden pickaxe carried: cobblestone by its skill, passed the count.
+    assert_eq!(
+        calls("Craft 1 stone_pickaxe", &[("spruce_planks", 4), ("wooden_pickaxe", 1)], true).as_deref(),
+        Some("mineCobblestone(3); craftItem(\"stick\", 4); craftItem(\"stone_pickaxe\", 1)")
+    );
+    // Without the wooden pickaxe: it is made first, of planks from a log the log's skill gets.
+    assert_eq!(
+        calls("Craft 1 stone_pickaxe", &[("spruce_planks", 4)], true).as_deref(),
+        Some(
+            "mineSpruceLog(); craftItem(\"spruce_planks\", 4); craftItem(\"stick\", 4); craftItem(\"wooden_pickaxe\", \
+             1); mineCobblestone(3); craftItem(\"stone_pickaxe\", 1)"
+        )
+    );
+    // Nothing gets what a furnace's iron needs: more than crafting and the getters.
+    assert_eq!(calls("Craft 1 iron_pickaxe", &[("spruce_planks", 4)], true), None);
 }
