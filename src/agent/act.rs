@@ -620,8 +620,13 @@ impl Agent {
         let statements: Vec<String> = calls.iter().map(|call| format!("{call};")).collect();
         // An answer that did not make the calls the step is done with is told them again with what went wrong:
         // shown the call beside the skill, the local model passed the skill a position six times.
-        let feedback = if !feedback.is_empty() && !calls.is_empty() && !calls.iter().all(|c| last_code.contains(c)) {
-            format!("{feedback}\nThis task is done by {by}: `{}`", statements.join(" "))
+        // Shown too when the answer made them and more: told `craftItem("spruce_button", 1)` with a plank carried, the
+        // local model crafted planks first (no log carried) in five answers of one task, each making the call.
+        let made: Vec<&str> = last_code.lines().map(str::trim).filter(|l| l.ends_with(';')).collect();
+        let made_them = statements.iter().all(|s| made.contains(&s.as_str()));
+        let feedback = if !feedback.is_empty() && !calls.is_empty() && made != statements {
+            let only = if made_them { ", and nothing else" } else { "" };
+            format!("{feedback}\nThis task is done by {by}: `{}`{only}", statements.join(" "))
         } else {
             feedback.to_owned()
         };

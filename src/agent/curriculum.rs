@@ -236,6 +236,18 @@ fn proposal(
             ));
         }
     }
+    // A second tool or piece of armour of a kind carried teaches nothing, and the library's skill for it makes none
+    // while one is carried: the local 1.5B's "Craft 1 wooden_pickaxe", holding one, spent six answers on it.
+    if let (Some(super::recipes::Want::Have { item, .. }), Some(setting)) =
+        (super::recipes::parse_goal(&spec.task, "oak"), standing)
+        && spec.task.trim_start().to_lowercase().starts_with("craft ")
+        && is_gear(&item)
+        && setting.carried.get(&item).is_some_and(|n| *n > 0)
+    {
+        return Err(format!(
+            "the player already has a {item}; propose something it lacks, such as something craftable now"
+        ));
+    }
     // A thing the overworld never gives (a nether star) is no task at all, whatever the bot carries.
     if let Some(super::recipes::Want::Have { item, .. }) = super::recipes::parse_goal(&spec.task, "oak")
         && let Err(why) = crate::primitives::sources::reach(&item)
@@ -263,6 +275,13 @@ fn proposal(
     }
     tracing::info!("curriculum proposes {:?}: {reasoning}", spec.task);
     Ok(spec)
+}
+
+/// A tool, weapon or piece of armour: one carried does its work.
+fn is_gear(item: &str) -> bool {
+    const KINDS: [&str; 10] =
+        ["_pickaxe", "_axe", "_shovel", "_hoe", "_sword", "_helmet", "_chestplate", "_leggings", "_boots", "shears"];
+    KINDS.iter().any(|kind| item.ends_with(kind)) || ["bow", "crossbow", "shield", "fishing_rod"].contains(&item)
 }
 
 /// Tasks in a row done by the library's skills alone after which one more is sent back.
@@ -500,19 +519,13 @@ fn untried_in_sight(bot: &BotHandle, done: usize, checkpoint: &Checkpoint, block
 /// A task of the bot's own when the curriculum's answers could not be used: the first thing in sight no task has
 /// named (`Mine 1 coal_ore`, tracked by what it drops; `Kill 1 sheep`), or `None` when there is none.
 pub async fn untried_task(agent: &Agent, checkpoint: &Checkpoint) -> Option<TaskSpec> {
+    // Building on a skill learned here first: the library grows by composing what it has (and the skill is reused).
+    if let Some(built) = built_task(agent, checkpoint).await {
+        return Some(built);
+    }
     let done = checkpoint.tasks.completed.len();
     let near = primitives::observe::block_kinds_near(&agent.bot, 16, 24).await;
     let wood = standing(agent, &near).wood;
-    // Building on a skill learned here first: the library grows by composing what it has (and the skill is reused).
-    if let Some(built) = builds_now(agent, checkpoint, &near).first() {
-        let task = format!("Craft 1 {}", built.item);
-        return Some(TaskSpec {
-            context: format!("{} {}", facts_context(&task, &wood).unwrap_or_default(), built.hint()).trim().to_owned(),
-            task,
-            tracker: Some(Tracker::Craft { item: built.item.clone(), count: 1 }),
-            code: None,
-        });
-    }
     // Then crafting: quick, safe, and a skill the library lacks.
     if let Some(item) = craftable_now(agent, checkpoint, &near).first() {
         let task = format!("Craft 1 {item}");
@@ -528,6 +541,21 @@ pub async fn untried_task(agent: &Agent, checkpoint: &Checkpoint) -> Option<Task
     }
     let untried = untried_in_sight(&agent.bot, done, checkpoint, &near);
     untried_spec(untried.first()?)
+}
+
+/// A task to craft the first thing [`builds_on`] a skill learned in this run, with the hint to call that skill; `None`
+/// when nothing does.
+pub async fn built_task(agent: &Agent, checkpoint: &Checkpoint) -> Option<TaskSpec> {
+    let near = primitives::observe::block_kinds_near(&agent.bot, 16, 24).await;
+    let built = builds_now(agent, checkpoint, &near).into_iter().next()?;
+    let wood = standing(agent, &near).wood;
+    let task = format!("Craft 1 {}", built.item);
+    Some(TaskSpec {
+        context: format!("{} {}", facts_context(&task, &wood).unwrap_or_default(), built.hint()).trim().to_owned(),
+        task,
+        tracker: Some(Tracker::Craft { item: built.item.clone(), count: 1 }),
+        code: None,
+    })
 }
 
 /// [`craftable_untried`] for the bot as it stands (a crafting table among the blocks `near` it counts as near), at
@@ -1278,6 +1306,14 @@ mod tests {
         // A bowl from a log is four steps, all crafting.
         let log = carrying(&[("spruce_log", 1)]);
         assert!(proposal("{\"task\": \"Craft 1 bowl\"}", &checkpoint, None, &[], &[], Some(&log)).is_ok());
+        // A second wooden pickaxe teaches nothing; sticks beside those carried do.
+        let second = proposal("{\"task\": \"Craft 1 wooden_pickaxe\"}", &checkpoint, None, &[], &[], Some(&wooden));
+        assert_eq!(
+            second.unwrap_err(),
+            "the player already has a wooden_pickaxe; propose something it lacks, such as something craftable now"
+        );
+        let planks = carrying(&[("spruce_planks", 2), ("stick", 2)]);
+        assert!(proposal("{\"task\": \"Craft 4 stick\"}", &checkpoint, None, &[], &[], Some(&planks)).is_ok());
         // Fifteen iron ores are too many for one task, though the library's skill mines them; five are not.
         let library = [skill("mineIronOre", &["count"], "")];
         let many = proposal("{\"task\": \"Mine 15 iron_ore\"}", &checkpoint, None, &library, &[], Some(&wooden));

@@ -96,8 +96,23 @@ pub async fn learn(
                 refused.clear();
                 spec
             }
-            // An answer that could not be used is asked for again, told why, a few times; an LLM that cannot be
-            // reached (or a run of useless answers) ends learning.
+            // An answer that could not be used is followed by a thing to craft that builds on a skill learned in this
+            // run, when there is one (the list the curriculum was shown): the library grows by composing what it
+            // learned. The local 1.5B, shown "spruce_boat (craftSprucePlanks() gets the spruce_planks)" in four
+            // prompts of a run, proposed tasks already done instead, and no learned skill was reused.
+            Err(reason)
+                if reason.starts_with(curriculum::UNUSABLE)
+                    && let Some(built) = curriculum::built_task(agent, checkpoint).await =>
+            {
+                refused.clear();
+                (agent.say)(&format!(
+                    "The curriculum gave no usable task ({reason}); I will build on a skill I learned: {}.",
+                    built.task
+                ));
+                built
+            }
+            // Else it is asked for again, told why, a few times; an LLM that cannot be reached (or a run of useless
+            // answers) ends learning.
             Err(reason) if reason.starts_with(curriculum::UNUSABLE) && refused.len() + 1 < CURRICULUM_TRIES => {
                 (agent.say)(&format!("The curriculum gave no usable task ({reason}); asking again."));
                 refused.push(reason.trim_start_matches(curriculum::UNUSABLE).trim_start_matches(": ").to_owned());

@@ -670,7 +670,8 @@ pub fn task_things(task: &str) -> Option<TaskThings> {
 
 /// [`task_things`] with `wood` for the wood a task names by no kind (`Mine 1 wood log`).
 fn task_things_in(task: &str, wood: &str) -> Option<TaskThings> {
-    match parse_goal(task, wood)? {
+    // `Mine 3 wood_log`, as the curriculum words logs of any kind, is `Mine 3 wood log` to the goal reader.
+    match parse_goal(&task.replace("wood_log", "wood log"), wood)? {
         Want::Have { item, count } => Some(TaskThings { gets: Some(item), count, block: None }),
         Want::Mine { block, count } => {
             Some(TaskThings { gets: facts::drops_of(&block).into_iter().next(), count, block: Some(block) })
@@ -705,16 +706,16 @@ pub struct Getter {
     pub counted: bool,
     /// It takes nothing and returns early when one is carried: called again it does nothing.
     pub once: bool,
+    /// Its task named wood of no kind (`Mine 3 wood_log`): it gets the wood that grows near, named in `gets` as oak.
+    pub any_wood: bool,
 }
 
 impl Getter {
     /// The getter a skill is, when it was learned for a task that gets a thing and takes nothing or the count.
     pub fn of(skill: &crate::skills::Skill) -> Option<Getter> {
         let things = task_things(&skill.meta.task)?;
-        // A task for wood of any kind (`Mine 1 wood log`) gets whichever grew near: nothing a plan can count on.
-        if task_things_in(&skill.meta.task, "spruce").as_ref() != Some(&things) {
-            return None;
-        }
+        // A task for wood of any kind (`Mine 3 wood_log`) gets whichever grew near.
+        let any_wood = task_things_in(&skill.meta.task, "spruce").as_ref() != Some(&things);
         let TaskThings { gets, count: per_call, .. } = things;
         let gets = gets?;
         let counted = match skill.params.as_slice() {
@@ -728,16 +729,27 @@ impl Getter {
         let recipes = facts::facts().crafting.get(&gets).filter(|_| crafted);
         let batch = recipes.and_then(|r| r.iter().map(Recipe::count).min()).unwrap_or(1);
         let per_call = per_call.max(1).div_ceil(batch) * batch;
-        Some(Getter { name: skill.name.clone(), per_call, counted, once, gets })
+        Some(Getter { name: skill.name.clone(), per_call, counted, once, any_wood, gets })
     }
 
-    /// The library's getters, by name, one for each thing (the first by name).
+    /// The library's getters, by name, one for each thing (the first by name; one for a wood's own kind before one
+    /// for any wood).
     pub fn in_library(library: &[std::sync::Arc<crate::skills::Skill>]) -> Vec<Getter> {
         let mut getters: Vec<Getter> = library.iter().filter_map(|skill| Getter::of(skill)).collect();
-        getters.sort_by(|a, b| a.name.cmp(&b.name));
+        getters.sort_by(|a, b| (a.any_wood, &a.name).cmp(&(b.any_wood, &b.name)));
         let mut seen = BTreeSet::new();
-        getters.retain(|g| seen.insert(g.gets.clone()));
+        getters.retain(|g| seen.insert((g.gets.clone(), g.any_wood)));
         getters
+    }
+
+    /// Whether it gets `item` where `wood` grows (the wood of a [`Getter::any_wood`] one is the wood near, when the
+    /// bot's wood is known).
+    pub fn gets_item(&self, item: &str, wood: Option<&str>) -> bool {
+        match (self.any_wood, wood, self.gets.strip_prefix("oak_")) {
+            (false, ..) => self.gets == item,
+            (true, Some(wood), Some(kind)) => item.strip_prefix(wood).and_then(|i| i.strip_prefix('_')) == Some(kind),
+            (true, ..) => false,
+        }
     }
 
     /// The calls that get `n` more: `mineSpruceLog(3)`, or `mineSpruceLog()` as many times as it takes (at most
@@ -771,14 +783,14 @@ pub fn craft_calls(
     if !task.trim_start().to_lowercase().starts_with("craft ") {
         return None;
     }
-    // With no wood carried, the wood a getter gets.
+    // With no wood carried, the wood a getter of one kind gets.
     let got_wood = || {
-        WOODS
-            .iter()
-            .copied()
-            .find(|w| getters.iter().any(|g| [format!("{w}_log"), format!("{w}_planks")].contains(&g.gets)))
+        WOODS.iter().copied().find(|w| {
+            getters.iter().any(|g| !g.any_wood && [format!("{w}_log"), format!("{w}_planks")].contains(&g.gets))
+        })
     };
-    let wood = carried_wood(carried).or_else(got_wood).unwrap_or("oak");
+    let known_wood = carried_wood(carried).or_else(got_wood);
+    let wood = known_wood.unwrap_or("oak");
     let want = parse_goal(task, wood)?;
     let Want::Have { item: wanted, .. } = &want else { return None };
     let setting = Setting { carried: carried.clone(), table_near, wood: wood.to_owned(), ..Setting::default() };
@@ -787,7 +799,7 @@ pub fn craft_calls(
     for step in plan(&want, &setting).ok()? {
         let getter = match &step.tracker {
             Some(Tracker::Craft { item, count }) if item != wanted => {
-                getters.iter().find(|g| g.gets == *item).and_then(|g| g.calls_for(*count))
+                getters.iter().find(|g| g.gets_item(item, known_wood)).and_then(|g| g.calls_for(*count))
             }
             _ => None,
         };

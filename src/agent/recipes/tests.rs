@@ -428,7 +428,10 @@ fn a_learned_skill_gets_what_its_task_asked_for() {
     assert_eq!(pickaxe.calls_for(2), None, "called again it does nothing");
     let planks = Getter::of(&Skill::learned_for("craftOakPlanks", &[], "Craft 1 oak_planks")).unwrap();
     assert_eq!(planks.per_call, 4, "a craft makes a whole batch");
-    assert_eq!(Getter::of(&Skill::learned_for("mineWoodLog", &[], "Mine 1 wood log")), None, "whichever wood grew");
+    let wood = Getter::of(&Skill::learned_for("mineWoodLogs", &[], "Mine 3 wood_log")).unwrap();
+    assert!(wood.any_wood, "whichever wood grows near");
+    assert!(wood.gets_item("spruce_log", Some("spruce")) && !wood.gets_item("spruce_log", None));
+    assert!(!wood.gets_item("spruce_planks", Some("spruce")) && !log.gets_item("oak_log", Some("oak")));
     assert_eq!(Getter::of(&Skill::learned_for("buildWall", &[], "Build a wall of 4 cobblestone")), None);
     assert_eq!(Getter::of(&Skill::learned_for("mineAt", &["pos"], "Mine 1 spruce_log")), None);
     assert_eq!(Getter::of(&Skill::learned_for("mineSomething", &[], "")), None);
@@ -469,6 +472,14 @@ fn a_craft_gets_what_is_missing_by_the_learned_skill() {
             "mineSpruceLog(); craftItem(\"spruce_planks\", 4); craftItem(\"stick\", 4); craftItem(\"wooden_pickaxe\", \
              1); mineCobblestone(3); craftItem(\"stone_pickaxe\", 1)"
         )
+    );
+    // A skill for logs of any kind gets the wood carried; with no wood known, nothing.
+    let any = Getter::in_library(&[Skill::learned_for("mineWoodLogs", &[], "Mine 3 wood_log")]);
+    let carried = |items: &[(&str, i32)]| items.iter().map(|(i, n)| ((*i).to_owned(), *n)).collect();
+    assert_eq!(craft_calls("Craft 1 bowl", &carried(&[]), true, &any), None);
+    assert_eq!(
+        craft_calls("Craft 1 bowl", &carried(&[("birch_planks", 1)]), true, &any).map(|c| c.join("; ")).as_deref(),
+        Some("mineWoodLogs(); craftItem(\"birch_planks\", 4); craftItem(\"bowl\", 4)")
     );
     // Nothing gets what a furnace's iron needs: more than crafting and the getters.
     assert_eq!(calls("Craft 1 iron_pickaxe", &[("spruce_planks", 4)], true), None);
