@@ -1532,21 +1532,18 @@ pub fn usage_since(before: Usage, now: Usage) -> Usage {
 
 /// The library's skills that get a thing `missing` names (as [`missing_things`] reads an error), with that thing,
 /// each once, and none `code` calls already: `mineSpruceLog()` for "I need: 1 more spruce_log". Read from the task
-/// each skill was learned for ([`super::recipes::task_things`]: `Mine 1 spruce_log` gets spruce_log); a skill with no
+/// each skill was learned for ([`super::recipes::Getter`]: `Mine 1 spruce_log` gets spruce_log); a skill with no
 /// task is left to the search.
 fn getters_of(missing: &str, library: &[Arc<crate::skills::Skill>], code: &str) -> Vec<(String, String)> {
     let missing: Vec<&str> = missing.split_whitespace().collect();
-    let mut getters: Vec<(String, String)> = Vec::new();
-    let mut library: Vec<&Arc<crate::skills::Skill>> = library.iter().filter(|s| !s.meta.task.is_empty()).collect();
-    library.sort_by(|a, b| a.name.cmp(&b.name));
-    for skill in library {
-        let Some(thing) = super::recipes::task_things(&skill.meta.task).and_then(|t| t.gets) else { continue };
-        let called = code.contains(&format!("{}(", skill.name));
-        if missing.contains(&thing.as_str()) && !called && !getters.iter().any(|(_, got)| *got == thing) {
-            getters.push((skill.signature(), thing));
-        }
-    }
-    getters
+    super::recipes::Getter::in_library(library)
+        .into_iter()
+        .filter(|getter| missing.contains(&getter.gets.as_str()) && !code.contains(&format!("{}(", getter.name)))
+        .filter_map(|getter| {
+            let skill = library.iter().find(|skill| skill.name == getter.name)?;
+            Some((skill.signature(), getter.gets))
+        })
+        .collect()
 }
 
 #[cfg(test)]

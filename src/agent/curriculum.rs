@@ -88,7 +88,7 @@ pub async fn next_task(agent: &Agent, checkpoint: &mut Checkpoint, refused: &[St
     let near = primitives::observe::block_kinds_near(&agent.bot, 16, 24).await;
     let wider = primitives::observe::block_kinds_near(&agent.bot, 32, 40).await;
     let observed = observation(&agent.bot, done, &near, &wider).await;
-    let builds = builds_now(agent, checkpoint, &near);
+    let builds = builds_now(agent, checkpoint, &near, None);
     let answers =
         if done >= WARM_UP_CONTEXT { qa_context(agent, checkpoint, &observed).await } else { "none yet".to_owned() };
     let list = |tasks: &[String]| if tasks.is_empty() { "none".to_owned() } else { tasks.join(", ") };
@@ -520,7 +520,7 @@ fn untried_in_sight(bot: &BotHandle, done: usize, checkpoint: &Checkpoint, block
 /// named (`Mine 1 coal_ore`, tracked by what it drops; `Kill 1 sheep`), or `None` when there is none.
 pub async fn untried_task(agent: &Agent, checkpoint: &Checkpoint) -> Option<TaskSpec> {
     // Building on a skill learned here first: the library grows by composing what it has (and the skill is reused).
-    if let Some(built) = built_task(agent, checkpoint).await {
+    if let Some(built) = built_task(agent, checkpoint, None).await {
         return Some(built);
     }
     let done = checkpoint.tasks.completed.len();
@@ -543,11 +543,11 @@ pub async fn untried_task(agent: &Agent, checkpoint: &Checkpoint) -> Option<Task
     untried_spec(untried.first()?)
 }
 
-/// A task to craft the first thing [`builds_on`] a skill learned in this run, with the hint to call that skill; `None`
-/// when nothing does.
-pub async fn built_task(agent: &Agent, checkpoint: &Checkpoint) -> Option<TaskSpec> {
+/// A task to craft the first thing [`builds_on`] a skill learned in this run (the skill named `on`, when given), with
+/// the hint to call that skill; `None` when nothing does.
+pub async fn built_task(agent: &Agent, checkpoint: &Checkpoint, on: Option<&str>) -> Option<TaskSpec> {
     let near = primitives::observe::block_kinds_near(&agent.bot, 16, 24).await;
-    let built = builds_now(agent, checkpoint, &near).into_iter().next()?;
+    let built = builds_now(agent, checkpoint, &near, on).into_iter().next()?;
     let wood = standing(agent, &near).wood;
     let task = format!("Craft 1 {}", built.item);
     Some(TaskSpec {
@@ -638,10 +638,14 @@ fn gained(changed: &str, item: &str) -> bool {
     })
 }
 
-/// [`builds_on`] for the bot as it stands, at most [`BUILDS_SHOWN`] of them.
-fn builds_now(agent: &Agent, checkpoint: &Checkpoint, near: &[String]) -> Vec<Built> {
+/// [`builds_on`] for the bot as it stands (on the learned skill named `on` alone, when given), at most
+/// [`BUILDS_SHOWN`] of them.
+fn builds_now(agent: &Agent, checkpoint: &Checkpoint, near: &[String], on: Option<&str>) -> Vec<Built> {
     let library = agent.skills.list();
-    let learned = learned_here(checkpoint, &library);
+    let mut learned = learned_here(checkpoint, &library);
+    if let Some(on) = on {
+        learned.retain(|(call, _)| call.split_once('(').is_some_and(|(name, _)| name == on));
+    }
     if learned.is_empty() {
         return Vec::new();
     }

@@ -82,6 +82,8 @@ pub async fn learn(
     let mut report = LearnReport::default();
     // Why the curriculum's answers in a row could not be used.
     let mut refused: Vec<String> = Vec::new();
+    // The skill the last task learned, built on next when a craft needs what it gets.
+    let mut just_learned: Option<String> = None;
     while report.iterations < iterations {
         if agent.stop.is_stopped() {
             break;
@@ -91,7 +93,21 @@ pub async fn learn(
         let first = checkpoint.tasks.completed.is_empty();
         (agent.relabel)("learning: choosing the next task".to_owned());
         agent.llm.begin_task("learning: choosing tasks");
-        let mut spec = match curriculum::next_task(agent, checkpoint, &refused).await {
+        // A skill just learned that gets a thing a craft needs is built on at once, before the curriculum is asked:
+        // the library grows by composing what it learned, as Voyager's does. Shown such a build in every prompt, the
+        // local 1.5B proposed other things (in seven prompts of one run), and of 28 half-hour runs 4 reused a skill.
+        let built = match just_learned.take() {
+            Some(skill) => curriculum::built_task(agent, checkpoint, Some(&skill)).await.map(|built| (skill, built)),
+            None => None,
+        };
+        let next = match built {
+            Some((skill, built)) => {
+                (agent.say)(&format!("I learned {skill}; I will build on it: {}.", built.task));
+                Ok(built)
+            }
+            None => curriculum::next_task(agent, checkpoint, &refused).await,
+        };
+        let mut spec = match next {
             Ok(spec) => {
                 refused.clear();
                 spec
@@ -102,7 +118,7 @@ pub async fn learn(
             // prompts of a run, proposed tasks already done instead, and no learned skill was reused.
             Err(reason)
                 if reason.starts_with(curriculum::UNUSABLE)
-                    && let Some(built) = curriculum::built_task(agent, checkpoint).await =>
+                    && let Some(built) = curriculum::built_task(agent, checkpoint, None).await =>
             {
                 refused.clear();
                 (agent.say)(&format!(
@@ -191,6 +207,8 @@ pub async fn learn(
                 checkpoint.tasks.failed.retain(|t| t != &spec.task);
                 report.completed += 1;
                 report.learned.extend(skill.clone());
+                // Not the fixed first task's: the basics (planks, a table) come before a build on one log.
+                just_learned = skill.clone().filter(|_| !first);
                 ("succeeded", skill.clone(), String::new())
             }
             TaskOutcome::Failed { reason } => {

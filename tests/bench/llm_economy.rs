@@ -26,28 +26,26 @@ fn code(description: &str, body: &str) -> String {
     format!("Plan: as below.\nDescription: {description}\n```rhai\n{body}\n```")
 }
 
-/// The scripted model: a curriculum that climbs log → planks → table, and code for each task.
+/// The scripted model: a curriculum that climbs log → planks, and code for each task (the third, a bowl, is the
+/// bot's own build on the planks skill just learned, with no curriculum call).
 fn answer(request: &Value) -> String {
     let system = system_message(request);
     let user = last_user_message(request);
     if system.starts_with("You plan what a Minecraft player should learn next") {
-        let done = user.lines().find(|l| l.starts_with("Completed tasks so far:")).unwrap_or_default().to_owned();
-        return if done.contains("Craft 4 oak_planks") {
-            "{\"reasoning\": \"a table unlocks tools\", \"task\": \"Craft 1 crafting_table\", \"context\": \"four planks\", \
-             \"tracker\": {\"type\": \"inventory\", \"item\": \"crafting_table\", \"count\": 1}}"
-                .to_owned()
-        } else {
-            "{\"reasoning\": \"planks lead to tools\", \"task\": \"Craft 4 oak_planks\", \"context\": \"one log makes four\", \
-             \"tracker\": {\"type\": \"craft\", \"item\": \"oak_planks\", \"count\": 4}}"
-                .to_owned()
-        };
+        return "{\"reasoning\": \"planks lead to tools\", \"task\": \"Craft 4 oak_planks\", \"context\": \
+                \"one log makes four\", \"tracker\": {\"type\": \"craft\", \"item\": \"oak_planks\", \"count\": 4}}"
+            .to_owned();
     }
     if user.contains("Task: Mine 1 wood log") {
         code("Mines one oak log from the nearest tree.", "fn mineOneLog() {\n  mineBlock(\"oak_log\", 1)\n}")
     } else if user.contains("Task: Craft 4 oak_planks") {
         code("Crafts four oak planks from one oak log.", "fn makePlanks() {\n  craftItem(\"oak_planks\", 4)\n}")
-    } else if user.contains("Task: Craft 1 crafting_table") {
-        code("Crafts a crafting table from four planks.", "fn makeTable() {\n  craftItem(\"crafting_table\", 1)\n}")
+    } else if user.contains("Task: Craft 1 bowl") {
+        code(
+            "Makes a bowl: a log, planks, a table placed.",
+            "fn makeBowl() {\n  mineOneLog();\n  makePlanks();\n  craftItem(\"crafting_table\", 1);\n  \
+             placeItem(\"crafting_table\", findFreeSpot(4));\n  craftItem(\"bowl\", 1)\n}",
+        )
     } else {
         "I do not know.".to_owned()
     }

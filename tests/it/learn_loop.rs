@@ -38,15 +38,11 @@ fn learns_three_skills_then_resumes() {
         "Crafts four oak planks from one oak log.",
         "fn makePlanks() {\n  craftItem(\"oak_planks\", 4)\n}",
     ));
-    // 3. An answer that is not JSON, then a proposal.
-    endpoint.push_content("Let us craft a crafting table next.");
-    endpoint.push_content(
-        "{\"reasoning\": \"a table unlocks tools\", \"task\": \"Craft 1 crafting_table\", \"context\": \"four planks\", \
-         \"tracker\": {\"type\": \"inventory\", \"item\": \"crafting_table\", \"count\": 1}}",
-    );
+    // 3. No curriculum call: a build on the planks skill just learned, which calls both skills learned before.
     endpoint.push_content(code(
-        "Crafts a crafting table from four planks.",
-        "fn makeTable() {\n  craftItem(\"crafting_table\", 1)\n}",
+        "Makes a bowl: a log, planks, a table placed.",
+        "fn makeBowl() {\n  mineOneLog();\n  makePlanks();\n  craftItem(\"crafting_table\", 1);\n  \
+         placeItem(\"crafting_table\", findFreeSpot(4));\n  craftItem(\"bowl\", 1)\n}",
     ));
 
     let skills = ScriptDir::new("learn-skills", &[]);
@@ -63,15 +59,14 @@ fn learns_three_skills_then_resumes() {
     expect("I succeeded in task: Mine 1 wood log", 60);
     expect("I will start task: Craft 4 oak_planks", 10);
     expect("I succeeded in task: Craft 4 oak_planks", 30);
-    expect("I will start task: Craft 1 crafting_table", 10);
-    expect("I succeeded in task: Craft 1 crafting_table", 30);
-    let done =
-        expect("Learning done: 3 tasks done, 0 failed; learned 3 skills (mineOneLog, makePlanks, makeTable)", 10);
-    assert!(done.contains("with 7 LLM calls") && done.contains("Voyager's loop makes 15"), "{done}");
-    assert_eq!(inventory_count(&world, "Wayfarer", "crafting_table"), 1);
+    expect("I learned makePlanks; I will build on it: Craft 1 bowl.", 10);
+    expect("I succeeded in task: Craft 1 bowl", 60);
+    let done = expect("Learning done: 3 tasks done, 0 failed; learned 3 skills (mineOneLog, makePlanks, makeBowl)", 10);
+    assert!(done.contains("with 5 LLM calls") && done.contains("Voyager's loop makes 15"), "{done}");
+    assert_eq!(inventory_count(&world, "Wayfarer", "bowl"), 4);
 
     let requests = endpoint.requests();
-    assert_eq!(requests.len(), 7);
+    assert_eq!(requests.len(), 5);
     assert!(requests.iter().all(|r| !system_message(r).starts_with("You judge")), "trackers judged every task");
     // The curriculum is told what was done; a bad answer is sent back with the reason.
     assert!(system_message(&requests[1]).starts_with("You plan what a Minecraft player should learn next"));
@@ -95,29 +90,29 @@ fn learns_three_skills_then_resumes() {
         "{}",
         last_user_message(&requests[3])
     );
-    assert!(
-        last_user_message(&requests[5]).starts_with("That cannot be used: no JSON object"),
-        "{}",
-        last_user_message(&requests[5])
-    );
     // Skills learned earlier are shown to the action agent later: the nearest as code, the next by signature.
-    let shown = system_message(&requests[6]);
+    let shown = system_message(&requests[4]);
     assert!(shown.contains("// makePlanks(): ") && shown.contains("// mineOneLog(): "), "{shown}");
     assert_eq!(shown.matches("fn makePlanks()").count() + shown.matches("fn mineOneLog()").count(), 1, "{shown}");
 
     // The checkpoint was written as it went, in this bot's own folder.
     let mine = checkpoint.0.join("Wayfarer");
     let tasks: Value = serde_json::from_str(&std::fs::read_to_string(mine.join("tasks.json")).unwrap()).unwrap();
-    assert_eq!(tasks["completed"], json!(["Mine 1 wood log", "Craft 4 oak_planks", "Craft 1 crafting_table"]));
+    assert_eq!(tasks["completed"], json!(["Mine 1 wood log", "Craft 4 oak_planks", "Craft 1 bowl"]));
     let events = std::fs::read_to_string(mine.join("events.jsonl")).unwrap();
     assert_eq!(events.lines().count(), 3);
     assert!(events.contains("\"attempts\":2"), "{events}");
-    for name in ["mineOneLog", "makePlanks", "makeTable"] {
+    let bowl: Value = serde_json::from_str(events.lines().last().unwrap()).unwrap();
+    assert_eq!(bowl["used"], json!(["makePlanks", "mineOneLog"]), "{bowl}");
+    for name in ["mineOneLog", "makePlanks", "makeBowl"] {
         assert!(skills.0.join(format!("{name}.rhai")).is_file(), "{name} was not saved");
     }
 
-    // A restarted bot resumes: the curriculum sees the three completed tasks, and a fourth is learned.
+    // A restarted bot resumes: the curriculum sees the three completed tasks (an answer that is not JSON is sent
+    // back), and a fourth is learned.
     drop(bot);
+    world.cmd(json!({"cmd": "setBlock", "x": 7, "y": 64, "z": -6, "block": "oak_log"}));
+    endpoint.push_content("Let us craft a crafting table next.");
     endpoint.push_content(
         "{\"reasoning\": \"more wood\", \"task\": \"Mine 2 oak_log\", \"context\": \"\", \
          \"tracker\": {\"type\": \"inventory\", \"item\": \"oak_log\", \"count\": 2}}",
@@ -143,10 +138,16 @@ fn learns_three_skills_then_resumes() {
     world.expect_chat(from, "Wayfarer", "Learning for up to 1 tasks (3 done before", Duration::from_secs(10));
     world.expect_chat(from, "Wayfarer", "I succeeded in task: Mine 2 oak_log", Duration::from_secs(60));
     world.expect_chat(from, "Wayfarer", "Learning done: 1 tasks done", Duration::from_secs(10));
-    let resumed = &endpoint.requests()[7];
+    let requests = endpoint.requests();
+    assert!(
+        last_user_message(&requests[6]).starts_with("That cannot be used: no JSON object"),
+        "{}",
+        last_user_message(&requests[6])
+    );
+    let resumed = &requests[5];
     assert!(
         last_user_message(resumed)
-            .contains("Completed tasks so far: Mine 1 wood log, Craft 4 oak_planks, Craft 1 crafting_table"),
+            .contains("Completed tasks so far: Mine 1 wood log, Craft 4 oak_planks, Craft 1 bowl"),
         "{}",
         last_user_message(resumed)
     );
@@ -336,26 +337,45 @@ fn a_curriculum_stuck_with_nothing_to_craft_gives_way_to_something_in_sight() {
     assert_eq!(inventory_count(&world, "Wayfarer", "oak_log"), 1);
 }
 
-/// An unusable curriculum answer's place is taken at once by something a skill learned earlier in the run helps
-/// make: with one oak log carried (from the first task, whose code was learned as `mineOneLog`), a bowl needs a second
-/// log for the crafting table and planks. The curriculum was shown it with the skill's call, the action was told to
-/// call it, and the code that made the bowl called it: the learned skill reused, as the task's event records.
+const MINE_ONE_LOG: &str = "fn mineOneLog() {\n  mineBlock(\"oak_log\", 1)\n}";
+
+const MAKE_BOWL: &str = "fn makeBowl() {\n  mineOneLog();\n  craftItem(\"oak_planks\", 8);\n  \
+                         craftItem(\"crafting_table\", 1);\n  placeItem(\"crafting_table\", findFreeSpot(4));\n  \
+                         craftItem(\"bowl\", 1)\n}";
+
+/// The bowl made with a second oak log that `mineOneLog` mined: four bowls carried, both logs gone from the world,
+/// and the task's event naming the learned skill as used.
+fn bowl_made_by_reuse(world: &World, checkpoint: &ScriptDir) {
+    // One craft makes four bowls.
+    assert_eq!(inventory_count(world, "Wayfarer", "bowl"), 4);
+    // The second log was mined by the learned skill: both are gone from the world.
+    for (x, z) in [(5, -3), (7, -4)] {
+        assert_eq!(world.cmd(json!({"cmd": "getBlock", "x": x, "y": 64, "z": z})), "air", "({x}, 64, {z})");
+    }
+    let events = std::fs::read_to_string(checkpoint.0.join("Wayfarer").join("events.jsonl")).unwrap();
+    let bowl: Value = serde_json::from_str(events.lines().last().unwrap()).unwrap();
+    assert_eq!(bowl["task"], "Craft 1 bowl");
+    assert_eq!(bowl["outcome"], "succeeded");
+    assert_eq!(bowl["used"], json!(["mineOneLog"]), "{bowl}");
+}
+
+/// A skill just learned that gets what a craft needs is built on by the next task, with no curriculum call: the
+/// curriculum's second task, one oak log, was learned as `mineOneLog`, and with that log carried a bowl needs a second
+/// one for the crafting table and planks. The action was told to call the skill, and the code that made the bowl
+/// called it: the learned skill reused, as the task's event records.
 #[test]
-fn a_stuck_curriculum_builds_on_a_skill_learned_earlier() {
+fn a_skill_just_learned_is_built_on_next() {
     let runtime = tokio::runtime::Runtime::new().unwrap();
     let endpoint = runtime.block_on(FakeEndpoint::start()).unwrap();
-    endpoint.push_content(code("Mines one oak log.", "fn mineOneLog() {\n  mineBlock(\"oak_log\", 1)\n}"));
-    // One question, asked twice.
-    for _ in 0..2 {
-        endpoint.push_content(DONE_AGAIN);
-    }
-    endpoint.push_content(code(
-        "Makes a bowl, mining a log for the table and the planks.",
-        "fn makeBowl() {\n  mineOneLog();\n  craftItem(\"oak_planks\", 8);\n  craftItem(\"crafting_table\", 1);\n  \
-         placeItem(\"crafting_table\", findFreeSpot(4));\n  craftItem(\"bowl\", 1)\n}",
-    ));
+    endpoint.push_content(
+        "{\"reasoning\": \"wood\", \"task\": \"Mine 1 oak_log\", \"context\": \"\", \
+         \"tracker\": {\"type\": \"inventory\", \"item\": \"oak_log\", \"count\": 1}}",
+    );
+    endpoint.push_content(code("Mines one oak log.", MINE_ONE_LOG));
+    endpoint.push_content(code("Makes a bowl, mining a log for the table and the planks.", MAKE_BOWL));
     let skills = ScriptDir::new("learn-builds-on-skills", &[]);
     let checkpoint = ScriptDir::new("learn-builds-on-checkpoint", &[]);
+    resumed_after_the_first_task(&checkpoint);
     let args = ["--llm-url", &endpoint.base_url(), "--checkpoint", checkpoint.path()];
     let (world, _bot) = world_with_skilled_bot(&skills, &args);
     for (x, z) in [(5, -3), (7, -4)] {
@@ -363,27 +383,60 @@ fn a_stuck_curriculum_builds_on_a_skill_learned_earlier() {
     }
     let from = world.say("Alice", "!learn start 2");
     let expect = |needle: &str, secs: u64| world.expect_chat(from, "Wayfarer", needle, Duration::from_secs(secs));
-    expect("I succeeded in task: Mine 1 wood log", 60);
-    expect("I will build on a skill I learned: Craft 1 bowl.", 60);
+    expect("I succeeded in task: Mine 1 oak_log", 60);
+    expect("I learned mineOneLog; I will build on it: Craft 1 bowl.", 30);
     expect("I succeeded in task: Craft 1 bowl", 90);
     expect("Learning done: 2 tasks done, 0 failed", 10);
-    assert_eq!(endpoint.requests().len(), 4, "an action call, two curriculum answers, an action call");
-    let asked = last_user_message(&endpoint.requests()[1]);
+    assert_eq!(endpoint.requests().len(), 3, "a curriculum answer, two action calls");
+    let told = last_user_message(&endpoint.requests()[2]);
+    assert!(told.contains("mineOneLog(), a skill learned earlier, gets oak_log; call it first"), "{told}");
+    bowl_made_by_reuse(&world, &checkpoint);
+}
+
+/// Resuming a run whose first task learned `mineOneLog`, an unusable curriculum answer's place is taken at once by
+/// something that skill helps make (the bowl, with the one log the first task got carried). The curriculum was shown
+/// it with the skill's call.
+#[test]
+fn a_stuck_curriculum_builds_on_a_skill_learned_earlier() {
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let endpoint = runtime.block_on(FakeEndpoint::start()).unwrap();
+    // One question, asked twice.
+    for _ in 0..2 {
+        endpoint.push_content(DONE_AGAIN);
+    }
+    endpoint.push_content(code("Makes a bowl, mining a log for the table and the planks.", MAKE_BOWL));
+    let meta = "{\"description\": \"Mines one oak log.\", \"task\": \"Mine 1 wood log\", \"created\": \
+                \"2026-12-02T08:00:00Z\", \"version\": 1}";
+    let skills =
+        ScriptDir::new("learn-stuck-builds-skills", &[("mineOneLog.rhai", MINE_ONE_LOG), ("mineOneLog.json", meta)]);
+    let checkpoint = ScriptDir::new("learn-stuck-builds-checkpoint", &[]);
+    let own = resumed_after_the_first_task(&checkpoint);
+    let learned = json!({"time": "2026-12-02T08:00:00Z", "task": "Mine 1 wood log", "outcome": "succeeded",
+        "skill": "mineOneLog", "attempts": 1, "calls": 1, "tokens": 100, "voyager_calls": 4,
+        "changed": ["broke 1 oak_log (6 64 -2); items +1 oak_log"]});
+    std::fs::write(own.join("events.jsonl"), format!("{learned}\n")).unwrap();
+    let args = ["--llm-url", &endpoint.base_url(), "--checkpoint", checkpoint.path()];
+    let (world, _bot) = world_with_skilled_bot(&skills, &args);
+    give(&world, "Wayfarer", "oak_log", 1);
+    for (x, z) in [(5, -3), (7, -4)] {
+        world.cmd(json!({"cmd": "setBlock", "x": x, "y": 64, "z": z, "block": "oak_log"}));
+    }
+    let from = world.say("Alice", "!learn start 1");
+    let expect = |needle: &str, secs: u64| world.expect_chat(from, "Wayfarer", needle, Duration::from_secs(secs));
+    expect("I will build on a skill I learned: Craft 1 bowl.", 60);
+    expect("I succeeded in task: Craft 1 bowl", 90);
+    expect("Learning done: 1 tasks done, 0 failed", 10);
+    assert_eq!(endpoint.requests().len(), 3, "two curriculum answers, an action call");
+    let asked = last_user_message(&endpoint.requests()[0]);
     assert!(
         asked.contains(
             "Craftable with a skill learned earlier, which gets what is missing: bowl (mineOneLog() gets the oak_log)"
         ),
         "{asked}"
     );
-    let told = last_user_message(&endpoint.requests()[3]);
-    assert!(told.contains("mineOneLog(), a skill learned earlier, gets oak_log; call it first"), "{told}");
-    // One craft makes four bowls.
+    // Four bowls from one craft: planks from the log given and the one the learned skill mined.
     assert_eq!(inventory_count(&world, "Wayfarer", "bowl"), 4);
-    // The second log was mined by the learned skill: both are gone from the world.
-    for (x, z) in [(5, -3), (7, -4)] {
-        assert_eq!(world.cmd(json!({"cmd": "getBlock", "x": x, "y": 64, "z": z})), "air", "({x}, 64, {z})");
-    }
-    let events = std::fs::read_to_string(checkpoint.0.join("Wayfarer").join("events.jsonl")).unwrap();
+    let events = std::fs::read_to_string(own.join("events.jsonl")).unwrap();
     let bowl: Value = serde_json::from_str(events.lines().last().unwrap()).unwrap();
     assert_eq!(bowl["task"], "Craft 1 bowl");
     assert_eq!(bowl["used"], json!(["mineOneLog"]), "{bowl}");
