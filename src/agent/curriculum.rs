@@ -659,8 +659,11 @@ fn builds_now(agent: &Agent, checkpoint: &Checkpoint, near: &[String], on: Optio
 
 /// Items crafting alone makes from what is carried plus what one `learned` skill gets (each given as its call and
 /// the thing it got), and not from what is carried alone: a task for one composes the learned skill with crafting,
-/// as Voyager's library grows. The same items as [`craftable_untried`] leaves out are left out (carried, made by a
-/// skill, named by a task); each learned skill's best two (by how many recipes use them) in turn, newest first.
+/// as Voyager's library grows. Only items whose craft's calls ([`super::recipes::craft_calls`], with the library's
+/// getters for what is missing) call the learned skill: the planks a learned planks skill crafts need a log, and with
+/// no log carried and no skill that gets one, a bowl built on it failed three times in a run. The same items as
+/// [`craftable_untried`] leaves out are left out (carried, made by a skill, named by a task); each learned skill's
+/// best two (by how many recipes use them) in turn, newest first.
 pub fn builds_on(
     carried: &std::collections::HashMap<String, i32>,
     table_near: bool,
@@ -669,6 +672,12 @@ pub fn builds_on(
     tasks: &[&String],
 ) -> Vec<Built> {
     let now = craftable_untried(carried, table_near, library, tasks);
+    let getters = super::recipes::Getter::in_library(library);
+    let calls_skill = |item: &str, call: &str| {
+        let name = call.split_once('(').map_or(call, |(name, _)| name);
+        super::recipes::craft_calls(&format!("Craft 1 {item}"), carried, table_near, &getters)
+            .is_some_and(|calls| calls.iter().any(|c| c.strip_prefix(name).is_some_and(|rest| rest.starts_with('('))))
+    };
     let per_skill: Vec<Vec<Built>> = learned
         .iter()
         .map(|(call, got)| {
@@ -677,7 +686,7 @@ pub fn builds_on(
             *held = (*held).max(0) + 64;
             craftable_untried(&more, table_near, library, tasks)
                 .into_iter()
-                .filter(|item| !now.contains(item) && item != got)
+                .filter(|item| !now.contains(item) && item != got && calls_skill(item, call))
                 .take(2)
                 .map(|item| Built { item, call: call.clone(), got: got.clone() })
                 .collect()
@@ -1181,6 +1190,30 @@ mod tests {
 
     fn skill(name: &str, params: &[&str], task: &str) -> std::sync::Arc<crate::skills::Skill> {
         crate::skills::Skill::learned_for(name, params, task)
+    }
+
+    /// A build is offered only when its craft's calls call the learned skill: planks by a learned planks skill need a
+    /// log, which the starter's log skill gets (a learning run's first task had spent the one it got); with no skill
+    /// that gets a log, nothing is built on the planks skill.
+    #[test]
+    fn a_build_is_offered_only_when_its_calls_reach_the_learned_skill() {
+        let starter =
+            crate::skills::SkillLibrary::open(std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("skills")).0.list();
+        let planks = skill("craftSprucePlanks", &[], "Craft 1 spruce_planks");
+        let learned = vec![("craftSprucePlanks()".to_owned(), "spruce_planks".to_owned())];
+        let carried: std::collections::HashMap<String, i32> = [("spruce_planks".to_owned(), 4)].into();
+        let alone = builds_on(&carried, false, &learned, std::slice::from_ref(&planks), &[]);
+        assert_eq!(alone, Vec::new());
+        let library: Vec<_> = starter.iter().cloned().chain([planks]).collect();
+        let built = builds_on(&carried, false, &learned, &library, &[]);
+        assert!(!built.is_empty(), "{built:?}");
+        let getters = super::super::recipes::Getter::in_library(&library);
+        for b in &built {
+            let calls = super::super::recipes::craft_calls(&format!("Craft 1 {}", b.item), &carried, false, &getters)
+                .unwrap()
+                .join("; ");
+            assert!(calls.contains("mineWoodLog(1); craftSprucePlanks();"), "{}: {calls}", b.item);
+        }
     }
 
     #[test]

@@ -732,14 +732,18 @@ impl Getter {
         Some(Getter { name: skill.name.clone(), per_call, counted, once, any_wood, gets })
     }
 
-    /// The library's getters, by name, one for each thing (the first by name; one for a wood's own kind before one
-    /// for any wood).
+    /// The library's getters, one for each thing: one for a wood's own kind before one for any wood, and of two for
+    /// the same thing the newer (a skill learned in a run before the starter's that gets the same), then the first
+    /// by name.
     pub fn in_library(library: &[std::sync::Arc<crate::skills::Skill>]) -> Vec<Getter> {
-        let mut getters: Vec<Getter> = library.iter().filter_map(|skill| Getter::of(skill)).collect();
-        getters.sort_by(|a, b| (a.any_wood, &a.name).cmp(&(b.any_wood, &b.name)));
+        let mut getters: Vec<(Getter, &str)> =
+            library.iter().filter_map(|skill| Some((Getter::of(skill)?, skill.meta.created.as_str()))).collect();
+        getters.sort_by(|(a, a_made), (b, b_made)| {
+            (a.any_wood, std::cmp::Reverse(a_made), &a.name).cmp(&(b.any_wood, std::cmp::Reverse(b_made), &b.name))
+        });
         let mut seen = BTreeSet::new();
-        getters.retain(|g| seen.insert((g.gets.clone(), g.any_wood)));
-        getters
+        getters.retain(|(g, _)| seen.insert((g.gets.clone(), g.any_wood)));
+        getters.into_iter().map(|(g, _)| g).collect()
     }
 
     /// Whether it gets `item` where `wood` grows (the wood of a [`Getter::any_wood`] one is the wood near, when the
@@ -770,7 +774,9 @@ const GETTER_CALLS: u32 = 4;
 /// where a recipe needs one, and for what is missing the calls of the library's [`Getter`]s that get it (a skill
 /// learned earlier, reused as Voyager's library grows). `craftItem("lever", 1)`; `craftItem("bone_meal", 3)` then
 /// `craftItem("white_dye", 1)`; `mineSpruceLog()` then `craftItem("spruce_planks", 4)` then
-/// `craftItem("spruce_button", 1)`. `None` for any other task, or when more is needed than crafting and the getters.
+/// `craftItem("spruce_button", 1)`; with no crafting table near, the one crafted is placed where the bot stands
+/// (`placeItem("crafting_table", findFreeSpot())`) before the craft that needs it. `None` for any other task, or when
+/// more is needed than crafting and the getters.
 /// Told `craftItem("spruce_pressure_plate", n) makes it` with the two planks it takes carried, the local model crafted
 /// planks instead, and for a button it crafted a pickaxe first; three tasks of a learning run called a learned
 /// planks skill with no log, and never the learned log skill.
@@ -795,6 +801,7 @@ pub fn craft_calls(
     let Want::Have { item: wanted, .. } = &want else { return None };
     let setting = Setting { carried: carried.clone(), table_near, wood: wood.to_owned(), ..Setting::default() };
     let table = station("crafting_table");
+    let mut table_near = table_near;
     let mut calls = Vec::new();
     for step in plan(&want, &setting).ok()? {
         let getter = match &step.tracker {
@@ -808,10 +815,14 @@ pub fn craft_calls(
             continue;
         }
         let code = step.code.as_deref()?;
-        // The table the step would place first is near.
+        // The table the step would place first is near, or placed now (the plan crafted one, or one is carried).
         let code = match code.strip_prefix(&table) {
             Some(call) if table_near => call,
-            Some(_) => return None,
+            Some(call) => {
+                calls.push(PLACE_TABLE.to_owned());
+                table_near = true;
+                call
+            }
             None => code,
         };
         let call = code.trim().strip_suffix(';')?;
@@ -822,6 +833,9 @@ pub fn craft_calls(
     }
     (!calls.is_empty()).then_some(calls)
 }
+
+/// The call that places a crafting table carried where the bot stands, in a craft's calls.
+const PLACE_TABLE: &str = "placeItem(\"crafting_table\", findFreeSpot())";
 
 /// The step that takes `items` from the remembered chest at `pos`.
 fn take_step((pos, items): &([i32; 3], BTreeMap<String, u32>)) -> TaskSpec {

@@ -389,10 +389,19 @@ fn a_craft_of_what_is_carried_is_its_craft_calls() {
         calls("Craft 1 white_dye", &[("bone", 1)], false).as_deref(),
         Some("craftItem(\"bone_meal\", 3); craftItem(\"white_dye\", 1)")
     );
-    // Too few planks and no log for two plates, and a bowl needs a table none is near: more than crafting.
+    // Too few planks and no log for two plates, or for a bowl and the table it needs: more than crafting.
     assert_eq!(calls("Craft 2 spruce_pressure_plate", &planks, false), None);
     assert_eq!(calls("Craft 1 bowl", &[("spruce_planks", 3)], false), None);
     assert_eq!(calls("Craft 1 bowl", &[("spruce_planks", 3)], true).as_deref(), Some("craftItem(\"bowl\", 4)"));
+    // With none near, the table crafted is placed before the craft that needs it; one carried is placed alone.
+    assert_eq!(
+        calls("Craft 1 bowl", &[("spruce_planks", 7)], false).as_deref(),
+        Some("craftItem(\"crafting_table\", 1); placeItem(\"crafting_table\", findFreeSpot()); craftItem(\"bowl\", 4)")
+    );
+    assert_eq!(
+        calls("Craft 1 bowl", &[("spruce_planks", 3), ("crafting_table", 1)], false).as_deref(),
+        Some("placeItem(\"crafting_table\", findFreeSpot()); craftItem(\"bowl\", 4)")
+    );
     // The sticks a lever takes are crafted from the planks first; without planks, wood must be mined.
     assert_eq!(
         calls("Craft 1 lever", &planks, false).as_deref(),
@@ -483,4 +492,50 @@ fn a_craft_gets_what_is_missing_by_the_learned_skill() {
     );
     // Nothing gets what a furnace's iron needs: more than crafting and the getters.
     assert_eq!(calls("Craft 1 iron_pickaxe", &[("spruce_planks", 4)], true), None);
+    // A learned planks skill needs a log: the starter's log skill gets it first, and the table is placed.
+    let library = starter_library();
+    let mut learned =
+        std::sync::Arc::try_unwrap(Skill::learned_for("craftSprucePlanks", &[], "Craft 1 spruce_planks")).unwrap();
+    learned.meta.created = "2026-12-02T11:54:39Z".to_owned();
+    let with_learned: Vec<_> = library.iter().cloned().chain([std::sync::Arc::new(learned)]).collect();
+    let getters = Getter::in_library(&with_learned);
+    assert_eq!(
+        craft_calls("Craft 1 bowl", &carried(&[("spruce_planks", 4)]), false, &getters)
+            .map(|c| c.join("; "))
+            .as_deref(),
+        Some(
+            "mineWoodLog(1); craftSprucePlanks(); craftItem(\"crafting_table\", 1); placeItem(\"crafting_table\", \
+             findFreeSpot()); craftItem(\"bowl\", 4)"
+        )
+    );
+    // Without the log skill, no calls: the planks skill alone cannot make planks from nothing.
+    let alone = Getter::in_library(&with_learned[library.len()..]);
+    assert_eq!(craft_calls("Craft 1 bowl", &carried(&[("spruce_planks", 4)]), false, &alone), None);
+}
+
+/// The starter library, as `skills/` holds it.
+fn starter_library() -> Vec<std::sync::Arc<crate::skills::Skill>> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("skills");
+    crate::skills::SkillLibrary::open(dir).0.list()
+}
+
+/// The starter's skills that mine a thing get it, by the task their files name; a learned skill that gets the same
+/// thing stands before the starter's.
+#[test]
+fn the_starters_mining_skills_are_getters() {
+    use crate::skills::Skill;
+    let library = starter_library();
+    let getters = Getter::in_library(&library);
+    let gets = |name: &str| getters.iter().find(|g| g.name == name).map(|g| (g.gets.clone(), g.counted, g.any_wood));
+    assert_eq!(gets("mineWoodLog"), Some(("oak_log".to_owned(), true, true)));
+    assert_eq!(gets("mineCobblestone"), Some(("cobblestone".to_owned(), true, false)));
+    assert_eq!(gets("mineCoal"), Some(("coal".to_owned(), true, false)));
+    assert_eq!(gets("mineIronOre"), Some(("raw_iron".to_owned(), true, false)));
+    assert_eq!(gets("mineSand"), Some(("sand".to_owned(), true, false)));
+    let mut learned = std::sync::Arc::try_unwrap(Skill::learned_for("mineWoodLogs", &[], "Mine 3 wood_log")).unwrap();
+    learned.meta.created = "2026-12-02T11:54:39Z".to_owned();
+    let with_learned: Vec<_> = library.iter().cloned().chain([std::sync::Arc::new(learned)]).collect();
+    let getters = Getter::in_library(&with_learned);
+    let logs: Vec<&str> = getters.iter().filter(|g| g.gets == "oak_log").map(|g| g.name.as_str()).collect();
+    assert_eq!(logs, ["mineWoodLogs"]);
 }
