@@ -1704,6 +1704,9 @@ mod tests {
             &[("dirt", 1), ("oak_log", 2), ("oak_sapling", 1), ("porkchop", 1)],
         );
         assert_eq!(stray_effects(&spec("Mine 2 oak_log"), &incidental), None);
+        // Wood used for a smoker, whose recipe takes any log, wood or stripped log, is on the way.
+        let smoker = report(&[("furnace", 1), ("spruce_wood", 3)], &[("smoker", 1), ("spruce_wood", 2)]);
+        assert_eq!(stray_effects(&spec("Craft 1 smoker"), &smoker), None);
         // Logs used up on the way to a pickaxe are on the way.
         let pickaxe = report(&[("oak_log", 3)], &[("wooden_pickaxe", 1), ("oak_planks", 3)]);
         assert_eq!(stray_effects(&spec("Craft 1 wooden_pickaxe"), &pickaxe), None);

@@ -282,6 +282,13 @@ pub fn related_items(want: &Want) -> Option<BTreeSet<String>> {
             related.extend(WOODS.iter().map(|wood| format!("{wood}_{kind}")));
         }
     }
+    // A recipe that takes logs takes wood and stripped logs too (the game's `logs` tag): a smoker crafted of spruce
+    // wood was not kept as a skill for the wood it used.
+    if related.iter().any(|n| n.ends_with("_log")) {
+        for wood in WOODS {
+            related.extend([format!("{wood}_wood"), format!("stripped_{wood}_log"), format!("stripped_{wood}_wood")]);
+        }
+    }
     Some(related)
 }
 
