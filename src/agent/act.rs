@@ -1707,6 +1707,9 @@ mod tests {
         // Wood used for a smoker, whose recipe takes any log, wood or stripped log, is on the way.
         let smoker = report(&[("furnace", 1), ("spruce_wood", 3)], &[("smoker", 1), ("spruce_wood", 2)]);
         assert_eq!(stray_effects(&spec("Craft 1 smoker"), &smoker), None);
+        // The slabs a barrel's batch made more of than it took are on the way, in whatever wood.
+        let barrel = report(&[("spruce_planks", 1)], &[("barrel", 1), ("spruce_log", 1), ("spruce_slab", 4)]);
+        assert_eq!(stray_effects(&spec("Craft 1 barrel"), &barrel), None);
         // Logs used up on the way to a pickaxe are on the way.
         let pickaxe = report(&[("oak_log", 3)], &[("wooden_pickaxe", 1), ("oak_planks", 3)]);
         assert_eq!(stray_effects(&spec("Craft 1 wooden_pickaxe"), &pickaxe), None);

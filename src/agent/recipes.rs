@@ -275,12 +275,14 @@ pub fn related_items(want: &Want) -> Option<BTreeSet<String>> {
     if let Want::Mine { block, .. } = want {
         related.insert(block.clone());
     }
-    // Any wood will do where one does: logs for logs, planks for planks (planks made when logs were asked for are
-    // not on the way).
-    for kind in ["log", "planks"] {
-        if related.iter().any(|n| n.ends_with(&format!("_{kind}"))) {
-            related.extend(WOODS.iter().map(|wood| format!("{wood}_{kind}")));
-        }
+    // Any wood will do where one does: logs for logs, planks for planks, slabs for slabs (planks made when logs were
+    // asked for are not on the way; the slabs a barrel's batch left over were).
+    let wooden: BTreeSet<String> = related
+        .iter()
+        .filter_map(|name| WOODS.iter().find_map(|wood| name.strip_prefix(wood)?.strip_prefix('_').map(str::to_owned)))
+        .collect();
+    for kind in wooden {
+        related.extend(WOODS.iter().map(|wood| format!("{wood}_{kind}")));
     }
     // A recipe that takes logs takes wood and stripped logs too (the game's `logs` tag): a smoker crafted of spruce
     // wood was not kept as a skill for the wood it used.
