@@ -638,13 +638,18 @@ fn gained(changed: &str, item: &str) -> bool {
     })
 }
 
+/// The function a call or signature names: `mineSpruceLogs` in `mineSpruceLogs(count)`.
+fn called(call: &str) -> &str {
+    call.split_once('(').map_or(call, |(name, _)| name)
+}
+
 /// [`builds_on`] for the bot as it stands (on the learned skill named `on` alone, when given), at most
 /// [`BUILDS_SHOWN`] of them.
 fn builds_now(agent: &Agent, checkpoint: &Checkpoint, near: &[String], on: Option<&str>) -> Vec<Built> {
     let library = agent.skills.list();
     let mut learned = learned_here(checkpoint, &library);
     if let Some(on) = on {
-        learned.retain(|(call, _)| call.split_once('(').is_some_and(|(name, _)| name == on));
+        learned.retain(|(call, _)| called(call) == on);
     }
     if learned.is_empty() {
         return Vec::new();
@@ -674,9 +679,8 @@ pub fn builds_on(
     let now = craftable_untried(carried, table_near, library, tasks);
     let getters = super::recipes::Getter::in_library(library);
     let calls_skill = |item: &str, call: &str| {
-        let name = call.split_once('(').map_or(call, |(name, _)| name);
         super::recipes::craft_calls(&format!("Craft 1 {item}"), carried, table_near, &getters)
-            .is_some_and(|calls| calls.iter().any(|c| c.strip_prefix(name).is_some_and(|rest| rest.starts_with('('))))
+            .is_some_and(|calls| calls.iter().any(|c| called(c) == called(call)))
     };
     let per_skill: Vec<Vec<Built>> = learned
         .iter()
