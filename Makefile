@@ -15,7 +15,7 @@ export WAYFARER_MODELS := $(MODELS_DIR)
 BIN := $(CARGO_TARGET_DIR)/debug/wayfarer
 RELEASE_BIN := $(CARGO_TARGET_DIR)/release/wayfarer
 
-.PHONY: setup models build demo map test test-rust test-world bench bench-natural bench-items bench-llm bench-build bench-build-words bench-llm-world bench-llm-learn bench-llm-economy bench-team bench-fleet bench-memory bench-dashboard bench-lang llm llm-smoke eval-search fuzz fuzz-ci clean
+.PHONY: setup models build demo map test test-rust test-world bench bench-natural bench-items bench-llm bench-build bench-build-words bench-llm-world bench-paraphrase bench-llm-learn bench-llm-economy bench-team bench-fleet bench-memory bench-dashboard bench-lang llm llm-smoke eval-search fuzz fuzz-ci clean
 
 ## setup: install the test world's npm packages (pinned by package-lock.json)
 setup: $(SERVER_DIR)/node_modules/.package-lock.json
@@ -151,6 +151,20 @@ bench-llm-world: setup models
 	node $(SERVER_DIR)/bench/world_goals.js --bot $(BENCH_BIN) --llm-url do-nothing --llm-only --results $(WORLD_RESULTS)-nothing-alone.json
 	node $(SERVER_DIR)/bench/world_goals.js --bot $(BENCH_BIN) --llm-url $(LLM_URL) $(WORLD_LLM_ONLY) --results $(WORLD_RESULTS)-llm.json
 	node $(SERVER_DIR)/bench/world_goals.js --report $(WORLD_RESULTS)-nothing.json $(WORLD_RESULTS)-nothing-alone.json $(WORLD_RESULTS)-llm.json
+
+## bench-paraphrase: goals no recipe plans worded as players type them (tests/tasks/paraphrase_goals.json, the half
+## the goal reader is tuned on, and paraphrase_goals_sealed.json, never tuned on), each judged by the world as the
+## owner asked it: with a do-nothing model (every goal done or refused, never claimed), then with the LLM at LLM_URL
+## (start `make llm` first); per goal the reading the bot said, the world's verdict, its claim, LLM calls and time,
+## each half reported on its own. Long: PARAPHRASE_ONLY=nothing runs the do-nothing part alone
+PARAPHRASE_RESULTS ?= $(or $(TMPDIR),/tmp)/wayfarer-bench-paraphrase
+PARAPHRASE_TASKS := tests/tasks/paraphrase_goals.json,tests/tasks/paraphrase_goals_sealed.json
+PARAPHRASE_ONLY ?=
+bench-paraphrase: setup models
+	$(CARGO) build --release --bin wayfarer
+	node $(SERVER_DIR)/bench/world_goals.js --bot $(BENCH_BIN) --tasks $(PARAPHRASE_TASKS) --llm-url do-nothing --results $(PARAPHRASE_RESULTS)-nothing.json
+	if [ "$(PARAPHRASE_ONLY)" != nothing ]; then node $(SERVER_DIR)/bench/world_goals.js --bot $(BENCH_BIN) --tasks $(PARAPHRASE_TASKS) --llm-url $(LLM_URL) --results $(PARAPHRASE_RESULTS)-llm.json; fi
+	node $(SERVER_DIR)/bench/world_goals.js --report $(PARAPHRASE_RESULTS)-*.json
 
 ## bench-llm-learn: `wayfarer learn` for LEARN_MINUTES (default 30) with the LLM at LLM_URL (start `make llm` first)
 ## from the starter library on a natural world: the skills it added, whether the world confirmed each, copies, and

@@ -6,7 +6,9 @@
 // world disagrees. The LLM's calls and tokens are counted by a proxy in front of the endpoint.
 //
 // Usage: node world_goals.js --bot PATH/TO/wayfarer --llm-url URL|do-nothing [--library starter|empty]
-//                            [--llm-only] [--only 1,5,7] [--results FILE] [--logs DIR]
+//                            [--llm-only] [--only 1,5,7] [--results FILE] [--logs DIR] [--tasks FILE[,FILE]]
+// `--tasks` runs other goal files in the same format (the paraphrase bench's tuning and sealed halves); each
+// result keeps the file's name as its half, and the report gives every half its own total.
 // `--llm-only` starts the bot with --no-plan-from-words: the LLM plans and writes the code of every goal, as a
 // measure of the model alone (by default goals whose words the bot reads are planned and coded from them).
 //        node world_goals.js --report RESULTS.json [MORE.json]
@@ -24,7 +26,11 @@ const { countingProxy, checkEndpoint } = require('../lib/llm_proxy')
 
 const arg = (name, fallback) => { const i = process.argv.indexOf(`--${name}`); return i > 0 ? process.argv[i + 1] : fallback }
 const ROOT = path.join(__dirname, '..', '..', '..')
-const SUITE = JSON.parse(fs.readFileSync(path.join(ROOT, 'tests', 'tasks', 'world_goals.json'), 'utf8'))
+const TASK_FILES = (arg('tasks', null) ?? path.join(ROOT, 'tests', 'tasks', 'world_goals.json')).split(',')
+const SUITE = {
+  tasks: TASK_FILES.flatMap((file) => JSON.parse(fs.readFileSync(file, 'utf8')).tasks
+    .map((task) => ({ ...task, half: path.basename(file, '.json') })))
+}
 const RESULTS = arg('results', path.join(os.tmpdir(), 'wayfarer-bench-world.json'))
 const LOGS = arg('logs', path.join(os.tmpdir(), 'wayfarer-bench-world-logs'))
 const log = (line) => process.stderr.write(`${line}\n`)
@@ -114,6 +120,19 @@ async function judge (world, task, before) {
     const n = [...after].filter(([k, b]) => AIR.has(b) && before.get(k) && !AIR.has(before.get(k)) && within(k.split(',').map(Number), t.within)).length
     return { done: n >= t.dug, got: `${n}/${t.dug} blocks dug` }
   }
+  if (t.hole) {
+    // A hole N deep: N cells one above another, each solid before and air now.
+    const opened = new Set([...after].filter(([k, b]) => AIR.has(b) && before.get(k) && !AIR.has(before.get(k))).map(([k]) => k))
+    let deepest = 0
+    for (const k of opened) {
+      const [x, y, z] = k.split(',').map(Number)
+      if (!within([x, y, z], t.within) || opened.has(key(x, y + 1, z))) continue
+      let depth = 0
+      while (opened.has(key(x, y - depth, z))) depth++
+      deepest = Math.max(deepest, depth)
+    }
+    return { done: deepest >= t.hole, got: `a hole ${deepest}/${t.hole} deep (${opened.size} cells dug)` }
+  }
   if (t.cleared) {
     const left = t.cleared.filter(([x, y, z]) => after.get(key(x, y, z)) === t.block).length
     return { done: left === 0, got: `${t.cleared.length - left}/${t.cleared.length} ${t.block} cleared` }
@@ -129,6 +148,13 @@ async function judge (world, task, before) {
     return { done: beside.length > 0, got: `${beside.length} ${t.block} beside ${t.nextTo.join(' ')}` }
   }
   const me = (await world.cmd({ cmd: 'players' })).find((p) => p.name === 'Wayfarer')
+  if (t.around) {
+    // Walled in: the block on all four sides of the bot's feet.
+    if (!me) return { done: false, got: 'the bot is not in the world' }
+    const [x, y, z] = [Math.floor(me.x), Math.floor(me.y + 0.01), Math.floor(me.z)]
+    const sides = [[1, 0], [-1, 0], [0, 1], [0, -1]].filter(([dx, dz]) => after.get(key(x + dx, y, z + dz)) === t.block).length
+    return { done: sides === 4, got: `${sides}/4 sides of the bot's feet are ${t.block}` }
+  }
   if (t.standing_on) {
     const under = me ? await world.cmd({ cmd: 'getBlock', x: Math.floor(me.x), y: Math.floor(me.y - 0.01), z: Math.floor(me.z) }) : 'nothing'
     return { done: under === t.standing_on, got: `standing on ${under}` }
@@ -161,7 +187,7 @@ async function runTask (task, index, skills, proxy, library) {
   const logFile = path.join(LOGS, `${library}-${String(index + 1).padStart(2, '0')}.log`)
   const out = fs.openSync(logFile, 'w')
   const bots = []
-  const result = { n: index + 1, goal: task.goal, library, done: false, claimed: '', claim: 'none', plan: '', calls: 0, tokens: 0, promptTokens: 0, seconds: 0 }
+  const result = { n: index + 1, goal: task.goal, half: task.half, lang: task.lang, library, done: false, claimed: '', claim: 'none', plan: '', calls: 0, tokens: 0, promptTokens: 0, seconds: 0 }
   try {
     await world.cmd({ cmd: 'addPlayer', name: 'Alice', x: -6.5, y: 64, z: -6.5 })
     for (const [x, y, z, block] of task.blocks ?? []) await world.cmd({ cmd: 'setBlock', x, y, z, block })
@@ -214,6 +240,8 @@ async function runTask (task, index, skills, proxy, library) {
     result.claimed = last ? last.text : `no answer within ${task.minutes} min`
     result.claim = !last ? 'none' : last.text.startsWith('I succeeded') ? 'succeeded' : 'failed'
     result.plan = world.events.slice(from).find((e) => e.event === 'chat' && e.from === 'Wayfarer' && e.text.startsWith('Plan for'))?.text ?? ''
+    // How the bot said it read the goal (or the question it asked instead).
+    result.reading = world.events.slice(from).find((e) => e.event === 'chat' && e.from === 'Wayfarer' && /^(I read|Did you mean|I am not sure)/.test(e.text))?.text ?? ''
     if (!last) {
       await world.cmd({ cmd: 'say', as: 'Alice', text: 'Wayfarer !stop' })
       await sleep(1000)
@@ -281,6 +309,7 @@ async function main () {
     log(`[${llm}, ${library}] ${i + 1}/${SUITE.tasks.length} !task ${task.goal}`)
     const result = await runTask(task, i, skills, proxy, library)
     result.llm = llm
+    if (result.reading) log(`  reading: ${result.reading.slice(0, 160)}`)
     log(`  world: ${result.done ? 'done' : 'NOT done'} (${result.got ?? '?'}); bot: ${result.claim}${result.falseSuccess ? ' — FALSE SUCCESS' : ''}; ` +
       `${result.seconds} s, ${result.calls} LLM call(s), ${result.tokens} tokens; ${result.claimed.slice(0, 140)}`)
     runs.push(result)
@@ -331,6 +360,16 @@ function report (runs, learned) {
       const llmRuns = mine.filter((r) => r.planner === 'llm')
       console.log(`  per goal the LLM planned and the world confirmed: ${(llmRuns.reduce((n, r) => n + r.calls, 0) / successes).toFixed(1)} calls, ` +
         `${(llmRuns.reduce((n, r) => n + r.tokens, 0) / successes / 1000).toFixed(1)} k tokens`)
+    }
+    const halves = [...new Set(mine.map((r) => r.half).filter(Boolean))]
+    if (halves.length > 1) {
+      for (const half of halves) {
+        const part = mine.filter((r) => r.half === half)
+        const refused = part.filter((r) => r.claim !== 'succeeded' && !r.done).length
+        console.log(`  ${half}: done ${part.filter((r) => r.done).length}/${part.length} ` +
+          `(${Math.round(100 * part.filter((r) => r.done).length / Math.max(1, part.length))} %), ` +
+          `false successes ${part.filter((r) => r.falseSuccess).length}, not done and not claimed ${refused}`)
+      }
     }
     const by = (p) => mine.filter((r) => r.planner === p)
     console.log(`  planned from words ${by('words').length} (done ${by('words').filter((r) => r.done).length}), ` +
