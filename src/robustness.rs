@@ -48,6 +48,19 @@ fn every_parser(text: &str) {
     let _ = crate::chat::read_language(text);
     let _ = crate::agent::translate::is_foreign(text);
     let _ = crate::agent::translate::canonical_goal(text);
+    // The goal reader, in every language the vocabulary knows, and the code and trackers a reading gives.
+    for lang in crate::config::Lang::ALL {
+        let _ = crate::agent::vocab::words(text, lang, crate::agent::act::is_game_id);
+    }
+    if let Some(words) = crate::agent::vocab::foreign(text, crate::agent::act::is_game_id) {
+        let _ = crate::agent::vocab::numbers(&words);
+    }
+    if let Ok(asked) = crate::agent::act::reading_of(text) {
+        let _ = asked.to_string();
+        let _ = crate::agent::deeds::code(&asked);
+        let _ = crate::agent::effect::fitting(&asked);
+    }
+    let _ = crate::agent::act::asked_loosely(text);
     let _ = split_for_chat(text, 256);
     let _ = parse_plan(text);
     let _ = parse_verdict(text);

@@ -436,9 +436,11 @@ impl Agent {
         diff
     }
 
-    /// Why the blocks `diff` placed do not stand beside the block `asked` names, when they do not.
+    /// Why the world as it is now does not stand where `asked` says (beside a named block, the bot walled in, the
+    /// chest named), when it does not (see [`effect::unplaced`]).
     pub fn misplaced(&self, asked: &Asked, diff: &WorldDiff) -> Option<String> {
-        effect::unplaced_beside(asked, diff, |p| primitives::observe::block_name(&self.bot, p))
+        let feet = azalea::BlockPos::from(self.bot.position());
+        effect::unplaced(asked, diff, |p| primitives::observe::block_name(&self.bot, p), [feet.x, feet.y, feet.z])
     }
 
     /// Judges an attempt by the step's tracker, or else by the critic held to the world: code that threw is not a
@@ -452,15 +454,19 @@ impl Agent {
         diff: &WorldDiff,
         ran: &str,
     ) -> Result<Judged, String> {
-        let asked = asked_of(&spec.task);
+        // Read loosely: these checks only fail a step, and a step's words the reader does not account for in full
+        // (an LLM's) still say a change of the world the diff must show.
+        let asked = asked_loosely(&spec.task);
         // Blocks placed beside another (`next to the stone block`) are looked for in the world as it is now.
         let misplaced = || asked.as_ref().and_then(|asked| self.misplaced(asked, diff));
         if let Some(tracker) = &spec.tracker {
             let progress = tracker.progress(start, now);
             (self.say)(&format!("{} ({}%)", progress, progress.percent()));
             (self.relabel)(format!("task {}: attempt {attempt}/{MAX_ATTEMPTS}, {progress}", spec.task));
+            // A tracker counts; the words may ask more of what it counted (a hole 3 deep, not 3 blocks dug anywhere).
+            let unshown = || asked.as_ref().and_then(|asked| effect::unshown(asked, diff));
             if progress.done
-                && let Some(why) = misplaced()
+                && let Some(why) = misplaced().or_else(unshown)
             {
                 tracing::info!("task {:?}: its tracker is done, but the world shows {why}", spec.task);
                 return Ok(Judged {
@@ -1108,9 +1114,21 @@ const FINISH_POLL: std::time::Duration = std::time::Duration::from_millis(500);
 /// The most containers a tracker's check opens.
 const MAX_CONTAINERS_LOOKED_INTO: usize = 4;
 
-/// What `task` asks of the world, read with the game's ids.
+/// What `task` asks of the world, read with the game's ids, every word that carries meaning accounted for: what is
+/// planned, tracked and claimed comes from this reading only.
 pub fn asked_of(task: &str) -> Option<Asked> {
     effect::asked(task, is_game_id)
+}
+
+/// What `task` asks of the world as far as its words are understood (see [`effect::loosely`]): for checks that only
+/// fail a step.
+pub fn asked_loosely(task: &str) -> Option<Asked> {
+    effect::loosely(task, is_game_id)
+}
+
+/// How `task`'s words read with the game's ids, or why they do not (see `reading::Unread`).
+pub fn reading_of(task: &str) -> Result<Asked, super::reading::Unread> {
+    super::reading::read(task, is_game_id)
 }
 
 /// Whether `name` is a block or item the game has.
@@ -1142,7 +1160,7 @@ fn unlearnable(spec: &TaskSpec, report: &runner::Report, diff: &WorldDiff, by_tr
     if diff.is_empty() {
         return Some("it changed nothing in the world".to_owned());
     }
-    if !by_tracker && !effect::fits(asked_of(&spec.task).as_ref(), diff) {
+    if !by_tracker && !effect::fits(asked_loosely(&spec.task).as_ref(), diff) {
         return Some(format!("no tracker confirmed it, and what it changed ({diff}) does not fit the step"));
     }
     None

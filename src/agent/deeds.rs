@@ -19,7 +19,7 @@ const MOST: u32 = 64;
 pub const NEAR: u32 = 8;
 
 /// Code that does what `asked` (read from `task`) asks, when the words say enough to write it.
-pub fn code(task: &str, asked: &Asked) -> Option<String> {
+pub fn code(asked: &Asked) -> Option<String> {
     let count = asked.count.unwrap_or(1);
     if count == 0 || count > MOST {
         return None;
@@ -30,15 +30,17 @@ pub fn code(task: &str, asked: &Asked) -> Option<String> {
             let block = thing.filter(|t| recipes::is_block(t))?;
             Some(match (asked.at, asked.shape, &asked.beside) {
                 (Some(at), _, _) => format!("placeItem(\"{block}\", {});\n1", vec3(at)),
+                (None, Some(Shape::Around), _) => around(block),
+                (None, Some(Shape::Hole(_)), _) => return None,
                 (None, Some(shape), _) => build(block, shape),
                 (None, None, Some(beside)) => place_beside(block, beside),
                 (None, None, None) => recipes::place_near(block, count),
             })
         }
-        Effect::Dig => match (asked.at, thing) {
-            (Some(at), _) => Some(format!("digBlock({});\n1", vec3(at))),
-            (None, Some(block)) if recipes::is_block(block) => Some(clear(block, asked.count)),
-            (None, None) if says_hole(task) => Some(hole(count)),
+        Effect::Dig => match (asked.at, asked.shape, thing) {
+            (Some(at), _, _) => Some(format!("digBlock({});\n1", vec3(at))),
+            (None, Some(Shape::Hole(deep)), _) => Some(hole(deep)),
+            (None, None, Some(block)) if recipes::is_block(block) => Some(clear(block, asked.count)),
             _ => None,
         },
         Effect::Go => match (asked.at, thing) {
@@ -52,7 +54,10 @@ pub fn code(task: &str, asked: &Asked) -> Option<String> {
             )),
             _ => None,
         },
-        Effect::Store => Some(store(thing?, count)),
+        Effect::Store => Some(match &asked.beside {
+            Some(beside) => store_beside(thing?, count, beside),
+            None => store(thing?, count),
+        }),
         Effect::Give => Some(format!("giveItem(\"{}\", \"{}\", {count})", asked.player.as_deref()?, thing?)),
     }
 }
@@ -64,14 +69,18 @@ pub fn code(task: &str, asked: &Asked) -> Option<String> {
 pub fn plan(goal: &str, setting: &Setting) -> Option<Vec<TaskSpec>> {
     let mut steps = Vec::new();
     let mut needed: Vec<(String, u32)> = Vec::new();
+    let mut container_placed = false;
     for (part, joined) in parts(goal) {
+        // `place a chest and put 3 torches in it`: `it` is the chest just placed.
+        let part = if container_placed { into_it(&part) } else { part };
         let asked = super::act::asked_of(&part)?;
+        container_placed |= asked.effect == Effect::Place && asked.thing.as_deref() == Some("chest");
         if joined && asked.shape.is_none() {
             // Words after an `and` that start no step of their own belong to this one: only a shape's sizes
             // (`3 long and 2 high`) are read from them, so anything else would be dropped unseen.
             return None;
         }
-        let code = code(&part, &asked)?;
+        let code = code(&asked)?;
         let tracker = super::effect::fitting(&asked)?;
         if matches!(asked.effect, Effect::Place | Effect::Store | Effect::Give)
             && asked.at.is_none()
@@ -105,6 +114,22 @@ pub fn plan(goal: &str, setting: &Setting) -> Option<Vec<TaskSpec>> {
     Some(first)
 }
 
+/// How each part of `goal` (see [`parts`]) reads, in order: the goal's reading is theirs together. `in it` after a
+/// part that placed a chest is that chest.
+pub fn readings(goal: &str) -> Vec<(String, Result<Asked, super::reading::Unread>)> {
+    let mut container_placed = false;
+    let mut read = Vec::new();
+    for (part, _) in parts(goal) {
+        let part = if container_placed { into_it(&part) } else { part };
+        let reading = super::act::reading_of(&part);
+        if let Ok(asked) = &reading {
+            container_placed |= asked.effect == Effect::Place && asked.thing.as_deref() == Some("chest");
+        }
+        read.push((part, reading));
+    }
+    read
+}
+
 /// The parts of a goal joined by `and`, `then` or commas, each a step: a joint starts a new part only where the words
 /// after it begin with a verb of their own (`a wall 3 long and 2 high` stays whole, and is marked as joined). `it`
 /// after a part that placed something means what it placed, which the code finds again by its kind.
@@ -133,15 +158,25 @@ fn parts(goal: &str) -> Vec<(String, bool)> {
     parts.into_iter().map(|(p, joined)| (p.trim().to_owned(), joined)).filter(|(p, _)| !p.is_empty()).collect()
 }
 
-/// Whether `words` begin with a verb that changes the world.
-fn starts_a_step(words: &str) -> bool {
-    super::act::asked_of(words).is_some()
+/// `part` with `in it` / `into it` said as the chest it means.
+fn into_it(part: &str) -> String {
+    let words: Vec<&str> = part.split_whitespace().collect();
+    let mut out: Vec<&str> = Vec::with_capacity(words.len() + 1);
+    for (i, word) in words.iter().enumerate() {
+        let it = ["it", "it."].contains(&word.to_lowercase().as_str());
+        if it && i > 0 && ["in", "into", "inside"].contains(&words[i - 1].to_lowercase().as_str()) {
+            out.extend(["the", "chest"]);
+        } else {
+            out.push(word);
+        }
+    }
+    out.join(" ")
 }
 
-/// Whether a dig step with no block named asks for a hole beside the bot (`dig a hole 2 deep`, `dig a pit`).
-/// `dig down` (under the bot's own feet) is not one: the LLM writes that.
-fn says_hole(task: &str) -> bool {
-    task.to_lowercase().split(|c: char| !c.is_alphanumeric()).any(|w| ["hole", "pit", "deep"].contains(&w))
+/// Whether `words` begin with a verb that changes the world (read loosely: whether the rest of them reads is the
+/// step's own reading's business).
+fn starts_a_step(words: &str) -> bool {
+    super::act::asked_loosely(words).is_some()
 }
 
 fn vec3([x, y, z]: [i32; 3]) -> String {
@@ -255,6 +290,50 @@ throw why;"#
     )
 }
 
+/// Code that places `block` on each of the four sides of where the bot stands, on its level, staying put: the
+/// sides already holding it are left as they are.
+fn around(block: &str) -> String {
+    format!(
+        r#"let feet = position().floor();
+let open = {OPEN};
+for side in [vec3(1, 0, 0), vec3(-1, 0, 0), vec3(0, 0, 1), vec3(0, 0, -1)] {{
+    let spot = feet + side;
+    if blockAt(spot) == "{block}" {{ continue; }}
+    if !open.contains(blockAt(spot)) {{ digBlock(spot); }}
+    placeItem("{block}", spot);
+}}
+feet"#
+    )
+}
+
+/// Code that puts `count` of `item` into a chest standing `beside` a block of the kind named (`the chest next to
+/// the crafting table`), the nearest such chest, and into no other.
+fn store_beside(item: &str, count: u32, beside: &Beside) -> String {
+    let (sides, words) = match beside.side {
+        Side::NextTo => ("[vec3(1, 0, 0), vec3(-1, 0, 0), vec3(0, 0, 1), vec3(0, 0, -1)]", "next to"),
+        Side::OnTop => ("[vec3(0, 1, 0)]", "on top of"),
+        Side::Under => ("[vec3(0, -1, 0)]", "under"),
+    };
+    let target = &beside.block;
+    format!(
+        r#"let chest = ();
+for there in findBlocks("{target}", 32, 16) {{
+    for side in {sides} {{
+        if blockAt(there + side) == "chest" {{ chest = there + side; break; }}
+    }}
+    if chest != () {{ break; }}
+}}
+if chest == () {{ throw "I see no chest {words} a {target} within 32 blocks to put the {item} in"; }}
+let n = inventoryCount("{item}");
+if n == 0 {{ throw "I have no {item} to store"; }}
+if n > {count} {{ n = {count}; }}
+let items = #{{}};
+items["{item}"] = n;
+depositItemIntoChest(chest, items);
+n"#
+    )
+}
+
 /// Code that puts `count` of `item` into the nearest chest, placing a carried one first when none is near.
 fn store(item: &str, count: u32) -> String {
     let place_chest = super::text::indent(&recipes::place_near("chest", 1));
@@ -285,7 +364,7 @@ mod tests {
 
     /// Every piece of code this module writes compiles as a function body the runner accepts.
     fn compiles(task: &str) -> String {
-        let code = code(task, &asked(task)).unwrap_or_else(|| panic!("no code for {task:?}"));
+        let code = code(&asked(task)).unwrap_or_else(|| panic!("no code for {task:?}"));
         let text = format!("```rhai\nfn doIt() {{\n{code}\n}}\n```");
         if let Err(why) = super::super::extract::program(&text, &super::super::act::known(None)) {
             panic!("the code for {task:?} does not compile: {why}\n{code}");
@@ -327,7 +406,7 @@ mod tests {
             ["flatten the area", "dig down 3", "build a house", "place 100 dirt", "place 3 sticks", "go somewhere"]
         {
             if let Some(asked) = super::super::act::asked_of(task) {
-                assert_eq!(code(task, &asked), None, "{task:?}");
+                assert_eq!(code(&asked), None, "{task:?}");
             }
         }
     }
@@ -341,7 +420,7 @@ mod tests {
         let steps = plan("place a chest and store 6 cobblestone in it", &carrying(&[("chest", 1), ("cobblestone", 6)]))
             .expect("planned");
         let tasks: Vec<&str> = steps.iter().map(|s| s.task.as_str()).collect();
-        assert_eq!(tasks, ["Place a chest", "Store 6 cobblestone in it"]);
+        assert_eq!(tasks, ["Place a chest", "Store 6 cobblestone in the chest"]);
         assert!(steps.iter().all(|s| s.code.is_some() && s.tracker.is_some()));
         // Without the cobblestone, mining it comes first.
         let steps = plan("build a pillar of 3 cobblestone", &carrying(&[])).expect("planned");

@@ -40,8 +40,47 @@ pub struct Asked {
     pub at: Option<[i32; 3]>,
     /// The shape the placed blocks are to stand in, when the words name one (`in a line`, `a pillar of 3`).
     pub shape: Option<Shape>,
-    /// A block the placed ones are to touch, when the words name one (`next to the stone block`).
+    /// A block the placed ones are to touch, when the words name one (`next to the stone block`); for a store, the
+    /// block the chest meant stands beside or on (`the chest next to the crafting table`).
     pub beside: Option<Beside>,
+}
+
+impl std::fmt::Display for Asked {
+    /// The reading in plain words, as the owner is told it before anything is done: `a floor 3 by 3 of dirt, on
+    /// open ground beside me`, `a hole 3 deep, dug beside me`, `5 cobblestone put into the chest next to a
+    /// crafting_table`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let thing = self.thing.as_deref().unwrap_or("blocks");
+        let count = self.count.unwrap_or(1);
+        let at = self.at.map(|[x, y, z]| format!(" at {x} {y} {z}")).unwrap_or_default();
+        let beside = self.beside.as_ref().map(|b| format!(" {b}")).unwrap_or_default();
+        match (self.effect, self.shape) {
+            (Effect::Place, Some(Shape::Around)) => write!(f, "{thing} on each of my four sides, where I stand"),
+            (Effect::Place, Some(shape)) => write!(f, "{shape} of {thing}, on open ground beside me"),
+            (Effect::Place, None) if !at.is_empty() => write!(f, "{count} {thing} placed{at}"),
+            (Effect::Place, None) if !beside.is_empty() => write!(f, "{count} {thing} placed{beside}"),
+            (Effect::Place, None) => write!(f, "{count} {thing} placed near me"),
+            (Effect::Dig, Some(shape)) => write!(f, "{shape}, dug beside me"),
+            (Effect::Dig, _) if !at.is_empty() => write!(f, "the block{at} dug out"),
+            (Effect::Dig, _) => match self.dug_all() {
+                Some(block) => write!(f, "every {block} near me dug out"),
+                None => write!(f, "{count} {thing} dug near me"),
+            },
+            (Effect::Go, _) if let Some([x, y, z]) = self.at => write!(f, "me walking to {x} {y} {z}"),
+            (Effect::Go, _) => write!(f, "me standing on the nearest {thing}"),
+            (Effect::Store, _) => {
+                let chest =
+                    if beside.is_empty() { " the nearest chest".to_owned() } else { format!(" the chest{beside}") };
+                write!(f, "{count} {} put into{chest}{at}", self.thing.as_deref().unwrap_or("items"))
+            }
+            (Effect::Give, _) => write!(
+                f,
+                "{count} {} handed to {}",
+                self.thing.as_deref().unwrap_or("items"),
+                self.player.as_deref().unwrap_or("someone")
+            ),
+        }
+    }
 }
 
 impl Asked {
@@ -94,20 +133,6 @@ impl std::fmt::Display for Beside {
     }
 }
 
-/// Words that name a side, as runs of words, with the side.
-const SIDES: &[(&[&str], Side)] = &[
-    (&["next", "to"], Side::NextTo),
-    (&["beside"], Side::NextTo),
-    (&["adjacent", "to"], Side::NextTo),
-    (&["on", "top", "of"], Side::OnTop),
-    (&["onto"], Side::OnTop),
-    (&["on"], Side::OnTop),
-    (&["above"], Side::OnTop),
-    (&["under"], Side::Under),
-    (&["below"], Side::Under),
-    (&["beneath"], Side::Under),
-];
-
 /// A shape named in words, of whole blocks: the world must show the placed blocks standing so, in any quarter turn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Shape {
@@ -119,10 +144,13 @@ pub enum Shape {
     Wall { long: u32, high: u32 },
     /// Flat, `long` by `wide`: `a 2 by 2 floor`.
     Floor { long: u32, wide: u32 },
+    /// The border of a floor, nothing inside: `a hollow square 4 by 4`, `a ring of cobblestone 3 by 3`.
+    Ring { long: u32, wide: u32 },
+    /// Dug, not placed: `deep` blocks one under another from the ground down, `a hole 3 deep`.
+    Hole(u32),
+    /// One block on each of the four sides of the bot, on its level: `surround yourself`, `on every side of you`.
+    Around,
 }
-
-/// The most blocks a shape read from words may have.
-const MAX_SHAPE: u32 = 64;
 
 impl Shape {
     /// Offsets of the shape's blocks from its first one.
@@ -135,6 +163,12 @@ impl Shape {
             Shape::Column(n) => grid(n, 1, |i, _| [0, i, 0]),
             Shape::Wall { long, high } => grid(long, high, |i, j| [i, j, 0]),
             Shape::Floor { long, wide } => grid(long, wide, |i, j| [i, 0, j]),
+            Shape::Ring { long, wide } => grid(long, wide, |i, j| [i, 0, j])
+                .into_iter()
+                .filter(|[x, _, z]| *x == 0 || *z == 0 || *x == long as i32 - 1 || *z == wide as i32 - 1)
+                .collect(),
+            Shape::Hole(deep) => grid(deep, 1, |i, _| [0, -i, 0]),
+            Shape::Around => vec![[1, 0, 0], [-1, 0, 0], [0, 0, 1], [0, 0, -1]],
         }
     }
 
@@ -157,239 +191,94 @@ impl std::fmt::Display for Shape {
             Shape::Column(n) => write!(f, "a pillar of {n}"),
             Shape::Wall { long, high } => write!(f, "a wall {long} long and {high} high"),
             Shape::Floor { long, wide } => write!(f, "a floor {long} by {wide}"),
+            Shape::Ring { long, wide } => write!(f, "a ring {long} by {wide} with nothing inside"),
+            Shape::Hole(deep) => write!(f, "a hole {deep} deep"),
+            Shape::Around => write!(f, "a block on each of my four sides"),
         }
     }
 }
 
-const PLACE: &[&str] =
-    &["place", "build", "put", "lay", "set", "stack", "pillar", "construct", "erect", "light", "fill"];
-/// Verbs that place blocks only when a shape is named (`make a 2 by 2 floor`; `make a stick` is crafting).
-const MAKE: &[&str] = &["make", "create"];
-const DIG: &[&str] = &["dig", "clear", "remove", "break", "excavate", "tunnel", "flatten", "destroy", "hollow"];
-const GO: &[&str] = &["go", "walk", "move", "stand", "come", "return", "travel", "climb", "head", "step", "run"];
-const STORE: &[&str] = &["store", "deposit", "stash", "stow"];
-const GIVE: &[&str] = &["give", "hand", "deliver", "bring", "pass", "throw", "toss"];
-/// Words after which a `put` or `place` puts things into a container rather than on the ground.
-const INTO: &[&str] = &["in", "into", "inside"];
-const CONTAINERS: &[&str] = &["chest", "barrel", "container", "storage", "box"];
-const NUMBERS: &[(&str, u32)] = &[
-    ("a", 1),
-    ("an", 1),
-    ("one", 1),
-    ("two", 2),
-    ("three", 3),
-    ("four", 4),
-    ("five", 5),
-    ("six", 6),
-    ("seven", 7),
-    ("eight", 8),
-    ("nine", 9),
-    ("ten", 10),
-    ("twelve", 12),
-    ("sixteen", 16),
-];
-
-/// What `task` asks of the world, when its first word is a verb that changes it. `is_id` says whether a word is a
-/// block or item id the game has.
+/// What `task` asks of the world, when its words read as a change of it with every word that carries meaning
+/// accounted for (see `reading`). `is_id` says whether a word is a block or item id the game has.
 pub fn asked(task: &str, is_id: impl Fn(&str) -> bool) -> Option<Asked> {
-    let words: Vec<String> = task
-        .split_whitespace()
-        .map(|w| w.trim_matches(|c: char| !(c.is_alphanumeric() || c == '_')).to_lowercase())
-        .filter(|w| !w.is_empty())
-        .collect();
-    let verb = words.first()?.as_str();
-    let container = |w: &str| CONTAINERS.iter().any(|c| w.trim_end_matches('s') == *c);
-    // `in a chest`, `into the barrel`: a container within two words after `in`.
-    let into_container = words
-        .iter()
-        .enumerate()
-        .any(|(i, w)| INTO.contains(&w.as_str()) && words.iter().skip(i + 1).take(2).any(|w| container(w)));
-    let effect = if STORE.contains(&verb) || ((verb == "put" || verb == "place" || verb == "fill") && into_container) {
-        Effect::Store
-    } else if PLACE.contains(&verb) || MAKE.contains(&verb) {
-        Effect::Place
-    } else if DIG.contains(&verb) {
-        Effect::Dig
-    } else if GIVE.contains(&verb) && words.iter().any(|w| w == "to") || matches!(verb, "give" | "hand") {
-        Effect::Give
-    } else if GO.contains(&verb) || (verb == "get" && words.get(1).is_some_and(|w| w == "to")) {
-        Effect::Go
-    } else {
-        return None;
-    };
-    let (at, first_count) = position_and_count(task);
-    // The thing named: an id as written, two words joined (`oak planks`), or a plural made singular.
-    let named = (1..words.len()).find_map(|i| {
-        // What is stored is not the chest it goes into.
-        forms(&words, i)
-            .find(|c| c.len() > 2 && is_id(c) && !(effect == Effect::Store && container(c)) && !built_of(c, &is_id))
-            .map(|c| (i, c))
-    });
-    let thing = named.as_ref().map(|(_, c)| c.clone());
-    // How many: the sizes given (`3 blocks long and 2 high`, `2 by 2`) multiplied; else the number just before the
-    // thing (`pillar of 3 dirt`); else, with no thing named, the first number.
-    let number = |w: &str| w.parse::<u32>().ok().or_else(|| NUMBERS.iter().find(|(n, _)| *n == w).map(|(_, v)| *v));
-    let count = sizes(&words).or_else(|| match &named {
-        Some((i, _)) => words[..*i].iter().rev().take(2).find_map(|w| number(w)),
-        None => first_count,
-    });
-    let player = match effect {
-        Effect::Give => words
-            .iter()
-            .position(|w| w == "to")
-            .and_then(|i| task.split_whitespace().filter(|w| !w.is_empty()).nth(i + 1))
-            .map(|w| w.trim_matches(|c: char| !(c.is_alphanumeric() || c == '_')).to_owned())
-            .filter(|w| {
-                (1..=16).contains(&w.len()) && !is_id(&w.to_lowercase()) && !["me", "the", "a"].contains(&w.as_str())
-            }),
-        _ => None,
-    };
-    let shape = match effect {
-        Effect::Place => shape(&words, count),
-        _ => None,
-    };
-    if MAKE.contains(&verb) && shape.is_none() {
-        // `make 4 sticks` is crafting; only `make a 2 by 2 floor` places.
-        return None;
-    }
-    // A shape's size is the count, whatever number stood nearer the thing.
-    let count = shape.map(Shape::size).or(count);
-    let beside = match (effect, &named) {
-        (Effect::Place, Some((i, _))) => beside(&words, *i + 1, &is_id),
-        _ => None,
-    };
-    Some(Asked { effect, count, thing, player, at, shape, beside })
+    super::reading::read(task, is_id).ok()
 }
 
-/// Whether `id` is two words naming something built of a block rather than a block of its own: `the cobblestone
-/// wall` a player speaks of is cobblestone standing as a wall, though the game has a `cobblestone_wall` block too.
-fn built_of(id: &str, is_id: &impl Fn(&str) -> bool) -> bool {
-    const BUILT: [&str; 8] = ["wall", "floor", "pillar", "column", "tower", "line", "row", "platform"];
-    id.rsplit_once('_').is_some_and(|(stem, shape)| BUILT.contains(&shape) && !stem.contains('_') && is_id(stem))
+/// What `task` asks of the world as far as its words are understood, for checks that only ever fail a step (see
+/// `reading::loosely`).
+pub fn loosely(task: &str, is_id: impl Fn(&str) -> bool) -> Option<Asked> {
+    super::reading::loosely(task, is_id)
 }
 
-/// The block a side is named of after word `from` (`next to the stone block`, `on top of the gold block`): the
-/// first side's words followed within three words by a block id.
-fn beside(words: &[String], from: usize, is_id: &impl Fn(&str) -> bool) -> Option<Beside> {
-    for i in from..words.len() {
-        let Some((run, side)) = SIDES.iter().find(|(run, _)| words.get(i..i + run.len()).is_some_and(|w| w == *run))
-        else {
-            continue;
-        };
-        let after = i + run.len();
-        // `on the ground`, `next to you`: a side of nothing the game names; a later one may name a block.
-        if let Some(block) = (after..words.len().min(after + 3)).find_map(|j| id_at(words, j, is_id)) {
-            return Some(Beside { side: *side, block });
-        }
-    }
-    None
-}
-
-/// The ids word `i` may start, in the order tried: joined with the next word (`oak planks` → `oak_planks`), that
-/// made singular, the word as written, and the word made singular (`planks`, `torches`).
-fn forms(words: &[String], i: usize) -> impl Iterator<Item = String> {
-    let joined = words.get(i + 1).map(|next| format!("{}_{next}", words[i]));
-    let singular = joined.as_ref().and_then(|j| j.strip_suffix('s').map(str::to_owned));
-    [
-        joined,
-        singular,
-        Some(words[i].clone()),
-        words[i].strip_suffix('s').map(str::to_owned),
-        words[i].strip_suffix("es").map(str::to_owned),
-    ]
-    .into_iter()
-    .flatten()
-}
-
-/// The id word `i` starts (see [`forms`]).
-fn id_at(words: &[String], i: usize, is_id: &impl Fn(&str) -> bool) -> Option<String> {
-    forms(words, i).find(|c| c.len() > 2 && is_id(c))
-}
-
-/// Why the blocks placed (in `diff`) do not stand where `asked` says, beside another block, when they do not:
-/// `no crafting_table was placed next to a stone (placed at -2 64 0)`. `block_at` reads the world as it is now.
-pub fn unplaced_beside(asked: &Asked, diff: &WorldDiff, block_at: impl Fn(Point) -> Option<String>) -> Option<String> {
-    let beside = asked.beside.as_ref()?;
+/// Why the world does not stand as `asked` says beyond what was placed or stored (see [`unshown`]), when it does
+/// not: blocks placed beside another block and not touching it (`no crafting_table was placed next to a stone
+/// (placed at -2 64 0)`), the bot not walled in on its four sides, items put into another chest than the one named.
+/// `block_at` reads the world as it is now; `feet` is the block the bot stands in now.
+pub fn unplaced(
+    asked: &Asked,
+    diff: &WorldDiff,
+    block_at: impl Fn(Point) -> Option<String>,
+    feet: Point,
+) -> Option<String> {
     let thing = asked.thing.as_deref();
-    let placed: Vec<Point> =
-        diff.placed.iter().filter(|(_, b)| thing.is_none_or(|want| want == b)).map(|(p, _)| *p).collect();
-    let touching = placed.iter().any(|p| {
+    let at = |cells: &[Point]| -> String {
+        let shown: Vec<String> = cells.iter().take(3).map(|p| format!("{} {} {}", p[0], p[1], p[2])).collect();
+        if shown.is_empty() { String::new() } else { format!(" (at {})", shown.join(", ")) }
+    };
+    let touches = |p: &Point, beside: &Beside| {
         beside
             .side
             .offsets()
             .iter()
             .any(|o| block_at([p[0] + o[0], p[1] + o[1], p[2] + o[2]]).as_deref() == Some(&beside.block))
-    });
-    if touching {
-        return None;
+    };
+    if asked.effect == Effect::Place && asked.shape == Some(Shape::Around) {
+        let open: Vec<Point> = Shape::Around
+            .offsets()
+            .iter()
+            .map(|o| [feet[0] + o[0], feet[1] + o[1], feet[2] + o[2]])
+            .filter(|p| block_at(*p).as_deref() != Some(thing.unwrap_or("")))
+            .collect();
+        return (!open.is_empty()).then(|| {
+            format!(
+                "{} of my four sides {} no {}{}",
+                open.len(),
+                if open.len() == 1 { "has" } else { "have" },
+                thing.unwrap_or("block"),
+                at(&open)
+            )
+        });
     }
-    let what = thing.unwrap_or("block");
-    let at = if placed.is_empty() {
-        String::new()
-    } else {
-        let shown: Vec<String> = placed.iter().take(3).map(|p| format!("{} {} {}", p[0], p[1], p[2])).collect();
-        format!(" (placed at {})", shown.join(", "))
-    };
-    Some(format!("no {what} was placed {beside}{at}"))
-}
-
-/// The shape `words` name, with `count` the number of blocks they ask for: `in a line` / `a row` → a line of
-/// `count`; `pillar`, `column`, `tower` → a column (`count` high, or as high as given); `wall` → `long` by `high`;
-/// `floor`, `platform`, `square` → `a by b`. None when the words name no shape or not its size, or the shape would
-/// have more than [`MAX_SHAPE`] blocks.
-fn shape(words: &[String], count: Option<u32>) -> Option<Shape> {
-    let has = |list: &[&str]| words.iter().any(|w| list.contains(&w.trim_end_matches('s')));
-    let dims = dimensions(words);
-    let dim = |names: &[&str]| dims.iter().find(|(_, d)| d.is_some_and(|d| names.contains(&d))).map(|(n, _)| *n);
-    let by: Vec<u32> = dims.iter().filter(|(_, d)| d.is_none()).map(|(n, _)| *n).collect();
-    let shape = if has(&["wall", "fence"]) {
-        match (dim(&["long", "wide", "across"]), dim(&["high", "tall"]), by.as_slice()) {
-            (Some(long), Some(high), _) => Shape::Wall { long, high },
-            (_, _, [long, high, ..]) => Shape::Wall { long: *long, high: *high },
-            (Some(long), None, _) => Shape::Line(long),
-            _ => return None,
-        }
-    } else if has(&["floor", "platform", "square", "pad", "patio", "roof"]) {
-        match (dim(&["long"]), dim(&["wide", "across"]), by.as_slice()) {
-            (_, _, [long, wide, ..]) => Shape::Floor { long: *long, wide: *wide },
-            (Some(long), Some(wide), _) => Shape::Floor { long, wide },
-            _ => return None,
-        }
-    } else if has(&["pillar", "column", "tower", "pole"]) {
-        Shape::Column(dim(&["high", "tall"]).or(count)?)
-    } else if has(&["line", "row"]) {
-        Shape::Line(dim(&["long"]).or(count)?)
-    } else {
-        return None;
-    };
-    (2..=MAX_SHAPE).contains(&shape.size()).then_some(shape)
-}
-
-/// Sizes written in `words`: `3 blocks long` → (3, long), `2 by 2` or `2x2` → (2, none) twice.
-fn dimensions(words: &[String]) -> Vec<(u32, Option<&'static str>)> {
-    const DIMENSIONS: &[&str] = &["long", "wide", "high", "tall", "deep", "across"];
-    let mut found = Vec::new();
-    for (i, w) in words.iter().enumerate() {
-        if let Some((a, b)) = w.split_once('x')
-            && let (Ok(a), Ok(b)) = (a.parse::<u32>(), b.parse::<u32>())
-        {
-            found.extend([(a, None), (b, None)]);
-        } else if let Ok(n) = w.parse::<u32>() {
-            let by = words.get(i + 1).is_some_and(|next| next == "by" || next == "x")
-                || (i > 0 && (words[i - 1] == "by" || words[i - 1] == "x"));
-            let named = words
-                .iter()
-                .skip(i + 1)
-                .take(2)
-                .find_map(|next| DIMENSIONS.iter().find(|d| **d == next.as_str()).copied());
-            if let Some(named) = named {
-                found.push((n, Some(named)));
-            } else if by {
-                found.push((n, None));
+    let beside = asked.beside.as_ref()?;
+    match asked.effect {
+        Effect::Place => {
+            let placed: Vec<Point> =
+                diff.placed.iter().filter(|(_, b)| thing.is_none_or(|want| want == b)).map(|(p, _)| *p).collect();
+            if placed.iter().any(|p| touches(p, beside)) {
+                return None;
             }
+            let placed_at =
+                if placed.is_empty() { String::new() } else { at(&placed).replacen(" (at", " (placed at", 1) };
+            Some(format!("no {} was placed {beside}{placed_at}", thing.unwrap_or("block")))
         }
+        Effect::Store => {
+            let into: Vec<Point> = diff
+                .containers
+                .iter()
+                .filter(|(_, item, n)| *n > 0 && thing.is_none_or(|want| want == item))
+                .map(|(p, _, _)| *p)
+                .collect();
+            if into.iter().any(|p| touches(p, beside)) {
+                return None;
+            }
+            Some(format!(
+                "no {} went into the chest {beside}{}",
+                thing.unwrap_or("item"),
+                at(&into).replacen(" (at", " (it went into a chest at", 1)
+            ))
+        }
+        _ => None,
     }
-    found
 }
 
 /// How many of `shape`'s blocks stand among `placed` at its best spot and quarter turn: blocks of `block` (of any
@@ -417,31 +306,6 @@ pub fn standing(shape: Shape, block: Option<&str>, placed: &[(Point, String)]) -
         }
     }
     best
-}
-
-/// The sizes a task gives, multiplied: `3 blocks long and 2 blocks high` → 6, `a 2 by 2 floor` → 4, `2x3` → 6,
-/// `a hole 2 blocks deep` → 2.
-fn sizes(words: &[String]) -> Option<u32> {
-    let found = dimensions(words);
-    (!found.is_empty()).then(|| found.iter().fold(1u32, |a, (n, _)| a.saturating_mul(*n)))
-}
-
-/// The first three whole numbers in a row in `task` (`-7 64 -7`, `(1, 64, 2)`), as a position, and the first
-/// other number after the verb (`3`, `three`), as a count.
-fn position_and_count(task: &str) -> (Option<[i32; 3]>, Option<u32>) {
-    let words: Vec<&str> = task.split(|c: char| c.is_whitespace() || c == ',').filter(|w| !w.is_empty()).collect();
-    let numbers: Vec<Option<i32>> =
-        words.iter().map(|w| w.trim_matches(|c: char| !(c.is_ascii_digit() || c == '-')).parse::<i32>().ok()).collect();
-    let window = numbers.windows(3).position(|w| w.iter().all(Option::is_some));
-    let at = window.and_then(|i| Some([numbers[i]?, numbers[i + 1]?, numbers[i + 2]?]));
-    let count =
-        words.iter().enumerate().skip(1).filter(|(i, _)| window.is_none_or(|w| !(w..w + 3).contains(i))).find_map(
-            |(_, w)| {
-                let w = w.trim_matches(|c: char| !c.is_alphanumeric()).to_lowercase();
-                w.parse::<u32>().ok().or_else(|| NUMBERS.iter().find(|(n, _)| *n == w).map(|(_, v)| *v))
-            },
-        );
-    (at, count)
 }
 
 /// Whether `tracker` measures `effect` (a composite when one of its parts does; an `any` when all do).
@@ -499,6 +363,7 @@ pub fn fitting(asked: &Asked) -> Option<Tracker> {
     }
     match asked.effect {
         Effect::Place => match asked.shape {
+            Some(Shape::Hole(_)) => None,
             Some(shape) => Some(Tracker::Structure {
                 blocks: shape.parts(&thing?),
                 at: None,
@@ -510,7 +375,8 @@ pub fn fitting(asked: &Asked) -> Option<Tracker> {
         Effect::Dig => Some(Tracker::Dug {
             positions: Vec::new(),
             count: Some(count),
-            block: thing,
+            // A hole is dug through whatever the ground is.
+            block: thing.filter(|_| asked.shape.is_none()),
             at: None,
             radius: super::tracker::NEAR,
         }),
@@ -544,7 +410,13 @@ pub fn unshown(asked: &Asked, diff: &WorldDiff) -> Option<String> {
                 format!("the {} placed do not stand as {shape}: at most {stands} of {size} do", named("block"))
             })
         }),
-        Effect::Dig => short(diff.broken_count(thing) as u64, named("block"), "dug"),
+        Effect::Dig => match asked.shape {
+            Some(Shape::Hole(deep)) => {
+                let dug = hole_depth(&diff.broken);
+                (dug < deep).then(|| format!("no hole {deep} deep was dug (asked {deep} deep, dug {dug})"))
+            }
+            _ => short(diff.broken_count(thing) as u64, named("block"), "dug"),
+        },
         Effect::Store => short(diff.stored(thing).max(0) as u64, named("item"), "put into a container"),
         Effect::Give => {
             let given = diff.given_count(asked.player.as_deref(), thing);
@@ -553,6 +425,17 @@ pub fn unshown(asked: &Asked, diff: &WorldDiff) -> Option<String> {
         }
         Effect::Go => (diff.moved() < MOVED).then(|| "I did not move from where I stood".to_owned()),
     }
+}
+
+/// How deep the deepest hole in `broken` goes: cells dug one under another in one column.
+pub fn hole_depth(broken: &[(Point, String)]) -> u32 {
+    let cells: std::collections::HashSet<Point> = broken.iter().map(|(p, _)| *p).collect();
+    cells
+        .iter()
+        .filter(|[x, y, z]| !cells.contains(&[*x, y + 1, *z]))
+        .map(|[x, y, z]| (0..).take_while(|d| cells.contains(&[*x, y - d, *z])).count() as u32)
+        .max()
+        .unwrap_or(0)
 }
 
 /// Whether `diff` shows a change that fits a step asking `asked` (any change at all for a step that asks none of
@@ -572,8 +455,10 @@ mod tests {
         ["dirt", "cobblestone", "oak_planks", "chest", "gold_block", "bread", "stone", "torch"].contains(&word)
     }
 
+    /// Read loosely: these tests are of what the world must show for a reading; what a whole reading is, is
+    /// `reading`'s tests'.
     fn read(task: &str) -> Option<Asked> {
-        asked(task, is_id)
+        loosely(task, is_id)
     }
 
     #[test]
@@ -695,13 +580,13 @@ mod tests {
         let diff = WorldDiff { placed: vec![([-2, 64, 0], "torch".into())], ..WorldDiff::default() };
         let world = |stone: Point| move |p: Point| Some(if p == stone { "stone" } else { "air" }.to_owned());
         assert_eq!(
-            unplaced_beside(&asked, &diff, world([4, 64, -1])).as_deref(),
+            unplaced(&asked, &diff, world([4, 64, -1]), [0, 64, 0]).as_deref(),
             Some("no torch was placed next to a stone (placed at -2 64 0)")
         );
-        assert_eq!(unplaced_beside(&asked, &diff, world([-2, 64, 1])), None);
-        assert!(unplaced_beside(&asked, &diff, world([-2, 63, 0])).is_some(), "under it is not next to it");
+        assert_eq!(unplaced(&asked, &diff, world([-2, 64, 1]), [0, 64, 0]), None);
+        assert!(unplaced(&asked, &diff, world([-2, 63, 0]), [0, 64, 0]).is_some(), "under it is not next to it");
         let on_top = read("place a torch on top of the stone").unwrap();
-        assert_eq!(unplaced_beside(&on_top, &diff, world([-2, 63, 0])), None);
+        assert_eq!(unplaced(&on_top, &diff, world([-2, 63, 0]), [0, 64, 0]), None);
     }
 
     #[test]

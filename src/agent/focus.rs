@@ -42,7 +42,7 @@ const ITEM_VERBS: &[(&str, Kind)] = &[
 
 /// The kind of a step, from its words (`is_id`: whether a word is a block or item of the game).
 pub fn of_task(task: &str, is_id: impl Fn(&str) -> bool) -> Kind {
-    if let Some(asked) = effect::asked(task, is_id) {
+    if let Some(asked) = effect::loosely(task, is_id) {
         return match asked.effect {
             Effect::Place => Kind::Place,
             Effect::Dig => Kind::Dig,
@@ -136,6 +136,8 @@ pub fn step_call(task: &str, skill: &str, params: &[String], is_id: impl Fn(&str
         Some(Shape::Column(n)) => (None, Some(n), None),
         Some(Shape::Wall { long, high }) => (Some(long), Some(high), None),
         Some(Shape::Floor { long, wide }) => (Some(long), None, Some(wide)),
+        // No library skill's parameters say these shapes.
+        Some(Shape::Ring { .. } | Shape::Hole(_) | Shape::Around) => return None,
         None => (None, None, None),
     };
     // Each thing the words ask for must be passed: a chest's skill taking nothing does not place it next to a furnace.
@@ -195,7 +197,8 @@ pub fn case(task: &str, is_id: impl Fn(&str) -> bool) -> Option<&'static str> {
         Effect::Place => match asked.shape {
             Some(Shape::Line(_)) => Some(A_LINE),
             Some(Shape::Wall { .. }) => Some(A_WALL),
-            Some(Shape::Floor { .. }) => Some(A_FLOOR),
+            Some(Shape::Floor { .. } | Shape::Ring { .. }) => Some(A_FLOOR),
+            Some(Shape::Hole(_) | Shape::Around) => None,
             // The first example is a pillar.
             Some(Shape::Column(_)) => None,
             // A spot given is aimed at (`Place dirt at 1 64 2`), not a free spot found.

@@ -10,6 +10,7 @@ use super::{
     goals::{Goals, Status, with},
     plan::TaskSpec,
     prompts,
+    reading::Unread,
     recipes::{self, Setting, WOODS},
     tracker::Tracker,
 };
@@ -49,6 +50,35 @@ pub async fn run_goal(agent: &Agent, goal: &str, goals: &Goals, id: u32) -> bool
     // taken up again after a restart: what it did before is not in this run's change log).
     let began = resumed.is_none().then(|| (agent.bot.changes_mark(), agent.bot.position()));
     let mut died_in = 0;
+    if resumed.is_none() {
+        let readings = super::deeds::readings(goal);
+        let unsure = readings.iter().find_map(|(_, reading)| match reading {
+            Err(Unread { effect: Some(_), significant: true, words, partial }) => Some((words, partial)),
+            _ => None,
+        });
+        if let Some((words, partial)) = unsure {
+            // Words that ask something precise the reader does not follow (`a square` of no size, `the left
+            // one`): asked, not guessed, and nothing is done.
+            let unread = format!("\"{}\"", words.join(" "));
+            let guess = partial
+                .as_ref()
+                .map(|p| format!(" I could only read it as {p}, which leaves that out."))
+                .unwrap_or_default();
+            (agent.say)(&format!(
+                "I am not sure what you mean by {unread} in \"{goal}\".{guess} Tell me the goal again in other words, \
+                 with sizes as numbers (3 by 3, 4 high, 2 deep)."
+            ));
+            let why = format!("I did not understand {unread} in it, and asked");
+            (agent.say)(&format!("I failed task: {goal} because {why}"));
+            with(goals, |book| book.finish(id, Status::Failed, Some(why)));
+            return false;
+        }
+        let read: Vec<String> =
+            readings.iter().filter_map(|(_, reading)| reading.as_ref().ok().map(ToString::to_string)).collect();
+        if !read.is_empty() && read.len() == readings.len() {
+            (agent.say)(&format!("I read \"{goal}\" as: {}.", read.join("; then ")));
+        }
+    }
     'plans: loop {
         if resumed.take().is_none() {
             let plan = match plan(agent, goal, &failures).await {
@@ -147,6 +177,8 @@ pub async fn run_goal(agent: &Agent, goal: &str, goals: &Goals, id: u32) -> bool
             if failures.len() >= REPLANS {
                 let why = format!("every step was done, but the world shows {why}");
                 (agent.say)(&format!("I failed task: {goal} because {why}"));
+                // What its steps learned served a plan that did not do the goal: nothing of it is kept.
+                forget(agent, &learned).await;
                 agent.remember_outcome(goal, Some(&why));
                 with(goals, |book| book.finish(id, Status::Failed, Some(why)));
                 return false;
@@ -167,16 +199,36 @@ pub async fn run_goal(agent: &Agent, goal: &str, goals: &Goals, id: u32) -> bool
     true
 }
 
+/// Removes the skills `learned` from the library.
+async fn forget(agent: &Agent, learned: &[String]) {
+    for name in learned {
+        let (skills, skill) = (agent.skills.clone(), name.clone());
+        match tokio::task::spawn_blocking(move || skills.remove(&skill)).await {
+            Ok(Ok(())) => tracing::info!("the skill {name} was learned for a goal its plan did not do; removed"),
+            Ok(Err(why)) => tracing::warn!("the skill {name} could not be removed: {why}"),
+            Err(_) => {}
+        }
+    }
+}
+
 /// Why the world since `mark` (the change log's mark and where the bot stood) does not show what `goal`'s words ask,
 /// when they ask a change of the world and it does not.
 fn goal_unshown(agent: &Agent, goal: &str, mark: (u64, azalea::Vec3)) -> Option<String> {
-    let asked = super::act::asked_of(goal)?;
     let diff = agent.changes_since(mark);
-    let why = super::effect::unshown(&asked, &diff)
-        .or_else(|| agent.misplaced(&asked, &diff))
-        .or_else(|| left_standing(agent, &asked, mark.1))?;
-    tracing::info!("goal {goal:?}: its steps are done, but the world shows {why} (it changed: {diff})");
-    Some(why)
+    for (part, reading) in super::deeds::readings(goal) {
+        let why = match reading {
+            Ok(asked) => super::effect::unshown(&asked, &diff)
+                .or_else(|| agent.misplaced(&asked, &diff))
+                .or_else(|| left_standing(agent, &asked, mark.1)),
+            // Words not read whole are held to what was read of them: a check that can only fail.
+            Err(_) => super::act::asked_loosely(&part).and_then(|asked| super::effect::unshown(&asked, &diff)),
+        };
+        if let Some(why) = why {
+            tracing::info!("goal {goal:?}: its steps are done, but the world shows {why} (it changed: {diff})");
+            return Some(why);
+        }
+    }
+    None
 }
 
 /// Why the world says a goal that digs a kind of block with no count and no spot (`break the cobblestone wall
@@ -486,7 +538,7 @@ fn unneeded(goal: &str, steps: Vec<TaskSpec>, carried: &std::collections::HashMa
 /// before the LLM is asked to write any.
 fn worded(mut steps: Vec<TaskSpec>) -> Vec<TaskSpec> {
     for step in steps.iter_mut().filter(|s| s.code.is_none()) {
-        step.code = super::act::asked_of(&step.task).and_then(|asked| super::deeds::code(&step.task, &asked));
+        step.code = super::act::asked_of(&step.task).and_then(|asked| super::deeds::code(&asked));
     }
     steps
 }

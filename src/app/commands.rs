@@ -21,8 +21,10 @@ use super::{
 };
 use crate::{
     agent::{
+        act,
         goals::{self, Status},
         translate::{self, Kind, TranslateError},
+        vocab,
     },
     bot::{BotHandle, MAX_AIR, fmt_pos},
     chat::{Command, TeamOrder, help_in, label},
@@ -279,9 +281,25 @@ pub fn with_english_goal(
     goal: String,
     start: impl FnOnce(String) + 'static,
 ) {
+    // Words of another language the vocabulary reads in full, into a change of the world the reader reads in full:
+    // no LLM (`dat 4 khoi dat thanh mot hang` passes for English with the language reading, being plain letters).
+    if act::reading_of(&goal).is_err()
+        && let Some(read) = vocab::foreign(&goal, act::is_game_id).filter(|w| w.unknown.is_empty())
+        && act::reading_of(&read.text()).is_ok()
+    {
+        tracing::info!(
+            "{}: {goal:?} read in {} from the vocabulary as {:?}",
+            state.name,
+            read.lang.name(),
+            read.text()
+        );
+        reply.say(&format!("Understood: {}", read.text()));
+        return start(read.text());
+    }
     if !translate::is_foreign(&goal) {
         return start(goal);
     }
+    let said = vocab::foreign(&goal, act::is_game_id).map(|w| vocab::numbers(&w)).unwrap_or_default();
     let state = state.clone();
     let stops = state.stops.load(Ordering::SeqCst);
     tokio::task::spawn_local(async move {
@@ -295,6 +313,16 @@ pub fn with_english_goal(
                         state.name,
                         english.text
                     );
+                    return;
+                }
+                // Every number the owner wrote is in the English, or the goal is not started (`doce` read as 10).
+                let read = vocab::numbers(&vocab::words(&english.text, Lang::En, act::is_game_id));
+                if let Some(lost) = said.iter().find(|n| !read.contains(n)) {
+                    reply.say(&format!(
+                        "I read \"{goal}\" as \"{}\", which leaves out the {lost} you wrote, so I did not start it. \
+                         Say it again in other words, like: {example}",
+                        english.text
+                    ));
                     return;
                 }
                 reply.say(&format!("Understood: {}", english.text));

@@ -16,6 +16,7 @@ mod diamond_and_food;
 mod explore_until;
 mod follow_and_stop;
 mod goal_resumes_after_restart;
+mod goals_read_whole;
 mod goto_moves_bot;
 mod inventory_full;
 mod item_sources;

@@ -1,0 +1,712 @@
+//! The goal reader: a goal's or a step's words read into one typed [`Asked`] — the change of the world they ask
+//! (place, dig, go, store, give), of what, how many, in what shape and size, beside what — with every word that
+//! carries meaning accounted for. A reading that leaves a number, a size, a shape, a side or any word it does not
+//! know unused is no reading ([`Unread`]): nothing is planned or judged from the part that was understood.
+//!
+//! The words come through the vocabulary (`vocab`), so `knock down`, `cobble` and `three` read as `dig`,
+//! `cobblestone` and `3`. This module reads English words only; other languages reach it as the English words the
+//! vocabulary gives for them. It decides what words mean; what the world must show for them is `effect`'s.
+
+use super::{
+    effect::{Asked, Beside, Effect, Shape, Side},
+    vocab::{self, Kind},
+};
+use crate::config::Lang;
+
+/// Why words are not a reading: the effect their verb asks (none when it changes nothing the reader knows), the
+/// words left unused, and the reading of the rest, which is never acted on.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Unread {
+    pub effect: Option<Effect>,
+    pub words: Vec<String>,
+    /// Whether an unused word says how many, how big, what shape or where (`five`, `deep`, `square`, `next to`,
+    /// `not`): the words ask something precise the reading would drop, so the owner is asked rather than guessed for.
+    pub significant: bool,
+    pub partial: Option<Box<Asked>>,
+}
+
+/// Words that qualify which thing or where, beyond the vocabulary's sides and sizes: left unused, they are
+/// significant.
+const QUALIFIERS: &[&str] = &[
+    "not", "no", "each", "every", "left", "right", "other", "except", "only", "between", "behind", "front", "middle",
+    "centre", "center", "corner", "corners", "without", "hollow", "empty", "all", "both", "half", "inside", "outside",
+];
+
+/// Words that name a container.
+const CONTAINERS: &[&str] = &["chest", "barrel", "container", "storage", "box"];
+
+/// Words after which a place or give verb puts things into a container.
+const INTO: &[&str] = &["in", "into", "inside"];
+
+/// The most blocks a shape read from words may have, and the deepest hole.
+pub const MAX_SHAPE: u32 = 64;
+const MAX_DEPTH: u32 = 16;
+
+/// What `task`'s words ask of the world, every word that carries meaning accounted for (see [`Unread`]).
+pub fn read(task: &str, is_id: impl Fn(&str) -> bool) -> Result<Asked, Unread> {
+    let mut parse = Parse::new(task, &is_id);
+    let Some(asked) = parse.asked() else {
+        let effect = parse.effect;
+        return Err(Unread { effect, words: Vec::new(), significant: false, partial: None });
+    };
+    let unread = parse.unread(&asked);
+    if unread.is_empty() {
+        return Ok(asked);
+    }
+    // `on every side of me`: the owner's sides are not the bot's.
+    let owner_around = asked.shape == Some(Shape::Around) && unread.iter().any(|w| w == "me");
+    let significant = owner_around || unread.iter().any(|w| significant(w));
+    Err(Unread { effect: Some(asked.effect), words: unread, significant, partial: Some(Box::new(asked)) })
+}
+
+/// What `task`'s words ask, as far as they are understood: for checks that only fail a step (a world-changing verb
+/// with nothing changed), never for what is planned, tracked or claimed.
+pub fn loosely(task: &str, is_id: impl Fn(&str) -> bool) -> Option<Asked> {
+    Parse::new(task, &is_id).asked()
+}
+
+fn significant(word: &str) -> bool {
+    vocab::number(word).is_some()
+        || word.parse::<i64>().is_ok()
+        || QUALIFIERS.contains(&word)
+        || vocab::kinds_of(word).iter().any(|(kind, _)| matches!(kind, Kind::Shape | Kind::Size | Kind::Side))
+}
+
+fn is_container(word: &str) -> bool {
+    CONTAINERS.contains(&word.trim_end_matches('s'))
+}
+
+/// One reading in progress: the words, which are used, and what the verb asks.
+struct Parse<'a, F: Fn(&str) -> bool> {
+    /// Lower case, for matching.
+    words: Vec<String>,
+    /// As the vocabulary gave them (a player's name keeps its capitals).
+    cased: Vec<String>,
+    used: Vec<bool>,
+    effect: Option<Effect>,
+    is_id: &'a F,
+}
+
+impl<'a, F: Fn(&str) -> bool> Parse<'a, F> {
+    fn new(task: &str, is_id: &'a F) -> Self {
+        let cased = vocab::words(task, Lang::En, is_id).words;
+        let words: Vec<String> = cased.iter().map(|w| w.to_lowercase()).collect();
+        let used = vec![false; words.len()];
+        Parse { words, cased, used, effect: None, is_id }
+    }
+
+    fn take(&mut self, from: usize, n: usize) {
+        for used in self.used.iter_mut().skip(from).take(n) {
+            *used = true;
+        }
+    }
+
+    fn free(&self, i: usize) -> bool {
+        i < self.words.len() && !self.used[i]
+    }
+
+    fn id(&self, word: &str) -> bool {
+        word.len() > 2 && (self.is_id)(word)
+    }
+
+    /// The reading, without accounting for every word.
+    fn asked(&mut self) -> Option<Asked> {
+        // `I want a row of five cobble`: no verb, but a shape of a thing to build is a verb enough.
+        let implied = || {
+            (0..self.words.len()).any(|i| vocab::run_at(&self.words, i, Kind::Shape).is_some_and(|(_, k)| k != "hole"))
+                && self.words.iter().any(|w| self.id(w))
+        };
+        let verb = match vocab::meaning(self.words.first()?, Kind::Verb) {
+            Some(verb) => {
+                self.take(0, 1);
+                verb
+            }
+            None if implied() => {
+                // Read as if `place` opened the words.
+                self.words.insert(0, "place".to_owned());
+                self.cased.insert(0, "place".to_owned());
+                self.used.insert(0, true);
+                "place"
+            }
+            None => return None,
+        };
+        let into = (0..self.words.len()).find(|&i| {
+            INTO.contains(&self.words[i].as_str()) && self.words.iter().skip(i + 1).take(2).any(|w| is_container(w))
+        });
+        let effect = match verb {
+            "store" => Effect::Store,
+            "place" | "give" if into.is_some() => Effect::Store,
+            "place" | "make" | "surround" => Effect::Place,
+            "dig" => Effect::Dig,
+            "go" => Effect::Go,
+            "give" => Effect::Give,
+            _ => return None,
+        };
+        self.effect = Some(effect);
+        if let Some(i) = into.filter(|_| effect == Effect::Store) {
+            self.take(i, 1);
+            if let Some(c) = (i + 1..self.words.len()).take(2).find(|&c| is_container(&self.words[c])) {
+                self.take(c, 1);
+            }
+        }
+        let at = self.position();
+        let player = if effect == Effect::Give { self.player() } else { None };
+        let thing = self.thing(effect, player.as_deref());
+        let dims = self.dimensions();
+        let shape_noun = self.shape_noun();
+        let mut shape = None;
+        if verb == "surround" {
+            shape = Some(Shape::Around);
+        }
+        let in_dims: Vec<usize> = dims.iter().flat_map(|(at, _, _)| at.clone()).collect();
+        let lone: Vec<(usize, u32)> = (1..self.words.len())
+            .filter(|&i| self.free(i) && !in_dims.contains(&i))
+            .filter_map(|i| vocab::number(&self.words[i]).map(|n| (i, n)))
+            .collect();
+        if let Some((noun, kind)) = shape_noun {
+            let sizes: Vec<(u32, &'static str)> = dims.iter().map(|(_, n, axis)| (*n, *axis)).collect();
+            if let Some((made, numbers)) = self.shape(kind, &sizes, &lone, effect) {
+                for i in noun.into_iter().chain(numbers).chain(dims.iter().flat_map(|(at, _, _)| at.clone())) {
+                    self.take(i, 1);
+                }
+                shape = Some(made);
+            }
+        }
+        if matches!(shape, Some(Shape::Around)) {
+            self.around_words();
+        }
+        if verb == "make" && shape.is_none() {
+            // `make 4 sticks` is crafting; only `make a 2 by 2 floor` places.
+            return None;
+        }
+        let count = match shape {
+            Some(Shape::Hole(_) | Shape::Around) => None,
+            Some(shape) => Some(shape.size()),
+            None => self.count(thing.as_ref().map(|(i, _)| *i), &lone),
+        };
+        let count = match (shape, count) {
+            (Some(Shape::Hole(deep)), _) => Some(deep),
+            (Some(Shape::Around), _) => Some(4),
+            (_, count) => count,
+        };
+        let beside = match (effect, &thing) {
+            (Effect::Place, Some((i, _))) => self.beside(*i + 1),
+            (Effect::Store, _) => self.container_beside(),
+            _ => None,
+        };
+        let shape = shape.filter(|s| match s {
+            Shape::Hole(_) => effect == Effect::Dig,
+            _ => effect == Effect::Place,
+        });
+        Some(Asked { effect, count, thing: thing.map(|(_, t)| t), player, at, shape, beside })
+    }
+
+    /// Three whole numbers in a row (`-7 64 -7`), as a position, and `at` before them.
+    fn position(&mut self) -> Option<[i32; 3]> {
+        let numbers: Vec<Option<i32>> = self.words.iter().map(|w| w.parse::<i32>().ok()).collect();
+        let i = numbers.windows(3).position(|w| w.iter().all(Option::is_some))?;
+        self.take(i, 3);
+        if i > 0 && ["at", "to", "on"].contains(&self.words[i - 1].as_str()) {
+            self.take(i - 1, 1);
+        }
+        Some([numbers[i]?, numbers[i + 1]?, numbers[i + 2]?])
+    }
+
+    /// The player a give names: after `to` (`give 3 bread to Bob`), or right after the verb (`hand Bob 2 bread`).
+    fn player(&mut self) -> Option<String> {
+        let fits = |this: &Self, i: usize| {
+            let word = &this.words[i];
+            this.free(i)
+                && (1..=16).contains(&word.len())
+                && word.chars().all(|c| c.is_alphanumeric() || c == '_')
+                && !this.id(word)
+                && vocab::number(word).is_none()
+                && vocab::kinds_of(word).is_empty()
+                && !["me", "the", "a", "you", "him", "her", "them"].contains(&word.as_str())
+        };
+        if let Some(to) = self.words.iter().position(|w| w == "to")
+            && to + 1 < self.words.len()
+            && fits(self, to + 1)
+        {
+            self.take(to, 2);
+            return Some(self.cased[to + 1].clone());
+        }
+        // Right after the verb, written with a capital (`hand Bob 2 bread`).
+        if self.words.len() > 2 && fits(self, 1) && self.cased[1].chars().next().is_some_and(char::is_uppercase) {
+            self.take(1, 1);
+            return Some(self.cased[1].clone());
+        }
+        None
+    }
+
+    /// The block or item named: an id as written, two words joined (`oak planks`), or a plural made singular; for a
+    /// store, not the container; not a shape built of a block (`the cobblestone wall`).
+    fn thing(&mut self, effect: Effect, player: Option<&str>) -> Option<(usize, String)> {
+        let found = (1..self.words.len()).filter(|&i| self.free(i)).find_map(|i| {
+            forms(&self.words, i)
+                .filter(|(_, n)| (1..*n).all(|k| self.free(i + k)))
+                .find(|(c, _)| {
+                    self.id(c)
+                        && !(effect == Effect::Store && is_container(c))
+                        && !built_of(c, self.is_id)
+                        && player.is_none_or(|p| !p.eq_ignore_ascii_case(c))
+                })
+                .map(|(c, n)| (i, n, c))
+        });
+        let (i, n, id) = found?;
+        self.take(i, n);
+        // `break the cobblestone wall`: what the block stands as is the block, for digging.
+        if effect == Effect::Dig
+            && self.free(i + n)
+            && vocab::run_at(&self.words, i + n, Kind::Shape).is_some_and(|(len, kind)| len == 1 && kind != "hole")
+        {
+            self.take(i + n, 1);
+        }
+        // `the cobblestone wall`: the shape noun after the block is the shape's.
+        Some((i, id))
+    }
+
+    /// Sizes written: `3 blocks long` → (3, long), `2 by 2` and `2x2` → (2, by) twice, `cao 3` (the size word
+    /// first, as Vietnamese and Chinese put it) → (3, high), each with the words it takes (used only when a shape
+    /// takes the size).
+    fn dimensions(&self) -> Vec<(Vec<usize>, u32, &'static str)> {
+        let mut found = Vec::new();
+        let mut i = 1;
+        while i < self.words.len() {
+            let word = &self.words[i];
+            if !self.free(i) {
+                i += 1;
+                continue;
+            }
+            if let Some((a, b)) = word.split_once('x')
+                && let (Ok(a), Ok(b)) = (a.parse::<u32>(), b.parse::<u32>())
+            {
+                found.extend([(vec![i], a, "by"), (vec![], b, "by")]);
+                i += 1;
+                continue;
+            }
+            let Ok(n) = word.parse::<u32>() else {
+                i += 1;
+                continue;
+            };
+            // `3 by 2`, `3 x 2`, `three-by-three`.
+            if let Some((by_len, "by")) = vocab::run_at(&self.words, i + 1, Kind::Size)
+                && let Some(m) = self.words.get(i + 1 + by_len).and_then(|w| w.parse::<u32>().ok())
+            {
+                found.extend([((i..i + 1 + by_len).collect(), n, "by"), (vec![i + 1 + by_len], m, "by")]);
+                i += 2 + by_len;
+                continue;
+            }
+            // `3 blocks long`, `3 of long`, `2 tall`: a size word within three words, past fillers only.
+            let mut named = None;
+            for j in i + 1..self.words.len().min(i + 4) {
+                if let Some((len, axis)) = vocab::run_at(&self.words, j, Kind::Size).filter(|(_, a)| *a != "by") {
+                    named = Some((j, len, axis));
+                    break;
+                }
+                if !["blocks", "block", "of", "is", "that", "which"].contains(&self.words[j].as_str()) {
+                    break;
+                }
+            }
+            if let Some((j, len, axis)) = named
+                && (j..j + len).all(|k| self.free(k))
+            {
+                found.push(((i..j + len).collect(), n, axis));
+                i = j + len;
+                continue;
+            }
+            // `cao 3`, `deep 3`: the size word just before.
+            if let Some((back, axis)) = (1..=2.min(i))
+                .find_map(|back| {
+                    vocab::run_at(&self.words, i - back, Kind::Size).filter(|(l, _)| *l == back).map(|(_, a)| (back, a))
+                })
+                .filter(|(_, a)| *a != "by")
+                && (i - back..i).all(|k| self.free(k))
+            {
+                found.push(((i - back..=i).collect(), n, axis));
+            }
+            i += 1;
+        }
+        found
+    }
+
+    /// The shape nouns (`square`, `every side`): the words each takes, and the kind they name together — a floor
+    /// said to have nothing in its middle is a ring. Nouns of two other kinds name no one shape: only the first is
+    /// taken, and the other stays unread.
+    fn shape_noun(&self) -> Option<(Vec<usize>, &'static str)> {
+        let mut nouns: Vec<(usize, usize, &'static str)> = Vec::new();
+        let mut i = 1;
+        while i < self.words.len() {
+            match vocab::run_at(&self.words, i, Kind::Shape).filter(|_| self.free(i)) {
+                Some((len, kind)) => {
+                    nouns.push((i, len, kind));
+                    i += len;
+                }
+                None => i += 1,
+            }
+        }
+        let (first, _, kind) = *nouns.first()?;
+        let kinds: Vec<&str> = nouns.iter().map(|(_, _, k)| *k).collect();
+        let kind =
+            if kinds.iter().all(|k| ["floor", "ring"].contains(k)) && kinds.contains(&"ring") { "ring" } else { kind };
+        let words = nouns
+            .iter()
+            .filter(|(at, _, k)| *at == first || *k == kind || (kind == "ring" && *k == "floor"))
+            .flat_map(|(at, len, _)| *at..*at + *len)
+            .collect();
+        Some((words, kind))
+    }
+
+    /// The shape of `kind` the sizes and numbers give, with the lone numbers it used; `None` when they do not say
+    /// its size (a pillar of no height) or it would be too big.
+    fn shape(
+        &self,
+        kind: &str,
+        dims: &[(u32, &'static str)],
+        lone: &[(usize, u32)],
+        effect: Effect,
+    ) -> Option<(Shape, Vec<usize>)> {
+        let dim = |axes: &[&str]| dims.iter().find(|(_, a)| axes.contains(a)).map(|(n, _)| *n);
+        let by: Vec<u32> = dims.iter().filter(|(_, a)| *a == "by").map(|(n, _)| *n).collect();
+        let named: Vec<u32> = dims.iter().filter(|(_, a)| *a != "by").map(|(n, _)| *n).collect();
+        // One number standing alone is the shape's size where it has one (`a row of five`, `3 glass in a row`).
+        let one = match lone {
+            [(i, n)] => Some((*i, *n)),
+            _ => None,
+        };
+        let alone = |n: Option<u32>| n.map(|n| (n, Vec::new())).or(one.map(|(i, n)| (n, vec![i])));
+        let shape = match kind {
+            "line" => alone(dim(&["long", "wide"])).map(|(n, used)| (Shape::Line(n), used)),
+            "column" => alone(dim(&["high"])).map(|(n, used)| (Shape::Column(n), used)),
+            "hole" if effect == Effect::Dig => alone(dim(&["deep"])).map(|(n, used)| (Shape::Hole(n), used)),
+            "hole" => None,
+            "around" => Some((Shape::Around, Vec::new())),
+            "wall" => match (dim(&["long", "wide"]), dim(&["high"]), by.as_slice()) {
+                (Some(long), Some(high), _) => Some((Shape::Wall { long, high }, Vec::new())),
+                (None, None, [long, high]) => Some((Shape::Wall { long: *long, high: *high }, Vec::new())),
+                (Some(long), None, []) => Some((Shape::Line(long), Vec::new())),
+                _ => None,
+            },
+            "floor" | "ring" => {
+                let sides = match (by.as_slice(), named.as_slice()) {
+                    ([a, b], []) => Some((*a, *b, Vec::new())),
+                    ([], [a, b]) => Some((*a, *b, Vec::new())),
+                    // `a 3 block square`: one size for both sides.
+                    ([], [a]) => Some((*a, *a, Vec::new())),
+                    ([], []) => one.map(|(i, n)| (n, n, vec![i])),
+                    _ => None,
+                };
+                sides.map(|(long, wide, used)| {
+                    (if kind == "ring" { Shape::Ring { long, wide } } else { Shape::Floor { long, wide } }, used)
+                })
+            }
+            _ => None,
+        }?;
+        let size = shape.0.size();
+        let fits = match shape.0 {
+            Shape::Hole(deep) => (1..=MAX_DEPTH).contains(&deep),
+            Shape::Around => true,
+            Shape::Ring { long, wide } => long >= 3 && wide >= 3 && size <= MAX_SHAPE,
+            _ => (2..=MAX_SHAPE).contains(&size),
+        };
+        fits.then_some(shape)
+    }
+
+    /// The words that say around whom: `of you`, `yourself`, `the bot`; `me` (the owner) is not the bot and stays
+    /// unread.
+    fn around_words(&mut self) {
+        for i in 1..self.words.len() {
+            if self.free(i)
+                && ["of", "you", "yourself", "u", "bot", "the", "with", "in", "on"].contains(&self.words[i].as_str())
+            {
+                self.take(i, 1);
+            }
+        }
+    }
+
+    /// How many: the number just before the thing (past `blocks of`), `a`/`an` just before it, or the one number
+    /// left when no thing is named before it.
+    fn count(&mut self, thing: Option<usize>, lone: &[(usize, u32)]) -> Option<u32> {
+        if let Some(t) = thing {
+            let mut j = t;
+            while j > 1 {
+                j -= 1;
+                if !self.free(j) {
+                    break;
+                }
+                let word = self.words[j].clone();
+                if let Some(n) = vocab::number(&word).or(["a", "an"].contains(&word.as_str()).then_some(1)) {
+                    self.take(j, 1);
+                    return Some(n);
+                }
+                if !["blocks", "block", "of", "pieces", "piece", "the", "some", "more"].contains(&word.as_str()) {
+                    break;
+                }
+            }
+        }
+        match lone.iter().filter(|(i, _)| self.free(*i)).collect::<Vec<_>>().as_slice() {
+            [(i, n)] => {
+                self.take(*i, 1);
+                Some(*n)
+            }
+            _ => None,
+        }
+    }
+
+    /// The block a placed thing touches (`on top of the gold block`, `next to the stone`): a side's words after
+    /// word `from`, then within three words a block id.
+    fn beside(&mut self, from: usize) -> Option<Beside> {
+        let (i, side, j, block) = (from..self.words.len()).filter(|&i| self.free(i)).find_map(|i| {
+            let (len, side) = vocab::run_at(&self.words, i, Kind::Side)?;
+            let after = i + len;
+            let (j, block) = (after..self.words.len().min(after + 3))
+                .find_map(|j| forms(&self.words, j).find(|(c, _)| self.id(c)).map(|(c, n)| (j, (c, n))))?;
+            Some((i, side, j, block))
+        })?;
+        let side = match side {
+            "next_to" => Side::NextTo,
+            "on_top" => Side::OnTop,
+            "under" => Side::Under,
+            _ => return None,
+        };
+        self.take(i, j + block.1 - i);
+        Some(Beside { side, block: block.0 })
+    }
+
+    /// For a store, the block the chest stands beside or on (`the chest next to the crafting table`, `the chest on
+    /// the gold block`), and `not the other one` after it.
+    fn container_beside(&mut self) -> Option<Beside> {
+        let chest = (1..self.words.len()).find(|&i| is_container(&self.words[i]))?;
+        let beside = self.beside(chest + 1)?;
+        const OTHER: [&str; 7] = ["the", "other", "one", "1", "that", "chest", "this"];
+        let not = (chest..self.words.len()).find(|&i| self.words[i] == "not");
+        if let Some(not) = not {
+            let end = (not + 1..self.words.len()).take_while(|&i| OTHER.contains(&self.words[i].as_str())).count();
+            if end > 0 {
+                self.take(not, end + 1);
+            }
+        }
+        Some(beside)
+    }
+
+    /// The words no part of `asked` used and no filler covers.
+    fn unread(&mut self, asked: &Asked) -> Vec<String> {
+        // `me` beside a side of the bot is the owner, not the bot: never a filler there.
+        let around_me = matches!(asked.shape, Some(Shape::Around)) && self.words.iter().any(|w| w == "me");
+        let mut i = 1;
+        while i < self.words.len() {
+            if !self.free(i) {
+                i += 1;
+                continue;
+            }
+            if let Some((len, _)) = vocab::run_at(&self.words, i, Kind::Filler)
+                .filter(|(len, _)| !(around_me && self.words[i..i + len].contains(&"me".to_owned())))
+            {
+                self.take(i, len);
+                i += len;
+                continue;
+            }
+            let word = self.words[i].as_str();
+            let particle = match asked.effect {
+                Effect::Go => ["to", "on", "onto", "over", "top", "of", "at", "up", "the", "stand"].contains(&word),
+                Effect::Give => ["to", "the"].contains(&word),
+                Effect::Store => INTO.contains(&word) || is_container(word),
+                Effect::Place => asked.shape.is_some() && ["in", "into", "as"].contains(&word),
+                // Every block of a kind (`clear all the grass`).
+                Effect::Dig => asked.dug_all().is_some() && word == "all",
+            };
+            // Joints inside one step (`3 long and 2 high`), and articles.
+            if particle || ["and", "a", "an", "then"].contains(&word) {
+                self.take(i, 1);
+            }
+            i += 1;
+        }
+        self.words.iter().zip(&self.used).filter(|(_, used)| !**used).map(|(w, _)| w.clone()).collect()
+    }
+}
+
+/// Whether `id` is two words naming something built of a block rather than a block of its own: `the cobblestone
+/// wall` a player speaks of is cobblestone standing as a wall, though the game has a `cobblestone_wall` block too.
+fn built_of(id: &str, is_id: &impl Fn(&str) -> bool) -> bool {
+    const BUILT: [&str; 8] = ["wall", "floor", "pillar", "column", "tower", "line", "row", "platform"];
+    id.rsplit_once('_').is_some_and(|(stem, shape)| BUILT.contains(&shape) && !stem.contains('_') && is_id(stem))
+}
+
+/// The ids word `i` may start, with how many words each takes, in the order tried: joined with the next word (`oak
+/// planks` → `oak_planks`), that made singular, the word as written, and the word made singular (`planks`,
+/// `torches`).
+fn forms(words: &[String], i: usize) -> impl Iterator<Item = (String, usize)> {
+    let joined = words.get(i + 1).map(|next| format!("{}_{next}", words[i]));
+    let singular = joined.as_ref().and_then(|j| j.strip_suffix('s').map(str::to_owned));
+    [
+        joined.map(|j| (j, 2)),
+        singular.map(|j| (j, 2)),
+        Some((words[i].clone(), 1)),
+        words[i].strip_suffix('s').map(|w| (w.to_owned(), 1)),
+        words[i].strip_suffix("es").map(|w| (w.to_owned(), 1)),
+    ]
+    .into_iter()
+    .flatten()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::agent::act::is_game_id;
+
+    fn said(task: &str) -> String {
+        match read(task, is_game_id) {
+            Ok(asked) => asked.to_string(),
+            Err(unread) => format!("unread {:?}{}", unread.words, if unread.significant { " (asked)" } else { "" }),
+        }
+    }
+
+    /// Goals of the paraphrase bench's tuning half (tests/tasks/paraphrase_goals.json), as the reader must read
+    /// them: the whole of what was asked, or a question.
+    #[test]
+    fn goals_worded_as_players_type_them_are_read_whole() {
+        for (goal, reading) in [
+            ("put down a 3x3 square of dirt next to you", "a floor 3 by 3 of dirt, on open ground beside me"),
+            (
+                "can you make a square of cobblestone, 3 by 3, on the ground?",
+                "a floor 3 by 3 of cobblestone, on open ground beside me",
+            ),
+            (
+                "build me a little 2x2 platform out of oak planks please",
+                "a floor 2 by 2 of oak_planks, on open ground beside me",
+            ),
+            (
+                "lay down a four by four floor of stone bricks",
+                "a floor 4 by 4 of stone_bricks, on open ground beside me",
+            ),
+            ("I want a row of five cobble on the ground", "a line of 5 of cobblestone, on open ground beside me"),
+            ("stack four dirt blocks on top of each other", "a pillar of 4 of dirt, on open ground beside me"),
+            (
+                "build a tower of cobblestone three blocks tall",
+                "a pillar of 3 of cobblestone, on open ground beside me",
+            ),
+            ("could you put up a dirt pillar 5 high", "a pillar of 5 of dirt, on open ground beside me"),
+            ("heap up 3 dirt into a column", "a pillar of 3 of dirt, on open ground beside me"),
+            (
+                "make a cobble wall, two high and five long",
+                "a wall 5 long and 2 high of cobblestone, on open ground beside me",
+            ),
+            (
+                "put a wall of stone bricks here, 3 wide and 2 tall",
+                "a wall 3 long and 2 high of stone_bricks, on open ground beside me",
+            ),
+            ("put a block of dirt on every side of you", "dirt on each of my four sides, where I stand"),
+            ("surround yourself with cobblestone", "cobblestone on each of my four sides, where I stand"),
+            ("wall yourself in with dirt on all four sides", "dirt on each of my four sides, where I stand"),
+            (
+                "build a ring of cobblestone 3 by 3 with nothing in the middle",
+                "a ring 3 by 3 with nothing inside of cobblestone, on open ground beside me",
+            ),
+            (
+                "make a hollow square of oak planks, 4 by 4",
+                "a ring 4 by 4 with nothing inside of oak_planks, on open ground beside me",
+            ),
+            ("plonk down 2 torches", "2 torch placed near me"),
+            ("light up the place with three torches pls", "3 torch placed near me"),
+            ("dig a hole three blocks deep", "a hole 3 deep, dug beside me"),
+            ("dig me a pit 2 deep next to you", "a hole 2 deep, dug beside me"),
+            ("can u dig down a hole that is four deep", "a hole 4 deep, dug beside me"),
+            ("scoop out 5 dirt from the ground", "5 dirt dug near me"),
+            ("dig up two blocks of dirt", "2 dirt dug near me"),
+            ("knock down the stone blocks near you", "every stone near me dug out"),
+            ("get rid of all the grass around you", "every short_grass near me dug out"),
+            ("break the block at 3 64 -3", "the block at 3 64 -3 dug out"),
+            ("put a torch on top of the gold block", "1 torch placed on top of a gold_block"),
+            ("plop a dirt block on the diamond block", "1 dirt placed on top of a diamond_block"),
+            ("stick a crafting table beside the gold block", "1 crafting_table placed next to a gold_block"),
+            ("place glass under the gold block", "1 glass placed under a gold_block"),
+            ("put 5 cobble in the chest", "5 cobblestone put into the nearest chest"),
+            ("toss 3 bread inside the chest next to you", "3 bread put into the nearest chest"),
+            (
+                "put 4 planks into the chest next to the crafting table",
+                "4 oak_planks put into the chest next to a crafting_table",
+            ),
+            (
+                "stash 2 gold ingots in the chest by the furnace, not the other one",
+                "2 gold_ingot put into the chest next to a furnace",
+            ),
+            (
+                "store six cobblestone in the chest on the gold block",
+                "6 cobblestone put into the chest on top of a gold_block",
+            ),
+            ("could you deposit ten oak planks into that chest", "10 oak_planks put into the nearest chest"),
+            ("go stand on top of the gold block", "me standing on the nearest gold_block"),
+            ("hop onto the diamond block", "me standing on the nearest diamond_block"),
+            ("can you go to 5 64 -5", "me walking to 5 64 -5"),
+            ("hand Bob 2 bread", "2 bread handed to Bob"),
+            ("give Bob four torches pls", "4 torch handed to Bob"),
+            ("can you bring 3 cobble to Bob", "3 cobblestone handed to Bob"),
+            ("pass a dozen oak planks to Bob", "12 oak_planks handed to Bob"),
+            ("3 dirt on the ground in a line, place them", "a line of 3 of dirt, on open ground beside me"),
+            ("plase a 2 by 2 floor of cobbelstone", "a floor 2 by 2 of cobblestone, on open ground beside me"),
+            ("put 2 tourches on the ground", "2 torch placed near me"),
+        ] {
+            assert_eq!(said(goal), reading, "{goal:?}");
+        }
+    }
+
+    #[test]
+    fn a_reading_that_would_drop_a_size_a_shape_or_a_side_asks_instead() {
+        for goal in [
+            // A shape with no size, a square's one number that is no side, a depth with no hole.
+            "put down a square of dirt",
+            "build a small tower of dirt",
+            "dig a hole",
+            "place 9 dirt in a square of 3",
+            // The owner's sides are not the bot's.
+            "put dirt on every side of me",
+            // All of it: how many is not said.
+            "dump all your dirt in the chest",
+            // The left one, the other one: which is not said in a way the reader follows.
+            "put 4 planks in the left chest",
+        ] {
+            let unread = read(goal, is_game_id).expect_err(goal);
+            assert!(unread.significant, "{goal:?}: {unread:?}");
+        }
+        // Words the reader does not know that say nothing precise go on to the next reader, unasked.
+        let shelter = read("build a small shelter", is_game_id).unwrap_err();
+        assert!(!shelter.significant && shelter.words == ["shelter"], "{shelter:?}");
+        // Gathering and crafting are not changes of the world the reader reads.
+        assert_eq!(read("craft 4 sticks", is_game_id).unwrap_err().effect, None);
+    }
+
+    #[test]
+    fn a_loose_reading_keeps_the_effect_for_checks_that_only_fail() {
+        let loose = loosely("put dirt on every side of me", is_game_id).expect("read loosely");
+        assert_eq!(loose.effect, Effect::Place);
+        assert_eq!(loosely("mine 3 dirt", is_game_id), None);
+    }
+}
+
+#[cfg(test)]
+mod probe {
+    /// Prints how the goals in `$WAYFARER_READ_PROBE` (a file, one a line) read: a tool for growing the vocabulary.
+    #[test]
+    #[ignore]
+    fn probe() {
+        let Ok(path) = std::env::var("WAYFARER_READ_PROBE") else { return };
+        for goal in std::fs::read_to_string(path).unwrap().lines().filter(|l| !l.trim().is_empty()) {
+            let english = super::read(goal, crate::agent::act::is_game_id).is_ok();
+            let words = match crate::agent::vocab::foreign(goal, crate::agent::act::is_game_id) {
+                Some(words) if !english && words.unknown.is_empty() => {
+                    println!("  ({} unknown {:?})", words.lang.name(), words.unknown);
+                    words
+                }
+                _ => crate::agent::vocab::words(goal, crate::config::Lang::En, crate::agent::act::is_game_id),
+            };
+            let goal = &words.text();
+            let read = match super::read(goal, crate::agent::act::is_game_id) {
+                Ok(asked) => asked.to_string(),
+                Err(u) => {
+                    format!("UNREAD {:?} sig={} partial={:?}", u.words, u.significant, u.partial.map(|p| p.to_string()))
+                }
+            };
+            println!("{goal}\n    → {read}");
+        }
+    }
+}

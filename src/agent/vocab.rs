@@ -1,0 +1,399 @@
+//! Players' words for goals, as data: the verbs, shape nouns, size words, sides, number words and names for things
+//! the goal reader knows, in English (`vocab/en.tsv`, the pivot) and in the other languages the bots answer in
+//! (`vocab/{fr,de,es,vi,zh}.tsv`, each word mapped to English words). Growing the vocabulary is adding a line.
+//!
+//! This module turns a goal's text into the English words the reader reads ([`words`]) and says what each English
+//! word is ([`kinds_of`]); it never decides what a goal means (that is `effect`'s). Text is compared folded: lower
+//! case, accents off (`đặt` and `dat` are one word), and for German `ae`/`oe`/`ue` as the umlauts they stand for.
+
+use std::{collections::HashMap, sync::LazyLock};
+
+use unicode_normalization::UnicodeNormalization;
+
+use crate::config::Lang;
+
+/// What a word of the vocabulary is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Kind {
+    /// A verb; its meaning is the effect it asks (`place`, `make`, `dig`, `go`, `store`, `give`, `surround`), or for
+    /// another language the English verb.
+    Verb,
+    /// A player's name for a game id (`cobble` → `cobblestone`).
+    Name,
+    /// A number word; its meaning is the value in digits.
+    Number,
+    /// A shape noun; its meaning is the shape's kind (`line`, `column`, `wall`, `floor`, `ring`, `hole`, `around`).
+    Shape,
+    /// A size word; its meaning is the axis (`long`, `wide`, `high`, `deep`, or `by` between two sizes).
+    Size,
+    /// Words naming a side of a block; the meaning is the side (`next_to`, `on_top`, `under`).
+    Side,
+    /// Words that carry nothing the reader must account for (`the`, `please`, `on the ground`).
+    Filler,
+    /// Words that may open a polite goal and are dropped there (`can you`, `please`).
+    Lead,
+    /// Another language's words for English words (`de profondeur` → `deep`).
+    Word,
+}
+
+impl Kind {
+    fn parse(tag: &str) -> Option<Kind> {
+        Some(match tag {
+            "verb" => Kind::Verb,
+            "name" => Kind::Name,
+            "number" => Kind::Number,
+            "shape" => Kind::Shape,
+            "size" => Kind::Size,
+            "side" => Kind::Side,
+            "filler" => Kind::Filler,
+            "lead" => Kind::Lead,
+            "word" => Kind::Word,
+            _ => return None,
+        })
+    }
+}
+
+/// One language's runs of words (folded, joined by single spaces), each with its meanings in the file's order.
+#[derive(Default)]
+struct Table {
+    runs: HashMap<String, Vec<(Kind, String)>>,
+    /// The most words (characters, for Chinese) one run has.
+    longest: usize,
+}
+
+const FILES: [(Lang, &str); 6] = [
+    (Lang::En, include_str!("vocab/en.tsv")),
+    (Lang::Fr, include_str!("vocab/fr.tsv")),
+    (Lang::De, include_str!("vocab/de.tsv")),
+    (Lang::Es, include_str!("vocab/es.tsv")),
+    (Lang::Vi, include_str!("vocab/vi.tsv")),
+    (Lang::Zh, include_str!("vocab/zh.tsv")),
+];
+
+static TABLES: LazyLock<HashMap<Lang, Table>> = LazyLock::new(|| {
+    FILES
+        .iter()
+        .map(|(lang, text)| match parse(*lang, text) {
+            Ok(table) => (*lang, table),
+            // The files are compiled in and their every line is read by a unit test: this cannot happen in a build
+            // that passed its tests, and an empty table only makes the reader read less.
+            Err(why) => {
+                tracing::error!("the {} vocabulary is malformed: {why}", lang.name());
+                (*lang, Table::default())
+            }
+        })
+        .collect()
+});
+
+/// Reads one vocabulary file: `KIND<TAB>WORDS[<TAB>MEANING]` a line, `#` comments and blank lines skipped.
+fn parse(lang: Lang, text: &str) -> Result<Table, String> {
+    let mut table = Table::default();
+    for (n, line) in text.lines().enumerate() {
+        if line.trim().is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let mut fields = line.split('\t');
+        let (Some(tag), Some(words)) = (fields.next(), fields.next()) else {
+            return Err(format!("line {}: not KIND<TAB>WORDS: {line:?}", n + 1));
+        };
+        let kind = Kind::parse(tag).ok_or_else(|| format!("line {}: no kind {tag:?}", n + 1))?;
+        let meaning = fields.next().unwrap_or("").trim().to_owned();
+        if meaning.is_empty() != matches!(kind, Kind::Filler | Kind::Lead) {
+            return Err(format!(
+                "line {}: a {tag} line {} a meaning: {line:?}",
+                n + 1,
+                if meaning.is_empty() { "needs" } else { "takes no" }
+            ));
+        }
+        if kind == Kind::Number && meaning.parse::<u32>().is_err() {
+            return Err(format!("line {}: the number {meaning:?} is not a whole number", n + 1));
+        }
+        let run: Vec<String> = tokens(&fold(lang, words), lang).into_iter().collect();
+        if run.is_empty() {
+            return Err(format!("line {}: no words", n + 1));
+        }
+        let size = if lang == Lang::Zh { run.iter().map(|t| t.chars().count()).sum() } else { run.len() };
+        table.longest = table.longest.max(size);
+        table.runs.entry(run.join(" ")).or_default().push((kind, meaning));
+    }
+    Ok(table)
+}
+
+/// `text` folded for comparing: lower case, accents and tone marks off, `đ` as `d`, `ß` as `ss`; for German, `ae`,
+/// `oe` and `ue` as the umlauts they are typed for (`Saeule` and `Säule` are one word).
+pub fn fold(lang: Lang, text: &str) -> String {
+    let plain: String = text
+        .to_lowercase()
+        .nfd()
+        .filter(|c| !unicode_normalization::char::is_combining_mark(*c))
+        .map(|c| match c {
+            'đ' => 'd',
+            other => other,
+        })
+        .collect::<String>()
+        .replace('ß', "ss");
+    if lang == Lang::De { plain.replace("ae", "a").replace("oe", "o").replace("ue", "u") } else { plain }
+}
+
+/// The words of folded `text`: split at spaces and punctuation (an apostrophe too: `d'or`), keeping `_` inside ids,
+/// a minus before a digit and `3x3`. Chinese is split into its characters and its runs of Latin letters and digits.
+fn tokens(text: &str, lang: Lang) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut word = String::new();
+    let flush = |word: &mut String, out: &mut Vec<String>| {
+        if !word.is_empty() {
+            out.push(std::mem::take(word));
+        }
+    };
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        let keep = c.is_alphanumeric()
+            || c == '_'
+            || (c == '-' && word.is_empty() && chars.peek().is_some_and(char::is_ascii_digit));
+        if lang == Lang::Zh && c.is_alphanumeric() && !c.is_ascii() {
+            flush(&mut word, &mut out);
+            out.push(c.to_string());
+        } else if keep {
+            word.push(c);
+        } else {
+            flush(&mut word, &mut out);
+        }
+    }
+    flush(&mut word, &mut out);
+    out
+}
+
+/// A goal's words as English words the reader reads, and the language they were read in.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Words {
+    pub lang: Lang,
+    /// English words: game ids as ids, numbers in digits, verbs as the reader's own (`knock down` → `dig`).
+    pub words: Vec<String>,
+    /// Words of another language the vocabulary does not know (none for English: its unknown words are the
+    /// reader's to account for).
+    pub unknown: Vec<String>,
+}
+
+impl Words {
+    /// The English words as one line.
+    pub fn text(&self) -> String {
+        self.words.join(" ")
+    }
+}
+
+/// `text` as English words, read in `lang` (see [`Words`]). `is_id` says whether a word is a game id, kept as it is
+/// in any language; in another language than English, a word starting with a capital letter that the vocabulary
+/// does not know is kept as a player's name (`Bob`), and so is a run of Latin letters in Chinese.
+pub fn words(text: &str, lang: Lang, is_id: impl Fn(&str) -> bool) -> Words {
+    let english = &TABLES[&Lang::En];
+    if lang == Lang::En {
+        return Words { lang, words: to_pivot(text, english, Lang::En, &is_id, &mut Vec::new()), unknown: Vec::new() };
+    }
+    let mut unknown = Vec::new();
+    let table = &TABLES[&lang];
+    let foreign = to_pivot(text, table, lang, &is_id, &mut unknown);
+    // The English words the other language's gave, read once more as English (`go stand on`, `a dozen`).
+    let words = to_pivot(&foreign.join(" "), english, Lang::En, &is_id, &mut Vec::new());
+    Words { lang, words, unknown }
+}
+
+/// One pass of `text` through `table`: the longest run of words the table knows at each place is replaced by its
+/// first meaning (a verb only as the first word read, `dat` later is dirt), fillers and leads of other languages
+/// dropped, leads of English dropped where they open the text. A verb found later is moved first when the words
+/// before it are only numbers, names and fillers (`kannst du eine Reihe aus drei Glas bauen`, `3 dirt in a line,
+/// place them`). Words of another language the table does not know go to `unknown`.
+fn to_pivot(
+    text: &str,
+    table: &Table,
+    lang: Lang,
+    is_id: &impl Fn(&str) -> bool,
+    unknown: &mut Vec<String>,
+) -> Vec<String> {
+    let folded: Vec<String> = tokens(&fold(lang, text), lang);
+    // The words as written, for ids (`oak_planks`) and names (`Bob`), when the folding kept the split.
+    let written: Vec<String> = tokens(text, lang);
+    let aligned = written.len() == folded.len();
+    // Each word out, and whether it is known (any kind but a verb), a verb, or unknown.
+    let mut out: Vec<(String, Option<Kind>)> = Vec::new();
+    let mut verb: Option<(usize, usize)> = None;
+    let mut i = 0;
+    while i < folded.len() {
+        let as_written = if aligned { written[i].clone() } else { folded[i].clone() };
+        let lower = as_written.to_lowercase();
+        if is_id(&lower) || lower.parse::<i64>().is_ok() || is_size_pair(&lower) {
+            out.push((lower, Some(Kind::Name)));
+            i += 1;
+            continue;
+        }
+        // Two or three words that are one id (`crafting table`, `stone bricks`, `gold ingots`), before any name
+        // the table has for one of them (`table`).
+        if lang == Lang::En
+            && let Some((n, id)) = (2..=3.min(folded.len() - i)).rev().find_map(|n| {
+                let joined = folded[i..i + n].join("_");
+                let singular = joined.strip_suffix('s').map(str::to_owned);
+                // `the cobblestone wall` a player speaks of is cobblestone standing as a wall.
+                let shaped = TABLES[&Lang::En]
+                    .runs
+                    .get(&folded[i + n - 1])
+                    .is_some_and(|m| m.iter().any(|(k, _)| *k == Kind::Shape));
+                let found = [Some(joined), singular].into_iter().flatten().find(|j| is_id(j));
+                found.filter(|_| !shaped).map(|id| (n, id))
+            })
+        {
+            out.push((id, Some(Kind::Name)));
+            i += n;
+            continue;
+        }
+        let opening = out.is_empty();
+        let found = (1..=table.longest.min(folded.len() - i)).rev().find_map(|n| {
+            let run = folded[i..i + n].join(" ");
+            let key = if lang == Lang::Zh { spaced(&run.replace(' ', "")) } else { run };
+            let meanings = table.runs.get(&key)?;
+            let verb = meanings.iter().find(|(kind, _)| *kind == Kind::Verb).filter(|_| opening);
+            let meaning = verb.or_else(|| meanings.iter().find(|(kind, _)| *kind != Kind::Verb)).or(meanings.first())?;
+            Some((n, meaning.clone()))
+        });
+        match found {
+            Some((n, (kind, meaning))) => {
+                match kind {
+                    Kind::Lead if opening => {}
+                    Kind::Filler | Kind::Lead if lang != Lang::En => {}
+                    Kind::Filler | Kind::Lead | Kind::Shape | Kind::Size | Kind::Side => {
+                        out.extend(folded[i..i + n].iter().map(|w| (w.clone(), Some(kind))));
+                    }
+                    Kind::Verb => {
+                        let words: Vec<(String, Option<Kind>)> =
+                            meaning.split_whitespace().map(|w| (w.to_owned(), Some(Kind::Verb))).collect();
+                        if verb.is_none() {
+                            verb = Some((out.len(), words.len()));
+                        }
+                        out.extend(words);
+                    }
+                    Kind::Name | Kind::Number | Kind::Word => {
+                        out.extend(meaning.split_whitespace().map(|w| (w.to_owned(), Some(kind))));
+                    }
+                }
+                i += n;
+            }
+            None => {
+                let name = as_written.chars().next().is_some_and(char::is_uppercase)
+                    || (lang == Lang::Zh && as_written.is_ascii());
+                if lang != Lang::En && !name {
+                    unknown.push(folded[i].clone());
+                }
+                out.push((if name { as_written } else { lower }, None));
+                i += 1;
+            }
+        }
+    }
+    if let Some((at, len)) = verb
+        && at > 0
+        && out[..at].iter().all(|(_, kind)| kind.is_some_and(|k| k != Kind::Verb))
+    {
+        let moved: Vec<(String, Option<Kind>)> = out.drain(at..at + len).collect();
+        out.splice(0..0, moved);
+    }
+    out.into_iter().map(|(word, _)| word).collect()
+}
+
+/// Whether `word` is two sizes written as one (`3x3`).
+fn is_size_pair(word: &str) -> bool {
+    word.split_once('x').is_some_and(|(a, b)| a.parse::<u32>().is_ok() && b.parse::<u32>().is_ok())
+}
+
+/// `text`, written in another language than English, read through the vocabulary of the language whose words it
+/// uses: the reading with no unknown words, or the fewest (`None` when every language leaves most words unknown).
+pub fn foreign(text: &str, is_id: impl Fn(&str) -> bool) -> Option<Words> {
+    // Chinese is read only where Chinese characters are written (its reading keeps Latin words as names).
+    let han = text.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c));
+    Lang::ALL
+        .into_iter()
+        .filter(|lang| *lang != Lang::En && (*lang != Lang::Zh || han))
+        .map(|lang| words(text, lang, &is_id))
+        .filter(|w| w.unknown.len() * 2 < w.words.len().max(1))
+        .min_by_key(|w| w.unknown.len())
+}
+
+/// The numbers `words` say, in the order said (digits and number words alike).
+pub fn numbers(words: &Words) -> Vec<u32> {
+    words.words.iter().filter_map(|w| w.parse::<u32>().ok()).collect()
+}
+
+/// A Chinese run as the table keys it: its characters one a word.
+fn spaced(run: &str) -> String {
+    run.chars().map(String::from).collect::<Vec<_>>().join(" ")
+}
+
+/// What an English word (or run, joined by spaces) is in the vocabulary, with its meanings.
+pub fn kinds_of(run: &str) -> &'static [(Kind, String)] {
+    TABLES[&Lang::En].runs.get(run).map_or(&[], Vec::as_slice)
+}
+
+/// The English meaning of `run` as `kind`, if it has one (`kind_meaning("tall", Kind::Size)` → `high`).
+pub fn meaning(run: &str, kind: Kind) -> Option<&'static str> {
+    kinds_of(run).iter().find(|(k, _)| *k == kind).map(|(_, m)| m.as_str())
+}
+
+/// The longest English run of `kind` starting at `words[i]`, with its meaning and how many words it takes.
+pub fn run_at(words: &[String], i: usize, kind: Kind) -> Option<(usize, &'static str)> {
+    let longest = TABLES[&Lang::En].longest.min(words.len().saturating_sub(i));
+    (1..=longest).rev().find_map(|n| meaning(&words[i..i + n].join(" "), kind).map(|m| (n, m)))
+}
+
+/// The value of a number word or digits (`12`, `twelve`).
+pub fn number(word: &str) -> Option<u32> {
+    word.parse().ok().or_else(|| meaning(word, Kind::Number)?.parse().ok())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn is_id(word: &str) -> bool {
+        ["dirt", "cobblestone", "oak_planks", "chest", "gold_block", "bread", "stone", "torch", "glass"].contains(&word)
+    }
+
+    fn read(text: &str, lang: Lang) -> (String, Vec<String>) {
+        let words = words(text, lang, is_id);
+        (words.text(), words.unknown)
+    }
+
+    #[test]
+    fn every_line_of_every_file_is_read() {
+        for (lang, text) in FILES {
+            let table = parse(lang, text).unwrap_or_else(|why| panic!("{}: {why}", lang.name()));
+            assert!(!table.runs.is_empty(), "{}", lang.name());
+        }
+        assert!(parse(Lang::En, "verb\tplace").is_err(), "a verb needs its meaning");
+        assert!(parse(Lang::En, "number\tzillion\tlots").is_err());
+        assert!(parse(Lang::En, "noun\tthing\tthing").is_err());
+    }
+
+    #[test]
+    fn words_fold_their_accents_and_german_spellings() {
+        assert_eq!(fold(Lang::Vi, "Đặt bốn khối đất"), "dat bon khoi dat");
+        assert_eq!(fold(Lang::De, "Säule"), fold(Lang::De, "Saeule"));
+        assert_eq!(fold(Lang::Fr, "carré"), "carre");
+    }
+
+    #[test]
+    fn english_verbs_names_and_numbers_become_the_reader_s_own() {
+        assert_eq!(read("knock down the stone", Lang::En).0, "dig the stone");
+        assert_eq!(read("can you put down a dozen cobble please", Lang::En).0, "place a 12 cobblestone please");
+        assert_eq!(read("dig a hole three blocks deep", Lang::En).0, "dig a hole 3 blocks deep");
+        assert_eq!(read("Place dirt at -7 64 2", Lang::En).0, "place dirt at -7 64 2");
+    }
+
+    #[test]
+    fn other_languages_are_read_into_english_words() {
+        assert_eq!(read("creuse un trou de trois blocs de profondeur", Lang::Fr).0, "dig a hole 3 deep");
+        assert_eq!(read("kannst du eine Reihe aus drei Glas bauen?", Lang::De).0, "place a row of 3 glass");
+        assert_eq!(read("guarda doce rocas en el cofre", Lang::Es).0, "store 12 cobblestone into the chest");
+        assert_eq!(read("dat 4 khoi dat thanh mot hang", Lang::Vi).0, "place 4 dirt in a row");
+        assert_eq!(read("cho Bob 2 cai banh mi", Lang::Vi).0, "give Bob 2 bread");
+        assert_eq!(read("挖一个3格深的洞", Lang::Zh).0, "dig a 3 deep hole");
+        assert_eq!(read("给Bob两个面包", Lang::Zh).0, "give Bob 2 bread");
+        let (_, unknown) = read("construis une jolie maison", Lang::Fr);
+        assert_eq!(unknown, ["jolie", "maison"]);
+    }
+}
