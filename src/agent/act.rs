@@ -1133,10 +1133,13 @@ pub fn reading_of(task: &str) -> Result<Asked, super::reading::Unread> {
 
 /// Whether `name` is a block or item the game has.
 pub fn is_game_id(name: &str) -> bool {
+    /// What smelting makes, by name: looked up for every word a goal reader reads.
+    static SMELTED: std::sync::LazyLock<std::collections::HashSet<String>> =
+        std::sync::LazyLock::new(|| crate::primitives::facts::facts().smelting.values().cloned().collect());
     let facts = crate::primitives::facts::facts();
     super::recipes::is_block(name)
         || facts.crafting.contains_key(name)
-        || facts.smelting.values().any(|out| out == name)
+        || SMELTED.contains(name)
         || facts.smelting.contains_key(name)
 }
 

@@ -233,7 +233,8 @@ pub fn shape_fits(task: &str, description: &str, is_id: impl Fn(&str) -> bool) -
         Side(Side),
     }
     let shape = |text: &str| {
-        let asked = effect::asked(text, &is_id)?;
+        // Descriptions are prose (`…, returning the position of the last block`): read for their shape only.
+        let asked = effect::loosely(text, &is_id)?;
         match (asked.shape, asked.beside) {
             (Some(shape), _) => Some(Form::Shape(std::mem::discriminant(&shape))),
             (None, Some(beside)) => Some(Form::Side(beside.side)),

@@ -8,10 +8,196 @@
 //! vocabulary gives for them. It decides what words mean; what the world must show for them is `effect`'s.
 
 use super::{
-    effect::{Asked, Beside, Effect, Shape, Side},
+    tracker::{Part, Point},
     vocab::{self, Kind},
 };
 use crate::config::Lang;
+
+/// A change in the world a step's verb asks for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Effect {
+    /// Blocks placed: place, build, put (down), lay, set, stack, light.
+    Place,
+    /// Blocks turned to air: dig, clear, remove, break, excavate.
+    Dig,
+    /// The bot somewhere: go, walk, stand, come, return, climb.
+    Go,
+    /// Items in a container: store, deposit, stash, put … in(to).
+    Store,
+    /// Items handed to a player: give, hand, deliver, bring … to.
+    Give,
+}
+
+/// What a step asks, as far as its words tell: the effect, how many, of what, for whom.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Asked {
+    pub effect: Effect,
+    pub count: Option<u32>,
+    /// The block or item named, as a Minecraft id.
+    pub thing: Option<String>,
+    /// The player named after `to`, for a handover.
+    pub player: Option<String>,
+    /// A position written as three whole numbers (`Go stand on -7 64 -7`, `Place dirt at 1 64 2`).
+    pub at: Option<[i32; 3]>,
+    /// The shape the placed blocks are to stand in, when the words name one (`in a line`, `a pillar of 3`).
+    pub shape: Option<Shape>,
+    /// A block the placed ones are to touch, when the words name one (`next to the stone block`); for a store, the
+    /// block the chest meant stands beside or on (`the chest next to the crafting table`).
+    pub beside: Option<Beside>,
+}
+
+impl std::fmt::Display for Asked {
+    /// The reading in plain words, as the owner is told it before anything is done: `a floor 3 by 3 of dirt, on
+    /// open ground beside me`, `a hole 3 deep, dug beside me`, `5 cobblestone put into the chest next to a
+    /// crafting_table`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let thing = self.thing.as_deref().unwrap_or("blocks");
+        let count = self.count.unwrap_or(1);
+        let at = self.at.map(|[x, y, z]| format!(" at {x} {y} {z}")).unwrap_or_default();
+        let beside = self.beside.as_ref().map(|b| format!(" {b}")).unwrap_or_default();
+        match (self.effect, self.shape) {
+            (Effect::Place, Some(Shape::Around)) => write!(f, "{thing} on each of my four sides, where I stand"),
+            (Effect::Place, Some(shape)) => write!(f, "{shape} of {thing}, on open ground beside me"),
+            (Effect::Place, None) if !at.is_empty() => write!(f, "{count} {thing} placed{at}"),
+            (Effect::Place, None) if !beside.is_empty() => write!(f, "{count} {thing} placed{beside}"),
+            (Effect::Place, None) => write!(f, "{count} {thing} placed near me"),
+            (Effect::Dig, Some(shape)) => write!(f, "{shape}, dug beside me"),
+            (Effect::Dig, _) if !at.is_empty() => write!(f, "the block{at} dug out"),
+            (Effect::Dig, _) => match self.dug_all() {
+                Some(block) => write!(f, "every {block} near me dug out"),
+                None => write!(f, "{count} {thing} dug near me"),
+            },
+            (Effect::Go, _) if let Some([x, y, z]) = self.at => write!(f, "me walking to {x} {y} {z}"),
+            (Effect::Go, _) => write!(f, "me standing on the nearest {thing}"),
+            (Effect::Store, _) => {
+                let chest =
+                    if beside.is_empty() { " the nearest chest".to_owned() } else { format!(" the chest{beside}") };
+                write!(f, "{count} {} put into{chest}{at}", self.thing.as_deref().unwrap_or("items"))
+            }
+            (Effect::Give, _) => write!(
+                f,
+                "{count} {} handed to {}",
+                self.thing.as_deref().unwrap_or("items"),
+                self.player.as_deref().unwrap_or("someone")
+            ),
+        }
+    }
+}
+
+impl Asked {
+    /// The kind of block these words want all of dug near where they begin (`break the cobblestone wall next to
+    /// you`, `clear the tall grass around you`): words that dig a kind with no count and no spot.
+    pub fn dug_all(&self) -> Option<&str> {
+        match (self.effect, self.count, self.at, self.thing.as_deref()) {
+            (Effect::Dig, None, None, Some(block)) => Some(block),
+            _ => None,
+        }
+    }
+}
+
+/// Where placed blocks stand against another block.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Beside {
+    pub side: Side,
+    /// The block's kind, as a Minecraft id.
+    pub block: String,
+}
+
+/// A side of a block: `next to` (on its level, one of four faces), `on top of`, `under`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Side {
+    NextTo,
+    OnTop,
+    Under,
+}
+
+impl Side {
+    /// Offsets from a placed block to where the other block stands.
+    pub fn offsets(self) -> &'static [Point] {
+        match self {
+            Side::NextTo => &[[1, 0, 0], [-1, 0, 0], [0, 0, 1], [0, 0, -1]],
+            Side::OnTop => &[[0, -1, 0]],
+            Side::Under => &[[0, 1, 0]],
+        }
+    }
+}
+
+impl std::fmt::Display for Beside {
+    /// `next to a stone`, `on top of a gold_block`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let side = match self.side {
+            Side::NextTo => "next to",
+            Side::OnTop => "on top of",
+            Side::Under => "under",
+        };
+        write!(f, "{side} a {}", self.block)
+    }
+}
+
+/// A shape named in words, of whole blocks: the world must show the placed blocks standing so, in any quarter turn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shape {
+    /// `n` blocks in a row on one level: `in a line`, `a row of 4`.
+    Line(u32),
+    /// `n` blocks one on another: `a pillar of 3`, `a tower 5 high`.
+    Column(u32),
+    /// Upright, `long` along and `high` up: `a wall 3 long and 2 high`.
+    Wall { long: u32, high: u32 },
+    /// Flat, `long` by `wide`: `a 2 by 2 floor`.
+    Floor { long: u32, wide: u32 },
+    /// The border of a floor, nothing inside: `a hollow square 4 by 4`, `a ring of cobblestone 3 by 3`.
+    Ring { long: u32, wide: u32 },
+    /// Dug, not placed: `deep` blocks one under another from the ground down, `a hole 3 deep`.
+    Hole(u32),
+    /// One block on each of the four sides of the bot, on its level: `surround yourself`, `on every side of you`.
+    Around,
+}
+
+impl Shape {
+    /// Offsets of the shape's blocks from its first one.
+    pub fn offsets(self) -> Vec<Point> {
+        let grid = |a: u32, b: u32, at: fn(i32, i32) -> Point| {
+            (0..a as i32).flat_map(move |i| (0..b as i32).map(move |j| at(i, j))).collect::<Vec<_>>()
+        };
+        match self {
+            Shape::Line(n) => grid(n, 1, |i, _| [i, 0, 0]),
+            Shape::Column(n) => grid(n, 1, |i, _| [0, i, 0]),
+            Shape::Wall { long, high } => grid(long, high, |i, j| [i, j, 0]),
+            Shape::Floor { long, wide } => grid(long, wide, |i, j| [i, 0, j]),
+            Shape::Ring { long, wide } => grid(long, wide, |i, j| [i, 0, j])
+                .into_iter()
+                .filter(|[x, _, z]| *x == 0 || *z == 0 || *x == long as i32 - 1 || *z == wide as i32 - 1)
+                .collect(),
+            Shape::Hole(deep) => grid(deep, 1, |i, _| [0, -i, 0]),
+            Shape::Around => vec![[1, 0, 0], [-1, 0, 0], [0, 0, 1], [0, 0, -1]],
+        }
+    }
+
+    /// How many blocks the shape has.
+    pub fn size(self) -> u32 {
+        self.offsets().len() as u32
+    }
+
+    /// The shape's parts, all of `block`.
+    pub fn parts(self, block: &str) -> Vec<Part> {
+        self.offsets().into_iter().map(|[x, y, z]| Part { x, y, z, block: block.to_owned() }).collect()
+    }
+}
+
+impl std::fmt::Display for Shape {
+    /// `a line of 4`, `a pillar of 3`, `a wall 3 long and 2 high`, `a floor 2 by 2`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Shape::Line(n) => write!(f, "a line of {n}"),
+            Shape::Column(n) => write!(f, "a pillar of {n}"),
+            Shape::Wall { long, high } => write!(f, "a wall {long} long and {high} high"),
+            Shape::Floor { long, wide } => write!(f, "a floor {long} by {wide}"),
+            Shape::Ring { long, wide } => write!(f, "a ring {long} by {wide} with nothing inside"),
+            Shape::Hole(deep) => write!(f, "a hole {deep} deep"),
+            Shape::Around => write!(f, "a block on each of my four sides"),
+        }
+    }
+}
 
 /// Why words are not a reading: the effect their verb asks (none when it changes nothing the reader knows), the
 /// words left unused, and the reading of the rest, which is never acted on.
@@ -45,6 +231,9 @@ const MAX_DEPTH: u32 = 16;
 /// What `task`'s words ask of the world, every word that carries meaning accounted for (see [`Unread`]).
 pub fn read(task: &str, is_id: impl Fn(&str) -> bool) -> Result<Asked, Unread> {
     let mut parse = Parse::new(task, &is_id);
+    if parse.words.len() > vocab::MOST_WORDS {
+        return Err(Unread { effect: None, words: Vec::new(), significant: false, partial: None });
+    }
     let Some(asked) = parse.asked() else {
         let effect = parse.effect;
         return Err(Unread { effect, words: Vec::new(), significant: false, partial: None });
@@ -62,7 +251,11 @@ pub fn read(task: &str, is_id: impl Fn(&str) -> bool) -> Result<Asked, Unread> {
 /// What `task`'s words ask, as far as they are understood: for checks that only fail a step (a world-changing verb
 /// with nothing changed), never for what is planned, tracked or claimed.
 pub fn loosely(task: &str, is_id: impl Fn(&str) -> bool) -> Option<Asked> {
-    Parse::new(task, &is_id).asked()
+    let mut parse = Parse::new(task, &is_id);
+    if parse.words.len() > vocab::MOST_WORDS {
+        return None;
+    }
+    parse.asked()
 }
 
 fn significant(word: &str) -> bool {

@@ -163,6 +163,9 @@ fn tokens(text: &str, lang: Lang) -> Vec<String> {
     out
 }
 
+/// The most words of one goal the vocabulary reads; a longer text is no reading.
+pub const MOST_WORDS: usize = 64;
+
 /// A goal's words as English words the reader reads, and the language they were read in.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Words {
@@ -209,9 +212,12 @@ fn to_pivot(
     is_id: &impl Fn(&str) -> bool,
     unknown: &mut Vec<String>,
 ) -> Vec<String> {
-    let folded: Vec<String> = tokens(&fold(lang, text), lang);
+    let mut folded: Vec<String> = tokens(&fold(lang, text), lang);
     // The words as written, for ids (`oak_planks`) and names (`Bob`), when the folding kept the split.
-    let written: Vec<String> = tokens(text, lang);
+    let mut written: Vec<String> = tokens(text, lang);
+    // No goal is this long: the rest is not read (and the reader does not take more words than this).
+    folded.truncate(MOST_WORDS + 1);
+    written.truncate(MOST_WORDS + 1);
     let aligned = written.len() == folded.len();
     // Each word out, and whether it is known (any kind but a verb), a verb, or unknown.
     let mut out: Vec<(String, Option<Kind>)> = Vec::new();
