@@ -72,6 +72,15 @@ impl WorldDiff {
         self.placed.iter().filter(|(_, b)| block.is_none_or(|want| want == b)).count()
     }
 
+    /// Where blocks of `block` (of any kind with `None`) now stand that did not: placed on air, or set where
+    /// another block stood.
+    pub fn set(&self, block: Option<&str>) -> Vec<(Point, String)> {
+        let fits = |b: &String| block.is_none_or(|want| want == b);
+        let placed = self.placed.iter().filter(|(_, b)| fits(b)).cloned();
+        let changed = self.changed.iter().filter(|(_, _, after)| fits(after)).map(|(p, _, after)| (*p, after.clone()));
+        placed.chain(changed).collect()
+    }
+
     /// How many blocks of `block` were dug (of any kind with `None`).
     pub fn broken_count(&self, block: Option<&str>) -> usize {
         self.broken.iter().filter(|(_, b)| block.is_none_or(|want| super::tracker::same_kind(want, b))).count()

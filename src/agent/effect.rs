@@ -217,9 +217,10 @@ pub fn unshown(asked: &Asked, diff: &WorldDiff) -> Option<String> {
         }
     };
     match asked.effect {
-        Effect::Place => short(diff.placed_count(thing) as u64, named("block"), "placed").or_else(|| {
+        // A block set where another stood (a side of the bot that held dirt) is placed as much as one set on air.
+        Effect::Place => short(diff.set(thing).len() as u64, named("block"), "placed").or_else(|| {
             let shape = asked.shape?;
-            let stands = standing(shape, thing, &diff.placed);
+            let stands = standing(shape, thing, &diff.set(thing));
             let size = shape.size() as usize;
             (stands < size).then(|| {
                 format!("the {} placed do not stand as {shape}: at most {stands} of {size} do", named("block"))

@@ -126,8 +126,9 @@ fn a_goal_in_vietnamese_without_its_marks_is_read_with_no_llm() {
     give(&world, "Wayfarer", "dirt", 8);
     bot_sees(&world, "Wayfarer", "dirt", 8);
     let from = world.say("Alice", "!task dat 4 khoi dat thanh mot hang");
-    world.expect_chat(from, "Wayfarer", "Understood: place 4 dirt in a row", Duration::from_secs(10));
-    world.expect_chat(from, "Wayfarer", "I succeeded in task: place 4 dirt in a row", Duration::from_secs(90));
+    // Answered in Vietnamese, with the goal in the reader's English words.
+    world.expect_chat(from, "Wayfarer", "Đã hiểu: place 4 dirt in a row", Duration::from_secs(10));
+    world.expect_chat(from, "Wayfarer", "hoàn thành nhiệm vụ: place 4 dirt in a row", Duration::from_secs(90));
     let dirt = where_stands(&world, "dirt").into_iter().filter(|p| p[1] == 64).collect::<Vec<_>>();
     let in_a_row = dirt.iter().all(|p| p[0] == dirt[0][0]) || dirt.iter().all(|p| p[2] == dirt[0][2]);
     assert!(dirt.len() == 4 && in_a_row, "four dirt in a row: {dirt:?}");
