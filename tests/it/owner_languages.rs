@@ -217,7 +217,8 @@ fn without_an_llm_a_goal_in_another_language_is_refused_in_it_and_help_follows()
     world.add_player("Dieter", [-2.5, 64.0, 3.5]);
     world.add_player("Elena", [-1.5, 64.0, 3.5]);
 
-    let from = world.say("Dieter", "!task baue eine Werkbank");
+    // Words the vocabulary does not read in full (`fälle`, `Baum`): without an LLM, refused.
+    let from = world.say("Dieter", "!task fälle einen Baum für mich");
     let refused =
         world.expect_chat(from, "Wayfarer", "Ohne LLM verstehe ich Ziele nur auf Englisch", Duration::from_secs(10));
     assert!(refused.ends_with("zum Beispiel: !task craft 1 wooden_pickaxe"), "{refused}");

@@ -7,6 +7,7 @@
 //
 // Usage: node world_goals.js --bot PATH/TO/wayfarer --llm-url URL|do-nothing [--library starter|empty]
 //                            [--llm-only] [--only 1,5,7] [--results FILE] [--logs DIR] [--tasks FILE[,FILE]]
+// `--max-minutes M` caps each goal's time (a do-nothing run, where a goal ends in seconds or never).
 // `--tasks` runs other goal files in the same format (the paraphrase bench's tuning and sealed halves); each
 // result keeps the file's name as its half, and the report gives every half its own total.
 // `--llm-only` starts the bot with --no-plan-from-words: the LLM plans and writes the code of every goal, as a
@@ -219,25 +220,36 @@ async function runTask (task, index, skills, proxy, library) {
     await world.cmd({ cmd: 'say', as: 'Alice', text: `Wayfarer !task ${task.goal}` })
     const ended = (e) => e.event === 'chat' && e.from === 'Wayfarer' &&
       (e.text.startsWith(`I succeeded in task: ${task.goal}`) || e.text.startsWith(`I failed task: ${task.goal} because`))
-    const deadline = started + task.minutes * 60000
+    const minutes = Math.min(task.minutes, Number(arg('max-minutes', task.minutes)))
+    const deadline = started + minutes * 60000
     // A plan of one step says the goal's words for that step too: the goal has ended when the bot is idle.
     const idle = async () => {
       const asked = world.events.length
       await world.cmd({ cmd: 'say', as: 'Alice', text: 'Wayfarer !status' })
       for (let i = 0; i < 20; i++) {
-        const reply = world.events.slice(asked).find((e) => e.event === 'chat' && e.from === 'Wayfarer' && e.text.startsWith('At '))
+        // The status line, in whatever language the owner is answered in (its words are translated, the activity
+        // is not): `At 0.5 64 0.5 … | idle`.
+        const reply = world.events.slice(asked).find((e) => e.event === 'chat' && e.from === 'Wayfarer' && / \| /.test(e.text) && /-?\d+(\.\d+)? -?\d+(\.\d+)? -?\d+(\.\d+)?/.test(e.text))
         if (reply) return / \| idle/.test(reply.text)
         await sleep(250)
       }
       return false
     }
+    // A goal refused before it started (a question, words not understood, in the owner's language) ends with the
+    // bot idle and quiet: judged then, not at the deadline.
+    const lastSaid = () => world.events.slice(from).findLast((e) => e.event === 'chat' && e.from === 'Wayfarer')
+    let quietSince = Date.now()
+    let lastLine = null
     while (Date.now() < deadline) {
       if (world.events.slice(from).some(ended) && await idle()) break
+      const line = lastSaid()
+      if (line !== lastLine) { lastLine = line; quietSince = Date.now() }
+      if (line && Date.now() - quietSince > 15000 && await idle()) break
       await sleep(1000)
     }
     result.seconds = Math.round((Date.now() - started) / 1000)
     const last = world.events.slice(from).findLast(ended)
-    result.claimed = last ? last.text : `no answer within ${task.minutes} min`
+    result.claimed = last ? last.text : `no answer within ${minutes} min`
     result.claim = !last ? 'none' : last.text.startsWith('I succeeded') ? 'succeeded' : 'failed'
     result.plan = world.events.slice(from).find((e) => e.event === 'chat' && e.from === 'Wayfarer' && e.text.startsWith('Plan for'))?.text ?? ''
     // How the bot said it read the goal (or the question it asked instead).
