@@ -463,10 +463,8 @@ impl Agent {
             let progress = tracker.progress(start, now);
             (self.say)(&format!("{} ({}%)", progress, progress.percent()));
             (self.relabel)(format!("task {}: attempt {attempt}/{MAX_ATTEMPTS}, {progress}", spec.task));
-            // A tracker counts; the words may ask more of what it counted (a hole 3 deep, not 3 blocks dug anywhere).
-            let unshown = || asked.as_ref().and_then(|asked| effect::unshown(asked, diff));
             if progress.done
-                && let Some(why) = misplaced().or_else(unshown)
+                && let Some(why) = misplaced()
             {
                 tracing::info!("task {:?}: its tracker is done, but the world shows {why}", spec.task);
                 return Ok(Judged {

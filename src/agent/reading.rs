@@ -51,8 +51,8 @@ impl std::fmt::Display for Asked {
     /// open ground beside me`, `a hole 3 deep, dug beside me`, `5 cobblestone put into the chest next to a
     /// crafting_table`.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let thing = self.thing.as_deref().unwrap_or("blocks");
         let count = self.count.unwrap_or(1);
+        let thing = self.thing.as_deref().unwrap_or(if count == 1 { "block" } else { "blocks" });
         let at = self.at.map(|[x, y, z]| format!(" at {x} {y} {z}")).unwrap_or_default();
         let beside = self.beside.as_ref().map(|b| format!(" {b}")).unwrap_or_default();
         match (self.effect, self.shape) {

@@ -50,7 +50,9 @@ pub async fn run_goal(agent: &Agent, goal: &str, goals: &Goals, id: u32) -> bool
     // taken up again after a restart: what it did before is not in this run's change log).
     let began = resumed.is_none().then(|| (agent.bot.changes_mark(), agent.bot.position()));
     let mut died_in = 0;
-    if resumed.is_none() {
+    // A blueprint's build (`build hut at 1 64 2 facing north part 1/3`) is read by its own typed reader.
+    let typed = super::building::BuildGoal::parse(goal).is_some();
+    if resumed.is_none() && !typed {
         let readings = super::deeds::readings(goal);
         let unsure = readings.iter().find_map(|(_, reading)| match reading {
             Err(Unread { effect: Some(_), significant: true, words, partial }) => Some((words, partial)),
@@ -275,6 +277,16 @@ async fn plan(agent: &Agent, goal: &str, failures: &[String]) -> Result<Vec<Task
     if let Some(build) = super::building::BuildGoal::parse(goal) {
         let steps = super::building::plan(&agent.bot, &build, &setting)?;
         tracing::info!("planned {goal:?} from its blueprint and the game's facts: {} step(s)", steps.len());
+        return Ok(steps);
+    }
+    // Words read whole into changes of the world are planned from that reading before the item planner reads
+    // them its own way (it reads `put down a 3x3 square of dirt` as one dirt to place).
+    let read_whole = super::deeds::readings(goal).iter().all(|(_, reading)| reading.is_ok());
+    if agent.plan_from_words
+        && read_whole
+        && let Some(steps) = super::deeds::plan(goal, &setting)
+    {
+        tracing::info!("planned {goal:?} from its words: {} step(s)", steps.len());
         return Ok(steps);
     }
     if let Some(want) = recipes::parse_goal(goal, &setting.wood) {

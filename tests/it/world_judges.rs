@@ -210,12 +210,13 @@ fn a_wrong_build_fails_its_structure_and_the_right_one_is_learned_once() {
     give(&world, "Wayfarer", "dirt", 16);
     bot_sees(&world, "Wayfarer", "dirt", 16);
 
-    let from = world.say("Alice", "!task build a dirt pillar");
+    // A pillar of no height would be asked about: the words give it.
+    let from = world.say("Alice", "!task build a dirt pillar 3 high");
     let expect = |needle: &str, secs: u64| world.expect_chat(from, "Wayfarer", needle, Duration::from_secs(secs));
     // The row: one of its blocks could start a column, no more.
     expect("1/3 blocks of the structure (dirt; new, best at", 90);
     expect("3/3 blocks of the structure (dirt; new, best at 2 64 -1)", 120);
-    expect("I succeeded in task: build a dirt pillar (new skills: buildDirtPillar)", 30);
+    expect("I succeeded in task: build a dirt pillar 3 high (new skills: buildDirtPillar)", 30);
     for x in 2..5 {
         assert_eq!(block(&world, x, 64, -3), "dirt", "the row stands");
     }
