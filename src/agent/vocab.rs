@@ -212,6 +212,11 @@ fn to_pivot(
     is_id: &impl Fn(&str) -> bool,
     unknown: &mut Vec<String>,
 ) -> Vec<String> {
+    // Past what 64 words can take, nothing is read: a long text is cut before it is folded.
+    let text = match text.char_indices().nth(MOST_WORDS * 32) {
+        Some((at, _)) => &text[..at],
+        None => text,
+    };
     let mut folded: Vec<String> = tokens(&fold(lang, text), lang);
     // The words as written, for ids (`oak_planks`) and names (`Bob`), when the folding kept the split.
     let mut written: Vec<String> = tokens(text, lang);
