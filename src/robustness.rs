@@ -61,6 +61,11 @@ fn every_parser(text: &str) {
         let _ = crate::agent::effect::fitting(&asked);
     }
     let _ = crate::agent::act::asked_loosely(text);
+    if let Ok(form) = serde_json::from_str::<crate::agent::second_reader::Form>(text)
+        && let Some(words) = crate::agent::second_reader::words(&form)
+    {
+        let _ = crate::agent::second_reader::unfaithful(text, &words, crate::agent::act::is_game_id);
+    }
     let _ = split_for_chat(text, 256);
     let _ = parse_plan(text);
     let _ = parse_verdict(text);

@@ -23,6 +23,7 @@ pub mod plan;
 pub mod prompts;
 pub mod reading;
 pub mod recipes;
+pub mod second_reader;
 pub mod task;
 pub mod team;
 mod text;

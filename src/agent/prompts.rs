@@ -77,6 +77,7 @@ pub const PROMPTS: &[Prompt] = &[
         text: include_str!("../../prompts/leader.md"),
         keys: &["goal", "members", "plan", "verdicts", "conversation", "memories"],
     },
+    Prompt { name: "read_goal", text: include_str!("../../prompts/read_goal.md"), keys: &[] },
     Prompt { name: "memory_importance", text: include_str!("../../prompts/memory_importance.md"), keys: &["memories"] },
     Prompt {
         name: "reflection_questions",

@@ -57,6 +57,8 @@ impl std::fmt::Display for Asked {
         let beside = self.beside.as_ref().map(|b| format!(" {b}")).unwrap_or_default();
         match (self.effect, self.shape) {
             (Effect::Place, Some(Shape::Around)) => write!(f, "{thing} on each of my four sides, where I stand"),
+            (Effect::Place, Some(Shape::Line(n))) => write!(f, "a line of {n} {thing}, on open ground beside me"),
+            (Effect::Place, Some(Shape::Column(n))) => write!(f, "a pillar of {n} {thing}, on open ground beside me"),
             (Effect::Place, Some(shape)) => write!(f, "{shape} of {thing}, on open ground beside me"),
             (Effect::Place, None) if !at.is_empty() => write!(f, "{count} {thing} placed{at}"),
             (Effect::Place, None) if !beside.is_empty() => write!(f, "{count} {thing} placed{beside}"),
@@ -772,14 +774,11 @@ mod tests {
                 "lay down a four by four floor of stone bricks",
                 "a floor 4 by 4 of stone_bricks, on open ground beside me",
             ),
-            ("I want a row of five cobble on the ground", "a line of 5 of cobblestone, on open ground beside me"),
-            ("stack four dirt blocks on top of each other", "a pillar of 4 of dirt, on open ground beside me"),
-            (
-                "build a tower of cobblestone three blocks tall",
-                "a pillar of 3 of cobblestone, on open ground beside me",
-            ),
-            ("could you put up a dirt pillar 5 high", "a pillar of 5 of dirt, on open ground beside me"),
-            ("heap up 3 dirt into a column", "a pillar of 3 of dirt, on open ground beside me"),
+            ("I want a row of five cobble on the ground", "a line of 5 cobblestone, on open ground beside me"),
+            ("stack four dirt blocks on top of each other", "a pillar of 4 dirt, on open ground beside me"),
+            ("build a tower of cobblestone three blocks tall", "a pillar of 3 cobblestone, on open ground beside me"),
+            ("could you put up a dirt pillar 5 high", "a pillar of 5 dirt, on open ground beside me"),
+            ("heap up 3 dirt into a column", "a pillar of 3 dirt, on open ground beside me"),
             (
                 "make a cobble wall, two high and five long",
                 "a wall 5 long and 2 high of cobblestone, on open ground beside me",
@@ -835,7 +834,7 @@ mod tests {
             ("give Bob four torches pls", "4 torch handed to Bob"),
             ("can you bring 3 cobble to Bob", "3 cobblestone handed to Bob"),
             ("pass a dozen oak planks to Bob", "12 oak_planks handed to Bob"),
-            ("3 dirt on the ground in a line, place them", "a line of 3 of dirt, on open ground beside me"),
+            ("3 dirt on the ground in a line, place them", "a line of 3 dirt, on open ground beside me"),
             ("plase a 2 by 2 floor of cobbelstone", "a floor 2 by 2 of cobblestone, on open ground beside me"),
             ("put 2 tourches on the ground", "2 torch placed near me"),
         ] {

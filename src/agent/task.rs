@@ -52,38 +52,23 @@ pub async fn run_goal(agent: &Agent, goal: &str, goals: &Goals, id: u32) -> bool
     let mut died_in = 0;
     // A blueprint's build (`build hut at 1 64 2 facing north part 1/3`) is read by its own typed reader.
     let typed = super::building::BuildGoal::parse(goal).is_some();
+    // The words planned and checked: the owner's, or the second reader's for them when they were not read whole.
+    let mut read_as = goal.to_owned();
     if resumed.is_none() && !typed {
-        let readings = super::deeds::readings(goal);
-        let unsure = readings.iter().find_map(|(_, reading)| match reading {
-            Err(Unread { effect: Some(_), significant: true, words, partial }) => Some((words, partial)),
-            _ => None,
-        });
-        if let Some((words, partial)) = unsure {
-            // Words that ask something precise the reader does not follow (`a square` of no size, `the left
-            // one`): asked, not guessed, and nothing is done.
-            let unread = format!("\"{}\"", words.join(" "));
-            let guess = partial
-                .as_ref()
-                .map(|p| format!(" I could only read it as {p}, which leaves that out."))
-                .unwrap_or_default();
-            (agent.say)(&format!(
-                "I am not sure what you mean by {unread} in \"{goal}\".{guess} Tell me the goal again in other words, \
-                 with sizes as numbers (3 by 3, 4 high, 2 deep)."
-            ));
-            let why = format!("I did not understand {unread} in it, and asked");
-            (agent.say)(&format!("I failed task: {goal} because {why}"));
-            with(goals, |book| book.finish(id, Status::Failed, Some(why)));
-            return false;
-        }
-        let read: Vec<String> =
-            readings.iter().filter_map(|(_, reading)| reading.as_ref().ok().map(ToString::to_string)).collect();
-        if !read.is_empty() && read.len() == readings.len() {
-            (agent.say)(&format!("I read \"{goal}\" as: {}.", read.join("; then ")));
+        match read_goal(agent, goal).await {
+            Ok(Some(words)) => read_as = words,
+            Ok(None) => {}
+            Err(why) => {
+                (agent.say)(&format!("I failed task: {goal} because {why}"));
+                with(goals, |book| book.finish(id, Status::Failed, Some(why)));
+                return false;
+            }
         }
     }
+    let goal_words = read_as.as_str();
     'plans: loop {
         if resumed.take().is_none() {
-            let plan = match plan(agent, goal, &failures).await {
+            let plan = match plan(agent, goal_words, &failures).await {
                 Ok(plan) => plan,
                 Err(reason) => {
                     (agent.say)(&format!("I failed task: {goal} because I could not plan it: {reason}"));
@@ -175,7 +160,7 @@ pub async fn run_goal(agent: &Agent, goal: &str, goals: &Goals, id: u32) -> bool
         }
         // Every step is done; a goal whose words ask a change of the world is held to the world too: a plan that
         // laid 3 blocks of a wall of 6 did every step, but not the goal.
-        if let Some(why) = began.and_then(|mark| goal_unshown(agent, goal, mark)) {
+        if let Some(why) = began.and_then(|mark| goal_unshown(agent, goal_words, mark)) {
             if failures.len() >= REPLANS {
                 let why = format!("every step was done, but the world shows {why}");
                 (agent.say)(&format!("I failed task: {goal} because {why}"));
@@ -199,6 +184,59 @@ pub async fn run_goal(agent: &Agent, goal: &str, goals: &Goals, id: u32) -> bool
     (agent.say)(&format!("I succeeded in task: {goal}{skills}"));
     agent.remember_outcome(goal, None);
     true
+}
+
+/// How `goal` reads, said to the owner before anything is done: read whole, `I read "…" as: …` (`Ok(None)`); not
+/// read whole but a part of it names a change of the world, the second reader's words for it when they hold to the
+/// owner's (`Ok(Some(words))`, planned and checked instead); when they do not and the words left unread ask something
+/// precise (`a square` of no size, `the left chest`), the owner is asked and the goal is not started (`Err(why)`).
+/// Words that say nothing precise (`build a small shelter`) go on to the planners as they are.
+async fn read_goal(agent: &Agent, goal: &str) -> Result<Option<String>, String> {
+    let readings = super::deeds::readings(goal);
+    let unread = readings.iter().find_map(|(_, reading)| match reading {
+        Err(unread @ Unread { partial: Some(_), .. }) => Some(unread),
+        _ => None,
+    });
+    let Some(unread) = unread else {
+        let read: Vec<String> =
+            readings.iter().filter_map(|(_, reading)| reading.as_ref().ok().map(ToString::to_string)).collect();
+        if !read.is_empty() && read.len() == readings.len() {
+            (agent.say)(&format!("I read \"{goal}\" as: {}.", read.join("; then ")));
+        }
+        return Ok(None);
+    };
+    if agent.llm.is_enabled() {
+        match super::second_reader::read(&agent.llm, goal, super::act::is_game_id).await {
+            Ok(words) => {
+                let read: Vec<String> = super::deeds::readings(&words)
+                    .iter()
+                    .filter_map(|(_, reading)| reading.as_ref().ok().map(ToString::to_string))
+                    .collect();
+                (agent.say)(&format!(
+                    "I read \"{goal}\" as: {} (the LLM's reading, held to your words).",
+                    read.join("; then ")
+                ));
+                tracing::info!("{goal:?} read by the LLM as {words:?}");
+                return Ok(Some(words));
+            }
+            Err(why) => tracing::info!("the LLM's reading of {goal:?} is not used: {why}"),
+        }
+    }
+    if !unread.significant {
+        return Ok(None);
+    }
+    // Words that ask something precise the readers do not follow: asked, not guessed, and nothing is done.
+    let words = format!("\"{}\"", unread.words.join(" "));
+    let guess = unread
+        .partial
+        .as_ref()
+        .map(|p| format!(" I could only read it as {p}, which leaves that out."))
+        .unwrap_or_default();
+    (agent.say)(&format!(
+        "I am not sure what you mean by {words} in \"{goal}\".{guess} Tell me the goal again in other words, with \
+         sizes as numbers (3 by 3, 4 high, 2 deep)."
+    ));
+    Err(format!("I did not understand {words} in it, and asked"))
 }
 
 /// Removes the skills `learned` from the library.

@@ -134,8 +134,9 @@ fn a_goal_in_vietnamese_without_its_marks_is_read_with_no_llm() {
     assert!(dirt.len() == 4 && in_a_row, "four dirt in a row: {dirt:?}");
 }
 
-/// Words the reader cannot follow in full that ask something precise (a square of no size) are asked about: no
-/// block is placed and no LLM is called to guess.
+/// Words the reader cannot follow in full that ask something precise (a square of no size) are asked about: the
+/// second reader's form, which makes up a size, does not hold to the words; no block is placed and nothing else is
+/// asked of the LLM.
 #[test]
 fn a_shape_with_no_size_is_asked_about_and_nothing_is_done() {
     let runtime = tokio::runtime::Runtime::new().unwrap();
@@ -144,7 +145,7 @@ fn a_shape_with_no_size_is_asked_about_and_nothing_is_done() {
     let counted = calls.clone();
     endpoint.respond_with(move |_| {
         *counted.lock().unwrap() += 1;
-        r#"[{"task": "Place 4 dirt"}]"#.to_owned()
+        r#"{"effect": "place", "block": "dirt", "shape": "floor", "long": 3, "wide": 3}"#.to_owned()
     });
     let (world, _bot) = world_with_bot_args(&["--llm-url", &endpoint.base_url()]);
     give(&world, "Wayfarer", "dirt", 12);
@@ -159,7 +160,38 @@ fn a_shape_with_no_size_is_asked_about_and_nothing_is_done() {
         Duration::from_secs(5),
     );
     assert!(where_stands(&world, "dirt").iter().all(|p| p[1] < 64), "no dirt was placed");
-    assert_eq!(*calls.lock().unwrap(), 0, "no LLM call");
+    assert_eq!(*calls.lock().unwrap(), 1, "the second reader's one call, and no plan");
+}
+
+/// Words the reader does not read whole (`lil`) are read by the LLM into the reader's form, held to the owner's
+/// words (five, cobble), and done from that reading: a pillar five high stands, with one LLM call.
+#[test]
+fn words_the_reader_cannot_read_whole_are_read_by_the_llm_and_held_to_them() {
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let endpoint = runtime.block_on(FakeEndpoint::start()).unwrap();
+    let calls = Arc::new(Mutex::new(0));
+    let counted = calls.clone();
+    endpoint.respond_with(move |request| {
+        *counted.lock().unwrap() += 1;
+        assert!(system_message(request).starts_with("You read what a Minecraft player asked"), "only the reader");
+        r#"{"effect": "place", "block": "cobblestone", "shape": "column", "high": 5}"#.to_owned()
+    });
+    let (world, _bot) = world_with_bot_args(&["--llm-url", &endpoint.base_url()]);
+    give(&world, "Wayfarer", "cobblestone", 8);
+    bot_sees(&world, "Wayfarer", "cobblestone", 8);
+    let goal = "i need a lil cobble tower, five tall";
+    let from = world.say("Alice", &format!("!task {goal}"));
+    world.expect_chat(
+        from,
+        "Wayfarer",
+        "as: a pillar of 5 cobblestone, on open ground beside me (the LLM's reading, held to your words).",
+        Duration::from_secs(10),
+    );
+    world.expect_chat(from, "Wayfarer", &format!("I succeeded in task: {goal}"), Duration::from_secs(120));
+    let stone = where_stands(&world, "cobblestone");
+    let column = stone.iter().all(|p| p[0] == stone[0][0] && p[2] == stone[0][2]);
+    assert!(stone.len() == 5 && column, "five cobblestone one on another: {stone:?}");
+    assert_eq!(*calls.lock().unwrap(), 1);
 }
 
 /// A plan that reads one block where the goal asked a hole three deep (a scripted reading that drops the depth) does
