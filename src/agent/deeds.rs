@@ -219,11 +219,7 @@ anchor"#
 
 /// Code that places `block` against a side of the nearest `beside` block that has room there.
 fn place_beside(block: &str, beside: &Beside) -> String {
-    let (sides, words) = match beside.side {
-        Side::NextTo => ("[vec3(1, 0, 0), vec3(-1, 0, 0), vec3(0, 0, 1), vec3(0, 0, -1)]", "next to"),
-        Side::OnTop => ("[vec3(0, 1, 0)]", "on top of"),
-        Side::Under => ("[vec3(0, -1, 0)]", "under"),
-    };
+    let (sides, words) = sides_of(beside.side);
     let target = &beside.block;
     format!(
         r#"let found = findBlocks("{target}", 32, 16);
@@ -309,12 +305,9 @@ feet"#
 /// Code that puts `count` of `item` into a chest standing `beside` a block of the kind named (`the chest next to
 /// the crafting table`), the nearest such chest, and into no other.
 fn store_beside(item: &str, count: u32, beside: &Beside) -> String {
-    let (sides, words) = match beside.side {
-        Side::NextTo => ("[vec3(1, 0, 0), vec3(-1, 0, 0), vec3(0, 0, 1), vec3(0, 0, -1)]", "next to"),
-        Side::OnTop => ("[vec3(0, 1, 0)]", "on top of"),
-        Side::Under => ("[vec3(0, -1, 0)]", "under"),
-    };
+    let (sides, words) = sides_of(beside.side);
     let target = &beside.block;
+    let deposit = deposit(item, count);
     format!(
         r#"let chest = ();
 for there in findBlocks("{target}", 32, 16) {{
@@ -324,7 +317,14 @@ for there in findBlocks("{target}", 32, 16) {{
     if chest != () {{ break; }}
 }}
 if chest == () {{ throw "I see no chest {words} a {target} within 32 blocks to put the {item} in"; }}
-let n = inventoryCount("{item}");
+{deposit}"#
+    )
+}
+
+/// Code that puts up to `count` of the carried `item` into the chest at `chest` (a variable of the code before it).
+fn deposit(item: &str, count: u32) -> String {
+    format!(
+        r#"let n = inventoryCount("{item}");
 if n == 0 {{ throw "I have no {item} to store"; }}
 if n > {count} {{ n = {count}; }}
 let items = #{{}};
@@ -334,9 +334,19 @@ n"#
     )
 }
 
+/// The offsets from a block to the spots on `side` of it, as Rhai, and the side in words.
+fn sides_of(side: Side) -> (&'static str, &'static str) {
+    match side {
+        Side::NextTo => ("[vec3(1, 0, 0), vec3(-1, 0, 0), vec3(0, 0, 1), vec3(0, 0, -1)]", "next to"),
+        Side::OnTop => ("[vec3(0, 1, 0)]", "on top of"),
+        Side::Under => ("[vec3(0, -1, 0)]", "under"),
+    }
+}
+
 /// Code that puts `count` of `item` into the nearest chest, placing a carried one first when none is near.
 fn store(item: &str, count: u32) -> String {
     let place_chest = super::text::indent(&recipes::place_near("chest", 1));
+    let deposit = deposit(item, count);
     format!(
         r#"let chest = findBlock("chest", {NEAR});
 if chest == () && inventoryCount("chest") > 0 {{
@@ -344,13 +354,7 @@ if chest == () && inventoryCount("chest") > 0 {{
     chest = findBlock("chest", {NEAR});
 }}
 if chest == () {{ throw "I see no chest within {NEAR} blocks to put the {item} in"; }}
-let n = inventoryCount("{item}");
-if n == 0 {{ throw "I have no {item} to store"; }}
-if n > {count} {{ n = {count}; }}
-let items = #{{}};
-items["{item}"] = n;
-depositItemIntoChest(chest, items);
-n"#
+{deposit}"#
     )
 }
 
