@@ -213,16 +213,6 @@ pub struct Unread {
     pub partial: Option<Box<Asked>>,
 }
 
-/// Words that qualify which thing or where, beyond the vocabulary's sides and sizes: left unused, they are
-/// significant.
-const QUALIFIERS: &[&str] = &[
-    "not", "no", "each", "every", "left", "right", "other", "except", "only", "between", "behind", "front", "middle",
-    "centre", "center", "corner", "corners", "without", "hollow", "empty", "all", "both", "half", "inside", "outside",
-];
-
-/// Words that name a container.
-const CONTAINERS: &[&str] = &["chest", "barrel", "container", "storage", "box"];
-
 /// Words after which a place or give verb puts things into a container.
 const INTO: &[&str] = &["in", "into", "inside"];
 
@@ -263,12 +253,12 @@ pub fn loosely(task: &str, is_id: impl Fn(&str) -> bool) -> Option<Asked> {
 fn significant(word: &str) -> bool {
     vocab::number(word).is_some()
         || word.parse::<i64>().is_ok()
-        || QUALIFIERS.contains(&word)
+        || vocab::is(word, Kind::Qualifier)
         || vocab::kinds_of(word).iter().any(|(kind, _)| matches!(kind, Kind::Shape | Kind::Size | Kind::Side))
 }
 
 fn is_container(word: &str) -> bool {
-    CONTAINERS.contains(&word.trim_end_matches('s'))
+    vocab::is(word, Kind::Container)
 }
 
 /// One reading in progress: the words, which are used, and what the verb asks.

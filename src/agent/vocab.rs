@@ -34,6 +34,10 @@ pub enum Kind {
     Lead,
     /// Another language's words for English words (`de profondeur` → `deep`).
     Word,
+    /// A word that says which one or how much (`not`, `each`, `left`, `all`): left unread, the owner is asked.
+    Qualifier,
+    /// A container's name (`chest`, `barrel`).
+    Container,
 }
 
 impl Kind {
@@ -48,6 +52,8 @@ impl Kind {
             "filler" => Kind::Filler,
             "lead" => Kind::Lead,
             "word" => Kind::Word,
+            "qualifier" => Kind::Qualifier,
+            "container" => Kind::Container,
             _ => return None,
         })
     }
@@ -98,7 +104,7 @@ fn parse(lang: Lang, text: &str) -> Result<Table, String> {
         };
         let kind = Kind::parse(tag).ok_or_else(|| format!("line {}: no kind {tag:?}", n + 1))?;
         let meaning = fields.next().unwrap_or("").trim().to_owned();
-        if meaning.is_empty() != matches!(kind, Kind::Filler | Kind::Lead) {
+        if meaning.is_empty() != matches!(kind, Kind::Filler | Kind::Lead | Kind::Qualifier | Kind::Container) {
             return Err(format!(
                 "line {}: a {tag} line {} a meaning: {line:?}",
                 n + 1,
@@ -269,7 +275,13 @@ fn to_pivot(
                 match kind {
                     Kind::Lead if opening => {}
                     Kind::Filler | Kind::Lead if lang != Lang::En => {}
-                    Kind::Filler | Kind::Lead | Kind::Shape | Kind::Size | Kind::Side => {
+                    Kind::Filler
+                    | Kind::Lead
+                    | Kind::Shape
+                    | Kind::Size
+                    | Kind::Side
+                    | Kind::Qualifier
+                    | Kind::Container => {
                         out.extend(folded[i..i + n].iter().map(|w| (w.clone(), Some(kind))));
                     }
                     Kind::Verb => {
@@ -349,6 +361,11 @@ pub fn meaning(run: &str, kind: Kind) -> Option<&'static str> {
 pub fn run_at(words: &[String], i: usize, kind: Kind) -> Option<(usize, &'static str)> {
     let longest = TABLES[&Lang::En].longest.min(words.len().saturating_sub(i));
     (1..=longest).rev().find_map(|n| meaning(&words[i..i + n].join(" "), kind).map(|m| (n, m)))
+}
+
+/// Whether the English `word` is of `kind` in the vocabulary.
+pub fn is(word: &str, kind: Kind) -> bool {
+    kinds_of(word).iter().any(|(k, _)| *k == kind)
 }
 
 /// The value of a number word or digits (`12`, `twelve`).
