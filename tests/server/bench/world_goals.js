@@ -36,6 +36,10 @@ const RESULTS = arg('results', path.join(os.tmpdir(), 'wayfarer-bench-world.json
 const LOGS = arg('logs', path.join(os.tmpdir(), 'wayfarer-bench-world-logs'))
 const log = (line) => process.stderr.write(`${line}\n`)
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
+/** The goal's claims and what the bot understood, in each language it answers in (src/chat/phrases.toml). */
+const WON = ['I succeeded in task: ', 'Tôi đã hoàn thành nhiệm vụ: ', "J'ai réussi la tâche : ", '任务完成：', 'Aufgabe geschafft: ', 'Tarea cumplida: ']
+const LOST = ['I failed task: ', 'Tôi thất bại nhiệm vụ: ', "J'ai échoué la tâche : ", '任务失败：', 'Aufgabe gescheitert: ', 'Tarea fallida: ']
+const UNDERSTOOD = ['Understood: ', 'Đã hiểu: ', 'Compris : ', '明白了：', 'Verstanden: ', 'Entendido: ']
 /** The box every judge looks at: x and z within this of the spawn column, y from 60 to 70. */
 const BOX = 10
 
@@ -218,8 +222,15 @@ async function runTask (task, index, skills, proxy, library) {
     const started = Date.now()
     const from = world.events.length
     await world.cmd({ cmd: 'say', as: 'Alice', text: `Wayfarer !task ${task.goal}` })
-    const ended = (e) => e.event === 'chat' && e.from === 'Wayfarer' &&
-      (e.text.startsWith(`I succeeded in task: ${task.goal}`) || e.text.startsWith(`I failed task: ${task.goal} because`))
+    // The goal as the bot took it: the owner's words, or the English it understood them as (`Understood: …`); its
+    // claims in the owner's language (src/chat/phrases.toml).
+    const goals = () => {
+      const understood = world.events.slice(from).find((e) => e.event === 'chat' && e.from === 'Wayfarer' && UNDERSTOOD.some((p) => e.text.startsWith(p)))
+      return understood ? [task.goal, understood.text.slice(UNDERSTOOD.find((p) => understood.text.startsWith(p)).length)] : [task.goal]
+    }
+    const claims = (prefixes, e) => prefixes.some((p) => goals().some((g) => e.text.startsWith(p + g)))
+    const won = (e) => claims(WON, e)
+    const ended = (e) => e.event === 'chat' && e.from === 'Wayfarer' && (won(e) || claims(LOST, e))
     const minutes = Math.min(task.minutes, Number(arg('max-minutes', task.minutes)))
     const deadline = started + minutes * 60000
     // A plan of one step says the goal's words for that step too: the goal has ended when the bot is idle.
@@ -250,7 +261,7 @@ async function runTask (task, index, skills, proxy, library) {
     result.seconds = Math.round((Date.now() - started) / 1000)
     const last = world.events.slice(from).findLast(ended)
     result.claimed = last ? last.text : `no answer within ${minutes} min`
-    result.claim = !last ? 'none' : last.text.startsWith('I succeeded') ? 'succeeded' : 'failed'
+    result.claim = !last ? 'none' : won(last) ? 'succeeded' : 'failed'
     result.plan = world.events.slice(from).find((e) => e.event === 'chat' && e.from === 'Wayfarer' && e.text.startsWith('Plan for'))?.text ?? ''
     // How the bot said it read the goal (or the question it asked instead).
     result.reading = world.events.slice(from).find((e) => e.event === 'chat' && e.from === 'Wayfarer' && /^(I read|Did you mean|I am not sure)/.test(e.text))?.text ?? ''
