@@ -39,6 +39,8 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
 /** The goal's claims and what the bot understood, in each language it answers in (src/chat/phrases.toml). */
 const WON = ['I succeeded in task: ', 'Tôi đã hoàn thành nhiệm vụ: ', "J'ai réussi la tâche : ", '任务完成：', 'Aufgabe geschafft: ', 'Tarea cumplida: ']
 const LOST = ['I failed task: ', 'Tôi thất bại nhiệm vụ: ', "J'ai échoué la tâche : ", '任务失败：', 'Aufgabe gescheitert: ', 'Tarea fallida: ']
+/** The status line's `idle`, in each language. */
+const IDLE = / \| (idle|đang rảnh|inactif|空闲|untätig|sin hacer nada)/
 const UNDERSTOOD = ['Understood: ', 'Đã hiểu: ', 'Compris : ', '明白了：', 'Verstanden: ', 'Entendido: ']
 /** The box every judge looks at: x and z within this of the spawn column, y from 60 to 70. */
 const BOX = 10
@@ -241,7 +243,7 @@ async function runTask (task, index, skills, proxy, library) {
         // The status line, in whatever language the owner is answered in (its words are translated, the activity
         // is not): `At 0.5 64 0.5 … | idle`.
         const reply = world.events.slice(asked).find((e) => e.event === 'chat' && e.from === 'Wayfarer' && / \| /.test(e.text) && /-?\d+(\.\d+)? -?\d+(\.\d+)? -?\d+(\.\d+)?/.test(e.text))
-        if (reply) return / \| idle/.test(reply.text)
+        if (reply) return IDLE.test(reply.text)
         await sleep(250)
       }
       return false
