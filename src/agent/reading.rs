@@ -230,13 +230,16 @@ pub fn read(task: &str, is_id: impl Fn(&str) -> bool) -> Result<Asked, Unread> {
         let effect = parse.effect;
         return Err(Unread { effect, words: Vec::new(), significant: false, partial: None });
     };
-    let unread = parse.unread(&asked);
+    let mut unread = parse.unread(&asked);
+    // `with torches`: how many is a number the words do not give.
+    let how_many = parse.how_many.take();
+    unread.extend(how_many.iter().cloned());
     if unread.is_empty() {
         return Ok(asked);
     }
     // `on every side of me`: the owner's sides are not the bot's.
     let owner_around = asked.shape == Some(Shape::Around) && unread.iter().any(|w| w == "me");
-    let significant = owner_around || unread.iter().any(|w| significant(w));
+    let significant = how_many.is_some() || owner_around || unread.iter().any(|w| significant(w));
     Err(Unread { effect: Some(asked.effect), words: unread, significant, partial: Some(Box::new(asked)) })
 }
 
@@ -269,6 +272,8 @@ struct Parse<'a, F: Fn(&str) -> bool> {
     cased: Vec<String>,
     used: Vec<bool>,
     effect: Option<Effect>,
+    /// A thing named in the plural with no number (`light up the area with torches`): how many is not said.
+    how_many: Option<String>,
     is_id: &'a F,
 }
 
@@ -277,7 +282,7 @@ impl<'a, F: Fn(&str) -> bool> Parse<'a, F> {
         let cased = vocab::words(task, Lang::En, is_id).words;
         let words: Vec<String> = cased.iter().map(|w| w.to_lowercase()).collect();
         let used = vec![false; words.len()];
-        Parse { words, cased, used, effect: None, is_id }
+        Parse { words, cased, used, effect: None, how_many: None, is_id }
     }
 
     fn take(&mut self, from: usize, n: usize) {
@@ -374,6 +379,16 @@ impl<'a, F: Fn(&str) -> bool> Parse<'a, F> {
             (Some(Shape::Around), _) => Some(4),
             (_, count) => count,
         };
+        // Things to place, store or hand over named in the plural with no number and no spot: some, not one.
+        if let Some((i, id)) = &thing
+            && count.is_none()
+            && at.is_none()
+            && matches!(effect, Effect::Place | Effect::Store | Effect::Give)
+            && self.words[*i] != *id
+            && [format!("{id}s"), format!("{id}es")].contains(&self.words[*i])
+        {
+            self.how_many = Some(self.words[*i].clone());
+        }
         let beside = match (effect, &thing) {
             (Effect::Place, Some((i, _))) => self.beside(*i + 1),
             (Effect::Store, _) => self.container_beside(),
@@ -846,6 +861,8 @@ mod tests {
             "dump all your dirt in the chest",
             // The left one, the other one: which is not said in a way the reader follows.
             "put 4 planks in the left chest",
+            // Some torches, not one: how many is not said.
+            "light up the area with torches",
         ] {
             let unread = read(goal, is_game_id).expect_err(goal);
             assert!(unread.significant, "{goal:?}: {unread:?}");

@@ -205,22 +205,16 @@ async fn read_goal(agent: &Agent, goal: &str) -> Result<Option<String>, String> 
         }
         return Ok(None);
     };
-    if agent.llm.is_enabled() {
-        match super::second_reader::read(&agent.llm, goal, super::act::is_game_id).await {
-            Ok(words) => {
-                let read: Vec<String> = super::deeds::readings(&words)
-                    .iter()
-                    .filter_map(|(_, reading)| reading.as_ref().ok().map(ToString::to_string))
-                    .collect();
-                (agent.say)(&format!(
-                    "I read \"{goal}\" as: {} (the LLM's reading, held to your words).",
-                    read.join("; then ")
-                ));
-                tracing::info!("{goal:?} read by the LLM as {words:?}");
-                return Ok(Some(words));
-            }
-            Err(why) => tracing::info!("the LLM's reading of {goal:?} is not used: {why}"),
-        }
+    // The second reader is asked where the words ask something precise: a number, size, side or qualifier left
+    // unread, or a shape or a neighbouring block read (`a lil cobble tower, five tall`); words that name nothing it
+    // could fill (`build a small hut`) go on to the planners as they are.
+    let precise =
+        unread.significant || unread.partial.as_ref().is_some_and(|p| p.shape.is_some() || p.beside.is_some());
+    if precise
+        && agent.llm.is_enabled()
+        && let Ok(words) = second_read(agent, goal).await
+    {
+        return Ok(Some(words));
     }
     if !unread.significant {
         return Ok(None);
@@ -237,6 +231,28 @@ async fn read_goal(agent: &Agent, goal: &str) -> Result<Option<String>, String> 
          sizes as numbers (3 by 3, 4 high, 2 deep)."
     ));
     Err(format!("I did not understand {words} in it, and asked"))
+}
+
+/// The second reader's words for `goal`, said to the owner as the reading, when they hold to the owner's words.
+async fn second_read(agent: &Agent, goal: &str) -> Result<String, ()> {
+    match super::second_reader::read(&agent.llm, goal, super::act::is_game_id).await {
+        Ok(words) => {
+            let read: Vec<String> = super::deeds::readings(&words)
+                .iter()
+                .filter_map(|(_, reading)| reading.as_ref().ok().map(ToString::to_string))
+                .collect();
+            (agent.say)(&format!(
+                "I read \"{goal}\" as: {} (the LLM's reading, held to your words).",
+                read.join("; then ")
+            ));
+            tracing::info!("{goal:?} read by the LLM as {words:?}");
+            Ok(words)
+        }
+        Err(why) => {
+            tracing::info!("the LLM's reading of {goal:?} is not used: {why}");
+            Err(())
+        }
+    }
 }
 
 /// Removes the skills `learned` from the library.
