@@ -197,6 +197,16 @@ async fn read_goal(agent: &Agent, goal: &str) -> Result<Option<String>, String> 
         Err(unread @ Unread { partial: Some(_), .. }) => Some(unread),
         _ => None,
     });
+    // Words with no verb the reader knows that still say how many, where or into what (`4 gold ingots in the chest
+    // next to the gold block, pls`), and that no item planner reads: the second reader may find the change they ask;
+    // planned from the words by the LLM instead, no check of the goal itself would judge them.
+    if unread.is_none()
+        && agent.llm.is_enabled()
+        && verbless_but_precise(goal)
+        && let Ok(words) = second_read(agent, goal).await
+    {
+        return Ok(Some(words));
+    }
     let Some(unread) = unread else {
         let read: Vec<String> =
             readings.iter().filter_map(|(_, reading)| reading.as_ref().ok().map(ToString::to_string)).collect();
@@ -231,6 +241,28 @@ async fn read_goal(agent: &Agent, goal: &str) -> Result<Option<String>, String> 
          sizes as numbers (3 by 3, 4 high, 2 deep)."
     ));
     Err(format!("I did not understand {words} in it, and asked"))
+}
+
+/// Whether `goal` reads as no change of the world (no verb the reader knows) and no item to have, yet names a game
+/// thing and a number, a side of a block or a container.
+fn verbless_but_precise(goal: &str) -> bool {
+    use super::vocab::{self, Kind};
+    let readings = super::deeds::readings(goal);
+    if !readings.iter().all(|(_, reading)| matches!(reading, Err(Unread { effect: None, .. }))) {
+        return false;
+    }
+    if recipes::parse_goal(goal, "oak").is_some() || super::building::BuildGoal::parse(goal).is_some() {
+        return false;
+    }
+    let words = vocab::words(goal, crate::config::Lang::En, super::act::is_game_id).words;
+    let names = words.iter().any(|w| super::act::is_game_id(w));
+    let precise = words.iter().enumerate().any(|(i, w)| {
+        w.parse::<u32>().is_ok()
+            || vocab::is(w, Kind::Container)
+            || w == "chest"
+            || vocab::run_at(&words, i, Kind::Side).is_some_and(|(len, _)| len > 1 || w != "on")
+    });
+    names && precise
 }
 
 /// The second reader's words for `goal`, said to the owner as the reading, when they hold to the owner's words.

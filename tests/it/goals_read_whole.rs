@@ -245,3 +245,34 @@ fn a_plan_that_drops_the_depth_fails_the_goal_and_keeps_nothing() {
         .collect();
     assert!(kept.is_empty(), "no skill kept: {kept:?}");
 }
+
+/// A goal with no verb that still says how many and into which chest is read by the LLM into the reader's form, held
+/// to the words (4, gold ingots, the gold block, the chest), and done from that reading: the ingots are in the chest
+/// beside the gold block and not in the other one.
+#[test]
+fn a_goal_with_no_verb_that_names_a_chest_is_read_by_the_llm_and_done() {
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let endpoint = runtime.block_on(FakeEndpoint::start()).unwrap();
+    let calls = Arc::new(Mutex::new(0));
+    let counted = calls.clone();
+    endpoint.respond_with(move |request| {
+        *counted.lock().unwrap() += 1;
+        assert!(system_message(request).starts_with("You read what a Minecraft player asked"), "only the reader");
+        r#"{"effect": "store", "block": "gold_ingot", "count": 4, "side": "next_to", "beside": "gold_block"}"#
+            .to_owned()
+    });
+    let (world, _bot) = world_with_bot_args(&["--llm-url", &endpoint.base_url()]);
+    world.cmd(json!({"cmd": "setBlock", "x": -3, "y": 64, "z": 3, "block": "chest"}));
+    world.cmd(json!({"cmd": "setBlock", "x": -4, "y": 64, "z": 3, "block": "gold_block"}));
+    world.cmd(json!({"cmd": "setBlock", "x": 3, "y": 64, "z": -2, "block": "chest"}));
+    give(&world, "Wayfarer", "gold_ingot", 8);
+    bot_sees(&world, "Wayfarer", "gold_ingot", 8);
+    let goal = "4 gold ingots in the chest thats next to the gold block, pls";
+    let from = world.say("Alice", &format!("!task {goal}"));
+    world.expect_chat(from, "Wayfarer", "(the LLM's reading, held to your words).", Duration::from_secs(10));
+    world.expect_chat(from, "Wayfarer", &format!("I succeeded in task: {goal}"), Duration::from_secs(90));
+    let (named, contents) = container_count(&world, [-3, 64, 3], "gold_ingot");
+    assert_eq!(named, 4, "the chest beside the gold block holds them: {contents}");
+    assert_eq!(container_count(&world, [3, 64, -2], "gold_ingot").0, 0, "the other chest holds none");
+    assert_eq!(*calls.lock().unwrap(), 1);
+}
