@@ -202,7 +202,7 @@ async fn read_goal(agent: &Agent, goal: &str) -> Result<Option<String>, String> 
     // planned from the words by the LLM instead, no check of the goal itself would judge them.
     if unread.is_none()
         && agent.llm.is_enabled()
-        && verbless_but_precise(goal)
+        && verbless_but_precise(goal, &readings)
         && let Ok(words) = second_read(agent, goal).await
     {
         return Ok(Some(words));
@@ -245,9 +245,8 @@ async fn read_goal(agent: &Agent, goal: &str) -> Result<Option<String>, String> 
 
 /// Whether `goal` reads as no change of the world (no verb the reader knows) and no item to have, yet names a game
 /// thing and a number, a side of a block or a container.
-fn verbless_but_precise(goal: &str) -> bool {
+fn verbless_but_precise(goal: &str, readings: &[(String, Result<Asked, Unread>)]) -> bool {
     use super::vocab::{self, Kind};
-    let readings = super::deeds::readings(goal);
     if !readings.iter().all(|(_, reading)| matches!(reading, Err(Unread { effect: None, .. }))) {
         return false;
     }

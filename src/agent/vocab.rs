@@ -220,7 +220,7 @@ fn to_pivot(
 ) -> Vec<String> {
     // Past what 64 words can take, nothing is read: a long text is cut before it is folded.
     let text = match text.char_indices().nth(MOST_WORDS * 32) {
-        Some((at, _)) => &text[..at],
+        Some((at, _)) => text.get(..at).unwrap_or(text),
         None => text,
     };
     let mut folded: Vec<String> = tokens(&fold(lang, text), lang);

@@ -283,23 +283,19 @@ pub fn with_english_goal(
 ) {
     // Words of another language the vocabulary reads in full, into a change of the world the reader reads in full:
     // no LLM (`dat 4 khoi dat thanh mot hang` passes for English with the language reading, being plain letters).
-    if act::reading_of(&goal).is_err()
-        && let Some(read) = vocab::foreign(&goal, act::is_game_id).filter(|w| w.unknown.is_empty())
-        && act::reading_of(&read.text()).is_ok()
+    let foreign = act::reading_of(&goal).is_err().then(|| vocab::foreign(&goal, act::is_game_id)).flatten();
+    if let Some(read) = foreign.as_ref().filter(|w| w.unknown.is_empty())
+        && let english = read.text()
+        && act::reading_of(&english).is_ok()
     {
-        tracing::info!(
-            "{}: {goal:?} read in {} from the vocabulary as {:?}",
-            state.name,
-            read.lang.name(),
-            read.text()
-        );
-        reply.say(&format!("Understood: {}", read.text()));
-        return start(read.text());
+        tracing::info!("{}: {goal:?} read in {} from the vocabulary as {english:?}", state.name, read.lang.name());
+        reply.say(&format!("Understood: {english}"));
+        return start(english);
     }
     if !translate::is_foreign(&goal) {
         return start(goal);
     }
-    let said = vocab::foreign(&goal, act::is_game_id).map(|w| vocab::numbers(&w)).unwrap_or_default();
+    let said = foreign.map(|w| vocab::numbers(&w)).unwrap_or_default();
     let state = state.clone();
     let stops = state.stops.load(Ordering::SeqCst);
     tokio::task::spawn_local(async move {
