@@ -78,9 +78,18 @@ const JOURNAL_LIMIT: usize = 256;
 pub struct Stations(pub Vec<BlockPos>);
 
 /// The furnace the bot last loaded for a smelt that has not finished: a smelt cut short by a reflex finds its input
-/// there when it starts again.
-#[derive(Component, Clone, Copy, Debug, Default)]
-pub struct LoadedFurnace(pub Option<BlockPos>);
+/// there when it starts again, and counts the output it already took.
+#[derive(Component, Clone, Debug, Default)]
+pub struct LoadedFurnace(pub Option<SmeltJob>);
+
+/// A smelt under way: the furnace loaded for it, what it smelts, and how much of its output the bot carried when the
+/// call started (`None` for a new call: output taken by an earlier one is not this call's).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SmeltJob {
+    pub furnace: BlockPos,
+    pub item: String,
+    pub output_before: Option<i32>,
+}
 
 /// How many item moves in an open container are under way: a call stopped meanwhile lets them finish first.
 #[derive(Component, Clone, Copy, Debug, Default)]
@@ -440,14 +449,14 @@ impl BotHandle {
             .map_or_else(|| crate::blueprint::Folder::new("skills/blueprints"), |b| b.0.clone())
     }
 
-    /// Notes the furnace a smelt is waiting on (`None` once it is done).
-    pub fn set_loaded_furnace(&self, pos: Option<BlockPos>) {
-        self.update::<LoadedFurnace>(|loaded| loaded.0 = pos);
+    /// Notes the smelt a furnace is loaded for (`None` once it is done).
+    pub fn set_smelt_job(&self, job: Option<SmeltJob>) {
+        self.update::<LoadedFurnace>(|loaded| loaded.0 = job);
     }
 
-    /// The furnace a smelt left loaded and did not finish with, if any.
-    pub fn loaded_furnace(&self) -> Option<BlockPos> {
-        self.client.get_component::<LoadedFurnace>().and_then(|l| l.0)
+    /// The smelt that left a furnace loaded and did not finish, if any.
+    pub fn smelt_job(&self) -> Option<SmeltJob> {
+        self.client.get_component::<LoadedFurnace>().and_then(|l| l.0.clone())
     }
 
     /// Marks the bot as moving items in an open container until the guard drops. A call stopped meanwhile (the

@@ -38,7 +38,7 @@ use azalea::ecs as bevy_ecs;
 pub use changes::Changed;
 pub use clock::DayClock;
 pub use connect::preflight;
-pub use handle::{BotHandle, HOSTILE_RANGE, MAX_AIR, MoveError, Observation, Status, fmt_block, fmt_pos};
+pub use handle::{BotHandle, HOSTILE_RANGE, MAX_AIR, MoveError, Observation, SmeltJob, Status, fmt_block, fmt_pos};
 use reconnect::ReconnectBackoffPlugin;
 
 use crate::config::{AuthMode, Config};

@@ -69,6 +69,10 @@ pub fn serve(bot: BotHandle) -> (ChannelHost, impl Future<Output = ()>) {
 /// interrupts is dropped (the bot stops) and carried out again from the start once the reflex is done.
 async fn serve_one(bot: &BotHandle, call: Call, cancel: &CancellationToken, deadline: std::time::Instant) -> Answer {
     let what = format!("{call:?}");
+    if let (Call::SmeltItem { .. }, Some(job)) = (&call, bot.smelt_job()) {
+        // Output an earlier smelt took was its own: this call asks afresh, from the furnace still loaded.
+        bot.set_smelt_job(Some(crate::bot::SmeltJob { output_before: None, ..job }));
+    }
     let served = bot.between_reflexes(&what, || {
         let time_left = deadline.saturating_duration_since(std::time::Instant::now());
         // A panic in a primitive (a bug) is that call's error; the bot goes on serving the script.

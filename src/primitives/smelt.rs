@@ -7,7 +7,10 @@ use azalea::registry::builtin::BlockKind;
 use rhai::Dynamic;
 
 use super::{facts, items, observe};
-use crate::{bot::BotHandle, script::Answer};
+use crate::{
+    bot::{BotHandle, SmeltJob},
+    script::Answer,
+};
 
 use facts::SMELT_TICKS;
 
@@ -18,16 +21,28 @@ pub async fn smelt_item(bot: &BotHandle, item: &str, fuel: &str, count: u32) -> 
     let facts = facts::facts();
     let output = facts.smelting.get(item).ok_or_else(|| format!("{item} cannot be smelted"))?.clone();
     let burn = *facts.fuels.get(fuel).ok_or_else(|| format!("{fuel} is not a fuel; use coal, charcoal or planks"))?;
-    let count = count as i32;
+    let asked = count as i32;
     let carried = Job { input: items::count(bot, item), fuel: items::count(bot, fuel), output: 0 };
     // A smelt cut short by a reflex (and started again from the top) left its input and fuel, and perhaps some
-    // output, in the furnace it loaded: that furnace counts, and is the one to use.
+    // output, in the furnace it loaded, and may have taken some output already: that furnace counts, and is the one
+    // to use, and what was taken is not asked again.
     let range = super::craft::STATION_RANGE;
-    let loaded = bot.loaded_furnace().filter(|&pos| {
-        observe::block_kind(bot, pos) == Some(BlockKind::Furnace) && pos.center().distance_to(bot.position()) <= range
+    let job = bot.smelt_job().filter(|job| {
+        job.item == item
+            && observe::block_kind(bot, job.furnace) == Some(BlockKind::Furnace)
+            && job.furnace.center().distance_to(bot.position()) <= range
     });
+    let output_now = items::count(bot, &output);
+    let output_before = job.as_ref().and_then(|job| job.output_before).unwrap_or(output_now);
+    let taken = (output_now - output_before).clamp(0, asked);
+    let count = asked - taken;
+    if count == 0 {
+        bot.set_smelt_job(None);
+        return Ok(Dynamic::from_int(i64::from(asked)));
+    }
+    let loaded = job.map(|job| job.furnace);
     if loaded.is_none() {
-        bot.set_loaded_furnace(None);
+        bot.set_smelt_job(None);
         if let Some(missing) = carried.shortfall(&Job::default(), count, burn, false, item, fuel) {
             return Err(format!("I cannot smelt {count} {item} {}{missing}", facts::MISSING_ITEMS));
         }
@@ -59,7 +74,7 @@ pub async fn smelt_item(bot: &BotHandle, item: &str, fuel: &str, count: u32) -> 
     let ours = loaded == Some(furnace);
     if let Some(missing) = carried.shortfall(&held, count, burn, ours, item, fuel) {
         handle.close();
-        bot.set_loaded_furnace(None);
+        bot.set_smelt_job(None);
         let there = if held.input + held.output > 0 {
             format!(
                 " (the furnace at {} {} {} holds {} {item} and {} {output})",
@@ -72,7 +87,7 @@ pub async fn smelt_item(bot: &BotHandle, item: &str, fuel: &str, count: u32) -> 
     }
     let add = Job::to_add(&held, count, burn, ours);
     // Noted before the first item goes in: the call can be dropped at any await from here on.
-    bot.set_loaded_furnace(Some(furnace));
+    bot.set_smelt_job(Some(SmeltJob { furnace, item: item.to_owned(), output_before: Some(output_before) }));
     let slots = handle.slots().unwrap_or_default();
     items::move_items(&handle, &slots, fuel, add.fuel, 3..=38, [1]);
     items::settle(bot).await;
@@ -90,14 +105,14 @@ pub async fn smelt_item(bot: &BotHandle, item: &str, fuel: &str, count: u32) -> 
     let deadline = tokio::time::Instant::now() + TICK * (SMELT_TICKS * (to_smelt + 1)) + Duration::from_secs(5);
     loop {
         let slots = handle.slots().unwrap_or_default();
-        if carried_output(&slots) >= before + count {
+        let got = carried_output(&slots) - before;
+        if got >= count {
             break;
         }
         if tokio::time::Instant::now() > deadline {
-            let got = carried_output(&slots) - before;
             handle.close();
-            bot.set_loaded_furnace(None);
-            return Err(format!("The furnace made only {got} of {count} {output} in time"));
+            bot.set_smelt_job(None);
+            return Err(format!("The furnace made only {} of {asked} {output} in time", taken + got));
         }
         if slots.get(2).is_some_and(|s| !s.is_empty()) {
             handle.shift_click(2usize);
@@ -105,9 +120,9 @@ pub async fn smelt_item(bot: &BotHandle, item: &str, fuel: &str, count: u32) -> 
         bot.client().wait_ticks(10).await;
     }
     handle.close();
-    bot.set_loaded_furnace(None);
+    bot.set_smelt_job(None);
     items::settle(bot).await;
-    Ok(Dynamic::from_int(i64::from(count)))
+    Ok(Dynamic::from_int(i64::from(asked)))
 }
 
 /// Input, fuel and output of one smelting job, carried or already in a furnace.

@@ -74,6 +74,17 @@ fn eats_when_hungry_then_the_script_carries_on() {
 
 #[test]
 fn a_smelt_cut_short_by_eating_finishes_with_what_it_put_in_the_furnace() {
+    smelt_cut_short_by_eating(0);
+}
+
+#[test]
+fn a_smelt_cut_short_after_taking_an_ingot_does_not_ask_for_it_again() {
+    smelt_cut_short_by_eating(1);
+}
+
+/// Three raw iron go into a furnace; once the bot holds `ingots_first` ingots, hunger takes the body: the smelt is
+/// dropped and started again after eating, and ends with three ingots carried.
+fn smelt_cut_short_by_eating(ingots_first: u64) {
     let scripts = ScriptDir::new("reflex-smelt", &[("ingots.rhai", "smeltItem(\"raw_iron\", \"coal\", 3)")]);
     let (world, _bot, _) = natural_world_with_bot(3, &[], Some(&scripts));
     let me = world.player("Wayfarer").pos;
@@ -86,10 +97,11 @@ fn a_smelt_cut_short_by_eating_finishes_with_what_it_put_in_the_furnace() {
 
     let from = world.say("Alice", "!run ingots");
     world.expect_chat(from, "Wayfarer", "Running ingots", Duration::from_secs(5));
-    // Once the raw iron is in the furnace, hunger takes the body: the smelt is dropped and started again after eating.
-    let deadline = Instant::now() + Duration::from_secs(15);
-    while inventory_count(&world, "Wayfarer", "raw_iron") > 0 {
-        assert!(Instant::now() < deadline, "the bot did not load the furnace");
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while inventory_count(&world, "Wayfarer", "raw_iron") > 0
+        || inventory_count(&world, "Wayfarer", "iron_ingot") < ingots_first
+    {
+        assert!(Instant::now() < deadline, "the bot did not load the furnace and take {ingots_first} ingots");
         std::thread::sleep(Duration::from_millis(100));
     }
     world.cmd(json!({ "cmd": "setFood", "name": "Wayfarer", "food": 6, "saturation": 0 }));
