@@ -8,7 +8,11 @@ use std::collections::BTreeSet;
 
 use serde::Deserialize;
 
-use super::{prompts, vocab};
+use super::{
+    prompts,
+    reading::{Asked, Effect, Shape, Side},
+    vocab,
+};
 use crate::{
     config::Lang,
     llm::{Llm, Message, Role},
@@ -52,6 +56,52 @@ pub fn schema() -> serde_json::Value {
         },
         "required": ["effect"]
     })
+}
+
+impl Form {
+    /// The form a reading fills: written with [`words`], it reads as `asked` again (a position is not in the form:
+    /// `None` for a reading with one).
+    pub fn of(asked: &Asked) -> Option<Form> {
+        if asked.at.is_some() {
+            return None;
+        }
+        let effect = match asked.effect {
+            Effect::Place => "place",
+            Effect::Dig => "dig",
+            Effect::Go => "go",
+            Effect::Store => "store",
+            Effect::Give => "give",
+        };
+        let mut form = Form {
+            effect: effect.to_owned(),
+            block: asked.thing.clone(),
+            count: asked.count,
+            player: asked.player.clone(),
+            ..Form::default()
+        };
+        if let Some(beside) = &asked.beside {
+            form.side = Some(
+                match beside.side {
+                    Side::NextTo => "next_to",
+                    Side::OnTop => "on_top",
+                    Side::Under => "under",
+                }
+                .to_owned(),
+            );
+            form.beside = Some(beside.block.clone());
+        }
+        let (shape, long, wide, high, deep) = match asked.shape {
+            None => return Some(form),
+            Some(Shape::Line(n)) => ("line", Some(n), None, None, None),
+            Some(Shape::Column(n)) => ("column", None, None, Some(n), None),
+            Some(Shape::Wall { long, high }) => ("wall", Some(long), None, Some(high), None),
+            Some(Shape::Floor { long, wide }) => ("floor", Some(long), Some(wide), None, None),
+            Some(Shape::Ring { long, wide }) => ("ring", Some(long), Some(wide), None, None),
+            Some(Shape::Hole(n)) => ("hole", None, None, None, Some(n)),
+            Some(Shape::Around) => ("around", None, None, None, None),
+        };
+        Some(Form { shape: Some(shape.to_owned()), long, wide, high, deep, count: None, ..form })
+    }
 }
 
 /// The reader's words for `form` (`place a 3 by 3 floor of dirt`), when it says enough to be written so.
@@ -205,6 +255,31 @@ mod tests {
             r#"{"effect": "fly"}"#,
         ] {
             assert_eq!(words(&form(json)), None, "{json}");
+        }
+    }
+
+    #[test]
+    fn a_reading_written_as_words_reads_the_same() {
+        let read = |words: &str| crate::agent::reading::read(words, is_game_id);
+        for goal in [
+            "place a 3 by 3 floor of dirt",
+            "build a wall of cobblestone 4 long and 2 high",
+            "put 5 dirt in a row",
+            "build a pillar of 3 dirt",
+            "place a ring of stone 4 by 4",
+            "dig a hole 3 deep",
+            "surround yourself with dirt",
+            "place a torch on top of the gold_block",
+            "put 2 dirt",
+            "store 6 oak_planks in the chest next to the crafting_table",
+            "give 2 bread to Bob",
+            "dig 3 dirt",
+            "go stand on the gold_block",
+        ] {
+            let asked = read(goal).unwrap_or_else(|why| panic!("{goal:?} reads whole: {why:?}"));
+            let words = Form::of(&asked).as_ref().and_then(super::words);
+            let again = words.as_deref().map(read);
+            assert_eq!(again, Some(Ok(asked)), "{goal:?} written as {words:?}");
         }
     }
 

@@ -186,6 +186,14 @@ pub async fn run_goal(agent: &Agent, goal: &str, goals: &Goals, id: u32) -> bool
     true
 }
 
+/// A question the bot asked its owner about a goal it could not read whole: the goal, and the reader's words for
+/// what it could read of it (done on a `yes`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Question {
+    pub goal: String,
+    pub guess: Option<String>,
+}
+
 /// How `goal` reads, said to the owner before anything is done: read whole, `I read "…" as: …` (`Ok(None)`); not
 /// read whole but a part of it names a change of the world, the second reader's words for it when they hold to the
 /// owner's (`Ok(Some(words))`, planned and checked instead); when they do not and the words left unread ask something
@@ -236,10 +244,18 @@ async fn read_goal(agent: &Agent, goal: &str) -> Result<Option<String>, String> 
         .as_ref()
         .map(|p| format!(" I could only read it as {p}, which leaves that out."))
         .unwrap_or_default();
+    let guess_words = unread
+        .partial
+        .as_deref()
+        .and_then(super::second_reader::Form::of)
+        .as_ref()
+        .and_then(super::second_reader::words);
+    let offer = if guess_words.is_some() { " Say yes to have just that, no to leave it, or" } else { "" };
     (agent.say)(&format!(
-        "I am not sure what you mean by {words} in \"{goal}\".{guess} Tell me the goal again in other words, with \
-         sizes as numbers (3 by 3, 4 high, 2 deep)."
+        "I am not sure what you mean by {words} in \"{goal}\".{guess}{offer} Tell me the goal again in other words, \
+         with sizes as numbers (3 by 3, 4 high, 2 deep)."
     ));
+    (agent.ask)(Question { goal: goal.to_owned(), guess: guess_words });
     Err(format!("I did not understand {words} in it, and asked"))
 }
 

@@ -38,6 +38,8 @@ pub enum Kind {
     Qualifier,
     /// A container's name (`chest`, `barrel`).
     Container,
+    /// An answer to the bot's question about a goal; its meaning is `yes` or `no` (`sure`, `nope`, `oui`).
+    Answer,
 }
 
 impl Kind {
@@ -54,6 +56,7 @@ impl Kind {
             "word" => Kind::Word,
             "qualifier" => Kind::Qualifier,
             "container" => Kind::Container,
+            "answer" => Kind::Answer,
             _ => return None,
         })
     }
@@ -110,6 +113,9 @@ fn parse(lang: Lang, text: &str) -> Result<Table, String> {
                 n + 1,
                 if meaning.is_empty() { "needs" } else { "takes no" }
             ));
+        }
+        if kind == Kind::Answer && meaning != "yes" && meaning != "no" {
+            return Err(format!("line {}: an answer means yes or no, not {meaning:?}", n + 1));
         }
         if kind == Kind::Number && meaning.parse::<u32>().is_err() {
             return Err(format!("line {}: the number {meaning:?} is not a whole number", n + 1));
@@ -265,10 +271,12 @@ fn to_pivot(
         let found = (1..=table.longest.min(folded.len() - i)).rev().find_map(|n| {
             let run = folded[i..i + n].join(" ");
             let key = if lang == Lang::Zh { spaced(&run.replace(' ', "")) } else { run };
-            let meanings = table.runs.get(&key)?;
+            // Answers to a question are read by `answer`, never in a goal's words.
+            let meanings: Vec<&(Kind, String)> =
+                table.runs.get(&key)?.iter().filter(|(kind, _)| *kind != Kind::Answer).collect();
             let verb = meanings.iter().find(|(kind, _)| *kind == Kind::Verb).filter(|_| opening);
             let meaning = verb.or_else(|| meanings.iter().find(|(kind, _)| *kind != Kind::Verb)).or(meanings.first())?;
-            Some((n, meaning.clone()))
+            Some((n, (*meaning).clone()))
         });
         match found {
             Some((n, (kind, meaning))) => {
@@ -281,7 +289,8 @@ fn to_pivot(
                     | Kind::Size
                     | Kind::Side
                     | Kind::Qualifier
-                    | Kind::Container => {
+                    | Kind::Container
+                    | Kind::Answer => {
                         out.extend(folded[i..i + n].iter().map(|w| (w.clone(), Some(kind))));
                     }
                     Kind::Verb => {
@@ -337,6 +346,66 @@ pub fn foreign(text: &str, is_id: impl Fn(&str) -> bool) -> Option<Words> {
         .min_by_key(|w| w.unknown.len())
 }
 
+/// An owner's answer to a question about a goal: yes or no, and the words after it (`no, make it 3 by 3`), if any.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Answer {
+    pub yes: bool,
+    pub rest: String,
+}
+
+/// `text` as an answer to a question (`yes`, `sure, do it`, `nope`, `non merci`, `không, đặt 9 đất`): its first
+/// clause (up to a comma or a full stop) is an answer word of some language and, after it, only more answer words,
+/// fillers and leads. `None` for anything else (the goal again in other words, or chat).
+pub fn answer(text: &str) -> Option<Answer> {
+    /// The first clause of `text` as an answer (`Some(None)` when it holds only fillers), and the text after it.
+    fn clause(text: &str) -> Option<(Option<bool>, &str)> {
+        let (first, rest) = match text.find([',', '.', '!', ';', ':', '，', '。', '！', '；']) {
+            Some(at) => (&text[..at], text[at..].trim_start_matches(|c: char| !c.is_alphanumeric())),
+            None => (text, ""),
+        };
+        Lang::ALL.into_iter().find_map(|lang| clause_answer(first, lang)).map(|yes| (yes, rest))
+    }
+    let (Some(yes), mut rest) = clause(text)? else { return None };
+    // More answer clauses or thanks (`sure, do it`, `ja, bitte`) say nothing more.
+    while let Some((_, more)) = clause(rest).filter(|_| !rest.is_empty()) {
+        rest = more;
+    }
+    Some(Answer { yes, rest: rest.trim().to_owned() })
+}
+
+/// Whether `clause`, in `lang`, is an answer: yes (`Some(true)`) or no (`Some(false)`), from its first run of
+/// words, or only fillers and leads (`None`); not an answer at all (`None` outside).
+fn clause_answer(clause: &str, lang: Lang) -> Option<Option<bool>> {
+    let table = &TABLES[&lang];
+    let words = tokens(&fold(lang, clause), lang);
+    let run_of = |i: usize| {
+        let longest = table.longest.min(words.len() - i);
+        (1..=longest).rev().find_map(|n| table.runs.get(&words[i..i + n].join(" ")).map(|kinds| (n, kinds)))
+    };
+    let mut answer = None;
+    let mut i = 0;
+    while i < words.len() {
+        let (n, kinds) = run_of(i)?;
+        let said = kinds.iter().find(|(kind, _)| *kind == Kind::Answer).map(|(_, meaning)| meaning == "yes");
+        let filler = kinds.iter().any(|(kind, _)| matches!(kind, Kind::Filler | Kind::Lead));
+        match (answer, said) {
+            (None, Some(yes)) if i == 0 => answer = Some(yes),
+            (_, Some(_)) => {}
+            (_, None) if filler => {}
+            (_, None) => return None,
+        }
+        i += n;
+    }
+    (!words.is_empty()).then_some(answer)
+}
+
+/// Whether `text` (in any language the bot answers in) opens with a verb the reader knows, once read: words that
+/// ask something of the world rather than chat.
+pub fn asks_a_change(text: &str, is_id: impl Fn(&str) -> bool) -> bool {
+    let opens = |words: &Words| words.words.first().is_some_and(|w| is(w, Kind::Verb));
+    opens(&words(text, Lang::En, &is_id)) || foreign(text, &is_id).is_some_and(|words| opens(&words))
+}
+
 /// The numbers `words` say, in the order said (digits and number words alike).
 pub fn numbers(words: &Words) -> Vec<u32> {
     words.words.iter().filter_map(|w| w.parse::<u32>().ok()).collect()
@@ -384,6 +453,45 @@ mod tests {
     fn read(text: &str, lang: Lang) -> (String, Vec<String>) {
         let words = words(text, lang, is_id);
         (words.text(), words.unknown)
+    }
+
+    #[test]
+    fn answers_to_a_question_are_yes_no_or_the_goal_again() {
+        let said = |text: &str| answer(text).map(|a| (a.yes, a.rest));
+        for yes in [
+            "yes",
+            "Yes please",
+            "sure, do it",
+            "ok",
+            "yeah go ahead",
+            "oui",
+            "d'accord",
+            "ja, bitte",
+            "sí",
+            "vale",
+            "ừ",
+            "duoc",
+            "好的",
+            "是",
+        ] {
+            assert_eq!(said(yes), Some((true, String::new())), "{yes}");
+        }
+        for no in ["no", "Nope.", "no thanks", "never mind", "non merci", "nein", "nee", "no, gracias", "không", "算了"]
+        {
+            assert_eq!(said(no), Some((false, String::new())), "{no}");
+        }
+        assert_eq!(said("no, make it 3 by 3"), Some((false, "make it 3 by 3".to_owned())));
+        assert_eq!(said("nein, bau eine Mauer"), Some((false, "bau eine Mauer".to_owned())));
+        assert_eq!(said("不，放九块泥土"), Some((false, "放九块泥土".to_owned())));
+        // The goal again in other words, and chat, are no answers.
+        for other in
+            ["put down a 3 by 3 square of dirt", "no way that worked", "yes I am here", "lol", "", "sure is hot"]
+        {
+            assert_eq!(said(other), None, "{other}");
+        }
+        // Answer words never read as a goal's words.
+        assert_eq!(read("dig a hole and leave it open", Lang::En).0, "dig a hole and leave it open");
+        assert_eq!(read("pon 3 tierra si puedes", Lang::Es).1, vec!["si"]);
     }
 
     #[test]

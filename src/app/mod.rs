@@ -37,7 +37,7 @@ pub use work::{NO_LLM, summary};
 use crate::{
     agent::learn::LearnReport,
     bot::{self, BotError, BotHandle, Brain, Member},
-    chat::parse_line,
+    chat::{Command, parse_line},
     config::{Config, ReplyMode},
     llm::{Llm, LlmError},
     script::library::{LoadEvent, ScriptLibrary},
@@ -313,7 +313,12 @@ impl Brain for AppBrain {
         if !from_leader && our_bot {
             return;
         }
-        let Some(line) = parsed else { return };
+        let Some(line) = parsed else {
+            if shared.owners.contains(&sender) {
+                answered(bot, state, &sender, &content);
+            }
+            return;
+        };
         if !line.is_for(&me) {
             return;
         }
@@ -326,7 +331,11 @@ impl Brain for AppBrain {
             shared.languages.heard_command(&sender, &content, &shared.config.prefix);
         }
         match line.command {
-            Ok(command) => commands::execute(bot, state, &sender, command),
+            Ok(command) => {
+                // A command is no answer: a question still waiting is dropped.
+                state.take_question(&sender);
+                commands::execute(bot, state, &sender, command)
+            }
             Err(hint) => {
                 tracing::info!("{}: malformed command from {sender}: {content:?}", state.name);
                 shared.replier(bot, &sender).say(&hint.to_string());
@@ -342,6 +351,37 @@ impl Brain for AppBrain {
 
     fn died(&self, bot: BotHandle) {
         memory::died(&self.0, &bot);
+    }
+}
+
+/// An owner's plain line, heard while the bot waits on its question to them about a goal: `yes` does what the bot
+/// could read of the goal, `no` leaves it, and the goal again in other words (`no, make it 3 by 3`, or words with a
+/// verb the reader knows) is taken as the goal. Other chat leaves the question waiting.
+fn answered(bot: BotHandle, state: &Arc<BotState>, owner: &str, line: &str) {
+    use crate::agent::vocab;
+    let Some(question) = state.take_question(owner) else { return };
+    let keep_waiting = |question| {
+        *state.question.lock() =
+            Some(state::Asking { owner: owner.to_owned(), question, asked: std::time::Instant::now() })
+    };
+    let task = |goal: String| commands::execute(bot.clone(), state, owner, Command::Task { goal });
+    match vocab::answer(line) {
+        Some(vocab::Answer { rest, .. }) if !rest.is_empty() => task(rest),
+        Some(vocab::Answer { yes: true, .. }) => match question.guess {
+            Some(guess) => task(guess),
+            None => {
+                state.shared.replier(bot.clone(), owner).say(&format!(
+                    "Tell me \"{}\" again in other words, with sizes as numbers (3 by 3, 4 high, 2 deep).",
+                    question.goal
+                ));
+                keep_waiting(question);
+            }
+        },
+        Some(vocab::Answer { yes: false, .. }) => {
+            state.shared.replier(bot.clone(), owner).say(&format!("All right, I will leave \"{}\".", question.goal));
+        }
+        None if vocab::asks_a_change(line, crate::agent::act::is_game_id) => task(line.to_owned()),
+        None => keep_waiting(question),
     }
 }
 

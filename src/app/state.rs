@@ -250,7 +250,21 @@ pub struct BotState {
     pub stops: std::sync::atomic::AtomicU64,
     /// The bot while it is connected (the dashboard reads it from its own threads).
     connected: Mutex<Option<BotHandle>>,
+    /// The question the bot last asked an owner about a goal, while it waits for the answer.
+    pub question: Arc<Mutex<Option<Asking>>>,
 }
+
+/// A question about a goal, asked of `owner` at `asked`: their next line that answers it (yes, no, or the goal again
+/// in other words) is taken as the answer.
+#[derive(Clone, Debug)]
+pub struct Asking {
+    pub owner: String,
+    pub question: crate::agent::task::Question,
+    pub asked: std::time::Instant,
+}
+
+/// How long a question waits for its answer.
+pub const ANSWER_WAIT: std::time::Duration = std::time::Duration::from_secs(600);
 
 /// A team goal under way, as the rest of the app reaches it: `!team status` reads the monitor, and members' chat
 /// lines go to the leader's loop.
@@ -283,7 +297,19 @@ impl BotState {
             memory_generation: Default::default(),
             stops: Default::default(),
             connected: Mutex::new(None),
+            question: Arc::default(),
         }
+    }
+
+    /// The question this bot asked `owner` and still waits on, taken (answered once).
+    pub fn take_question(&self, owner: &str) -> Option<crate::agent::task::Question> {
+        let mut question = self.question.lock();
+        let asking = question.as_ref()?;
+        if !asking.owner.eq_ignore_ascii_case(owner) {
+            return None;
+        }
+        let waiting = asking.asked.elapsed() < ANSWER_WAIT;
+        question.take().filter(|_| waiting).map(|asking| asking.question)
     }
 
     /// The bot, while it is connected.

@@ -130,6 +130,7 @@ fn agent(bot: BotHandle, state: &BotState, reply: &Replier) -> Option<Agent> {
 pub(super) fn agent_with(bot: BotHandle, state: &BotState, reply: &Replier, llm: Arc<crate::llm::Llm>) -> Agent {
     let say = reply.clone();
     let (activity, shower) = (state.activity.clone(), state.activity.clone());
+    let (question, owner) = (state.question.clone(), reply.to().to_owned());
     Agent {
         bot,
         llm,
@@ -139,6 +140,10 @@ pub(super) fn agent_with(bot: BotHandle, state: &BotState, reply: &Replier, llm:
         say: Arc::new(move |line: &str| say.say(line)),
         relabel: Arc::new(move |label: String| activity.relabel(label)),
         show: Arc::new(move |shown| shower.show(shown)),
+        ask: Arc::new(move |asked| {
+            let owner = owner.clone();
+            *question.lock() = Some(super::state::Asking { owner, question: asked, asked: std::time::Instant::now() });
+        }),
         goal: Arc::default(),
         memory: state.memory.clone(),
         persona: state.shared.config.memory.persona.as_ref().and_then(|p| p.line()),

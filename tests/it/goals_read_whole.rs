@@ -1,9 +1,9 @@
 //! Goals are read whole, worded as players type them, and judged as the owner asked them: a hole asked "three blocks
 //! deep" is dug three deep, a square asked "3x3" stands as nine blocks, "surround yourself" walls in all four sides,
 //! planks go into the chest next to the crafting table and not the other one, a goal typed in Vietnamese without its
-//! marks is read with no LLM. Words the reader cannot follow in full are asked about, and nothing is done; a plan that
-//! dug less than the goal asked ends "I failed … (asked 3 deep, dug 1)" and keeps no skill. Every verdict here is the
-//! test world's own state.
+//! marks is read with no LLM. Words the reader cannot follow in full are asked about, and nothing is done until the
+//! owner answers; a plan that dug less than the goal asked ends "I failed … (asked 3 deep, dug 1)" and keeps no skill.
+//! Every verdict here is the test world's own state.
 
 use crate::support;
 
@@ -136,9 +136,9 @@ fn a_goal_in_vietnamese_without_its_marks_is_read_with_no_llm() {
 
 /// Words the reader cannot follow in full that ask something precise (a square of no size) are asked about: the
 /// second reader's form, which makes up a size, does not hold to the words; no block is placed and nothing else is
-/// asked of the LLM.
+/// asked of the LLM. The question waits for the owner's answer: no, yes, or the goal again in other words.
 #[test]
-fn a_shape_with_no_size_is_asked_about_and_nothing_is_done() {
+fn a_shape_with_no_size_is_asked_about_and_the_answer_is_heard() {
     let runtime = tokio::runtime::Runtime::new().unwrap();
     let endpoint = runtime.block_on(FakeEndpoint::start()).unwrap();
     let calls = Arc::new(Mutex::new(0));
@@ -161,6 +161,40 @@ fn a_shape_with_no_size_is_asked_about_and_nothing_is_done() {
     );
     assert!(where_stands(&world, "dirt").iter().all(|p| p[1] < 64), "no dirt was placed");
     assert_eq!(*calls.lock().unwrap(), 1, "the second reader's one call, and no plan");
+
+    // The question waits for its answer: chat that is none leaves it waiting, `no` leaves the goal, and after the
+    // same question again, the goal in other words (no command) is read whole and done.
+    let from = world.say("Alice", "hmm");
+    let from = world.say("Alice", "nope");
+    world.expect_chat(from, "Wayfarer", &format!("All right, I will leave \"{goal}\""), Duration::from_secs(5));
+    let from = world.say("Alice", &format!("!task {goal}"));
+    world.expect_chat(from, "Wayfarer", "Say yes to have just that", Duration::from_secs(10));
+    let from = world.say("Alice", "put down a 3 by 3 square of dirt");
+    world.expect_chat(
+        from,
+        "Wayfarer",
+        "I read \"put down a 3 by 3 square of dirt\" as: a floor 3 by 3",
+        Duration::from_secs(10),
+    );
+    world.expect_chat(
+        from,
+        "Wayfarer",
+        "I succeeded in task: put down a 3 by 3 square of dirt",
+        Duration::from_secs(90),
+    );
+    let placed: Vec<[i64; 3]> = where_stands(&world, "dirt").into_iter().filter(|p| p[1] >= 64).collect();
+    assert_eq!(placed.len(), 9, "nine dirt stand: {placed:?}");
+    let span =
+        |axis: usize| placed.iter().map(|p| p[axis]).max().unwrap() - placed.iter().map(|p| p[axis]).min().unwrap();
+    assert_eq!((span(0), span(1), span(2)), (2, 0, 2), "as a 3 by 3 square: {placed:?}");
+    // Asked once more, `yes` has just what was read: one dirt placed.
+    let from = world.say("Alice", &format!("!task {goal}"));
+    world.expect_chat(from, "Wayfarer", "Say yes to have just that", Duration::from_secs(10));
+    let from = world.say("Alice", "yes pls");
+    world.expect_chat(from, "Wayfarer", "I succeeded in task: place a dirt", Duration::from_secs(60));
+    assert_eq!(where_stands(&world, "dirt").into_iter().filter(|p| p[1] >= 64).count(), 10, "one more dirt");
+    // The same words asked again get the second reader's cached reply; the goal in other words reads whole.
+    assert_eq!(*calls.lock().unwrap(), 1, "no LLM call after the first");
 }
 
 /// Words the reader does not read whole (`lil`) are read by the LLM into the reader's form, held to the owner's
