@@ -177,6 +177,23 @@ pub async fn run_goal(agent: &Agent, goal: &str, goals: &Goals, id: u32) -> bool
         break;
     }
     *agent.goal.lock() = None;
+    // A goal no reader read has no check of its own: every step of its plan was judged, the goal was not, and it
+    // is not announced as done (`I succeeded` is said only of what the world was held to).
+    let tracked = with(goals, |book| {
+        let plan = book.get(id).and_then(|g| g.plans.last())?;
+        Some(plan.tasks.iter().filter_map(|task| task.spec().tracker).collect::<Vec<_>>())
+    })
+    .unwrap_or_default();
+    if !typed && !has_own_check(goal_words, &tracked) {
+        let why = "every step of its plan was done, but nothing I can check says the goal itself is";
+        (agent.say)(&format!(
+            "I did every step of my plan for {goal}, but nothing I can check says the goal itself is done: look, and \
+             tell me if it is what you asked."
+        ));
+        agent.remember_outcome(goal, Some(why));
+        with(goals, |book| book.finish(id, Status::Completed, Some(format!("unchecked: {why}"))));
+        return true;
+    }
     with(goals, |book| book.finish(id, Status::Completed, None));
     let used = usage_since(before, agent.llm.total_usage());
     tracing::info!("goal {goal:?} done with {} LLM calls, {} tokens", used.calls, used.total_tokens());
@@ -184,6 +201,33 @@ pub async fn run_goal(agent: &Agent, goal: &str, goals: &Goals, id: u32) -> bool
     (agent.say)(&format!("I succeeded in task: {goal}{skills}"));
     agent.remember_outcome(goal, None);
     true
+}
+
+/// Whether the world can be held to `goal` itself, not only to its plan's steps: each of its parts is read whole (a
+/// change of the world naming what, in what shape or where, judged by `goal_unshown`), names an item to have, a
+/// block to mine or a mob to kill (judged by the count its last step tracks), or names game things every one of
+/// which the plan (`tracked`, its steps' trackers) counts in the inventory (`prepare some wood planks`).
+fn has_own_check(goal: &str, tracked: &[Tracker]) -> bool {
+    let judged = |asked: &Asked| asked.thing.is_some() || asked.shape.is_some() || asked.at.is_some();
+    let counted = |item: &str| {
+        tracked.iter().any(|tracker| match tracker {
+            Tracker::Inventory { item: counted, .. } | Tracker::Craft { item: counted, .. } => counted == item,
+            _ => false,
+        })
+    };
+    let readings = super::deeds::readings(goal);
+    !readings.is_empty()
+        && readings.iter().all(|(part, reading)| match reading {
+            Ok(asked) => judged(asked),
+            // Words left over that ask nothing precise (`store planks in a chest you place`): the goal's check holds
+            // the world to what was read of it.
+            Err(Unread { significant: false, partial: Some(asked), .. }) if judged(asked) => true,
+            Err(_) => {
+                let words = super::vocab::words(part, crate::config::Lang::En, super::act::is_game_id).words;
+                let named: Vec<&String> = words.iter().filter(|w| super::act::is_game_id(w)).collect();
+                recipes::parse_goal(part, "oak").is_some() || (!named.is_empty() && named.iter().all(|w| counted(w)))
+            }
+        })
 }
 
 /// A question the bot asked its owner about a goal it could not read whole: the goal, and the reader's words for
@@ -1096,6 +1140,38 @@ mod tests {
             Some(Tracker::Placed { block: "dirt".into(), count: 3, at: None, radius: 8 }),
         )]);
         assert!(matches!(&fixed[0].tracker, Some(Tracker::Structure { blocks, .. }) if blocks.len() == 3));
+    }
+
+    #[test]
+    fn a_goal_has_its_own_check_when_every_part_is_read() {
+        for goal in [
+            "craft a wooden pickaxe",
+            "get 2 string",
+            "kill a zombie",
+            "mine 3 oak_log",
+            "dig a hole 3 deep",
+            "place a 3 by 3 floor of dirt",
+            "craft a chest and put 5 dirt in it",
+            "store 4 cobblestone in the chest next to the crafting_table",
+        ] {
+            assert!(has_own_check(goal, &[]), "{goal}");
+        }
+        assert!(has_own_check("store planks in a chest you place", &[]));
+        // Things the owner named that the plan counted in the inventory; a thing it did not count.
+        let planks = [Tracker::Craft { item: "oak_planks".to_owned(), count: 4 }];
+        assert!(has_own_check("prepare some wood planks", &planks));
+        assert!(!has_own_check("prepare some wood planks", &[]));
+        assert!(!has_own_check("prepare some planks and a torch", &planks));
+        for goal in [
+            "build a small shelter",
+            "light up the area",
+            "make the base look nice",
+            "explore for 2 minutes",
+            "gather some timber",
+            "make the thing a door opens with when stepped on",
+        ] {
+            assert!(!has_own_check(goal, &planks), "{goal}");
+        }
     }
 
     #[test]
