@@ -40,6 +40,8 @@ pub enum EmbedError {
 pub struct Embedder {
     model: Mutex<TextEmbedding>,
     dimensions: usize,
+    /// The whole English words the model's tokenizer holds (not word pieces): words a request may use as written.
+    words: std::collections::HashSet<String>,
 }
 
 impl std::fmt::Debug for Embedder {
@@ -62,8 +64,10 @@ impl Embedder {
         // Check every file first, so the error names the first missing one rather than a runtime symptom.
         Self::check(models_dir)?;
         let [tokenizer, config, special_tokens, tokenizer_config] = TOKENIZER_FILES.map(|f| read(model_dir.join(f)));
+        let tokenizer = tokenizer?;
+        let words = whole_words(&tokenizer);
         let tokenizer_files = TokenizerFiles {
-            tokenizer_file: tokenizer?,
+            tokenizer_file: tokenizer,
             config_file: config?,
             special_tokens_map_file: special_tokens?,
             tokenizer_config_file: tokenizer_config?,
@@ -83,7 +87,12 @@ impl Embedder {
             .embed(["probe"], None)
             .map_err(|err| EmbedError::Model { dir: model_dir, reason: err.to_string() })?;
         let dimensions = probe.first().map_or(0, Vec::len);
-        Ok(Self { model: Mutex::new(model), dimensions })
+        Ok(Self { model: Mutex::new(model), dimensions, words })
+    }
+
+    /// Whether `word` (lower case) is a whole word of the model's vocabulary: an English word, not a misspelling.
+    pub fn knows_word(&self, word: &str) -> bool {
+        self.words.contains(word)
     }
 
     /// Whether every file [`Self::load`] needs is in `models_dir` (cheap: nothing is read).
@@ -129,4 +138,16 @@ fn normalized(mut vector: Vec<f32>) -> Vec<f32> {
         vector.iter_mut().for_each(|x| *x /= norm);
     }
     vector
+}
+
+/// The whole words of a WordPiece tokenizer's vocabulary (`tokenizer.json`): its entries of letters only that are no
+/// word piece (`##ing`). Empty for a tokenizer of another kind.
+fn whole_words(tokenizer: &[u8]) -> std::collections::HashSet<String> {
+    let parsed: serde_json::Value = serde_json::from_slice(tokenizer).unwrap_or_default();
+    parsed["model"]["vocab"]
+        .as_object()
+        .map(|vocab| {
+            vocab.keys().filter(|w| w.len() > 1 && w.chars().all(|c| c.is_ascii_lowercase())).cloned().collect()
+        })
+        .unwrap_or_default()
 }

@@ -4,7 +4,11 @@
 //! (`glossary.txt`: "the tall black mob that teleports" is an enderman). Words are lowercased, common English words
 //! dropped, and each word stemmed, so "planks" finds "plank" and "chopping" finds "chop".
 
-use std::{borrow::Cow, collections::HashMap, sync::OnceLock};
+use std::{
+    borrow::Cow,
+    collections::{HashMap, HashSet},
+    sync::OnceLock,
+};
 
 use bm25::{Document, SearchEngine, SearchEngineBuilder};
 use rust_stemmers::{Algorithm, Stemmer};
@@ -16,19 +20,37 @@ pub struct Lexical {
     things: HashMap<String, usize>,
     /// The same for the skills that kill (`killThreeCows`: cow), to read "get beef from cows" as asking to kill.
     prey: HashMap<String, usize>,
+    /// The stems of the skills' names and texts and the words of the things they are named after, with how many
+    /// skills have each, and each skill's own: a request's misspelling is read as the thing it misses
+    /// ([`Lexical::spelled`]).
+    known: HashMap<String, usize>,
+    thing_words: HashMap<String, usize>,
+    skill_words: HashMap<String, (Vec<String>, Vec<String>)>,
 }
 
 impl Lexical {
     /// An index over `(name, search text)` pairs.
     pub fn new<'a>(skills: impl IntoIterator<Item = (&'a str, &'a str)>) -> Self {
         let (mut things, mut prey) = (HashMap::new(), HashMap::new());
+        let skills: Vec<(&str, &str)> = skills.into_iter().collect();
         let documents: Vec<Document<String>> = skills
-            .into_iter()
+            .iter()
             .inspect(|(name, _)| count_things(&mut things, &mut prey, name, 1))
             .map(|(name, text)| document(name, text))
             .collect();
         let engine = SearchEngineBuilder::<String, u32, Words>::with_tokenizer_and_documents(Words, documents).build();
-        Lexical { engine, things, prey }
+        let mut lexical = Lexical {
+            engine,
+            things,
+            prey,
+            known: HashMap::new(),
+            thing_words: HashMap::new(),
+            skill_words: HashMap::new(),
+        };
+        for (name, text) in skills {
+            lexical.know(name, Some(text));
+        }
+        lexical
     }
 
     /// Adds a skill, or replaces its text.
@@ -36,6 +58,7 @@ impl Lexical {
         if self.engine.get(&name.to_owned()).is_none() {
             count_things(&mut self.things, &mut self.prey, name, 1);
         }
+        self.know(name, Some(text));
         self.engine.upsert(document(name, text));
     }
 
@@ -43,7 +66,77 @@ impl Lexical {
         if self.engine.get(&name.to_owned()).is_some() {
             count_things(&mut self.things, &mut self.prey, name, -1);
         }
+        self.know(name, None);
         self.engine.remove(&name.to_owned());
+    }
+
+    /// Counts the words of skill `name` with `text` (none when it is removed) in place of those it had: the stems of
+    /// its name's and text's words, and the words of the things it is named after (its name's words but the verb).
+    fn know(&mut self, name: &str, text: Option<&str>) {
+        if let Some((stems, things)) = self.skill_words.remove(name) {
+            for (counts, gone) in [(&mut self.known, stems), (&mut self.thing_words, things)] {
+                for word in gone {
+                    if let Some(count) = counts.get_mut(&word) {
+                        *count -= 1;
+                        if *count == 0 {
+                            counts.remove(&word);
+                        }
+                    }
+                }
+            }
+        }
+        let Some(text) = text else { return };
+        let unique = |mut words: Vec<String>| {
+            words.sort_unstable();
+            words.dedup();
+            words
+        };
+        let stems = unique(words(name).into_iter().chain(words(text)).map(|word| stem(&word)).collect());
+        let things = unique(words(name).into_iter().skip(1).collect());
+        for (counts, new) in [(&mut self.known, &stems), (&mut self.thing_words, &things)] {
+            for word in new {
+                *counts.entry(word.clone()).or_default() += 1;
+            }
+        }
+        self.skill_words.insert(name.to_owned(), (stems, things));
+    }
+
+    /// `query` with the thing each misspelled word misses added (`dimond boots` → `dimond boots diamond`): a word of
+    /// four letters or more that is no English word (`is_word`: the embedding model's whole words) and that no skill,
+    /// display name, player's word or description has, even by its stem, gets the thing (a word of a skill's name
+    /// after its verb, a display name's, a player's word) one slip from it, as long or one letter longer, that starts
+    /// with the same two letters — the most used, where several are as near.
+    pub fn spelled<'a>(&self, query: &'a str, is_word: impl Fn(&str) -> bool) -> Cow<'a, str> {
+        let mut added = String::new();
+        for word in words(query) {
+            if word.chars().count() < 4
+                || !word.chars().all(|c| c.is_ascii_lowercase())
+                || STOP_WORDS.contains(&word.as_str())
+                || is_word(&word)
+                || self.known.contains_key(&stem(&word))
+                || known_elsewhere(&word)
+            {
+                continue;
+            }
+            let tables = table_words().2.iter().map(|word| (word, &0));
+            let nearest = self
+                .thing_words
+                .iter()
+                .chain(tables)
+                .filter(|(thing, _)| thing.len() >= 4 && thing.as_bytes()[..2] == word.as_bytes()[..2])
+                .filter(|(thing, _)| (word.len()..=word.len() + 1).contains(&thing.len()))
+                .filter(|(thing, _)| slips_between(&word, thing) == 1)
+                .map(|(thing, used)| (std::cmp::Reverse(*used), thing))
+                .min();
+            if let Some((_, thing)) = nearest {
+                added.push(' ');
+                added.push_str(thing);
+            }
+        }
+        if !added.is_empty() {
+            eprintln!("SPELLED {query:?} +{added}");
+        }
+        if added.is_empty() { Cow::Borrowed(query) } else { Cow::Owned(format!("{query}{added}")) }
     }
 
     /// The actions `query` asks for ([`actions`]); a request that says none and only names things the skills are
@@ -127,6 +220,52 @@ fn count_things(things: &mut HashMap<String, usize>, prey: &mut HashMap<String, 
             }
         }
     }
+}
+
+/// The words of the tables — display names, players' words, glossary descriptions, actions — their stems, and the
+/// words of the things the display names and players' words name.
+type TableWords = (HashSet<String>, HashSet<String>, HashSet<String>);
+
+fn table_words() -> &'static TableWords {
+    static WORDS: OnceLock<TableWords> = OnceLock::new();
+    WORDS.get_or_init(|| {
+        let lines = |file: &'static str| file.lines().filter(|line| !line.trim_start().starts_with('#'));
+        let things: [&'static str; 2] = [include_str!("vocabulary.txt"), include_str!("synonyms.txt")];
+        let other: [&'static str; 2] = [include_str!("glossary.txt"), include_str!("actions.txt")];
+        let thing_words: HashSet<String> = things.into_iter().flat_map(lines).flat_map(words).collect();
+        let all: HashSet<String> =
+            other.into_iter().flat_map(lines).flat_map(words).chain(thing_words.iter().cloned()).collect();
+        let stems = all.iter().map(|word| stem(word)).collect();
+        (all, stems, thing_words)
+    })
+}
+
+/// Whether `word` (or its stem) is one the tables know.
+fn known_elsewhere(word: &str) -> bool {
+    table_words().1.contains(&stem(word))
+}
+
+/// The fewest slips — a letter left out, added, changed, or two swapped — that make `a` into `b`.
+fn slips_between(a: &str, b: &str) -> usize {
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    let mut rows = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+    for (i, row) in rows.iter_mut().enumerate() {
+        row[0] = i;
+    }
+    for (j, cell) in rows[0].iter_mut().enumerate() {
+        *cell = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let changed = usize::from(a[i - 1] != b[j - 1]);
+            let mut best = (rows[i - 1][j] + 1).min(rows[i][j - 1] + 1).min(rows[i - 1][j - 1] + changed);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                best = best.min(rows[i - 2][j - 2] + 1);
+            }
+            rows[i][j] = best;
+        }
+    }
+    rows[a.len()][b.len()]
 }
 
 /// BM25's tokenizer: [`words`], stop words dropped, stemmed.
@@ -360,6 +499,27 @@ pub fn action_of(name: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_misspelled_word_is_read_as_the_library_s_word_it_misses() {
+        let lexical = Lexical::new([
+            ("craftDiamondBoots", "Crafts diamond boots at a crafting table."),
+            ("craftArrow", "Crafts arrows from flint, sticks and feathers."),
+            ("mineCobblestone", "Mines one cobblestone block."),
+        ]);
+        let english = |word: &str| ["carve", "like", "boots", "craft", "give", "sheep"].contains(&word);
+        assert_eq!(lexical.spelled("dimond boots pls", english), "dimond boots pls diamond");
+        assert_eq!(lexical.spelled("craft me an arow", english), "craft me an arow arrow");
+        assert_eq!(lexical.spelled("get cobbel", english), "get cobbel cobble");
+        // Words the library, the tables or English have, short words, and words far from any are left alone.
+        for query in ["craft diamond boots", "give a sheep a haircut", "get me a pig", "arrows", "carve an arow"] {
+            let expected = if query.ends_with("arow") { format!("{query} arrow") } else { query.to_owned() };
+            assert_eq!(lexical.spelled(query, english), expected);
+        }
+        assert_eq!(slips_between("cobbel", "cobble"), 1);
+        assert_eq!(slips_between("potatos", "potatoes"), 1);
+        assert_eq!(slips_between("dimond", "diamond"), 1);
+    }
 
     #[test]
     fn the_action_asked_for_is_read_from_verbs_and_phrases() {

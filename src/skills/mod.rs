@@ -312,6 +312,9 @@ impl SkillLibrary {
             Search::Lazy(_) => return Err(SkillError::SearchOff("the embedding model is not loaded".to_owned())),
         };
         let pool = k.max(CANDIDATES);
+        // A misspelled word is read as the library's word it misses, by both halves.
+        let spelled = self.loaded.read().lexical.spelled(query, |word| embedder.knows_word(word)).into_owned();
+        let query = spelled.as_str();
         let mut lists = Vec::new();
         if mode != SearchMode::Words {
             let vector = embedder.embed_one(&lexical::glossed(query))?;

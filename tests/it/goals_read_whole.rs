@@ -164,7 +164,7 @@ fn a_shape_with_no_size_is_asked_about_and_the_answer_is_heard() {
 
     // The question waits for its answer: chat that is none leaves it waiting, `no` leaves the goal, and after the
     // same question again, the goal in other words (no command) is read whole and done.
-    let from = world.say("Alice", "hmm");
+    world.say("Alice", "hmm");
     let from = world.say("Alice", "nope");
     world.expect_chat(from, "Wayfarer", &format!("All right, I will leave \"{goal}\""), Duration::from_secs(5));
     let from = world.say("Alice", &format!("!task {goal}"));
