@@ -219,7 +219,7 @@ pub struct Agent {
     /// Called with the code each run starts and how a run failed, for those watching (the dashboard).
     pub show: Arc<dyn Fn(Shown)>,
     /// Called with the question the agent asked its owner about a goal, to hear the answer.
-    pub ask: Arc<dyn Fn(super::task::Question)>,
+    pub ask: Arc<dyn Fn(super::reading::Question)>,
     /// The goal's status line while the agent works on a goal (`Goal: … Progress 2/7 …`), shown in its prompts.
     pub goal: Arc<parking_lot::Mutex<Option<String>>>,
     /// The bot's memory stream, when it keeps one: outcomes go in, the planners are shown what is relevant.

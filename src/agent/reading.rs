@@ -201,6 +201,14 @@ impl std::fmt::Display for Shape {
     }
 }
 
+/// A question the bot asked its owner about a goal it could not read whole: the goal, and the reader's words for
+/// what it could read of it (done on a `yes`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Question {
+    pub goal: String,
+    pub guess: Option<String>,
+}
+
 /// Why words are not a reading: the effect their verb asks (none when it changes nothing the reader knows), the
 /// words left unused, and the reading of the rest, which is never acted on.
 #[derive(Clone, Debug, PartialEq)]

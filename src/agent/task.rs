@@ -10,7 +10,7 @@ use super::{
     goals::{Goals, Status, with},
     plan::TaskSpec,
     prompts,
-    reading::Unread,
+    reading::{Question, Unread},
     recipes::{self, Setting, WOODS},
     tracker::Tracker,
 };
@@ -228,14 +228,6 @@ fn has_own_check(goal: &str, tracked: &[Tracker]) -> bool {
                 recipes::parse_goal(part, "oak").is_some() || (!named.is_empty() && named.iter().all(|w| counted(w)))
             }
         })
-}
-
-/// A question the bot asked its owner about a goal it could not read whole: the goal, and the reader's words for
-/// what it could read of it (done on a `yes`).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Question {
-    pub goal: String,
-    pub guess: Option<String>,
 }
 
 /// How `goal` reads, said to the owner before anything is done: read whole, `I read "…" as: …` (`Ok(None)`); not

@@ -259,7 +259,7 @@ pub struct BotState {
 #[derive(Clone, Debug)]
 pub struct Asking {
     pub owner: String,
-    pub question: crate::agent::task::Question,
+    pub question: crate::agent::reading::Question,
     pub asked: std::time::Instant,
 }
 
@@ -302,7 +302,7 @@ impl BotState {
     }
 
     /// The question this bot asked `owner` and still waits on, taken (answered once).
-    pub fn take_question(&self, owner: &str) -> Option<crate::agent::task::Question> {
+    pub fn take_question(&self, owner: &str) -> Option<crate::agent::reading::Question> {
         let mut question = self.question.lock();
         let asking = question.as_ref()?;
         if !asking.owner.eq_ignore_ascii_case(owner) {
