@@ -1384,7 +1384,7 @@ pub fn unnamed_thing(task: &str, code: &str, own: &[&str], called: &[(String, St
     let item = primitives::item_placing(thing).unwrap_or(thing);
     let n = asked.count.unwrap_or(1);
     let (verb, example) = match asked.effect {
-        Effect::Place => ("places", format!("placeItem(\"{item}\", findFreeSpot())")),
+        Effect::Place => ("places", format!("placeItem(\"{item}\")")),
         Effect::Store => ("stores", format!("depositItemIntoChest(chest, #{{{item}: {n}}})")),
         Effect::Give => ("gives", format!("giveItem(\"{}\", \"{item}\", {n})", asked.player.as_deref()?)),
         // A block to go to, not a spot: found first, by its own name (`wheat`, not the seeds that plant it).
@@ -1576,22 +1576,16 @@ mod tests {
     #[test]
     fn code_that_never_names_what_its_step_places_is_caught() {
         let skills = [
-            (
-                "placeCraftingTable".to_owned(),
-                "fn placeCraftingTable() { placeItem(\"crafting_table\", findFreeSpot()); }".to_owned(),
-            ),
+            ("placeCraftingTable".to_owned(), "fn placeCraftingTable() { placeItem(\"crafting_table\"); }".to_owned()),
             ("mineCobblestone".to_owned(), "fn mineCobblestone() { mineBlock(\"cobblestone\", 1); }".to_owned()),
             ("storeItemsInChest".to_owned(), "fn storeItemsInChest(item, count) { }".to_owned()),
         ];
         let code = "fn placeChest() {\n    placeCraftingTable();\n    mineCobblestone();\n}";
         let advice = unnamed_thing("Place 1 chest", code, &["placeChest"], &skills[..2]).unwrap();
         assert!(advice.starts_with("The code never names chest, so it cannot do \"Place 1 chest\""), "{advice}");
-        assert!(advice.contains("placeItem(\"chest\", findFreeSpot())"), "{advice}");
+        assert!(advice.contains("placeItem(\"chest\")"), "{advice}");
         // Named in a string, a map's key, a called skill's name or its code: passes.
-        assert_eq!(
-            unnamed_thing("Place 1 chest", "fn a() { placeItem(\"chest\", findFreeSpot()); }", &["a"], &[]),
-            None
-        );
+        assert_eq!(unnamed_thing("Place 1 chest", "fn a() { placeItem(\"chest\"); }", &["a"], &[]), None);
         let store = "Store 4 oak_planks in the chest";
         assert_eq!(
             unnamed_thing(

@@ -100,7 +100,8 @@ pub fn primitives(kind: Kind) -> &'static [&'static str] {
         Kind::Craft => &["craftItem", "mineBlock"],
         Kind::Smelt => &["smeltItem", "craftItem", "mineBlock"],
         Kind::Kill => &["killMob", "nearestEntity"],
-        Kind::Place => &["placeItem", "findFreeSpot", "findBlock", "blockAt"],
+        // Not `findFreeSpot`: `placeItem(name)` finds a free spot itself, and the next where one is refused.
+        Kind::Place => &["placeItem", "findBlock", "blockAt"],
         Kind::Dig => &["digBlock", "findBlock", "blockAt"],
         Kind::Go => &["goTo", "standOn", "findBlock"],
         // Not `placeItem`, whose example builds a pillar: a store step shown it built one of the planks it was to
@@ -111,12 +112,12 @@ pub fn primitives(kind: Kind) -> &'static [&'static str] {
     }
 }
 
-/// What a step of `kind` whose example is `case` needs documented: [`primitives`], less the finding of blocks and
-/// spots for a shape built from where the bot stands (their examples look for a crafting table: shown them for a
+/// What a step of `kind` whose example is `case` needs documented: [`primitives`], less the finding of blocks for a
+/// shape built from where the bot stands (their examples look for a crafting table: shown them for a
 /// wall, the local model looked for one, threw when none stood near, and sent that code back six times).
 pub fn needed(kind: Kind, case: Option<&str>) -> Vec<&'static str> {
     let shaped = matches!(case, Some(A_LINE | A_WALL | A_FLOOR));
-    primitives(kind).iter().copied().filter(|name| !(shaped && ["findBlock", "findFreeSpot"].contains(name))).collect()
+    primitives(kind).iter().copied().filter(|name| !(shaped && *name == "findBlock")).collect()
 }
 
 /// The call of a skill taking `params` that does what a placing `task` asks, when every parameter is one the words
@@ -415,7 +416,9 @@ mod tests {
         // Shapes built where the bot stands need no block found: their examples would look for a crafting table.
         assert!(!needed(Kind::Place, Some(A_WALL)).contains(&"findBlock"));
         assert!(needed(Kind::Place, Some(BESIDE_A_BLOCK)).contains(&"findBlock"));
-        assert!(needed(Kind::Place, None).contains(&"findFreeSpot"));
+        assert!(
+            needed(Kind::Place, None).contains(&"placeItem") && !needed(Kind::Place, None).contains(&"findFreeSpot")
+        );
     }
 
     #[test]

@@ -784,7 +784,7 @@ const GETTER_CALLS: u32 = 4;
 /// learned earlier, reused as Voyager's library grows). `craftItem("lever", 1)`; `craftItem("bone_meal", 3)` then
 /// `craftItem("white_dye", 1)`; `mineSpruceLog()` then `craftItem("spruce_planks", 4)` then
 /// `craftItem("spruce_button", 1)`; with no crafting table near, the one crafted is placed where the bot stands
-/// (`placeItem("crafting_table", findFreeSpot())`) before the craft that needs it. `None` for any other task, or when
+/// (`placeItem("crafting_table")`) before the craft that needs it. `None` for any other task, or when
 /// more is needed than crafting and the getters.
 /// Told `craftItem("spruce_pressure_plate", n) makes it` with the two planks it takes carried, the local model crafted
 /// planks instead, and for a button it crafted a pickaxe first; three tasks of a learning run called a learned
@@ -844,7 +844,7 @@ pub fn craft_calls(
 }
 
 /// The call that places a crafting table carried where the bot stands, in a craft's calls.
-const PLACE_TABLE: &str = "placeItem(\"crafting_table\", findFreeSpot())";
+const PLACE_TABLE: &str = "placeItem(\"crafting_table\")";
 
 /// The step that takes `items` from the remembered chest at `pos`.
 fn take_step((pos, items): &([i32; 3], BTreeMap<String, u32>)) -> TaskSpec {
@@ -931,23 +931,21 @@ fn station(block: &str) -> String {
     format!("if findBlock(\"{block}\", 48) == () {{\n{place}\n}}\n")
 }
 
-/// Code that places `count` carried `block`s on free spots beside the bot: a spot where a placement fails is passed
-/// over by the next `findFreeSpot`, so two spots more than `count` are tried. What failed is thrown when nothing was
-/// placed; how many were, and what failed, when some were.
+/// Code that places `count` carried `block`s on free spots beside the bot: `placeItem(block)` tries spot after spot
+/// where the world refuses one. What failed is thrown when nothing was placed; how many were, and what failed, when
+/// some were.
 pub(super) fn place_near(block: &str, count: u32) -> String {
+    if count == 1 {
+        return format!("placeItem(\"{block}\");");
+    }
     format!(
         r#"let placed = 0;
-let why = "I found no free spot for the {block}";
-let tries = 0;
-while placed < {count} && tries < {count} + 2 {{
-    tries += 1;
-    let spot = findFreeSpot(4);
-    if spot == () {{ spot = findFreeSpot(8); }}
-    if spot == () {{ break; }}
-    try {{ placeItem("{block}", spot); placed += 1; }} catch (err) {{ why = `${{err}}`; }}
-}}
-if placed == 0 {{ throw why; }}
-if placed < {count} {{ throw `I placed ${{placed}} of {count} {block}: ${{why}}`; }}"#
+while placed < {count} {{
+    try {{ placeItem("{block}"); placed += 1; }} catch (err) {{
+        if placed == 0 {{ throw err; }}
+        throw `I placed ${{placed}} of {count} {block}: ${{err}}`;
+    }}
+}}"#
     )
 }
 

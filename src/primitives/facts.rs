@@ -132,7 +132,7 @@ pub fn no_station(station: &str, range: impl std::fmt::Display) -> String {
 /// What to do about a missing crafting table or furnace, as code a script can copy: place the one carried, or make
 /// one and place it.
 pub fn place_station(station: &str, carried: &HashMap<String, i32>) -> String {
-    let place = format!("placeItem(\"{station}\", findFreeSpot())");
+    let place = format!("placeItem(\"{station}\")");
     if carried.get(station).copied().unwrap_or(0) > 0 {
         format!("I carry one: place it first with {place}")
     } else {
@@ -272,11 +272,11 @@ mod tests {
     fn a_missing_station_is_answered_with_code_to_copy() {
         assert_eq!(
             place_station("crafting_table", &inv(&[("crafting_table", 1)])),
-            r#"I carry one: place it first with placeItem("crafting_table", findFreeSpot())"#
+            r#"I carry one: place it first with placeItem("crafting_table")"#
         );
         assert_eq!(
             place_station("furnace", &inv(&[("cobblestone", 8)])),
-            r#"make one and place it first: craftItem("furnace", 1); placeItem("furnace", findFreeSpot())"#
+            r#"make one and place it first: craftItem("furnace", 1); placeItem("furnace")"#
         );
     }
 

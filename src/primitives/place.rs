@@ -234,6 +234,38 @@ pub async fn place_item(bot: &BotHandle, name: &str, pos: ScriptVec3) -> Answer 
     Err(format!("I could not place {name} at {}. I tried {}", fmt(target), tried.join("; ")))
 }
 
+/// The most free spots `placeItem(name)` tries before it fails.
+const SPOTS_TRIED: usize = 6;
+
+/// `placeItem(name)`: places a carried block on a free spot near the bot ([`free_spot`], within 4 blocks, else 8),
+/// and when the world refuses it there (every face tried), on the next free spot, up to [`SPOTS_TRIED`]: a refused
+/// spot is passed over by `free_spot` for a while. The spot it stands on is the answer; the error names every spot
+/// tried and why each was refused.
+pub async fn place_item_near(bot: &BotHandle, name: &str) -> Answer {
+    let mut tried: Vec<String> = Vec::new();
+    for _ in 0..SPOTS_TRIED {
+        let Some(spot) = free_spot(bot, 4).or_else(|| free_spot(bot, MAX_SPOT_DISTANCE)) else { break };
+        match place_item(bot, name, spot.into()).await {
+            Ok(_) => return Ok(Dynamic::from(ScriptVec3::from(spot))),
+            // Nothing to place: no other spot helps.
+            Err(why) if items::count(bot, name) == 0 => return Err(why),
+            Err(why) => {
+                let prefix = format!("I could not place {name} at {}. I tried ", fmt(spot));
+                let why = why.strip_prefix(&prefix).unwrap_or(&why).to_owned();
+                tried.push(format!("at {}: {why}", fmt(spot)));
+            }
+        }
+    }
+    let here = fmt(BlockPos::from(bot.position()));
+    if tried.is_empty() {
+        return Err(format!(
+            "I could not find a free spot on solid ground within {MAX_SPOT_DISTANCE} blocks of {here} to place \
+             {name}; move to open ground"
+        ));
+    }
+    Err(format!("I could not place {name} near {here}. I tried {} spots: {}", tried.len(), tried.join(" | ")))
+}
+
 /// Which face of `against` touches `target`: `top`, `bottom`, `east side`…
 fn side_of(target: BlockPos, against: BlockPos) -> &'static str {
     match (target.x - against.x, target.y - against.y, target.z - against.z) {

@@ -153,6 +153,7 @@ pub fn register(engine: &mut Engine, host: Arc<dyn Host>, bounds: RunBounds) {
         call(Call::SmeltItem { item: item_name(item)?, fuel: item_name(fuel)?, count: positive(count, "count", 64)? })
     });
     reg!(call, "placeItem", |name: &str, pos: Vec3| call(Call::PlaceItem { name: item_name(name)?, pos }));
+    reg!(call, "placeItem", |name: &str| call(Call::PlaceItemNear { name: item_name(name)? }));
     reg!(call, "buildStructure", |blueprint: &str, pos: Vec3| {
         call(Call::BuildStructure { blueprint: blueprint.to_owned(), pos, facing: "south".to_owned(), share: None })
     });

@@ -61,6 +61,10 @@ pub enum Call {
         name: String,
         pos: Vec3,
     },
+    /// Place a block item on a free spot near the bot, trying spot after spot (`placeItem(name)`).
+    PlaceItemNear {
+        name: String,
+    },
     /// Build a blueprint (by name or file) with its north-west bottom corner at a position (`buildStructure`).
     BuildStructure {
         blueprint: String,

@@ -50,4 +50,4 @@ fn craft_item_crafts_and_explains_what_is_missing() {
 }
 
 /// The code a failed craft gives when there is no crafting table and the bot carries none.
-const ADVICE: &str = r#"craftItem("crafting_table", 1); placeItem("crafting_table", findFreeSpot())"#;
+const ADVICE: &str = r#"craftItem("crafting_table", 1); placeItem("crafting_table")"#;

@@ -99,3 +99,33 @@ fn a_pillar_of_three_stands_with_place_item_alone() {
     assert!(done.contains("Nothing to place dirt against at -3 70 -3"), "{done}");
     assert!(done.ends_with("build from the bottom up, starting at -3 64 -3 on the ground"), "{done}");
 }
+
+/// The starter skill that sets up a crafting table, where the world refuses the spots nearest the bot (as a spot on
+/// grass under leaves was refused on a natural seed): `placeItem("crafting_table")` tries the next spot after each
+/// refusal, so the table stands on a spot the world took, and the chain above it is not ended at the first spot.
+#[test]
+fn a_starter_skill_places_its_table_past_the_spots_the_world_refuses() {
+    let skills = ScriptDir::starter_skills("refused-spots", &[]);
+    let (world, _bot) = world_with_skilled_bot(&skills, &[]);
+    give(&world, "Wayfarer", "crafting_table", 1);
+    bot_sees(&world, "Wayfarer", "crafting_table", 1);
+    let me = world.player("Wayfarer").pos;
+    let (fx, fy, fz) = (me[0].floor() as i64, (me[1] + 0.01).floor() as i64, me[2].floor() as i64);
+    // The spots a table goes first: two blocks away on each side, level with the bot's feet.
+    let refused = [[fx + 2, fy, fz], [fx - 2, fy, fz], [fx, fy, fz + 2], [fx, fy, fz - 2]];
+    world.cmd(json!({"cmd": "refusePlace", "spots": refused}));
+    let from = world.cursor();
+
+    let done = run_script(&world, "placeCraftingTable", Duration::from_secs(60));
+    assert!(done.starts_with("placeCraftingTable finished"), "{done}");
+    let refusals = world.events_since(from).into_iter().filter(|e| e["event"] == "placeRefused").count();
+    assert!(refusals >= 1, "the world refused no spot: the path past a refusal was not taken");
+    let placed = world
+        .wait_event(from, Duration::from_secs(1), |e| e["event"] == "blockPlaced" && e["block"] == "crafting_table")
+        .expect("a crafting table was placed");
+    let at = [placed["x"].as_i64().unwrap(), placed["y"].as_i64().unwrap(), placed["z"].as_i64().unwrap()];
+    assert!(!refused.contains(&at), "placed on a refused spot: {at:?}");
+    let stands = world.cmd(json!({"cmd": "getBlock", "x": at[0], "y": at[1], "z": at[2]}));
+    assert_eq!(stands, "crafting_table");
+    assert_eq!(inventory_count(&world, "Wayfarer", "crafting_table"), 0);
+}

@@ -485,6 +485,9 @@ function onDig (p, d) {
 }
 
 const FACES = [[0, -1, 0], [0, 1, 0], [0, 0, -1], [0, 0, 1], [-1, 0, 0], [1, 0, 0]]
+// Spots where the world refuses every placement (`refusePlace`), as vanilla refuses some for reasons this world does
+// not model (an entity in the way, a face the click cannot reach through leaves, spawn protection).
+const refusedSpots = new Set()
 const REPLACEABLE = new Set(['air', 'cave_air', 'short_grass', 'tall_grass', 'water', 'lava', 'snow', 'fern', 'dead_bush'])
 
 function onPlace (p, d) {
@@ -503,6 +506,10 @@ function onPlace (p, d) {
     ack()
   }
   if (!held || !registry.blocksByName[held.name] || !REPLACEABLE.has(terrain.blockAt(at.x, at.y, at.z).name)) return reject()
+  if (refusedSpots.has(`${at.x},${at.y},${at.z}`)) {
+    emit({ event: 'placeRefused', name: p.name, ...at, block: held.name })
+    return reject()
+  }
   const inside = (o, y) => o.pos.x + 0.3 > at.x && o.pos.x - 0.3 < at.x + 1 && o.pos.z + 0.3 > at.z && o.pos.z - 0.3 < at.z + 1 && o.pos.y + 1.8 > y && o.pos.y < y + 1
   const placed = placedState(held.name, d.direction, d.cursorY, p.yaw)
   // A door takes the space above too.
@@ -924,6 +931,12 @@ setInterval(() => {
 // ---- the control channel ------------------------------------------------------------------------------------
 
 const commands = {
+  /** Every placement into each of `spots` (`[[x, y, z], …]`) is refused from now on; `clear` forgets them first. */
+  refusePlace ({ spots = [], clear = false }) {
+    if (clear) refusedSpots.clear()
+    for (const spot of spots) refusedSpots.add(corner(spot, 'spot').join(','))
+    return refusedSpots.size
+  },
   setBlock ({ x, y, z, block, properties }) {
     setBlock(int(x, 'x'), int(y, 'y'), int(z, 'z'), stateWith(block, properties))
     return null

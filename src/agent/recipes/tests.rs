@@ -146,7 +146,7 @@ fn a_block_to_place_is_made_first_when_none_is_carried() {
         plan(&Want::Place { block: "crafting_table".into() }, &setting(&[("crafting_table", 1)], "oak")).unwrap();
     assert_eq!(tasks(&steps), ["Place 1 crafting_table"]);
     assert!(matches!(&steps[0].tracker, Some(Tracker::Placed { block, count: 1, .. }) if block == "crafting_table"));
-    assert!(steps[0].code.as_deref().unwrap().contains("placeItem(\"crafting_table\", spot)"));
+    assert!(steps[0].code.as_deref().unwrap().contains("placeItem(\"crafting_table\")"));
     let steps = plan(&Want::Place { block: "crafting_table".into() }, &setting(&[], "oak")).unwrap();
     assert_eq!(
         tasks(&steps),
@@ -396,11 +396,11 @@ fn a_craft_of_what_is_carried_is_its_craft_calls() {
     // With none near, the table crafted is placed before the craft that needs it; one carried is placed alone.
     assert_eq!(
         calls("Craft 1 bowl", &[("spruce_planks", 7)], false).as_deref(),
-        Some("craftItem(\"crafting_table\", 1); placeItem(\"crafting_table\", findFreeSpot()); craftItem(\"bowl\", 4)")
+        Some("craftItem(\"crafting_table\", 1); placeItem(\"crafting_table\"); craftItem(\"bowl\", 4)")
     );
     assert_eq!(
         calls("Craft 1 bowl", &[("spruce_planks", 3), ("crafting_table", 1)], false).as_deref(),
-        Some("placeItem(\"crafting_table\", findFreeSpot()); craftItem(\"bowl\", 4)")
+        Some("placeItem(\"crafting_table\"); craftItem(\"bowl\", 4)")
     );
     // The sticks a lever takes are crafted from the planks first; without planks, wood must be mined.
     assert_eq!(
@@ -504,8 +504,8 @@ fn a_craft_gets_what_is_missing_by_the_learned_skill() {
             .map(|c| c.join("; "))
             .as_deref(),
         Some(
-            "mineWoodLog(1); craftSprucePlanks(); craftItem(\"crafting_table\", 1); placeItem(\"crafting_table\", \
-             findFreeSpot()); craftItem(\"bowl\", 4)"
+            "mineWoodLog(1); craftSprucePlanks(); craftItem(\"crafting_table\", 1); placeItem(\"crafting_table\"); \
+             craftItem(\"bowl\", 4)"
         )
     );
     // Without the log skill, no calls: the planks skill alone cannot make planks from nothing.

@@ -39,6 +39,24 @@ test('dig three logs and collect them; the world counts the same', async () => {
   bot.end()
 })
 
+test('a spot the world is told to refuse takes no block, and says so; the spot beside it does', async () => {
+  const bot = await world.bot('Refused')
+  await world.cmd({ cmd: 'give', name: 'Refused', item: 'dirt', count: 2 })
+  await until(() => count(bot, 'dirt') === 2, 3000, 'the dirt')
+  const ground = bot.entity.position.floored().offset(2, -1, 0)
+  const spot = ground.offset(0, 1, 0)
+  await world.cmd({ cmd: 'refusePlace', spots: [[spot.x, spot.y, spot.z]] })
+  await bot.equip(bot.registry.itemsByName.dirt.id, 'hand')
+  await assert.rejects(bot.placeBlock(bot.blockAt(ground), new Vec3(0, 1, 0)))
+  assert.equal(await world.cmd({ cmd: 'getBlock', x: spot.x, y: spot.y, z: spot.z }), 'air')
+  const refused = world.events.filter((e) => e.event === 'placeRefused' && e.name === 'Refused')
+  assert.equal(refused.length, 1)
+  await bot.placeBlock(bot.blockAt(ground.offset(0, 0, 1)), new Vec3(0, 1, 0))
+  assert.equal(await world.cmd({ cmd: 'getBlock', x: spot.x, y: spot.y, z: spot.z + 1 }), 'dirt')
+  await world.cmd({ cmd: 'refusePlace', clear: true })
+  bot.end()
+})
+
 test('craft planks, a crafting table, sticks and a wooden pickaxe in the table, mine stone with it, craft a stone pickaxe', async () => {
   const bot = await world.bot('Crafter')
   await world.cmd({ cmd: 'give', name: 'Crafter', item: 'oak_log', count: 3 })
