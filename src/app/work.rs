@@ -74,33 +74,54 @@ pub fn run_script(bot: BotHandle, state: &BotState, reply: Replier, name: String
     let stop = StopFlag::default();
     let (host, serve) = primitives::serve(bot);
     tokio::task::spawn_local(serve);
-    let job = runner::Job {
-        name: name.clone(),
-        ast,
-        library: Some(shared.skills.functions()),
-        entry,
-        limits: shared.script_limits(),
-        stop: stop.clone(),
+    let host: Arc<dyn crate::script::Host> = Arc::new(host);
+    // A skill is a chain of skills that each look at what is there first: one that failed where the world may let
+    // it through another way (a path, a refused spot) is run once more from what the bot has then.
+    let tries = if matches!(entry, Entry::Function { .. }) { CHAIN_TRIES } else { 1 };
+    let job = {
+        let (name, library, limits, stop) =
+            (name.clone(), Some(shared.skills.functions()), shared.script_limits(), stop.clone());
+        move || runner::Job {
+            name: name.clone(),
+            ast: ast.clone(),
+            library: library.clone(),
+            entry: entry.clone(),
+            limits: limits.clone(),
+            stop: stop.clone(),
+        }
     };
-    let report = runner::spawn(job, Arc::new(host));
+    let mut report = runner::spawn(job(), host.clone());
     reply.say(&format!("Running {name}."));
     state.activity.show(Shown::Code { name: name.clone(), code });
     let (label, what) = (format!("running {name}"), format!("run {name}"));
     let answer = reply.clone();
     let activity = state.activity.clone();
     begin(state, &reply, label, what, async move {
-        let _stop_on_drop = StopOnDrop(stop);
-        match report.await {
-            Ok(report) => {
-                if let runner::Outcome::Failed(failure) = &report.outcome {
-                    activity.show(Shown::Failed(failure.to_string()));
+        let _stop_on_drop = StopOnDrop(stop.clone());
+        for tried in 1..=tries {
+            let Ok(done) = report.await else {
+                answer.say(&format!("{name} ended without a report (its thread died)."));
+                return;
+            };
+            if let runner::Outcome::Failed(failure) = &done.outcome {
+                if tried < tries && !stop.is_stopped() && primitives::routable(&failure.message) {
+                    answer.say(&format!(
+                        "{}. Trying {name} again from what I have now: the world may let it through another way.",
+                        summary(&done)
+                    ));
+                    report = runner::spawn(job(), host.clone());
+                    continue;
                 }
-                answer.say(&summary(&report));
+                activity.show(Shown::Failed(failure.to_string()));
             }
-            Err(_) => answer.say(&format!("{name} ended without a report (its thread died).")),
+            answer.say(&summary(&done));
+            return;
         }
     });
 }
+
+/// How many times `!run` runs a skill whose failure the world may route around (see [`primitives::routable`]).
+const CHAIN_TRIES: u32 = 2;
 
 /// `get_wood finished in 3.2 s: 4 (+4 oak_log)` or `get_wood failed at line 3 after 1.0 s: …`
 pub fn summary(report: &runner::Report) -> String {

@@ -65,6 +65,21 @@ pub fn serve(bot: BotHandle) -> (ChannelHost, impl Future<Output = ()>) {
     (ChannelHost::new(jobs), task)
 }
 
+/// Whether a primitive's failure is one the world may route around on another try — a way it found no path along, a
+/// block it could not get within reach of, a spot the world refused (each is passed over for a while, see
+/// [`BotHandle::mark_unreachable`]) — rather than something missing or impossible.
+pub fn routable(message: &str) -> bool {
+    const SAYS: [&str; 6] = [
+        "I could not get ",
+        "I could not reach ",
+        "I could not walk to ",
+        "I found no way there",
+        "the server refused it",
+        "I could not place ",
+    ];
+    SAYS.iter().any(|said| message.contains(said))
+}
+
 /// Carries out one call, yielding the body to reflexes: the call waits while a reflex acts, and a call a reflex
 /// interrupts is dropped (the bot stops) and carried out again from the start once the reflex is done.
 async fn serve_one(bot: &BotHandle, call: Call, cancel: &CancellationToken, deadline: std::time::Instant) -> Answer {
@@ -225,5 +240,30 @@ pub async fn perform(bot: &BotHandle, call: Call, time_left: std::time::Duration
         Call::DepositItemIntoChest { pos, items } => chest::transfer(bot, pos, &items, true).await,
         Call::CheckItemInsideChest { pos } => chest::check(bot, pos).await,
         Call::GiveItem { player, item, count } => give::give_item(bot, &player, &item, count).await,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn failures_the_world_may_route_around_are_told_from_the_rest() {
+        for routable_one in [
+            "in placeCraftingTable: I could not place crafting_table near 1 64 2. I tried 6 spots: …",
+            "I could not get to the crafting_table at 4 72 0: I found no way there; I stopped at 1 64 0",
+            "I could not get within reach of the iron_ore at 3 12 5: …",
+            "the top of the grass_block at -2 63 0: the server refused it (the spot holds air)",
+        ] {
+            assert!(routable(routable_one), "{routable_one}");
+        }
+        for not in [
+            "I cannot make wooden_pickaxe because I need: 2 more stick",
+            "I have no crafting_table to place",
+            "I could not find a free spot on solid ground within 8 blocks of 30 60 0 to place crafting_table",
+            "There is no iron_ore within 64 blocks",
+        ] {
+            assert!(!routable(not), "{not}");
+        }
     }
 }
