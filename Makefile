@@ -78,14 +78,16 @@ bench: setup models
 	$(CARGO) bench --bench find_block
 
 ## bench-natural: the tech tree (wooden, stone, iron pickaxe, diamond) from natural spawns with monsters, hunger and
-## night, Wayfarer's starter skills beside a Mineflayer script with its usual plugins; long (up to BENCH_MINUTES of
-## game time per seed and client, BENCH_PARALLEL seeds at once): make bench-natural [BENCH_SEEDS=10] [BENCH_MINUTES=10] [BENCH_PARALLEL=2]
-BENCH_SEEDS ?= 10
+## night, Wayfarer's starter skills beside a Mineflayer script with its usual plugins, on BENCH_SEEDS seeds drawn at
+## random for the run (printed first; replay them with BENCH_SEED_LIST=A,B,…); long (up to BENCH_MINUTES of game time
+## per seed and client, BENCH_PARALLEL seeds at once): make bench-natural [BENCH_SEEDS=20] [BENCH_MINUTES=10] [BENCH_PARALLEL=2]
+BENCH_SEEDS ?= 20
+BENCH_SEED_LIST ?=
 BENCH_MINUTES ?= 10
 BENCH_PARALLEL ?= 2
 bench-natural: setup models
 	$(CARGO) build --release --bin wayfarer
-	node --max-old-space-size=16384 $(SERVER_DIR)/bench/natural.js --bot $(RELEASE_BIN) --seeds $(BENCH_SEEDS) --minutes $(BENCH_MINUTES) --parallel $(BENCH_PARALLEL)
+	node --max-old-space-size=16384 $(SERVER_DIR)/bench/natural.js --bot $(RELEASE_BIN) --seeds $(BENCH_SEEDS) --minutes $(BENCH_MINUTES) --parallel $(BENCH_PARALLEL) $(if $(BENCH_SEED_LIST),--seed-list $(BENCH_SEED_LIST))
 
 ## bench-items: item goals from every kind of source (tests/tasks/item_goals.json: wood, tools, armour, ores at every
 ## height, dyes, wool, food, animal products, fluids, monster drops, redstone parts, decorations) and items the

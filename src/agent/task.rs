@@ -286,10 +286,14 @@ async fn read_goal(agent: &Agent, goal: &str) -> Result<Option<String>, String> 
         .and_then(super::second_reader::Form::of)
         .as_ref()
         .and_then(super::second_reader::words);
-    let offer = if guess_words.is_some() { " Say yes to have just that, no to leave it, or" } else { "" };
+    let ask = if guess_words.is_some() {
+        "Say yes to have just that, no to leave it, or tell me the goal again in other words"
+    } else {
+        "Tell me the goal again in other words"
+    };
     (agent.say)(&format!(
-        "I am not sure what you mean by {words} in \"{goal}\".{guess}{offer} Tell me the goal again in other words, \
-         with sizes as numbers (3 by 3, 4 high, 2 deep)."
+        "I am not sure what you mean by {words} in \"{goal}\".{guess} {ask}, with sizes as numbers (3 by 3, 4 high, \
+         2 deep)."
     ));
     (agent.ask)(Question { goal: goal.to_owned(), guess: guess_words });
     Err(format!("I did not understand {words} in it, and asked"))

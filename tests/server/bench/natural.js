@@ -5,10 +5,11 @@
 // (one `!run techTree`, run again if it fails, as an owner would), Mineflayer with the same tree written as a script
 // with the plugins its users reach for (mineflayer-pathfinder, -collectblock, -tool, -auto-eat, -pvp).
 //
-// Game time to each milestone is read from the world's clock; deaths from its events. The seeds are the bench's
-// own (hashed from their index), not chosen for either client.
+// Game time to each milestone is read from the world's clock; deaths from its events. The seeds are drawn at random
+// for each run (and printed first, so a run can be replayed with --seed-list), so no seed is kept because a client
+// passes on it; --fixed takes the bench's own list instead (hashed from each index).
 //
-// Usage: node natural.js --bot PATH/TO/wayfarer [--seeds 10] [--minutes 15] [--parallel 1] [--seed S] [--only wayfarer|mineflayer]
+// Usage: node natural.js --bot PATH/TO/wayfarer [--seeds 10] [--minutes 15] [--parallel 1] [--seed S | --seed-list A,B,… | --fixed] [--only wayfarer|mineflayer]
 //        node natural.js --report RESULTS.json   (the summary of an earlier run again, from its results file)
 'use strict'
 
@@ -29,11 +30,17 @@ const ONLY = arg('only', null)
 const PARALLEL = Math.max(1, Number(arg('parallel', 1)))
 const MILESTONES = ['wooden_pickaxe', 'stone_pickaxe', 'iron_pickaxe', 'diamond']
 const TICKS_PER_MINUTE = 1200
-/** The bench's seeds: the first 31 bits of SHA-256("wayfarer natural bench N"). */
+/** The run's seeds: one given (--seed), a list given (--seed-list), the bench's fixed list (--fixed: the first 31
+ * bits of SHA-256("wayfarer natural bench N")), or SEED_COUNT drawn at random (the default). */
 const SEEDS = arg('seed', null) !== null
   ? [Number(arg('seed'))]
-  : Array.from({ length: SEED_COUNT }, (_, i) =>
-    crypto.createHash('sha256').update(`wayfarer natural bench ${i + 1}`).digest().readUInt32BE(0) & 0x7fffffff)
+  : arg('seed-list', null) !== null
+    ? arg('seed-list').split(',').map(Number)
+    : process.argv.includes('--fixed')
+      ? Array.from({ length: SEED_COUNT }, (_, i) =>
+        crypto.createHash('sha256').update(`wayfarer natural bench ${i + 1}`).digest().readUInt32BE(0) & 0x7fffffff)
+      : Array.from({ length: SEED_COUNT }, () => crypto.randomInt(0x7fffffff))
+if (SEEDS.some((seed) => !Number.isInteger(seed) || seed < 0)) { console.error(`seeds must be whole numbers: ${SEEDS}`); process.exit(2) }
 
 // Each race runs in a child process of its own (`--child NAME --seed S --result FILE`), so that a client that eats
 // memory without end (a pathfinder searching for good) ends only its own run, with what it reached so far.
@@ -48,7 +55,7 @@ if (arg('report')) {
   report(saved)
   process.exit(0)
 }
-if (!BOT || !fs.existsSync(BOT)) { console.error('usage: node natural.js --bot PATH/TO/wayfarer [--seeds 10] [--minutes 15] [--parallel 1] [--seed S] [--only wayfarer|mineflayer]\n       node natural.js --report RESULTS.json'); process.exit(2) }
+if (!BOT || !fs.existsSync(BOT)) { console.error('usage: node natural.js --bot PATH/TO/wayfarer [--seeds 10] [--minutes 15] [--parallel 1] [--seed S | --seed-list A,B,… | --fixed] [--only wayfarer|mineflayer]\n       node natural.js --report RESULTS.json'); process.exit(2) }
 
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
 const log = (line) => process.stderr.write(`${line}\n`)
@@ -367,6 +374,7 @@ async function main () {
   // Both clients race each seed at once (and PARALLEL seeds at a time), each in its own world: times are game time,
   // read from each world's clock, so a world slowed by the machine's load slows its own clock with it.
   const out = path.join(os.tmpdir(), 'wayfarer-bench-natural.json')
+  log(`seeds of this run (replay with --seed-list ${SEEDS.join(',')}): ${SEEDS.join(', ')}`)
   const queue = [...SEEDS]
   const worker = async () => {
     for (let seed = queue.shift(); seed !== undefined; seed = queue.shift()) {
