@@ -103,6 +103,48 @@ pub async fn equip(bot: &BotHandle, name: &str, slot: &str) -> Result<(), String
     Ok(())
 }
 
+/// Armour materials by how much they protect, least first.
+const ARMOUR_TIERS: [&str; 6] = ["leather", "golden", "chainmail", "iron", "diamond", "netherite"];
+/// The four pieces of armour, each with the slot `equip` wears it on (inventory slots 5 to 8, in this order).
+const ARMOUR_PIECES: [(&str, &str); 4] =
+    [("helmet", "head"), ("chestplate", "torso"), ("leggings", "legs"), ("boots", "feet")];
+
+/// Puts on, piece by piece, the best armour carried where it protects more than what is worn (nothing for a piece
+/// where nothing better is carried: no click is made). The pieces put on, by name.
+pub async fn wear_best_armour(bot: &BotHandle) -> Vec<String> {
+    let mut put_on = Vec::new();
+    for (i, (piece, slot)) in ARMOUR_PIECES.iter().enumerate() {
+        let slots = inventory_slots(bot);
+        let tier = |stack: &ItemStack| {
+            let name = item_name(stack)?;
+            let material = name.strip_suffix(&format!("_{piece}"))?.to_owned();
+            ARMOUR_TIERS.iter().position(|t| *t == material)
+        };
+        let worn = slots.get(5 + i).and_then(tier);
+        let best = STORAGE.filter_map(|s| slots.get(s).and_then(tier)).max();
+        if let Some(best) = best
+            && worn.is_none_or(|worn| best > worn)
+        {
+            let name = format!("{}_{piece}", ARMOUR_TIERS[best]);
+            match equip(bot, &name, slot).await {
+                Ok(()) => put_on.push(name),
+                Err(why) => tracing::warn!("{}: could not put on {name}: {why}", bot.name()),
+            }
+        }
+    }
+    if !put_on.is_empty() {
+        tracing::info!("{}: put on {}", bot.name(), put_on.join(", "));
+    }
+    put_on
+}
+
+/// Whether `item` is a piece of armour (`iron_chestplate`).
+pub fn is_armour(item: &str) -> bool {
+    ARMOUR_PIECES.iter().any(|(piece, _)| {
+        item.strip_suffix(&format!("_{piece}")).is_some_and(|material| ARMOUR_TIERS.contains(&material))
+    })
+}
+
 /// Lets clicks reach the server and its corrections come back.
 pub async fn settle(bot: &BotHandle) {
     bot.client().wait_ticks(3).await;

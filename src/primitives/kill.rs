@@ -115,6 +115,9 @@ pub async fn kill_mob(bot: &BotHandle, name: &str, timeout: Duration, search_bud
             )?
         }
     };
+    if super::sources::sources().fights_back(name) {
+        items::wear_best_armour(bot).await;
+    }
     hold_best_weapon(bot).await;
     let deadline = tokio::time::Instant::now() + timeout;
     match strike_until_dead(bot, &target, deadline, || false).await {

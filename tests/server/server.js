@@ -1032,6 +1032,12 @@ const commands = {
     syncInventory(p)
     return null
   },
+  /** What a player wears: `{ head, chest, legs, feet }`, each an item's name or null. */
+  worn ({ name }) {
+    const p = mustFind(name)
+    const [head, chest, legs, feet] = [5, 6, 7, 8].map((slot) => p.inv[slot]?.name ?? null)
+    return { head, chest, legs, feet }
+  },
   inventory ({ name }) {
     const p = mustFind(name)
     const totals = {}

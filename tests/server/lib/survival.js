@@ -26,6 +26,37 @@ const DAMAGE_TYPES = Object.fromEntries(
   ])
 )
 
+// Armour (ArmorMaterials, CombatRules.getDamageAfterAbsorb): the points and toughness each worn piece gives, and the
+// damage types armour takes from (those a mob, an arrow or a blast deal; falling, drowning, starving, burning and the
+// like pass it by, as the `bypasses_armor` tag has them).
+const ARMOUR_POINTS = {
+  leather: [1, 3, 2, 1], golden: [2, 5, 3, 1], chainmail: [2, 5, 4, 1], iron: [2, 6, 5, 2], diamond: [3, 8, 6, 3], netherite: [3, 8, 6, 3], turtle: [2, 0, 0, 0]
+}
+const ARMOUR_TOUGHNESS = { diamond: 2, netherite: 3 }
+const ARMOUR_PIECES = ['helmet', 'chestplate', 'leggings', 'boots'] // inventory slots 5 to 8
+const ARMOUR_TAKES_FROM = new Set(['mob_attack', 'arrow', 'explosion', 'player_explosion', 'player_attack'])
+
+/** The armour points and toughness of what `p` wears (inventory slots 5 head, 6 chest, 7 legs, 8 feet). */
+function armourOf (p) {
+  let points = 0
+  let toughness = 0
+  ARMOUR_PIECES.forEach((piece, i) => {
+    const worn = p.inv?.[5 + i]
+    const material = worn?.name?.endsWith(`_${piece}`) ? worn.name.slice(0, -piece.length - 1) : null
+    if (!material || !ARMOUR_POINTS[material]) return
+    points += ARMOUR_POINTS[material][i]
+    toughness += ARMOUR_TOUGHNESS[material] ?? 0
+  })
+  return { points, toughness }
+}
+
+/** `amount` after armour of `points` and `toughness` (CombatRules.getDamageAfterAbsorb). */
+function afterArmour (amount, { points, toughness }) {
+  if (points <= 0) return amount
+  const reduction = Math.min(20, Math.max(points * 0.2, points - amount / (2 + toughness / 4)))
+  return amount * (1 - reduction / 25)
+}
+
 /** What a death message says, by damage type (vanilla's English death messages, shortened). */
 const DEATH_MESSAGES = {
   fall: '%s hit the ground too hard',
@@ -141,6 +172,8 @@ class Survival {
     const s = p.life
     if (!s || s.dead || p.gameMode !== 'survival' || !(amount > 0)) return false
     const kind = DAMAGE_TYPES[type] ?? DAMAGE_TYPES.generic
+    // Armour worn takes its share of a blow, a shot or a blast; the cooldown compares what is left.
+    if (ARMOUR_TAKES_FROM.has(type)) amount = afterArmour(amount, armourOf(p))
     let dealt = amount
     const fresh = s.invulnerable <= 0
     if (!fresh) {
@@ -285,4 +318,4 @@ class Survival {
 /** A rotation in degrees as the protocol's one-byte angle. */
 function angle (degrees) { return (Math.round(degrees * 256 / 360) << 24) >> 24 }
 
-module.exports = { Survival, freshState, angle, DAMAGE_TYPES, EXHAUSTION, MAX_HEALTH, MAX_FOOD, MAX_AIR, SAFE_FALL, EYE_HEIGHT }
+module.exports = { Survival, freshState, armourOf, afterArmour, angle, DAMAGE_TYPES, EXHAUSTION, MAX_HEALTH, MAX_FOOD, MAX_AIR, SAFE_FALL, EYE_HEIGHT }

@@ -179,3 +179,21 @@ test('day turns to night on the 26.1 clock; setTime moves it; sand falls when wh
   assert.equal(await world.cmd({ cmd: 'getBlock', x: 33, y: 64, z: -30 }), 'sand')
   bot.end()
 })
+
+test('armour worn takes its share of a blow as vanilla reckons it; a fall passes it by', () => {
+  const { armourOf, afterArmour } = require('../lib/survival')
+  const inv = []
+  inv[5] = { name: 'iron_helmet', count: 1 }
+  inv[6] = { name: 'iron_chestplate', count: 1 }
+  inv[7] = { name: 'iron_leggings', count: 1 }
+  inv[8] = { name: 'iron_boots', count: 1 }
+  const iron = armourOf({ inv })
+  assert.deepEqual(iron, { points: 15, toughness: 0 })
+  // A zombie's 3 on normal difficulty: 15 points take 13.5 of 25 parts.
+  assert.ok(Math.abs(afterArmour(3, iron) - 1.38) < 1e-9)
+  // A creeper's blast of 20: the points less 20 / 2, 5 of 25 parts.
+  assert.equal(afterArmour(20, iron), 16)
+  assert.equal(afterArmour(3, armourOf({ inv: [] })), 3)
+  inv[6] = { name: 'diamond_chestplate', count: 1 }
+  assert.deepEqual(armourOf({ inv }), { points: 17, toughness: 2 })
+})
