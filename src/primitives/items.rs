@@ -138,6 +138,22 @@ pub async fn wear_best_armour(bot: &BotHandle) -> Vec<String> {
     put_on
 }
 
+/// The player inventory's off-hand slot.
+const OFF_HAND: usize = 45;
+
+/// Whether a shield is in the off hand, after moving one carried there if need be.
+pub async fn shield_in_off_hand(bot: &BotHandle) -> bool {
+    let slots = inventory_slots(bot);
+    if slots.get(OFF_HAND).and_then(item_name).as_deref() == Some("shield") {
+        return true;
+    }
+    if slots_with(&slots, 9..=44, "shield").is_empty() {
+        return false;
+    }
+    equip(bot, "shield", "off-hand").await.is_ok()
+        && inventory_slots(bot).get(OFF_HAND).and_then(item_name).as_deref() == Some("shield")
+}
+
 /// Whether `item` is a piece of armour (`iron_chestplate`).
 pub fn is_armour(item: &str) -> bool {
     ARMOUR_PIECES.iter().any(|(piece, _)| {

@@ -12,7 +12,11 @@ use azalea::{
     entity::{EntityKindComponent, Position, metadata::Health},
     interact::BlockStatePredictionHandler,
     pathfinder::world::{is_block_state_passable, is_block_state_standable},
-    protocol::packets::game::{s_interact::InteractionHand, s_use_item::ServerboundUseItem},
+    protocol::packets::game::{
+        s_interact::InteractionHand,
+        s_player_action::{Action, ServerboundPlayerAction},
+        s_use_item::ServerboundUseItem,
+    },
     registry::builtin::BlockKind,
 };
 use tokio::time::Instant;
@@ -332,6 +336,10 @@ async fn defend(bot: &BotHandle, target: azalea::ecs::entity::Entity) -> Result<
     // An archer is chased from as far as it shoots; a monster that fights hand to hand is let go beyond 8 blocks.
     let archer = target.get_component::<EntityKindComponent>().is_some_and(|k| ARCHERS.contains(&k.0));
     let chase = if archer { ARCHER_DISTANCE + 1.0 } else { 8.0 };
+    // Charging an archer, a shield carried goes into the off hand and is held up until the archer is within reach
+    // (a blow cannot be struck with it up): its arrows from in front are stopped.
+    let shield = archer && items::shield_in_off_hand(bot).await;
+    let mut raised = false;
     let mut last_hit: Option<Instant> = None;
     let mut last_seen = target.position();
     let mut approaching = false;
@@ -346,16 +354,27 @@ async fn defend(bot: &BotHandle, target: azalea::ecs::entity::Entity) -> Result<
         {
             client.walk(WalkDirection::None);
             bot.stop_moving();
+            if raised {
+                shield_down(bot);
+            }
             return Ok(());
         }
         if distance > HIT_REACH {
             client.walk(WalkDirection::None);
             bot.start_toward(there, 2.6);
             approaching = true;
+            if shield && !raised {
+                shield_up(bot);
+                raised = true;
+            }
         } else {
             if approaching {
                 bot.stop_moving();
                 approaching = false;
+            }
+            if raised {
+                shield_down(bot);
+                raised = false;
             }
             target.look_at();
             let backing = distance < KEEP_AWAY && ground_behind(bot, here, there);
@@ -369,12 +388,37 @@ async fn defend(bot: &BotHandle, target: azalea::ecs::entity::Entity) -> Result<
     }
     client.walk(WalkDirection::None);
     bot.stop_moving();
+    if raised {
+        shield_down(bot);
+    }
     // What it dropped (bones, string, …) is what a hunt for it wanted: picked up before the script goes on, unless
     // another danger needs the body.
     if last_hit.is_some() && !bot.urge().is_some_and(|u| u.is_danger()) {
         kill::pick_up_drops(bot, last_seen).await;
     }
     Ok(())
+}
+
+/// Holds up the shield in the off hand (use pressed, and held).
+fn shield_up(bot: &BotHandle) {
+    let client = bot.client();
+    let look = client.direction();
+    client.write_packet(ServerboundUseItem {
+        hand: InteractionHand::OffHand,
+        seq: 0,
+        y_rot: look.y_rot(),
+        x_rot: look.x_rot(),
+    });
+}
+
+/// Lets the shield down (use let go).
+fn shield_down(bot: &BotHandle) {
+    bot.client().write_packet(ServerboundPlayerAction {
+        action: Action::ReleaseUseItem,
+        pos: azalea::BlockPos::new(0, 0, 0),
+        direction: azalea::core::direction::Direction::Down,
+        seq: 0,
+    });
 }
 
 /// Whether a step straight back from `foe` lands on safe ground: room for the body, something to stand on at most

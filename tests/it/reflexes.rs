@@ -223,6 +223,38 @@ fn charges_a_skeleton_that_shoots_and_picks_up_what_it_drops() {
     }
 }
 
+/// Charging a skeleton with a shield carried, the bot holds the shield up in its off hand until it is within reach:
+/// the world stops the skeleton's arrows on it, and the skeleton dies by the bot's sword.
+#[test]
+fn holds_up_a_shield_against_a_skeleton_s_arrows() {
+    let (world, bot, _) = natural_world_with_bot(1009, &["--time", "18000"], None);
+    give(&world, "Wayfarer", "stone_sword", 1);
+    give(&world, "Wayfarer", "shield", 1);
+    bot_sees(&world, "Wayfarer", "shield", 1);
+    let me = world.player("Wayfarer");
+    let (bx, by, bz) = (me.pos[0].floor() as i64, me.pos[1].floor() as i64, me.pos[2].floor() as i64);
+    world.cmd(json!({ "cmd": "fill", "from": [bx - 2, by - 1, bz - 3], "to": [bx + 16, by + 3, bz + 3], "block": "cobblestone" }));
+    world.cmd(json!({ "cmd": "fill", "from": [bx - 1, by, bz - 2], "to": [bx + 15, by + 4, bz + 2], "block": "air" }));
+    let from = world.cursor();
+    let skeleton = world.cmd(
+        json!({ "cmd": "spawnMob", "kind": "skeleton", "x": bx as f64 + 13.5, "y": by as f64, "z": bz as f64 + 0.5 }),
+    );
+    let killed =
+        world.wait_event(from, Duration::from_secs(45), |e| e["event"] == "mobKilled" && e["entityId"] == skeleton);
+    let killed = killed.unwrap_or_else(|| panic!("the skeleton is still alive; the bot's log:\n{}", bot.log_text()));
+    assert_eq!(killed["by"], "Wayfarer");
+    assert_alive(&world);
+    let blocked: Vec<Value> = events(&world, from, "blocked")
+        .into_iter()
+        .filter(|e| e["name"] == "Wayfarer" && e["cause"] == "arrow")
+        .collect();
+    let hit: Vec<Value> = events(&world, from, "playerHurt")
+        .into_iter()
+        .filter(|e| e["name"] == "Wayfarer" && e["cause"] == "arrow")
+        .collect();
+    assert!(!blocked.is_empty(), "no arrow was stopped by the shield; arrows that hit: {hit:?}");
+}
+
 #[test]
 fn hunts_a_monster_at_night_instead_of_digging_in() {
     let (world, bot, _) = natural_world_with_bot(1009, &["--time", "14000"], None);

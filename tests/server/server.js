@@ -469,8 +469,9 @@ function onDig (p, d) {
     const ms = digTimeMs(state, p.heldStack())
     if (ms <= 50) breakBlock(p, x, y, z)
     else p.digging = { x, y, z, started: Date.now(), ms }
-  } else if (d.status === 5) { // let go of use: eating stops
+  } else if (d.status === 5) { // let go of use: eating stops, a shield goes down
     survival.stopUsing(p)
+    survival.lowerShield(p)
     return
   } else if (d.status === 1) { // cancel
     p.digging = null
@@ -877,7 +878,10 @@ server.on('playerJoin', (client) => {
   on('block_dig', (d) => { if (!p.dead) onDig(p, d) })
   on('block_place', (d) => { if (!p.dead) onPlace(p, d) })
   on('use_item', (d) => {
-    if (p.dead || d.hand !== 'main_hand') return
+    if (p.dead) return
+    const inHand = d.hand === 'main_hand' ? p.heldStack() : p.inv[45]
+    if (inHand?.name === 'shield') return survival.raiseShield(p)
+    if (d.hand !== 'main_hand') return
     if (p.heldStack()?.name === 'bucket') fillBucket(p)
     else survival.startUsing(p, p.heldStack())
   })
@@ -1043,6 +1047,12 @@ const commands = {
     const totals = {}
     for (const s of p.inv.slice(1)) if (s) totals[s.name] = (totals[s.name] ?? 0) + s.count
     return totals
+  },
+  /** Takes the mob with entity id `id` out of the world, with no death (as despawning does); whether it was there. */
+  removeMob ({ id }) {
+    const mob = entities.mobs.get(int(id, 'id'))
+    if (mob) entities.removeMob(mob)
+    return Boolean(mob)
   },
   // A mob anywhere; without y it stands on the ground there.
   spawnMob ({ kind, x, y, z }) {

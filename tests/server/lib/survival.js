@@ -36,6 +36,17 @@ const ARMOUR_TOUGHNESS = { diamond: 2, netherite: 3 }
 const ARMOUR_PIECES = ['helmet', 'chestplate', 'leggings', 'boots'] // inventory slots 5 to 8
 const ARMOUR_TAKES_FROM = new Set(['mob_attack', 'arrow', 'explosion', 'player_explosion', 'player_attack'])
 
+// Shields (ShieldItem, LivingEntity.isBlocking): up after 5 ticks of holding use, against blows and shots.
+const SHIELD_READY_TICKS = 5
+const BLOCKABLE = new Set(['mob_attack', 'arrow', 'player_attack'])
+
+/** Whether a player at `p` looks toward `source` (within 90° on the level: its yaw, 0 south, 90 west). */
+function facing (p, source) {
+  const yaw = (p.yaw * Math.PI) / 180
+  const [lx, lz] = [-Math.sin(yaw), Math.cos(yaw)]
+  return lx * (source.x - p.pos.x) + lz * (source.z - p.pos.z) > 0
+}
+
 /** The armour points and toughness of what `p` wears (inventory slots 5 head, 6 chest, 7 legs, 8 feet). */
 function armourOf (p) {
   let points = 0
@@ -86,6 +97,7 @@ function freshState () {
     invulnerable: 0, // ticks left of the hurt cooldown
     lastHurt: 0, // the damage taken when the cooldown began (a harder hit within it deals the difference)
     eating: null, // { ticks, slot, item } while holding use on food
+    blocking: null, // ticks a shield has been held up (use held with a shield in a hand), null when it is down
     sprinting: false,
     dead: false
   }
@@ -172,6 +184,13 @@ class Survival {
     const s = p.life
     if (!s || s.dead || p.gameMode !== 'survival' || !(amount > 0)) return false
     const kind = DAMAGE_TYPES[type] ?? DAMAGE_TYPES.generic
+    // A shield held up for 5 ticks or more stops a blow or a shot from in front (LivingEntity.isDamageSourceBlocked:
+    // the source within 90° of where the player looks).
+    const from = direct ?? attacker
+    if (s.blocking !== null && s.blocking >= SHIELD_READY_TICKS && BLOCKABLE.has(type) && from?.pos && facing(p, from.pos)) {
+      this.world.emit({ event: 'blocked', name: p.name, cause: type, by: attacker?.kind ?? attacker?.name ?? null, amount })
+      return false
+    }
     // Armour worn takes its share of a blow, a shot or a blast; the cooldown compares what is left.
     if (ARMOUR_TAKES_FROM.has(type)) amount = afterArmour(amount, armourOf(p))
     let dealt = amount
@@ -213,6 +232,12 @@ class Survival {
     this.world.die(p, type, message)
   }
 
+  /** The player raised a shield (use with a shield in a hand); it blocks once held up 5 ticks. */
+  raiseShield (p) { if (p.life && p.life.blocking === null) p.life.blocking = 0 }
+
+  /** The player let go of use: a raised shield goes down. */
+  lowerShield (p) { if (p.life) p.life.blocking = null }
+
   /** The player pressed use with `item` in hand (use_item): food starts being eaten if the player can eat it. */
   startUsing (p, item) {
     const s = p.life
@@ -232,6 +257,7 @@ class Survival {
     const s = p.life
     if (!s || s.dead) return
     if (s.invulnerable > 0) s.invulnerable--
+    if (s.blocking !== null) s.blocking++
 
     // Eating: after 32 ticks still holding the same food, one is consumed (FoodData.eat).
     if (s.eating) {
@@ -318,4 +344,4 @@ class Survival {
 /** A rotation in degrees as the protocol's one-byte angle. */
 function angle (degrees) { return (Math.round(degrees * 256 / 360) << 24) >> 24 }
 
-module.exports = { Survival, freshState, armourOf, afterArmour, angle, DAMAGE_TYPES, EXHAUSTION, MAX_HEALTH, MAX_FOOD, MAX_AIR, SAFE_FALL, EYE_HEIGHT }
+module.exports = { Survival, freshState, armourOf, afterArmour, facing, angle, DAMAGE_TYPES, EXHAUSTION, MAX_HEALTH, MAX_FOOD, MAX_AIR, SAFE_FALL, EYE_HEIGHT }

@@ -197,3 +197,31 @@ test('armour worn takes its share of a blow as vanilla reckons it; a fall passes
   inv[6] = { name: 'diamond_chestplate', count: 1 }
   assert.deepEqual(armourOf({ inv }), { points: 17, toughness: 2 })
 })
+
+test('a shield held up toward a skeleton stops its arrows; let down, they hit', async () => {
+  const bot = await world.bot('Shielded')
+  await world.cmd({ cmd: 'give', name: 'Shielded', item: 'shield', count: 1 })
+  await until(() => bot.inventory.items().some((i) => i.name === 'shield'), 3000, 'the shield')
+  await bot.equip(bot.registry.itemsByName.shield.id, 'off-hand')
+  const me = bot.entity.position
+  const from = world.events.length
+  const skeleton = await world.cmd({ cmd: 'spawnMob', kind: 'skeleton', x: me.x + 8, z: me.z })
+  await bot.lookAt(me.offset(8, 1.6, 0), true)
+  bot.activateItem(true)
+  const blocked = await world.waitEvent((e) => world.events.indexOf(e) >= from && e.event === 'blocked' && e.name === 'Shielded', 15000)
+  assert.equal(blocked.cause, 'arrow')
+  assert.ok(!world.events.slice(from).some((e) => e.event === 'playerHurt' && e.name === 'Shielded'), 'an arrow got through the shield')
+  bot.deactivateItem()
+  await world.waitEvent((e) => world.events.indexOf(e) >= from && e.event === 'playerHurt' && e.name === 'Shielded' && e.cause === 'arrow', 15000)
+  await world.cmd({ cmd: 'removeMob', id: skeleton }) // if the sun has not burned it yet
+  bot.end()
+})
+
+test('a shield faces where its holder looks: a blow from behind is not stopped', () => {
+  const { facing } = require('../lib/survival')
+  const p = { pos: { x: 0, y: 64, z: 0 }, yaw: 0 } // looking south, toward +z
+  assert.equal(facing(p, { x: 0, z: 5 }), true)
+  assert.equal(facing(p, { x: 0, z: -5 }), false)
+  assert.equal(facing({ ...p, yaw: 90 }, { x: -5, z: 0 }), true) // west
+  assert.equal(facing({ ...p, yaw: 90 }, { x: 5, z: 0 }), false)
+})
