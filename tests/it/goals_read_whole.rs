@@ -46,6 +46,14 @@ fn deepest_hole(world: &World) -> i64 {
     deepest
 }
 
+/// `!task GOAL` from the owner: the bot says it read the goal as `reading` (a part of its line), then that it
+/// succeeded, within `within`.
+fn done_as_read(world: &World, goal: &str, reading: &str, within: Duration) {
+    let from = world.say("Alice", &format!("!task {goal}"));
+    world.expect_chat(from, "Wayfarer", reading, Duration::from_secs(10));
+    world.expect_chat(from, "Wayfarer", &format!("I succeeded in task: {goal}"), within);
+}
+
 /// Where the bot's feet are, as the world has it.
 fn feet(world: &World, name: &str) -> [i64; 3] {
     let players = world.cmd(json!({"cmd": "players"}));
@@ -61,14 +69,8 @@ fn a_hole_asked_three_deep_in_words_is_dug_three_deep() {
     give(&world, "Wayfarer", "wooden_shovel", 1);
     bot_sees(&world, "Wayfarer", "wooden_shovel", 1);
     let goal = "dig a hole three blocks deep";
-    let from = world.say("Alice", &format!("!task {goal}"));
-    world.expect_chat(
-        from,
-        "Wayfarer",
-        &format!("I read \"{goal}\" as: a hole 3 deep, dug beside me."),
-        Duration::from_secs(10),
-    );
-    world.expect_chat(from, "Wayfarer", &format!("I succeeded in task: {goal}"), Duration::from_secs(120));
+    let reading = format!("I read \"{goal}\" as: a hole 3 deep, dug beside me.");
+    done_as_read(&world, goal, &reading, Duration::from_secs(120));
     assert_eq!(deepest_hole(&world), 3, "the world shows a hole three deep");
 }
 
@@ -106,14 +108,12 @@ fn planks_go_into_the_chest_named_by_its_neighbour_and_not_the_other() {
     give(&world, "Wayfarer", "oak_planks", 8);
     bot_sees(&world, "Wayfarer", "oak_planks", 8);
     let goal = "put 4 planks into the chest next to the crafting table";
-    let from = world.say("Alice", &format!("!task {goal}"));
-    world.expect_chat(
-        from,
-        "Wayfarer",
+    done_as_read(
+        &world,
+        goal,
         "as: 4 oak_planks put into the chest next to a crafting_table.",
-        Duration::from_secs(10),
+        Duration::from_secs(90),
     );
-    world.expect_chat(from, "Wayfarer", &format!("I succeeded in task: {goal}"), Duration::from_secs(90));
     let (named, contents) = container_count(&world, [-3, 64, 4], "oak_planks");
     assert_eq!(named, 4, "the chest next to the table holds the planks: {contents}");
     let (other, contents) = container_count(&world, [3, 64, -2], "oak_planks");
@@ -214,14 +214,12 @@ fn words_the_reader_cannot_read_whole_are_read_by_the_llm_and_held_to_them() {
     give(&world, "Wayfarer", "cobblestone", 8);
     bot_sees(&world, "Wayfarer", "cobblestone", 8);
     let goal = "i need a lil cobble tower, five tall";
-    let from = world.say("Alice", &format!("!task {goal}"));
-    world.expect_chat(
-        from,
-        "Wayfarer",
+    done_as_read(
+        &world,
+        goal,
         "as: a pillar of 5 cobblestone, on open ground beside me (the LLM's reading, held to your words).",
-        Duration::from_secs(10),
+        Duration::from_secs(120),
     );
-    world.expect_chat(from, "Wayfarer", &format!("I succeeded in task: {goal}"), Duration::from_secs(120));
     // Five one on another from the ground (the bot may stand on blocks of its own to reach the top).
     let five = (-6..=6).flat_map(|x| (-6..=6).map(move |z| (x, z))).find(|&(x, z)| {
         (64..69).all(|y| block(&world, [x, y, z]) == "cobblestone") && block(&world, [x, 69, z]) != "cobblestone"
@@ -302,9 +300,7 @@ fn a_goal_with_no_verb_that_names_a_chest_is_read_by_the_llm_and_done() {
     give(&world, "Wayfarer", "gold_ingot", 8);
     bot_sees(&world, "Wayfarer", "gold_ingot", 8);
     let goal = "4 gold ingots in the chest thats next to the gold block, pls";
-    let from = world.say("Alice", &format!("!task {goal}"));
-    world.expect_chat(from, "Wayfarer", "(the LLM's reading, held to your words).", Duration::from_secs(10));
-    world.expect_chat(from, "Wayfarer", &format!("I succeeded in task: {goal}"), Duration::from_secs(90));
+    done_as_read(&world, goal, "(the LLM's reading, held to your words).", Duration::from_secs(90));
     let (named, contents) = container_count(&world, [-3, 64, 3], "gold_ingot");
     assert_eq!(named, 4, "the chest beside the gold block holds them: {contents}");
     assert_eq!(container_count(&world, [3, 64, -2], "gold_ingot").0, 0, "the other chest holds none");

@@ -194,26 +194,32 @@ fn puts_on_the_armour_it_carries_to_fight_a_zombie() {
     }
 }
 
+/// A skeleton `off` blocks from the bot in a walled yard of level ground around the two (this is about the reflex's
+/// choice, not about chasing a skeleton that backs off over the hills: it keeps 8 blocks away when it can), killed
+/// by the bot within 45 s. Where the world's events begin for it.
+fn skeleton_killed_in_a_yard(world: &World, bot: &Bot, off: i64) -> usize {
+    let me = world.player("Wayfarer");
+    let (bx, by, bz) = (me.pos[0].floor() as i64, me.pos[1].floor() as i64, me.pos[2].floor() as i64);
+    let (wall, yard) = ([bx + off + 3, by + 3, bz + 3], [bx + off + 2, by + 4, bz + 2]);
+    world.cmd(json!({ "cmd": "fill", "from": [bx - 2, by - 1, bz - 3], "to": wall, "block": "cobblestone" }));
+    world.cmd(json!({ "cmd": "fill", "from": [bx - 1, by, bz - 2], "to": yard, "block": "air" }));
+    let from = world.cursor();
+    let (x, y, z) = ((bx + off) as f64 + 0.5, by as f64, bz as f64 + 0.5);
+    let skeleton = world.cmd(json!({ "cmd": "spawnMob", "kind": "skeleton", "x": x, "y": y, "z": z }));
+    let killed =
+        world.wait_event(from, Duration::from_secs(45), |e| e["event"] == "mobKilled" && e["entityId"] == skeleton);
+    let killed = killed.unwrap_or_else(|| panic!("the skeleton is still alive; the bot's log:\n{}", bot.log_text()));
+    assert_eq!(killed["by"], "Wayfarer");
+    from
+}
+
 #[test]
 fn charges_a_skeleton_that_shoots_and_picks_up_what_it_drops() {
     let (world, bot, _) = natural_world_with_bot(1009, &["--time", "18000"], None);
     give(&world, "Wayfarer", "stone_sword", 1);
     bot_sees(&world, "Wayfarer", "stone_sword", 1);
-    let me = world.player("Wayfarer");
-    // A walled yard of level ground around the two: this is about the reflex's choice, not about chasing a skeleton
-    // that backs off over the hills (it keeps 8 blocks away when it can).
-    let (bx, by, bz) = (me.pos[0].floor() as i64, me.pos[1].floor() as i64, me.pos[2].floor() as i64);
-    world.cmd(json!({ "cmd": "fill", "from": [bx - 2, by - 1, bz - 3], "to": [bx + 13, by + 3, bz + 3], "block": "cobblestone" }));
-    world.cmd(json!({ "cmd": "fill", "from": [bx - 1, by, bz - 2], "to": [bx + 12, by + 4, bz + 2], "block": "air" }));
-    let from = world.cursor();
     // Ten blocks off: out of reach, well inside a skeleton's 15. Standing still it would be shot every 3 s.
-    let skeleton = world.cmd(
-        json!({ "cmd": "spawnMob", "kind": "skeleton", "x": bx as f64 + 10.5, "y": by as f64, "z": bz as f64 + 0.5 }),
-    );
-    let killed =
-        world.wait_event(from, Duration::from_secs(45), |e| e["event"] == "mobKilled" && e["entityId"] == skeleton);
-    let killed = killed.unwrap_or_else(|| panic!("the skeleton is still alive; the bot's log:\n{}", bot.log_text()));
-    assert_eq!(killed["by"], "Wayfarer");
+    skeleton_killed_in_a_yard(&world, &bot, 10);
     assert!(bot.log_text().contains("reflex: fighting off a skeleton"), "the kill was not the reflex's");
     assert_alive(&world);
     let deadline = Instant::now() + Duration::from_secs(15);
@@ -231,18 +237,7 @@ fn holds_up_a_shield_against_a_skeleton_s_arrows() {
     give(&world, "Wayfarer", "stone_sword", 1);
     give(&world, "Wayfarer", "shield", 1);
     bot_sees(&world, "Wayfarer", "shield", 1);
-    let me = world.player("Wayfarer");
-    let (bx, by, bz) = (me.pos[0].floor() as i64, me.pos[1].floor() as i64, me.pos[2].floor() as i64);
-    world.cmd(json!({ "cmd": "fill", "from": [bx - 2, by - 1, bz - 3], "to": [bx + 16, by + 3, bz + 3], "block": "cobblestone" }));
-    world.cmd(json!({ "cmd": "fill", "from": [bx - 1, by, bz - 2], "to": [bx + 15, by + 4, bz + 2], "block": "air" }));
-    let from = world.cursor();
-    let skeleton = world.cmd(
-        json!({ "cmd": "spawnMob", "kind": "skeleton", "x": bx as f64 + 13.5, "y": by as f64, "z": bz as f64 + 0.5 }),
-    );
-    let killed =
-        world.wait_event(from, Duration::from_secs(45), |e| e["event"] == "mobKilled" && e["entityId"] == skeleton);
-    let killed = killed.unwrap_or_else(|| panic!("the skeleton is still alive; the bot's log:\n{}", bot.log_text()));
-    assert_eq!(killed["by"], "Wayfarer");
+    let from = skeleton_killed_in_a_yard(&world, &bot, 13);
     assert_alive(&world);
     let blocked: Vec<Value> = events(&world, from, "blocked")
         .into_iter()
