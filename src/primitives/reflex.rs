@@ -302,6 +302,11 @@ async fn eat(bot: &BotHandle) -> Result<(), String> {
 
 /// Presses use with the held item into the air (not at a block, which would place or open it instead).
 pub(super) fn use_held_item(bot: &BotHandle) {
+    use_item(bot, InteractionHand::MainHand);
+}
+
+/// Presses use with what `hand` holds, into the air.
+fn use_item(bot: &BotHandle, hand: InteractionHand) {
     let client = bot.client();
     let seq = {
         let mut ecs = client.ecs.write();
@@ -309,12 +314,7 @@ pub(super) fn use_held_item(bot: &BotHandle) {
         entity.get_mut::<BlockStatePredictionHandler>().map_or(0, |mut p| p.start_predicting())
     };
     let look = client.direction();
-    client.write_packet(ServerboundUseItem {
-        hand: InteractionHand::MainHand,
-        seq,
-        y_rot: look.y_rot(),
-        x_rot: look.x_rot(),
-    });
+    client.write_packet(ServerboundUseItem { hand, seq, y_rot: look.y_rot(), x_rot: look.x_rot() });
 }
 
 /// How close a player's hit reaches (the server measures from the eyes to the nearest point of the mob's box: about 3
@@ -401,14 +401,7 @@ async fn defend(bot: &BotHandle, target: azalea::ecs::entity::Entity) -> Result<
 
 /// Holds up the shield in the off hand (use pressed, and held).
 fn shield_up(bot: &BotHandle) {
-    let client = bot.client();
-    let look = client.direction();
-    client.write_packet(ServerboundUseItem {
-        hand: InteractionHand::OffHand,
-        seq: 0,
-        y_rot: look.y_rot(),
-        x_rot: look.x_rot(),
-    });
+    use_item(bot, InteractionHand::OffHand);
 }
 
 /// Lets the shield down (use let go).

@@ -54,6 +54,21 @@ fn done_as_read(world: &World, goal: &str, reading: &str, within: Duration) {
     world.expect_chat(from, "Wayfarer", &format!("I succeeded in task: {goal}"), within);
 }
 
+/// An LLM endpoint that answers only the second reader, always with `form`, and counts the calls made to it (its
+/// runtime is to be kept alive with it).
+fn reader_only(form: &'static str) -> (tokio::runtime::Runtime, FakeEndpoint, Arc<Mutex<u32>>) {
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let endpoint = runtime.block_on(FakeEndpoint::start()).unwrap();
+    let calls = Arc::new(Mutex::new(0));
+    let counted = calls.clone();
+    endpoint.respond_with(move |request| {
+        *counted.lock().unwrap() += 1;
+        assert!(system_message(request).starts_with("You read what a Minecraft player asked"), "only the reader");
+        form.to_owned()
+    });
+    (runtime, endpoint, calls)
+}
+
 /// Where the bot's feet are, as the world has it.
 fn feet(world: &World, name: &str) -> [i64; 3] {
     let players = world.cmd(json!({"cmd": "players"}));
@@ -201,15 +216,8 @@ fn a_shape_with_no_size_is_asked_about_and_the_answer_is_heard() {
 /// words (five, cobble), and done from that reading: a pillar five high stands, with one LLM call.
 #[test]
 fn words_the_reader_cannot_read_whole_are_read_by_the_llm_and_held_to_them() {
-    let runtime = tokio::runtime::Runtime::new().unwrap();
-    let endpoint = runtime.block_on(FakeEndpoint::start()).unwrap();
-    let calls = Arc::new(Mutex::new(0));
-    let counted = calls.clone();
-    endpoint.respond_with(move |request| {
-        *counted.lock().unwrap() += 1;
-        assert!(system_message(request).starts_with("You read what a Minecraft player asked"), "only the reader");
-        r#"{"effect": "place", "block": "cobblestone", "shape": "column", "high": 5}"#.to_owned()
-    });
+    let (_runtime, endpoint, calls) =
+        reader_only(r#"{"effect": "place", "block": "cobblestone", "shape": "column", "high": 5}"#);
     let (world, _bot) = world_with_bot_args(&["--llm-url", &endpoint.base_url()]);
     give(&world, "Wayfarer", "cobblestone", 8);
     bot_sees(&world, "Wayfarer", "cobblestone", 8);
@@ -283,16 +291,9 @@ fn a_plan_that_drops_the_depth_fails_the_goal_and_keeps_nothing() {
 /// beside the gold block and not in the other one.
 #[test]
 fn a_goal_with_no_verb_that_names_a_chest_is_read_by_the_llm_and_done() {
-    let runtime = tokio::runtime::Runtime::new().unwrap();
-    let endpoint = runtime.block_on(FakeEndpoint::start()).unwrap();
-    let calls = Arc::new(Mutex::new(0));
-    let counted = calls.clone();
-    endpoint.respond_with(move |request| {
-        *counted.lock().unwrap() += 1;
-        assert!(system_message(request).starts_with("You read what a Minecraft player asked"), "only the reader");
-        r#"{"effect": "store", "block": "gold_ingot", "count": 4, "side": "next_to", "beside": "gold_block"}"#
-            .to_owned()
-    });
+    let (_runtime, endpoint, calls) = reader_only(
+        r#"{"effect": "store", "block": "gold_ingot", "count": 4, "side": "next_to", "beside": "gold_block"}"#,
+    );
     let (world, _bot) = world_with_bot_args(&["--llm-url", &endpoint.base_url()]);
     world.cmd(json!({"cmd": "setBlock", "x": -3, "y": 64, "z": 3, "block": "chest"}));
     world.cmd(json!({"cmd": "setBlock", "x": -4, "y": 64, "z": 3, "block": "gold_block"}));
