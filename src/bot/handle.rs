@@ -500,6 +500,19 @@ impl BotHandle {
         self.client.ecs.write().entity_mut(self.client.entity).insert(reflex::Cornered(until));
     }
 
+    /// Notes that the bot stands on the top of a pillar it built to fight from (at `top`), for at most `how_long`:
+    /// meanwhile it neither runs (a creeper aside) nor digs in. A zero `how_long` ends it.
+    pub fn mark_on_pillar(&self, top: Vec3, how_long: Duration) {
+        let until = std::time::Instant::now() + how_long;
+        self.client.ecs.write().entity_mut(self.client.entity).insert(reflex::OnPillar { top, until });
+    }
+
+    /// Whether the bot stands on the pillar it built to fight from.
+    pub fn on_pillar(&self) -> bool {
+        let pillar = self.client.get_component::<reflex::OnPillar>().map(|p| *p);
+        reflex::OnPillar::holds(pillar.as_ref(), self.position())
+    }
+
     /// Keeps the bot from hiding to heal for `how_long` (the ground here would not do, or hiding healed nothing).
     pub fn forbid_hiding(&self, how_long: Duration) {
         let until = std::time::Instant::now() + how_long;

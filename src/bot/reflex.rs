@@ -17,7 +17,7 @@ use azalea::{
     },
     inventory::ItemStack,
     local_player::{Hunger, WorldHolder},
-    pathfinder::world::is_block_state_solid,
+    pathfinder::world::{is_block_state_passable, is_block_state_solid},
     registry::builtin::{BlockKind, EntityKind},
     world::WorldName,
 };
@@ -41,6 +41,9 @@ pub enum Urge {
     Hide,
     /// Get away from `from` (a creeper about to blow, or monsters when health is low).
     Flee { from: Vec3, what: String },
+    /// Outnumbered with zombies among the monsters, carrying blocks: build a three-block pillar and fight from its top,
+    /// out of a zombie's reach (one climbing spider at a time reaches it, and is hit first).
+    Perch { what: String },
     /// Hit back at the monster attacking in melee.
     Defend { target: Entity, what: String },
     /// Night in the open with monsters about: dig in under the feet, close the hole overhead, wait for morning.
@@ -58,17 +61,18 @@ impl Urge {
             Urge::Breathe => 1,
             Urge::Hide => 2,
             Urge::Flee { .. } => 3,
-            Urge::Defend { .. } => 4,
-            Urge::Shelter => 5,
-            Urge::Eat => 6,
-            Urge::Hunt { .. } => 7,
+            Urge::Perch { .. } => 4,
+            Urge::Defend { .. } => 5,
+            Urge::Shelter => 6,
+            Urge::Eat => 7,
+            Urge::Hunt { .. } => 8,
         }
     }
 
     /// Whether the urge is about staying alive now (a monster, fire, air), as opposed to shelter or food, which can
     /// wait for a trip to finish.
     pub fn is_danger(&self) -> bool {
-        self.rank() <= 4
+        self.rank() <= 5
     }
 
     /// `fleeing a creeper`, `eating`: what `!status` shows while the reflex acts.
@@ -78,6 +82,7 @@ impl Urge {
             Urge::Escape { .. } => "getting out of the fire".to_owned(),
             Urge::Breathe => "coming up for air".to_owned(),
             Urge::Hide => "hiding until healed".to_owned(),
+            Urge::Perch { what } => format!("fighting off {what} from a pillar"),
             Urge::Defend { what, .. } => format!("fighting off {what}"),
             Urge::Shelter => "sheltering until morning".to_owned(),
             Urge::Eat => "eating".to_owned(),
@@ -286,6 +291,9 @@ impl Plugin for ReflexPlugins {
         if on.flee {
             app.add_plugins(FleePlugin);
         }
+        if on.perch {
+            app.add_plugins(PerchPlugin);
+        }
         if on.breathe {
             app.add_plugins(BreathePlugin);
         }
@@ -425,12 +433,13 @@ impl Plugin for FleePlugin {
 #[allow(clippy::type_complexity)] // an ECS query names every component it reads
 fn sense_danger(
     mut bots: Query<
-        (&Position, &WorldName, &WorldHolder, &Health, &Inventory, Option<&Cornered>, &mut Urges),
+        (&Position, &WorldName, &WorldHolder, &Health, &Inventory, Option<&Cornered>, Option<&OnPillar>, &mut Urges),
         With<LocalEntity>,
     >,
     monsters: Monsters,
+    perching: Option<Res<Perching>>,
 ) {
-    for (position, world, holder, health, inventory, cornered, mut urges) in &mut bots {
+    for (position, world, holder, health, inventory, cornered, pillar, mut urges) in &mut bots {
         if health.0 <= 0.0 {
             continue;
         }
@@ -450,8 +459,11 @@ fn sense_danger(
         // with a weapon (running from a lone spider, which is faster, only gets the bot bitten in the back; fists
         // take twenty hits to kill a zombie, which hits back every second).
         let lone_brawler = near.len() == 1 && MELEE_ONLY.contains(&near[0].2) && carries_weapon(inventory);
-        // Cornered (the last run got nowhere), it stands and fights instead, except against a creeper.
-        let may_run = cornered.is_none_or(|c| c.0 <= std::time::Instant::now());
+        // Cornered (the last run got nowhere), it stands and fights instead, except against a creeper. On a pillar
+        // out of the zombies' reach, or able to build one, it stays and fights from there (the perch reflex).
+        let perch = perching.is_some()
+            && (OnPillar::holds(pillar, here) || (pack && can_perch(&blocks, here, inventory) && any_grounded(&near)));
+        let may_run = cornered.is_none_or(|c| c.0 <= std::time::Instant::now()) && !perch;
         let threat = near
             .into_iter()
             .filter(|(_, d, kind)| {
@@ -462,6 +474,107 @@ fn sense_danger(
             .min_by(|a, b| a.1.total_cmp(&b.1));
         if let Some((from, _, kind)) = threat {
             urges.offer(Urge::Flee { from, what: format!("a {}", short_name(kind)) });
+        }
+    }
+}
+
+/// How high the bot builds a pillar to fight from: a zombie's reach ends below the feet of a player two blocks over
+/// the ground it stands on, and one more block keeps the bot out of reach of a zombie standing on a one-block bump
+/// beside the pillar (a hit would knock the bot off it).
+pub const PERCH_HEIGHT: i32 = 3;
+/// Monsters that fight hand to hand and cannot climb: the ones a pillar holds off.
+pub const GROUNDED: [EntityKind; 4] =
+    [EntityKind::Zombie, EntityKind::Husk, EntityKind::Drowned, EntityKind::ZombieVillager];
+/// This many monsters (besides those it does not fight) within [`PACK_DISTANCE`], zombies among them, make the bot
+/// fight from a pillar when it can build one.
+pub const OUTNUMBERED: usize = 2;
+
+/// Set while the perch reflex is on: the flee reflex then leaves a pack the bot can fight from a pillar to it.
+#[derive(Resource)]
+struct Perching;
+
+/// Outnumbered (two monsters or more within 8, zombies among them) and carrying three blocks, on solid ground with
+/// room overhead: build a three-block pillar and fight from its top, where a zombie cannot reach; stay there while zombies
+/// are below.
+pub struct PerchPlugin;
+
+impl Plugin for PerchPlugin {
+    fn build(&self, app: &mut App) {
+        app.insert_resource(Perching)
+            .add_systems(GameTick, sense_outnumbered.in_set(ReflexSystems::Sense).ambiguous_with_all());
+    }
+}
+
+/// Whether some monster in `near` (position, distance, kind) is one a pillar holds off.
+fn any_grounded(near: &[(Vec3, f64, EntityKind)]) -> bool {
+    near.iter().any(|(_, d, kind)| *d <= PACK_DISTANCE && GROUNDED.contains(kind))
+}
+
+/// Set while the bot fights from the top of a pillar it built (at `top`, its feet's place there): until `until`,
+/// while it stands there, it neither runs (from anything but a creeper) nor digs in to hide.
+#[derive(Component, Clone, Copy, Debug)]
+pub struct OnPillar {
+    pub top: Vec3,
+    pub until: std::time::Instant,
+}
+
+impl OnPillar {
+    /// Whether the bot, at `here`, still stands on its pillar.
+    pub fn holds(pillar: Option<&OnPillar>, here: Vec3) -> bool {
+        pillar.is_some_and(|p| {
+            p.until > std::time::Instant::now()
+                && (here.x - p.top.x).hypot(here.z - p.top.z) < 0.8
+                && here.y > p.top.y - 0.5
+        })
+    }
+}
+
+/// Whether the bot at `here` can build its pillar: [`PERCH_HEIGHT`] scaffold blocks carried, standing on something
+/// solid (not in a liquid), and air for its body on the pillar's top.
+fn can_perch(world: &azalea::world::World, here: Vec3, inventory: &Inventory) -> bool {
+    let feet = azalea::BlockPos::from(here);
+    let room = |pos: azalea::BlockPos| {
+        world.get_block_state(pos).is_some_and(|s| {
+            let kind = BlockKind::from(s);
+            is_block_state_passable(s) && kind != BlockKind::Water && kind != BlockKind::Lava
+        })
+    };
+    super::moves::scaffold_count(&inventory.inventory_menu.slots()) >= PERCH_HEIGHT as u32
+        && world.get_block_state(feet.down(1)).is_some_and(is_block_state_solid)
+        && (0..PERCH_HEIGHT + 2).all(|dy| room(feet.up(dy)))
+}
+
+#[allow(clippy::type_complexity)] // an ECS query names every component it reads
+fn sense_outnumbered(
+    mut bots: Query<
+        (&Position, &WorldName, &WorldHolder, &Health, &Inventory, Option<&OnPillar>, &mut Urges),
+        With<LocalEntity>,
+    >,
+    monsters: Monsters,
+) {
+    for (position, world, holder, health, inventory, pillar, mut urges) in &mut bots {
+        if health.0 <= 0.0 {
+            continue;
+        }
+        let here = **position;
+        let blocks = holder.shared.read();
+        // From the top of its pillar, the pillar itself hides the zombies at its foot.
+        let up = OnPillar::holds(pillar, here);
+        let near: Vec<(Vec3, f64, EntityKind)> = living(&monsters)
+            .filter(|(_, _, kind, w)| *w == world && !NOT_FOUGHT.contains(&kind.0))
+            .map(|(_, p, kind, _)| (**p, p.distance_to(here), kind.0))
+            .filter(|(p, d, _)| *d <= PACK_DISTANCE && (up || in_sight(&blocks, here.up(1.62), p.up(1.0))))
+            .collect();
+        if !any_grounded(&near) {
+            continue;
+        }
+        if up || (near.len() >= OUTNUMBERED && can_perch(&blocks, here, inventory)) {
+            let what = if near.len() > 1 {
+                format!("{} monsters", near.len())
+            } else {
+                format!("a {}", short_name(near[0].2))
+            };
+            urges.offer(Urge::Perch { what });
         }
     }
 }
@@ -499,14 +612,18 @@ fn sense_hurt(
             Option<&NoHiding>,
             Option<&Wounds>,
             Option<&OnHunt>,
+            Option<&OnPillar>,
             &mut Urges,
         ),
         With<LocalEntity>,
     >,
     monsters: Monsters,
 ) {
-    for (position, world, holder, health, hunger, inventory, no_hiding, wounds, on_hunt, mut urges) in &mut bots {
+    for (position, world, holder, health, hunger, inventory, no_hiding, wounds, on_hunt, pillar, mut urges) in &mut bots
+    {
+        // On a pillar over zombies, digging in would dig the pillar away from under it.
         if health.0 <= 0.0
+            || OnPillar::holds(pillar, **position)
             || health.0 > HIDE_HEALTH
             || no_hiding.is_some_and(|n| n.0 > std::time::Instant::now())
             || !(hunger.food >= HEALS_AT || carries_edible_food(inventory, on_hunt))
@@ -773,6 +890,19 @@ fn short_name(kind: EntityKind) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_pillar_holds_while_the_bot_stands_on_its_top() {
+        let top = Vec3::new(10.5, 67.0, 3.5);
+        let pillar = OnPillar { top, until: std::time::Instant::now() + std::time::Duration::from_secs(60) };
+        assert!(OnPillar::holds(Some(&pillar), top));
+        assert!(OnPillar::holds(Some(&pillar), Vec3::new(10.8, 67.0, 3.2)), "a little off the middle");
+        assert!(!OnPillar::holds(Some(&pillar), Vec3::new(11.6, 67.2, 3.5)), "knocked off sideways");
+        assert!(!OnPillar::holds(Some(&pillar), Vec3::new(10.5, 64.0, 3.5)), "down at its foot");
+        let ended = OnPillar { top, until: std::time::Instant::now() };
+        assert!(!OnPillar::holds(Some(&ended), top));
+        assert!(!OnPillar::holds(None, top));
+    }
 
     #[test]
     fn the_strongest_urge_wins_whatever_the_order() {

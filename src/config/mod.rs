@@ -516,6 +516,9 @@ pub struct Reflexes {
     /// Run from a creeper within 6 blocks, from three monsters within 8, and from monsters when health is 6 or less
     /// (a lone zombie or spider is fought instead when the bot carries a weapon).
     pub flee: bool,
+    /// Outnumbered (two monsters within 8, zombies among them) and carrying three dirt or stone blocks: build a
+    /// three-block pillar and fight from its top, out of a zombie's reach, instead of running.
+    pub perch: bool,
     /// Head for air when breath runs low under water.
     pub breathe: bool,
     /// Get out of lava and fire.
@@ -538,6 +541,7 @@ impl Default for Reflexes {
             eat: true,
             defend: true,
             flee: true,
+            perch: true,
             breathe: true,
             escape_fire: true,
             recover: true,

@@ -9,7 +9,11 @@ use std::time::Duration;
 
 use azalea::{
     BlockPos, Vec3, WalkDirection,
-    entity::{EntityKindComponent, Position, metadata::Health},
+    ecs::query::{With, Without},
+    entity::{
+        EntityKindComponent, LocalEntity, Position,
+        metadata::{AbstractMonster, Health},
+    },
     interact::BlockStatePredictionHandler,
     pathfinder::world::{is_block_state_passable, is_block_state_standable},
     protocol::packets::game::{
@@ -17,7 +21,7 @@ use azalea::{
         s_player_action::{Action, ServerboundPlayerAction},
         s_use_item::ServerboundUseItem,
     },
-    registry::builtin::BlockKind,
+    registry::builtin::{BlockKind, EntityKind},
 };
 use tokio::time::Instant;
 
@@ -25,7 +29,7 @@ use super::{items, kill, observe, shelter};
 use crate::{
     bot::{
         BotHandle,
-        reflex::{ARCHER_DISTANCE, ARCHERS, FOODS, Urge, edible, needs_food},
+        reflex::{ARCHER_DISTANCE, ARCHERS, FOODS, GROUNDED, PACK_DISTANCE, PERCH_HEIGHT, Urge, edible, needs_food},
     },
     config::Reflexes,
 };
@@ -125,6 +129,7 @@ pub async fn drive(bot: BotHandle, on: Reflexes) {
         let longest = match urge {
             Urge::Shelter => shelter::LONGEST_NIGHT + LONGEST,
             Urge::Hide => LONGEST_HIDE + LONGEST,
+            Urge::Perch { .. } => LONGEST_PERCH,
             _ => LONGEST,
         };
         let started_at = bot.position();
@@ -271,6 +276,7 @@ async fn act(bot: &BotHandle, urge: &Urge) -> Result<(), String> {
         Urge::Hunt { target, what } => hunt(bot, *target, what).await,
         Urge::Shelter => take_shelter(bot).await,
         Urge::Hide => hide(bot).await,
+        Urge::Perch { .. } => perch(bot).await,
     }
 }
 
@@ -499,6 +505,145 @@ async fn hunt(bot: &BotHandle, target: azalea::ecs::entity::Entity, what: &str) 
         None => Err(format!("{what} left no meat I could pick up")),
     }
 }
+
+/// The longest the bot fights from its pillar at one go.
+const LONGEST_PERCH: Duration = Duration::from_secs(120);
+/// How long no zombie may have been below before the bot leaves its pillar.
+const PERCH_CLEAR: Duration = Duration::from_secs(2);
+/// The longest building the pillar may take.
+const PILLAR_TIME: Duration = Duration::from_secs(10);
+
+/// The monsters alive within `range` of the bot: each one's entity, position, distance and kind.
+fn monsters_near(bot: &BotHandle, range: f64) -> Vec<(azalea::EntityRef, Vec3, f64, EntityKind)> {
+    let here = bot.position();
+    bot.client()
+        .nearest_entities_by::<&EntityKindComponent, (With<AbstractMonster>, Without<LocalEntity>)>(
+            |_: &EntityKindComponent| true,
+        )
+        .into_iter()
+        .filter(|m| m.is_alive())
+        .filter_map(|m| {
+            let kind = m.get_component::<EntityKindComponent>()?.0;
+            let at = m.position();
+            let distance = at.distance_to(here);
+            (distance <= range).then_some((m, at, distance, kind))
+        })
+        .collect()
+}
+
+/// How far the bot's eyes (the bot standing at `here`) are from the nearest point of a mob's box (a zombie's size)
+/// standing at `there`: what the server measures a hit's reach by.
+fn reach_to(here: Vec3, there: Vec3) -> f64 {
+    let eyes = here.up(1.62);
+    let clamp = |v: f64, lo: f64, hi: f64| v.clamp(lo, hi);
+    let nearest = Vec3::new(
+        clamp(eyes.x, there.x - 0.3, there.x + 0.3),
+        clamp(eyes.y, there.y, there.y + 1.95),
+        clamp(eyes.z, there.z - 0.3, there.z + 0.3),
+    );
+    eyes.distance_to(nearest)
+}
+
+/// Builds a three-block pillar where the bot stands (unless it already stands over the zombies) and fights from its
+/// top, where a zombie cannot reach: the nearest monster within reach is hit whenever the swing is ready (a spider
+/// that climbs up is hit first), a carried shield is held up toward an archer in between, and the bot stays until no
+/// zombie has been below for two seconds. A creeper, fire or water takes the body from it.
+async fn perch(bot: &BotHandle) -> Result<(), String> {
+    if !bot.on_pillar() {
+        let top = BlockPos::from(bot.position()).up(PERCH_HEIGHT);
+        match tokio::time::timeout(PILLAR_TIME, bot.goto_block(top)).await {
+            Ok(Ok(())) => tracing::info!("{}: on a pillar at {}", bot.name(), crate::bot::fmt_block(top)),
+            Ok(Err(e)) => return Err(format!("I could not build a pillar: {e}")),
+            Err(_) => return Err(format!("I could not build a pillar within {}s", PILLAR_TIME.as_secs())),
+        }
+    }
+    bot.mark_on_pillar(bot.position(), LONGEST_PERCH);
+    let result = fight_from_pillar(bot).await;
+    bot.mark_on_pillar(bot.position(), Duration::ZERO);
+    result
+}
+
+/// Fights from the top of the pillar until no zombie has been below it for [`PERCH_CLEAR`].
+async fn fight_from_pillar(bot: &BotHandle) -> Result<(), String> {
+    items::wear_best_armour(bot).await;
+    kill::hold_best_weapon(bot).await;
+    let shield = items::shield_in_off_hand(bot).await;
+    let client = bot.client();
+    let mut raised = false;
+    let mut last_hit: Option<Instant> = None;
+    let mut clear_since: Option<Instant> = None;
+    let mut last_fallen: Option<Vec3> = None;
+    loop {
+        if bot.urge().is_some_and(|u| matches!(u, Urge::Escape { .. } | Urge::Breathe | Urge::Flee { .. })) {
+            break;
+        }
+        if !bot.on_pillar() {
+            // Knocked off it: the reflexes look afresh (another pillar, a fight, a run).
+            return Err("I was knocked off my pillar".to_owned());
+        }
+        let here = bot.position();
+        let near = monsters_near(bot, ARCHER_DISTANCE);
+        let zombies_below =
+            near.iter().any(|(_, at, d, kind)| GROUNDED.contains(kind) && *d <= PACK_DISTANCE && at.y < here.y - 1.0);
+        if zombies_below {
+            clear_since = None;
+        } else if clear_since.get_or_insert_with(Instant::now).elapsed() >= PERCH_CLEAR {
+            break;
+        }
+        let in_reach = near
+            .iter()
+            .filter(|(_, at, _, kind)| !NOT_HIT.contains(kind) && reach_to(here, *at) <= HIT_REACH)
+            .min_by(|a, b| reach_to(here, a.1).total_cmp(&reach_to(here, b.1)));
+        match in_reach {
+            Some((target, at, _, _)) => {
+                if raised {
+                    shield_down(bot);
+                    raised = false;
+                }
+                target.look_at();
+                if last_hit.is_none_or(|t| t.elapsed() >= kill::ATTACK_INTERVAL) {
+                    kill::attack(bot, target);
+                    last_hit = Some(Instant::now());
+                    last_fallen = Some(*at);
+                }
+            }
+            None => {
+                let archer =
+                    near.iter().filter(|(_, _, _, kind)| ARCHERS.contains(kind)).min_by(|a, b| a.2.total_cmp(&b.2));
+                match archer {
+                    Some((archer, ..)) if shield => {
+                        archer.look_at();
+                        if !raised {
+                            shield_up(bot);
+                            raised = true;
+                        }
+                    }
+                    _ if raised => {
+                        shield_down(bot);
+                        raised = false;
+                    }
+                    _ => {}
+                }
+            }
+        }
+        client.wait_ticks(2).await;
+    }
+    if raised {
+        shield_down(bot);
+    }
+    // What the last one hit dropped lies at the foot of the pillar: picked up when a hunt wants it and it is safe.
+    if let Some(at) = last_fallen
+        && bot.on_hunt().is_some()
+        && !bot.urge().is_some_and(|u| u.is_danger())
+    {
+        kill::pick_up_drops(bot, at).await;
+    }
+    Ok(())
+}
+
+/// Monsters not hit from a pillar: a creeper (it would blow the pillar up; the flee reflex runs from it) and the
+/// neutral ones.
+const NOT_HIT: [EntityKind; 3] = [EntityKind::Creeper, EntityKind::Enderman, EntityKind::ZombifiedPiglin];
 
 /// Runs 20 blocks straight away from `from` (or as straight as the ground allows).
 async fn flee(bot: &BotHandle, from: Vec3) -> Result<(), String> {

@@ -1,7 +1,7 @@
 //! Reflexes in natural worlds: the bot eats when hungry (pausing the script or walk it is on, which then carries on), hunts
 //! a farm animal when hungry with nothing to eat, hits back at a zombie at night from beyond its reach, charges a
 //! skeleton that shoots at it (and picks up its bone), hunts a monster at night rather than digging in, runs from a
-//! creeper or a pack of zombies (and `!status` says so), hides in the rock to heal when hurt in a cave, finishes a smelt that eating cut short, digs in for the night when a monster comes (and gets out in
+//! creeper or a pack of zombies (and `!status` says so) or, carrying blocks, fights the pack from a pillar, hides in the rock to heal when hurt in a cave, finishes a smelt that eating cut short, digs in for the night when a monster comes (and gets out in
 //! the morning), comes up for air from the sea floor, and goes back for its things after a death.
 
 use crate::support;
@@ -391,6 +391,53 @@ fn runs_from_a_pack_of_zombies() {
     }
     // Three zombies are more than one sword holds off.
     assert_runs_from(&world, "a zombie", at, 12.0);
+}
+
+/// Three zombies at once, with a sword and dirt carried: rather than run, the bot builds a pillar (the world shows
+/// three dirt blocks it placed, one on the other) and kills all three from its top, out of their reach.
+#[test]
+fn fights_a_pack_of_zombies_from_a_pillar_when_it_carries_blocks() {
+    let (world, bot, _) = natural_world_with_bot(1009, &["--time", "18000"], None);
+    give(&world, "Wayfarer", "stone_sword", 1);
+    give(&world, "Wayfarer", "dirt", 16);
+    bot_sees(&world, "Wayfarer", "dirt", 16);
+    let me = world.player("Wayfarer");
+    let from = world.cursor();
+    let zombies: Vec<Value> = [-1.0, 0.0, 1.0]
+        .into_iter()
+        .map(|dz| world.cmd(json!({ "cmd": "spawnMob", "kind": "zombie", "x": me.pos[0] + 5.0, "z": me.pos[2] + dz })))
+        .collect();
+    let deadline = Instant::now() + Duration::from_secs(90);
+    for zombie in &zombies {
+        let left = deadline.saturating_duration_since(Instant::now());
+        let killed = world.wait_event(from, left, |e| e["event"] == "mobKilled" && e["entityId"] == *zombie);
+        let killed = killed.unwrap_or_else(|| {
+            panic!(
+                "zombie {zombie} is still alive; hurt: {:?}; the bot's log:\n{}",
+                events(&world, from, "playerHurt"),
+                bot.log_text()
+            )
+        });
+        assert_eq!(killed["by"], "Wayfarer");
+    }
+    assert_alive(&world);
+    let placed: Vec<(i64, i64, i64)> = events(&world, from, "blockPlaced")
+        .iter()
+        .filter(|e| e["name"] == "Wayfarer" && e["block"] == "dirt")
+        .filter_map(|e| Some((e["x"].as_i64()?, e["y"].as_i64()?, e["z"].as_i64()?)))
+        .collect();
+    assert!(
+        placed.iter().any(|(x, y, z)| placed.contains(&(*x, y + 1, *z)) && placed.contains(&(*x, y + 2, *z))),
+        "no pillar of three blocks was built: {placed:?}"
+    );
+    // Toe to toe with three, each hits every second; from the pillar, only while it is being built.
+    let taken: f64 = events(&world, from, "playerHurt")
+        .iter()
+        .filter(|e| e["name"] == "Wayfarer")
+        .map(|e| e["amount"].as_f64().unwrap_or(0.0))
+        .sum();
+    assert!(taken <= 8.0, "the bot took {taken} damage on its pillar");
+    assert!(bot.log_text().contains("from a pillar"), "the fight was not the perch reflex's");
 }
 
 #[test]
