@@ -192,10 +192,13 @@ pub fn plan(want: &Want, setting: &Setting) -> Result<Vec<TaskSpec>, NoSteps> {
     match want {
         Want::Kill { mob, count } => {
             // A monster is not hunted bare-handed: the sword is made first.
-            let mut steps = match Planner::new(setting).weapon_for(mob) {
-                Some(weapon) => Planner::new(setting).run(&weapon, 1, None)?,
-                None => Vec::new(),
+            let (mut steps, demand) = match Planner::new(setting).weapon_for(mob) {
+                Some(weapon) => Planner::new(setting).run_counting(&weapon, 1, None)?,
+                None => (Vec::new(), BTreeMap::new()),
             };
+            if sources::sources().fights_back(mob) {
+                steps.extend(armour_steps(setting, &demand));
+            }
             steps.push(TaskSpec {
                 task: format!("Kill {count} {mob}"),
                 context: String::new(),
@@ -206,7 +209,15 @@ pub fn plan(want: &Want, setting: &Setting) -> Result<Vec<TaskSpec>, NoSteps> {
             });
             Ok(steps)
         }
-        Want::Have { item, count } => Planner::new(setting).run(item, i64::from(*count), None),
+        Want::Have { item, count } => {
+            let (mut steps, demand) = Planner::new(setting).run_counting(item, i64::from(*count), None)?;
+            // Before the first fight with monsters that hit back, armour from what is carried beyond the plan's needs.
+            if let Some(first) = steps.iter().position(hunts_a_fighter) {
+                let armour = armour_steps(setting, &demand);
+                steps.splice(first..first, armour);
+            }
+            Ok(steps)
+        }
         Want::Place { block } => {
             let mut steps = match Planner::new(setting).run(block, 1, None) {
                 Ok(steps) => steps,
@@ -250,6 +261,63 @@ pub fn plan(want: &Want, setting: &Setting) -> Result<Vec<TaskSpec>, NoSteps> {
             Ok(steps)
         }
     }
+}
+
+/// Armour materials, best first, with the item each piece is made of.
+const ARMOUR_MATERIALS: [(&str, &str); 5] = [
+    ("diamond", "diamond"),
+    ("iron", "iron_ingot"),
+    ("golden", "gold_ingot"),
+    ("copper", "copper_ingot"),
+    ("leather", "leather"),
+];
+/// Armour pieces, the one that protects most first.
+const ARMOUR_PIECES: [&str; 4] = ["chestplate", "leggings", "helmet", "boots"];
+
+/// Whether a planned step hunts a mob that hits back (`Kill skeleton for 2 bone`, `Kill 3 zombie`).
+fn hunts_a_fighter(step: &TaskSpec) -> bool {
+    step.task
+        .strip_prefix("Kill ")
+        .is_some_and(|rest| rest.split_whitespace().any(|w| sources::sources().fights_back(w)))
+}
+
+/// Steps that craft armour for a fight from materials at hand: what the bot carries beyond what the plan itself
+/// needs (`demand`), best material first, the piece that protects most first, one of each kind of piece it carries
+/// none of. Only with a crafting table near, carried, or made by the plan: no table is gathered for it.
+fn armour_steps(setting: &Setting, demand: &BTreeMap<String, i64>) -> Vec<TaskSpec> {
+    let table = setting.table_near || setting.has("crafting_table") > 0 || demand.contains_key("crafting_table");
+    if !table {
+        return Vec::new();
+    }
+    let mut spare: HashMap<&str, i64> = ARMOUR_MATERIALS
+        .iter()
+        .map(|(_, item)| (*item, setting.has(item) - demand.get(*item).copied().unwrap_or(0)))
+        .collect();
+    let mut steps = Vec::new();
+    for piece in ARMOUR_PIECES {
+        let worn = setting.carried.iter().any(|(item, n)| *n > 0 && item.ends_with(&format!("_{piece}")));
+        if worn {
+            continue;
+        }
+        let made = ARMOUR_MATERIALS.iter().find_map(|(material, item)| {
+            let name = format!("{material}_{piece}");
+            let recipe = facts::facts().crafting.get(&name)?.first()?;
+            let needs = recipe.needs();
+            // Only the material itself: a recipe that wants anything else is not "at hand".
+            let takes = i64::from(*needs.get(*item)?);
+            (needs.len() == 1 && spare[item] >= takes).then_some((name, *item, takes))
+        });
+        if let Some((name, item, takes)) = made {
+            *spare.get_mut(item).expect("a material") -= takes;
+            steps.push(TaskSpec {
+                task: format!("Craft 1 {name}"),
+                context: format!("armour for the fight ahead, from {takes} {item} carried beyond what the plan needs"),
+                tracker: Some(Tracker::Craft { item: name.clone(), count: 1 }),
+                code: Some(format!("{}craftItem(\"{name}\", 1);", station("crafting_table"))),
+            });
+        }
+    }
+    steps
 }
 
 /// The items a task for `want` may rightly use up or make: the item, and everything on the way to it from nothing
@@ -317,7 +385,17 @@ impl<'a> Planner<'a> {
         Planner { setting, sources: HashMap::new(), costs: Default::default(), order: Vec::new() }
     }
 
-    fn run(mut self, item: &str, wanted: i64, mine: Option<&str>) -> Result<Vec<TaskSpec>, NoSteps> {
+    fn run(self, item: &str, wanted: i64, mine: Option<&str>) -> Result<Vec<TaskSpec>, NoSteps> {
+        self.run_counting(item, wanted, mine).map(|(steps, _)| steps)
+    }
+
+    /// [`Planner::run`], with how many of each item the plan needs in all (what it makes and what it uses).
+    fn run_counting(
+        mut self,
+        item: &str,
+        wanted: i64,
+        mine: Option<&str>,
+    ) -> Result<(Vec<TaskSpec>, BTreeMap<String, i64>), NoSteps> {
         if let Some(block) = mine {
             let tool = self.tool_for(block);
             self.sources.insert(item.to_owned(), Source::Mine { block: block.to_owned(), tool });
@@ -397,7 +475,7 @@ impl<'a> Planner<'a> {
         if steps.is_empty() {
             return Err(NoSteps::Carried { item: item.to_owned(), count: wanted });
         }
-        Ok(steps)
+        Ok((steps, demand))
     }
 
     /// Chooses how to get `item` and, first, everything that needs; appends `item` to the order after them.

@@ -91,6 +91,11 @@ pub struct SmeltJob {
     pub output_before: Option<i32>,
 }
 
+/// Monsters the reflexes killed, by kind (`zombie`): a `killMob` call a reflex cut short by killing its mob counts
+/// that kill when it starts again, rather than looking for another.
+#[derive(Component, Clone, Debug, Default)]
+pub struct ReflexKills(pub std::collections::HashMap<String, u32>);
+
 /// How many item moves in an open container are under way: a call stopped meanwhile lets them finish first.
 #[derive(Component, Clone, Copy, Debug, Default)]
 pub struct Transactions(pub u32);
@@ -447,6 +452,16 @@ impl BotHandle {
         self.client
             .get_component::<Blueprints>()
             .map_or_else(|| crate::blueprint::Folder::new("skills/blueprints"), |b| b.0.clone())
+    }
+
+    /// Notes that a reflex killed a mob of `kind` (`zombie`).
+    pub fn note_reflex_kill(&self, kind: &str) {
+        self.update::<ReflexKills>(|kills| *kills.0.entry(kind.to_owned()).or_default() += 1);
+    }
+
+    /// How many mobs of `kind` the reflexes have killed so far.
+    pub fn reflex_kills(&self, kind: &str) -> u32 {
+        self.client.get_component::<ReflexKills>().and_then(|k| k.0.get(kind).copied()).unwrap_or(0)
     }
 
     /// Notes the smelt a furnace is loaded for (`None` once it is done).

@@ -104,7 +104,7 @@ pub async fn equip(bot: &BotHandle, name: &str, slot: &str) -> Result<(), String
 }
 
 /// Armour materials by how much they protect, least first.
-const ARMOUR_TIERS: [&str; 6] = ["leather", "golden", "chainmail", "iron", "diamond", "netherite"];
+const ARMOUR_TIERS: [&str; 7] = ["leather", "copper", "golden", "chainmail", "iron", "diamond", "netherite"];
 /// The four pieces of armour, each with the slot `equip` wears it on (inventory slots 5 to 8, in this order).
 const ARMOUR_PIECES: [(&str, &str); 4] =
     [("helmet", "head"), ("chestplate", "torso"), ("leggings", "legs"), ("boots", "feet")];

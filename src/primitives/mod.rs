@@ -88,10 +88,26 @@ async fn serve_one(bot: &BotHandle, call: Call, cancel: &CancellationToken, dead
         // Output an earlier smelt took was its own: this call asks afresh, from the furnace still loaded.
         bot.set_smelt_job(Some(crate::bot::SmeltJob { output_before: None, ..job }));
     }
+    // A hunt a reflex cut short by killing the very kind of mob hunted (it came at the bot) is done.
+    let hunted = match &call {
+        Call::KillMob { name, .. } => Some((name.clone(), bot.reflex_kills(name))),
+        _ => None,
+    };
     let served = bot.between_reflexes(&what, || {
         let time_left = deadline.saturating_duration_since(std::time::Instant::now());
+        let call = call.clone();
+        let hunted = hunted.clone();
         // A panic in a primitive (a bug) is that call's error; the bot goes on serving the script.
-        AssertUnwindSafe(perform(bot, call.clone(), time_left)).catch_unwind()
+        AssertUnwindSafe(async move {
+            if let Some((name, before)) = hunted
+                && bot.reflex_kills(&name) > before
+            {
+                tracing::info!("{}: a reflex killed the {name} this hunt was for", bot.name());
+                return Ok(rhai::Dynamic::TRUE);
+            }
+            perform(bot, call, time_left).await
+        })
+        .catch_unwind()
     });
     let panicked = |panic: Box<dyn std::any::Any + Send>| {
         let message = crate::script::runner::panic_message(&*panic);

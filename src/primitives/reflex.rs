@@ -397,6 +397,13 @@ async fn defend(bot: &BotHandle, target: azalea::ecs::entity::Entity) -> Result<
     if raised {
         shield_down(bot);
     }
+    // The kind is read (and the world's lock let go) before the kill is noted, which writes to it.
+    let kind = target.get_component::<EntityKindComponent>().map(|k| k.0);
+    if last_hit.is_some()
+        && let Some(kind) = kind
+    {
+        bot.note_reflex_kill(kind.to_string().trim_start_matches("minecraft:"));
+    }
     // What it dropped (bones, string, …) is what a hunt for it wanted: picked up before the script goes on, unless
     // another danger needs the body.
     if last_hit.is_some() && !bot.urge().is_some_and(|u| u.is_danger()) {
@@ -573,7 +580,16 @@ async fn fight_from_pillar(bot: &BotHandle) -> Result<(), String> {
     let mut last_hit: Option<Instant> = None;
     let mut clear_since: Option<Instant> = None;
     let mut last_fallen: Option<Vec3> = None;
+    // Monsters hit from the pillar, until they die (each then counted as the reflexes' kill).
+    let mut struck: Vec<(azalea::EntityRef, EntityKind)> = Vec::new();
     loop {
+        struck.retain(|(mob, kind)| {
+            let dead = !mob.exists() || !mob.is_alive();
+            if dead {
+                bot.note_reflex_kill(kind.to_string().trim_start_matches("minecraft:"));
+            }
+            !dead
+        });
         if bot.urge().is_some_and(|u| matches!(u, Urge::Escape { .. } | Urge::Breathe | Urge::Flee { .. })) {
             break;
         }
@@ -595,7 +611,7 @@ async fn fight_from_pillar(bot: &BotHandle) -> Result<(), String> {
             .filter(|(_, at, _, kind)| !NOT_HIT.contains(kind) && reach_to(here, *at) <= HIT_REACH)
             .min_by(|a, b| reach_to(here, a.1).total_cmp(&reach_to(here, b.1)));
         match in_reach {
-            Some((target, at, _, _)) => {
+            Some((target, at, _, kind)) => {
                 if raised {
                     shield_down(bot);
                     raised = false;
@@ -605,6 +621,9 @@ async fn fight_from_pillar(bot: &BotHandle) -> Result<(), String> {
                     kill::attack(bot, target);
                     last_hit = Some(Instant::now());
                     last_fallen = Some(*at);
+                    if !struck.iter().any(|(mob, _)| mob.id() == target.id()) {
+                        struck.push((target.clone(), *kind));
+                    }
                 }
             }
             None => {

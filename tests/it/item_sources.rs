@@ -165,6 +165,42 @@ fn a_monster_is_hunted_with_a_sword_made_first_when_none_is_carried() {
     assert!(inventory_count(&world, "Wayfarer", "string") >= 1);
 }
 
+/// Thirteen iron ingots carried and a table: before it hunts a zombie, the bot crafts an iron chestplate (8) and
+/// helmet (5) and fights in them — the world shows both worn, every ingot used, and each blow taken through them.
+#[test]
+fn a_monster_is_hunted_in_armour_made_from_the_iron_carried() {
+    let (world, bot, _) = natural_world_with_bot(1013, &["--mobs", "off", "--time", "18000"], &[]);
+    give(&world, "Wayfarer", "stone_sword", 1);
+    give(&world, "Wayfarer", "crafting_table", 1);
+    give(&world, "Wayfarer", "iron_ingot", 13);
+    bot_sees(&world, "Wayfarer", "iron_ingot", 13);
+    let from = world.say("Alice", "!task kill a zombie");
+    let plan = world.expect_chat(from, "Wayfarer", "Plan for kill a zombie:", Duration::from_secs(10));
+    assert!(plan.ends_with(": Craft 1 iron_chestplate; Craft 1 iron_helmet; Kill 1 zombie."), "{plan}");
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while inventory_count(&world, "Wayfarer", "iron_helmet") == 0 {
+        assert!(Instant::now() < deadline, "no helmet made; the bot's log:\n{}", bot.log_text());
+        std::thread::sleep(Duration::from_millis(300));
+    }
+    let me = world.player("Wayfarer");
+    let zombie = world.cmd(json!({"cmd": "spawnMob", "kind": "zombie", "x": me.pos[0] + 4.0, "z": me.pos[2]}));
+    let done = outcome(&world, from, "kill a zombie", Duration::from_secs(90));
+    assert!(done.starts_with("I succeeded in task: kill a zombie"), "{done}; the bot's log:\n{}", bot.log_text());
+    let killed = world.wait_event(from, Duration::ZERO, |e| e["event"] == "mobKilled" && e["entityId"] == zombie);
+    assert_eq!(killed.expect("the zombie died")["by"], "Wayfarer");
+    let worn = world.cmd(json!({ "cmd": "worn", "name": "Wayfarer" }));
+    assert_eq!(
+        (worn["chest"].as_str(), worn["head"].as_str()),
+        (Some("iron_chestplate"), Some("iron_helmet")),
+        "{worn}"
+    );
+    assert_eq!(inventory_count(&world, "Wayfarer", "iron_ingot"), 0);
+    // A zombie's 3 is 2.04 through an iron chestplate and helmet.
+    for hurt in world.events_since(from).iter().filter(|e| e["event"] == "playerHurt" && e["by"] == "zombie") {
+        assert!(hurt["amount"].as_f64().unwrap_or(3.0) < 2.5, "a blow was taken without the armour: {hurt}");
+    }
+}
+
 #[test]
 fn a_death_during_a_hunt_has_the_goal_planned_again_with_a_sword() {
     let (world, bot) = world_with_bot_args(&[]);

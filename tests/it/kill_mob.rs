@@ -1,5 +1,6 @@
 //! `killMob` hunts a pig with the best weapon and collects its drops; with no such mob it explores for one, then says
-//! where it looked; bare-handed it does not hunt a monster.
+//! where it looked; bare-handed it does not hunt a monster; a kill the self-defence reflex made of the mob hunted
+//! counts.
 
 use crate::support;
 
@@ -62,4 +63,33 @@ fn a_hunt_picks_up_the_loot_already_lying_near_before_it_looks_for_more() {
     assert_eq!(inventory_count(&world, "Wayfarer", "bone"), 0);
     let killed = world.wait_event(from, Duration::ZERO, |e| e["event"] == "mobKilled");
     assert!(killed.is_none(), "{killed:?}");
+}
+
+/// A zombie that comes at the bot while `killMob("zombie")` looks for one is killed by the self-defence reflex: the
+/// hunt counts that kill when it starts again (the script finishes at once) rather than looking for another until its
+/// time is up.
+#[test]
+fn a_hunt_counts_the_kill_a_reflex_made_of_its_mob() {
+    let scripts = ScriptDir::new(
+        "reflex-kill",
+        &[("zombie.rhai", "killMob(\"zombie\", 60)"), ("short.toml", "script_time_limit_secs = 40\n")],
+    );
+    let config = scripts.0.join("short.toml");
+    let (world, bot) = world_with_bot_args(&["--scripts", scripts.path(), "--config", config.to_str().unwrap()]);
+    give(&world, "Wayfarer", "stone_sword", 1);
+    bot_sees(&world, "Wayfarer", "stone_sword", 1);
+    let from = world.say("Alice", "!run zombie");
+    world.expect_chat(from, "Wayfarer", "No zombie within 32 blocks; exploring for one.", Duration::from_secs(10));
+    let me = world.player("Wayfarer");
+    let zombie = world.cmd(json!({"cmd": "spawnMob", "kind": "zombie", "x": me.pos[0] + 2.0, "z": me.pos[2]}));
+    let killed =
+        world.wait_event(from, Duration::from_secs(30), |e| e["event"] == "mobKilled" && e["entityId"] == zombie);
+    assert_eq!(killed.expect("the zombie died")["by"], "Wayfarer");
+    // Within seconds of the kill, not when the script's 40 s are up.
+    let done = world.wait_event(from, Duration::from_secs(10), |e| {
+        e["event"] == "chat" && e["from"] == "Wayfarer" && e["text"].as_str().is_some_and(|t| t.starts_with("zombie "))
+    });
+    let done = done.unwrap_or_else(|| panic!("the hunt went on; the bot's log:\n{}", bot.log_text()));
+    assert!(done["text"].as_str().is_some_and(|t| t.starts_with("zombie finished")), "{done}");
+    assert!(bot.log_text().contains("a reflex killed the zombie this hunt was for"), "{}", bot.log_text());
 }

@@ -539,3 +539,52 @@ fn the_starters_mining_skills_are_getters() {
     let logs: Vec<&str> = getters.iter().filter(|g| g.gets == "oak_log").map(|g| g.name.as_str()).collect();
     assert_eq!(logs, ["mineWoodLogs"]);
 }
+
+#[test]
+fn armour_is_made_before_a_fight_from_what_the_plan_leaves_spare() {
+    let bones = |items: &[(&str, i32)]| {
+        let mut at = setting(items, "oak");
+        at.table_near = true;
+        let steps = plan(&have("bone", 2), &at).unwrap();
+        assert_sound(&steps);
+        tasks(&steps).into_iter().map(str::to_owned).collect::<Vec<_>>()
+    };
+    // Thirteen ingots: a chestplate (8), then what is left makes a helmet (5); the leggings (7) are not made.
+    assert_eq!(
+        bones(&[("stone_sword", 1), ("iron_ingot", 13)]),
+        ["Craft 1 iron_chestplate", "Craft 1 iron_helmet", "Kill skeleton for 2 bone"]
+    );
+    // A chestplate worn already: the next piece down.
+    assert_eq!(
+        bones(&[("stone_sword", 1), ("iron_ingot", 8), ("iron_chestplate", 1)]),
+        ["Craft 1 iron_leggings", "Kill skeleton for 2 bone"]
+    );
+    // Leather when there is no iron; too little of anything, no armour.
+    assert_eq!(bones(&[("stone_sword", 1), ("leather", 4)]), ["Craft 1 leather_boots", "Kill skeleton for 2 bone"]);
+    assert_eq!(bones(&[("stone_sword", 1), ("iron_ingot", 3)]), ["Kill skeleton for 2 bone"]);
+    // Bare-handed, the sword is made first (of wood: the ingots stay spare), then the armour.
+    let sword_first = bones(&[("iron_ingot", 9), ("stick", 1)]);
+    assert_eq!(
+        sword_first[sword_first.len() - 3..],
+        ["Craft 1 wooden_sword", "Craft 1 iron_chestplate", "Kill skeleton for 2 bone"]
+    );
+    // What the plan itself needs is not spare: a crossbow takes two of eight ingots (its own and its tripwire
+    // hook's), so the six left make a helmet, not a chestplate.
+    let mut at = setting(&[("stone_sword", 1), ("iron_ingot", 8)], "oak");
+    at.table_near = true;
+    let crossbow = tasks(&plan(&have("crossbow", 1), &at).unwrap()).into_iter().map(str::to_owned).collect::<Vec<_>>();
+    assert!(crossbow.iter().any(|t| t == "Craft 1 iron_helmet"), "{crossbow:?}");
+    assert!(!crossbow.iter().any(|t| t.contains("chestplate")), "{crossbow:?}");
+
+    // No table near, none carried and none made: no armour (no table is gathered for it).
+    let steps = plan(&have("bone", 2), &setting(&[("stone_sword", 1), ("iron_ingot", 8)], "oak")).unwrap();
+    assert_eq!(tasks(&steps), ["Kill skeleton for 2 bone"]);
+    // A cow does not fight back: no armour for it.
+    let mut at = setting(&[("stone_sword", 1), ("iron_ingot", 8)], "oak");
+    at.table_near = true;
+    assert_eq!(tasks(&plan(&have("leather", 1), &at).unwrap()), ["Kill cow for 1 leather"]);
+    // A goal to kill monsters gets it too, after the sword.
+    let kill = plan(&Want::Kill { mob: "zombie".into(), count: 2 }, &at).unwrap();
+    assert_eq!(tasks(&kill), ["Craft 1 iron_chestplate", "Kill 2 zombie"]);
+    assert_sound(&kill);
+}
