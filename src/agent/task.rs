@@ -32,6 +32,44 @@ fn monster_hunted(spec: &TaskSpec) -> Option<String> {
     crate::primitives::sources::sources().fights_back(mob).then(|| mob.to_owned())
 }
 
+/// Monsters that burn in daylight: by day none walks the surface, so a hunt for one is taken at night.
+const BURN_BY_DAY: [&str; 4] = ["zombie", "skeleton", "stray", "zombie_villager"];
+/// How far off a monster may be for its hunt to begin by day all the same.
+const HUNT_IN_SIGHT: f64 = 32.0;
+
+/// Before a step that hunts `mob`, one of [`BURN_BY_DAY`]: by day, with none within [`HUNT_IN_SIGHT`] and none of its
+/// loot lying near, says so and waits where it is for nightfall (or for one to come near), rather than explore sunlit
+/// ground for what burns there.
+/// Goes on at once when the daylight cycle is stopped. Returns false if the owner's `!stop` came meanwhile.
+async fn wait_for_night(agent: &Agent, mob: &str) -> bool {
+    let bot = &agent.bot;
+    // One in sight, or what one dropped lying near (the hunt picks that up first), and the hunt begins now.
+    let near = || {
+        bot.hostiles_near(HUNT_IN_SIGHT).iter().any(|(kind, _)| kind == mob)
+            || crate::primitives::loot_lying_near(bot, mob)
+    };
+    let Some(wait) = bot.clock().and_then(|c| c.until_night()) else { return true };
+    if !BURN_BY_DAY.contains(&mob) || wait.is_zero() || near() {
+        return true;
+    }
+    let minutes = wait.as_secs().div_ceil(60);
+    let when = if wait.as_secs() < 90 { format!("{} s", wait.as_secs()) } else { format!("{minutes} minutes") };
+    (agent.say)(&format!("A {mob} comes out only at night: I will wait here for nightfall, in about {when}."));
+    (agent.relabel)(format!("waiting for nightfall to hunt a {mob}"));
+    // A minute past the reckoned nightfall at most: a clock the server set back is not waited on for ever.
+    let deadline = tokio::time::Instant::now() + wait + std::time::Duration::from_secs(60);
+    loop {
+        if agent.stop.is_stopped() {
+            return false;
+        }
+        let night = bot.clock().is_none_or(|c| c.is_night());
+        if night || near() || tokio::time::Instant::now() >= deadline {
+            return true;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+    }
+}
+
 /// Plans goal `id` of the book (`goal` is its text) and does it, reporting in chat through `agent.say`; every plan
 /// and every task's status goes into the book as it changes. A goal whose plan has tasks left (a restart cut it
 /// off) goes on from its next task without planning again. A failed step has the goal planned again from what the
@@ -104,6 +142,12 @@ pub async fn run_goal(agent: &Agent, goal: &str, goals: &Goals, id: u32) -> bool
                 (agent.say)(&format!("Already done: {}.", spec.task));
                 with(goals, |book| book.set_task(id, (p, t), Status::Completed, None));
                 continue;
+            }
+            // A hunt for a monster only the night brings out waits for nightfall, armed by the steps before it.
+            if let Some(mob) = monster_hunted(&spec)
+                && !wait_for_night(agent, &mob).await
+            {
+                return false;
             }
             // Steps that ready a hunt for a monster (the sword made first) keep the hunt on.
             let hunted = with(goals, |book| {

@@ -39,6 +39,19 @@ impl DayClock {
         (13_000..23_000).contains(&self.time_of_day())
     }
 
+    /// How long until nightfall (tick 13000 of the day) at the clock's rate; zero at night, `None` when the daylight
+    /// cycle is stopped (night never comes).
+    pub fn until_night(&self) -> Option<std::time::Duration> {
+        if self.is_night() {
+            return Some(std::time::Duration::ZERO);
+        }
+        if self.rate <= 0.0 {
+            return None;
+        }
+        let ticks = (13_000 + DAY_TICKS as u32 - self.time_of_day()) % DAY_TICKS as u32;
+        Some(std::time::Duration::from_secs_f64(f64::from(ticks) / (20.0 * f64::from(self.rate))))
+    }
+
     /// The day number, counting from 0.
     pub fn day(&self) -> u64 {
         self.total_ticks / DAY_TICKS
@@ -93,6 +106,17 @@ mod tests {
 
     fn clock(total_ticks: u64, rate: f32) -> DayClock {
         DayClock { total_ticks, partial: 0.0, rate }
+    }
+
+    #[test]
+    fn nightfall_is_reckoned_at_the_clock_s_rate() {
+        let secs = |c: DayClock| c.until_night().map(|d| d.as_secs());
+        assert_eq!(secs(clock(12_600, 1.0)), Some(20), "400 ticks at 20 a second");
+        assert_eq!(secs(clock(6_000, 1.0)), Some(350), "from noon");
+        assert_eq!(secs(clock(23_500, 1.0)), Some(675), "after dawn, the next night");
+        assert_eq!(secs(clock(12_600, 2.0)), Some(10));
+        assert_eq!(secs(clock(18_000, 0.0)), Some(0), "night already");
+        assert_eq!(secs(clock(6_000, 0.0)), None, "the daylight cycle stopped");
     }
 
     #[test]

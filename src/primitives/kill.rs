@@ -191,18 +191,7 @@ async fn gather_loot(bot: &BotHandle, mob: &str, wanted: &[String]) {
         return;
     }
     for _ in 0..MOST_LOOT {
-        let here = bot.position();
-        let lying = bot
-            .client()
-            .nearest_entities_by::<(&EntityKindComponent, Option<&ItemItem>), Without<LocalEntity>>(
-                |(k, item): (&EntityKindComponent, Option<&ItemItem>)| {
-                    k.0 == EntityKind::Item
-                        && item.and_then(|i| items::item_name(i)).is_some_and(|n| wanted.contains(&n))
-                },
-            )
-            .into_iter()
-            .find(|e| e.position().distance_to(here) <= LOOT_RANGE);
-        let Some(item) = lying else { return };
+        let Some(item) = loot_lying(bot, wanted) else { return };
         let at = item.position();
         tracing::info!("{}: picking up {mob} loot at {}", bot.name(), crate::bot::fmt_pos(at));
         let walked = tokio::time::timeout(Duration::from_secs(10), bot.goto_block(azalea::BlockPos::from(at))).await;
@@ -212,6 +201,24 @@ async fn gather_loot(bot: &BotHandle, mob: &str, wanted: &[String]) {
             return;
         }
     }
+}
+
+/// The nearest item lying within [`LOOT_RANGE`] that is one of `wanted`.
+fn loot_lying(bot: &BotHandle, wanted: &[String]) -> Option<EntityRef> {
+    let here = bot.position();
+    bot.client()
+        .nearest_entities_by::<(&EntityKindComponent, Option<&ItemItem>), Without<LocalEntity>>(
+            |(k, item): (&EntityKindComponent, Option<&ItemItem>)| {
+                k.0 == EntityKind::Item && item.and_then(|i| items::item_name(i)).is_some_and(|n| wanted.contains(&n))
+            },
+        )
+        .into_iter()
+        .find(|e| e.position().distance_to(here) <= LOOT_RANGE)
+}
+
+/// Whether what a `mob` drops lies within reach of a hunt's first look (a hunt for it picks that up first).
+pub fn loot_lying_near(bot: &BotHandle, mob: &str) -> bool {
+    loot_lying(bot, &loot_of(mob)).is_some()
 }
 
 /// Walks over the place a mob died, where its drops lie, and waits for them to be picked up.

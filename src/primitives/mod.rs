@@ -16,7 +16,7 @@ pub mod facts;
 mod give;
 pub mod items;
 mod kill;
-pub use kill::ready_hunt;
+pub use kill::{loot_lying_near, ready_hunt};
 mod mine;
 pub mod observe;
 mod place;

@@ -201,6 +201,29 @@ fn a_monster_is_hunted_in_armour_made_from_the_iron_carried() {
     }
 }
 
+/// At dusk with no zombie about, `kill a zombie` waits for nightfall (20 s off) rather than explore sunlit ground for
+/// one: nothing is explored before the hunt starts, and the hunt starts at nightfall; a zombie then is killed.
+#[test]
+fn a_hunt_for_a_zombie_by_day_waits_for_nightfall() {
+    let (world, bot, _) = natural_world_with_bot(1013, &["--mobs", "off", "--time", "12600"], &[]);
+    give(&world, "Wayfarer", "stone_sword", 1);
+    bot_sees(&world, "Wayfarer", "stone_sword", 1);
+    let asked = Instant::now();
+    let from = world.say("Alice", "!task kill a zombie");
+    let waits = world.expect_chat(from, "Wayfarer", "A zombie comes out only at night", Duration::from_secs(10));
+    assert!(waits.contains("I will wait here for nightfall, in about ") && waits.ends_with(" s."), "{waits}");
+    world.expect_chat(from, "Wayfarer", "I will start task: Kill 1 zombie", Duration::from_secs(40));
+    assert!(asked.elapsed() >= Duration::from_secs(15), "the hunt began {:?} after the goal, by day", asked.elapsed());
+    let said = world.chat_since(from).join("\n");
+    assert!(!said.contains("exploring for one"), "it explored by day:\n{said}");
+    let me = world.player("Wayfarer");
+    let zombie = world.cmd(json!({"cmd": "spawnMob", "kind": "zombie", "x": me.pos[0] + 4.0, "z": me.pos[2]}));
+    let done = outcome(&world, from, "kill a zombie", Duration::from_secs(60));
+    assert!(done.starts_with("I succeeded in task: kill a zombie"), "{done}; the bot's log:\n{}", bot.log_text());
+    let killed = world.wait_event(from, Duration::ZERO, |e| e["event"] == "mobKilled" && e["entityId"] == zombie);
+    assert_eq!(killed.expect("the zombie died")["by"], "Wayfarer");
+}
+
 #[test]
 fn a_death_during_a_hunt_has_the_goal_planned_again_with_a_sword() {
     let (world, bot) = world_with_bot_args(&[]);
