@@ -198,6 +198,7 @@ pub fn plan(want: &Want, setting: &Setting) -> Result<Vec<TaskSpec>, NoSteps> {
             };
             if sources::sources().fights_back(mob) {
                 steps.extend(armour_steps(setting, &demand));
+                steps.extend(perch_blocks_step(setting));
             }
             steps.push(TaskSpec {
                 task: format!("Kill {count} {mob}"),
@@ -213,8 +214,9 @@ pub fn plan(want: &Want, setting: &Setting) -> Result<Vec<TaskSpec>, NoSteps> {
             let (mut steps, demand) = Planner::new(setting).run_counting(item, i64::from(*count), None)?;
             // Before the first fight with monsters that hit back, armour from what is carried beyond the plan's needs.
             if let Some(first) = steps.iter().position(hunts_a_fighter) {
-                let armour = armour_steps(setting, &demand);
-                steps.splice(first..first, armour);
+                let ready: Vec<TaskSpec> =
+                    armour_steps(setting, &demand).into_iter().chain(perch_blocks_step(setting)).collect();
+                steps.splice(first..first, ready);
             }
             Ok(steps)
         }
@@ -318,6 +320,27 @@ fn armour_steps(setting: &Setting, demand: &BTreeMap<String, i64>) -> Vec<TaskSp
         }
     }
     steps
+}
+
+/// The step that digs the blocks a pillar to fight from takes (the perch reflex: outnumbered with zombies about, the
+/// bot fights from the top of a three-block pillar), when the bot carries fewer: dirt, dug by hand in seconds.
+fn perch_blocks_step(setting: &Setting) -> Option<TaskSpec> {
+    let height = i64::from(crate::bot::reflex::PERCH_HEIGHT);
+    let carried: i64 = crate::bot::moves::SCAFFOLD
+        .iter()
+        .map(|kind| setting.has(kind.to_string().trim_start_matches("minecraft:")))
+        .sum();
+    if carried >= height {
+        return None;
+    }
+    let want = Want::Mine { block: "dirt".to_owned(), count: (height - carried) as u32 };
+    let mut steps = plan(&want, setting).ok()?;
+    // Dirt is dug by hand: the one step.
+    (steps.len() == 1).then(|| {
+        let mut step = steps.remove(0);
+        step.context = "blocks for a pillar to fight from if monsters come in numbers".to_owned();
+        step
+    })
 }
 
 /// The items a task for `want` may rightly use up or make: the item, and everything on the way to it from nothing

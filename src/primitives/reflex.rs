@@ -444,13 +444,15 @@ fn ground_behind(bot: &BotHandle, here: Vec3, foe: Vec3) -> bool {
     clear(step) && clear(step.up(1)) && (floor(step.down(1)) || (clear(step.down(1)) && floor(step.down(2))))
 }
 
-/// Digs in for the night and waits for morning there; leaves early when fire, water or a stronger danger reaches in.
+/// Digs in for the night and waits for morning there; leaves early when fire, water or a stronger danger reaches in,
+/// or when a hunt for the night's monsters begins (an owner's goal came after the bot dug in).
 async fn take_shelter(bot: &BotHandle) -> Result<(), String> {
     let health_at_start = bot.client().health();
     let morning = || bot.clock().is_none_or(|c| !c.is_night());
     let leave = || {
         bot.urge().is_some_and(|u| matches!(u, Urge::Escape { .. } | Urge::Breathe))
             || bot.client().health() < health_at_start - 4.0
+            || bot.on_hunt().is_some_and(|hunt| hunt.is_on())
     };
     shelter::dig_in(bot, morning, leave).await
 }

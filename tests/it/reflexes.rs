@@ -254,13 +254,16 @@ fn holds_up_a_shield_against_a_skeleton_s_arrows() {
 fn hunts_a_monster_at_night_instead_of_digging_in() {
     let (world, bot, _) = natural_world_with_bot(1009, &["--time", "14000"], None);
     give(&world, "Wayfarer", "stone_sword", 1);
-    bot_sees(&world, "Wayfarer", "stone_sword", 1);
+    // Blocks for a pillar to fight from are carried: the plan is the hunt alone.
+    give(&world, "Wayfarer", "dirt", 3);
+    bot_sees(&world, "Wayfarer", "dirt", 3);
     let me = world.player("Wayfarer");
-    // A zombie within 16 blocks in the open at night would send the bot into the ground; the owner wants string.
-    let from = world.cursor();
+    // The owner wants string; then a zombie within 16 blocks in the open at night, which would send a bot carrying
+    // dirt for the lid into the ground.
+    let from = world.say("Alice", "!task get 1 string");
+    world.expect_chat(from, "Wayfarer", "Plan for get 1 string:", Duration::from_secs(10));
     world.cmd(json!({ "cmd": "spawnMob", "kind": "zombie", "x": me.pos[0] - 12.0, "z": me.pos[2] }));
     world.cmd(json!({ "cmd": "spawnMob", "kind": "spider", "x": me.pos[0] + 14.0, "z": me.pos[2] + 4.0 }));
-    world.say("Alice", "!task get 1 string");
     let ended = world.wait_event(from, Duration::from_secs(120), |e| {
         let text = e["text"].as_str().unwrap_or_default();
         e["event"] == "chat"
@@ -274,6 +277,27 @@ fn hunts_a_monster_at_night_instead_of_digging_in() {
         events(&world, from, "mobKilled").iter().any(|e| e["kind"] == "spider" && e["by"] == "Wayfarer");
     assert!(spider_killed, "the bot did not kill the spider");
     assert_alive(&world);
+}
+
+/// Dug in for the night (a zombie came), the bot comes out when its owner asks for string: the hunt is on, and the
+/// spider is killed.
+#[test]
+fn leaves_its_shelter_when_the_owner_asks_for_a_night_monster_s_drop() {
+    let (world, bot, _) = natural_world_with_bot(1009, &["--time", "14000"], None);
+    give(&world, "Wayfarer", "stone_sword", 1);
+    give(&world, "Wayfarer", "dirt", 3);
+    bot_sees(&world, "Wayfarer", "dirt", 3);
+    let me = world.player("Wayfarer");
+    world.cmd(json!({ "cmd": "spawnMob", "kind": "zombie", "x": me.pos[0] + 12.0, "z": me.pos[2] }));
+    assert_digs_in(&world, &bot, me.pos[1].floor() as i64, Duration::from_secs(25));
+    let from = world.say("Alice", "!task get 1 string");
+    world.cmd(json!({ "cmd": "spawnMob", "kind": "spider", "x": me.pos[0] - 6.0, "z": me.pos[2] }));
+    let done = world.expect_chat(from, "Wayfarer", "I succeeded in task: get 1 string", Duration::from_secs(90));
+    assert!(done.starts_with("I succeeded"), "{done}");
+    assert!(inventory_count(&world, "Wayfarer", "string") >= 1);
+    let spider_killed =
+        events(&world, from, "mobKilled").iter().any(|e| e["kind"] == "spider" && e["by"] == "Wayfarer");
+    assert!(spider_killed, "the bot did not kill the spider; its log:\n{}", bot.log_text());
 }
 
 /// Within `within`, the bot is three blocks under the ground it stood on at `floor_y`, with a block over its head.

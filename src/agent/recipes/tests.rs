@@ -130,11 +130,22 @@ fn food_armour_and_torches_come_from_the_facts() {
     assert_eq!(tasks(&kill), ["Kill 2 pig"]);
     assert_sound(&kill);
     // A zombie fights back: bare-handed, a sword is made first; with one carried, none.
-    let kill = plan(&Want::Kill { mob: "zombie".into(), count: 1 }, &setting(&[], "oak")).unwrap();
+    // (Dirt carried: a pillar's blocks are dug first otherwise.)
+    let kill = plan(&Want::Kill { mob: "zombie".into(), count: 1 }, &setting(&[("dirt", 3)], "oak")).unwrap();
     assert_eq!(tasks(&kill)[tasks(&kill).len() - 2..], ["Craft 1 wooden_sword", "Kill 1 zombie"]);
     assert_sound(&kill);
-    let kill = plan(&Want::Kill { mob: "zombie".into(), count: 1 }, &setting(&[("stone_sword", 1)], "oak")).unwrap();
+    let kill =
+        plan(&Want::Kill { mob: "zombie".into(), count: 1 }, &setting(&[("stone_sword", 1), ("dirt", 3)], "oak"))
+            .unwrap();
     assert_eq!(tasks(&kill), ["Kill 1 zombie"]);
+    // Fewer than three blocks to build a pillar with: dirt is dug, right before the fight.
+    let kill = plan(
+        &Want::Kill { mob: "zombie".into(), count: 1 },
+        &setting(&[("stone_sword", 1), ("cobblestone", 1)], "oak"),
+    )
+    .unwrap();
+    assert_eq!(tasks(&kill), ["Mine 2 dirt", "Kill 1 zombie"]);
+    assert_sound(&kill);
     let mine =
         plan(&Want::Mine { block: "iron_ore".into(), count: 2 }, &setting(&[("stone_pickaxe", 1)], "oak")).unwrap();
     assert_eq!(tasks(&mine), ["Mine iron_ore for 2 raw_iron"]);
@@ -289,8 +300,8 @@ fn animal_products_and_buckets_come_from_animals_and_fluids() {
         ("feather", vec![], "Kill chicken for 1 feather"),
         ("milk_bucket", vec![("bucket", 1)], "Milk a cow for 1 milk_bucket"),
         ("water_bucket", vec![("bucket", 1)], "Fill a bucket with water for 1 water_bucket"),
-        ("string", vec![("stone_sword", 1)], "Kill spider for 1 string"),
-        ("bone_meal", vec![("iron_pickaxe", 1)], "Kill skeleton for 1 bone"),
+        ("string", vec![("stone_sword", 1), ("dirt", 3)], "Kill spider for 1 string"),
+        ("bone_meal", vec![("iron_pickaxe", 1), ("dirt", 5)], "Kill skeleton for 1 bone"),
     ] {
         let steps = plan(&have(item, 1), &setting(&carried, "oak")).unwrap_or_else(|e| panic!("{item}: {e}"));
         assert_eq!(steps[0].task, first, "{item}: {:?}", tasks(&steps));
@@ -299,7 +310,11 @@ fn animal_products_and_buckets_come_from_animals_and_fluids() {
     // A monster is not hunted bare-handed: a wooden sword is made first (an animal needs none).
     let steps = plan(&have("string", 1), &setting(&[], "oak")).unwrap();
     let words = tasks(&steps);
-    assert_eq!(words[words.len() - 2..], ["Craft 1 wooden_sword", "Kill spider for 1 string"], "{words:?}");
+    assert_eq!(
+        words[words.len() - 3..],
+        ["Craft 1 wooden_sword", "Mine 3 dirt", "Kill spider for 1 string"],
+        "{words:?}"
+    );
     assert_sound(&steps);
     // No bucket: one is made of iron first, and then filled.
     let steps = plan(&have("milk_bucket", 2), &setting(&[("iron_pickaxe", 1)], "oak")).unwrap();
@@ -542,8 +557,9 @@ fn the_starters_mining_skills_are_getters() {
 
 #[test]
 fn armour_is_made_before_a_fight_from_what_the_plan_leaves_spare() {
+    // (Dirt carried: a pillar's blocks are dug first otherwise.)
     let bones = |items: &[(&str, i32)]| {
-        let mut at = setting(items, "oak");
+        let mut at = setting(&[items, &[("dirt", 3)]].concat(), "oak");
         at.table_near = true;
         let steps = plan(&have("bone", 2), &at).unwrap();
         assert_sound(&steps);
@@ -577,14 +593,14 @@ fn armour_is_made_before_a_fight_from_what_the_plan_leaves_spare() {
     assert!(!crossbow.iter().any(|t| t.contains("chestplate")), "{crossbow:?}");
 
     // No table near, none carried and none made: no armour (no table is gathered for it).
-    let steps = plan(&have("bone", 2), &setting(&[("stone_sword", 1), ("iron_ingot", 8)], "oak")).unwrap();
+    let steps = plan(&have("bone", 2), &setting(&[("stone_sword", 1), ("iron_ingot", 8), ("dirt", 3)], "oak")).unwrap();
     assert_eq!(tasks(&steps), ["Kill skeleton for 2 bone"]);
-    // A cow does not fight back: no armour for it.
+    // A cow does not fight back: no armour for it, nor blocks.
     let mut at = setting(&[("stone_sword", 1), ("iron_ingot", 8)], "oak");
     at.table_near = true;
     assert_eq!(tasks(&plan(&have("leather", 1), &at).unwrap()), ["Kill cow for 1 leather"]);
     // A goal to kill monsters gets it too, after the sword.
     let kill = plan(&Want::Kill { mob: "zombie".into(), count: 2 }, &at).unwrap();
-    assert_eq!(tasks(&kill), ["Craft 1 iron_chestplate", "Kill 2 zombie"]);
+    assert_eq!(tasks(&kill), ["Craft 1 iron_chestplate", "Mine 3 dirt", "Kill 2 zombie"]);
     assert_sound(&kill);
 }
