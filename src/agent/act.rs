@@ -1240,13 +1240,10 @@ fn stray_effects(spec: &TaskSpec, report: &runner::Report) -> Option<String> {
     let wood = "oak";
     let related = super::recipes::related_items(&super::recipes::parse_goal(&spec.task, wood)?)?;
     let crafted = |name: &str| crate::primitives::facts::facts().crafting.contains_key(name);
-    let scaffold = |name: &str| {
-        crate::bot::moves::SCAFFOLD.iter().any(|kind| kind.to_string().trim_start_matches("minecraft:") == name)
-    };
     let noticed: Vec<(String, i64)> = report
         .inventory_deltas()
         .into_iter()
-        .filter(|(name, delta)| (*delta < 0 || crafted(name)) && !scaffold(name))
+        .filter(|(name, delta)| (*delta < 0 || crafted(name)) && !crate::bot::moves::is_scaffold(name))
         // Food eaten is the hunger reflex's, not the code's.
         .filter(|(name, delta)| !(*delta < 0 && crate::bot::reflex::FOODS.contains(&name.as_str())))
         // What a mob drops was picked up where the reflexes fought it (an arrow from a skeleton), not crafted.

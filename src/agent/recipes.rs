@@ -213,7 +213,7 @@ pub fn plan(want: &Want, setting: &Setting) -> Result<Vec<TaskSpec>, NoSteps> {
         Want::Have { item, count } => {
             let (mut steps, demand) = Planner::new(setting).run_counting(item, i64::from(*count), None)?;
             // Before the first fight with monsters that hit back, armour from what is carried beyond the plan's needs.
-            if let Some(first) = steps.iter().position(hunts_a_fighter) {
+            if let Some(first) = steps.iter().position(|step| monster_hunted(step).is_some()) {
                 let ready: Vec<TaskSpec> =
                     armour_steps(setting, &demand).into_iter().chain(perch_blocks_step(setting)).collect();
                 steps.splice(first..first, ready);
@@ -276,11 +276,11 @@ const ARMOUR_MATERIALS: [(&str, &str); 5] = [
 /// Armour pieces, the one that protects most first.
 const ARMOUR_PIECES: [&str; 4] = ["chestplate", "leggings", "helmet", "boots"];
 
-/// Whether a planned step hunts a mob that hits back (`Kill skeleton for 2 bone`, `Kill 3 zombie`).
-fn hunts_a_fighter(step: &TaskSpec) -> bool {
-    step.task
-        .strip_prefix("Kill ")
-        .is_some_and(|rest| rest.split_whitespace().any(|w| sources::sources().fights_back(w)))
+/// The monster (a mob that fights back) a step's code hunts with `killMob`, if any.
+pub fn monster_hunted(spec: &TaskSpec) -> Option<String> {
+    let (_, call) = spec.code.as_deref()?.split_once("killMob(\"")?;
+    let (mob, _) = call.split_once('"')?;
+    sources::sources().fights_back(mob).then(|| mob.to_owned())
 }
 
 /// Steps that craft armour for a fight from materials at hand: what the bot carries beyond what the plan itself
@@ -326,10 +326,8 @@ fn armour_steps(setting: &Setting, demand: &BTreeMap<String, i64>) -> Vec<TaskSp
 /// bot fights from the top of a three-block pillar), when the bot carries fewer: dirt, dug by hand in seconds.
 fn perch_blocks_step(setting: &Setting) -> Option<TaskSpec> {
     let height = i64::from(crate::bot::reflex::PERCH_HEIGHT);
-    let carried: i64 = crate::bot::moves::SCAFFOLD
-        .iter()
-        .map(|kind| setting.has(kind.to_string().trim_start_matches("minecraft:")))
-        .sum();
+    let carried: i64 =
+        setting.carried.keys().filter(|item| crate::bot::moves::is_scaffold(item)).map(|item| setting.has(item)).sum();
     if carried >= height {
         return None;
     }

@@ -11,7 +11,7 @@ use super::{
     plan::TaskSpec,
     prompts,
     reading::{Question, Unread},
-    recipes::{self, Setting, WOODS},
+    recipes::{self, Setting, WOODS, monster_hunted},
     tracker::Tracker,
 };
 use crate::{
@@ -24,13 +24,6 @@ const REPLANS: usize = 2;
 /// How many times more a goal is planned again after a step during which the bot died: a death (monsters at night)
 /// is not the plan's failing, and what it lost (a sword) is planned for again.
 const REPLANS_AFTER_DEATH: usize = 4;
-
-/// The monster (a mob that fights back) a step's code hunts with `killMob`, if any.
-fn monster_hunted(spec: &TaskSpec) -> Option<String> {
-    let (_, call) = spec.code.as_deref()?.split_once("killMob(\"")?;
-    let (mob, _) = call.split_once('"')?;
-    crate::primitives::sources::sources().fights_back(mob).then(|| mob.to_owned())
-}
 
 /// Monsters that burn in daylight: by day none walks the surface, so a hunt for one is taken at night.
 const BURN_BY_DAY: [&str; 4] = ["zombie", "skeleton", "stray", "zombie_villager"];
@@ -52,8 +45,8 @@ async fn wait_for_night(agent: &Agent, mob: &str) -> bool {
     if !BURN_BY_DAY.contains(&mob) || wait.is_zero() || near() {
         return true;
     }
-    let minutes = wait.as_secs().div_ceil(60);
-    let when = if wait.as_secs() < 90 { format!("{} s", wait.as_secs()) } else { format!("{minutes} minutes") };
+    let secs = wait.as_secs();
+    let when = if secs < 90 { format!("{secs} s") } else { format!("{} minutes", secs.div_ceil(60)) };
     (agent.say)(&format!("A {mob} comes out only at night: I will wait here for nightfall, in about {when}."));
     (agent.relabel)(format!("waiting for nightfall to hunt a {mob}"));
     // A minute past the reckoned nightfall at most: a clock the server set back is not waited on for ever.

@@ -56,6 +56,11 @@ pub const SCAFFOLD: [ItemKind; 10] = [
     ItemKind::Sand,
 ];
 
+/// Whether the item `name` (`dirt`, no `minecraft:`) is one of [`SCAFFOLD`].
+pub fn is_scaffold(name: &str) -> bool {
+    SCAFFOLD.iter().any(|kind| kind.to_string().trim_start_matches("minecraft:") == name)
+}
+
 /// The longest pillar planned at once (blocks).
 const MAX_PILLAR: u32 = 12;
 /// A pillar step: a jump and a placement (ticks), and a penalty that keeps blocks for when nothing else works.
