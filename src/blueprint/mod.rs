@@ -11,6 +11,7 @@
 //! must hold (air where the builder must clear). Block names and properties are checked against the game's
 //! registry, so a blueprint that reads is one the builder can aim at.
 
+pub mod compose;
 mod facing;
 pub mod nbt;
 mod share;

@@ -11,7 +11,14 @@
 //   materials: the items both take, Σ min(design, reference) / Σ max(design, reference) over every item.
 // A description the LLM draws nothing for (no usable answer in two tries) scores 0.
 //
-// Usage: node build_words.js --bot PATH/TO/wayfarer --llm-url URL [--only hut,bridge] [--results FILE]
+// Three sets of descriptions: `starters` (the ten above, each with the other nine in the folder), and thirty of
+// things no starter blueprint is (tests/tasks/designs: gardens, docks, market stalls, fountains, windmills, statues,
+// walls with towers, rooms with furniture…), each with a reference blueprint written before the designer was tuned
+// and all ten starters in the folder: `open` (the half the designer may be tuned on) and `sealed` (never tuned on).
+// Each set is reported on its own: its mean, and its lowest score.
+//
+// Usage: node build_words.js --bot PATH/TO/wayfarer --llm-url URL [--set starters,open,sealed] [--only hut,bridge]
+//                            [--results FILE]
 'use strict'
 
 const { spawn, execFileSync } = require('node:child_process')
@@ -25,15 +32,26 @@ const ROOT = path.join(__dirname, '..', '..', '..')
 const BOT = arg('bot')
 const LLM_URL = arg('llm-url')
 const RESULTS = arg('results', path.join(os.tmpdir(), 'wayfarer-bench-build-words.json'))
+const STARTERS = path.join(ROOT, 'skills', 'blueprints')
 const REFERENCES = ['hut', 'watchtower', 'wall_with_gate', 'bridge', 'staircase', 'two_storey_house', 'farm_plot',
   'shelter', 'pillar', 'lamp_post']
-const ONLY = arg('only') ? arg('only').split(',') : REFERENCES
+const DESIGNS = path.join(ROOT, 'tests', 'tasks', 'designs')
+const SETS = (arg('set') ?? 'starters,open,sealed').split(',')
+const ONLY = arg('only') ? arg('only').split(',') : null
+/** Every description to run: its set, name and reference file. */
+const CASES = SETS.flatMap((set) => {
+  const names = set === 'starters'
+    ? REFERENCES
+    : fs.readdirSync(path.join(DESIGNS, set)).filter((f) => f.endsWith('.txt')).map((f) => f.slice(0, -4)).sort()
+  const dir = set === 'starters' ? STARTERS : path.join(DESIGNS, set)
+  return names.filter((name) => !ONLY || ONLY.includes(name)).map((name) => ({ set, name, file: path.join(dir, `${name}.txt`) }))
+})
 /** How long one design may take (two LLM answers on a CPU). */
 const LIMIT_MS = 6 * 60 * 1000
 const log = (line) => process.stderr.write(`${line}\n`)
 
 if (!BOT || !fs.existsSync(BOT) || !LLM_URL) {
-  log('usage: node build_words.js --bot PATH/TO/wayfarer --llm-url URL [--only hut,bridge] [--results FILE]')
+  log('usage: node build_words.js --bot PATH/TO/wayfarer --llm-url URL [--set starters,open,sealed] [--only hut,bridge] [--results FILE]')
   process.exit(2)
 }
 
@@ -79,12 +97,11 @@ async function main () {
   const results = []
   try {
     await world.waitEvent((e) => e.event === 'join' && e.name === 'Wayfarer', 60000)
-    for (const name of ONLY) {
-      const starters = path.join(ROOT, 'skills', 'blueprints')
-      const referenceFile = path.join(starters, `${name}.txt`)
+    for (const { set, name, file: referenceFile } of CASES) {
       for (const f of fs.readdirSync(folder)) fs.rmSync(path.join(folder, f))
-      const others = fs.readdirSync(starters).filter((f) => f.endsWith('.txt') && f !== `${name}.txt`)
-      for (const f of others) fs.copyFileSync(path.join(starters, f), path.join(folder, f))
+      // A starter's own blueprint is held out; the new descriptions have every starter beside them.
+      const others = fs.readdirSync(STARTERS).filter((f) => f.endsWith('.txt') && f !== `${name}.txt`)
+      for (const f of others) fs.copyFileSync(path.join(STARTERS, f), path.join(folder, f))
       const reference = read(referenceFile)
       const words = reference.description
       const from = world.events.length
@@ -98,7 +115,7 @@ async function main () {
       const drawn = fs.readdirSync(folder).filter((f) => f.endsWith('.txt') && !others.includes(f))
       // Words a kept blueprint fits are built from it: `Building NAME (…`.
       const reused = said && !drawn.length && /^Building (\S+) \(/.exec(said.text)
-      let result = { name, words, seconds, said: said ? said.text : 'nothing within the limit', footprint: 0, materials: 0, score: 0 }
+      let result = { set, name, words, seconds, said: said ? said.text : 'nothing within the limit', footprint: 0, materials: 0, score: 0 }
       const file = drawn.length === 1 ? path.join(folder, drawn[0]) : reused ? path.join(folder, `${reused[1]}.txt`) : null
       if (file && fs.existsSync(file)) {
         const design = read(file)
@@ -106,7 +123,7 @@ async function main () {
         result = { ...result, ...score(file, reference), how, design: `${how} ${design.name} ${design.size.join('×')}, ${design.blocks} blocks` }
       }
       results.push(result)
-      log(`${name.padEnd(18)} footprint ${result.footprint.toFixed(2)} materials ${result.materials.toFixed(2)} score ${result.score.toFixed(2)}  ${seconds.toFixed(0)} s  ${result.design ?? result.said}`)
+      log(`${set.padEnd(8)} ${name.padEnd(22)} footprint ${result.footprint.toFixed(2)} materials ${result.materials.toFixed(2)} score ${result.score.toFixed(2)}  ${seconds.toFixed(0)} s  ${result.design ?? result.said}`)
       await new Promise((resolve) => setTimeout(resolve, 1000))
     }
   } finally {
@@ -114,13 +131,20 @@ async function main () {
     await world.close()
     fs.rmSync(folder, { recursive: true, force: true })
   }
-  const mean = (key) => results.reduce((s, r) => s + r[key], 0) / results.length
-  const summary = { descriptions: results.length, drawn: results.filter((r) => r.how === 'drew').length, reused: results.filter((r) => r.how === 'reused').length, footprint: mean('footprint'), materials: mean('materials'), score: mean('score') }
+  const summarise = (rows) => {
+    const mean = (key) => rows.reduce((s, r) => s + r[key], 0) / rows.length
+    return { descriptions: rows.length, drawn: rows.filter((r) => r.how === 'drew').length, reused: rows.filter((r) => r.how === 'reused').length, footprint: mean('footprint'), materials: mean('materials'), score: mean('score'), lowest: Math.min(...rows.map((r) => r.score)) }
+  }
+  const summary = Object.fromEntries(SETS.map((set) => [set, results.filter((r) => r.set === set)]).filter(([, rows]) => rows.length).map(([set, rows]) => [set, summarise(rows)]))
   fs.writeFileSync(RESULTS, JSON.stringify({ llm: LLM_URL, summary, results }, null, 2))
-  console.log('\n| reference | design | footprint | materials | score | s |')
-  console.log('|---|---|---|---|---|---|')
-  for (const r of results) console.log(`| ${r.name} | ${r.design ?? '—'} | ${r.footprint.toFixed(2)} | ${r.materials.toFixed(2)} | ${r.score.toFixed(2)} | ${r.seconds.toFixed(0)} |`)
-  console.log(`\nFrom words: ${summary.drawn}/${summary.descriptions} drawn, ${summary.reused} reused, mean footprint ${summary.footprint.toFixed(2)}, materials ${summary.materials.toFixed(2)}, score ${summary.score.toFixed(3)} (results in ${RESULTS})`)
+  console.log('\n| set | reference | design | footprint | materials | score | s |')
+  console.log('|---|---|---|---|---|---|---|')
+  // The sealed half's words are not printed: its scores are reported, its contents never read while tuning.
+  for (const r of results) console.log(`| ${r.set} | ${r.name} | ${r.design ?? '—'} | ${r.footprint.toFixed(2)} | ${r.materials.toFixed(2)} | ${r.score.toFixed(2)} | ${r.seconds.toFixed(0)} |`)
+  for (const [set, s] of Object.entries(summary)) {
+    console.log(`\nFrom words, ${set}: ${s.drawn}/${s.descriptions} drawn, ${s.reused} reused, mean footprint ${s.footprint.toFixed(2)}, materials ${s.materials.toFixed(2)}, score ${s.score.toFixed(3)}, lowest ${s.lowest.toFixed(2)}`)
+  }
+  console.log(`(results in ${RESULTS})`)
 }
 
 main().catch((err) => { console.error(err); process.exit(1) })
