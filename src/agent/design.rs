@@ -12,7 +12,10 @@ use super::{
     recipes::{self, NoSteps, Setting, Want},
 };
 use crate::{
-    blueprint::{Blueprint, Part, Spec},
+    blueprint::{
+        Blueprint, Part, Spec,
+        compose::{self, Kind, Opening, OpeningKind, Piece, Side},
+    },
     llm::{Llm, Message, Role},
 };
 
@@ -49,6 +52,12 @@ struct Design {
     border: Option<String>,
     middle: Option<String>,
     steps: Option<String>,
+    /// Parts composed over the shape (or alone, with no shape): the part language of [`compose`].
+    #[serde(default)]
+    parts: Vec<Piece>,
+    /// The words say there is no roof (`no roof`, `open to the sky`): a box is drawn without one.
+    #[serde(skip)]
+    open_top: bool,
 }
 
 /// The shapes a design may name.
@@ -183,6 +192,85 @@ fn number(word: &str) -> Option<i32> {
     word.parse().ok().or_else(|| WORDS.iter().position(|w| *w == word).map(|i| i as i32 + 1))
 }
 
+/// The sizes words give what they describe: the first width, depth and height said, in digits or number words
+/// (`7 by 5`, `3x3`, `five across`, `ten long and seven wide`, `3 wide and 4 deep`, `six blocks tall`, `two
+/// thick`). Width is the longer way when both a length and a width are said; a lone width is a bridge's depth.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Sizes {
+    pub width: Option<i32>,
+    pub depth: Option<i32>,
+    pub height: Option<i32>,
+}
+
+/// The sizes `words` (content words, as [`crate::blueprint::content_words`] gives them) say; see [`Sizes`]. The
+/// first of each wins: `a wall 12 long and 3 high with a 3x3 tower at each end` is 12 long and 3 high.
+pub fn sizes_in(words: &[String], bridge: bool) -> Sizes {
+    let num = |w: &str| {
+        super::vocab::number(w).and_then(|n| i32::try_from(n).ok()).filter(|n| (1..=MAX_SIDE).contains(n))
+    };
+    let mut sizes = Sizes::default();
+    let footprint = |sizes: &mut Sizes, a: i32, b: i32| {
+        if sizes.width.is_none() && sizes.depth.is_none() {
+            (sizes.width, sizes.depth) = (Some(a), Some(b));
+        }
+    };
+    // A length or width said goes to the width first, then to the depth; a bridge's lone width is its depth.
+    let along = |sizes: &mut Sizes, n: i32| {
+        if sizes.width.is_none() {
+            sizes.width = Some(n);
+        } else if sizes.depth.is_none() {
+            sizes.depth = Some(n);
+        }
+    };
+    let long_said = words.iter().any(|w| matches!(w.as_str(), "long" | "length"));
+    let mut i = 0;
+    while i < words.len() {
+        let word = words[i].as_str();
+        // `3x3`, written as one word.
+        if let Some((a, b)) = word.split_once('x').and_then(|(a, b)| Some((num(a)?, num(b)?))) {
+            footprint(&mut sizes, a, b);
+            i += 1;
+            continue;
+        }
+        let Some(n) = num(word) else {
+            i += 1;
+            continue;
+        };
+        if let (Some("by" | "x"), Some(m)) =
+            (words.get(i + 1).map(String::as_str), words.get(i + 2).and_then(|w| num(w)))
+        {
+            footprint(&mut sizes, n, m);
+            i += 3;
+            continue;
+        }
+        match words.iter().skip(i + 1).take(2).find(|w| *w != "block").map(String::as_str) {
+            Some("long" | "length") => along(&mut sizes, n),
+            Some("wide" | "width") if bridge && sizes.depth.is_none() && (long_said || sizes.width.is_none()) => {
+                sizes.depth = Some(n)
+            }
+            Some("wide" | "width") => along(&mut sizes, n),
+            Some("deep" | "depth" | "thick") => _ = sizes.depth.get_or_insert(n),
+            // `across` is `acros` once a plural's s is dropped.
+            Some("across" | "acros" | "square") => footprint(&mut sizes, n, n),
+            Some("high" | "tall" | "height") => _ = sizes.height.get_or_insert(n),
+            _ => {}
+        }
+        i += 1;
+    }
+    sizes
+}
+
+/// Whether `words` (content words) say there is no roof: `no roof`, `without a roof`, `roofless`, `open top`,
+/// `open to the sky`.
+pub fn says_no_roof(words: &[String]) -> bool {
+    words.iter().enumerate().any(|(i, w)| {
+        let next = words.get(i + 1).map(String::as_str);
+        matches!(w.as_str(), "roofless" | "roofles")
+            || (matches!(w.as_str(), "no" | "without") && next == Some("roof"))
+            || (w == "open" && matches!(next, Some("top" | "sky" | "air")))
+    })
+}
+
 impl Design {
     /// The part `part`'s slot (one of [`PARTS`]).
     fn part_mut(&mut self, part: &str) -> Option<&mut Option<String>> {
@@ -210,24 +298,29 @@ impl Design {
         let words = crate::blueprint::content_words(words);
         // Which of width, depth and height the words give.
         let mut given = [false; 3];
+        let said = sizes_in(&words, shape == "bridge");
+        for ((slot, size), given) in
+            [&mut self.width, &mut self.depth, &mut self.height].into_iter().zip([said.width, said.depth, said.height]).zip(&mut given)
+        {
+            if let Some(size) = size {
+                *slot = Some(size);
+                *given = true;
+            }
+        }
         for (i, word) in words.iter().enumerate() {
             let Some(n) = number(word).filter(|n| (1..=MAX_SIDE).contains(n)) else { continue };
-            let unit = words.iter().skip(i + 1).take(2).find(|w| *w != "block");
-            let (slot, dimension) = match unit.map(String::as_str) {
-                Some("long" | "length") => (&mut self.width, 0),
-                Some("high" | "tall") => (&mut self.height, 2),
-                Some("wide") if shape == "bridge" => (&mut self.depth, 1),
-                Some("wide") => (&mut self.width, 0),
-                Some("deep") => (&mut self.depth, 1),
-                Some("step") if shape == "stairs" => (&mut self.height, 2),
-                Some("storey" | "story" | "floor") if shape == "box" => {
-                    self.storeys = Some(n.min(3));
-                    continue;
+            match words.iter().skip(i + 1).take(2).find(|w| *w != "block").map(String::as_str) {
+                Some("step") if shape == "stairs" => {
+                    self.height = Some(n);
+                    given[2] = true;
                 }
-                _ => continue,
-            };
-            *slot = Some(n);
-            given[dimension] = true;
+                Some("storey" | "story" | "floor") if shape == "box" => self.storeys = Some(n.min(3)),
+                _ => {}
+            }
+        }
+        if says_no_roof(&words) {
+            self.open_top = true;
+            self.roof = None;
         }
         // Sizes the words do not give: the usual ones of what they name (as the prompt says), and what the parts
         // need (railings on both sides of a walkway, a field on either side of a channel, a door under a window).
@@ -342,7 +435,7 @@ fn shaped(design: &Design, shape: &str, words: &str) -> Result<Drawn, String> {
     }
     // Every layer of the shape, bottom up: parts under and over the body take a layer each.
     let tall = match shape {
-        "box" => storeys * h + 1 + usize::from(has('t')),
+        "box" => storeys * h + usize::from(!design.open_top) + usize::from(has('t')),
         "pillar" => h + usize::from(has('a')) + usize::from(has('t')),
         "wall" => h + usize::from(has('t')),
         "bridge" => 1 + usize::from(has('a')) + usize::from(has('t')),
@@ -360,9 +453,9 @@ fn shaped(design: &Design, shape: &str, words: &str) -> Result<Drawn, String> {
                         // Storey k's walls stand on its floor: the ground, or a floor of the storey's block.
                         let (storey, within) = (y / h, y % h);
                         let walls = if storey == 0 { 'b' } else { or('u', 'b') };
-                        if y == storeys * h {
+                        if y == storeys * h && !design.open_top {
                             or('r', walls)
-                        } else if y > storeys * h {
+                        } else if y >= storeys * h {
                             if edge { 't' } else { '.' }
                         } else if storey > 0 && within == 0 {
                             walls
@@ -470,7 +563,7 @@ fn schema() -> serde_json::Value {
     let mut properties = serde_json::json!({
         "name": { "type": "string", "maxLength": 40 },
         "description": { "type": "string", "maxLength": 200 },
-        "shape": { "type": "string", "enum": SHAPES },
+        "shape": { "type": "string", "enum": SHAPES.iter().chain(&["none"]).collect::<Vec<_>>() },
         "width": { "type": "integer", "minimum": 1, "maximum": side },
         "depth": { "type": "integer", "minimum": 1, "maximum": side },
         "height": { "type": "integer", "minimum": 1, "maximum": side },
@@ -479,11 +572,16 @@ fn schema() -> serde_json::Value {
     });
     let mut required: Vec<&str> = properties.as_object().map(|o| o.keys().map(String::as_str).collect()).unwrap();
     required.extend(PARTS.iter().map(|(part, _)| *part));
-    let required: Vec<String> = required.into_iter().map(str::to_owned).collect();
+    let mut required: Vec<String> = required.into_iter().map(str::to_owned).collect();
     let fields = properties.as_object_mut().unwrap();
     for (part, _) in PARTS {
         fields.insert(part.to_owned(), serde_json::json!({ "type": "string", "maxLength": 60 }));
     }
+    fields.insert(
+        "parts".to_owned(),
+        serde_json::json!({ "type": "array", "maxItems": 12, "items": compose::piece_schema(side) }),
+    );
+    required.push("parts".to_owned());
     fields.insert(
         "palette".to_owned(),
         serde_json::json!({ "type": "object", "additionalProperties": { "type": "string" }, "maxProperties": 16 }),
@@ -513,13 +611,24 @@ fn schema() -> serde_json::Value {
 /// Reads an answer into a checked blueprint, or says what is wrong with it in words the model can act on.
 pub fn read(answer: &str, words: &str) -> Result<Blueprint, String> {
     let mut design: Design = extract::json_first::<Design, Design, String>(answer, Json::Object, Ok)?;
-    if let Some(shape) = design.shape.clone().filter(|s| !s.trim().is_empty()) {
-        let shape = shape.trim().to_lowercase();
+    let said = crate::blueprint::content_words(words);
+    design.open_top = says_no_roof(&said);
+    let shape = design.shape.as_deref().map(|s| s.trim().to_lowercase()).filter(|s| !s.is_empty() && s != "none");
+    if let Some(shape) = &shape {
         if !SHAPES.contains(&shape.as_str()) {
-            return Err(format!("\"shape\" {shape:?} is not one of {}; or give palette and layers", SHAPES.join(", ")));
+            return Err(format!(
+                "\"shape\" {shape:?} is not one of {}; or give \"parts\", or palette and layers",
+                SHAPES.join(", ")
+            ));
         }
-        design.heed(&shape, words);
-        (design.palette, design.layers) = shaped(&design, &shape, words)?;
+        design.heed(shape, words);
+        (design.palette, design.layers) = shaped(&design, shape, words)?;
+    }
+    if design.open_top {
+        design.parts.retain(|p| p.kind != Kind::Roof);
+    }
+    if shape.is_none() {
+        heed_parts(&mut design.parts, &said);
     }
     let name: String = design
         .name
@@ -531,8 +640,10 @@ pub fn read(answer: &str, words: &str) -> Result<Blueprint, String> {
     if name.is_empty() {
         return Err("\"name\" must be a short snake_case name".to_owned());
     }
-    if design.layers.is_empty() {
-        return Err("give a \"shape\" with its sizes and \"block\", or a \"palette\" and \"layers\" of rows".to_owned());
+    if design.layers.is_empty() && design.parts.is_empty() {
+        return Err(
+            "give \"parts\", or a \"shape\" with its sizes and \"block\", or a \"palette\" and \"layers\" of rows".to_owned()
+        );
     }
     let mut palette: BTreeMap<char, Spec> = BTreeMap::from([('.', Spec::air())]);
     for (key, block) in &design.palette {
@@ -557,9 +668,20 @@ pub fn read(answer: &str, words: &str) -> Result<Blueprint, String> {
             }
         }
     }
+    // Blocks a small model writes loosely (`plank`, `Stone Brick`) are read as the blocks they plainly mean.
+    for piece in &mut design.parts {
+        if let Ok(spec) = spec_near(&piece.block) {
+            piece.block = spec.to_string();
+        }
+        for opening in &mut piece.openings {
+            if let Some(block) = opening.block.as_mut() {
+                *block = spec_near(block).map_or_else(|_| block.clone(), |s| s.to_string());
+            }
+        }
+    }
     let description = if design.description.trim().is_empty() { words.to_owned() } else { design.description };
-    let blueprint =
-        Blueprint::new(&name, &description, parts).map_err(|e| format!("the blueprint does not read: {e}"))?;
+    let blueprint = compose::compose(&name, &description, parts, &design.parts)
+        .map_err(|e| format!("the blueprint does not read: {e}"))?;
     let [w, h, d] = blueprint.size;
     if w.max(h).max(d) > MAX_SIDE || blueprint.blocks().count() > MAX_BLOCKS {
         return Err(format!(
@@ -572,6 +694,110 @@ pub fn read(answer: &str, words: &str) -> Result<Blueprint, String> {
             .map_err(|why| format!("it needs {item}, which a player cannot get here ({why}); use another block"))?;
     }
     Ok(blueprint)
+}
+
+/// The kinds of part that make a design's body (what its sizes are the sizes of).
+const BODIES: [Kind; 5] = [Kind::Box, Kind::HollowBox, Kind::Ring, Kind::Area, Kind::Wall];
+
+/// What the words say of a design of parts, over what the answer says: the body (its largest box, ring, area or
+/// wall) takes the sizes the words give.
+fn heed_parts(parts: &mut [Piece], words: &[String]) {
+    let said = sizes_in(words, words.iter().any(|w| w.contains("bridge")));
+    let body = parts
+        .iter_mut()
+        .filter(|p| BODIES.contains(&p.kind))
+        .max_by_key(|p| {
+            let [w, _, d] = p.size();
+            w * d
+        });
+    let Some(body) = body else { return };
+    match body.kind {
+        Kind::Wall => {
+            if let Some(length) = said.width.max(said.depth) {
+                body.width = Some(length);
+            }
+        }
+        _ => {
+            if let Some(width) = said.width {
+                body.width = Some(width);
+            }
+            if let Some(depth) = said.depth {
+                body.depth = Some(depth);
+            }
+        }
+    }
+    if let (Some(height), false) = (said.height, body.kind == Kind::Area) {
+        body.height = Some(height);
+    }
+    // Openings the words ask for and no part has: in the body's front (windows in its sides), of the block the
+    // words name for them.
+    if !matches!(body.kind, Kind::Ring | Kind::HollowBox | Kind::Wall) {
+        return;
+    }
+    let asks = |word: &str| words.iter().any(|w| w == word);
+    let named = named_blocks(&words.join(" "));
+    let of = |suffix: &str| named.iter().find(|b| b.ends_with(suffix)).cloned();
+    let has = |kind: OpeningKind| body.openings.iter().any(|o| o.kind == kind);
+    let opening = |kind, side, block| Opening { kind, side: Some(side), at: None, width: None, height: None, block };
+    let mut wanted = Vec::new();
+    if asks("door") && !has(OpeningKind::Door) {
+        wanted.push(opening(OpeningKind::Door, Side::South, of("_door")));
+    } else if asks("doorway") && !has(OpeningKind::Doorway) {
+        wanted.push(opening(OpeningKind::Doorway, Side::South, None));
+    }
+    if asks("gate") && !has(OpeningKind::Gate) {
+        wanted.push(opening(OpeningKind::Gate, Side::South, of("_fence_gate")));
+    }
+    if asks("arch") && !has(OpeningKind::Arch) && body.kind == Kind::Wall {
+        wanted.push(opening(OpeningKind::Arch, Side::South, None));
+    }
+    if asks("window") && !has(OpeningKind::Window) && body.kind != Kind::Wall && body.size()[1] >= 3 {
+        let pane = of("glass_pane").or_else(|| of("glass").map(|_| "glass_pane".to_owned()));
+        for side in [Side::East, Side::West] {
+            wanted.push(opening(OpeningKind::Window, side, pane.clone()));
+        }
+    }
+    body.openings.extend(wanted);
+}
+
+/// What a design misses of what the words say: a size it falls short of, a roof where they say none, a door, gate
+/// or window they ask for and it lacks; each in words the designer can act on.
+fn missed(blueprint: &Blueprint, words: &str) -> Vec<String> {
+    let said_words = crate::blueprint::content_words(words);
+    let said = sizes_in(&said_words, said_words.iter().any(|w| w.contains("bridge")));
+    let [w, h, d] = blueprint.size;
+    let mut missed = Vec::new();
+    match (said.width, said.depth) {
+        (Some(a), Some(b)) if !((w >= a && d >= b) || (w >= b && d >= a)) => {
+            missed.push(format!("the words say {a} by {b}, but it is {w} by {d}"))
+        }
+        (Some(a), None) | (None, Some(a)) if w.max(d) < a => {
+            missed.push(format!("the words say {a} long, but it is {w} by {d}"))
+        }
+        _ => {}
+    }
+    if let Some(height) = said.height.filter(|said| h < *said) {
+        missed.push(format!("the words say {height} high, but it is {h} high"));
+    }
+    let blocks: Vec<&str> = blueprint.blocks().map(|p| p.block.name.as_str()).collect();
+    if says_no_roof(&said_words) {
+        let top = blueprint.blocks().filter(|p| p.at[1] == h - 1).count() as i32;
+        if h > 1 && top * 5 >= w * d * 4 {
+            missed.push("the words say no roof, but its top is covered".to_owned());
+        }
+    }
+    let asks = |word: &str| said_words.iter().any(|w| w == word);
+    let has = |suffix: &str| blocks.iter().any(|b| b.ends_with(suffix));
+    if asks("door") && !has("_door") {
+        missed.push("the words ask for a door and it has none (an opening of kind door)".to_owned());
+    }
+    if asks("gate") && !has("_fence_gate") {
+        missed.push("the words ask for a gate and it has none (an opening of kind gate)".to_owned());
+    }
+    if asks("window") && !blocks.iter().any(|b| b.contains("glass")) {
+        missed.push("the words ask for windows and it has none (openings of kind window)".to_owned());
+    }
+    missed
 }
 
 /// Whether the game's facts say how to get `count` of `item`, or why not.
@@ -637,22 +863,29 @@ pub async fn design(llm: &Llm, words: &str) -> Result<Blueprint, String> {
             Err(e) => return Err(format!("the LLM failed: {e}")),
         };
         let why = match usable {
-            Ok(blueprint) => match (lacking(&blueprint, &named), &kept) {
-                (None, _) => return Ok(blueprint),
-                // Asked once for what it left out: the better of the two answers is kept.
-                (Some(_), Some(first)) => {
-                    let count = |b: &Blueprint| {
-                        let blocks: Vec<String> = b.blocks().map(|p| p.block.name.clone()).collect();
-                        named.iter().filter(|n| holds(&blocks, n)).count()
-                    };
-                    return Ok(if count(&blueprint) > count(first) { blueprint } else { kept.take().unwrap() });
+            Ok(blueprint) => {
+                // What it misses of the words: the blocks they name, their sizes, openings and roof.
+                let misses = |b: &Blueprint| {
+                    let mut all: Vec<String> = lacking(b, &named).into_iter().collect();
+                    all.extend(missed(b, words));
+                    all
+                };
+                let why = misses(&blueprint);
+                match (why.is_empty(), &kept) {
+                    (true, _) => return Ok(blueprint),
+                    // Asked once for what it missed: the better of the two answers is kept.
+                    (false, Some(first)) => {
+                        let better = why.len() < misses(first).len();
+                        return Ok(if better { blueprint } else { kept.take().unwrap() });
+                    }
+                    (false, None) => {
+                        let why = why.join("; ");
+                        tracing::info!("blueprint for {words:?} misses what the words say: {why}");
+                        kept = Some(blueprint);
+                        why
+                    }
                 }
-                (Some(why), None) => {
-                    tracing::info!("blueprint for {words:?} lacks what the words name: {why}");
-                    kept = Some(blueprint);
-                    why
-                }
-            },
+            }
             Err(why) => {
                 tracing::info!("unusable blueprint for {words:?}: {why}");
                 why
@@ -897,4 +1130,68 @@ mod tests {
         .unwrap();
         assert_eq!(lacking(&done, &named_blocks("log corners, a ladder and glass windows")), None);
     }
+
+    #[test]
+    fn sizes_are_read_however_the_words_give_them() {
+        let sizes = |words: &str| {
+            let s = sizes_in(&crate::blueprint::content_words(words), words.contains("bridge"));
+            (s.width, s.depth, s.height)
+        };
+        assert_eq!(sizes("a 7 by 5 flower bed"), (Some(7), Some(5), None));
+        assert_eq!(sizes("a 3x3 cobblestone tower six blocks tall"), (Some(3), Some(3), Some(6)));
+        assert_eq!(sizes("a patch ten long and seven wide"), (Some(10), Some(7), None));
+        assert_eq!(sizes("a stall 5 wide 3 deep, posts three tall"), (Some(5), Some(3), Some(3)));
+        assert_eq!(sizes("a ring five across"), (Some(5), Some(5), None));
+        assert_eq!(sizes("an archway five wide, five tall and two thick"), (Some(5), Some(2), Some(5)));
+        assert_eq!(sizes("a wall 12 long and 3 high with a 3x3 tower at each end, the towers five tall"), (Some(12), None, Some(3)));
+        assert_eq!(sizes("a bridge two wide"), (None, Some(2), None));
+        assert_eq!(sizes("a footbridge two wide and eight long"), (Some(8), Some(2), None));
+        assert_eq!(sizes("a nice garden"), (None, None, None));
+        let words = |text: &str| says_no_roof(&crate::blueprint::content_words(text));
+        assert!(words("walls four high, no roof") && words("a pen without a roof") && words("a roofless hut"));
+        assert!(!words("a hut with a plank roof and no windows"));
+    }
+
+    #[test]
+    fn a_design_of_parts_is_read_and_held_to_the_words() {
+        let answer = r#"{"name": "Pier", "description": "a pier", "shape": "none", "parts": [
+            {"kind": "area", "block": "plank", "width": 3, "depth": 5},
+            {"kind": "column", "block": "spruce_log", "y": -1, "height": 1, "repeat": "corners"},
+            {"kind": "line", "block": "oak_fence", "width": 5, "along": "z", "y": 1, "repeat": "both_sides"}]}"#;
+        // The words give the deck 3 by 9: the body takes their sizes over the answer's.
+        let pier = read(answer, "a pier 3 by 9 of oak planks on spruce log legs").unwrap();
+        let items: BTreeMap<String, u32> = pier.materials().into_iter().collect();
+        assert_eq!((items["oak_planks"], items["spruce_log"], items["oak_fence"]), (27, 4, 10));
+        assert_eq!(pier.size, [3, 3, 9]);
+        // A shape with parts over it: a hut with a lantern at each corner of its roof.
+        let hut = read(
+            r#"{"name": "h", "shape": "box", "width": 5, "depth": 5, "height": 3, "block": "cobblestone",
+                "roof": "oak_planks", "parts": [{"kind": "block", "block": "lantern", "y": 4, "repeat": "corners"}]}"#,
+            "a hut",
+        )
+        .unwrap();
+        assert_eq!(hut.materials().into_iter().find(|(i, _)| i == "lantern"), Some(("lantern".to_owned(), 4)));
+        // Openings the words ask for and no part has are cut in the body; no roof where the words say none.
+        let study = read(
+            r#"{"name": "s", "shape": "none", "parts": [{"kind": "ring", "block": "stone_bricks", "width": 5,
+                "depth": 5, "height": 3}, {"kind": "roof", "block": "stone_brick_slab"}]}"#,
+            "a stone brick study 7 wide 5 deep, walls four high, no roof, a spruce door and glass windows",
+        )
+        .unwrap();
+        let items: BTreeMap<String, u32> = study.materials().into_iter().collect();
+        assert_eq!(study.size, [7, 4, 5]);
+        assert!(!items.contains_key("stone_brick_slab"), "no roof: {items:?}");
+        assert_eq!((items.get("spruce_door"), items.get("glass_pane")), (Some(&1), Some(&2)));
+        assert!(missed(&study, "a stone brick study 7 wide 5 deep, walls four high, no roof").is_empty());
+        // What a design misses of the words is said in words the designer can act on.
+        let small = read(r#"{"name": "b", "parts": [{"kind": "box", "block": "dirt"}]}"#, "x").unwrap();
+        let why = missed(&small, "a dirt room 7 by 5, six high, with a door and windows");
+        assert_eq!(why.len(), 4, "{why:?}");
+        assert!(why[0].contains("7 by 5, but it is 3 by 3") && why[1].contains("6 high"), "{why:?}");
+        let bad = read(r#"{"name": "b", "parts": [{"kind": "dome", "block": "dirt"}]}"#, "x").unwrap_err();
+        assert!(bad.contains("dome"), "{bad}");
+        let bad = read(r#"{"name": "b", "parts": [{"kind": "box", "block": "castle"}]}"#, "x").unwrap_err();
+        assert!(bad.contains("part 1 (box): there is no block called castle"), "{bad}");
+    }
+
 }

@@ -297,12 +297,16 @@ fn parse_block(text: &str) -> Result<Spec, String> {
     }
 }
 
-/// The blueprint a design's pieces compose to.
-pub fn compose(name: &str, description: &str, pieces: &[Piece]) -> Result<Blueprint, ComposeError> {
-    if pieces.is_empty() {
+/// The blueprint a design's pieces compose to, over `base` (the cells a shape or drawn layers set first; empty for
+/// none).
+pub fn compose(name: &str, description: &str, base: Vec<Part>, pieces: &[Piece]) -> Result<Blueprint, ComposeError> {
+    if pieces.is_empty() && base.is_empty() {
         return Err(ComposeError::Empty);
     }
     let mut cells = Cells::default();
+    for part in base {
+        cells.set(part.at, &part.block)?;
+    }
     for (index, piece) in pieces.iter().enumerate() {
         let error = |problem: String| ComposeError::Piece { index: index + 1, kind: piece.kind.name(), problem };
         let block = parse_block(&piece.block).map_err(error)?;
@@ -564,7 +568,7 @@ mod tests {
 
     fn build(json: &str) -> Blueprint {
         let pieces: Vec<Piece> = serde_json::from_str(json).unwrap();
-        compose("t", "t", &pieces).unwrap()
+        compose("t", "t", Vec::new(), &pieces).unwrap()
     }
 
     fn items(b: &Blueprint) -> BTreeMap<String, u32> {
@@ -627,7 +631,7 @@ mod tests {
         assert_eq!(at(&pitched, [0, 3, 0]), "spruce_stairs[facing=south]", "the north slope rises southward");
         assert_eq!(at(&pitched, [0, 3, 4]), "spruce_stairs[facing=north]");
         assert_eq!(at(&pitched, [2, 5, 2]), "spruce_planks", "the ridge");
-        let err = compose("t", "t", &[Piece { style: Some(RoofStyle::Stairs), ..Piece::new(Kind::Roof, "dirt") }]);
+        let err = compose("t", "t", Vec::new(), &[Piece { style: Some(RoofStyle::Stairs), ..Piece::new(Kind::Roof, "dirt") }]);
         assert!(err.unwrap_err().to_string().contains("no stairs"));
         assert_eq!(variant("stone_bricks", "slab").as_deref(), Some("stone_brick_slab"));
         assert_eq!(variant("cobblestone", "stairs").as_deref(), Some("cobblestone_stairs"));
@@ -669,7 +673,7 @@ mod tests {
         assert_eq!((at(&shed, [0, 1, 1]), at(&shed, [0, 2, 1])), ("air".to_owned(), "air".to_owned()));
         assert_eq!(at(&shed, [0, 0, 1]), "oak_planks", "a doorway stands on the box's floor");
         let bad = r#"[{"kind": "wall", "block": "dirt", "openings": [{"kind": "door", "side": "south", "block": "castle"}]}]"#;
-        let err = compose("t", "t", &serde_json::from_str::<Vec<Piece>>(bad).unwrap()).unwrap_err();
+        let err = compose("t", "t", Vec::new(), &serde_json::from_str::<Vec<Piece>>(bad).unwrap()).unwrap_err();
         assert!(err.to_string().starts_with("part 1 (wall): there is no block called castle"), "{err}");
     }
 
@@ -728,7 +732,7 @@ mod tests {
     fn pieces_that_cannot_be_composed_say_which_and_why() {
         let err = |json: &str| {
             let pieces: Vec<Piece> = serde_json::from_str(json).unwrap();
-            compose("t", "t", &pieces).unwrap_err().to_string()
+            compose("t", "t", Vec::new(), &pieces).unwrap_err().to_string()
         };
         assert!(
             err(r#"[{"kind": "box", "block": "stone"}, {"kind": "block", "block": "unobtanium"}]"#)
