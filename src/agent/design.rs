@@ -117,8 +117,13 @@ fn block_runs(words: &[String]) -> Vec<(String, usize, usize)> {
             if run.iter().any(|w| BUILT.contains(&w.as_str())) {
                 continue;
             }
+            // A wood's name alone is its planks (`a spruce hut`).
+            const WOODS: [&str; 9] =
+                ["oak", "spruce", "birch", "jungle", "acacia", "mangrove", "cherry", "bamboo", "crimson"];
             let block = if len == 1 && matches!(run[0].as_str(), "wooden" | "wood") {
                 Some("oak_planks".to_owned())
+            } else if len == 1 && WOODS.contains(&run[0].as_str()) {
+                Some(format!("{}_planks", run[0]))
             } else {
                 spec_near(&run.join("_")).ok().filter(|s| s.item().is_some()).map(|s| s.name.clone())
             };
@@ -205,9 +210,8 @@ pub struct Sizes {
 /// The sizes `words` (content words, as [`crate::blueprint::content_words`] gives them) say; see [`Sizes`]. The
 /// first of each wins: `a wall 12 long and 3 high with a 3x3 tower at each end` is 12 long and 3 high.
 pub fn sizes_in(words: &[String], bridge: bool) -> Sizes {
-    let num = |w: &str| {
-        super::vocab::number(w).and_then(|n| i32::try_from(n).ok()).filter(|n| (1..=MAX_SIDE).contains(n))
-    };
+    let num =
+        |w: &str| super::vocab::number(w).and_then(|n| i32::try_from(n).ok()).filter(|n| (1..=MAX_SIDE).contains(n));
     let mut sizes = Sizes::default();
     let footprint = |sizes: &mut Sizes, a: i32, b: i32| {
         if sizes.width.is_none() && sizes.depth.is_none() {
@@ -299,8 +303,10 @@ impl Design {
         // Which of width, depth and height the words give.
         let mut given = [false; 3];
         let said = sizes_in(&words, shape == "bridge");
-        for ((slot, size), given) in
-            [&mut self.width, &mut self.depth, &mut self.height].into_iter().zip([said.width, said.depth, said.height]).zip(&mut given)
+        for ((slot, size), given) in [&mut self.width, &mut self.depth, &mut self.height]
+            .into_iter()
+            .zip([said.width, said.depth, said.height])
+            .zip(&mut given)
         {
             if let Some(size) = size {
                 *slot = Some(size);
@@ -608,8 +614,22 @@ fn schema() -> serde_json::Value {
     })
 }
 
+/// A design drawn for words: the checked blueprint and what it is made of, in a few words for the owner.
+#[derive(Clone, Debug)]
+pub struct Designed {
+    pub blueprint: Blueprint,
+    /// Its parts: `box 5×3×5 of cobblestone (roof oak_planks, door oak_door); lantern at each corner`.
+    pub parts: String,
+}
+
 /// Reads an answer into a checked blueprint, or says what is wrong with it in words the model can act on.
-pub fn read(answer: &str, words: &str) -> Result<Blueprint, String> {
+#[cfg(test)]
+fn read(answer: &str, words: &str) -> Result<Blueprint, String> {
+    read_design(answer, words).map(|d| d.blueprint)
+}
+
+/// [`read`], with the design's parts said.
+fn read_design(answer: &str, words: &str) -> Result<Designed, String> {
     let mut design: Design = extract::json_first::<Design, Design, String>(answer, Json::Object, Ok)?;
     let said = crate::blueprint::content_words(words);
     design.open_top = says_no_roof(&said);
@@ -642,7 +662,8 @@ pub fn read(answer: &str, words: &str) -> Result<Blueprint, String> {
     }
     if design.layers.is_empty() && design.parts.is_empty() {
         return Err(
-            "give \"parts\", or a \"shape\" with its sizes and \"block\", or a \"palette\" and \"layers\" of rows".to_owned()
+            "give \"parts\", or a \"shape\" with its sizes and \"block\", or a \"palette\" and \"layers\" of rows"
+                .to_owned(),
         );
     }
     let mut palette: BTreeMap<char, Spec> = BTreeMap::from([('.', Spec::air())]);
@@ -679,7 +700,7 @@ pub fn read(answer: &str, words: &str) -> Result<Blueprint, String> {
             }
         }
     }
-    let description = if design.description.trim().is_empty() { words.to_owned() } else { design.description };
+    let description = if design.description.trim().is_empty() { words.to_owned() } else { design.description.clone() };
     let blueprint = compose::compose(&name, &description, parts, &design.parts)
         .map_err(|e| format!("the blueprint does not read: {e}"))?;
     let [w, h, d] = blueprint.size;
@@ -693,7 +714,20 @@ pub fn read(answer: &str, words: &str) -> Result<Blueprint, String> {
         obtainable(&item, count)
             .map_err(|why| format!("it needs {item}, which a player cannot get here ({why}); use another block"))?;
     }
-    Ok(blueprint)
+    let mut said: Vec<String> = Vec::new();
+    if let Some(shape) = &shape {
+        let given: Vec<String> = PARTS
+            .iter()
+            .filter_map(|(part, _)| design.part(part).filter(|b| !says_none(b)).map(|b| format!("{part} {b}")))
+            .collect();
+        let block = design.block.clone().unwrap_or_default();
+        let with = if given.is_empty() { String::new() } else { format!(" ({})", given.join(", ")) };
+        said.push(format!("{shape} of {block}{with}"));
+    } else if !design.layers.is_empty() {
+        said.push("drawn layers".to_owned());
+    }
+    said.extend(design.parts.iter().map(compose::describe));
+    Ok(Designed { blueprint, parts: said.join("; ") })
 }
 
 /// The kinds of part that make a design's body (what its sizes are the sizes of).
@@ -703,13 +737,10 @@ const BODIES: [Kind; 5] = [Kind::Box, Kind::HollowBox, Kind::Ring, Kind::Area, K
 /// wall) takes the sizes the words give.
 fn heed_parts(parts: &mut [Piece], words: &[String]) {
     let said = sizes_in(words, words.iter().any(|w| w.contains("bridge")));
-    let body = parts
-        .iter_mut()
-        .filter(|p| BODIES.contains(&p.kind))
-        .max_by_key(|p| {
-            let [w, _, d] = p.size();
-            w * d
-        });
+    let body = parts.iter_mut().filter(|p| BODIES.contains(&p.kind)).max_by_key(|p| {
+        let [w, _, d] = p.size();
+        w * d
+    });
     let Some(body) = body else { return };
     match body.kind {
         Kind::Wall => {
@@ -800,6 +831,34 @@ fn missed(blueprint: &Blueprint, words: &str) -> Vec<String> {
     missed
 }
 
+/// Whether a kept blueprint fits `words` well enough to be built for them: every size the words give is its own
+/// (either way round; a height with a roof or a cap of up to two more), and it holds every block they name (or one
+/// of its kind). Otherwise, what differs.
+pub fn fits(blueprint: &Blueprint, words: &str) -> Result<(), String> {
+    let said_words = crate::blueprint::content_words(words);
+    let said = sizes_in(&said_words, said_words.iter().any(|w| w.contains("bridge")));
+    let [w, h, d] = blueprint.size;
+    let mut differs = Vec::new();
+    let footprint_fits = match (said.width, said.depth) {
+        (Some(a), Some(b)) => (w, d) == (a, b) || (w, d) == (b, a),
+        (Some(a), None) | (None, Some(a)) => w == a || d == a,
+        (None, None) => true,
+    };
+    if !footprint_fits {
+        let asked = [said.width, said.depth].into_iter().flatten().map(|n| n.to_string()).collect::<Vec<_>>();
+        differs.push(format!("it is {w} by {d}, the words say {}", asked.join(" by ")));
+    }
+    if let Some(height) = said.height.filter(|said| !(*said..=*said + 2).contains(&h)) {
+        differs.push(format!("it is {h} high, the words say {height}"));
+    }
+    let blocks: Vec<String> = blueprint.blocks().map(|p| p.block.name.clone()).collect();
+    let missing: Vec<String> = named_blocks(words).into_iter().filter(|n| !holds(&blocks, n)).collect();
+    if !missing.is_empty() {
+        differs.push(format!("it has no {}", missing.join(" and no ")));
+    }
+    if differs.is_empty() { Ok(()) } else { Err(differs.join("; ")) }
+}
+
 /// Whether the game's facts say how to get `count` of `item`, or why not.
 fn obtainable(item: &str, count: u32) -> Result<(), NoSteps> {
     match recipes::plan(&Want::Have { item: item.to_owned(), count }, &Setting::default()) {
@@ -826,7 +885,7 @@ fn lacking(blueprint: &Blueprint, named: &[String]) -> Option<String> {
 /// Asks `llm` for a blueprint of what `words` describe. An answer that does not hold is asked again with what was
 /// wrong (twice at most); one that holds but leaves out a block the words name is asked again once, and kept if the
 /// second answer is no better.
-pub async fn design(llm: &Llm, words: &str) -> Result<Blueprint, String> {
+pub async fn design(llm: &Llm, words: &str) -> Result<Designed, String> {
     // A named block the game's facts cannot get (water, as yet) is not asked for: the design would be refused.
     let named: Vec<String> = named_blocks(words)
         .into_iter()
@@ -849,12 +908,12 @@ pub async fn design(llm: &Llm, words: &str) -> Result<Blueprint, String> {
     .map_err(|e| e.to_string())?;
     let mut messages = vec![Message::user(prompt)];
     let mut last = String::new();
-    let mut kept: Option<Blueprint> = None;
+    let mut kept: Option<Designed> = None;
     for _ in 0..3 {
         // An answer cut off at the token limit is a design too big to write out: asked again, smaller.
         let (content, usable) = match llm.chat_json(Role::Curriculum, &messages, 0.0, &schema()).await {
             Ok(reply) => {
-                let usable = read(&reply.content, words);
+                let usable = read_design(&reply.content, words);
                 (reply.content, usable)
             }
             Err(crate::llm::LlmError::CutOff { content, max_tokens, .. }) => {
@@ -863,25 +922,25 @@ pub async fn design(llm: &Llm, words: &str) -> Result<Blueprint, String> {
             Err(e) => return Err(format!("the LLM failed: {e}")),
         };
         let why = match usable {
-            Ok(blueprint) => {
+            Ok(designed) => {
                 // What it misses of the words: the blocks they name, their sizes, openings and roof.
-                let misses = |b: &Blueprint| {
-                    let mut all: Vec<String> = lacking(b, &named).into_iter().collect();
-                    all.extend(missed(b, words));
+                let misses = |d: &Designed| {
+                    let mut all: Vec<String> = lacking(&d.blueprint, &named).into_iter().collect();
+                    all.extend(missed(&d.blueprint, words));
                     all
                 };
-                let why = misses(&blueprint);
+                let why = misses(&designed);
                 match (why.is_empty(), &kept) {
-                    (true, _) => return Ok(blueprint),
+                    (true, _) => return Ok(designed),
                     // Asked once for what it missed: the better of the two answers is kept.
                     (false, Some(first)) => {
                         let better = why.len() < misses(first).len();
-                        return Ok(if better { blueprint } else { kept.take().unwrap() });
+                        return Ok(if better { designed } else { kept.take().unwrap() });
                     }
                     (false, None) => {
                         let why = why.join("; ");
                         tracing::info!("blueprint for {words:?} misses what the words say: {why}");
-                        kept = Some(blueprint);
+                        kept = Some(designed);
                         why
                     }
                 }
@@ -1143,7 +1202,10 @@ mod tests {
         assert_eq!(sizes("a stall 5 wide 3 deep, posts three tall"), (Some(5), Some(3), Some(3)));
         assert_eq!(sizes("a ring five across"), (Some(5), Some(5), None));
         assert_eq!(sizes("an archway five wide, five tall and two thick"), (Some(5), Some(2), Some(5)));
-        assert_eq!(sizes("a wall 12 long and 3 high with a 3x3 tower at each end, the towers five tall"), (Some(12), None, Some(3)));
+        assert_eq!(
+            sizes("a wall 12 long and 3 high with a 3x3 tower at each end, the towers five tall"),
+            (Some(12), None, Some(3))
+        );
         assert_eq!(sizes("a bridge two wide"), (None, Some(2), None));
         assert_eq!(sizes("a footbridge two wide and eight long"), (Some(8), Some(2), None));
         assert_eq!(sizes("a nice garden"), (None, None, None));
@@ -1193,5 +1255,4 @@ mod tests {
         let bad = read(r#"{"name": "b", "parts": [{"kind": "box", "block": "castle"}]}"#, "x").unwrap_err();
         assert!(bad.contains("part 1 (box): there is no block called castle"), "{bad}");
     }
-
 }

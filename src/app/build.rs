@@ -31,20 +31,9 @@ const LEAST_SHARE: usize = 8;
 
 /// Starts building what `what` names or describes, as a goal in the bot's goal book: materials it lacks are got
 /// first, and a restart goes on with it. Words no blueprint in the folder fits are designed by the LLM (when one is
-/// configured), checked, saved in the folder under the design's name, and built. `share` is a team member's strip,
-/// as its leader hands them out.
-#[allow(clippy::too_many_arguments)]
-pub fn start(
-    bot: BotHandle,
-    state: &Arc<BotState>,
-    reply: Replier,
-    what: String,
-    at: Option<Target>,
-    facing: Option<Facing>,
-    share: Option<Share>,
-    from_leader: bool,
-) {
-    let order = Order { at, facing: facing.unwrap_or_default(), share, from_leader };
+/// configured), checked, saved in the folder under the design's name, and built. `order.share` is a team member's
+/// strip, as its leader hands them out; `order.preview` says what would be built and places nothing.
+pub fn start(bot: BotHandle, state: &Arc<BotState>, reply: Replier, what: String, order: Order) {
     let folder = bot.blueprints();
     let (name, blueprint) = match find(&folder, &what) {
         Ok(path) => match Blueprint::load(&path) {
@@ -60,10 +49,18 @@ pub fn start(
                 let (llm, state) = (llm.clone(), state.clone());
                 tokio::task::spawn_local(async move {
                     match design::design(&llm, &what).await {
-                        Ok(blueprint) => match save(&folder, &blueprint) {
+                        Ok(design::Designed { blueprint, parts }) => match save(&folder, &blueprint) {
                             Ok(name) => {
-                                reply.say(&format!("Drew {}: {}.", blueprint.summary(), blueprint.description));
-                                go(bot, &state, reply, name, blueprint, order);
+                                reply.say(&format!(
+                                    "Drew {}: {}. Parts: {parts}.",
+                                    blueprint.summary(),
+                                    blueprint.description
+                                ));
+                                if order.preview {
+                                    show(&reply, &name, &blueprint);
+                                } else {
+                                    go(bot, &state, reply, name, blueprint, order);
+                                }
                             }
                             Err(e) => reply.say(&format!("I drew {what} but cannot keep it: {e}. Nothing was placed.")),
                         },
@@ -82,17 +79,58 @@ pub fn start(
         reply.say(&format!("I cannot build from {name}: move it to a path without spaces. Nothing was placed."));
         return;
     }
+    if order.preview {
+        reply.say(&format!("{}: {}.", blueprint.summary(), blueprint.description));
+        show(&reply, &name, &blueprint);
+        return;
+    }
     go(bot, state, reply, name, blueprint, order);
 }
 
+/// Says a blueprint layer by layer (its palette, then each layer's rows north to south, west to east), as the
+/// preview of a build; nothing is placed.
+fn show(reply: &Replier, name: &str, blueprint: &Blueprint) {
+    for line in preview(blueprint) {
+        reply.say(&line);
+    }
+    reply.say(&format!("Nothing was placed: !build {name} builds it."));
+}
+
+/// A blueprint's preview lines: the palette, then one line a layer with its rows (north first) between `/`.
+fn preview(blueprint: &Blueprint) -> Vec<String> {
+    let text = text::write(blueprint);
+    let mut lines = Vec::new();
+    let mut palette = Vec::new();
+    let mut layer: Option<(String, Vec<String>)> = None;
+    for line in text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')) {
+        if line.starts_with("layer") {
+            if let Some((name, rows)) = layer.take() {
+                lines.push(format!("{name}: {}", rows.join(" / ")));
+            }
+            layer = Some((line.to_owned(), Vec::new()));
+        } else if let Some((_, rows)) = layer.as_mut() {
+            rows.push(line.to_owned());
+        } else if line.contains(" = ") {
+            palette.push(line.to_owned());
+        }
+    }
+    if let Some((name, rows)) = layer {
+        lines.push(format!("{name}: {}", rows.join(" / ")));
+    }
+    lines.insert(0, format!("Key: {}; . is air.", palette.join(", ")));
+    lines
+}
+
 /// Where and how a `!build` builds.
-#[derive(Clone, Copy, Debug)]
-struct Order {
-    at: Option<Target>,
-    facing: Facing,
-    share: Option<Share>,
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Order {
+    pub at: Option<Target>,
+    pub facing: Facing,
+    pub share: Option<Share>,
     /// Asked by this bot's leader (not an owner): acknowledged, and ended with what the bot carries.
-    from_leader: bool,
+    pub from_leader: bool,
+    /// Only say what would be built (its size, parts, materials and layers); place nothing.
+    pub preview: bool,
 }
 
 /// Whether `what` names a file rather than describing a thing.
@@ -116,7 +154,7 @@ fn save(folder: &Folder, blueprint: &Blueprint) -> std::io::Result<String> {
 /// Says what the build takes and starts it as a goal (a leader's team build: the first strip, and the others'
 /// orders).
 fn go(bot: BotHandle, state: &Arc<BotState>, reply: Replier, name: String, blueprint: Blueprint, order: Order) {
-    let Order { at, facing, mut share, from_leader } = order;
+    let Order { at, facing, mut share, from_leader, .. } = order;
     let whole = blueprint.facing(facing);
     let feet = BlockPos::from(bot.position());
     let origin = match at {
@@ -224,7 +262,15 @@ fn find(folder: &Folder, what: &str) -> Result<std::path::PathBuf, String> {
     let names = folder.names();
     let known = if names.is_empty() { "none".to_owned() } else { names.join(", ") };
     match folder.fitting(what) {
-        Some(best) => folder.path_of(&best.name).ok_or_else(|| format!("The blueprint {} went missing", best.name)),
+        // Reused only when its sizes and blocks are those the words give: otherwise a new one is drawn.
+        Some(best) => match design::fits(&best, what) {
+            Ok(()) => folder.path_of(&best.name).ok_or_else(|| format!("The blueprint {} went missing", best.name)),
+            Err(differs) => Err(format!(
+                "The nearest blueprint, {}, is not what \"{what}\" says ({differs}); with an LLM configured I draw \
+                 one that is.",
+                best.name
+            )),
+        },
         None => Err(format!(
             "There is no blueprint called {what} in {} (there are: {known}); name one, or give a .txt, .nbt or .schem \
              file.",
@@ -246,6 +292,14 @@ mod tests {
         assert_eq!(named("a watchtower with a ladder").as_deref(), Ok("watchtower"));
         assert_eq!(named("a wooden footbridge").as_deref(), Ok("bridge"));
         assert_eq!(named("a house with two floors").as_deref(), Ok("two_storey_house"));
+        // A kept blueprint whose size or blocks are not the words' is not reused for them.
+        let other = named("a small cobblestone hut seven by five with an oak door").unwrap_err();
+        assert!(
+            other.contains("nearest blueprint, hut") && other.contains("it is 5 by 5, the words say 7 by 5"),
+            "{other}"
+        );
+        let spruce = named("a small spruce hut with an oak door, glass windows and a plank roof").unwrap_err();
+        assert!(spruce.contains("no spruce_planks"), "{spruce}");
         let unknown = named("castle").unwrap_err();
         assert!(unknown.contains("no blueprint called castle") && unknown.contains("hut"), "{unknown}");
         assert!(named("a tiny dirt tower").is_err(), "one word of three is no fit");

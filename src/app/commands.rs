@@ -192,13 +192,14 @@ pub fn execute(bot: BotHandle, state: &Arc<BotState>, speaker: &str, command: Co
         Command::Forget { words } => {
             tokio::task::spawn_local(memory::forget(state.clone(), reply, words));
         }
-        Command::Build { what, at, facing, share } => {
+        Command::Build { what, at, facing, share, preview } => {
             let from_leader =
                 state.shared.takes_orders_from(&state.name, speaker) && !state.shared.owners.contains(speaker);
+            let order = super::build::Order { at, facing: facing.unwrap_or_default(), share, from_leader, preview };
             // Words that describe a build, in another language, are searched and drawn from their English.
             let described = what.split_whitespace().count() > 1 && !what.contains(['/', '\\', '.']);
             if !described || !translate::is_foreign(&what) {
-                return super::build::start(bot, state, reply, what, at, facing, share, from_leader);
+                return super::build::start(bot, state, reply, what, order);
             }
             let state = state.clone();
             tokio::task::spawn_local(async move {
@@ -206,7 +207,7 @@ pub fn execute(bot: BotHandle, state: &Arc<BotState>, speaker: &str, command: Co
                 if english != what {
                     reply.say(&format!("Understood: {english}"));
                 }
-                super::build::start(bot, &state, reply, english, at, facing, share, from_leader)
+                super::build::start(bot, &state, reply, english, order)
             });
         }
         Command::Team(TeamOrder::Goal(goal)) => {

@@ -380,10 +380,12 @@ fn draw(
 ) -> Result<(), ComposeError> {
     let [ox, oy, oz] = origin;
     let [mut w, h, mut d] = piece.size();
-    if piece.kind == Kind::Roof && piece.width.is_none() && piece.depth.is_none() {
-        if let Some(b) = before {
-            (w, d) = (b.high[0] - b.low[0] + 1, b.high[2] - b.low[2] + 1);
-        }
+    if piece.kind == Kind::Roof
+        && piece.width.is_none()
+        && piece.depth.is_none()
+        && let Some(b) = before
+    {
+        (w, d) = (b.high[0] - b.low[0] + 1, b.high[2] - b.low[2] + 1);
     }
     let air = Spec::air();
     match piece.kind {
@@ -476,14 +478,16 @@ fn open(
     let [ox, oy, oz] = origin;
     // Which wall, and the cell `i` blocks along it.
     let side = opening.side.unwrap_or(Side::South);
-    let (length, cell): (i32, Box<dyn Fn(i32, i32) -> [i32; 3]>) = match (piece.kind, side) {
-        (Kind::Wall, _) if w >= d => (w, Box::new(move |i, y| [ox + i, oy + y, oz])),
-        (Kind::Wall, _) => (d, Box::new(move |i, y| [ox, oy + y, oz + i])),
-        (_, Side::South) => (w, Box::new(move |i, y| [ox + i, oy + y, oz + d - 1])),
-        (_, Side::North) => (w, Box::new(move |i, y| [ox + i, oy + y, oz])),
-        (_, Side::East) => (d, Box::new(move |i, y| [ox + w - 1, oy + y, oz + i])),
-        (_, Side::West) => (d, Box::new(move |i, y| [ox, oy + y, oz + i])),
+    // The wall's west or north end at the piece's ground, which way along it is, and how long it is.
+    let (length, end, step) = match (piece.kind, side) {
+        (Kind::Wall, _) if w >= d => (w, [ox, oy, oz], [1, 0]),
+        (Kind::Wall, _) => (d, [ox, oy, oz], [0, 1]),
+        (_, Side::South) => (w, [ox, oy, oz + d - 1], [1, 0]),
+        (_, Side::North) => (w, [ox, oy, oz], [1, 0]),
+        (_, Side::East) => (d, [ox + w - 1, oy, oz], [0, 1]),
+        (_, Side::West) => (d, [ox, oy, oz], [0, 1]),
     };
+    let cell = |i: i32, y: i32| [end[0] + i * step[0], end[1] + y, end[2] + i * step[1]];
     let outward = match piece.kind {
         Kind::Wall => "south",
         _ => side.facing(),
@@ -518,6 +522,52 @@ fn open(
         }
     }
     Ok(())
+}
+
+/// What a piece is, in a few words for a summary: `ring 5×3×5 of cobblestone with a door and 2 windows`,
+/// `roof (stairs) of spruce_planks`, `column 1×3×1 of oak_log at each corner`.
+pub fn describe(piece: &Piece) -> String {
+    let [w, h, d] = piece.size();
+    let mut text = match (piece.kind, piece.style) {
+        (Kind::Roof, style) => format!(
+            "roof ({}) of {}",
+            match style.unwrap_or_default() {
+                RoofStyle::Flat => "flat",
+                RoofStyle::Slab => "slab",
+                RoofStyle::Stairs => "stairs",
+            },
+            piece.block
+        ),
+        (Kind::Block, _) => piece.block.clone(),
+        (kind, _) => format!("{} {w}×{h}×{d} of {}", kind.name().replace('_', " "), piece.block),
+    };
+    let mut openings: BTreeMap<&str, usize> = BTreeMap::new();
+    for opening in &piece.openings {
+        let name = match opening.kind {
+            OpeningKind::Door => "door",
+            OpeningKind::Doorway => "doorway",
+            OpeningKind::Gate => "gate",
+            OpeningKind::Window => "window",
+            OpeningKind::Arch => "arch",
+        };
+        *openings.entry(name).or_default() += 1;
+    }
+    let openings: Vec<String> = openings
+        .into_iter()
+        .map(|(name, n)| if n == 1 { format!("a {name}") } else { format!("{n} {name}s") })
+        .collect();
+    if !openings.is_empty() {
+        text.push_str(&format!(" with {}", openings.join(" and ")));
+    }
+    match piece.repeat.unwrap_or_default() {
+        Repeat::Corners => text.push_str(" at each corner"),
+        Repeat::BothSides => text.push_str(" on both sides"),
+        Repeat::Once => {}
+    }
+    if let Some(every) = piece.every {
+        text.push_str(&format!(" every {every} blocks"));
+    }
+    text
 }
 
 /// The JSON schema of a piece, for endpoints that hold answers to one.
@@ -631,7 +681,12 @@ mod tests {
         assert_eq!(at(&pitched, [0, 3, 0]), "spruce_stairs[facing=south]", "the north slope rises southward");
         assert_eq!(at(&pitched, [0, 3, 4]), "spruce_stairs[facing=north]");
         assert_eq!(at(&pitched, [2, 5, 2]), "spruce_planks", "the ridge");
-        let err = compose("t", "t", Vec::new(), &[Piece { style: Some(RoofStyle::Stairs), ..Piece::new(Kind::Roof, "dirt") }]);
+        let err = compose(
+            "t",
+            "t",
+            Vec::new(),
+            &[Piece { style: Some(RoofStyle::Stairs), ..Piece::new(Kind::Roof, "dirt") }],
+        );
         assert!(err.unwrap_err().to_string().contains("no stairs"));
         assert_eq!(variant("stone_bricks", "slab").as_deref(), Some("stone_brick_slab"));
         assert_eq!(variant("cobblestone", "stairs").as_deref(), Some("cobblestone_stairs"));

@@ -54,7 +54,7 @@ pub enum Command {
     /// Build a blueprint (by name, file or description), with its north-west bottom corner at a place and its front
     /// facing a side.
     /// `share` is one team member's part of it (`part 2/3`), which a leader hands out.
-    Build { what: String, at: Option<Target>, facing: Option<Facing>, share: Option<Share> },
+    Build { what: String, at: Option<Target>, facing: Option<Facing>, share: Option<Share>, preview: bool },
 }
 
 /// What `!team` asks of a leader.
@@ -138,8 +138,9 @@ pub const COMMANDS: &[CommandSpec] = &[
     CommandSpec { name: "forget", args: "WORDS...", summary: "forget the memories that hold all these words" },
     CommandSpec {
         name: "build",
-        args: "NAME|FILE|WORDS... [at X Y Z] [facing N|E|S|W] [part K/N]",
-        summary: "build a blueprint by name or file, or one that fits the words (e.g. !build hut at 10 64 -5)",
+        args: "NAME|FILE|WORDS... [at X Y Z] [facing N|E|S|W] [part K/N] [preview]",
+        summary: "build a blueprint by name or file, or one that fits the words (e.g. !build hut at 10 64 -5); \
+                  `preview` at the end says what it would build, placing nothing",
     },
 ];
 
@@ -276,6 +277,14 @@ fn parse_command(name: &str, args: Vec<&str>, prefix: &str) -> Result<Command, P
         },
         "build" => {
             let mut words = args.as_slice();
+            // `preview` at the end: say what would be built, place nothing.
+            let mut preview = false;
+            if let [rest @ .., last] = words
+                && last.eq_ignore_ascii_case("preview")
+            {
+                preview = true;
+                words = rest;
+            }
             let mut share = None;
             if let [rest @ .., key, part] = words
                 && key.eq_ignore_ascii_case("part")
@@ -306,7 +315,7 @@ fn parse_command(name: &str, args: Vec<&str>, prefix: &str) -> Result<Command, P
             if words.is_empty() {
                 return Err(usage_error("what should I build? (a blueprint's name, a file, or words)"));
             }
-            Ok(Command::Build { what: words.join(" "), at, facing, share })
+            Ok(Command::Build { what: words.join(" "), at, facing, share, preview })
         }
         "goto" => match args.as_slice() {
             [x, y, z] => {
@@ -426,10 +435,19 @@ mod tests {
     #[test]
     fn build_takes_a_name_or_words_then_a_place_and_a_side() {
         let at = |x, y, z| Some(Target { x: Coord::Absolute(x), y: Coord::Absolute(y), z: Coord::Absolute(z) });
-        assert_eq!(cmd("!build hut"), Ok(Command::Build { what: "hut".into(), at: None, facing: None, share: None }));
+        assert_eq!(
+            cmd("!build hut"),
+            Ok(Command::Build { what: "hut".into(), at: None, facing: None, share: None, preview: false })
+        );
         assert_eq!(
             cmd("!build hut at 10 64 -5 facing w"),
-            Ok(Command::Build { what: "hut".into(), at: at(10, 64, -5), facing: Some(Facing::West), share: None })
+            Ok(Command::Build {
+                what: "hut".into(),
+                at: at(10, 64, -5),
+                facing: Some(Facing::West),
+                share: None,
+                preview: false
+            })
         );
         assert_eq!(
             cmd("!build a small cobblestone hut with a door facing North"),
@@ -437,7 +455,8 @@ mod tests {
                 what: "a small cobblestone hut with a door".into(),
                 at: None,
                 facing: Some(Facing::North),
-                share: None
+                share: None,
+                preview: false,
             })
         );
         assert_eq!(
@@ -446,12 +465,19 @@ mod tests {
                 what: "tower.nbt".into(),
                 at: Some(Target { x: Coord::Relative(2), y: Coord::Relative(0), z: Coord::Relative(0) }),
                 facing: None,
-                share: None
+                share: None,
+                preview: false,
             })
         );
         assert_eq!(
             cmd("!build a tower at the lake"),
-            Ok(Command::Build { what: "a tower at the lake".into(), at: None, facing: None, share: None })
+            Ok(Command::Build {
+                what: "a tower at the lake".into(),
+                at: None,
+                facing: None,
+                share: None,
+                preview: false
+            })
         );
         assert_eq!(
             cmd("!build two_storey_house at 4 64 -4 facing south part 2/3"),
@@ -459,7 +485,18 @@ mod tests {
                 what: "two_storey_house".into(),
                 at: at(4, 64, -4),
                 facing: Some(Facing::South),
-                share: Some(Share { index: 2, of: 3 })
+                share: Some(Share { index: 2, of: 3 }),
+                preview: false,
+            })
+        );
+        assert_eq!(
+            cmd("!build a spruce dock 5 by 7 at 1 64 1 preview"),
+            Ok(Command::Build {
+                what: "a spruce dock 5 by 7".into(),
+                at: at(1, 64, 1),
+                facing: None,
+                share: None,
+                preview: true,
             })
         );
         let usage = |line: &str| cmd(line).unwrap_err().to_string();
