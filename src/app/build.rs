@@ -96,28 +96,17 @@ fn show(reply: &Replier, name: &str, blueprint: &Blueprint) {
     reply.say(&format!("Nothing was placed: !build {name} builds it."));
 }
 
-/// A blueprint's preview lines: the palette, then one line a layer with its rows (north first) between `/`.
+/// A blueprint's preview lines: the key, then one line a layer (bottom first) with its rows north to south
+/// between `/`, each west to east (`.` air, a space the ground left as it is).
 fn preview(blueprint: &Blueprint) -> Vec<String> {
-    let text = text::write(blueprint);
-    let mut lines = Vec::new();
-    let mut palette = Vec::new();
-    let mut layer: Option<(String, Vec<String>)> = None;
-    for line in text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')) {
-        if line.starts_with("layer") {
-            if let Some((name, rows)) = layer.take() {
-                lines.push(format!("{name}: {}", rows.join(" / ")));
-            }
-            layer = Some((line.to_owned(), Vec::new()));
-        } else if let Some((_, rows)) = layer.as_mut() {
-            rows.push(line.to_owned());
-        } else if line.contains(" = ") {
-            palette.push(line.to_owned());
-        }
+    let keys = text::keys(blueprint);
+    let key: Vec<String> = keys.iter().map(|(spec, key)| format!("{key} = {spec}")).collect();
+    let mut lines = vec![format!("Key: {}; . is air.", key.join(", "))];
+    for (y, rows) in text::layers(blueprint, &keys).into_iter().enumerate() {
+        let width = blueprint.size[0] as usize;
+        let rows: Vec<String> = rows.into_iter().map(|row| format!("{row:<width$}")).collect();
+        lines.push(format!("layer {y}: {}", rows.join(" / ")));
     }
-    if let Some((name, rows)) = layer {
-        lines.push(format!("{name}: {}", rows.join(" / ")));
-    }
-    lines.insert(0, format!("Key: {}; . is air.", palette.join(", ")));
     lines
 }
 

@@ -53,6 +53,14 @@ fn the_text_format_reads_layers_bottom_up_rows_north_to_south() {
     // Written out and read back, it is the same blueprint.
     let again = text::parse(&text::write(&box_), "other").unwrap();
     assert_eq!(again, box_);
+    // So is one with a row of nothing between its rows (torches on the corners of a pen): the blank row holds
+    // its place.
+    let corners = text::parse("palette:\n t = torch\nlayer\n  t t\n\n  t t\n", "c").unwrap();
+    assert_eq!(corners.size, [3, 1, 3]);
+    let written = text::write(&corners);
+    assert_eq!(text::parse(&written, "c").unwrap(), corners, "{written}");
+    // A blank line before a layer's first row is only spacing.
+    assert_eq!(text::parse("palette:\n t = torch\nlayer\n\n  t\n", "c").unwrap().size, [1, 1, 1]);
 }
 
 #[test]

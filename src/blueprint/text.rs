@@ -36,6 +36,7 @@ pub fn parse(text: &str, name: &str) -> Result<Blueprint, BlueprintError> {
     let mut row = 0;
     let mut parts = Vec::new();
     let mut indent: Option<usize> = None;
+    let mut blank = 0;
     for (index, raw) in text.lines().enumerate() {
         let number = index + 1;
         let line = raw.trim_end();
@@ -51,6 +52,7 @@ pub fn parse(text: &str, name: &str) -> Result<Blueprint, BlueprintError> {
             }
             in_palette = false;
             row = 0;
+            blank = 0;
             indent = None;
             continue;
         }
@@ -91,9 +93,15 @@ pub fn parse(text: &str, name: &str) -> Result<Blueprint, BlueprintError> {
             continue;
         }
         let y = layer.unwrap_or(0);
+        // A blank line between a layer's rows is a row of nothing (as `write` writes one); before its first row or
+        // after its last it is only spacing.
         if trimmed.is_empty() {
+            if indent.is_some() {
+                blank += 1;
+            }
             continue;
         }
+        row += std::mem::take(&mut blank);
         // The first row of a layer sets its indentation; rows keep their own spaces after it.
         let own_indent = line.len() - trimmed.len();
         let start = *indent.get_or_insert(own_indent);

@@ -358,6 +358,63 @@ fn a_blueprint_from_words_is_drawn_checked_kept_and_built() {
 }
 
 #[test]
+fn a_design_composed_from_parts_is_previewed_then_built_as_the_words_say() {
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let endpoint = runtime.block_on(FakeEndpoint::start()).unwrap();
+    // The model's design is smaller than the words and has no gate: a 3 × 3 ring with a torch at each corner.
+    endpoint.respond_with(move |request| {
+        if request.to_string().contains("You design small Minecraft") {
+            r#"{"name": "pen", "description": "a cobblestone pen", "shape": "none", "parts": [
+                {"kind": "ring", "block": "cobblestone", "width": 3, "depth": 3, "height": 1},
+                {"kind": "block", "block": "torch", "y": 1, "repeat": "corners"}]}"#
+                .to_owned()
+        } else {
+            "[]".to_owned()
+        }
+    });
+    let dir = ScriptDir::new("blueprints-parts", &[]);
+    let (world, _bot) = world_with_bot_args(&["--blueprints", dir.path(), "--llm-url", &endpoint.base_url()]);
+    let words = "a cobblestone pen 5 by 4 with an oak fence gate and a torch at each corner";
+
+    // A preview draws and keeps the design, says it layer by layer, and places nothing.
+    let from = world.say("Alice", &format!("!build {words} preview"));
+    let drew = world.expect_chat(from, "Wayfarer", "Drew pen", Duration::from_secs(30));
+    assert!(drew.contains("5×2×4") && drew.contains("ring 5×1×4 of cobblestone with a gate"), "{drew}");
+    assert!(drew.contains("torch at each corner") && drew.contains("4 torch"), "{drew}");
+    let layer = world.expect_chat(from, "Wayfarer", "layer 0:", Duration::from_secs(10));
+    assert_eq!(layer.matches('/').count(), 3, "four rows, north to south: {layer}");
+    world.expect_chat(from, "Wayfarer", "Nothing was placed: !build pen", Duration::from_secs(10));
+    std::thread::sleep(Duration::from_secs(2));
+    assert!(placed_since(&world, from).is_empty(), "a preview places nothing");
+
+    give(&world, "Wayfarer", "cobblestone", 13);
+    give(&world, "Wayfarer", "oak_fence_gate", 1);
+    give(&world, "Wayfarer", "torch", 4);
+    bot_sees(&world, "Wayfarer", "torch", 4);
+    let from = world.say("Alice", "!build pen at 5 64 5");
+    world.expect_chat(from, "Wayfarer", "Built pen", Duration::from_secs(180));
+    // Judged as the owner asked it, not by the kept design: a 5 × 4 ring of cobblestone with a gate in the front,
+    // a torch on each corner.
+    let built = blocks(&world, [5, 64, 5], [9, 65, 8]);
+    let name = |at: [i64; 3]| built.get(&at).map_or("air", |(n, _)| n.as_str());
+    let ring: Vec<[i64; 3]> = (5..=9)
+        .flat_map(|x| (5..=8).map(move |z| [x, 64, z]))
+        .filter(|[x, _, z]| *x == 5 || *x == 9 || *z == 5 || *z == 8)
+        .collect();
+    assert_eq!(ring.len(), 14);
+    let gates: Vec<_> = ring.iter().filter(|at| name(**at) == "oak_fence_gate").collect();
+    assert_eq!(gates.len(), 1, "one gate in the ring: {built:?}");
+    assert_eq!(gates[0][2], 8, "the gate is in the front (south) side");
+    assert_eq!(ring.iter().filter(|at| name(**at) == "cobblestone").count(), 13, "{built:?}");
+    for [x, z] in [[5, 5], [9, 5], [5, 8], [9, 8]] {
+        assert_eq!(name([x, 65, z]), "torch", "a torch on the corner at {x} {z}");
+    }
+    assert_eq!(name([7, 64, 6]), "air", "nothing inside the pen");
+    let designs = endpoint.requests().iter().filter(|r| r.to_string().contains("You design small Minecraft")).count();
+    assert_eq!(designs, 1, "the words' sizes and gate were mended by rule, not asked for again");
+}
+
+#[test]
 fn a_leader_splits_the_house_among_its_team_and_each_builds_its_strip() {
     let folder = blueprint_file("");
     let world = World::start();
