@@ -13,7 +13,12 @@ use std::{
 
 use azalea::BlockPos;
 
-use super::{reply::Replier, state::BotState, team, work::start_task};
+use super::{
+    reply::Replier,
+    state::{BotState, Preview},
+    team,
+    work::start_task,
+};
 use crate::{
     agent::{building::BuildGoal, design},
     blueprint::{Blueprint, Facing, Folder, MAX_SHARES, Share, text},
@@ -57,6 +62,7 @@ pub fn start(bot: BotHandle, state: &Arc<BotState>, reply: Replier, what: String
                                     blueprint.description
                                 ));
                                 if order.preview {
+                                    note_preview(&bot, &state, &name, &blueprint, order);
                                     show(&reply, &name, &blueprint);
                                 } else {
                                     go(bot, &state, reply, name, blueprint, order);
@@ -81,10 +87,40 @@ pub fn start(bot: BotHandle, state: &Arc<BotState>, reply: Replier, what: String
     }
     if order.preview {
         reply.say(&format!("{}: {}.", blueprint.summary(), blueprint.description));
+        note_preview(&bot, state, &name, &blueprint, order);
         show(&reply, &name, &blueprint);
         return;
     }
     go(bot, state, reply, name, blueprint, order);
+}
+
+/// Where a build stands: `at`, or beside the bot (east of it, centred on it north to south), turned as ordered.
+fn site(bot: &BotHandle, blueprint: &Blueprint, order: Order) -> (Blueprint, BlockPos) {
+    let whole = blueprint.facing(order.facing);
+    let feet = BlockPos::from(bot.position());
+    let origin = match order.at {
+        Some(t) => BlockPos::new(t.x.resolve(feet.x), t.y.resolve(feet.y), t.z.resolve(feet.z)),
+        None => BlockPos::new(feet.x + BESIDE, feet.y, feet.z - whole.size[2] / 2),
+    };
+    (whole, origin)
+}
+
+/// Keeps a previewed build's footprint where it would stand, for the dashboard's map.
+fn note_preview(bot: &BotHandle, state: &Arc<BotState>, name: &str, blueprint: &Blueprint, order: Order) {
+    let (whole, origin) = site(bot, blueprint, order);
+    let [w, _, d] = whole.size;
+    let mut cells = vec![' '; (w * d) as usize];
+    for part in whole.blocks() {
+        cells[(part.at[2] * w + part.at[0]) as usize] = '#';
+    }
+    *state.preview.lock() = Some(Preview {
+        name: name.to_owned(),
+        x0: origin.x,
+        z0: origin.z,
+        width: w,
+        depth: d,
+        cells: cells.into_iter().collect(),
+    });
 }
 
 /// Says a blueprint layer by layer (its palette, then each layer's rows north to south, west to east), as the
@@ -143,13 +179,8 @@ fn save(folder: &Folder, blueprint: &Blueprint) -> std::io::Result<String> {
 /// Says what the build takes and starts it as a goal (a leader's team build: the first strip, and the others'
 /// orders).
 fn go(bot: BotHandle, state: &Arc<BotState>, reply: Replier, name: String, blueprint: Blueprint, order: Order) {
-    let Order { at, facing, mut share, from_leader, .. } = order;
-    let whole = blueprint.facing(facing);
-    let feet = BlockPos::from(bot.position());
-    let origin = match at {
-        Some(t) => BlockPos::new(t.x.resolve(feet.x), t.y.resolve(feet.y), t.z.resolve(feet.z)),
-        None => BlockPos::new(feet.x + BESIDE, feet.y, feet.z - whole.size[2] / 2),
-    };
+    let Order { facing, mut share, from_leader, .. } = order;
+    let (whole, origin) = site(&bot, &blueprint, order);
     let team = if share.is_none() { crew(&bot, state, &whole) } else { Vec::new() };
     if team.len() > 1 {
         let of = team.len() as u8;

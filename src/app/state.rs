@@ -252,6 +252,21 @@ pub struct BotState {
     connected: Mutex<Option<BotHandle>>,
     /// The question the bot last asked an owner about a goal, while it waits for the answer.
     pub question: Arc<Mutex<Option<Asking>>>,
+    /// The build last previewed (`!build … preview`), for the dashboard's map.
+    pub preview: Mutex<Option<Preview>>,
+}
+
+/// A build previewed where it would stand: its footprint from above, for the dashboard's map.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Preview {
+    pub name: String,
+    /// The north-west corner of its footprint, and its width (x) and depth (z).
+    pub x0: i32,
+    pub z0: i32,
+    pub width: i32,
+    pub depth: i32,
+    /// One character a column, rows north to south: `#` where it sets a block, a space where it sets none.
+    pub cells: String,
 }
 
 /// A question about a goal, asked of `owner` at `asked`: their next line that answers it (yes, no, or the goal again
@@ -298,6 +313,7 @@ impl BotState {
             stops: Default::default(),
             connected: Mutex::new(None),
             question: Arc::default(),
+            preview: Mutex::new(None),
         }
     }
 

@@ -9,7 +9,7 @@ use crate::support;
 use std::{collections::BTreeMap, path::Path, time::Duration};
 
 use serde_json::{Value, json};
-use support::{fake_llm::FakeEndpoint, *};
+use support::{browser::http, fake_llm::FakeEndpoint, *};
 use wayfarer::blueprint::{Blueprint, Facing, PLACED_PROPERTIES, Share};
 
 /// The world's blocks in the box from `least` to `most`: position → (name, properties).
@@ -373,11 +373,21 @@ fn a_design_composed_from_parts_is_previewed_then_built_as_the_words_say() {
         }
     });
     let dir = ScriptDir::new("blueprints-parts", &[]);
-    let (world, _bot) = world_with_bot_args(&["--blueprints", dir.path(), "--llm-url", &endpoint.base_url()]);
+    let (world, bot) = world_with_bot_args(&[
+        "--blueprints",
+        dir.path(),
+        "--llm-url",
+        &endpoint.base_url(),
+        "--dashboard",
+        "127.0.0.1:0",
+    ]);
+    let line = bot.expect_log("dashboard: http://", Duration::from_secs(5));
+    let address = line.split("http://").nth(1).unwrap().split(['/', ' ']).next().unwrap().to_owned();
     let words = "a cobblestone pen 5 by 4 with an oak fence gate and a torch at each corner";
 
-    // A preview draws and keeps the design, says it layer by layer, and places nothing.
-    let from = world.say("Alice", &format!("!build {words} preview"));
+    // A preview draws and keeps the design, says it layer by layer, shows it on the dashboard's map where it
+    // would stand, and places nothing.
+    let from = world.say("Alice", &format!("!build {words} at 5 64 5 preview"));
     let drew = world.expect_chat(from, "Wayfarer", "Drew pen", Duration::from_secs(30));
     assert!(drew.contains("5×2×4") && drew.contains("ring 5×1×4 of cobblestone with a gate"), "{drew}");
     assert!(drew.contains("torch at each corner") && drew.contains("4 torch"), "{drew}");
@@ -386,6 +396,16 @@ fn a_design_composed_from_parts_is_previewed_then_built_as_the_words_say() {
     world.expect_chat(from, "Wayfarer", "Nothing was placed: !build pen", Duration::from_secs(10));
     std::thread::sleep(Duration::from_secs(2));
     assert!(placed_since(&world, from).is_empty(), "a preview places nothing");
+    let (status, map) = http(&address, "GET", "/api/map?bot=Wayfarer", &[], "");
+    assert_eq!(status, 200, "{map}");
+    let map: Value = serde_json::from_str(&map).unwrap();
+    let preview = &map["preview"];
+    assert_eq!(
+        (preview["name"].as_str(), preview["x0"].as_i64(), preview["z0"].as_i64()),
+        (Some("pen"), Some(5), Some(5))
+    );
+    assert_eq!((preview["width"].as_i64(), preview["depth"].as_i64()), (Some(5), Some(4)));
+    assert_eq!(preview["cells"].as_str().unwrap().matches('#').count(), 14, "the ring's footprint: {preview}");
 
     give(&world, "Wayfarer", "cobblestone", 13);
     give(&world, "Wayfarer", "oak_fence_gate", 1);

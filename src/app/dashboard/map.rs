@@ -34,6 +34,8 @@ pub struct MapView {
     pub names: Vec<&'static str>,
     pub cells: String,
     pub depth: String,
+    /// The build last previewed (`!build … preview`), drawn over the map where it would stand.
+    pub preview: Option<crate::app::state::Preview>,
 }
 
 /// What a block looks like on the map: (legend name, CSS colour). The first entry is "not loaded".
@@ -149,6 +151,7 @@ pub fn around(bot: &BotHandle) -> MapView {
         names: LEGEND.iter().map(|(name, _)| *name).collect(),
         cells: map.iter().map(|(class, _)| char::from(b'0' + class)).collect(),
         depth: map.iter().map(|&(_, below)| char::from_digit(below.clamp(0, 35) as u32, 36).unwrap_or('z')).collect(),
+        preview: None,
     }
 }
 

@@ -299,9 +299,10 @@ async fn map_of(
     let Some(handle) = bot.connected() else {
         return Err(Problem::new(StatusCode::CONFLICT, format!("{} is not connected now", bot.name)));
     };
-    let map = tokio::task::spawn_blocking(move || map::around(&handle))
+    let mut map = tokio::task::spawn_blocking(move || map::around(&handle))
         .await
         .map_err(|_| Problem::new(StatusCode::INTERNAL_SERVER_ERROR, "the map could not be read".to_owned()))?;
+    map.preview = bot.preview.lock().clone();
     Ok(Json(map))
 }
 
