@@ -1,5 +1,6 @@
-//! `!build NAME|FILE|WORDS... [at X Y Z] [facing N|E|S|W] [part K/N]`: finds the blueprint, says what it takes,
-//! builds it as the bot's activity and answers with the score the world shows.
+//! `!build NAME|FILE|WORDS... [at X Y Z] [facing N|E|S|W] [part K/N] [preview]`: finds the blueprint, says what it
+//! takes, builds it as the bot's activity and answers with the score the world shows; with `preview`, says it layer
+//! by layer and shows it on the dashboard's map instead, placing nothing.
 //!
 //! A bot that leads a team splits the blueprint among the members online: each gets a strip of the footprint with
 //! about as many blocks as the others (`Crew_2 !build house at 4 64 -4 facing south part 2/3`), gets the materials
