@@ -620,6 +620,8 @@ pub struct Designed {
     pub blueprint: Blueprint,
     /// Its parts: `box 5×3×5 of cobblestone (roof oak_planks, door oak_door); lantern at each corner`.
     pub parts: String,
+    /// What was mended in reading it that the model should hear (a part cut at the largest side).
+    notes: Vec<String>,
 }
 
 /// Reads an answer into a checked blueprint, or says what is wrong with it in words the model can act on.
@@ -633,7 +635,11 @@ fn read_design(answer: &str, words: &str) -> Result<Designed, String> {
     let mut design: Design = extract::json_first::<Design, Design, String>(answer, Json::Object, Ok)?;
     let said = crate::blueprint::content_words(words);
     design.open_top = says_no_roof(&said);
-    let shape = design.shape.as_deref().map(|s| s.trim().to_lowercase()).filter(|s| !s.is_empty() && s != "none");
+    let mut shape = design.shape.as_deref().map(|s| s.trim().to_lowercase()).filter(|s| !s.is_empty() && s != "none");
+    // A room for what lies flat (a flower bed, a pier, a garden) is a floor: a small model reaches for a box.
+    if shape.as_deref() == Some("box") && lies_flat(&said) {
+        shape = Some("floor".to_owned());
+    }
     if let Some(shape) = &shape {
         if !SHAPES.contains(&shape.as_str()) {
             return Err(format!(
@@ -701,8 +707,18 @@ fn read_design(answer: &str, words: &str) -> Result<Designed, String> {
         }
     }
     let description = if design.description.trim().is_empty() { words.to_owned() } else { design.description.clone() };
-    let blueprint = compose::compose(&name, &description, parts, &design.parts)
+    let mut blueprint = compose::compose(&name, &description, parts, &design.parts)
         .map_err(|e| format!("the blueprint does not read: {e}"))?;
+    let mut notes = Vec::new();
+    let [w, h, d] = blueprint.size;
+    if w.max(h).max(d) > MAX_SIDE {
+        // Parts that run over the largest side are cut at it (and the model told): the rest of the design stands.
+        let inside = blueprint.parts.iter().filter(|p| p.at.iter().all(|a| *a < MAX_SIDE)).cloned().collect();
+        if let Ok(cut) = Blueprint::new(&blueprint.name, &blueprint.description, inside) {
+            notes.push(format!("it was {w}×{h}×{d}, more than {MAX_SIDE} a side, and was cut; keep it smaller"));
+            blueprint = cut;
+        }
+    }
     let [w, h, d] = blueprint.size;
     if w.max(h).max(d) > MAX_SIDE || blueprint.blocks().count() > MAX_BLOCKS {
         return Err(format!(
@@ -727,7 +743,21 @@ fn read_design(answer: &str, words: &str) -> Result<Designed, String> {
         said.push("drawn layers".to_owned());
     }
     said.extend(design.parts.iter().map(compose::describe));
-    Ok(Designed { blueprint, parts: said.join("; ") })
+    Ok(Designed { blueprint, parts: said.join("; "), notes })
+}
+
+/// Whether the thing `words` (content words) describe lies flat on the ground: a bed, patch, garden, plot, field,
+/// pier, dock, deck, path or platform, with no word for something with walls (a house, room, tower, stall…).
+fn lies_flat(words: &[String]) -> bool {
+    const FLAT: [&str; 16] = [
+        "bed", "patch", "garden", "plot", "field", "farm", "pier", "dock", "jetty", "deck", "path", "walkway",
+        "platform", "yard", "lawn", "pad",
+    ];
+    const WALLED: [&str; 16] = [
+        "house", "hut", "room", "tower", "shed", "cabin", "stall", "shelter", "wall", "greenhouse", "gazebo", "well",
+        "windmill", "lighthouse", "kitchen", "study",
+    ];
+    words.iter().any(|w| FLAT.contains(&w.as_str())) && !words.iter().any(|w| WALLED.contains(&w.as_str()))
 }
 
 /// The kinds of part that make a design's body (what its sizes are the sizes of).
@@ -913,6 +943,7 @@ pub async fn design(llm: &Llm, words: &str) -> Result<Designed, String> {
         // An answer cut off at the token limit is a design too big to write out: asked again, smaller.
         let (content, usable) = match llm.chat_json(Role::Curriculum, &messages, 0.0, &schema()).await {
             Ok(reply) => {
+                tracing::debug!("design answer for {words:?}: {}", reply.content);
                 let usable = read_design(&reply.content, words);
                 (reply.content, usable)
             }
@@ -925,7 +956,8 @@ pub async fn design(llm: &Llm, words: &str) -> Result<Designed, String> {
             Ok(designed) => {
                 // What it misses of the words: the blocks they name, their sizes, openings and roof.
                 let misses = |d: &Designed| {
-                    let mut all: Vec<String> = lacking(&d.blueprint, &named).into_iter().collect();
+                    let mut all: Vec<String> = d.notes.clone();
+                    all.extend(lacking(&d.blueprint, &named));
                     all.extend(missed(&d.blueprint, words));
                     all
                 };

@@ -55,7 +55,7 @@ pub fn start(bot: BotHandle, state: &Arc<BotState>, reply: Replier, what: String
                 let (llm, state) = (llm.clone(), state.clone());
                 tokio::task::spawn_local(async move {
                     match design::design(&llm, &what).await {
-                        Ok(design::Designed { blueprint, parts }) => match save(&folder, &blueprint) {
+                        Ok(design::Designed { blueprint, parts, .. }) => match save(&folder, &blueprint) {
                             Ok(name) => {
                                 reply.say(&format!(
                                     "Drew {}: {}. Parts: {parts}.",

@@ -18,7 +18,7 @@
 // Each set is reported on its own: its mean, and its lowest score.
 //
 // Usage: node build_words.js --bot PATH/TO/wayfarer --llm-url URL [--set starters,open,sealed] [--only hut,bridge]
-//                            [--results FILE]
+//                            [--results FILE] [--logs FILE]
 'use strict'
 
 const { spawn, execFileSync } = require('node:child_process')
@@ -32,6 +32,7 @@ const ROOT = path.join(__dirname, '..', '..', '..')
 const BOT = arg('bot')
 const LLM_URL = arg('llm-url')
 const RESULTS = arg('results', path.join(os.tmpdir(), 'wayfarer-bench-build-words.json'))
+const LOGS = arg('logs')
 const STARTERS = path.join(ROOT, 'skills', 'blueprints')
 const REFERENCES = ['hut', 'watchtower', 'wall_with_gate', 'bridge', 'staircase', 'two_storey_house', 'farm_plot',
   'shelter', 'pillar', 'lamp_post']
@@ -92,8 +93,10 @@ async function main () {
   const bot = spawn(BOT, ['run', '--server', `127.0.0.1:${world.port}`, '--username', 'Wayfarer', '--owner', 'Alice',
     '--blueprints', folder, '--llm-url', LLM_URL,
         // A checkpoint of its own: no goal, memory or cached reply from an earlier run carries over.
-        '--checkpoint', fs.mkdtempSync(path.join(os.tmpdir(), 'wayfarer-bench-checkpoint-'))], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, RUST_LOG: 'warn' } })
-  bot.stderr.on('data', () => {})
+        '--checkpoint', fs.mkdtempSync(path.join(os.tmpdir(), 'wayfarer-bench-checkpoint-'))], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, RUST_LOG: LOGS ? 'warn,wayfarer::agent::design=debug' : 'warn' } })
+  // With --logs, the designer's notes (what each answer missed, why one was refused) go to that file.
+  const logs = LOGS ? fs.createWriteStream(LOGS) : null
+  bot.stderr.on('data', (chunk) => logs && logs.write(chunk))
   const results = []
   try {
     await world.waitEvent((e) => e.event === 'join' && e.name === 'Wayfarer', 60000)
