@@ -655,6 +655,7 @@ fn read_design(answer: &str, words: &str) -> Result<Designed, String> {
     }
     if shape.is_none() {
         heed_parts(&mut design.parts, &said);
+        heed_cues(&mut design.parts, &said);
     }
     let name: String = design
         .name
@@ -747,17 +748,56 @@ fn read_design(answer: &str, words: &str) -> Result<Designed, String> {
 }
 
 /// Whether the thing `words` (content words) describe lies flat on the ground: a bed, patch, garden, plot, field,
-/// pier, dock, deck, path or platform, with no word for something with walls (a house, room, tower, stall…).
+/// pier, dock, deck or path, with no word for something with walls (a house, room, tower, stall, watchtower…).
 fn lies_flat(words: &[String]) -> bool {
-    const FLAT: [&str; 16] = [
-        "bed", "patch", "garden", "plot", "field", "farm", "pier", "dock", "jetty", "deck", "path", "walkway",
-        "platform", "yard", "lawn", "pad",
+    const FLAT: [&str; 14] = [
+        "bed", "patch", "garden", "plot", "field", "farm", "pier", "dock", "jetty", "deck", "path", "walkway", "yard",
+        "lawn",
     ];
     const WALLED: [&str; 16] = [
-        "house", "hut", "room", "tower", "shed", "cabin", "stall", "shelter", "wall", "greenhouse", "gazebo", "well",
-        "windmill", "lighthouse", "kitchen", "study",
+        "house",
+        "hut",
+        "room",
+        "tower",
+        "shed",
+        "cabin",
+        "stall",
+        "shelter",
+        "wall",
+        "greenhouse",
+        "gazebo",
+        "well",
+        "windmill",
+        "lighthouse",
+        "kitchen",
+        "study",
     ];
-    words.iter().any(|w| FLAT.contains(&w.as_str())) && !words.iter().any(|w| WALLED.contains(&w.as_str()))
+    words.iter().any(|w| FLAT.contains(&w.as_str()))
+        && !words.iter().any(|w| WALLED.iter().any(|walled| w.contains(walled)))
+}
+
+/// Whether `block` is a plant that grows on the ground (a flower, a sapling, grass, a bush).
+fn is_plant(block: &str) -> bool {
+    const PLANTS: [&str; 16] = [
+        "poppy",
+        "dandelion",
+        "allium",
+        "azure_bluet",
+        "cornflower",
+        "oxeye_daisy",
+        "lily_of_the_valley",
+        "blue_orchid",
+        "short_grass",
+        "fern",
+        "sweet_berry_bush",
+        "torchflower",
+        "pink_petals",
+        "wither_rose",
+        "sunflower",
+        "peony",
+    ];
+    let name = block.split('[').next().unwrap_or(block);
+    PLANTS.contains(&name) || name.ends_with("_tulip") || name.ends_with("_sapling")
 }
 
 /// The kinds of part that make a design's body (what its sizes are the sizes of).
@@ -819,6 +859,136 @@ fn heed_parts(parts: &mut [Piece], words: &[String]) {
         }
     }
     body.openings.extend(wanted);
+}
+
+/// The block the words name beside a cue word (`a cobblestone border`, `a lantern on
+/// top`, `gravel inside`), if any: the nearest named block ending at most `reach` words before a cue word (`a
+/// lantern at each corner`: two).
+fn cued(words: &[String], runs: &[(String, usize, usize)], cues: &[&str], reach: usize) -> Option<String> {
+    words
+        .iter()
+        .enumerate()
+        .filter(|(_, w)| cues.contains(&w.as_str()))
+        .flat_map(|(i, _)| {
+            runs.iter().filter_map(move |(block, start, len)| {
+                // Only before it: what follows a cue is another thing as often as not (`a rim, a cobblestone column`).
+                let before = i.checked_sub(start + len).filter(|gap| *gap <= reach);
+                before.map(|gap| (gap, block.clone()))
+            })
+        })
+        .min()
+        .map(|(_, block)| block)
+}
+
+/// Where the words put the parts of a design of parts, over where the answer puts them (a small model stacks them
+/// all at one corner): a border or rim of a block is a ring one high round the body, a block inside fills the body
+/// within its border, one in the middle stands at the body's centre, one on top stands on the part before it, and
+/// one at each corner or on both sides is repeated so. Only parts of a block the words name beside such a word move.
+fn heed_cues(parts: &mut Vec<Piece>, words: &[String]) {
+    let Some(mut body) = parts
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| BODIES.contains(&p.kind))
+        .max_by_key(|(i, p)| {
+            let [w, _, d] = p.size();
+            (w * d, usize::MAX - i)
+        })
+        .map(|(i, _)| i)
+    else {
+        return;
+    };
+    let runs = block_runs(words);
+    let (bx, by, bz) = (parts[body].x.unwrap_or(0), parts[body].y.unwrap_or(0), parts[body].z.unwrap_or(0));
+    let [bw, _, bd] = parts[body].size();
+    let of = |parts: &[Piece], block: &str| parts.iter().position(|p| p.block.split('[').next() == Some(block));
+    // A border round the body: the part of that block (or a new one) is a ring one high, after the body.
+    if let Some(block) = cued(words, &runs, &["border", "rim", "edge", "edging", "kerb", "curb"], 1) {
+        let mut ring = match of(parts, &block) {
+            Some(i) if i != body => {
+                body -= usize::from(i < body);
+                parts.remove(i)
+            }
+            _ => Piece::new(Kind::Ring, &block),
+        };
+        ring.kind = Kind::Ring;
+        (ring.x, ring.y, ring.z) = (Some(bx), Some(by), Some(bz));
+        (ring.width, ring.depth, ring.height) = (Some(bw), Some(bd), Some(1));
+        ring.repeat = None;
+        parts.push(ring);
+    }
+    let body_block = parts.iter().find(|p| p.kind == Kind::Ring).map(|p| p.block.clone());
+    // What fills the body within its border.
+    if let Some(block) = cued(words, &runs, &["inside", "within", "filled", "fill", "interior"], 1)
+        && let Some(i) = of(parts, &block)
+        && body_block.as_deref() != Some(block.as_str())
+        && bw > 2
+        && bd > 2
+    {
+        let part = &mut parts[i];
+        if matches!(part.kind, Kind::Area | Kind::Box | Kind::HollowBox | Kind::Ring) {
+            part.kind = Kind::Area;
+            (part.x, part.y, part.z) = (Some(bx + 1), Some(by), Some(bz + 1));
+            (part.width, part.depth) = (Some(bw - 2), Some(bd - 2));
+        }
+    }
+    // What stands in the middle of the body.
+    if let Some(block) = cued(words, &runs, &["middle", "centre", "center"], 2)
+        && let Some(i) = of(parts, &block).filter(|i| *i != body)
+    {
+        let [w, _, d] = parts[i].size();
+        let part = &mut parts[i];
+        (part.x, part.z) = (Some(bx + (bw - w) / 2), Some(bz + (bd - d) / 2));
+        part.y.get_or_insert(by);
+        part.repeat = None;
+    }
+    // What stands on top of the part before it.
+    if let Some(block) = cued(words, &runs, &["top"], 2)
+        && let Some(i) = of(parts, &block).filter(|i| *i > 0 && *i != body)
+        && matches!(parts[i].kind, Kind::Block | Kind::Column)
+    {
+        let under = &parts[i - 1];
+        let [w, h, d] = under.size();
+        let (ux, uy, uz) = (under.x.unwrap_or(bx), under.y.unwrap_or(by), under.z.unwrap_or(bz));
+        let repeat = under.repeat;
+        let part = &mut parts[i];
+        (part.x, part.y, part.z) = (Some(ux + (w - 1) / 2), Some(uy + h), Some(uz + (d - 1) / 2));
+        if repeat.is_some() {
+            part.repeat = repeat;
+            (part.x, part.z) = (None, None);
+        }
+    }
+    // Plants drawn as boxes or areas are planted: in rows on the ground within the border (the body's top when
+    // it has none), each kind of plant every other row.
+    let plants: Vec<usize> = (0..parts.len())
+        .filter(|i| *i != body && is_plant(&parts[*i].block) && parts[*i].kind != Kind::Block)
+        .collect();
+    if !plants.is_empty() {
+        let bordered = parts.iter().any(|p| p.kind == Kind::Ring && p.height == Some(1));
+        let (x0, z0, w, d) =
+            if bordered && bw > 2 && bd > 2 { (bx + 1, bz + 1, bw - 2, bd - 2) } else { (bx, bz, bw, bd) };
+        let y = by + 1;
+        let mut rows = Vec::new();
+        for row in 0..d {
+            let plant = &parts[plants[row as usize % plants.len()]];
+            let mut line = Piece::new(Kind::Line, &plant.block);
+            (line.x, line.y, line.z, line.width) = (Some(x0), Some(y), Some(z0 + row), Some(w));
+            rows.push(line);
+        }
+        for i in plants.into_iter().rev() {
+            parts.remove(i);
+        }
+        parts.extend(rows);
+    }
+    // Repeated at each corner, or on both sides.
+    for (cues, repeat) in
+        [(&["corner"][..], compose::Repeat::Corners), (&["side", "both", "sides"][..], compose::Repeat::BothSides)]
+    {
+        if let Some(block) = cued(words, &runs, cues, 3)
+            && let Some(i) = of(parts, &block).filter(|i| *i != body)
+        {
+            parts[i].repeat = Some(repeat);
+        }
+    }
 }
 
 /// What a design misses of what the words say: a size it falls short of, a roof where they say none, a door, gate
@@ -1286,5 +1456,39 @@ mod tests {
         assert!(bad.contains("dome"), "{bad}");
         let bad = read(r#"{"name": "b", "parts": [{"kind": "box", "block": "castle"}]}"#, "x").unwrap_err();
         assert!(bad.contains("part 1 (box): there is no block called castle"), "{bad}");
+    }
+
+    #[test]
+    fn the_words_place_the_parts_a_small_model_stacks_at_one_corner() {
+        // All four parts at the design's corner, the flowers as boxes: the words put a border round the body, the
+        // dirt inside it, and the flowers in rows on the dirt.
+        let bed = read(
+            r#"{"name": "bed", "shape": "none", "parts": [
+                {"kind": "area", "block": "cobblestone", "width": 7, "depth": 5},
+                {"kind": "area", "block": "dirt", "width": 7, "depth": 5},
+                {"kind": "hollow_box", "block": "poppy", "width": 7, "depth": 5},
+                {"kind": "hollow_box", "block": "dandelion", "width": 7, "depth": 5}]}"#,
+            "a 7 by 5 flower bed with a cobblestone border, dirt inside, and poppies and dandelions planted in it",
+        )
+        .unwrap();
+        let items: BTreeMap<String, u32> = bed.materials().into_iter().collect();
+        assert_eq!(bed.size, [7, 2, 5]);
+        assert_eq!((items["cobblestone"], items["dirt"]), (20, 15));
+        assert_eq!(items["poppy"] + items["dandelion"], 15, "{items:?}");
+        assert!(bed.parts.iter().any(|p| p.at == [1, 1, 1] && p.block.name == "poppy"));
+        assert!(bed.parts.iter().any(|p| p.at == [1, 1, 2] && p.block.name == "dandelion"));
+        // A lantern on top stands on the part before it; a post at each corner is repeated there.
+        let fountain = read(
+            r#"{"name": "f", "shape": "none", "parts": [
+                {"kind": "box", "block": "stone_bricks", "width": 5, "depth": 5},
+                {"kind": "column", "block": "cobblestone", "height": 3, "x": 2, "z": 2},
+                {"kind": "block", "block": "lantern", "x": 2, "y": 1, "z": 2},
+                {"kind": "column", "block": "oak_fence", "height": 2, "y": 1}]}"#,
+            "a stone brick basin with a cobblestone column and a lantern on top, and an oak fence at each corner",
+        )
+        .unwrap();
+        assert!(fountain.parts.iter().any(|p| p.at == [2, 3, 2] && p.block.name == "lantern"), "on the column's top");
+        let items: BTreeMap<String, u32> = fountain.materials().into_iter().collect();
+        assert_eq!(items["oak_fence"], 8, "two high at each of four corners");
     }
 }

@@ -40,7 +40,8 @@ const LEAST_SHARE: usize = 8;
 /// configured), checked, saved in the folder under the design's name, and built. `order.share` is a team member's
 /// strip, as its leader hands them out; `order.preview` says what would be built and places nothing.
 pub fn start(bot: BotHandle, state: &Arc<BotState>, reply: Replier, what: String, order: Order) {
-    let folder = bot.blueprints();
+    // The configured folder, from the configuration itself: a design is never kept anywhere else.
+    let folder = Folder::new(&state.shared.config.blueprints_dir);
     let (name, blueprint) = match find(&folder, &what) {
         Ok(path) => match Blueprint::load(&path) {
             Ok(blueprint) => (goal_name(&folder, &path), blueprint),

@@ -31,6 +31,13 @@ pub enum CliCommand {
     Blueprint(BlueprintArgs),
 }
 
+impl CliCommand {
+    /// Whether the command prints an answer and ends (no server joined): it ends quietly when its reader goes away.
+    pub fn prints_and_ends(&self) -> bool {
+        matches!(self, CliCommand::Skills(_) | CliCommand::Blueprint(_))
+    }
+}
+
 /// `wayfarer blueprint`: blueprints checked without joining a server.
 #[derive(Debug, Args)]
 pub struct BlueprintArgs {

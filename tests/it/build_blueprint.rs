@@ -435,6 +435,34 @@ fn a_design_composed_from_parts_is_previewed_then_built_as_the_words_say() {
 }
 
 #[test]
+fn the_blueprint_command_ends_quietly_when_its_reader_goes_away() {
+    use std::io::{BufRead, BufReader};
+    // Far more than a pipe holds, so it is still writing when the reader has gone (`… | head -1`).
+    let hut = blueprint_file("hut.txt");
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_wayfarer"))
+        .arg("blueprint")
+        .arg("--json")
+        .args(std::iter::repeat_n(&hut, 300))
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap()).read_line(&mut first).unwrap();
+    assert!(first.contains("\"name\":\"hut\""), "{first}");
+    // The reader is dropped here: the pipe is closed.
+    let output = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!stderr.contains("panicked") && !stderr.contains("Broken pipe"), "{stderr}");
+    use std::os::unix::process::ExitStatusExt;
+    assert!(
+        output.status.success() || output.status.signal() == Some(libc::SIGPIPE),
+        "ended by {:?}: {stderr}",
+        output.status
+    );
+}
+
+#[test]
 fn a_leader_splits_the_house_among_its_team_and_each_builds_its_strip() {
     let folder = blueprint_file("");
     let world = World::start();
