@@ -640,6 +640,21 @@ fn read_design(answer: &str, words: &str) -> Result<Designed, String> {
     if shape.as_deref() == Some("box") && lies_flat(&said) {
         shape = Some("floor".to_owned());
     }
+    // No shape, no parts and no layers, but a block: the shape the words name (a box unless they name another).
+    if shape.is_none() && design.parts.is_empty() && design.layers.is_empty() && design.block.is_some() {
+        shape = Some(shape_named(&said).to_owned());
+    }
+    // Parts over a shape that only say again what the shape has (its block, its corners, its ladder) are left
+    // out: a small model restates the shape's parts as parts, stacked where they do not go.
+    if shape.is_some() {
+        let mut has: Vec<String> = design.block.iter().cloned().collect();
+        has.extend(PARTS.iter().filter_map(|(part, _)| design.part(part).filter(|b| !says_none(b)).cloned()));
+        let has: Vec<String> = has.iter().map(|b| spec_near(b).map_or_else(|_| b.clone(), |s| s.name)).collect();
+        design.parts.retain(|p| {
+            let name = spec_near(&p.block).map_or_else(|_| p.block.clone(), |s| s.name);
+            !has.iter().any(|b| *b == name || holds(std::slice::from_ref(b), &name))
+        });
+    }
     if let Some(shape) = &shape {
         if !SHAPES.contains(&shape.as_str()) {
             return Err(format!(
@@ -745,6 +760,25 @@ fn read_design(answer: &str, words: &str) -> Result<Designed, String> {
     }
     said.extend(design.parts.iter().map(compose::describe));
     Ok(Designed { blueprint, parts: said.join("; "), notes })
+}
+
+/// The shape the words (content words) name: a wall, a pillar (a post, a column), a floor (what lies flat), a
+/// bridge, stairs, or else a box.
+fn shape_named(words: &[String]) -> &'static str {
+    let names = |list: &[&str]| words.iter().any(|w| list.iter().any(|n| w.contains(n)));
+    if names(&["bridge"]) {
+        "bridge"
+    } else if names(&["stair", "step"]) {
+        "stairs"
+    } else if names(&["pillar", "post", "column", "pole"]) {
+        "pillar"
+    } else if names(&["wall", "fence"]) && !names(&["house", "hut", "room", "tower"]) {
+        "wall"
+    } else if lies_flat(words) || names(&["floor", "platform"]) {
+        "floor"
+    } else {
+        "box"
+    }
 }
 
 /// Whether the thing `words` (content words) describe lies flat on the ground: a bed, patch, garden, plot, field,
@@ -1490,5 +1524,33 @@ mod tests {
         assert!(fountain.parts.iter().any(|p| p.at == [2, 3, 2] && p.block.name == "lantern"), "on the column's top");
         let items: BTreeMap<String, u32> = fountain.materials().into_iter().collect();
         assert_eq!(items["oak_fence"], 8, "two high at each of four corners");
+    }
+
+    #[test]
+    fn a_shape_keeps_its_parts_and_a_bare_answer_takes_the_shape_its_words_name() {
+        // The shape's own blocks restated as parts (a log box at each corner, a ladder, a fence) are left out.
+        let tower = read(
+            r#"{"name": "t", "shape": "box", "width": 3, "depth": 3, "height": 4, "block": "spruce_planks",
+                "corners": "log", "inside": "ladder", "top": "fence", "parts": [
+                {"kind": "box", "block": "log", "width": 6, "depth": 4, "y": 2, "repeat": "corners"},
+                {"kind": "block", "block": "ladder", "x": 1, "y": 2, "z": 1},
+                {"kind": "block", "block": "lantern", "x": 1, "y": 6, "z": 1}]}"#,
+            "a watchtower with log corners, a ladder inside and a fenced platform on top",
+        )
+        .unwrap();
+        let items: BTreeMap<String, u32> = tower.materials().into_iter().collect();
+        assert_eq!((tower.size, items["oak_log"], items["ladder"]), ([3, 7, 3], 16, 5), "{items:?}");
+        assert_eq!(items["lantern"], 1, "a part the shape does not have stays");
+        // No shape, no parts: the shape the words name.
+        let bare = |words: &str| {
+            read(
+                r#"{"name": "s", "shape": "none", "width": 3, "depth": 3, "height": 2, "block": "dirt", "parts": []}"#,
+                words,
+            )
+            .map(|b| b.size)
+        };
+        assert_eq!(bare("a one-person dirt shelter for the night"), Ok([3, 3, 3]));
+        assert_eq!(bare("a dirt wall"), Ok([3, 2, 1]));
+        assert_eq!(bare("a dirt post"), Ok([1, 2, 1]));
     }
 }
