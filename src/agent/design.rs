@@ -424,6 +424,13 @@ fn shaped(design: &Design, shape: &str, words: &str) -> Result<Drawn, String> {
             palette.insert(key.to_string(), facing(block));
         }
     }
+    // Stairs climb on stairs blocks unless the answer names its own: the block's own stairs.
+    if shape == "stairs"
+        && !palette.contains_key("s")
+        && let Some(steps) = compose::variant(&palette["b"], "stairs")
+    {
+        palette.insert("s".to_owned(), facing(&steps));
+    }
     let has = |key: char| palette.contains_key(&key.to_string());
     let or = |key: char, other: char| if has(key) { key } else { other };
     let (mut w, mut h, mut d) = (side(design.width, 5), side(design.height, 3), side(design.depth, 5));
@@ -545,6 +552,8 @@ fn spec_near(text: &str) -> Result<Spec, String> {
     let (name, rest) = text.trim().split_at(text.trim().find('[').unwrap_or(text.trim().len()));
     let name = name.trim().to_lowercase().replace([' ', '-'], "_");
     let name = name.strip_prefix("minecraft:").unwrap_or(&name).to_owned();
+    // `wood` is what players build with: planks, not the bark block.
+    let name = if matches!(name.as_str(), "wood" | "wooden") { "oak_planks".to_owned() } else { name };
     let bare = name.strip_suffix('s').unwrap_or(&name).to_owned();
     // `fenced` is fence.
     let past = name.strip_suffix("ed").map(|stem| format!("{stem}e")).unwrap_or_else(|| name.clone());
@@ -655,6 +664,7 @@ fn read_design(answer: &str, words: &str) -> Result<Designed, String> {
             !has.iter().any(|b| *b == name || holds(std::slice::from_ref(b), &name))
         });
     }
+    mend_unobtainable(&mut design);
     if let Some(shape) = &shape {
         if !SHAPES.contains(&shape.as_str()) {
             return Err(format!(
@@ -832,6 +842,40 @@ fn is_plant(block: &str) -> bool {
     ];
     let name = block.split('[').next().unwrap_or(block);
     PLANTS.contains(&name) || name.ends_with("_tulip") || name.ends_with("_sapling")
+}
+
+/// Parts of a block a player cannot get here are mended rather than the design lost: a light (glowstone, a sea
+/// lantern) becomes a lantern, anything else in a shape's part is left out, and a part of the language with such a
+/// block is dropped. The design's main block is not mended: a design of it is refused with the reason.
+fn mend_unobtainable(design: &mut Design) {
+    let gettable =
+        |block: &str| spec_near(block).ok().and_then(|s| s.item()).is_none_or(|item| obtainable(&item, 1).is_ok());
+    let light = |block: &str| {
+        ["glowstone", "sea_lantern", "shroomlight", "froglight", "end_rod", "redstone_lamp"]
+            .iter()
+            .any(|l| block.contains(l))
+    };
+    let instead = |block: &str| if light(block) { Some("lantern".to_owned()) } else { None };
+    for (part, _) in PARTS {
+        if let Some(slot) = design.part_mut(part)
+            && let Some(block) = slot.clone().filter(|b| !says_none(b) && !gettable(b))
+        {
+            tracing::info!("design part {part}: {block} cannot be got here");
+            *slot = instead(&block);
+        }
+    }
+    design.parts.retain_mut(|piece| {
+        if gettable(&piece.block) {
+            return true;
+        }
+        match instead(&piece.block) {
+            Some(other) => {
+                piece.block = other;
+                true
+            }
+            None => false,
+        }
+    });
 }
 
 /// The kinds of part that make a design's body (what its sizes are the sizes of).
@@ -1552,5 +1596,27 @@ mod tests {
         assert_eq!(bare("a one-person dirt shelter for the night"), Ok([3, 3, 3]));
         assert_eq!(bare("a dirt wall"), Ok([3, 2, 1]));
         assert_eq!(bare("a dirt post"), Ok([1, 2, 1]));
+    }
+
+    #[test]
+    fn blocks_that_cannot_be_got_or_are_no_block_are_mended_where_the_rule_is_clear() {
+        let items = |answer: &str, words: &str| -> BTreeMap<String, u32> {
+            read(answer, words).unwrap().materials().into_iter().collect()
+        };
+        // A glowstone lamp (only found in the Nether) is a lantern.
+        let lamp = items(
+            r#"{"name": "l", "shape": "pillar", "height": 2, "block": "oak_fence", "top": "glowstone",
+                "base": "stone_bricks"}"#,
+            "a lamp post",
+        );
+        assert_eq!((lamp.get("lantern"), lamp.get("glowstone")), (Some(&1), None));
+        // Stairs whose steps name no block climb on the block's own stairs; `wood` is planks.
+        let stairs = items(
+            r#"{"name": "s", "shape": "stairs", "width": 2, "height": 4, "block": "cobblestone", "steps": "four"}"#,
+            "x",
+        );
+        assert_eq!((stairs["cobblestone_stairs"], stairs["cobblestone"]), (8, 12));
+        let bridge = items(r#"{"name": "b", "shape": "bridge", "width": 8, "depth": 3, "block": "wood"}"#, "x");
+        assert_eq!(bridge.get("oak_planks"), Some(&24));
     }
 }
