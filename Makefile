@@ -131,12 +131,14 @@ bench-build: setup models
 	node $(SERVER_DIR)/bench/build.js --bot $(BENCH_BIN) --world natural --seed $(GATHER_SEED) --gather --only $(BUILD_GATHER) --results $(or $(TMPDIR),/tmp)/wayfarer-bench-build-gather.json
 	node $(SERVER_DIR)/bench/build_team.js --bot $(BENCH_BIN)
 
-## bench-build-words: ten starter blueprints' descriptions drawn by the LLM at LLM_URL (start `make llm` in another
-## terminal first) through `!build WORDS`, each design scored against the blueprint the words came from (footprint
-## and materials shared, as the README says)
+## bench-build-words: descriptions drawn by the LLM at LLM_URL (start `make llm` in another terminal first) through
+## `!build WORDS`, each design scored against the blueprint the words came from (footprint and materials shared, as the
+## README says): the ten starter blueprints' own, then thirty of other things (tests/tasks/designs: the open half the
+## designer may be tuned on, the sealed half never); each set reported on its own (WORDS_SETS=starters,open,sealed)
+WORDS_SETS ?= starters,open,sealed
 bench-build-words: setup models
 	$(CARGO) build --release --bin wayfarer
-	node $(SERVER_DIR)/bench/build_words.js --bot $(BENCH_BIN) --llm-url $(LLM_URL)
+	node $(SERVER_DIR)/bench/build_words.js --bot $(BENCH_BIN) --llm-url $(LLM_URL) --set $(WORDS_SETS)
 
 ## bench-llm-world: goals no recipe plans (tests/tasks/world_goals.json: build, dig, clear, stand on, store, place
 ## beside, light, give), judged by the world's state: with a do-nothing model whose critic believes everything (as
