@@ -881,15 +881,24 @@ fn mend_unobtainable(design: &mut Design) {
 /// The kinds of part that make a design's body (what its sizes are the sizes of).
 const BODIES: [Kind; 5] = [Kind::Box, Kind::HollowBox, Kind::Ring, Kind::Area, Kind::Wall];
 
+/// Which part is a design's body: its largest box, ring, area or wall (the first of equals).
+fn body_of(parts: &[Piece]) -> Option<usize> {
+    parts
+        .iter()
+        .enumerate()
+        .filter(|(_, p)| BODIES.contains(&p.kind))
+        .max_by_key(|(i, p)| {
+            let [w, _, d] = p.size();
+            (w * d, usize::MAX - i)
+        })
+        .map(|(i, _)| i)
+}
+
 /// What the words say of a design of parts, over what the answer says: the body (its largest box, ring, area or
 /// wall) takes the sizes the words give.
 fn heed_parts(parts: &mut [Piece], words: &[String]) {
     let said = sizes_in(words, words.iter().any(|w| w.contains("bridge")));
-    let body = parts.iter_mut().filter(|p| BODIES.contains(&p.kind)).max_by_key(|p| {
-        let [w, _, d] = p.size();
-        w * d
-    });
-    let Some(body) = body else { return };
+    let Some(body) = body_of(parts).map(|i| &mut parts[i]) else { return };
     match body.kind {
         Kind::Wall => {
             if let Some(length) = said.width.max(said.depth) {
@@ -963,18 +972,7 @@ fn cued(words: &[String], runs: &[(String, usize, usize)], cues: &[&str], reach:
 /// within its border, one in the middle stands at the body's centre, one on top stands on the part before it, and
 /// one at each corner or on both sides is repeated so. Only parts of a block the words name beside such a word move.
 fn heed_cues(parts: &mut Vec<Piece>, words: &[String]) {
-    let Some(mut body) = parts
-        .iter()
-        .enumerate()
-        .filter(|(_, p)| BODIES.contains(&p.kind))
-        .max_by_key(|(i, p)| {
-            let [w, _, d] = p.size();
-            (w * d, usize::MAX - i)
-        })
-        .map(|(i, _)| i)
-    else {
-        return;
-    };
+    let Some(mut body) = body_of(parts) else { return };
     let runs = block_runs(words);
     let (bx, by, bz) = (parts[body].x.unwrap_or(0), parts[body].y.unwrap_or(0), parts[body].z.unwrap_or(0));
     let [bw, _, bd] = parts[body].size();
