@@ -123,6 +123,18 @@ impl Activity {
         }
     }
 
+    /// Counts the activities started and ended: a caller that notes it before a command sees from a later value
+    /// whether the command started one, and from [`Activity::runs`] whether that one still runs.
+    pub fn generation(&self) -> u64 {
+        self.lock().generation
+    }
+
+    /// Whether the activity of `generation` is still the one running.
+    pub fn runs(&self, generation: u64) -> bool {
+        let current = self.lock();
+        current.generation == generation && current.label.is_some()
+    }
+
     /// Ends the current activity. Returns its label, or `None` if the bot was idle.
     pub fn cancel(&self) -> Option<String> {
         let mut current = self.lock();

@@ -27,6 +27,9 @@ pub enum CliCommand {
     Skills(SkillsArgs),
     /// Join a server and learn on its own: the curriculum proposes tasks, the LLM writes skills (needs an LLM).
     Learn(LearnArgs),
+    /// Join a server as `run` does and serve the Model Context Protocol on standard input and output, for an AI
+    /// assistant that starts this process (its tools give the bots goals, builds and questions; see src/docs/mcp.md).
+    Mcp(Overrides),
     /// Check blueprint files (.txt, .nbt, .schem) and say what each builds and takes, or why it cannot be built.
     Blueprint(BlueprintArgs),
 }
@@ -106,6 +109,14 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         CliCommand::Run(args) => {
             let config = Config::resolve(args)?;
             runtime()?.block_on(super::run(config))?;
+            Ok(())
+        }
+        CliCommand::Mcp(args) => {
+            let config = Config::resolve(args)?;
+            let runtime = runtime()?;
+            runtime.block_on(super::mcp(config))?;
+            // The client has gone: the bots' connections and script threads need not wind down politely.
+            runtime.shutdown_background();
             Ok(())
         }
         CliCommand::Learn(args) => {

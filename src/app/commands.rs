@@ -47,6 +47,11 @@ const FOLLOW_POLL: Duration = Duration::from_millis(250);
 /// learning the bot was doing.
 pub fn execute(bot: BotHandle, state: &Arc<BotState>, speaker: &str, command: Command) {
     let reply = state.shared.replier(bot.clone(), speaker);
+    execute_answering(bot, state, speaker, command, reply)
+}
+
+/// [`execute`], answering through `reply` (an MCP caller's, which also hears every answer).
+pub fn execute_answering(bot: BotHandle, state: &Arc<BotState>, speaker: &str, command: Command, reply: Replier) {
     let prefix = &state.shared.config.prefix;
     tracing::info!("{} obeys {speaker}: {command:?}", bot.name());
     match command {
@@ -67,9 +72,14 @@ pub fn execute(bot: BotHandle, state: &Arc<BotState>, speaker: &str, command: Co
                     &|usage| llm.cost(usage),
                     state.shared.bot_names.len(),
                 );
-                match crate::agent::act::CHECKS.line() {
+                let used = match crate::agent::act::CHECKS.line() {
                     Some(checks) => format!("{used} {checks}"),
                     None => used,
+                };
+                match state.mcp_calls.load(Ordering::Relaxed) {
+                    0 => used,
+                    1 => format!("{used} MCP: 1 tool call."),
+                    n => format!("{used} MCP: {n} tool calls."),
                 }
             }
             None => "I have no LLM configured, so I have used none.".to_owned(),

@@ -14,6 +14,7 @@ mod commands;
 mod dashboard;
 mod goal_sync;
 mod language;
+mod mcp;
 mod memory;
 mod reply;
 mod skills_cli;
@@ -66,6 +67,25 @@ pub async fn run(config: Config) -> Result<(), AppError> {
     let (address, members) = join(&shared).await?;
     serve_dashboard(page, &shared, &members);
     bot::run_swarm(&shared.config, &address, members.into_iter().map(|(m, _)| m).collect()).await?;
+    Ok(())
+}
+
+/// `wayfarer mcp`: joins as `run` does and serves the Model Context Protocol on standard input and output for the
+/// client that started the process; ends when the client closes them (or the bots stop).
+pub async fn mcp(config: Config) -> Result<(), AppError> {
+    let (shared, _watchers) = prepare(config, None).await?;
+    let page = bind_dashboard(&shared).await?;
+    let (address, members) = join(&shared).await?;
+    serve_dashboard(page, &shared, &members);
+    let fleet = mcp::Fleet::new(shared.clone(), members.iter().map(|(_, state)| state.clone()).collect(), "stdio");
+    let swarm = bot::run_swarm(&shared.config, &address, members.into_iter().map(|(m, _)| m).collect());
+    tokio::select! {
+        ended = swarm => ended?,
+        served = mcp::serve_stdio(fleet) => match served {
+            Ok(()) => tracing::info!("the MCP client closed the session"),
+            Err(why) => tracing::warn!("{why}"),
+        },
+    }
     Ok(())
 }
 
@@ -249,10 +269,9 @@ impl Brain for AppBrain {
         let shared = &state.shared;
         state.set_connected(Some(bot.clone()));
         bot.set_blueprints(crate::blueprint::Folder::new(&shared.config.blueprints_dir));
-        // Commands typed in the dashboard are carried out on this task set (the first bot to spawn starts that).
-        if shared.config.dashboard.is_some()
-            && let Some(commands) = shared.page_commands.take()
-        {
+        // Commands typed in the dashboard or called over MCP are carried out on this task set (the first bot to
+        // spawn starts that).
+        if let Some(commands) = shared.page_commands.take() {
             tokio::task::spawn_local(dashboard::carry_out(commands));
         }
         // The body's reflexes, once per connection (a respawn keeps them running).

@@ -26,17 +26,24 @@ pub struct Replier {
     to: String,
     mode: ReplyMode,
     lang: Lang,
+    /// Where every answer also goes, in English, as it is said (an MCP caller following its command).
+    tap: Option<tokio::sync::mpsc::UnboundedSender<String>>,
 }
 
 impl Replier {
     /// Answers `to` in English (a bot, or a player whose language is not known).
     pub fn new(bot: BotHandle, to: impl Into<String>, mode: ReplyMode) -> Self {
-        Self { bot, to: to.into(), mode, lang: Lang::En }
+        Self { bot, to: to.into(), mode, lang: Lang::En, tap: None }
     }
 
     /// The same answers said in `lang` where the phrase book knows them.
     pub fn in_language(self, lang: Lang) -> Self {
         Self { lang, ..self }
+    }
+
+    /// The same answers, each also sent to `tap` (in English) as it is said.
+    pub fn tapped(self, tap: tokio::sync::mpsc::UnboundedSender<String>) -> Self {
+        Self { tap: Some(tap), ..self }
     }
 
     /// The language the answers are said in.
@@ -51,6 +58,10 @@ impl Replier {
 
     /// Says `text` (written in English) in the player's language.
     pub fn say(&self, text: &str) {
+        if let Some(tap) = &self.tap {
+            // A caller that went away leaves the chat answer as it was.
+            let _ = tap.send(text.to_owned());
+        }
         let text = &say_in(text, self.lang);
         // Nobody to whisper to (learning with no owner configured): say it publicly rather than lose it.
         let mode = if self.to.is_empty() { ReplyMode::Public } else { self.mode };

@@ -254,6 +254,8 @@ pub struct BotState {
     pub question: Arc<Mutex<Option<Asking>>>,
     /// The build last previewed (`!build … preview`), for the dashboard's map.
     pub preview: Mutex<Option<Preview>>,
+    /// Tool calls MCP callers made of this bot (`!usage` counts them).
+    pub mcp_calls: std::sync::atomic::AtomicU64,
 }
 
 /// A build previewed where it would stand: its footprint from above, for the dashboard's map.
@@ -314,6 +316,7 @@ impl BotState {
             connected: Mutex::new(None),
             question: Arc::default(),
             preview: Mutex::new(None),
+            mcp_calls: Default::default(),
         }
     }
 

@@ -9,7 +9,7 @@
 //! start) on every request, `?token=` or `Authorization: Bearer`. A request without it gets 401 and changes nothing.
 
 mod map;
-mod view;
+pub(super) mod view;
 
 use view::BotView;
 
@@ -56,6 +56,9 @@ pub struct Bound {
     listener: TcpListener,
     pub address: SocketAddr,
     pub token: Option<String>,
+    /// What an MCP client sends as its bearer token at `/mcp`: the page's token, or one made for MCP alone when
+    /// the page is served to loopback without one.
+    pub mcp_token: String,
     owner: Option<String>,
 }
 
@@ -80,7 +83,11 @@ pub async fn bind(config: &DashboardConfig) -> Result<Bound, DashboardError> {
         None if config.is_loopback() => None,
         None => Some(new_token().map_err(|cause| DashboardError { address, cause })?),
     };
-    Ok(Bound { listener, address, token, owner: config.owner.clone() })
+    let mcp_token = match &token {
+        Some(token) => token.clone(),
+        None => new_token().map_err(|cause| DashboardError { address, cause })?,
+    };
+    Ok(Bound { listener, address, token, mcp_token, owner: config.owner.clone() })
 }
 
 /// 128 random bits, in hex.
@@ -114,7 +121,19 @@ pub fn serve(bound: Bound, shared: Arc<Shared>, bots: Vec<Arc<BotState>>) {
         Some(owner) => tracing::info!("dashboard: {url} (commands typed there count as {owner}'s)"),
         None => tracing::info!("dashboard: {url} (no owner is configured, so it cannot send commands)"),
     }
-    let app = router(Arc::new(Board { shared, bots, token: bound.token, owner: bound.owner }));
+    tracing::info!("MCP: http://{}/mcp (send Authorization: Bearer {})", bound.address, bound.mcp_token);
+    let fleet = super::mcp::Fleet::new(shared.clone(), bots.clone(), "http");
+    let address = bound.address;
+    let mut origins = vec![format!("http://{address}")];
+    if address.ip().is_loopback() {
+        origins.extend(["localhost", "127.0.0.1", "[::1]"].map(|host| format!("http://{host}:{}", address.port())));
+    }
+    let mcp = super::mcp::http_service(fleet, origins, address.ip().is_loopback());
+    let guard = Arc::new(bound.mcp_token);
+    let mcp = Router::new()
+        .route_service("/mcp", mcp)
+        .layer(axum::middleware::from_fn(move |request, next| mcp_guard(guard.clone(), request, next)));
+    let app = router(Arc::new(Board { shared, bots, token: bound.token, owner: bound.owner })).merge(mcp);
     tokio::spawn(async move {
         if let Err(err) = axum::serve(bound.listener, app).await {
             tracing::error!("the dashboard stopped: {err}");
@@ -136,6 +155,25 @@ fn router(board: Arc<Board>) -> Router {
         .fallback(|| async { Problem::new(StatusCode::NOT_FOUND, "no such page: the dashboard is at /".to_owned()) })
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .with_state(board)
+}
+
+/// Lets through to `/mcp` only a request with the MCP token as its bearer token.
+async fn mcp_guard(
+    token: Arc<String>,
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> Response {
+    match bearer(request.headers()) {
+        Some(given) if same(given.as_bytes(), token.as_bytes()) => next.run(request).await,
+        given => Problem::new(
+            StatusCode::UNAUTHORIZED,
+            format!(
+                "the MCP endpoint needs the token printed at start, as Authorization: Bearer TOKEN ({})",
+                if given.is_some() { "this one is wrong" } else { "none was sent" }
+            ),
+        )
+        .into_response(),
+    }
 }
 
 /// A request refused, as JSON `{"error": …}` with its status.
