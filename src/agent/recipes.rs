@@ -1071,15 +1071,17 @@ pub fn parse_goal(goal: &str, wood: &str) -> Option<Want> {
         .filter(|w| !w.is_empty())
         .map(str::to_owned)
         .collect();
-    let (verb, rest) = words.split_first()?;
-    let kind = match verb.as_str() {
+    let (verb, after) = words.split_first()?;
+    let (kind, rest) = match verb.as_str() {
         "get" | "obtain" | "collect" | "gather" | "make" | "craft" | "smelt" | "cook" | "have" | "acquire" | "find" => {
-            "have"
+            ("have", after)
         }
-        "mine" | "dig" | "chop" | "cut" | "harvest" => "mine",
-        "kill" | "hunt" | "slay" | "fight" => "kill",
-        "place" | "put" | "set" => "place",
-        _ => return None,
+        "mine" | "dig" | "chop" | "cut" | "harvest" => ("mine", after),
+        "kill" | "hunt" | "slay" | "fight" => ("kill", after),
+        "place" | "put" | "set" => ("place", after),
+        // No verb: the thing alone (`a stone pickaxe`, `12 oak logs`) is asked to be had, when the words name
+        // nothing but it.
+        _ => ("have", words.as_slice()),
     };
     let (count, rest) = match rest.split_first() {
         Some((first, tail)) => match number(first) {

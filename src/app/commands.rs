@@ -65,6 +65,10 @@ pub fn execute_answering(bot: BotHandle, state: &Arc<BotState>, speaker: &str, c
             })
         }
         Command::Usage => reply.say(&match &state.llm {
+            None if state.mcp_calls.load(Ordering::Relaxed) > 0 => format!(
+                "I have no LLM configured, so I have used none. MCP: {} tool calls.",
+                state.mcp_calls.load(Ordering::Relaxed)
+            ),
             Some(llm) => {
                 let used = usage_text(
                     &llm.tally(),

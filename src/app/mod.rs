@@ -201,9 +201,13 @@ async fn bind_dashboard(shared: &Shared) -> Result<Option<dashboard::Bound>, App
     }
 }
 
+/// Serves the page, with the MCP endpoint (`/mcp`) beside it.
 fn serve_dashboard(page: Option<dashboard::Bound>, shared: &Arc<Shared>, members: &[(Member, Arc<BotState>)]) {
     if let Some(page) = page {
-        dashboard::serve(page, shared.clone(), members.iter().map(|(_, state)| state.clone()).collect());
+        let bots: Vec<Arc<BotState>> = members.iter().map(|(_, state)| state.clone()).collect();
+        let fleet = mcp::Fleet::new(shared.clone(), bots.clone(), "http");
+        let endpoint = mcp::router(fleet, page.address, page.mcp_token.clone());
+        dashboard::serve(page, shared.clone(), bots, endpoint);
     }
 }
 

@@ -25,6 +25,7 @@ mod learn_loop;
 mod learn_resumes_after_reconnect;
 mod llm_economy;
 mod malformed_command_usage;
+mod mcp;
 mod memory_chest;
 mod mine_logs;
 mod natural_iron_pickaxe;

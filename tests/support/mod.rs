@@ -21,6 +21,7 @@ use serde_json::{Value, json};
 
 pub mod browser;
 pub mod fake_llm;
+pub mod mcp;
 pub mod pg;
 
 /// Where the bots spawn in the test world (feet position).

@@ -217,7 +217,14 @@ fn goals_are_read_as_items_blocks_and_mobs() {
     assert_eq!(read("place a crafting table next to the stone block"), None);
     assert_eq!(read("place a dirt block on top of the gold block"), None);
     assert_eq!(read("put down a furnace here"), Some(Want::Place { block: "furnace".into() }));
-    for vague in ["build a house", "explore the cave", "get", "kill everything in sight", "craft 0 sticks", "go home"] {
+    // The thing alone, as an assistant or a player asks for it.
+    assert_eq!(read("a stone pickaxe"), Some(have("stone_pickaxe", 1)));
+    assert_eq!(read("12 oak logs"), Some(have("oak_log", 12)));
+    assert_eq!(read("three iron ingots"), Some(have("iron_ingot", 3)));
+    assert_eq!(read("torches"), Some(have("torch", 1)));
+    for vague in
+        ["build a house", "explore the cave", "get", "kill everything in sight", "craft 0 sticks", "go home", "nonsense"]
+    {
         assert_eq!(read(vague), None, "{vague}");
     }
 }

@@ -115,25 +115,14 @@ impl Board {
 }
 
 /// Serves the page until the process ends (spawned on the runtime; the bots' task set is not involved).
-pub fn serve(bound: Bound, shared: Arc<Shared>, bots: Vec<Arc<BotState>>) {
+/// `more` is served beside the page (the MCP endpoint), behind its own guard.
+pub fn serve(bound: Bound, shared: Arc<Shared>, bots: Vec<Arc<BotState>>, more: Router) {
     let url = bound.url();
     match &bound.owner {
         Some(owner) => tracing::info!("dashboard: {url} (commands typed there count as {owner}'s)"),
         None => tracing::info!("dashboard: {url} (no owner is configured, so it cannot send commands)"),
     }
-    tracing::info!("MCP: http://{}/mcp (send Authorization: Bearer {})", bound.address, bound.mcp_token);
-    let fleet = super::mcp::Fleet::new(shared.clone(), bots.clone(), "http");
-    let address = bound.address;
-    let mut origins = vec![format!("http://{address}")];
-    if address.ip().is_loopback() {
-        origins.extend(["localhost", "127.0.0.1", "[::1]"].map(|host| format!("http://{host}:{}", address.port())));
-    }
-    let mcp = super::mcp::http_service(fleet, origins, address.ip().is_loopback());
-    let guard = Arc::new(bound.mcp_token);
-    let mcp = Router::new()
-        .route_service("/mcp", mcp)
-        .layer(axum::middleware::from_fn(move |request, next| mcp_guard(guard.clone(), request, next)));
-    let app = router(Arc::new(Board { shared, bots, token: bound.token, owner: bound.owner })).merge(mcp);
+    let app = router(Arc::new(Board { shared, bots, token: bound.token, owner: bound.owner })).merge(more);
     tokio::spawn(async move {
         if let Err(err) = axum::serve(bound.listener, app).await {
             tracing::error!("the dashboard stopped: {err}");
@@ -155,25 +144,6 @@ fn router(board: Arc<Board>) -> Router {
         .fallback(|| async { Problem::new(StatusCode::NOT_FOUND, "no such page: the dashboard is at /".to_owned()) })
         .layer(DefaultBodyLimit::max(MAX_BODY))
         .with_state(board)
-}
-
-/// Lets through to `/mcp` only a request with the MCP token as its bearer token.
-async fn mcp_guard(
-    token: Arc<String>,
-    request: axum::extract::Request,
-    next: axum::middleware::Next,
-) -> Response {
-    match bearer(request.headers()) {
-        Some(given) if same(given.as_bytes(), token.as_bytes()) => next.run(request).await,
-        given => Problem::new(
-            StatusCode::UNAUTHORIZED,
-            format!(
-                "the MCP endpoint needs the token printed at start, as Authorization: Bearer TOKEN ({})",
-                if given.is_some() { "this one is wrong" } else { "none was sent" }
-            ),
-        )
-        .into_response(),
-    }
 }
 
 /// A request refused, as JSON `{"error": …}` with its status.
@@ -243,13 +213,13 @@ fn is_local_host(host: &str) -> bool {
     name.eq_ignore_ascii_case("localhost") || name.parse::<std::net::IpAddr>().is_ok_and(|ip| ip.is_loopback())
 }
 
-fn bearer(headers: &HeaderMap) -> Option<String> {
+pub(super) fn bearer(headers: &HeaderMap) -> Option<String> {
     let value = headers.get(header::AUTHORIZATION)?.to_str().ok()?;
     value.strip_prefix("Bearer ").map(|t| t.trim().to_owned())
 }
 
 /// Compares in time that does not depend on where the two differ.
-fn same(a: &[u8], b: &[u8]) -> bool {
+pub(super) fn same(a: &[u8], b: &[u8]) -> bool {
     a.len() == b.len() && a.iter().zip(b).fold(0u8, |diff, (x, y)| diff | (x ^ y)) == 0
 }
 

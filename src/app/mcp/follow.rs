@@ -80,6 +80,9 @@ pub struct Outcome {
     pub question: Option<String>,
     /// Still running when the call stopped following it.
     pub running: bool,
+    /// A build's score as the world shows it at the end.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub score: Option<String>,
 }
 
 #[derive(Clone, Debug, Serialize, PartialEq)]

@@ -258,21 +258,43 @@ pub async fn serve_stdio(fleet: Arc<Fleet>) -> Result<(), String> {
     Ok(())
 }
 
-/// The Streamable HTTP service for `/mcp`: sessions of [`Server`] over `fleet`. `origin` is the dashboard's own
-/// (`http://127.0.0.1:8080`): a browser page of any other origin is refused.
-pub fn http_service(
-    fleet: Arc<Fleet>,
-    origins: Vec<String>,
-    loopback: bool,
-) -> rmcp::transport::streamable_http_server::StreamableHttpService<
-    Server,
-    rmcp::transport::streamable_http_server::session::local::LocalSessionManager,
-> {
+/// `/mcp` for the dashboard's listener at `address`: sessions of [`Server`] over `fleet` over Streamable HTTP, each
+/// request let through only with `token` as its bearer token; a browser page of another origin than the
+/// dashboard's own is refused.
+pub fn router(fleet: Arc<Fleet>, address: std::net::SocketAddr, token: String) -> axum::Router {
     use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
+    tracing::info!("MCP: http://{address}/mcp (send Authorization: Bearer {token})");
+    let loopback = address.ip().is_loopback();
+    let mut origins = vec![format!("http://{address}")];
+    if loopback {
+        origins.extend(["localhost", "127.0.0.1", "[::1]"].map(|host| format!("http://{host}:{}", address.port())));
+    }
     let mut config = StreamableHttpServerConfig::default().with_allowed_origins(origins).enforce_origin_validation();
     if !loopback {
         // Served beyond this machine: the token guards every request, whatever name the client used.
         config = config.disable_allowed_hosts();
     }
-    StreamableHttpService::new(move || Ok(Server::new(fleet.clone())), Arc::default(), config)
+    let service: StreamableHttpService<Server, _> = StreamableHttpService::new(
+        move || Ok(Server::new(fleet.clone())),
+        Arc::new(rmcp::transport::streamable_http_server::session::local::LocalSessionManager::default()),
+        config,
+    );
+    let token = Arc::new(token);
+    axum::Router::new()
+        .route_service("/mcp", service)
+        .layer(axum::middleware::from_fn(move |request, next| guard(token.clone(), request, next)))
+}
+
+/// Lets a request through only with the token as its bearer token.
+async fn guard(token: Arc<String>, request: axum::extract::Request, next: axum::middleware::Next) -> axum::response::Response {
+    use axum::response::IntoResponse;
+    match super::dashboard::bearer(request.headers()) {
+        Some(given) if super::dashboard::same(given.as_bytes(), token.as_bytes()) => next.run(request).await,
+        given => {
+            let why = if given.is_some() { "this one is wrong" } else { "none was sent" };
+            let message =
+                format!("the MCP endpoint needs the token printed at start, as Authorization: Bearer TOKEN ({why})");
+            (axum::http::StatusCode::UNAUTHORIZED, axum::Json(serde_json::json!({ "error": message }))).into_response()
+        }
+    }
 }

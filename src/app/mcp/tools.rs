@@ -210,7 +210,19 @@ fn goal_answer(bot: &str, outcome: &Outcome) -> CallToolResult {
     let said = outcome.said.join(" ");
     match (&outcome.goal, &outcome.question) {
         (Some(goal), _) if goal.finished() => {
-            let reason = goal.reason.as_deref().map_or_else(String::new, |r| format!(": {r}"));
+            let reason = match goal.reason.as_deref() {
+                Some(reason) if let Some(score) = &outcome.score => format!(": {reason}; the world shows {score}"),
+                Some(reason) => format!(": {reason}"),
+                None if let Some(score) = &outcome.score => {
+                    format!(", {} of {} steps done; the world shows {score}", goal.done, goal.all)
+                }
+                None if goal.succeeded() => {
+                    // The bot's last word on it is the world's verdict (`Built hut …: score 1.00 (…)`).
+                    let last = outcome.said.last().map_or_else(String::new, |said| format!(" {said}"));
+                    format!(", {} of {} steps done, each checked in the world.{last}", goal.done, goal.all)
+                }
+                None => String::new(),
+            };
             let summary = format!("{bot}: goal #{} ({}) {}{reason}.", goal.id, goal.text, goal.status);
             answer(goal.succeeded(), &summary, outcome)
         }
@@ -243,6 +255,25 @@ impl Server {
             )));
         }
         Ok(bot)
+    }
+
+    /// The world's score of the build goal `goal` as the bot sees its site now: `score 1.00 (5 of 5 blocks right;
+    /// 5 in the right state)`.
+    async fn score(&self, bot: &Arc<BotState>, goal: &str) -> Option<String> {
+        let goal = crate::agent::building::BuildGoal::parse(goal)?;
+        let state = bot.clone();
+        let scored = self.fleet.on_bots(move || {
+            use crate::primitives::build;
+            let handle = state.connected()?;
+            let blueprint = build::blueprint(&handle, &goal.blueprint, goal.facing).ok()?;
+            let blueprint = match goal.share {
+                Some(share) => blueprint.share(share),
+                None => blueprint,
+            };
+            let [x, y, z] = goal.origin;
+            Some(build::score(&handle, &blueprint, azalea::BlockPos::new(x, y, z)).to_string())
+        });
+        scored.await.ok().flatten()
     }
 
     async fn follow(
@@ -342,7 +373,12 @@ impl Server {
         };
         Ok(match self.follow(&bot, line, until, &meta, peer).await {
             Ok(outcome) if preview => answer(outcome.goal.is_none(), &outcome.said.join("\n"), &outcome),
-            Ok(outcome) => goal_answer(&bot.name, &outcome),
+            Ok(mut outcome) => {
+                if let Some(goal) = &outcome.goal {
+                    outcome.score = self.score(&bot, &goal.text).await;
+                }
+                goal_answer(&bot.name, &outcome)
+            }
             Err(refusal) => refusal,
         })
     }
