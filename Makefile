@@ -15,7 +15,7 @@ export WAYFARER_MODELS := $(MODELS_DIR)
 BIN := $(CARGO_TARGET_DIR)/debug/wayfarer
 RELEASE_BIN := $(CARGO_TARGET_DIR)/release/wayfarer
 
-.PHONY: setup models build demo map test test-rust test-world bench bench-natural bench-items bench-llm bench-build bench-build-words bench-llm-world bench-paraphrase bench-llm-learn bench-llm-economy bench-team bench-fleet bench-memory bench-dashboard bench-lang llm llm-smoke eval-search fuzz fuzz-ci clean
+.PHONY: setup models build demo map test test-rust test-world bench bench-natural bench-items bench-llm bench-build bench-build-words bench-llm-world bench-paraphrase bench-llm-learn bench-llm-economy bench-team bench-fleet bench-memory bench-dashboard bench-mcp bench-lang llm llm-smoke eval-search fuzz fuzz-ci clean
 
 ## setup: install the test world's npm packages (pinned by package-lock.json)
 setup: $(SERVER_DIR)/node_modules/.package-lock.json
@@ -215,6 +215,13 @@ DASHBOARD_SECONDS ?= 30
 bench-dashboard: setup
 	$(CARGO) build --release --bin wayfarer
 	node $(SERVER_DIR)/bench/dashboard.js --bot $(RELEASE_BIN) --seconds $(DASHBOARD_SECONDS)
+
+## bench-mcp: one small MCP tool call (`status`) over HTTP and stdio, and the memory MCP adds, beside a Mineflayer bot
+## behind the SDK's own server (release build): make bench-mcp [MCP_CALLS=200]
+MCP_CALLS ?= 200
+bench-mcp: setup
+	$(CARGO) build --release --bin wayfarer
+	node $(SERVER_DIR)/bench/mcp.js --bot $(RELEASE_BIN) --calls $(MCP_CALLS)
 
 ## bench-lang: owners' requests in five languages (tests/data/languages.json) read through the LLM at LLM_URL (start
 ## `make llm` in another terminal first): goals planned as their English, skills found first as English finds them,

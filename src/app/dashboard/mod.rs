@@ -124,7 +124,13 @@ pub fn serve(bound: Bound, shared: Arc<Shared>, bots: Vec<Arc<BotState>>, more: 
     }
     let app = router(Arc::new(Board { shared, bots, token: bound.token, owner: bound.owner })).merge(more);
     tokio::spawn(async move {
-        if let Err(err) = axum::serve(bound.listener, app).await {
+        // Small answers go out at once: with Nagle's algorithm each waited for the client's delayed ACK (~40 ms).
+        let listener = axum::serve::ListenerExt::tap_io(bound.listener, |tcp| {
+            if let Err(err) = tcp.set_nodelay(true) {
+                tracing::debug!("TCP_NODELAY not set on a dashboard connection: {err}");
+            }
+        });
+        if let Err(err) = axum::serve(listener, app).await {
             tracing::error!("the dashboard stopped: {err}");
         }
     });
