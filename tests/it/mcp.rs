@@ -173,7 +173,10 @@ fn two_assistants_drive_two_bots_at_once_and_a_stop_ends_a_goal_mid_way() {
         p["message"].as_str().is_some_and(|m| m.starts_with("I will start task:"))
     });
     let busy = second.call("task", json!({"goal": "get 3 dirt", "bot": "Crew_1"}), Duration::from_secs(10)).unwrap();
-    assert!(is_error(&busy) && text(&busy).contains("busy with") && text(&busy).contains("get 40 spruce logs"), "{busy}");
+    assert!(
+        is_error(&busy) && text(&busy).contains("busy with") && text(&busy).contains("get 40 spruce logs"),
+        "{busy}"
+    );
     let stopped = second.call("stop", json!({"bot": "Crew_1"}), Duration::from_secs(20)).unwrap();
     assert!(text(&stopped).starts_with("Stopped "), "{stopped}");
     let long = first.answer(long, Duration::from_secs(20)).unwrap();
@@ -208,7 +211,8 @@ fn wayfarer_mcp_over_stdio_builds_a_starter_blueprint_the_world_scores_in_full()
 
     let preview = client.call("build", json!({"what": "pillar", "preview": true}), Duration::from_secs(30)).unwrap();
     assert!(!is_error(&preview) && text(&preview).contains("1×5×1"), "{preview}");
-    let built = client.call("build", json!({"what": "pillar", "at": {"x": 6, "y": 64, "z": 2}}), Duration::from_secs(240));
+    let built =
+        client.call("build", json!({"what": "pillar", "at": {"x": 6, "y": 64, "z": 2}}), Duration::from_secs(240));
     let built = built.unwrap();
     assert!(!is_error(&built), "{built}");
     assert!(text(&built).contains("score 1.00"), "the world's score: {built}");

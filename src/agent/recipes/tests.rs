@@ -222,9 +222,15 @@ fn goals_are_read_as_items_blocks_and_mobs() {
     assert_eq!(read("12 oak logs"), Some(have("oak_log", 12)));
     assert_eq!(read("three iron ingots"), Some(have("iron_ingot", 3)));
     assert_eq!(read("torches"), Some(have("torch", 1)));
-    for vague in
-        ["build a house", "explore the cave", "get", "kill everything in sight", "craft 0 sticks", "go home", "nonsense"]
-    {
+    for vague in [
+        "build a house",
+        "explore the cave",
+        "get",
+        "kill everything in sight",
+        "craft 0 sticks",
+        "go home",
+        "nonsense",
+    ] {
         assert_eq!(read(vague), None, "{vague}");
     }
 }

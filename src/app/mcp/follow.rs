@@ -229,15 +229,13 @@ async fn look(fleet: &Fleet, bot: &Arc<BotState>, before: &Before, caller: &str)
         .on_bots(move || {
             let generation = state.activity.generation();
             let thinking = state.llm.as_ref().is_some_and(|llm| llm.waiting().is_some());
-            let question = state
-                .question
-                .lock()
-                .as_ref()
-                .filter(|asking| asking.owner.eq_ignore_ascii_case(&caller))
-                .map(|asking| match &asking.question.guess {
-                    Some(guess) => format!("Did you mean \"{guess}\"? (about \"{}\")", asking.question.goal),
-                    None => format!("How should \"{}\" be read? Say it in other words.", asking.question.goal),
-                });
+            let question =
+                state.question.lock().as_ref().filter(|asking| asking.owner.eq_ignore_ascii_case(&caller)).map(
+                    |asking| match &asking.question.guess {
+                        Some(guess) => format!("Did you mean \"{guess}\"? (about \"{}\")", asking.question.goal),
+                        None => format!("How should \"{}\" be read? Say it in other words.", asking.question.goal),
+                    },
+                );
             let goal = goals::with(&state.goals, |book| {
                 book.goals()
                     .iter()
@@ -249,11 +247,15 @@ async fn look(fleet: &Fleet, bot: &Arc<BotState>, before: &Before, caller: &str)
                 // The bars are the dashboard's: the step under way with what its tracker counts.
                 let shown = view::bot(&state).goal.filter(|g| g.id == goal.id);
                 let step = shown.as_ref().and_then(|g| {
-                    let task = g.tasks.iter().find(|t| t.status == "active").or_else(|| {
-                        g.tasks.iter().find(|t| t.status == "pending")
-                    })?;
+                    let task = g
+                        .tasks
+                        .iter()
+                        .find(|t| t.status == "active")
+                        .or_else(|| g.tasks.iter().find(|t| t.status == "pending"))?;
                     Some(match &task.bar {
-                        Some(bar) => format!("{} ({}/{} {}, {} %)", task.task, bar.current, bar.target, bar.what, bar.percent),
+                        Some(bar) => {
+                            format!("{} ({}/{} {}, {} %)", task.task, bar.current, bar.target, bar.what, bar.percent)
+                        }
                         None => task.task.clone(),
                     })
                 });
@@ -268,13 +270,7 @@ async fn look(fleet: &Fleet, bot: &Arc<BotState>, before: &Before, caller: &str)
                     step,
                 }
             });
-            Look {
-                running: state.activity.runs(generation),
-                started: generation > from,
-                thinking,
-                goal,
-                question,
-            }
+            Look { running: state.activity.runs(generation), started: generation > from, thinking, goal, question }
         })
         .await
 }

@@ -286,7 +286,11 @@ pub fn router(fleet: Arc<Fleet>, address: std::net::SocketAddr, token: String) -
 }
 
 /// Lets a request through only with the token as its bearer token.
-async fn guard(token: Arc<String>, request: axum::extract::Request, next: axum::middleware::Next) -> axum::response::Response {
+async fn guard(
+    token: Arc<String>,
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
     use axum::response::IntoResponse;
     match super::dashboard::bearer(request.headers()) {
         Some(given) if super::dashboard::same(given.as_bytes(), token.as_bytes()) => next.run(request).await,

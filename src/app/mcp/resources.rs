@@ -115,7 +115,12 @@ pub fn templates() -> Vec<ResourceTemplate> {
             "application/json",
         ),
         template(&format!("{SCHEME}skill/{{name}}"), "skill", "a skill's Rhai code and description", "text/x-rhai"),
-        template(&format!("{SCHEME}blueprint/{{name}}"), "blueprint", "a blueprint: size, materials and layers", "text/plain"),
+        template(
+            &format!("{SCHEME}blueprint/{{name}}"),
+            "blueprint",
+            "a blueprint: size, materials and layers",
+            "text/plain",
+        ),
     ]
 }
 
@@ -156,7 +161,8 @@ pub async fn read(fleet: &Fleet, uri: &str) -> Result<ReadResourceResult, ErrorD
             json(value)
         }
         Some(Address::Skill(name)) => {
-            let skill = fleet.shared.skills.get(&name).ok_or_else(|| not_found(uri, "the library has no such skill"))?;
+            let skill =
+                fleet.shared.skills.get(&name).ok_or_else(|| not_found(uri, "the library has no such skill"))?;
             let text = format!("// {}: {}\n{}", skill.signature(), skill.meta.description, skill.code);
             ResourceContents::text(text, uri).with_mime_type("text/x-rhai")
         }
@@ -275,13 +281,13 @@ pub fn prompts() -> Vec<Prompt> {
 }
 
 pub fn prompt(request: &GetPromptRequestParams) -> Result<GetPromptResult, ErrorData> {
-    let arg = |name: &str| {
-        request.arguments.as_ref().and_then(|a| a.get(name)).and_then(|v| v.as_str()).map(str::to_owned)
-    };
+    let arg =
+        |name: &str| request.arguments.as_ref().and_then(|a| a.get(name)).and_then(|v| v.as_str()).map(str::to_owned);
     let bot = arg("bot").map_or_else(|| "the first bot".to_owned(), |b| format!("the bot {b}"));
     let text = match request.name.as_str() {
         "plan_a_base" => {
-            let style = arg("style").unwrap_or_else(|| "a small cobblestone hut with a door and a flat roof".to_owned());
+            let style =
+                arg("style").unwrap_or_else(|| "a small cobblestone hut with a door and a flat roof".to_owned());
             format!(
                 "Plan a base for {bot} in Minecraft with the Wayfarer tools. First call `status` and `look_around` \
                  (radius 24) to see where it stands and what is near (trees, water, stone). Choose a flat spot near \
@@ -304,11 +310,10 @@ pub fn prompt(request: &GetPromptRequestParams) -> Result<GetPromptResult, Error
             ));
         }
     };
-    Ok(GetPromptResult::new(vec![PromptMessage::new_text(Role::User, text)]).with_description(match request
-        .name
-        .as_str()
-    {
-        "plan_a_base" => "Plan and build a base",
-        _ => "Make an iron pickaxe",
-    }))
+    Ok(GetPromptResult::new(vec![PromptMessage::new_text(Role::User, text)]).with_description(
+        match request.name.as_str() {
+            "plan_a_base" => "Plan and build a base",
+            _ => "Make an iron pickaxe",
+        },
+    ))
 }

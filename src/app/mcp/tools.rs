@@ -243,16 +243,16 @@ fn goal_answer(bot: &str, outcome: &Outcome) -> CallToolResult {
 
 impl Server {
     /// The bot a call names, refusing a busy one for a goal unless `replace`.
-    fn pick(&self, name: Option<&str>, goal: bool, replace: bool) -> Result<Arc<BotState>, CallToolResult> {
-        let bot = self.fleet.bot(name).map_err(refused)?;
+    fn pick(&self, name: Option<&str>, goal: bool, replace: bool) -> Result<Arc<BotState>, String> {
+        let bot = self.fleet.bot(name)?;
         if goal
             && !replace
             && let Some(doing) = busy(&bot)
         {
-            return Err(refused(format!(
+            return Err(format!(
                 "{} is busy with {doing}. Call `stop` first, or call again with replace: true.",
                 bot.name
-            )));
+            ));
         }
         Ok(bot)
     }
@@ -283,9 +283,9 @@ impl Server {
         until: Until,
         meta: &RequestMetaObject,
         peer: Peer<RoleServer>,
-    ) -> Result<Outcome, CallToolResult> {
+    ) -> Result<Outcome, String> {
         let mut progress = Progress::new(peer, meta.get_progress_token());
-        follow::command(&self.fleet, bot, line, until, &mut progress).await.map_err(refused)
+        follow::command(&self.fleet, bot, line, until, &mut progress).await
     }
 
     /// Says what `line` was answered, for the tools that answer directly.
@@ -303,7 +303,7 @@ impl Server {
                 let summary = if said.is_empty() { format!("{} said nothing back.", bot.name) } else { said };
                 answer(true, &summary, &outcome)
             }
-            Err(refusal) => refusal,
+            Err(why) => refused(why),
         }
     }
 }
@@ -326,7 +326,7 @@ impl Server {
         };
         let bot = match self.pick(args.bot.as_deref(), true, args.replace.unwrap_or(false)) {
             Ok(bot) => bot,
-            Err(refusal) => return Ok(refusal),
+            Err(why) => return Ok(refused(why)),
         };
         let until = Until::Goal {
             wait: args.wait.unwrap_or(true),
@@ -335,13 +335,15 @@ impl Server {
         let prefix = &self.fleet.shared.config.prefix;
         Ok(match self.follow(&bot, format!("{prefix}task {goal}"), until, &meta, peer).await {
             Ok(outcome) => goal_answer(&bot.name, &outcome),
-            Err(refusal) => refusal,
+            Err(why) => refused(why),
         })
     }
 
-    #[tool(description = "Build a blueprint (by name from the blueprint folder, or drawn from a description in words) \
+    #[tool(
+        description = "Build a blueprint (by name from the blueprint folder, or drawn from a description in words) \
         beside the bot or at a position, and follow it to the world's verdict: the answer gives the score the world \
-        shows (blocks in place of all). With preview true, only says what would be built.")]
+        shows (blocks in place of all). With preview true, only says what would be built."
+    )]
     async fn build(
         &self,
         Parameters(args): Parameters<BuildArgs>,
@@ -355,7 +357,7 @@ impl Server {
         let preview = args.preview.unwrap_or(false);
         let bot = match self.pick(args.bot.as_deref(), !preview, args.replace.unwrap_or(false)) {
             Ok(bot) => bot,
-            Err(refusal) => return Ok(refusal),
+            Err(why) => return Ok(refused(why)),
         };
         let mut line = format!("{}build {what}", self.fleet.shared.config.prefix);
         if let Some(Position { x, y, z }) = args.at {
@@ -379,7 +381,7 @@ impl Server {
                 }
                 goal_answer(&bot.name, &outcome)
             }
-            Err(refusal) => refusal,
+            Err(why) => refused(why),
         })
     }
 
@@ -397,7 +399,7 @@ impl Server {
         };
         let bot = match self.pick(args.bot.as_deref(), true, false) {
             Ok(bot) => bot,
-            Err(refusal) => return Ok(refusal),
+            Err(why) => return Ok(refused(why)),
         };
         let until = Until::Goal {
             wait: args.wait.unwrap_or(true),
@@ -406,7 +408,7 @@ impl Server {
         let prefix = &self.fleet.shared.config.prefix;
         Ok(match self.follow(&bot, format!("{prefix}team {goal}"), until, &meta, peer).await {
             Ok(outcome) => goal_answer(&bot.name, &outcome),
-            Err(refusal) => refusal,
+            Err(why) => refused(why),
         })
     }
 
@@ -421,7 +423,7 @@ impl Server {
         let stop = args.stop.unwrap_or(false);
         let bot = match self.pick(args.bot.as_deref(), !stop, false) {
             Ok(bot) => bot,
-            Err(refusal) => return Ok(refusal),
+            Err(why) => return Ok(refused(why)),
         };
         let prefix = &self.fleet.shared.config.prefix;
         let line = match (stop, args.iterations) {
@@ -498,7 +500,7 @@ impl Server {
     ) -> Result<CallToolResult, ErrorData> {
         let bot = match self.pick(args.bot.as_deref(), false, false) {
             Ok(bot) => bot,
-            Err(refusal) => return Ok(refusal),
+            Err(why) => return Ok(refused(why)),
         };
         let line = format!("{}goto {} {} {}", self.fleet.shared.config.prefix, args.x, args.y, args.z);
         Ok(self.say(&bot, line, Until::Ends, &meta, peer).await)
@@ -513,7 +515,7 @@ impl Server {
     ) -> Result<CallToolResult, ErrorData> {
         let bot = match self.pick(args.bot.as_deref(), false, false) {
             Ok(bot) => bot,
-            Err(refusal) => return Ok(refusal),
+            Err(why) => return Ok(refused(why)),
         };
         let (state, player) = (bot.clone(), args.player.trim().to_owned());
         let seen = {
@@ -538,7 +540,7 @@ impl Server {
     ) -> Result<CallToolResult, ErrorData> {
         let bot = match self.pick(args.bot.as_deref(), false, false) {
             Ok(bot) => bot,
-            Err(refusal) => return Ok(refusal),
+            Err(why) => return Ok(refused(why)),
         };
         let player = match words(&args.player, "player") {
             Ok(player) if !player.contains(' ') => player,
@@ -557,7 +559,7 @@ impl Server {
     ) -> Result<CallToolResult, ErrorData> {
         let bot = match self.pick(args.bot.as_deref(), false, false) {
             Ok(bot) => bot,
-            Err(refusal) => return Ok(refusal),
+            Err(why) => return Ok(refused(why)),
         };
         let line = format!("{}stop", self.fleet.shared.config.prefix);
         Ok(self.say(&bot, line, Until::Said, &meta, peer).await)
@@ -573,7 +575,7 @@ impl Server {
     ) -> Result<CallToolResult, ErrorData> {
         let bot = match self.pick(args.bot.as_deref(), false, false) {
             Ok(bot) => bot,
-            Err(refusal) => return Ok(refusal),
+            Err(why) => return Ok(refused(why)),
         };
         let query = match words(&args.words, "words") {
             Ok(query) => query,
@@ -592,7 +594,7 @@ impl Server {
     ) -> Result<CallToolResult, ErrorData> {
         let bot = match self.pick(args.bot.as_deref(), false, false) {
             Ok(bot) => bot,
-            Err(refusal) => return Ok(refusal),
+            Err(why) => return Ok(refused(why)),
         };
         let fact = match words(&args.words, "words") {
             Ok(fact) => fact,
@@ -653,7 +655,7 @@ impl Server {
     ) -> Result<CallToolResult, ErrorData> {
         let bot = match self.pick(args.bot.as_deref(), false, false) {
             Ok(bot) => bot,
-            Err(refusal) => return Ok(refusal),
+            Err(why) => return Ok(refused(why)),
         };
         if args.args.iter().chain([&args.name]).any(|a| a.is_empty() || a.contains(char::is_whitespace)) {
             return Ok(refused("name and each of args are one word each"));
@@ -707,12 +709,8 @@ impl Server {
             .await;
         Ok(match seen {
             Ok(Some(seen)) => {
-                let notable: Vec<&str> = seen["notable"]
-                    .as_array()
-                    .into_iter()
-                    .flatten()
-                    .filter_map(|b| b["block"].as_str())
-                    .collect();
+                let notable: Vec<&str> =
+                    seen["notable"].as_array().into_iter().flatten().filter_map(|b| b["block"].as_str()).collect();
                 let summary = format!(
                     "{} looks {radius} blocks around: {}.",
                     bot.name,
