@@ -1233,6 +1233,44 @@ pub(super) fn is_block(id: &str) -> bool {
 }
 
 /// Whether `id` is an item of the game (the facts know how to get it, or why it cannot be had).
+/// When `goal` asks for one thing by a name the game does not have (`a diamond pickax`, `get 3 irn ingots`): the
+/// name as written and the game's ids a few letters from it, nearest first (at most three).
+pub fn unknown_thing(goal: &str) -> Option<(String, Vec<String>)> {
+    if parse_goal(goal, "oak").is_some() {
+        return None;
+    }
+    let words: Vec<String> = goal
+        .to_lowercase()
+        .split(|c: char| !c.is_alphanumeric() && c != '_')
+        .filter(|w| !w.is_empty())
+        .map(str::to_owned)
+        .collect();
+    const ASKING: [&str; 12] =
+        ["get", "obtain", "collect", "gather", "make", "craft", "smelt", "cook", "have", "acquire", "find", "me"];
+    let rest: Vec<&str> = words
+        .iter()
+        .map(String::as_str)
+        .skip_while(|w| ASKING.contains(w))
+        .skip_while(|w| number(w).is_some() || ["of", "some", "more", "the", "new"].contains(w))
+        .collect();
+    if rest.is_empty() || rest.len() > 3 {
+        return None;
+    }
+    let phrase = rest.join("_");
+    let limit = (phrase.chars().count() / 4).clamp(1, 3);
+    let facts = facts::facts();
+    let ids: std::collections::BTreeSet<&str> =
+        facts.crafting.keys().chain(facts.blocks.keys()).chain(facts.smelting.values()).map(String::as_str).collect();
+    let mut near: Vec<(usize, &str)> = ids
+        .into_iter()
+        .map(|id| (super::check::edit_distance(&phrase, id), id))
+        .filter(|(distance, _)| *distance <= limit)
+        .collect();
+    near.sort();
+    let near: Vec<String> = near.into_iter().take(3).map(|(_, id)| id.to_owned()).collect();
+    (!near.is_empty()).then(|| (rest.join(" "), near))
+}
+
 fn known_item(id: &str) -> bool {
     use std::str::FromStr;
     azalea::registry::builtin::ItemKind::from_str(id).is_ok() || is_block(id)

@@ -20,7 +20,7 @@ const TOOLS: [&str; 15] = [
     "inventory",
     "goto",
     "come",
-    "follow_player",
+    "follow",
     "stop",
     "recall",
     "remember",
@@ -110,6 +110,8 @@ fn an_assistant_over_http_reads_the_bot_and_gets_a_stone_pickaxe_the_world_shows
         Ok(result) => panic!("a bad argument was taken: {result}"),
     };
     assert!(said.contains("invalid type") || said.contains("missing field"), "{said}");
+    let misspelt = client.call("task", json!({"goal": "a diamond pickax"}), Duration::from_secs(10)).unwrap();
+    assert!(is_error(&misspelt) && text(&misspelt).contains("the nearest names are diamond_pickaxe"), "{misspelt}");
     let nobody = client.call("status", json!({"bot": "Nobody"}), Duration::from_secs(10)).unwrap();
     assert!(is_error(&nobody) && text(&nobody).contains("the bots are: Wayfarer"), "{nobody}");
 

@@ -236,6 +236,16 @@ fn goals_are_read_as_items_blocks_and_mobs() {
 }
 
 #[test]
+fn a_thing_the_game_has_no_name_for_gets_its_nearest_names() {
+    let (asked, near) = unknown_thing("a diamond pickax").unwrap();
+    assert_eq!((asked.as_str(), near[0].as_str()), ("diamond pickax", "diamond_pickaxe"), "{near:?}");
+    assert_eq!(unknown_thing("get 3 irn ingot").map(|(_, near)| near[0].clone()), Some("iron_ingot".to_owned()));
+    for read_or_far in ["a stone pickaxe", "craft 4 torches", "build a house", "a 3 by 3 platform of dirt", "xyzzy"] {
+        assert_eq!(unknown_thing(read_or_far), None, "{read_or_far}");
+    }
+}
+
+#[test]
 fn remembered_chests_are_taken_from_before_anything_is_made() {
     let mut remembered = setting(&[], "oak");
     remembered.stored = vec![

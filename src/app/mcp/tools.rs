@@ -276,7 +276,7 @@ impl Server {
         scored.await.ok().flatten()
     }
 
-    async fn follow(
+    async fn carry_out(
         &self,
         bot: &Arc<BotState>,
         line: String,
@@ -297,7 +297,7 @@ impl Server {
         meta: &RequestMetaObject,
         peer: Peer<RoleServer>,
     ) -> CallToolResult {
-        match self.follow(bot, line, until, meta, peer).await {
+        match self.carry_out(bot, line, until, meta, peer).await {
             Ok(outcome) => {
                 let said = outcome.said.join(" ");
                 let summary = if said.is_empty() { format!("{} said nothing back.", bot.name) } else { said };
@@ -328,12 +328,19 @@ impl Server {
             Ok(bot) => bot,
             Err(why) => return Ok(refused(why)),
         };
+        if let Some((asked, near)) = crate::agent::recipes::unknown_thing(&goal) {
+            return Ok(refused(format!(
+                "the game has no item or block called \"{asked}\"; the nearest names are {}. Call again with the \
+                 game's name.",
+                near.join(", ")
+            )));
+        }
         let until = Until::Goal {
             wait: args.wait.unwrap_or(true),
             most: args.timeout_s.map_or(GOAL_WAIT, Duration::from_secs),
         };
         let prefix = &self.fleet.shared.config.prefix;
-        Ok(match self.follow(&bot, format!("{prefix}task {goal}"), until, &meta, peer).await {
+        Ok(match self.carry_out(&bot, format!("{prefix}task {goal}"), until, &meta, peer).await {
             Ok(outcome) => goal_answer(&bot.name, &outcome),
             Err(why) => refused(why),
         })
@@ -373,7 +380,7 @@ impl Server {
             wait: args.wait.unwrap_or(true),
             most: args.timeout_s.map_or(GOAL_WAIT, Duration::from_secs),
         };
-        Ok(match self.follow(&bot, line, until, &meta, peer).await {
+        Ok(match self.carry_out(&bot, line, until, &meta, peer).await {
             Ok(outcome) if preview => answer(outcome.goal.is_none(), &outcome.said.join("\n"), &outcome),
             Ok(mut outcome) => {
                 if let Some(goal) = &outcome.goal {
@@ -406,7 +413,7 @@ impl Server {
             most: args.timeout_s.map_or(GOAL_WAIT, Duration::from_secs),
         };
         let prefix = &self.fleet.shared.config.prefix;
-        Ok(match self.follow(&bot, format!("{prefix}team {goal}"), until, &meta, peer).await {
+        Ok(match self.carry_out(&bot, format!("{prefix}team {goal}"), until, &meta, peer).await {
             Ok(outcome) => goal_answer(&bot.name, &outcome),
             Err(why) => refused(why),
         })
@@ -532,7 +539,7 @@ impl Server {
     }
 
     #[tool(description = "Make a bot keep following a player until `stop` (returns at once).")]
-    async fn follow_player(
+    async fn follow(
         &self,
         Parameters(args): Parameters<PlayerArgs>,
         meta: RequestMetaObject,
