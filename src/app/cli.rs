@@ -27,8 +27,11 @@ pub enum CliCommand {
     Skills(SkillsArgs),
     /// Join a server and learn on its own: the curriculum proposes tasks, the LLM writes skills (needs an LLM).
     Learn(LearnArgs),
-    /// Join a server as `run` does and serve the Model Context Protocol on standard input and output, for an AI
-    /// assistant that starts this process (its tools give the bots goals, builds and questions; see src/docs/mcp.md).
+    /// Join a server as `run` does and serve the bots to an AI assistant over MCP on standard input and output
+    ///
+    /// For clients that start the process (desktop apps, IDE agents). Tools give the bots goals and builds followed
+    /// to the world's verdict, and answer status, inventory and what is around; resources hold each bot's goals and
+    /// memory, the skills and the blueprints. Logs go to standard error. See src/docs/mcp.md.
     Mcp(Overrides),
     /// Check blueprint files (.txt, .nbt, .schem) and say what each builds and takes, or why it cannot be built.
     Blueprint(BlueprintArgs),
