@@ -102,8 +102,8 @@ impl Design {
 type Drawn = (BTreeMap<String, String>, Vec<Vec<String>>);
 
 /// Words that say what is built rather than what of: `cobblestone wall` is a wall, not the block of that name.
-const BUILT: [&str; 12] =
-    ["wall", "pillar", "floor", "bridge", "stair", "staircase", "house", "hut", "tower", "shelter", "post", "plot"];
+const BUILT: [&str; 11] =
+    ["wall", "pillar", "floor", "bridge", "staircase", "house", "hut", "tower", "shelter", "post", "plot"];
 
 /// The runs of `words` (content words) that name a block: the block, where the run starts and how many words it
 /// takes. The longest run that names a block wins (`oak fence gate` is the gate, not a fence), `wooden` is oak
@@ -120,14 +120,51 @@ fn block_runs(words: &[String]) -> Vec<(String, usize, usize)> {
             // A wood's name alone is its planks (`a spruce hut`).
             const WOODS: [&str; 9] =
                 ["oak", "spruce", "birch", "jungle", "acacia", "mangrove", "cherry", "bamboo", "crimson"];
+            // A kind of block named alone after one of its kind was (`a spruce log armrest, a lantern on each log`)
+            // is that one again, not the kind's usual block.
+            // `fence rails`, `rails on both sides`: a railing, not a minecart's track (unless the words say so).
+            if run.len() == 1
+                && run[0] == "rail"
+                && !words.iter().any(|w| matches!(w.as_str(), "minecart" | "track" | "railway"))
+            {
+                at += 1;
+                continue 'words;
+            }
+            let named_before = |w: &str| {
+                runs.iter().any(|(b, ..): &(String, usize, usize)| {
+                    b.ends_with(&format!("_{w}")) || b.ends_with(&format!("_{w}s"))
+                })
+            };
             let block = if len == 1 && matches!(run[0].as_str(), "wooden" | "wood") {
                 Some("oak_planks".to_owned())
             } else if len == 1 && WOODS.contains(&run[0].as_str()) {
-                Some(format!("{}_planks", run[0]))
+                // `spruce stairs`: the wood's stairs (a plural's s is dropped from the words).
+                match words.get(at + 1).map(String::as_str) {
+                    Some("stair") => Some(format!("{}_stairs", run[0])),
+                    _ => Some(format!("{}_planks", run[0])),
+                }
+            } else if len == 1 && named_before(&run[0]) {
+                None
             } else {
-                spec_near(&run.join("_")).ok().filter(|s| s.item().is_some()).map(|s| s.name.clone())
+                let id = run.join("_");
+                let plural = (run.last().map(String::as_str) == Some("stair")).then(|| format!("{id}s"));
+                plural
+                    .iter()
+                    .chain([&id])
+                    .find_map(|id| spec_near(id).ok().filter(|s| s.item().is_some()).map(|s| s.name.clone()))
             };
+            if len == 1 && named_before(&run[0]) && block.is_none() {
+                at += 1;
+                continue 'words;
+            }
+            // `no water`, `without a roof`: a block the words say is not there is not asked for.
+            if block.is_some() && at > 0 && matches!(words[at - 1].as_str(), "no" | "without" | "not") {
+                at += len;
+                continue 'words;
+            }
             if let Some(block) = block {
+                // `spruce stairs` took the next word too.
+                let len = if block.ends_with("_stairs") && run.len() == 1 { 2 } else { len };
                 runs.push((block, at, len));
                 at += len;
                 continue 'words;
@@ -651,7 +688,7 @@ fn read_design(answer: &str, words: &str) -> Result<Designed, String> {
     }
     // No shape, no parts and no layers, but a block: the shape the words name (a box unless they name another).
     if shape.is_none() && design.parts.is_empty() && design.layers.is_empty() && design.block.is_some() {
-        shape = Some(shape_named(&said).to_owned());
+        shape = Some(shape_named(words).to_owned());
     }
     // Parts over a shape that only say again what the shape has (its block, its corners, its ladder) are left
     // out: a small model restates the shape's parts as parts, stacked where they do not go.
@@ -663,6 +700,16 @@ fn read_design(answer: &str, words: &str) -> Result<Designed, String> {
             let name = spec_near(&p.block).map_or_else(|_| p.block.clone(), |s| s.name);
             !has.iter().any(|b| *b == name || holds(std::slice::from_ref(b), &name))
         });
+    }
+    drop_loops(&mut design.parts, &said);
+    // A railing a small model writes as `rail` (a minecart's track) is the fence the words name, or oak fence.
+    let railing =
+        named_blocks(words).into_iter().find(|b| b.ends_with("_fence")).unwrap_or_else(|| "oak_fence".to_owned());
+    let minecart = said.iter().any(|w| matches!(w.as_str(), "minecart" | "track" | "railway"));
+    for piece in
+        design.parts.iter_mut().filter(|p| !minecart && matches!(p.block.as_str(), "rail" | "rails" | "railing"))
+    {
+        piece.block = railing.clone();
     }
     mend_unobtainable(&mut design);
     if let Some(shape) = &shape {
@@ -774,8 +821,13 @@ fn read_design(answer: &str, words: &str) -> Result<Designed, String> {
 
 /// The shape the words (content words) name: a wall, a pillar (a post, a column), a floor (what lies flat), a
 /// bridge, stairs, or else a box.
-fn shape_named(words: &[String]) -> &'static str {
-    let names = |list: &[&str]| words.iter().any(|w| list.iter().any(|n| w.contains(n)));
+fn shape_named(words: &str) -> &'static str {
+    // What is built is named first (`cobblestone well, …, fence posts at the corners` is no post): the words up to
+    // the first comma, colon or `with`.
+    let head = words.split([',', ':', ';']).next().unwrap_or(words);
+    let head = crate::blueprint::content_words(head.split(" with ").next().unwrap_or(head));
+    let words = crate::blueprint::content_words(words);
+    let names = |list: &[&str]| head.iter().any(|w| list.iter().any(|n| w.contains(n)));
     if names(&["bridge"]) {
         "bridge"
     } else if names(&["stair", "step"]) {
@@ -784,7 +836,7 @@ fn shape_named(words: &[String]) -> &'static str {
         "pillar"
     } else if names(&["wall", "fence"]) && !names(&["house", "hut", "room", "tower"]) {
         "wall"
-    } else if lies_flat(words) || names(&["floor", "platform"]) {
+    } else if lies_flat(&words) || names(&["floor", "platform"]) {
         "floor"
     } else {
         "box"
@@ -894,6 +946,55 @@ fn body_of(parts: &[Piece]) -> Option<usize> {
         .map(|(i, _)| i)
 }
 
+/// A small model caught in a loop writes a part again and again, or stacks the same part up and down (a 5×3 box at
+/// y 0, 3, 6, 9, 12…): a part written twice is kept once, and of the copies of one part that differ only in how
+/// high they stand, the lowest stands, and the others only where they neither overlap a copy kept nor go below the
+/// ground or past the height the words give (stripes of a tower stay; with no height said, two at most).
+fn drop_loops(parts: &mut Vec<Piece>, words: &[String]) {
+    let height = sizes_in(words, false).height;
+    let level = |p: &Piece| Piece { y: None, ..p.clone() };
+    let mut keep = vec![true; parts.len()];
+    for (i, piece) in parts.iter().enumerate() {
+        if parts[..i].contains(piece) {
+            keep[i] = false;
+        }
+    }
+    let mut groups: Vec<Vec<usize>> = Vec::new();
+    for i in (0..parts.len()).filter(|i| keep[*i]) {
+        match groups.iter_mut().find(|g| level(&parts[g[0]]) == level(&parts[i])) {
+            Some(group) => group.push(i),
+            None => groups.push(vec![i]),
+        }
+    }
+    for mut group in groups.into_iter().filter(|g| g.len() > 1) {
+        // The lowest on or above the ground first.
+        group.sort_by_key(|i| {
+            let y = parts[*i].y.unwrap_or(0);
+            (y < 0, y)
+        });
+        let tall = parts[group[0]].size()[1];
+        let mut kept: Vec<i32> = Vec::new();
+        for i in group {
+            let y = parts[i].y.unwrap_or(0);
+            let overlaps = kept.iter().any(|k| y < k + tall && *k < y + tall);
+            let fits = match height {
+                Some(height) => y >= 0 && y + tall <= height,
+                None => y >= 0 && kept.len() < 2,
+            };
+            if kept.is_empty() || (!overlaps && fits) {
+                kept.push(y);
+            } else {
+                keep[i] = false;
+            }
+        }
+    }
+    let mut at = 0;
+    parts.retain(|_| {
+        at += 1;
+        keep[at - 1]
+    });
+}
+
 /// What the words say of a design of parts, over what the answer says: the body (its largest box, ring, area or
 /// wall) takes the sizes the words give.
 fn heed_parts(parts: &mut [Piece], words: &[String]) {
@@ -973,6 +1074,8 @@ fn cued(words: &[String], runs: &[(String, usize, usize)], cues: &[&str], reach:
 /// one at each corner or on both sides is repeated so. Only parts of a block the words name beside such a word move.
 fn heed_cues(parts: &mut Vec<Piece>, words: &[String]) {
     let Some(mut body) = body_of(parts) else { return };
+    // The body is one: a small model repeats it at the corners as it repeats what stands there.
+    parts[body].repeat = None;
     let runs = block_runs(words);
     let (bx, by, bz) = (parts[body].x.unwrap_or(0), parts[body].y.unwrap_or(0), parts[body].z.unwrap_or(0));
     let [bw, _, bd] = parts[body].size();
@@ -1001,8 +1104,10 @@ fn heed_cues(parts: &mut Vec<Piece>, words: &[String]) {
         && bd > 2
     {
         let part = &mut parts[i];
-        if matches!(part.kind, Kind::Area | Kind::Box | Kind::HollowBox | Kind::Ring) {
+        // A block or a line of it said to be inside fills the inside too (`gravel inside`).
+        if matches!(part.kind, Kind::Area | Kind::Box | Kind::HollowBox | Kind::Ring | Kind::Block | Kind::Line) {
             part.kind = Kind::Area;
+            part.repeat = None;
             (part.x, part.y, part.z) = (Some(bx + 1), Some(by), Some(bz + 1));
             (part.width, part.depth) = (Some(bw - 2), Some(bd - 2));
         }
@@ -1055,14 +1160,30 @@ fn heed_cues(parts: &mut Vec<Piece>, words: &[String]) {
         }
         parts.extend(rows);
     }
-    // Repeated at each corner, or on both sides.
-    for (cues, repeat) in
-        [(&["corner"][..], compose::Repeat::Corners), (&["side", "both", "sides"][..], compose::Repeat::BothSides)]
-    {
+    // Repeated at each corner, or on both sides (`north and south`, `east and west` are both sides too).
+    let opposite = |a: &str, b: &str| words.iter().any(|w| w == a) && words.iter().any(|w| w == b);
+    let sides: &[&str] = if opposite("north", "south") || opposite("east", "west") {
+        &["side", "both", "sides", "north", "south", "east", "west"]
+    } else {
+        &["side", "both", "sides"]
+    };
+    for (cues, repeat) in [(&["corner"][..], compose::Repeat::Corners), (sides, compose::Repeat::BothSides)] {
         if let Some(block) = cued(words, &runs, cues, 3)
             && let Some(i) = of(parts, &block).filter(|i| *i != body)
         {
             parts[i].repeat = Some(repeat);
+            // The copies a small model placed by hand (a post at each corner it worked out, some off the body) go:
+            // the one part, repeated, stands at each corner of the body.
+            let shape = Piece { x: None, y: None, z: None, repeat: None, ..parts[i].clone() };
+            if repeat == compose::Repeat::Corners {
+                (parts[i].x, parts[i].z) = (None, None);
+            }
+            let mut at = 0;
+            parts.retain(|p| {
+                let copy = at > i && Piece { x: None, y: None, z: None, repeat: None, ..p.clone() } == shape;
+                at += 1;
+                !copy
+            });
         }
     }
 }
@@ -1273,6 +1394,55 @@ mod tests {
     }
 
     #[test]
+    fn a_part_written_again_and_again_is_kept_once() {
+        let words = "market stall 5 wide 3 deep, oak log corner posts three tall";
+        let mut answer = String::from(r#"{"name": "stall", "parts": ["#);
+        for y in [0, 3, 6, 9, 12, 10, 11, 12, 9] {
+            answer.push_str(&format!(r#"{{"kind": "box", "block": "oak_planks", "width": 5, "depth": 3, "y": {y}}},"#));
+        }
+        answer.push_str(r#"{"kind": "column", "block": "oak_log", "height": 3, "repeat": "corners"}]}"#);
+        let stall = read(&answer, words).unwrap();
+        assert_eq!(stall.size[1], 3, "the boxes stacked past the words' height are left out: {:?}", stall.size);
+        // Copies at other places are parts of their own (four sails, two benches), and with no height said the
+        // first two of a stack stand.
+        let sails = r#"{"name": "mill", "parts": [
+            {"kind": "line", "block": "white_wool", "width": 2, "x": 0, "y": 4},
+            {"kind": "line", "block": "white_wool", "width": 2, "x": 4, "y": 4},
+            {"kind": "line", "block": "white_wool", "width": 2, "x": 0, "y": 6},
+            {"kind": "line", "block": "white_wool", "width": 2, "x": 0, "y": 8}]}"#;
+        let mill = read(sails, "a mill with white wool sails").unwrap();
+        assert_eq!(mill.blocks().count(), 6, "{:?}", mill.parts);
+        // Walls stacked down into the ground as well as up.
+        let mut study = String::from(r#"{"name": "study", "parts": ["#);
+        let walls: Vec<String> = (-7..=4)
+            .rev()
+            .map(|y| format!(r#"{{"kind": "hollow_box", "block": "stone_bricks", "width": 7, "depth": 5, "y": {y}}}"#))
+            .collect();
+        study.push_str(&walls.join(","));
+        study.push_str("]}");
+        let study = read(&study, "stone brick study 7 wide 5 deep, walls four high, no roof").unwrap();
+        assert_eq!(study.size, [7, 4, 5]);
+    }
+
+    #[test]
+    fn railings_and_corner_posts_are_what_the_words_mean() {
+        let words = "oak plank pier 3 wide and 9 long on spruce log legs at the corners, fence rails both sides";
+        assert_eq!(named_blocks(words), ["oak_planks", "spruce_log", "oak_fence"]);
+        let answer = r#"{"name": "pier", "parts": [
+            {"kind": "box", "block": "oak_planks", "width": 3, "depth": 9, "y": 0},
+            {"kind": "column", "block": "spruce_log", "x": 0, "y": 0, "z": 0},
+            {"kind": "column", "block": "spruce_log", "x": 0, "y": 0, "z": 9},
+            {"kind": "column", "block": "spruce_log", "x": 9, "y": 0, "z": 0},
+            {"kind": "column", "block": "spruce_log", "x": 9, "y": 0, "z": 9},
+            {"kind": "line", "block": "rail", "x": 0, "y": 1, "z": 0, "along": "z", "width": 9}]}"#;
+        let pier = read(answer, words).unwrap();
+        assert_eq!([pier.size[0], pier.size[2]], [3, 9], "the posts stand at the deck's corners: {:?}", pier.size);
+        let names: Vec<&str> = pier.blocks().map(|p| p.block.name.as_str()).collect();
+        assert!(names.contains(&"oak_fence") && !names.contains(&"rail"), "{names:?}");
+        assert_eq!(names.iter().filter(|n| **n == "spruce_log").count() % 4, 0, "{names:?}");
+    }
+
+    #[test]
     fn a_shape_with_sizes_becomes_its_blueprint() {
         let shape = |fields: &str| read(&format!(r#"{{"name": "x", "description": "y", {fields}}}"#), "x");
         let pillar = shape(r#""shape": "pillar", "height": 4, "block": "cobblestone", "top": "torch""#).unwrap();
@@ -1452,6 +1622,19 @@ mod tests {
         assert_eq!(named_blocks("a wooden footbridge with fences along both sides"), ["oak_planks", "oak_fence"]);
         assert_eq!(named_blocks("a farm plot with a water channel and a log border"), ["water", "oak_log"]);
         assert!(named_blocks("a place to sleep").is_empty());
+        // A wood's stairs are its stairs; a kind named again alone is the one named before.
+        assert_eq!(
+            named_blocks("bench of four spruce stairs, a spruce log armrest at each end, lantern on each log"),
+            ["spruce_stairs", "spruce_log", "lantern"]
+        );
+        assert_eq!(named_blocks("a stone brick stairs seat"), ["stone_brick_stairs"]);
+        assert_eq!(named_blocks("a cobblestone staircase climbing four steps"), ["cobblestone"]);
+        let well = "cobblestone well, no water, fence posts at the corners and an oak slab roof";
+        assert_eq!(named_blocks(well), ["cobblestone", "oak_fence", "oak_slab"], "no water is asked for");
+        let answer = r#"{"name": "well", "shape": "none", "width": 4, "depth": 4, "height": 1, "block": "cobblestone",
+            "corners": "fence_post", "roof": "oak_slab", "parts": []}"#;
+        let drawn = read(answer, well).unwrap();
+        assert_eq!([drawn.size[0], drawn.size[2]], [4, 4], "a well, not a post: {:?}", drawn.size);
 
         let tower =
             read(r#"{"name": "t", "shape": "box", "width": 3, "depth": 3, "block": "spruce_planks"}"#, "x").unwrap();

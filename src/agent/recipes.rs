@@ -1065,12 +1065,7 @@ pub fn parse_goal(goal: &str, wood: &str) -> Option<Want> {
     if let Some(give) = parse_give(goal, wood) {
         return Some(give);
     }
-    let words: Vec<String> = goal
-        .to_lowercase()
-        .split(|c: char| !c.is_alphanumeric() && c != '_')
-        .filter(|w| !w.is_empty())
-        .map(str::to_owned)
-        .collect();
+    let words = goal_words(goal);
     let (verb, after) = words.split_first()?;
     let (kind, rest) = match verb.as_str() {
         "get" | "obtain" | "collect" | "gather" | "make" | "craft" | "smelt" | "cook" | "have" | "acquire" | "find" => {
@@ -1233,18 +1228,22 @@ pub(super) fn is_block(id: &str) -> bool {
 }
 
 /// Whether `id` is an item of the game (the facts know how to get it, or why it cannot be had).
+/// A goal's words, lower case, split at everything but letters, digits and `_`.
+fn goal_words(goal: &str) -> Vec<String> {
+    goal.to_lowercase()
+        .split(|c: char| !c.is_alphanumeric() && c != '_')
+        .filter(|w| !w.is_empty())
+        .map(str::to_owned)
+        .collect()
+}
+
 /// When `goal` asks for one thing by a name the game does not have (`a diamond pickax`, `get 3 irn ingots`): the
 /// name as written and the game's ids a few letters from it, nearest first (at most three).
 pub fn unknown_thing(goal: &str) -> Option<(String, Vec<String>)> {
     if parse_goal(goal, "oak").is_some() {
         return None;
     }
-    let words: Vec<String> = goal
-        .to_lowercase()
-        .split(|c: char| !c.is_alphanumeric() && c != '_')
-        .filter(|w| !w.is_empty())
-        .map(str::to_owned)
-        .collect();
+    let words = goal_words(goal);
     const ASKING: [&str; 12] =
         ["get", "obtain", "collect", "gather", "make", "craft", "smelt", "cook", "have", "acquire", "find", "me"];
     let rest: Vec<&str> = words

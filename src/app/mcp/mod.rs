@@ -91,11 +91,21 @@ impl Fleet {
         let request: PageCommand = Box::new(move || {
             let _ = answer.send(look());
         });
+        self.ask(request, answered, LOOK_TIMEOUT).await
+    }
+
+    /// Hands `request` to the bots' task set and waits up to `within` for what it sends to `answered`.
+    async fn ask<T>(
+        &self,
+        request: PageCommand,
+        answered: tokio::sync::oneshot::Receiver<T>,
+        within: Duration,
+    ) -> Result<T, String> {
         self.shared.page_commands.sender.send(request).map_err(|_| "the bots are not running".to_owned())?;
-        match tokio::time::timeout(LOOK_TIMEOUT, answered).await {
+        match tokio::time::timeout(within, answered).await {
             Ok(Ok(value)) => Ok(value),
             Ok(Err(_)) => Err("the bots stopped before answering".to_owned()),
-            Err(_) => Err(format!("the bots did not answer within {} s", LOOK_TIMEOUT.as_secs())),
+            Err(_) => Err(format!("the bots did not answer within {} s", within.as_secs())),
         }
     }
 
@@ -113,12 +123,7 @@ impl Fleet {
                 let _ = answer.send(work.await);
             });
         });
-        self.shared.page_commands.sender.send(request).map_err(|_| "the bots are not running".to_owned())?;
-        match tokio::time::timeout(SEARCH_TIMEOUT, answered).await {
-            Ok(Ok(value)) => Ok(value),
-            Ok(Err(_)) => Err("the bots stopped before answering".to_owned()),
-            Err(_) => Err(format!("the bots did not answer within {} s", SEARCH_TIMEOUT.as_secs())),
-        }
+        self.ask(request, answered, SEARCH_TIMEOUT).await
     }
 
     /// Notes a tool call on `bot`: logged like a chat command and counted in its `!usage`.

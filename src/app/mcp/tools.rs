@@ -6,7 +6,7 @@
 use std::{sync::Arc, time::Duration};
 
 use rmcp::{
-    ErrorData, Peer, RoleServer,
+    Peer, RoleServer,
     handler::server::wrapper::Parameters,
     model::{CallToolResult, ContentBlock, RequestMetaObject},
     schemars::{self, JsonSchema},
@@ -175,9 +175,14 @@ fn answer(ok: bool, summary: &str, details: &impl Serialize) -> CallToolResult {
     if ok { CallToolResult::success(content) } else { CallToolResult::error(content) }
 }
 
-/// A call that could not start, with why (the caller's model can act on it).
-fn refused(why: impl Into<String>) -> CallToolResult {
-    CallToolResult::error(vec![ContentBlock::text(why.into())])
+/// Why a bot cannot answer now.
+fn not_connected(bot: &BotState) -> String {
+    format!("{} is not connected now; try again when it is back", bot.name)
+}
+
+/// How long a goal tool follows its goal: to its end unless `wait` is false, at most `timeout_s`.
+fn goal_until(wait: Option<bool>, timeout_s: Option<u64>) -> Until {
+    Until::Goal { wait: wait.unwrap_or(true), most: timeout_s.map_or(GOAL_WAIT, Duration::from_secs) }
 }
 
 /// Words a tool passes on as part of a command line: one line, not empty, not too long.
@@ -296,15 +301,11 @@ impl Server {
         until: Until,
         meta: &RequestMetaObject,
         peer: Peer<RoleServer>,
-    ) -> CallToolResult {
-        match self.carry_out(bot, line, until, meta, peer).await {
-            Ok(outcome) => {
-                let said = outcome.said.join(" ");
-                let summary = if said.is_empty() { format!("{} said nothing back.", bot.name) } else { said };
-                answer(true, &summary, &outcome)
-            }
-            Err(why) => refused(why),
-        }
+    ) -> Result<CallToolResult, String> {
+        let outcome = self.carry_out(bot, line, until, meta, peer).await?;
+        let said = outcome.said.join(" ");
+        let summary = if said.is_empty() { format!("{} said nothing back.", bot.name) } else { said };
+        Ok(answer(true, &summary, &outcome))
     }
 }
 
@@ -319,31 +320,20 @@ impl Server {
         Parameters(args): Parameters<TaskArgs>,
         meta: RequestMetaObject,
         peer: Peer<RoleServer>,
-    ) -> Result<CallToolResult, ErrorData> {
-        let goal = match words(&args.goal, "goal") {
-            Ok(goal) => goal,
-            Err(why) => return Ok(refused(why)),
-        };
-        let bot = match self.pick(args.bot.as_deref(), true, args.replace.unwrap_or(false)) {
-            Ok(bot) => bot,
-            Err(why) => return Ok(refused(why)),
-        };
+    ) -> Result<CallToolResult, String> {
+        let goal = words(&args.goal, "goal")?;
+        let bot = self.pick(args.bot.as_deref(), true, args.replace.unwrap_or(false))?;
         if let Some((asked, near)) = crate::agent::recipes::unknown_thing(&goal) {
-            return Ok(refused(format!(
+            return Err(format!(
                 "the game has no item or block called \"{asked}\"; the nearest names are {}. Call again with the \
                  game's name.",
                 near.join(", ")
-            )));
+            ));
         }
-        let until = Until::Goal {
-            wait: args.wait.unwrap_or(true),
-            most: args.timeout_s.map_or(GOAL_WAIT, Duration::from_secs),
-        };
         let prefix = &self.fleet.shared.config.prefix;
-        Ok(match self.carry_out(&bot, format!("{prefix}task {goal}"), until, &meta, peer).await {
-            Ok(outcome) => goal_answer(&bot.name, &outcome),
-            Err(why) => refused(why),
-        })
+        let until = goal_until(args.wait, args.timeout_s);
+        let outcome = self.carry_out(&bot, format!("{prefix}task {goal}"), until, &meta, peer).await?;
+        Ok(goal_answer(&bot.name, &outcome))
     }
 
     #[tool(
@@ -356,16 +346,10 @@ impl Server {
         Parameters(args): Parameters<BuildArgs>,
         meta: RequestMetaObject,
         peer: Peer<RoleServer>,
-    ) -> Result<CallToolResult, ErrorData> {
-        let what = match words(&args.what, "what") {
-            Ok(what) => what,
-            Err(why) => return Ok(refused(why)),
-        };
+    ) -> Result<CallToolResult, String> {
+        let what = words(&args.what, "what")?;
         let preview = args.preview.unwrap_or(false);
-        let bot = match self.pick(args.bot.as_deref(), !preview, args.replace.unwrap_or(false)) {
-            Ok(bot) => bot,
-            Err(why) => return Ok(refused(why)),
-        };
+        let bot = self.pick(args.bot.as_deref(), !preview, args.replace.unwrap_or(false))?;
         let mut line = format!("{}build {what}", self.fleet.shared.config.prefix);
         if let Some(Position { x, y, z }) = args.at {
             line.push_str(&format!(" at {x} {y} {z}"));
@@ -376,20 +360,14 @@ impl Server {
         if preview {
             line.push_str(" preview");
         }
-        let until = Until::Goal {
-            wait: args.wait.unwrap_or(true),
-            most: args.timeout_s.map_or(GOAL_WAIT, Duration::from_secs),
-        };
-        Ok(match self.carry_out(&bot, line, until, &meta, peer).await {
-            Ok(outcome) if preview => answer(outcome.goal.is_none(), &outcome.said.join("\n"), &outcome),
-            Ok(mut outcome) => {
-                if let Some(goal) = &outcome.goal {
-                    outcome.score = self.score(&bot, &goal.text).await;
-                }
-                goal_answer(&bot.name, &outcome)
-            }
-            Err(why) => refused(why),
-        })
+        let mut outcome = self.carry_out(&bot, line, goal_until(args.wait, args.timeout_s), &meta, peer).await?;
+        if preview {
+            return Ok(answer(outcome.goal.is_none(), &outcome.said.join("\n"), &outcome));
+        }
+        if let Some(goal) = &outcome.goal {
+            outcome.score = self.score(&bot, &goal.text).await;
+        }
+        Ok(goal_answer(&bot.name, &outcome))
     }
 
     #[tool(description = "Give a team goal to a bot that leads other bots: it splits the goal into jobs, hands them \
@@ -399,24 +377,13 @@ impl Server {
         Parameters(args): Parameters<TeamArgs>,
         meta: RequestMetaObject,
         peer: Peer<RoleServer>,
-    ) -> Result<CallToolResult, ErrorData> {
-        let goal = match words(&args.goal, "goal") {
-            Ok(goal) => goal,
-            Err(why) => return Ok(refused(why)),
-        };
-        let bot = match self.pick(args.bot.as_deref(), true, false) {
-            Ok(bot) => bot,
-            Err(why) => return Ok(refused(why)),
-        };
-        let until = Until::Goal {
-            wait: args.wait.unwrap_or(true),
-            most: args.timeout_s.map_or(GOAL_WAIT, Duration::from_secs),
-        };
+    ) -> Result<CallToolResult, String> {
+        let goal = words(&args.goal, "goal")?;
+        let bot = self.pick(args.bot.as_deref(), true, false)?;
         let prefix = &self.fleet.shared.config.prefix;
-        Ok(match self.carry_out(&bot, format!("{prefix}team {goal}"), until, &meta, peer).await {
-            Ok(outcome) => goal_answer(&bot.name, &outcome),
-            Err(why) => refused(why),
-        })
+        let until = goal_until(args.wait, args.timeout_s);
+        let outcome = self.carry_out(&bot, format!("{prefix}team {goal}"), until, &meta, peer).await?;
+        Ok(goal_answer(&bot.name, &outcome))
     }
 
     #[tool(description = "Start the bot learning on its own (the curriculum proposes tasks, the LLM writes skills, \
@@ -426,57 +393,44 @@ impl Server {
         Parameters(args): Parameters<LearnArgs>,
         meta: RequestMetaObject,
         peer: Peer<RoleServer>,
-    ) -> Result<CallToolResult, ErrorData> {
+    ) -> Result<CallToolResult, String> {
         let stop = args.stop.unwrap_or(false);
-        let bot = match self.pick(args.bot.as_deref(), !stop, false) {
-            Ok(bot) => bot,
-            Err(why) => return Ok(refused(why)),
-        };
+        let bot = self.pick(args.bot.as_deref(), !stop, false)?;
         let prefix = &self.fleet.shared.config.prefix;
         let line = match (stop, args.iterations) {
             (true, _) => format!("{prefix}learn stop"),
             (false, Some(n)) => format!("{prefix}learn start {n}"),
             (false, None) => format!("{prefix}learn start"),
         };
-        Ok(self.say(&bot, line, Until::Said, &meta, peer).await)
+        self.say(&bot, line, Until::Said, &meta, peer).await
     }
 
     #[tool(description = "What a bot is and does now: position, health, food, time of day, activity, what it \
         carries, monsters near it, its current goal with each step's progress, learning and team state.")]
-    async fn status(&self, Parameters(args): Parameters<BotArg>) -> Result<CallToolResult, ErrorData> {
-        let bot = match self.fleet.bot(args.bot.as_deref()) {
-            Ok(bot) => bot,
-            Err(why) => return Ok(refused(why)),
-        };
+    async fn status(&self, Parameters(args): Parameters<BotArg>) -> Result<CallToolResult, String> {
+        let bot = self.fleet.bot(args.bot.as_deref())?;
         self.fleet.count(&bot, "status");
         let state = bot.clone();
-        Ok(match self.fleet.on_bots(move || crate::app::dashboard::view::bot(&state)).await {
-            Ok(view) => {
-                let mut json = serde_json::to_value(&view).unwrap_or_default();
-                if let Some(fields) = json.as_object_mut() {
-                    // The code last run and the path's blocks are for the page's panels, not for a status.
-                    fields.remove("code");
-                    fields.remove("path");
-                }
-                let summary = match view.pos {
-                    Some([x, y, z]) => format!(
-                        "{} is at {x:.0} {y:.0} {z:.0}, health {:.0}/20, food {}/20, {}.",
-                        view.name, view.health, view.food, view.activity
-                    ),
-                    None => format!("{} is not connected now.", view.name),
-                };
-                answer(true, &summary, &json)
-            }
-            Err(why) => refused(why),
-        })
+        let view = self.fleet.on_bots(move || crate::app::dashboard::view::bot(&state)).await?;
+        let mut json = serde_json::to_value(&view).unwrap_or_default();
+        if let Some(fields) = json.as_object_mut() {
+            // The code last run and the path's blocks are for the page's panels, not for a status.
+            fields.remove("code");
+            fields.remove("path");
+        }
+        let summary = match view.pos {
+            Some([x, y, z]) => format!(
+                "{} is at {x:.0} {y:.0} {z:.0}, health {:.0}/20, food {}/20, {}.",
+                view.name, view.health, view.food, view.activity
+            ),
+            None => format!("{} is not connected now.", view.name),
+        };
+        Ok(answer(true, &summary, &json))
     }
 
     #[tool(description = "What a bot carries (item id and count) and what it wears and holds.")]
-    async fn inventory(&self, Parameters(args): Parameters<BotArg>) -> Result<CallToolResult, ErrorData> {
-        let bot = match self.fleet.bot(args.bot.as_deref()) {
-            Ok(bot) => bot,
-            Err(why) => return Ok(refused(why)),
-        };
+    async fn inventory(&self, Parameters(args): Parameters<BotArg>) -> Result<CallToolResult, String> {
+        let bot = self.fleet.bot(args.bot.as_deref())?;
         self.fleet.count(&bot, "inventory");
         let state = bot.clone();
         let look = self.fleet.on_bots(move || {
@@ -485,17 +439,11 @@ impl Server {
                 crate::primitives::observe::worn(&handle).into_iter().collect();
             Some((handle.items(), worn))
         });
-        Ok(match look.await {
-            Ok(Some((items, worn))) => {
-                let details = serde_json::json!({
-                    "items": items.iter().map(|(name, n)| (name.clone(), serde_json::json!(n))).collect::<serde_json::Map<_, _>>(),
-                    "worn": worn,
-                });
-                answer(true, &crate::app::inventory_line(&items), &details)
-            }
-            Ok(None) => refused(format!("{} is not connected now; try again when it is back", bot.name)),
-            Err(why) => refused(why),
-        })
+        let (items, worn) = look.await?.ok_or_else(|| not_connected(&bot))?;
+        let carried: serde_json::Map<String, serde_json::Value> =
+            items.iter().map(|(name, n)| (name.clone(), serde_json::json!(n))).collect();
+        let details = serde_json::json!({ "items": carried, "worn": worn });
+        Ok(answer(true, &crate::app::inventory_line(&items), &details))
     }
 
     #[tool(description = "Walk a bot to a block position and answer when it arrives (or why it could not).")]
@@ -504,13 +452,10 @@ impl Server {
         Parameters(args): Parameters<GotoArgs>,
         meta: RequestMetaObject,
         peer: Peer<RoleServer>,
-    ) -> Result<CallToolResult, ErrorData> {
-        let bot = match self.pick(args.bot.as_deref(), false, false) {
-            Ok(bot) => bot,
-            Err(why) => return Ok(refused(why)),
-        };
+    ) -> Result<CallToolResult, String> {
+        let bot = self.pick(args.bot.as_deref(), false, false)?;
         let line = format!("{}goto {} {} {}", self.fleet.shared.config.prefix, args.x, args.y, args.z);
-        Ok(self.say(&bot, line, Until::Ends, &meta, peer).await)
+        self.say(&bot, line, Until::Ends, &meta, peer).await
     }
 
     #[tool(description = "Walk a bot to a player it can see, and answer when it is there.")]
@@ -519,23 +464,16 @@ impl Server {
         Parameters(args): Parameters<PlayerArgs>,
         meta: RequestMetaObject,
         peer: Peer<RoleServer>,
-    ) -> Result<CallToolResult, ErrorData> {
-        let bot = match self.pick(args.bot.as_deref(), false, false) {
-            Ok(bot) => bot,
-            Err(why) => return Ok(refused(why)),
-        };
+    ) -> Result<CallToolResult, String> {
+        let bot = self.pick(args.bot.as_deref(), false, false)?;
         let (state, player) = (bot.clone(), args.player.trim().to_owned());
         let seen = {
             let player = player.clone();
             self.fleet.on_bots(move || state.connected().and_then(|handle| handle.player_position(&player))).await
         };
-        let at = match seen {
-            Ok(Some(at)) => azalea::BlockPos::from(at),
-            Ok(None) => return Ok(refused(format!("{} cannot see {player} now", bot.name))),
-            Err(why) => return Ok(refused(why)),
-        };
+        let at = azalea::BlockPos::from(seen?.ok_or_else(|| format!("{} cannot see {player} now", bot.name))?);
         let line = format!("{}goto {} {} {}", self.fleet.shared.config.prefix, at.x, at.y, at.z);
-        Ok(self.say(&bot, line, Until::Ends, &meta, peer).await)
+        self.say(&bot, line, Until::Ends, &meta, peer).await
     }
 
     #[tool(description = "Make a bot keep following a player until `stop` (returns at once).")]
@@ -544,17 +482,14 @@ impl Server {
         Parameters(args): Parameters<PlayerArgs>,
         meta: RequestMetaObject,
         peer: Peer<RoleServer>,
-    ) -> Result<CallToolResult, ErrorData> {
-        let bot = match self.pick(args.bot.as_deref(), false, false) {
-            Ok(bot) => bot,
-            Err(why) => return Ok(refused(why)),
-        };
+    ) -> Result<CallToolResult, String> {
+        let bot = self.pick(args.bot.as_deref(), false, false)?;
         let player = match words(&args.player, "player") {
             Ok(player) if !player.contains(' ') => player,
-            _ => return Ok(refused("player is one player name")),
+            _ => return Err("player is one player name".to_owned()),
         };
         let line = format!("{}follow {player}", self.fleet.shared.config.prefix);
-        Ok(self.say(&bot, line, Until::Said, &meta, peer).await)
+        self.say(&bot, line, Until::Said, &meta, peer).await
     }
 
     #[tool(description = "Stop what a bot is doing: its goal (which then ends as stopped), a walk, learning.")]
@@ -563,13 +498,10 @@ impl Server {
         Parameters(args): Parameters<BotArg>,
         meta: RequestMetaObject,
         peer: Peer<RoleServer>,
-    ) -> Result<CallToolResult, ErrorData> {
-        let bot = match self.pick(args.bot.as_deref(), false, false) {
-            Ok(bot) => bot,
-            Err(why) => return Ok(refused(why)),
-        };
+    ) -> Result<CallToolResult, String> {
+        let bot = self.pick(args.bot.as_deref(), false, false)?;
         let line = format!("{}stop", self.fleet.shared.config.prefix);
-        Ok(self.say(&bot, line, Until::Said, &meta, peer).await)
+        self.say(&bot, line, Until::Said, &meta, peer).await
     }
 
     #[tool(description = "Ask a bot's memory stream what it remembers about something (places, chests, what \
@@ -579,17 +511,11 @@ impl Server {
         Parameters(args): Parameters<WordsArgs>,
         meta: RequestMetaObject,
         peer: Peer<RoleServer>,
-    ) -> Result<CallToolResult, ErrorData> {
-        let bot = match self.pick(args.bot.as_deref(), false, false) {
-            Ok(bot) => bot,
-            Err(why) => return Ok(refused(why)),
-        };
-        let query = match words(&args.words, "words") {
-            Ok(query) => query,
-            Err(why) => return Ok(refused(why)),
-        };
+    ) -> Result<CallToolResult, String> {
+        let bot = self.pick(args.bot.as_deref(), false, false)?;
+        let query = words(&args.words, "words")?;
         let line = format!("{}recall {query}", self.fleet.shared.config.prefix);
-        Ok(self.say(&bot, line, Until::Said, &meta, peer).await)
+        self.say(&bot, line, Until::Said, &meta, peer).await
     }
 
     #[tool(description = "Tell a bot a fact to keep in its memory stream (\"the iron is in the chest by the door\").")]
@@ -598,58 +524,43 @@ impl Server {
         Parameters(args): Parameters<WordsArgs>,
         meta: RequestMetaObject,
         peer: Peer<RoleServer>,
-    ) -> Result<CallToolResult, ErrorData> {
-        let bot = match self.pick(args.bot.as_deref(), false, false) {
-            Ok(bot) => bot,
-            Err(why) => return Ok(refused(why)),
-        };
-        let fact = match words(&args.words, "words") {
-            Ok(fact) => fact,
-            Err(why) => return Ok(refused(why)),
-        };
+    ) -> Result<CallToolResult, String> {
+        let bot = self.pick(args.bot.as_deref(), false, false)?;
+        let fact = words(&args.words, "words")?;
         let line = format!("{}remember {fact}", self.fleet.shared.config.prefix);
-        Ok(self.say(&bot, line, Until::Said, &meta, peer).await)
+        self.say(&bot, line, Until::Said, &meta, peer).await
     }
 
     #[tool(description = "Search the skill library (skills the bots learned or were given) for what a skill \
         should do, in everyday words; nearest first with a score from 0 to 1. `run_skill` runs one.")]
-    async fn skills_search(&self, Parameters(args): Parameters<SearchArgs>) -> Result<CallToolResult, ErrorData> {
-        let bot = match self.fleet.bot(args.bot.as_deref()) {
-            Ok(bot) => bot,
-            Err(why) => return Ok(refused(why)),
-        };
-        let query = match words(&args.query, "query") {
-            Ok(query) => query,
-            Err(why) => return Ok(refused(why)),
-        };
+    async fn skills_search(&self, Parameters(args): Parameters<SearchArgs>) -> Result<CallToolResult, String> {
+        let bot = self.fleet.bot(args.bot.as_deref())?;
+        let query = words(&args.query, "query")?;
         self.fleet.count(&bot, &format!("skills_search {query}"));
         let limit = args.limit.unwrap_or(5).clamp(1, 20) as usize;
         let library = self.fleet.shared.skills.clone();
-        let found = tokio::task::spawn_blocking(move || library.retrieve(&query, limit)).await;
-        Ok(match found {
-            Ok(Ok(found)) => {
-                let rows: Vec<serde_json::Value> = found
-                    .iter()
-                    .map(|m| {
-                        serde_json::json!({
-                            "name": m.skill.name,
-                            "signature": m.skill.signature(),
-                            "description": m.skill.meta.description,
-                            "score": (m.score * 100.0).round() / 100.0,
-                        })
-                    })
-                    .collect();
-                let names: Vec<&str> = found.iter().map(|m| m.skill.name.as_str()).collect();
-                let summary = if names.is_empty() {
-                    "The library has no skills yet.".to_owned()
-                } else {
-                    format!("Nearest skills: {}.", names.join(", "))
-                };
-                answer(true, &summary, &rows)
-            }
-            Ok(Err(err)) => refused(format!("the skill search failed: {err}")),
-            Err(_) => refused("the skill search failed (see the log)"),
-        })
+        let found = tokio::task::spawn_blocking(move || library.retrieve(&query, limit))
+            .await
+            .map_err(|_| "the skill search failed (see the log)".to_owned())?
+            .map_err(|err| format!("the skill search failed: {err}"))?;
+        let rows: Vec<serde_json::Value> = found
+            .iter()
+            .map(|m| {
+                serde_json::json!({
+                    "name": m.skill.name,
+                    "signature": m.skill.signature(),
+                    "description": m.skill.meta.description,
+                    "score": (m.score * 100.0).round() / 100.0,
+                })
+            })
+            .collect();
+        let names: Vec<&str> = found.iter().map(|m| m.skill.name.as_str()).collect();
+        let summary = if names.is_empty() {
+            "The library has no skills yet.".to_owned()
+        } else {
+            format!("Nearest skills: {}.", names.join(", "))
+        };
+        Ok(answer(true, &summary, &rows))
     }
 
     #[tool(description = "Run a skill or script by name with its arguments, and answer when it ends with what it \
@@ -659,25 +570,19 @@ impl Server {
         Parameters(args): Parameters<RunArgs>,
         meta: RequestMetaObject,
         peer: Peer<RoleServer>,
-    ) -> Result<CallToolResult, ErrorData> {
-        let bot = match self.pick(args.bot.as_deref(), false, false) {
-            Ok(bot) => bot,
-            Err(why) => return Ok(refused(why)),
-        };
+    ) -> Result<CallToolResult, String> {
+        let bot = self.pick(args.bot.as_deref(), false, false)?;
         if args.args.iter().chain([&args.name]).any(|a| a.is_empty() || a.contains(char::is_whitespace)) {
-            return Ok(refused("name and each of args are one word each"));
+            return Err("name and each of args are one word each".to_owned());
         }
         let line = format!("{}run {} {}", self.fleet.shared.config.prefix, args.name, args.args.join(" "));
-        Ok(self.say(&bot, line.trim_end().to_owned(), Until::Ends, &meta, peer).await)
+        self.say(&bot, line.trim_end().to_owned(), Until::Ends, &meta, peer).await
     }
 
     #[tool(description = "What is near a bot: notable blocks (ores, logs, water, crafting tables, chests…) with \
         where the nearest of each is, the kinds of block around, the creatures and players in sight, the biome.")]
-    async fn look_around(&self, Parameters(args): Parameters<LookArgs>) -> Result<CallToolResult, ErrorData> {
-        let bot = match self.fleet.bot(args.bot.as_deref()) {
-            Ok(bot) => bot,
-            Err(why) => return Ok(refused(why)),
-        };
+    async fn look_around(&self, Parameters(args): Parameters<LookArgs>) -> Result<CallToolResult, String> {
+        let bot = self.fleet.bot(args.bot.as_deref())?;
         self.fleet.count(&bot, "look_around");
         let radius = args.radius.unwrap_or(16).clamp(4, 48);
         let state = bot.clone();
@@ -713,20 +618,15 @@ impl Server {
                     })).collect::<Vec<_>>(),
                 }))
             })
-            .await;
-        Ok(match seen {
-            Ok(Some(seen)) => {
-                let notable: Vec<&str> =
-                    seen["notable"].as_array().into_iter().flatten().filter_map(|b| b["block"].as_str()).collect();
-                let summary = format!(
-                    "{} looks {radius} blocks around: {}.",
-                    bot.name,
-                    if notable.is_empty() { "nothing notable".to_owned() } else { notable.join(", ") }
-                );
-                answer(true, &summary, &seen)
-            }
-            Ok(None) => refused(format!("{} is not connected now; try again when it is back", bot.name)),
-            Err(why) => refused(why),
-        })
+            .await?
+            .ok_or_else(|| not_connected(&bot))?;
+        let notable: Vec<&str> =
+            seen["notable"].as_array().into_iter().flatten().filter_map(|b| b["block"].as_str()).collect();
+        let summary = format!(
+            "{} looks {radius} blocks around: {}.",
+            bot.name,
+            if notable.is_empty() { "nothing notable".to_owned() } else { notable.join(", ") }
+        );
+        Ok(answer(true, &summary, &seen))
     }
 }
