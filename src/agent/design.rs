@@ -726,6 +726,8 @@ fn read_design(answer: &str, words: &str) -> Result<Designed, String> {
         design.parts.retain(|p| p.kind != Kind::Roof);
     }
     if shape.is_none() {
+        mend_forms(&mut design.parts, &named_blocks(words));
+        fields_as_parts(&mut design);
         heed_parts(&mut design.parts, &said);
         heed_cues(&mut design.parts, &said);
     }
@@ -944,6 +946,54 @@ fn body_of(parts: &[Piece]) -> Option<usize> {
             (w * d, usize::MAX - i)
         })
         .map(|(i, _)| i)
+}
+
+/// Parts of planks the words do not name, of the wood of a block they name that no part holds (`spruce planks`
+/// for `four spruce stairs`): a small model writes the wood and not its form; the named block it is.
+fn mend_forms(parts: &mut [Piece], named: &[String]) {
+    let base = |b: &str| b.split('[').next().unwrap_or(b).to_owned();
+    let material = |b: &str| b.split('_').next().unwrap_or(b).to_owned();
+    for i in 0..parts.len() {
+        let block = base(&parts[i].block);
+        if named.contains(&block) || !block.ends_with("_planks") {
+            continue;
+        }
+        let unheld = named
+            .iter()
+            .find(|n| material(n) == material(&block) && **n != block && !parts.iter().any(|p| base(&p.block) == **n));
+        if let Some(named) = unheld {
+            let same = block.clone();
+            for part in parts.iter_mut().filter(|p| base(&p.block) == same) {
+                part.block = named.clone();
+            }
+        }
+    }
+}
+
+/// A design of parts whose answer also fills a shape's fields (`"corners": "oak_log"`, `"roof": "oak_slab"`) with
+/// blocks no part holds: a small model says there what its parts leave out. Corners become a column of that block
+/// at each corner of the parts, as high as the design; a roof, a roof over them (unless the words say none).
+fn fields_as_parts(design: &mut Design) {
+    let holds_block = |parts: &[Piece], block: &str| parts.iter().any(|p| p.block.split('[').next() == Some(block));
+    let usable = |block: &Option<String>| {
+        let block = block.as_deref().filter(|b| !says_none(b))?;
+        spec_near(block).ok().filter(|s| s.item().is_some()).map(|s| s.name)
+    };
+    if design.parts.is_empty() {
+        return;
+    }
+    if let Some(block) = usable(&design.corners).filter(|b| !holds_block(&design.parts, b)) {
+        let mut posts = Piece::new(Kind::Column, &block);
+        posts.height = design.height.filter(|h| (1..=MAX_SIDE).contains(h));
+        posts.y = Some(0);
+        posts.repeat = Some(compose::Repeat::Corners);
+        design.parts.push(posts);
+    }
+    let roofed = design.parts.iter().any(|p| p.kind == Kind::Roof);
+    if let Some(block) = usable(&design.roof).filter(|b| !roofed && !design.open_top && !holds_block(&design.parts, b))
+    {
+        design.parts.push(Piece::new(Kind::Roof, &block));
+    }
 }
 
 /// A small model caught in a loop writes a part again and again, or stacks the same part up and down (a 5×3 box at
@@ -1422,6 +1472,31 @@ mod tests {
         study.push_str("]}");
         let study = read(&study, "stone brick study 7 wide 5 deep, walls four high, no roof").unwrap();
         assert_eq!(study.size, [7, 4, 5]);
+    }
+
+    #[test]
+    fn a_wood_written_without_its_form_takes_the_form_the_words_name() {
+        let answer = r#"{"name": "bench", "parts": [
+            {"kind": "line", "block": "spruce_planks", "width": 4},
+            {"kind": "block", "block": "spruce_log", "x": 0, "y": 1}]}"#;
+        let bench = read(answer, "bench of four spruce stairs, a spruce log armrest at each end").unwrap();
+        let names: Vec<&str> = bench.blocks().map(|p| p.block.name.as_str()).collect();
+        assert_eq!(names.iter().filter(|n| **n == "spruce_stairs").count(), 4, "{names:?}");
+        assert!(names.contains(&"spruce_log"), "{names:?}");
+    }
+
+    #[test]
+    fn a_shapes_fields_beside_parts_are_parts_too() {
+        let answer = r#"{"name": "stall", "shape": "none", "width": 5, "depth": 3, "height": 3,
+            "corners": "oak_log", "roof": "oak_slab", "door": "none",
+            "parts": [{"kind": "area", "block": "oak_planks", "width": 5, "depth": 3}]}"#;
+        let stall = read(answer, "a market stall").unwrap();
+        let count = |name: &str| stall.blocks().filter(|p| p.block.name == name).count();
+        assert_eq!(count("oak_log"), 12, "a post three high at each corner: {:?}", stall.parts);
+        assert!(count("oak_slab") >= 15, "a slab roof over it all: {:?}", stall.materials());
+        // With no roof in the words, none is added.
+        let open = read(answer, "a market stall with no roof").unwrap();
+        assert!(open.blocks().all(|p| p.block.name != "oak_slab"));
     }
 
     #[test]
