@@ -133,9 +133,6 @@ impl Lexical {
                 added.push_str(thing);
             }
         }
-        if !added.is_empty() {
-            eprintln!("SPELLED {query:?} +{added}");
-        }
         if added.is_empty() { Cow::Borrowed(query) } else { Cow::Owned(format!("{query}{added}")) }
     }
 
@@ -187,6 +184,23 @@ impl Lexical {
         covered.iter().all(|&c| c) && said.iter().any(|word| !STOP_WORDS.contains(&word.as_str()))
     }
 
+    /// Whether a skill named `name` is after only things `query` asks for: every word of its name but the verb, the
+    /// function words and the counts (`collectMelonSeeds`: melon, seeds) is among the stems of the query widened by
+    /// [`widen`] — "chop down one melon" names all of `collectMelon`'s things, not `collectMelonSeeds`'s.
+    pub fn names_only_asked(&self, asked: &HashSet<String>, name: &str) -> bool {
+        let mut things = words(name)
+            .into_iter()
+            .skip(1)
+            .filter(|word| !STOP_WORDS.contains(&word.as_str()) && !COUNTS.contains(&word.as_str()))
+            .peekable();
+        things.peek().is_some() && things.all(|word| asked.contains(&stem(&word)))
+    }
+
+    /// The stems of `query` widened by [`widen`], for [`Lexical::names_only_asked`].
+    pub fn asked_stems(&self, query: &str) -> HashSet<String> {
+        bm25::Tokenizer::tokenize(&Words, &widen(query)).into_iter().collect()
+    }
+
     /// The skills sharing words with `query` (widened by [`widen`]), best first, at most `limit`.
     pub fn search(&self, query: &str, limit: usize) -> Vec<(String, f32)> {
         self.engine.search(&widen(query), limit).into_iter().map(|found| (found.document.id, found.score)).collect()
@@ -204,9 +218,6 @@ fn document(name: &str, text: &str) -> Document<String> {
 /// Adds `by` to the count of each thing `name` is named after: its words but the first (the verb); for a skill that
 /// kills ([`actions`] of "kill"), to `prey`'s count too, but for the counts (`killThreeCows`: cow, not three).
 fn count_things(things: &mut HashMap<String, usize>, prey: &mut HashMap<String, usize>, name: &str, by: isize) {
-    const COUNTS: [&str; 14] = [
-        "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "twenty", "more", "some", "all",
-    ];
     let kills = actions("kill").contains(&action_of(name).as_str());
     for word in words(name).iter().skip(1).filter(|word| !STOP_WORDS.contains(&word.as_str())) {
         let thing = stem(word);
@@ -277,6 +288,10 @@ impl bm25::Tokenizer for Words {
         words(text).into_iter().filter(|w| !STOP_WORDS.contains(&w.as_str())).map(|w| stem(&w)).collect()
     }
 }
+
+/// Counts in skill names (`killThreeCows`, `smeltAllRawIron`): not things.
+const COUNTS: [&str; 14] =
+    ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "twenty", "more", "some", "all"];
 
 /// Function words that say nothing about what a skill does.
 const STOP_WORDS: [&str; 36] = [

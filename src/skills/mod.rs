@@ -151,6 +151,8 @@ pub enum SearchMode {
 const RRF_K: f32 = 60.0;
 /// What the asked-for action multiplies a fused score by.
 const ACTION_LIFT: f32 = 1.15;
+/// What a skill named after only things the request asks for multiplies its fused score by.
+const THINGS_LIFT: f32 = 1.1;
 /// How many candidates each half of the search offers the fusion (at least; more when more are asked for).
 pub const CANDIDATES: usize = 40;
 
@@ -320,14 +322,17 @@ impl SkillLibrary {
             let vector = embedder.embed_one(&lexical::glossed(query))?;
             lists.push(index.lock().search(&vector, pool)?);
         }
-        let asked = {
-            let loaded = self.loaded.read();
-            if mode != SearchMode::Meaning {
-                lists.push(loaded.lexical.search(query, pool));
-            }
-            if mode == SearchMode::Hybrid { loaded.lexical.asked(query) } else { Vec::new() }
+        let loaded = self.loaded.read();
+        if mode != SearchMode::Meaning {
+            lists.push(loaded.lexical.search(query, pool));
+        }
+        let fused = if mode == SearchMode::Hybrid {
+            let things = loaded.lexical.asked_stems(query);
+            rank(&lists, &loaded.lexical.asked(query), |name| loaded.lexical.names_only_asked(&things, name), k)
+        } else {
+            rank(&lists, &[], |_| false, k)
         };
-        let fused = rank(&lists, &asked, k);
+        drop(loaded);
         Ok(fused.into_iter().filter_map(|(name, score)| Some(Match { skill: self.get(&name)?, score })).collect())
     }
 
@@ -518,17 +523,33 @@ impl SkillLibrary {
 /// The ranking [`SkillLibrary::retrieve`] gives from its lists (by meaning, by words): fused by reciprocal rank, then
 /// the skills whose name starts with an action `asked` for ([`lexical::Lexical::asked`]: `make` → craft…, `put
 /// down` → place…) lifted a little: enough to win between near-equals, not to raise one that matches nothing else,
-/// nor above one that comes first in every list. The best `k`.
-pub fn rank(lists: &[Vec<(String, f32)>], asked: &[&str], k: usize) -> Vec<(String, f32)> {
-    let mut fused = fuse(lists, k.max(CANDIDATES));
-    if !asked.is_empty() {
-        for (name, score) in &mut fused {
-            if asked.contains(&lexical::action_of(name).as_str()) {
-                *score = (*score * ACTION_LIFT).min(1.0);
+/// nor above one that comes first in every list; and, among those doing an action asked for (any, when the request
+/// names none), those named after only things the request asks for (`only_asked`: "one melon" is `collectMelon`,
+/// not `collectMelonSeeds`). The best `k`.
+pub fn rank(
+    lists: &[Vec<(String, f32)>],
+    asked: &[&str],
+    only_asked: impl Fn(&str) -> bool,
+    k: usize,
+) -> Vec<(String, f32)> {
+    let fused = fuse(lists, k.max(CANDIDATES));
+    // (first in every list, lifted score, name): the one first in every list stays first.
+    let mut lifted: Vec<(bool, f32, String)> = fused
+        .into_iter()
+        .map(|(name, score)| {
+            let action = asked.contains(&lexical::action_of(&name).as_str());
+            let mut lifted = score;
+            if action {
+                lifted *= ACTION_LIFT;
             }
-        }
-        fused.sort_by(|a, b| b.1.total_cmp(&a.1));
-    }
+            if (action || asked.is_empty()) && only_asked(&name) {
+                lifted *= THINGS_LIFT;
+            }
+            (score >= 1.0, lifted, name)
+        })
+        .collect();
+    lifted.sort_by(|a, b| b.0.cmp(&a.0).then(b.1.total_cmp(&a.1)));
+    let mut fused: Vec<(String, f32)> = lifted.into_iter().map(|(_, score, name)| (name, score.min(1.0))).collect();
     fused.truncate(k);
     fused
 }
