@@ -107,10 +107,12 @@ fn main() {
             (n, index_of(n, &embedder, &texts, &vectors), lexical)
         })
         .collect();
-    // The library's retrieve, without the library around it: both searches, the action asked for, the ranking.
+    // The library's retrieve, without the library around it: both searches, the action and things asked for, the ranking.
     let query = |index: &SkillIndex, lexical: &Lexical, text: &str| {
         let vector = embedder.embed_one(text).unwrap();
-        rank(&[index.search(&vector, CANDIDATES).unwrap(), lexical.search(text, CANDIDATES)], &lexical.asked(text), 5)
+        let lists = [index.search(&vector, CANDIDATES).unwrap(), lexical.search(text, CANDIDATES)];
+        let things = lexical.asked_stems(text);
+        rank(&lists, &lexical.asked(text), |name| lexical.names_only_asked(&things, name), 5)
     };
     let mut group = criterion.benchmark_group("query_hybrid_top5");
     for (n, index, lexical) in &indexes {
