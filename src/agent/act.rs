@@ -1137,7 +1137,7 @@ pub fn is_game_id(name: &str) -> bool {
     static SMELTED: std::sync::LazyLock<std::collections::HashSet<String>> =
         std::sync::LazyLock::new(|| crate::primitives::facts::facts().smelting.values().cloned().collect());
     let facts = crate::primitives::facts::facts();
-    super::recipes::is_block(name)
+    super::recipes::known_item(name)
         || facts.crafting.contains_key(name)
         || SMELTED.contains(name)
         || facts.smelting.contains_key(name)

@@ -439,8 +439,17 @@ impl<'a, F: Fn(&str) -> bool> Parse<'a, F> {
             self.take(to, 2);
             return Some(self.cased[to + 1].clone());
         }
-        // Right after the verb, written with a capital (`hand Bob 2 bread`).
-        if self.words.len() > 2 && fits(self, 1) && self.cased[1].chars().next().is_some_and(char::is_uppercase) {
+        // Right after the verb, written with a capital (`hand Bob 2 bread`), or before a number or the thing, as
+        // players type names (`toss bob 4 apples`).
+        let before_thing = |this: &Self| {
+            this.words.get(2).is_some_and(|w| {
+                w == "all" || vocab::number(w).is_some() || forms(&this.words, 2).any(|(c, _)| this.id(&c))
+            })
+        };
+        if self.words.len() > 2
+            && fits(self, 1)
+            && (self.cased[1].chars().next().is_some_and(char::is_uppercase) || before_thing(self))
+        {
             self.take(1, 1);
             return Some(self.cased[1].clone());
         }
@@ -746,9 +755,12 @@ fn built_of(id: &str, is_id: &impl Fn(&str) -> bool) -> bool {
 fn forms(words: &[String], i: usize) -> impl Iterator<Item = (String, usize)> {
     let joined = words.get(i + 1).map(|next| format!("{}_{next}", words[i]));
     let singular = joined.as_ref().and_then(|j| j.strip_suffix('s').map(str::to_owned));
+    // `a stone brick`: the game names the block in the plural.
+    let plural = joined.as_ref().filter(|j| !j.ends_with('s')).map(|j| format!("{j}s"));
     [
         joined.map(|j| (j, 2)),
         singular.map(|j| (j, 2)),
+        plural.map(|j| (j, 2)),
         Some((words[i].clone(), 1)),
         words[i].strip_suffix('s').map(|w| (w.to_owned(), 1)),
         words[i].strip_suffix("es").map(|w| (w.to_owned(), 1)),

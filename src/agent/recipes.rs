@@ -1270,7 +1270,8 @@ pub fn unknown_thing(goal: &str) -> Option<(String, Vec<String>)> {
     (!near.is_empty()).then(|| (rest.join(" "), near))
 }
 
-fn known_item(id: &str) -> bool {
+/// Whether the game has an item or a block of this id.
+pub(super) fn known_item(id: &str) -> bool {
     use std::str::FromStr;
     azalea::registry::builtin::ItemKind::from_str(id).is_ok() || is_block(id)
 }

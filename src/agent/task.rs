@@ -296,6 +296,10 @@ async fn read_goal(agent: &Agent, goal: &str) -> Result<Option<String>, String> 
         }
         return Ok(None);
     };
+    // `dump all ur dirt in the chest`: all of it is what the bot carries now.
+    if let Some(all) = all_carried(agent, goal, unread) {
+        return all.map(Some);
+    }
     // The second reader is asked where the words ask something precise: a number, size, side or qualifier left
     // unread, or a shape or a neighbouring block read (`a lil cobble tower, five tall`); words that name nothing it
     // could fill (`build a small hut`) go on to the planners as they are.
@@ -334,6 +338,30 @@ async fn read_goal(agent: &Agent, goal: &str) -> Result<Option<String>, String> 
     ));
     (agent.ask)(Question { goal: goal.to_owned(), guess: guess_words });
     Err(format!("I did not understand {words} in it, and asked"))
+}
+
+/// The words for a goal that stores or hands over `all` of a thing (`dump all ur dirt in the chest`, `give bob all
+/// your bread`) and leaves nothing else unread: the count the bot carries now, said to the owner; an error when it
+/// carries none. `None` for any other reading.
+fn all_carried(agent: &Agent, goal: &str, unread: &Unread) -> Option<Result<String, String>> {
+    const ALL: [&str; 6] = ["all", "of", "the", "my", "your", "everything"];
+    if !unread.words.iter().any(|w| w == "all") || !unread.words.iter().all(|w| ALL.contains(&w.as_str())) {
+        return None;
+    }
+    let partial = unread.partial.as_deref()?;
+    if !matches!(partial.effect, Effect::Store | Effect::Give) || partial.at.is_some() {
+        return None;
+    }
+    let thing = partial.thing.as_deref()?;
+    let carried: i32 = agent.bot.items().into_iter().filter(|(name, _)| name == thing).map(|(_, n)| n).sum();
+    let carried = u32::try_from(carried).unwrap_or(0);
+    if carried == 0 {
+        return Some(Err(format!("you asked for all my {thing}, and I carry none")));
+    }
+    let whole = Asked { count: Some(carried), ..partial.clone() };
+    let words = super::second_reader::Form::of(&whole).as_ref().and_then(super::second_reader::words)?;
+    (agent.say)(&format!("I read \"{goal}\" as: {whole} (all the {thing} I carry)."));
+    Some(Ok(words))
 }
 
 /// Whether `goal` reads as no change of the world (no verb the reader knows) and no item to have, yet names a game

@@ -274,6 +274,11 @@ fn to_pivot(
             // Answers to a question are read by `answer`, never in a goal's words.
             let meanings: Vec<&(Kind, String)> =
                 table.runs.get(&key)?.iter().filter(|(kind, _)| *kind != Kind::Answer).collect();
+            // A second verb of more words than one is read as its words (`build a wall in cobblestone`: the wall,
+            // not `wall in`).
+            if n > 1 && verb.is_some() && meanings.iter().all(|(kind, _)| *kind == Kind::Verb) {
+                return None;
+            }
             let verb = meanings.iter().find(|(kind, _)| *kind == Kind::Verb).filter(|_| opening);
             let meaning = verb.or_else(|| meanings.iter().find(|(kind, _)| *kind != Kind::Verb)).or(meanings.first())?;
             Some((n, (*meaning).clone()))

@@ -135,6 +135,37 @@ fn planks_go_into_the_chest_named_by_its_neighbour_and_not_the_other() {
     assert_eq!(other, 0, "the nearer chest holds none: {contents}");
 }
 
+/// "All" of a thing is what the bot carries (it was asked about: how many is all?), and a name typed in lower case
+/// before the count is the player to hand things to (`toss bob 4 apples` was read as 4 items for no one).
+#[test]
+fn all_of_a_thing_is_what_the_bot_carries_and_a_name_in_lower_case_is_the_player() {
+    let (world, _bot) = world_with_bot_args(&[]);
+    world.cmd(json!({"cmd": "setBlock", "x": -3, "y": 64, "z": 2, "block": "chest"}));
+    // A second bot to hand things to (a player with a body, who picks up what lands at its feet), owned by another.
+    let skills = ScriptDir::new("read-whole-bob", &[]);
+    let bob = Bot::start(&world.address(), &["--username", "Bob", "--owner", "Carol", "--skills", skills.path()]);
+    bob.expect_log("Bob spawned at", Duration::from_secs(60));
+    world.cmd(json!({"cmd": "teleport", "name": "Bob", "x": -4.5, "y": 64, "z": -4.5}));
+    give(&world, "Wayfarer", "dirt", 16);
+    give(&world, "Wayfarer", "apple", 8);
+    bot_sees(&world, "Wayfarer", "apple", 8);
+
+    let goal = "dump all ur dirt in the chest";
+    done_as_read(
+        &world,
+        goal,
+        "as: 16 dirt put into the nearest chest (all the dirt I carry).",
+        Duration::from_secs(90),
+    );
+    let (dirt, contents) = container_count(&world, [-3, 64, 2], "dirt");
+    assert_eq!(dirt, 16, "the chest holds all the dirt: {contents}");
+    assert_eq!(inventory_count(&world, "Wayfarer", "dirt"), 0, "none is left with the bot");
+
+    let goal = "toss bob 4 apples";
+    done_as_read(&world, goal, "as: 4 apple handed to bob.", Duration::from_secs(90));
+    assert_eq!(inventory_count(&world, "Bob", "apple"), 4, "Bob carries the four apples");
+}
+
 #[test]
 fn a_goal_in_vietnamese_without_its_marks_is_read_with_no_llm() {
     let (world, _bot) = world_with_bot_args(&[]);
