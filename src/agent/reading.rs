@@ -911,11 +911,12 @@ mod probe {
         let Ok(path) = std::env::var("WAYFARER_READ_PROBE") else { return };
         for goal in std::fs::read_to_string(path).unwrap().lines().filter(|l| !l.trim().is_empty()) {
             let english = super::read(goal, crate::agent::act::is_game_id).is_ok();
-            let words = match crate::agent::vocab::foreign(goal, crate::agent::act::is_game_id) {
-                Some(words) if !english && words.unknown.is_empty() => {
-                    println!("  ({} unknown {:?})", words.lang.name(), words.unknown);
-                    words
-                }
+            let foreign = crate::agent::vocab::foreign(goal, crate::agent::act::is_game_id).filter(|_| !english);
+            if let Some(words) = &foreign {
+                println!("  ({}: unknown {:?})", words.lang.name(), words.unknown);
+            }
+            let words = match foreign {
+                Some(words) if words.unknown.is_empty() => words,
                 _ => crate::agent::vocab::words(goal, crate::config::Lang::En, crate::agent::act::is_game_id),
             };
             let goal = &words.text();

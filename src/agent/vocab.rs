@@ -239,6 +239,8 @@ fn to_pivot(
     // Each word out, and whether it is known (any kind but a verb), a verb, or unknown.
     let mut out: Vec<(String, Option<Kind>)> = Vec::new();
     let mut verb: Option<(usize, usize)> = None;
+    // Where the English of a Chinese side word (`旁边`, next to) starts in `out`, and its length.
+    let mut sides: Vec<(usize, usize)> = Vec::new();
     let mut i = 0;
     while i < folded.len() {
         let as_written = if aligned { written[i].clone() } else { folded[i].clone() };
@@ -307,10 +309,22 @@ fn to_pivot(
                         out.extend(words);
                     }
                     Kind::Name | Kind::Number | Kind::Word => {
+                        if lang == Lang::Zh && SIDES.contains(&meaning.as_str()) {
+                            sides.push((out.len(), meaning.split_whitespace().count()));
+                        }
                         out.extend(meaning.split_whitespace().map(|w| (w.to_owned(), Some(kind))));
                     }
                 }
                 i += n;
+            }
+            // A player's English name for a thing, in another language's words (`un mur en cobble`).
+            None if lang != Lang::En
+                && let Some(id) = TABLES[&Lang::En].runs.get(&folded[i]).and_then(|meanings| {
+                    meanings.iter().find(|(kind, _)| *kind == Kind::Name).map(|(_, id)| id.clone())
+                }) =>
+            {
+                out.push((id, Some(Kind::Name)));
+                i += 1;
             }
             None => {
                 let name = as_written.chars().next().is_some_and(char::is_uppercase)
@@ -323,6 +337,9 @@ fn to_pivot(
             }
         }
     }
+    if lang == Lang::Zh {
+        verb = postpositions(&mut out, &sides, verb);
+    }
     if let Some((at, len)) = verb
         && at > 0
         && out[..at].iter().all(|(_, kind)| kind.is_some_and(|k| k != Kind::Verb))
@@ -331,6 +348,47 @@ fn to_pivot(
         out.splice(0..0, moved);
     }
     out.into_iter().map(|(word, _)| word).collect()
+}
+
+/// The English of the words that name a side of a block.
+const SIDES: [&str; 3] = ["next to", "on top of", "under"];
+
+/// Chinese sides put in English order: a side word follows the block it is a side of. Before a thing it says
+/// which one (`工作台旁边的箱子`, the crafting table's side's chest: `chest next to crafting_table`); anywhere else it
+/// says where, and where that comes before the verb it goes to the end (`在金块上面放一个火把`, at the gold block's
+/// top put a torch: `place a torch on top of gold_block`). `verb` is where the verb is, moved with it.
+fn postpositions(
+    out: &mut Vec<(String, Option<Kind>)>,
+    sides: &[(usize, usize)],
+    mut verb: Option<(usize, usize)>,
+) -> Option<(usize, usize)> {
+    // One side at a time, from the last, so the earlier ones' places hold.
+    for &(at, len) in sides.iter().rev() {
+        let named = |i: usize, out: &[(String, Option<Kind>)]| out.get(i).is_some_and(|(_, k)| *k == Some(Kind::Name));
+        if at == 0 || !named(at - 1, out) {
+            continue;
+        }
+        let block = at - 1;
+        if named(at + len, out) {
+            // `A side B` → `B side A`.
+            let thing = out.remove(at + len);
+            let of = out.remove(block);
+            out.insert(block, thing);
+            out.insert(at + len, of);
+        } else {
+            // `A side` → `side A`; before the verb, at the end.
+            let of = out.remove(block);
+            out.insert(block + len, of);
+            if let Some((v, v_len)) = verb
+                && v > block
+            {
+                let phrase: Vec<(String, Option<Kind>)> = out.drain(block..block + len + 1).collect();
+                out.extend(phrase);
+                verb = Some((v - (len + 1), v_len));
+            }
+        }
+    }
+    verb
 }
 
 /// Whether `word` is two sizes written as one (`3x3`).
@@ -536,5 +594,23 @@ mod tests {
         assert_eq!(read("给Bob两个面包", Lang::Zh).0, "give Bob 2 bread");
         let (_, unknown) = read("construis une jolie maison", Lang::Fr);
         assert_eq!(unknown, ["jolie", "maison"]);
+    }
+
+    /// A player's English name for a thing is read in another language's words; a second verb of several words is
+    /// read as its words (`un mur en` is a wall of, not `wall in`).
+    #[test]
+    fn english_names_and_a_later_verb_s_words_in_another_language() {
+        let (text, unknown) = read("tu peux construire un mur en cobble de 4 de long et 2 de haut ?", Lang::Fr);
+        assert_eq!((text.as_str(), unknown.len()), ("place a wall in cobblestone 4 long and 2 high", 0));
+    }
+
+    /// Chinese puts a side after the block it is a side of: read in English order, before a thing (which one) and
+    /// before the verb (where).
+    #[test]
+    fn chinese_sides_are_read_in_english_order() {
+        assert_eq!(read("在金块上面放一个火把", Lang::Zh).0, "place a torch on top of gold_block");
+        assert_eq!(read("把8个面包放进泥土旁边的箱子里", Lang::Zh).0, "store 8 bread chest next to dirt");
+        assert_eq!(read("在泥土旁边放一个圆石", Lang::Zh).0, "place a cobblestone next to dirt");
+        assert_eq!(read("把5个圆石放进箱子里", Lang::Zh).0, "store 5 cobblestone chest");
     }
 }
