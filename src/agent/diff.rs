@@ -94,6 +94,17 @@ impl WorldDiff {
         self.containers.iter().filter(|(_, i, _)| item.is_none_or(|want| want == i)).map(|(_, _, n)| n).sum()
     }
 
+    /// A container the change broke or turned into another block: where, and what it was.
+    pub fn container_lost(&self) -> Option<(Point, &str)> {
+        const CONTAINERS: [&str; 3] = ["chest", "trapped_chest", "barrel"];
+        let is_container = |kind: &str| CONTAINERS.contains(&kind) || kind.ends_with("shulker_box");
+        self.broken
+            .iter()
+            .map(|(at, kind)| (*at, kind.as_str()))
+            .chain(self.changed.iter().map(|(at, before, _)| (*at, before.as_str())))
+            .find(|(_, kind)| is_container(kind))
+    }
+
     /// How many of `item` (of anything with `None`) were handed to `player` (to anyone with `None`).
     pub fn given_count(&self, player: Option<&str>, item: Option<&str>) -> u32 {
         self.given

@@ -233,7 +233,12 @@ pub fn unshown(asked: &Asked, diff: &WorldDiff) -> Option<String> {
             }
             _ => short(diff.broken_count(thing) as u64, named("block"), "dug"),
         },
-        Effect::Store => short(diff.stored(thing).max(0) as u64, named("item"), "put into a container"),
+        // A container broken on the way is not the one filled (a plan that stood on the chest's spot, then placed a
+        // chest of its own).
+        Effect::Store => match diff.container_lost() {
+            Some(([x, y, z], kind)) => Some(format!("the {kind} at {x} {y} {z} was broken, not filled")),
+            None => short(diff.stored(thing).max(0) as u64, named("item"), "put into a container"),
+        },
         Effect::Give => {
             let given = diff.given_count(asked.player.as_deref(), thing);
             let to = asked.player.as_deref().map(|p| format!(" to {p}")).unwrap_or_default();
@@ -403,6 +408,23 @@ mod tests {
         assert!(unplaced(&asked, &diff, world([-2, 63, 0]), [0, 64, 0]).is_some(), "under it is not next to it");
         let on_top = read("place a torch on top of the stone").unwrap();
         assert_eq!(unplaced(&on_top, &diff, world([-2, 63, 0]), [0, 64, 0]), None);
+    }
+
+    /// Items put into a chest the bot placed for itself, after breaking the one that stood (a plan that stood on
+    /// the chest's spot), do not fill the chest asked for.
+    #[test]
+    fn a_store_that_broke_a_container_is_not_done() {
+        let asked = read("put 8 cobblestone in the chest").unwrap();
+        let mut diff = WorldDiff {
+            placed: vec![([1, 64, -2], "chest".into())],
+            containers: vec![([1, 64, -2], "cobblestone".into(), 8)],
+            ..WorldDiff::default()
+        };
+        assert_eq!(unshown(&asked, &diff), None, "a chest placed where none was broken holds them");
+        diff.changed = vec![([3, 64, -2], "chest".into(), "cobblestone".into())];
+        assert_eq!(unshown(&asked, &diff).as_deref(), Some("the chest at 3 64 -2 was broken, not filled"));
+        let stood = WorldDiff { containers: vec![([3, 64, -2], "cobblestone".into(), 8)], ..WorldDiff::default() };
+        assert_eq!(unshown(&asked, &stood), None);
     }
 
     #[test]

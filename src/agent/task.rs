@@ -428,8 +428,11 @@ fn goal_unshown(agent: &Agent, goal: &str, mark: (u64, azalea::Vec3)) -> Option<
             Ok(asked) => super::effect::unshown(&asked, &diff)
                 .or_else(|| agent.misplaced(&asked, &diff))
                 .or_else(|| left_standing(agent, &asked, mark.1)),
-            // Words not read whole are held to what was read of them: a check that can only fail.
-            Err(_) => super::act::asked_loosely(&part).and_then(|asked| super::effect::unshown(&asked, &diff)),
+            // Words not read whole are held to what was read of them: a check that can only fail (a kind dug with no
+            // count is all of it near where the goal began, as when read whole).
+            Err(_) => super::act::asked_loosely(&part).and_then(|asked| {
+                super::effect::unshown(&asked, &diff).or_else(|| left_standing(agent, &asked, mark.1))
+            }),
         };
         if let Some(why) = why {
             tracing::info!("goal {goal:?}: its steps are done, but the world shows {why} (it changed: {diff})");

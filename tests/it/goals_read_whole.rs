@@ -317,6 +317,43 @@ fn a_plan_that_drops_the_depth_fails_the_goal_and_keeps_nothing() {
     assert!(kept.is_empty(), "no skill kept: {kept:?}");
 }
 
+/// A plan whose code breaks the chest that stood and fills one of its own (a scripted plan, as the local model wrote
+/// for `put 8 cobble in teh chest`: it stood on the chest's spot) does not fill the chest asked for: the goal fails
+/// saying so, and is never announced as done.
+#[test]
+fn a_plan_that_breaks_the_chest_and_fills_its_own_is_not_a_success() {
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let endpoint = runtime.block_on(FakeEndpoint::start()).unwrap();
+    let own_chest = "```rhai\nfn storeInAChestOfMyOwn() {\n  let old = findBlock(\"chest\", 16);\n  \
+        if old != () { digBlock(old); }\n  let chest = placeItem(\"chest\");\n  \
+        depositItemIntoChest(chest, #{\"cobblestone\": 8});\n}\n```";
+    endpoint.respond_with(move |request| {
+        let (system, last) = (system_message(request), last_user_message(request));
+        if last.starts_with("You break a Minecraft goal") || system.starts_with("You break a Minecraft goal") {
+            r#"[{"task": "Store 8 cobblestone in a chest"}]"#.to_owned()
+        } else if system.starts_with("You judge") {
+            r#"{"reasoning": "Stored.", "success": true, "critique": ""}"#.to_owned()
+        } else if system.starts_with("You describe") {
+            "Stores cobblestone in a chest.".to_owned()
+        } else {
+            own_chest.to_owned()
+        }
+    });
+    let skills = ScriptDir::new("read-whole-own-chest", &[]);
+    let (world, _bot) = world_with_skilled_bot(&skills, &["--llm-url", &endpoint.base_url(), "--no-plan-from-words"]);
+    world.cmd(json!({"cmd": "setBlock", "x": 3, "y": 64, "z": -2, "block": "chest"}));
+    give(&world, "Wayfarer", "cobblestone", 16);
+    give(&world, "Wayfarer", "chest", 1);
+    bot_sees(&world, "Wayfarer", "chest", 1);
+    let goal = "put 8 cobblestone in the chest";
+    let from = world.say("Alice", &format!("!task {goal}"));
+    world.expect_chat(from, "Wayfarer", "the chest at 3 64 -2 was broken, not filled", Duration::from_secs(240));
+    world.expect_chat(from, "Wayfarer", &format!("I failed task: {goal}"), Duration::from_secs(240));
+    let said = world.chat_since(from);
+    assert!(!said.iter().any(|l| l.starts_with(&format!("I succeeded in task: {goal}"))), "{said:?}");
+    assert_ne!(block(&world, [3, 64, -2]), "chest", "the world shows the chest that stood broken");
+}
+
 /// A goal with no verb that still says how many and into which chest is read by the LLM into the reader's form, held
 /// to the words (4, gold ingots, the gold block, the chest), and done from that reading: the ingots are in the chest
 /// beside the gold block and not in the other one.
