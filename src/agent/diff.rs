@@ -96,8 +96,8 @@ impl WorldDiff {
 
     /// A container the change broke or turned into another block: where, and what it was.
     pub fn container_lost(&self) -> Option<(Point, &str)> {
-        const CONTAINERS: [&str; 3] = ["chest", "trapped_chest", "barrel"];
-        let is_container = |kind: &str| CONTAINERS.contains(&kind) || kind.ends_with("shulker_box");
+        let is_container =
+            |kind: &str| crate::primitives::observe::CONTAINERS.contains(&kind) || kind.ends_with("shulker_box");
         self.broken
             .iter()
             .map(|(at, kind)| (*at, kind.as_str()))

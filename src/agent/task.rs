@@ -353,8 +353,7 @@ fn all_carried(agent: &Agent, goal: &str, unread: &Unread) -> Option<Result<Stri
         return None;
     }
     let thing = partial.thing.as_deref()?;
-    let carried: i32 = agent.bot.items().into_iter().filter(|(name, _)| name == thing).map(|(_, n)| n).sum();
-    let carried = u32::try_from(carried).unwrap_or(0);
+    let carried = u32::try_from(crate::primitives::items::count(&agent.bot, thing)).unwrap_or(0);
     if carried == 0 {
         return Some(Err(format!("you asked for all my {thing}, and I carry none")));
     }

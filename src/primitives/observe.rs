@@ -14,6 +14,9 @@ use rhai::{Dynamic, Map};
 use super::search::Columns;
 use crate::{bot::BotHandle, script::Vec3};
 
+/// Blocks that hold items: what `placeItem` will not place over, and what a store must not break.
+pub const CONTAINERS: [&str; 3] = ["chest", "trapped_chest", "barrel"];
+
 /// `#{oak_log: 12, dirt: 3}`
 pub fn inventory(bot: &BotHandle) -> Dynamic {
     let map: Map =

@@ -148,8 +148,7 @@ pub async fn place_item(bot: &BotHandle, name: &str, pos: ScriptVec3) -> Answer 
     let here = observe::block_state(bot, target)
         .ok_or_else(|| format!("The block at {} is not loaded; go closer first", fmt(target)))?;
     let there = strip(BlockKind::from(here));
-    const CONTAINERS: [&str; 3] = ["chest", "trapped_chest", "barrel"];
-    if CONTAINERS.contains(&there.as_str()) && !CONTAINERS.contains(&name) {
+    if observe::CONTAINERS.contains(&there.as_str()) && !observe::CONTAINERS.contains(&name) {
         // Items "placed in a chest" are put into it: a small model reaches for placeItem.
         return Err(format!(
             "There is a {there} at {}: placeItem puts a block into the world. To put {name} into the {there}, call \
