@@ -15,7 +15,7 @@ export WAYFARER_MODELS := $(MODELS_DIR)
 BIN := $(CARGO_TARGET_DIR)/debug/wayfarer
 RELEASE_BIN := $(CARGO_TARGET_DIR)/release/wayfarer
 
-.PHONY: setup models build demo map test test-rust test-world bench bench-natural bench-items bench-llm bench-build bench-build-words bench-llm-world bench-paraphrase bench-llm-learn bench-llm-economy bench-team bench-fleet bench-memory bench-dashboard bench-mcp bench-lang llm llm-smoke eval-search fuzz fuzz-ci clean
+.PHONY: setup models build demo map test test-rust test-world bench bench-natural bench-survival bench-items bench-llm bench-build bench-build-words bench-llm-world bench-paraphrase bench-llm-learn bench-llm-economy bench-team bench-fleet bench-memory bench-dashboard bench-mcp bench-lang llm llm-smoke eval-search fuzz fuzz-ci clean
 
 ## setup: install the test world's npm packages (pinned by package-lock.json)
 setup: $(SERVER_DIR)/node_modules/.package-lock.json
@@ -88,6 +88,18 @@ BENCH_PARALLEL ?= 2
 bench-natural: setup models
 	$(CARGO) build --release --bin wayfarer
 	node --max-old-space-size=16384 $(SERVER_DIR)/bench/natural.js --bot $(RELEASE_BIN) --seeds $(BENCH_SEEDS) --minutes $(BENCH_MINUTES) --parallel $(BENCH_PARALLEL) $(if $(BENCH_SEED_LIST),--seed-list $(BENCH_SEED_LIST))
+
+## bench-survival: days and nights in natural worlds, Wayfarer beside Mineflayer (+ pathfinder, pvp, auto-eat): the
+## same goal list (wooden, stone, iron pickaxe, a stone sword, two bones, two string) then living on, SURVIVAL_DAYS game
+## days on SURVIVAL_SEEDS seeds drawn for the run (replay with BENCH_SEED_LIST); deaths by day and goals held, judged by
+## the world; long (a game day is 20 minutes; SURVIVAL_SCALE=K runs the day clock K times faster, and says so):
+## make bench-survival [SURVIVAL_SEEDS=10] [SURVIVAL_DAYS=3] [SURVIVAL_SCALE=1] [BENCH_PARALLEL=2]
+SURVIVAL_SEEDS ?= 10
+SURVIVAL_DAYS ?= 3
+SURVIVAL_SCALE ?= 1
+bench-survival: setup models
+	$(CARGO) build --release --bin wayfarer
+	node $(SERVER_DIR)/bench/survival.js --bot $(RELEASE_BIN) --days $(SURVIVAL_DAYS) --time-scale $(SURVIVAL_SCALE) --parallel $(BENCH_PARALLEL) $(if $(BENCH_SEED_LIST),--seed-list $(BENCH_SEED_LIST),--seeds $(SURVIVAL_SEEDS))
 
 ## bench-items: item goals from every kind of source (tests/tasks/item_goals.json: wood, tools, armour, ores at every
 ## height, dyes, wool, food, animal products, fluids, monster drops, redstone parts, decorations) and items the
