@@ -379,7 +379,7 @@ fn solid(bot: &BotHandle, p: BlockPos) -> bool {
 }
 
 /// The cheap blocks walks build with ([`crate::bot::moves::SCAFFOLD`]), by item name, cheapest first.
-fn scaffold_names() -> impl Iterator<Item = String> {
+pub(super) fn scaffold_names() -> impl Iterator<Item = String> {
     crate::bot::moves::SCAFFOLD.iter().map(|k| k.to_string().trim_start_matches("minecraft:").to_owned())
 }
 

@@ -339,6 +339,94 @@ pub(super) async fn centre_over(bot: &BotHandle, feet: BlockPos) {
     client.wait_ticks(2).await;
 }
 
+/// Ticks a jump may take to lift the feet a whole block (vanilla's jump tops out at 1.25 blocks after 6 ticks).
+const RISE_TICKS: usize = 10;
+/// Jumps in a row that may place nothing (a blow threw the bot aside, the server refused) before the pillar fails.
+const PILLAR_MISSES: u32 = 4;
+
+/// Builds a pillar of `height` scaffold blocks under the bot where it stands, as a player does: look down, jump, and
+/// at the top of the jump put a block under the feet, then land on it. No path is planned and no walk made, so it
+/// holds with monsters pushing the bot about: each jump places under wherever the bot then is. Fails saying how many
+/// blocks went up and why the rest did not.
+pub(super) async fn pillar_up(bot: &BotHandle, height: u32) -> Result<(), String> {
+    let client = bot.client();
+    client.walk(WalkDirection::None);
+    let on_ground = || client.component::<azalea::entity::Physics>().on_ground();
+    let (mut built, mut misses) = (0, 0);
+    let mut ground = BlockPos::from(bot.position()).y;
+    let mut why = String::new();
+    while built < height {
+        if misses >= PILLAR_MISSES {
+            return Err(format!("I built {built} of {height} blocks of a pillar: {why}"));
+        }
+        let Some(block) = super::build::scaffold_names().find(|name| items::count(bot, name) > 0) else {
+            return Err(format!("I built {built} of {height} blocks of a pillar and ran out of blocks"));
+        };
+        items::hold(bot, &block).await?;
+        if !items::wait_until(bot, Duration::from_secs(2), on_ground).await {
+            misses += 1;
+            why = "I was off the ground".to_owned();
+            continue;
+        }
+        let base = BlockPos::from(bot.position());
+        if base.y != ground + built as i32 {
+            // Thrown off what was built so far (or a first jump): the pillar starts again where the bot now stands.
+            (ground, built) = (base.y, 0);
+        }
+        // Straight down, so the crosshair is on the top of the block underfoot.
+        client.set_direction(client.direction().y_rot(), 90.0);
+        client.wait_ticks(1).await;
+        client.jump();
+        let mut clicked = None;
+        for _ in 0..RISE_TICKS {
+            client.wait_ticks(1).await;
+            let here = bot.position();
+            if here.y < f64::from(base.y) + 1.05 {
+                continue;
+            }
+            let target = BlockPos::new(here.x.floor() as i32, base.y, here.z.floor() as i32);
+            let against = target.down(1);
+            let free = observe::block_state(bot, target).is_some_and(replaceable);
+            let firm = observe::block_state(bot, against).is_some_and(|s| !replaceable(s) && !opens_on_click(s));
+            if free && firm {
+                client.block_interact(against);
+                clicked = Some(target);
+            } else {
+                why = format!("nothing to build on under {}", fmt(target));
+            }
+            break;
+        }
+        let stands = |target: BlockPos| observe::block_state(bot, target).is_some_and(|s| !replaceable(s));
+        let placed = match clicked {
+            Some(target) => items::wait_until(bot, Duration::from_millis(400), || stands(target)).await,
+            None => false,
+        };
+        // Landed: on the new block when the server took it and no blow threw the bot off.
+        items::wait_until(bot, Duration::from_secs(1), || on_ground() && bot.position().y >= f64::from(base.y) + 0.9)
+            .await;
+        let up = bot.position().y >= f64::from(base.y) + 0.9;
+        tracing::debug!(
+            "{}: pillar jump from {}: clicked {clicked:?}, placed {placed}, up {up}",
+            bot.name(),
+            fmt(base)
+        );
+        if up {
+            built += 1;
+            misses = 0;
+            continue;
+        }
+        misses += 1;
+        why = match (clicked, placed) {
+            (Some(target), false) => format!("the server refused {block} at {}", fmt(target)),
+            (Some(_), true) => "a blow threw me off it".to_owned(),
+            (None, _) if why.is_empty() => "my jumps did not lift me a block".to_owned(),
+            (None, _) => why,
+        };
+    }
+    client.walk(WalkDirection::None);
+    Ok(())
+}
+
 /// The farthest a spot is looked for (scripts are held to this by their bindings too).
 const MAX_SPOT_DISTANCE: i32 = 8;
 

@@ -25,7 +25,7 @@ use azalea::{
 };
 use tokio::time::Instant;
 
-use super::{items, kill, observe, shelter};
+use super::{items, kill, observe, place, shelter};
 use crate::{
     bot::{
         BotHandle,
@@ -559,9 +559,10 @@ fn reach_to(here: Vec3, there: Vec3) -> f64 {
 /// zombie has been below for two seconds. A creeper, fire or water takes the body from it.
 async fn perch(bot: &BotHandle) -> Result<(), String> {
     if !bot.on_pillar() {
-        let top = BlockPos::from(bot.position()).up(PERCH_HEIGHT);
-        match tokio::time::timeout(PILLAR_TIME, bot.goto_block(top)).await {
-            Ok(Ok(())) => tracing::info!("{}: on a pillar at {}", bot.name(), crate::bot::fmt_block(top)),
+        make_room(bot).await;
+        // Jump by jump where the bot stands: a path to the pillar's top is planned from a spot a blow moves it off.
+        match tokio::time::timeout(PILLAR_TIME, place::pillar_up(bot, PERCH_HEIGHT as u32)).await {
+            Ok(Ok(())) => tracing::info!("{}: on a pillar at {}", bot.name(), crate::bot::fmt_pos(bot.position())),
             Ok(Err(e)) => return Err(format!("I could not build a pillar: {e}")),
             Err(_) => return Err(format!("I could not build a pillar within {}s", PILLAR_TIME.as_secs())),
         }
@@ -570,6 +571,33 @@ async fn perch(bot: &BotHandle) -> Result<(), String> {
     let result = fight_from_pillar(bot).await;
     bot.mark_on_pillar(bot.position(), Duration::ZERO);
     result
+}
+
+/// Monsters nearer than this stop a pillar from going up: each blow throws the bot off the block it builds on.
+const ROOM_TO_BUILD: f64 = 3.5;
+/// The longest the bot runs to make room for its pillar.
+const ROOM_RUN: Duration = Duration::from_secs(4);
+
+/// Runs from the monsters at the bot's side until none is within [`ROOM_TO_BUILD`] (a zombie walks at about half a
+/// player's pace, so a few seconds' run leaves room for the three jumps), or for [`ROOM_RUN`] at most.
+async fn make_room(bot: &BotHandle) {
+    let close = |bot: &BotHandle| monsters_near(bot, ROOM_TO_BUILD);
+    let near = close(bot);
+    if near.is_empty() {
+        return;
+    }
+    let n = near.len() as f64;
+    let (x, z) = near.iter().fold((0.0, 0.0), |(x, z), (_, at, ..)| (x + at.x / n, z + at.z / n));
+    let here = bot.position();
+    let (dx, dz) = (here.x - x, here.z - z);
+    let length = dx.hypot(dz).max(0.1);
+    bot.start_toward_xz(Vec3::new(here.x + dx / length * 20.0, here.y, here.z + dz / length * 20.0));
+    let started = Instant::now();
+    while started.elapsed() < ROOM_RUN && !close(bot).is_empty() {
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    bot.stop_moving();
+    tracing::debug!("{}: ran {:.1} blocks to make room for a pillar", bot.name(), bot.position().distance_to(here));
 }
 
 /// Fights from the top of the pillar until no zombie has been below it for [`PERCH_CLEAR`].

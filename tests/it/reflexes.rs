@@ -464,6 +464,47 @@ fn fights_a_pack_of_zombies_from_a_pillar_when_it_carries_blocks() {
     assert!(bot.log_text().contains("from a pillar"), "the fight was not the perch reflex's");
 }
 
+/// A pack already at the bot's side (the way a night goes wrong: three zombies come round a tree at once), with a
+/// sword and dirt carried: the pillar goes up under their blows, jump by jump where the bot stands, and the pack dies
+/// from its top. The world shows a column of three dirt blocks, the three zombies killed by the bot, and the bot alive.
+#[test]
+fn builds_its_pillar_under_the_blows_of_a_pack_at_its_side() {
+    let (world, bot, _) = natural_world_with_bot(1009, &["--time", "18000"], None);
+    give(&world, "Wayfarer", "stone_sword", 1);
+    give(&world, "Wayfarer", "dirt", 16);
+    bot_sees(&world, "Wayfarer", "dirt", 16);
+    let me = world.player("Wayfarer");
+    let from = world.cursor();
+    let zombies: Vec<Value> = [(1.6, 0.0), (-1.6, 0.0), (0.0, 1.6)]
+        .into_iter()
+        .map(|(dx, dz)| {
+            world.cmd(json!({ "cmd": "spawnMob", "kind": "zombie", "x": me.pos[0] + dx, "z": me.pos[2] + dz }))
+        })
+        .collect();
+    let deadline = Instant::now() + Duration::from_secs(90);
+    for zombie in &zombies {
+        let left = deadline.saturating_duration_since(Instant::now());
+        let killed = world.wait_event(from, left, |e| e["event"] == "mobKilled" && e["entityId"] == *zombie);
+        assert!(
+            killed.is_some(),
+            "zombie {zombie} is still alive; deaths: {:?}; placed: {:?}; the bot's log:\n{}",
+            events(&world, from, "death"),
+            events(&world, from, "blockPlaced"),
+            bot.log_text()
+        );
+    }
+    assert_alive(&world);
+    let placed: Vec<(i64, i64, i64)> = events(&world, from, "blockPlaced")
+        .iter()
+        .filter(|e| e["name"] == "Wayfarer" && e["block"] == "dirt")
+        .filter_map(|e| Some((e["x"].as_i64()?, e["y"].as_i64()?, e["z"].as_i64()?)))
+        .collect();
+    assert!(
+        placed.iter().any(|(x, y, z)| placed.contains(&(*x, y + 1, *z)) && placed.contains(&(*x, y + 2, *z))),
+        "no pillar of three blocks was built: {placed:?}"
+    );
+}
+
 #[test]
 fn does_not_run_from_zombies_it_cannot_see() {
     let (world, _bot, _) = natural_world_with_bot(1009, &["--time", "6000"], None);
