@@ -13,7 +13,7 @@
 // easier than a vanilla one, and says so in its summary).
 //
 // Usage: node survival.js --bot PATH/TO/wayfarer [--seeds 10 | --seed-list A,B,…] [--days 3] [--time-scale 1]
-//                         [--parallel 1] [--only wayfarer|mineflayer]
+//                         [--parallel 1] [--only wayfarer|mineflayer] [--logs DIR]
 //        node survival.js --report RESULTS.json
 'use strict'
 
@@ -34,6 +34,7 @@ const ONLY = arg('only', null)
 const SEEDS = arg('seed-list', null) !== null
   ? arg('seed-list').split(',').map(Number)
   : Array.from({ length: Number(arg('seeds', 10)) }, () => crypto.randomInt(0x7fffffff))
+const LOGS = arg('logs', null) // a folder for each run's bot log and world events, to read a death afterwards
 const CHILD = arg('child', null)
 const RESULT_FILE = arg('result', null)
 const DAY = 24000
@@ -53,7 +54,7 @@ const GOALS = [
   { goal: 'get 2 string', item: 'string', count: 2, script: (t) => t.hunt(['spider', 'cave_spider'], 'string', 2) }
 ]
 
-const USAGE = 'usage: node survival.js --bot PATH/TO/wayfarer [--seeds 10 | --seed-list A,B,…] [--days 3] [--time-scale 1] [--parallel 1] [--only wayfarer|mineflayer]\n' +
+const USAGE = 'usage: node survival.js --bot PATH/TO/wayfarer [--seeds 10 | --seed-list A,B,…] [--days 3] [--time-scale 1] [--parallel 1] [--only wayfarer|mineflayer] [--logs DIR]\n' +
   '       node survival.js --report RESULTS.json'
 if (arg('report')) {
   let saved
@@ -62,6 +63,7 @@ if (arg('report')) {
   process.exit(0)
 }
 if (!arg('mineflayer-port') && (!BOT || !fs.existsSync(BOT))) { console.error(USAGE); process.exit(2) }
+if (LOGS) fs.mkdirSync(LOGS, { recursive: true })
 if (!(DAYS > 0) || !(TIME_SCALE > 0 && TIME_SCALE <= 20)) { console.error(`--days must be above 0 and --time-scale in (0, 20]\n${USAGE}`); process.exit(2) }
 if (SEEDS.some((seed) => !Number.isInteger(seed) || seed < 0)) { console.error(`seeds must be whole numbers: ${SEEDS}`); process.exit(2) }
 
@@ -98,6 +100,10 @@ async function live (seed, name, play) {
   } finally {
     if (session) await session.stop()
     await world.close()
+    if (LOGS) {
+      const lines = world.events.filter((e) => ['death', 'chat', 'playerHurt', 'mobKilled'].includes(e.event) && (e.name ?? e.from ?? e.by) !== 'Alice')
+      fs.writeFileSync(path.join(LOGS, `${name.toLowerCase()}-${seed}.world.log`), lines.map((e) => JSON.stringify(e)).join('\n') + '\n')
+    }
   }
   return result
 }
@@ -113,11 +119,12 @@ async function wayfarer (seed) {
   fs.writeFileSync(config, `script_time_limit_secs = ${ATTEMPT_TICKS / 20}\n`)
   return live(seed, 'Wayfarer', async (world, spawnAt, count, clock) => {
     await world.cmd({ cmd: 'addPlayer', name: 'Alice', x: spawnAt.x + 1, y: spawnAt.y + 30, z: spawnAt.z + 1 })
-    const env = { ...process.env, RUST_LOG: process.env.RUST_LOG ?? (process.env.BENCH_DEBUG ? 'wayfarer=info' : 'warn') }
+    const env = { ...process.env, RUST_LOG: process.env.RUST_LOG ?? (process.env.BENCH_DEBUG || LOGS ? 'wayfarer=info' : 'warn') }
     delete env.WAYFARER_LLM_URL
+    const err = LOGS ? fs.openSync(path.join(LOGS, `wayfarer-${seed}.log`), 'w') : process.env.BENCH_DEBUG ? 'inherit' : 'ignore'
     const bot = spawn(BOT, ['run', '--server', `127.0.0.1:${world.port}`, '--username', 'Wayfarer', '--owner', 'Alice', '--skills', skills,
       '--checkpoint', path.join(dir, 'checkpoint'), '--config', config],
-    { stdio: ['ignore', 'ignore', process.env.BENCH_DEBUG ? 'inherit' : 'ignore'], env })
+    { stdio: ['ignore', 'ignore', err], env })
     await world.waitEvent((e) => e.event === 'join' && e.name === 'Wayfarer', 30000)
     await sleep(2000)
     let stopped = false
@@ -212,7 +219,7 @@ async function runGoals (count, ask, stopped) {
 function runIsolated (name, seed) {
   const file = path.join(os.tmpdir(), `wayfarer-survival-${name}-${seed}-${process.pid}.json`)
   const args = ['--max-old-space-size=6144', __filename, '--child', name, '--seed-list', String(seed), '--bot', BOT,
-    '--days', String(DAYS), '--time-scale', String(TIME_SCALE), '--result', file]
+    '--days', String(DAYS), '--time-scale', String(TIME_SCALE), '--result', file, ...(LOGS ? ['--logs', LOGS] : [])]
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'inherit', 'inherit'], detached: true })
   return new Promise((resolve) => {
     child.on('exit', (code, signal) => {
