@@ -62,7 +62,8 @@ pub struct Setting {
     /// A crafting table / furnace within walking range.
     pub table_near: bool,
     pub furnace_near: bool,
-    /// The wood that grows nearest (`oak`, `birch`, …): planks, sticks and tables are made from it.
+    /// The wood that grows nearest (`oak`, `birch`, …): planks, sticks and tables are made from it. Empty when
+    /// none is carried or in sight: the plan then mines logs of any kind first, and is made again with their wood.
     pub wood: String,
     /// Chests the bot remembers, nearest first, with what they held when it last looked: taken from before anything
     /// is made.
@@ -189,6 +190,18 @@ impl Source {
 
 /// The steps that get what `want` asks for, or why the facts cannot tell.
 pub fn plan(want: &Want, setting: &Setting) -> Result<Vec<TaskSpec>, NoSteps> {
+    let mut steps = plan_steps(want, setting)?;
+    let wanted = match want {
+        Want::Have { item, .. } => Some(item.as_str()),
+        Want::Mine { block, .. } => Some(block.as_str()),
+        _ => None,
+    };
+    any_wood(&mut steps, setting, wanted);
+    Ok(steps)
+}
+
+/// The steps of [`plan`], before logs are made logs of any kind where no wood is known.
+fn plan_steps(want: &Want, setting: &Setting) -> Result<Vec<TaskSpec>, NoSteps> {
     match want {
         Want::Kill { mob, count } => {
             // A monster is not hunted bare-handed: the sword is made first.
@@ -976,6 +989,70 @@ fn gather_loop(item: &str, count: i64, action: &str) -> String {
     format!(
         "let goal = inventoryCount(\"{item}\") + {count};\nlet tries = 0;\nwhile inventoryCount(\"{item}\") < goal && tries < {} {{\n    {action}\n    tries += 1;\n}}\ninventoryCount(\"{item}\")",
         count * per + 2
+    )
+}
+
+/// How a plan names logs of any kind (see [`any_wood`]); the goal loop plans again once they are got.
+pub const ANY_LOG: &str = "wood log";
+
+/// With no tree in sight and no wood carried, the logs a plan mines for planks, sticks or a table are logs of any
+/// kind (the plan is made again once they are got, for planks of their wood): a plan for oak explored a desert past
+/// birch and acacia for good. Logs the goal itself asks for (`wanted`) stay the kind asked.
+fn any_wood(steps: &mut [TaskSpec], setting: &Setting, wanted: Option<&str>) {
+    let log = format!("{}_log", setting.wood());
+    if !setting.wood.is_empty() || wanted == Some(log.as_str()) {
+        return;
+    }
+    for step in steps {
+        let Some(Tracker::Craft { item, count }) = &step.tracker else { continue };
+        if *item != log || step.task != format!("Mine {count} {log}") {
+            continue;
+        }
+        let count = *count;
+        *step = TaskSpec {
+            task: format!("Mine {count} {ANY_LOG}"),
+            context: "Any kind of log counts: oak, birch, spruce and the rest; hands can mine logs.".to_owned(),
+            tracker: Some(Tracker::Any {
+                of: WOODS.iter().map(|w| Tracker::Craft { item: format!("{w}_log"), count }).collect(),
+            }),
+            code: Some(any_log_loop(i64::from(count))),
+        };
+    }
+}
+
+/// Code that mines `count` logs of any kind, the nearest tree first; with none within 64 blocks it explores a new
+/// way each time (east, south, west, north) until one is in sight.
+fn any_log_loop(count: i64) -> String {
+    let kinds: Vec<String> = WOODS.iter().map(|w| format!("\"{w}_log\"")).collect();
+    format!(
+        r#"let kinds = [{kinds}];
+let logs = || {{ let n = 0; for k in kinds {{ n += inventoryCount(k); }} n }};
+let goal = logs.call() + {count};
+let tries = 0;
+let looked = 0;
+while logs.call() < goal && tries < {tries} {{
+    let here = position();
+    let nearest = ();
+    let best = 0.0;
+    for k in kinds {{
+        let spot = findBlock(k, 64);
+        if spot != () && (nearest == () || here.distance(spot) < best) {{ nearest = k; best = here.distance(spot); }}
+    }}
+    if nearest == () {{
+        let headings = [vec3(1, 0, 0), vec3(0, 0, 1), vec3(-1, 0, 0), vec3(0, 0, -1)];
+        exploreUntil(headings[looked % 4], 60, || {{
+            for k in kinds {{ if findBlock(k, 48) != () {{ return true; }} }}
+            ()
+        }});
+        looked += 1;
+    }} else {{
+        mineBlock(nearest, 1);
+    }}
+    tries += 1;
+}}
+logs.call()"#,
+        kinds = kinds.join(", "),
+        tries = count * 3 + 6,
     )
 }
 

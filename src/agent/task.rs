@@ -160,6 +160,11 @@ pub async fn run_goal(agent: &Agent, goal: &str, goals: &Goals, id: u32) -> bool
                     (agent.say)(&format!("I succeeded in task: {}", spec.task));
                     with(goals, |book| book.set_task(id, (p, t), Status::Completed, None));
                     learned.extend(skill);
+                    // Logs of any kind got: the rest is planned again for planks of their wood.
+                    if spec.task.ends_with(super::recipes::ANY_LOG) && t + 1 < all {
+                        (agent.say)(&format!("Planning {goal} again for the wood I got."));
+                        continue 'plans;
+                    }
                 }
                 TaskOutcome::Failed { reason } => {
                     (agent.say)(&format!("I failed task: {} because {reason}", spec.task));
@@ -764,7 +769,7 @@ fn worded(mut steps: Vec<TaskSpec>) -> Vec<TaskSpec> {
 }
 
 /// What the fact-based planner needs to know of the bot: what it carries, the stations in reach, its wood (the kind
-/// of logs or planks it carries, else of the nearest tree, oak when none is in sight), and from memory the chests it
+/// of logs or planks it carries, else of the nearest tree, none when none is in sight), and from memory the chests it
 /// looked into and where it saw ores, within [`REMEMBERED_RANGE`].
 async fn setting(agent: &Agent) -> Setting {
     let bot = &agent.bot;
@@ -793,7 +798,7 @@ async fn setting(agent: &Agent) -> Setting {
         wood = nearest.map(|(_, w)| w.to_owned());
     }
     let (stored, seen) = remembered(agent).await;
-    Setting { carried, table_near, furnace_near, wood: wood.unwrap_or_else(|| "oak".to_owned()), stored, seen }
+    Setting { carried, table_near, furnace_near, wood: wood.unwrap_or_default(), stored, seen }
 }
 
 /// How far away a remembered chest or ore may be for the planner to send the bot there.

@@ -236,6 +236,9 @@ fn to_pivot(
     folded.truncate(MOST_WORDS + 1);
     written.truncate(MOST_WORDS + 1);
     let aligned = written.len() == folded.len();
+    if lang == Lang::En {
+        respell(&mut folded, if aligned { Some(&mut written) } else { None }, table, is_id);
+    }
     // Each word out, and whether it is known (any kind but a verb), a verb, or unknown.
     let mut out: Vec<(String, Option<Kind>)> = Vec::new();
     let mut verb: Option<(usize, usize)> = None;
@@ -348,6 +351,120 @@ fn to_pivot(
         out.splice(0..0, moved);
     }
     out.into_iter().map(|(word, _)| word).collect()
+}
+
+/// Words after which a player names a thing (`5 …`, `a …`, `of …`).
+const BEFORE_A_THING: [&str; 11] = ["a", "an", "the", "some", "of", "more", "few", "my", "your", "these", "those"];
+
+/// Names of things misspelt where a thing is expected are read as the thing (`5 cobblestoen`, `a torhc`, `3
+/// dimonds`): a word no table line and no game id knows, after a count, an article, `of` or a material, becomes the one game id
+/// or vocabulary name within a slip of it (a letter missing, added, changed, or two swapped; two slips for words of
+/// seven letters or more), starting with the same letter. A word before a thing or a shape is left alone (`a cool
+/// tower`: an adjective), and so is a word two names are equally near (the reader's question then asks).
+fn respell(folded: &mut [String], mut written: Option<&mut Vec<String>>, table: &Table, is_id: &impl Fn(&str) -> bool) {
+    let known = |w: &str| table.runs.contains_key(w) || is_id(w) || w.parse::<f64>().is_ok() || is_size_pair(w);
+    let named = |w: &str, kinds: &[Kind]| {
+        [Some(w), w.strip_suffix('s'), w.strip_suffix("es")].into_iter().flatten().any(|w| {
+            (kinds.contains(&Kind::Name) && is_id(w))
+                || table.runs.get(w).is_some_and(|m| m.iter().any(|(k, _)| kinds.contains(k)))
+        })
+    };
+    let thing = |w: &str| named(w, &[Kind::Name, Kind::Shape, Kind::Container]);
+    for i in 1..folded.len() {
+        let word = folded[i].as_str();
+        let before = folded[i - 1].as_str();
+        // After a count, an article, `of`, or a material (`oak plancks`).
+        let counted = BEFORE_A_THING.contains(&before)
+            || before.parse::<u32>().is_ok()
+            || named(before, &[Kind::Number, Kind::Name])
+            || ID_HEADS.contains(before);
+        let modifies = folded.get(i + 1).is_some_and(|next| thing(next) && !next.starts_with("block"));
+        if word.chars().count() < 4 || known(word) || !counted || modifies {
+            continue;
+        }
+        if let Some(name) = nearest_name(word) {
+            tracing::debug!("goal words: {word:?} read as {name:?}");
+            if let Some(written) = written.as_deref_mut() {
+                written[i] = name.clone();
+            }
+            folded[i] = name;
+        }
+    }
+}
+
+/// The one thing's name within a slip or two of `word` (see [`respell`]), its plural read as the singular.
+fn nearest_name(word: &str) -> Option<String> {
+    let stems = [Some(word), word.strip_suffix("es"), word.strip_suffix('s')];
+    let limit = if word.chars().count() >= 7 { 2 } else { 1 };
+    let mut best: Option<(usize, &str, &str)> = None;
+    let mut tied = false;
+    for stem in stems.into_iter().flatten().filter(|s| s.chars().count() >= 3) {
+        for (name, meaning) in THING_NAMES.iter() {
+            if name.chars().next() != stem.chars().next() || name.len().abs_diff(stem.len()) > limit {
+                continue;
+            }
+            let d = slips(stem, name);
+            if d > limit {
+                continue;
+            }
+            match best {
+                Some((b, _, m)) if d > b || (d == b && m == meaning) => {}
+                Some((b, ..)) if d == b => tied = true,
+                _ => {
+                    best = Some((d, name, meaning));
+                    tied = false;
+                }
+            }
+        }
+    }
+    best.filter(|_| !tied).map(|(_, name, _)| name.to_owned())
+}
+
+/// Every one-word name of a thing the reader takes: the game's item ids without `_` and the English vocabulary's
+/// one-word names, each with what it means (an id).
+static THING_NAMES: LazyLock<Vec<(String, String)>> = LazyLock::new(|| {
+    use azalea::registry::builtin::ItemKind;
+    let ids = (0..).map_while(|id: u32| ItemKind::try_from(id).ok()).map(|kind| {
+        let id = kind.to_string().trim_start_matches("minecraft:").to_owned();
+        (id.clone(), id)
+    });
+    let names = TABLES[&Lang::En].runs.iter().filter(|(run, _)| !run.contains(' ')).filter_map(|(run, meanings)| {
+        meanings.iter().find(|(k, _)| *k == Kind::Name).map(|(_, id)| (run.clone(), id.clone()))
+    });
+    ids.filter(|(id, _)| !id.contains('_')).chain(names).collect()
+});
+
+/// The first words of the game's ids of more words than one (`oak` of `oak_planks`): materials.
+static ID_HEADS: LazyLock<std::collections::HashSet<String>> = LazyLock::new(|| {
+    use azalea::registry::builtin::ItemKind;
+    (0..)
+        .map_while(|id: u32| ItemKind::try_from(id).ok())
+        .filter_map(|kind| {
+            kind.to_string().trim_start_matches("minecraft:").split_once('_').map(|(head, _)| head.to_owned())
+        })
+        .collect()
+});
+
+/// Slips between two words: letters missing, added or changed, and two neighbours swapped (each one slip).
+fn slips(a: &str, b: &str) -> usize {
+    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
+    for (i, row) in d.iter_mut().enumerate() {
+        row[0] = i;
+    }
+    for (j, cell) in d[0].iter_mut().enumerate() {
+        *cell = j;
+    }
+    for i in 1..=a.len() {
+        for j in 1..=b.len() {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            d[i][j] = (d[i - 1][j] + 1).min(d[i][j - 1] + 1).min(d[i - 1][j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                d[i][j] = d[i][j].min(d[i - 2][j - 2] + 1);
+            }
+        }
+    }
+    d[a.len()][b.len()]
 }
 
 /// The English of the words that name a side of a block.
@@ -581,6 +698,30 @@ mod tests {
         assert_eq!(read("can you put down a dozen cobble please", Lang::En).0, "place a 12 cobblestone please");
         assert_eq!(read("dig a hole three blocks deep", Lang::En).0, "dig a hole 3 blocks deep");
         assert_eq!(read("Place dirt at -7 64 2", Lang::En).0, "place dirt at -7 64 2");
+    }
+
+    #[test]
+    fn a_misspelt_thing_after_a_count_an_article_or_a_material_is_read_as_the_thing() {
+        assert_eq!(read("put 5 cobblestoen in the chest", Lang::En).0, "place 5 cobblestone in the chest");
+        assert_eq!(read("place a torhc on the gold block", Lang::En).0, "place a torch on the gold_block");
+        assert_eq!(read("give Bob 2 bred", Lang::En).0, "give Bob 2 bread");
+        assert_eq!(read("stack 4 oak plancks", Lang::En).0, "place 4 oak_planks");
+        // Plurals of a misspelt name, and a two-slip miss in a long word.
+        assert_eq!(read("build a wall of dirst", Lang::En).0, "place a wall of dirt");
+        assert!(read("fill the chest with 3 cobbelstones", Lang::En).0.contains("3 cobblestone"));
+        // Another language's goal, read into English, is respelt there (`cobblestoen` kept from the French).
+        assert!(read("mets 5 cobblestoen dans le coffre", Lang::Fr).0.contains("5 cobblestone"));
+    }
+
+    #[test]
+    fn a_word_before_a_thing_or_far_from_every_name_is_left_as_written() {
+        // An adjective before a thing or a shape, however near a name it is (`cool` and `coal`, `dirty` and `dirt`).
+        assert_eq!(read("build a cool tower", Lang::En).0, "place a cool tower");
+        assert_eq!(read("give Bob 2 dirty torches", Lang::En).0, "give Bob 2 dirty torches");
+        // Another first letter (`nice`, `ice`), a word too short to tell, a word after no count or article.
+        assert_eq!(read("place a nice torch", Lang::En).0, "place a nice torch");
+        assert_eq!(read("dig 2 dit", Lang::En).0, "dig 2 dit");
+        assert_eq!(read("place dirst", Lang::En).0, "place dirst");
     }
 
     #[test]

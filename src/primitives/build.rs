@@ -303,7 +303,7 @@ pub async fn build(bot: &BotHandle, blueprint: &Blueprint, origin: BlockPos, who
     }
     // The pillars and bridges the walks put up come down again, top down (the ground under the site stays). Walking
     // to a high one can put up another, taken down in the next round.
-    let scaffolds: Vec<String> = scaffold_names().collect();
+    let scaffolds: Vec<String> = place::scaffold_names().collect();
     for _ in 0..SCAFFOLD_ROUNDS {
         let mut scaffold: Vec<BlockPos> = bot
             .take_scaffold()
@@ -378,16 +378,11 @@ fn solid(bot: &BotHandle, p: BlockPos) -> bool {
     observe::block_state(bot, p).is_some_and(|s| !place::replaceable(s) && !place::opens_on_click(s))
 }
 
-/// The cheap blocks walks build with ([`crate::bot::moves::SCAFFOLD`]), by item name, cheapest first.
-pub(super) fn scaffold_names() -> impl Iterator<Item = String> {
-    crate::bot::moves::SCAFFOLD.iter().map(|k| k.to_string().trim_start_matches("minecraft:").to_owned())
-}
-
 /// A cheap block the bot carries `count` of beyond what `blueprint` itself takes, to fill with.
 fn fill_with(bot: &BotHandle, blueprint: &Blueprint, count: usize) -> Option<String> {
     let carried = items::carried(bot);
     let needed: HashMap<String, u32> = blueprint.materials().into_iter().collect();
-    scaffold_names().find(|name| {
+    place::scaffold_names().find(|name| {
         let spare = carried.get(name).copied().unwrap_or(0).max(0) as usize;
         spare >= count + needed.get(name).copied().unwrap_or(0) as usize
     })
@@ -560,7 +555,7 @@ fn scaffold_spots(bot: &BotHandle, target: BlockPos, axis: &str) -> Option<(Vec<
     let spots = ends.into_iter().filter(|p| open(*p)).find_map(|p| {
         if held(p) { Some(vec![p]) } else { (open(p.down(1)) && held(p.down(1))).then(|| vec![p.down(1), p]) }
     })?;
-    let item = scaffold_names().find(|name| {
+    let item = place::scaffold_names().find(|name| {
         carried.get(name).is_some_and(|n| *n >= spots.len() as i32)
             && super::facts::check_harvest(name, &carried).is_ok()
     })?;

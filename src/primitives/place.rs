@@ -339,6 +339,11 @@ pub(super) async fn centre_over(bot: &BotHandle, feet: BlockPos) {
     client.wait_ticks(2).await;
 }
 
+/// The cheap blocks walks build with ([`crate::bot::moves::SCAFFOLD`]), by item name, cheapest first.
+pub(super) fn scaffold_names() -> impl Iterator<Item = String> {
+    crate::bot::moves::SCAFFOLD.iter().map(|k| k.to_string().trim_start_matches("minecraft:").to_owned())
+}
+
 /// Ticks a jump may take to lift the feet a whole block (vanilla's jump tops out at 1.25 blocks after 6 ticks).
 const RISE_TICKS: usize = 10;
 /// Jumps in a row that may place nothing (a blow threw the bot aside, the server refused) before the pillar fails.
@@ -359,7 +364,7 @@ pub(super) async fn pillar_up(bot: &BotHandle, height: u32) -> Result<(), String
         if misses >= PILLAR_MISSES {
             return Err(format!("I built {built} of {height} blocks of a pillar: {why}"));
         }
-        let Some(block) = super::build::scaffold_names().find(|name| items::count(bot, name) > 0) else {
+        let Some(block) = scaffold_names().find(|name| items::count(bot, name) > 0) else {
             return Err(format!("I built {built} of {height} blocks of a pillar and ran out of blocks"));
         };
         items::hold(bot, &block).await?;

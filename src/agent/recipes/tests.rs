@@ -87,6 +87,27 @@ fn a_stone_pickaxe_from_nothing_gathers_each_thing_once() {
     assert_eq!(tasks(&steps), ["Mine stone for 3 cobblestone", "Craft 1 stone_pickaxe"]);
 }
 
+/// No tree in sight and no wood carried (a desert spawn): the logs for the table and the pickaxe are logs of any kind,
+/// counted by any kind, mined by code that takes the nearest tree of any wood; logs asked for by name stay that kind.
+#[test]
+fn with_no_wood_known_the_logs_for_a_pickaxe_are_of_any_kind() {
+    let steps = plan(&have("wooden_pickaxe", 1), &setting(&[], "")).unwrap();
+    assert_eq!(steps[0].task, format!("Mine 3 {ANY_LOG}"));
+    let Some(Tracker::Any { of }) = &steps[0].tracker else { panic!("{:?}", steps[0].tracker) };
+    assert!(of.contains(&Tracker::Craft { item: "acacia_log".into(), count: 3 }), "{of:?}");
+    let code = steps[0].code.as_deref().unwrap();
+    assert!(code.contains("\"birch_log\"") && code.contains("mineBlock(nearest, 1)"), "{code}");
+    let reply = format!("```rhai\nfn factStep() {{\n{code}\n}}\n```");
+    let known = super::super::check::Known::new(
+        crate::script::bindings::signatures().iter().map(|s| (s.name.as_str(), s.params.as_slice())),
+        None,
+    );
+    extract::program(&reply, &known).unwrap_or_else(|e| panic!("{e}\n{code}"));
+    // Asked for by name, or with a tree in sight, the kind is kept.
+    assert_eq!(tasks(&plan(&have("oak_log", 2), &setting(&[], "")).unwrap()), ["Mine 2 oak_log"]);
+    assert_eq!(plan(&have("wooden_pickaxe", 1), &setting(&[], "birch")).unwrap()[0].task, "Mine 3 birch_log");
+}
+
 #[test]
 fn an_iron_pickaxe_smelts_with_planks_when_there_is_no_coal() {
     let near = Setting { table_near: true, ..setting(&[("stone_pickaxe", 1)], "spruce") };
