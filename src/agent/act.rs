@@ -1131,6 +1131,19 @@ pub fn reading_of(task: &str) -> Result<Asked, super::reading::Unread> {
     super::reading::read(task, is_game_id)
 }
 
+/// Whether `task`'s words ask only a walk to whoever said them (`come here`, `come over to me`), in English.
+pub fn walks_to_speaker(task: &str) -> bool {
+    match reading_of(task) {
+        Err(unread) => {
+            unread.effect == Some(Effect::Go)
+                && unread.partial.is_none()
+                && !unread.words.is_empty()
+                && unread.words.iter().all(|w| w == "me" || w == "here")
+        }
+        Ok(_) => false,
+    }
+}
+
 /// Whether `name` is a block or item the game has.
 pub fn is_game_id(name: &str) -> bool {
     /// What smelting makes, by name: looked up for every word a goal reader reads.
@@ -1570,6 +1583,16 @@ mod tests {
 
     /// The local model's answer to `Place 1 chest` from an empty library that had learned a table's skill and a
     /// cobblestone one: caught, and told what to call. Code that names the thing anywhere passes.
+    #[test]
+    fn come_here_and_come_to_me_are_a_walk_to_the_speaker() {
+        for goal in ["come here", "come over here to me", "can you come to me please", "go to me"] {
+            assert!(walks_to_speaker(goal), "{goal:?}");
+        }
+        for goal in ["go over there", "go to the furnace", "put dirt next to me", "come to the gold block"] {
+            assert!(!walks_to_speaker(goal), "{goal:?}");
+        }
+    }
+
     #[test]
     fn code_that_never_names_what_its_step_places_is_caught() {
         let skills = [

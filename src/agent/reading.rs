@@ -238,6 +238,13 @@ pub fn read(task: &str, is_id: impl Fn(&str) -> bool) -> Result<Asked, Unread> {
         let effect = parse.effect;
         return Err(Unread { effect, words: Vec::new(), significant: false, partial: None });
     };
+    // A walk to nowhere the words name (`come to me`, `go over there`): where is the speaker's or the LLM's to say,
+    // not a walk to "the nearest block".
+    if asked.effect == Effect::Go && asked.thing.is_none() && asked.at.is_none() {
+        let words: Vec<String> =
+            parse.words.iter().filter(|w| ["me", "here", "there"].contains(&w.as_str())).cloned().collect();
+        return Err(Unread { effect: Some(Effect::Go), significant: false, words, partial: None });
+    }
     let mut unread = parse.unread(&asked);
     // `with torches`: how many is a number the words do not give.
     let how_many = parse.how_many.take();
@@ -892,6 +899,11 @@ mod tests {
         assert!(!shelter.significant && shelter.words == ["shelter"], "{shelter:?}");
         // Gathering and crafting are not changes of the world the reader reads.
         assert_eq!(read("craft 4 sticks", is_game_id).unwrap_err().effect, None);
+        // A walk to the speaker or to nowhere named is no walk to "the nearest block".
+        for goal in ["come to me", "come over here", "go over there"] {
+            let unread = read(goal, is_game_id).expect_err(goal);
+            assert!(unread.partial.is_none() && unread.effect == Some(Effect::Go), "{goal:?}: {unread:?}");
+        }
     }
 
     #[test]

@@ -202,13 +202,16 @@ impl Words {
 pub fn words(text: &str, lang: Lang, is_id: impl Fn(&str) -> bool) -> Words {
     let english = &TABLES[&Lang::En];
     if lang == Lang::En {
-        return Words { lang, words: to_pivot(text, english, Lang::En, &is_id, &mut Vec::new()), unknown: Vec::new() };
+        let words = to_pivot(text, english, Lang::En, &is_id, &mut Vec::new(), true);
+        return Words { lang, words, unknown: Vec::new() };
     }
     let mut unknown = Vec::new();
     let table = &TABLES[&lang];
-    let foreign = to_pivot(text, table, lang, &is_id, &mut unknown);
+    let foreign = to_pivot(text, table, lang, &is_id, &mut unknown, false);
     // The English words the other language's gave, read once more as English (`go stand on`, `a dozen`).
-    let words = to_pivot(&foreign.join(" "), english, Lang::En, &is_id, &mut Vec::new());
+    // Misspelt English things are not looked for in another language's words (`viên`, a Vietnamese counter, is not
+    // a misspelt vine).
+    let words = to_pivot(&foreign.join(" "), english, Lang::En, &is_id, &mut Vec::new(), false);
     Words { lang, words, unknown }
 }
 
@@ -216,13 +219,15 @@ pub fn words(text: &str, lang: Lang, is_id: impl Fn(&str) -> bool) -> Words {
 /// first meaning (a verb only as the first word read, `dat` later is dirt), fillers and leads of other languages
 /// dropped, leads of English dropped where they open the text. A verb found later is moved first when the words
 /// before it are only numbers, names and fillers (`kannst du eine Reihe aus drei Glas bauen`, `3 dirt in a line,
-/// place them`). Words of another language the table does not know go to `unknown`.
+/// place them`). Words of another language the table does not know go to `unknown`. With `respelt` (an English goal's
+/// own words), a misspelt thing is read as the nearest name ([`respell`]).
 fn to_pivot(
     text: &str,
     table: &Table,
     lang: Lang,
     is_id: &impl Fn(&str) -> bool,
     unknown: &mut Vec<String>,
+    respelt: bool,
 ) -> Vec<String> {
     // Past what 64 words can take, nothing is read: a long text is cut before it is folded.
     let text = match text.char_indices().nth(MOST_WORDS * 32) {
@@ -236,7 +241,7 @@ fn to_pivot(
     folded.truncate(MOST_WORDS + 1);
     written.truncate(MOST_WORDS + 1);
     let aligned = written.len() == folded.len();
-    if lang == Lang::En {
+    if respelt {
         respell(&mut folded, if aligned { Some(&mut written) } else { None }, table, is_id);
     }
     // Each word out, and whether it is known (any kind but a verb), a verb, or unknown.
@@ -709,8 +714,8 @@ mod tests {
         // Plurals of a misspelt name, and a two-slip miss in a long word.
         assert_eq!(read("build a wall of dirst", Lang::En).0, "place a wall of dirt");
         assert!(read("fill the chest with 3 cobbelstones", Lang::En).0.contains("3 cobblestone"));
-        // Another language's goal, read into English, is respelt there (`cobblestoen` kept from the French).
-        assert!(read("mets 5 cobblestoen dans le coffre", Lang::Fr).0.contains("5 cobblestone"));
+        // Not in another language's words: a Vietnamese counter is no misspelt vine.
+        assert!(read("mets 3 vien dans le coffre", Lang::Fr).0.contains("3 vien"));
     }
 
     #[test]

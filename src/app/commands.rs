@@ -119,22 +119,7 @@ pub fn execute_answering(bot: BotHandle, state: &Arc<BotState>, speaker: &str, c
                 }
             });
         }
-        Command::Come => {
-            let Some(position) = bot.player_position(speaker) else {
-                reply.say(&format!("I can't see you, {speaker}. Tell me where with {prefix}goto X Y Z."));
-                return;
-            };
-            let speaker = speaker.to_owned();
-            let label = format!("coming to {speaker}");
-            let answer = reply.clone();
-            let label_for_log = label.clone();
-            begin(state, &reply, label.clone(), label, async move {
-                match bot.between_reflexes(&label_for_log, || bot.goto_near(position, NEAR_PLAYER)).await {
-                    Ok(()) => answer.say(&format!("I'm here, {speaker}.")),
-                    Err(err) => answer.say(&format!("{err}.")),
-                }
-            });
-        }
+        Command::Come => come(bot, state, &reply, speaker),
         Command::Scripts => {
             let names = state.shared.scripts.names();
             reply.say(&if names.is_empty() {
@@ -157,6 +142,8 @@ pub fn execute_answering(bot: BotHandle, state: &Arc<BotState>, speaker: &str, c
                 )
             });
         }
+        // `come here`, `come over to me`: the walk `!come` makes.
+        Command::Task { goal } if act::walks_to_speaker(&goal) => come(bot, state, &reply, speaker),
         Command::Task { goal } => {
             let from_leader =
                 state.shared.takes_orders_from(&state.name, speaker) && !state.shared.owners.contains(speaker);
@@ -289,6 +276,25 @@ fn english_example(prefix: &str, command: &str) -> String {
 /// Reads `goal` as English (one LLM call the first time, none after), says what it understood, then calls `start`
 /// with the English goal. An English goal goes straight to `start`. When it cannot be read, says why and how to say
 /// it in English, in the owner's language; a `!stop` while it is read cancels the start.
+/// Walks to `speaker` (`!come`), within reach of them.
+fn come(bot: BotHandle, state: &Arc<BotState>, reply: &Replier, speaker: &str) {
+    let Some(position) = bot.player_position(speaker) else {
+        let prefix = &state.shared.config.prefix;
+        reply.say(&format!("I can't see you, {speaker}. Tell me where with {prefix}goto X Y Z."));
+        return;
+    };
+    let speaker = speaker.to_owned();
+    let label = format!("coming to {speaker}");
+    let answer = reply.clone();
+    let label_for_log = label.clone();
+    begin(state, reply, label.clone(), label, async move {
+        match bot.between_reflexes(&label_for_log, || bot.goto_near(position, NEAR_PLAYER)).await {
+            Ok(()) => answer.say(&format!("I'm here, {speaker}.")),
+            Err(err) => answer.say(&format!("{err}.")),
+        }
+    });
+}
+
 pub fn with_english_goal(
     state: &Arc<BotState>,
     reply: Replier,
