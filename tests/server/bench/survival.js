@@ -135,7 +135,9 @@ async function wayfarer (seed) {
       const from = world.events.length
       const t0 = (await clock()).age
       await world.cmd({ cmd: 'say', as: 'Alice', text: `Wayfarer !task ${g.goal}` })
-      const ended = (e) => e.event === 'chat' && e.from === 'Wayfarer' && (e.text.startsWith('I succeeded in task: ') || e.text.startsWith('I failed task: '))
+      // The goal's own end (each step of its plan is announced the same way, with the step's words).
+      const ended = (e) => e.event === 'chat' && e.from === 'Wayfarer' &&
+        (e.text.startsWith(`I succeeded in task: ${g.goal}`) || e.text.startsWith(`I failed task: ${g.goal} because`))
       while (!stopped) {
         const said = world.events.slice(from).find(ended)
         if (said) { if (said.text.startsWith('I failed')) last = said.text; return }
