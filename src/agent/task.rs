@@ -63,6 +63,27 @@ async fn wait_for_night(agent: &Agent, mob: &str) -> bool {
     }
 }
 
+/// After a death on a night's hunt: waits until morning with no hunt on (so the bot digs in when monsters come),
+/// saying so. False when the goal was stopped meanwhile.
+async fn wait_for_morning(agent: &Agent) -> bool {
+    let bot = &agent.bot;
+    let Some(wait) = bot.clock().and_then(|c| c.until_morning()) else { return true };
+    bot.set_on_hunt(std::time::Duration::ZERO, std::sync::Arc::from([]));
+    let minutes = wait.as_secs().div_ceil(60);
+    (agent.say)(&format!(
+        "I died hunting at night: I will shelter until morning (about {minutes} minutes), make ready by day and hunt at nightfall."
+    ));
+    (agent.relabel)("sheltering until morning after a death on a hunt".to_owned());
+    let deadline = tokio::time::Instant::now() + wait + std::time::Duration::from_secs(60);
+    while bot.clock().is_some_and(|c| c.is_night()) && tokio::time::Instant::now() < deadline {
+        if agent.stop.is_stopped() {
+            return false;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+    }
+    !agent.stop.is_stopped()
+}
+
 /// Plans goal `id` of the book (`goal` is its text) and does it, reporting in chat through `agent.say`; every plan
 /// and every task's status goes into the book as it changes. A goal whose plan has tasks left (a restart cut it
 /// off) goes on from its next task without planning again. A failed step has the goal planned again from what the
@@ -171,6 +192,19 @@ pub async fn run_goal(agent: &Agent, goal: &str, goals: &Goals, id: u32) -> bool
                     with(goals, |book| book.set_task(id, (p, t), Status::Failed, Some(reason.clone())));
                     if agent.bot.deaths().count > deaths && died_in < REPLANS_AFTER_DEATH {
                         died_in += 1;
+                        // Killed on a hunt at night, the bot would come back unarmed from its spawn point into the
+                        // same night (a run died five times so): it waits for the morning, digging in when monsters
+                        // come, makes ready by day and hunts at the next nightfall.
+                        let hunting = with(goals, |book| {
+                            let tasks = &book.get(id)?.plans[p].tasks;
+                            tasks[t..].iter().find_map(|task| monster_hunted(&task.spec()))
+                        });
+                        if hunting.is_some()
+                            && agent.bot.clock().is_some_and(|c| c.is_night())
+                            && !wait_for_morning(agent).await
+                        {
+                            return false;
+                        }
                         (agent.say)(&format!("I died during it. Planning {goal} again from what I have now."));
                         continue 'plans;
                     }

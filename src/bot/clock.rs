@@ -52,6 +52,19 @@ impl DayClock {
         Some(std::time::Duration::from_secs_f64(f64::from(ticks) / (20.0 * f64::from(self.rate))))
     }
 
+    /// How long until morning (tick 23000, when the night's monsters stop coming) at the clock's rate; zero by day,
+    /// `None` when the daylight cycle is stopped.
+    pub fn until_morning(&self) -> Option<std::time::Duration> {
+        if !self.is_night() {
+            return Some(std::time::Duration::ZERO);
+        }
+        if self.rate <= 0.0 {
+            return None;
+        }
+        let ticks = 23_000 - self.time_of_day();
+        Some(std::time::Duration::from_secs_f64(f64::from(ticks) / (20.0 * f64::from(self.rate))))
+    }
+
     /// The day number, counting from 0.
     pub fn day(&self) -> u64 {
         self.total_ticks / DAY_TICKS

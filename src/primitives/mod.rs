@@ -93,17 +93,24 @@ async fn serve_one(bot: &BotHandle, call: Call, cancel: &CancellationToken, dead
         Call::KillMob { name, .. } => Some((name.clone(), bot.reflex_kills(name))),
         _ => None,
     };
+    let deaths = bot.deaths().count;
     let served = bot.between_reflexes(&what, || {
         let time_left = deadline.saturating_duration_since(std::time::Instant::now());
         let call = call.clone();
         let hunted = hunted.clone();
         // A panic in a primitive (a bug) is that call's error; the bot goes on serving the script.
         AssertUnwindSafe(async move {
-            if let Some((name, before)) = hunted
-                && bot.reflex_kills(&name) > before
+            if let Some((name, before)) = &hunted
+                && bot.reflex_kills(name) > *before
             {
                 tracing::info!("{}: a reflex killed the {name} this hunt was for", bot.name());
                 return Ok(rhai::Dynamic::TRUE);
+            }
+            // Killed while hunting: the hunt ends there (its goal decides when to go out again, armed).
+            if let Some((name, _)) = &hunted
+                && bot.deaths().count > deaths
+            {
+                return Err(format!("I died while hunting {name}"));
             }
             perform(bot, call, time_left).await
         })

@@ -279,6 +279,31 @@ fn hunts_a_monster_at_night_instead_of_digging_in() {
     assert_alive(&world);
 }
 
+/// Killed on a hunt at night, the bot does not come back unarmed into the same night: it says it will shelter until
+/// morning, and its next plan for the goal comes only once the world's clock is past the night. (The clock runs 20
+/// times fast, so the night ends within seconds.)
+#[test]
+fn a_death_on_a_night_hunt_waits_for_the_morning_before_the_hunt_is_planned_again() {
+    let (world, bot, _) = natural_world_with_bot(1009, &["--time", "19000", "--time-scale", "20"], None);
+    give(&world, "Wayfarer", "stone_sword", 1);
+    give(&world, "Wayfarer", "dirt", 3);
+    bot_sees(&world, "Wayfarer", "dirt", 3);
+    // No spider anywhere: the hunt looks about, and the world kills the bot meanwhile.
+    let from = world.say("Alice", "!task get 1 string");
+    world.expect_chat(from, "Wayfarer", "No spider within 32 blocks; exploring for one", Duration::from_secs(20));
+    world.cmd(json!({ "cmd": "damage", "name": "Wayfarer", "amount": 40 }));
+    world.expect_chat(
+        from,
+        "Wayfarer",
+        "I died hunting at night: I will shelter until morning",
+        Duration::from_secs(60),
+    );
+    world.expect_chat(from, "Wayfarer", "I died during it. Planning get 1 string again", Duration::from_secs(60));
+    let time = world.cmd(json!({ "cmd": "world" }))["time"].as_i64().unwrap();
+    assert!(!(13_000..23_000).contains(&time), "planned again at night (tick {time}); its log:\n{}", bot.log_text());
+    world.say("Alice", "!stop");
+}
+
 /// Dug in for the night (a zombie came), the bot comes out when its owner asks for string: the hunt is on, and the
 /// spider is killed.
 #[test]
