@@ -408,7 +408,7 @@ fn nearest_name(word: &str) -> Option<String> {
             if name.chars().next() != stem.chars().next() || name.len().abs_diff(stem.len()) > limit {
                 continue;
             }
-            let d = slips(stem, name);
+            let d = crate::skills::lexical::slips_between(stem, name);
             if d > limit {
                 continue;
             }
@@ -449,28 +449,6 @@ static ID_HEADS: LazyLock<std::collections::HashSet<String>> = LazyLock::new(|| 
         })
         .collect()
 });
-
-/// Slips between two words: letters missing, added or changed, and two neighbours swapped (each one slip).
-fn slips(a: &str, b: &str) -> usize {
-    let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
-    let mut d = vec![vec![0usize; b.len() + 1]; a.len() + 1];
-    for (i, row) in d.iter_mut().enumerate() {
-        row[0] = i;
-    }
-    for (j, cell) in d[0].iter_mut().enumerate() {
-        *cell = j;
-    }
-    for i in 1..=a.len() {
-        for j in 1..=b.len() {
-            let cost = usize::from(a[i - 1] != b[j - 1]);
-            d[i][j] = (d[i - 1][j] + 1).min(d[i][j - 1] + 1).min(d[i - 1][j - 1] + cost);
-            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
-                d[i][j] = d[i][j].min(d[i - 2][j - 2] + 1);
-            }
-        }
-    }
-    d[a.len()][b.len()]
-}
 
 /// The English of the words that name a side of a block.
 const SIDES: [&str; 3] = ["next to", "on top of", "under"];

@@ -257,7 +257,7 @@ fn known_elsewhere(word: &str) -> bool {
 }
 
 /// The fewest slips — a letter left out, added, changed, or two swapped — that make `a` into `b`.
-fn slips_between(a: &str, b: &str) -> usize {
+pub fn slips_between(a: &str, b: &str) -> usize {
     let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
     let mut rows = vec![vec![0usize; b.len() + 1]; a.len() + 1];
     for (i, row) in rows.iter_mut().enumerate() {

@@ -29,6 +29,19 @@ fn assert_alive(world: &World) {
     assert!(deaths.is_empty(), "the bot died: {deaths:?}");
 }
 
+/// The world shows three dirt blocks the bot placed since `from`, one on the other.
+fn assert_pillar_of_three(world: &World, from: usize) {
+    let placed: Vec<(i64, i64, i64)> = events(world, from, "blockPlaced")
+        .iter()
+        .filter(|e| e["name"] == "Wayfarer" && e["block"] == "dirt")
+        .filter_map(|e| Some((e["x"].as_i64()?, e["y"].as_i64()?, e["z"].as_i64()?)))
+        .collect();
+    assert!(
+        placed.iter().any(|(x, y, z)| placed.contains(&(*x, y + 1, *z)) && placed.contains(&(*x, y + 2, *z))),
+        "no pillar of three blocks was built: {placed:?}"
+    );
+}
+
 /// `!status` says the bot is fleeing `what`, it gets `distance` blocks from `at` within 10 s, and lives.
 fn assert_runs_from(world: &World, what: &str, at: [f64; 3], distance: f64) {
     std::thread::sleep(Duration::from_millis(300));
@@ -470,15 +483,7 @@ fn fights_a_pack_of_zombies_from_a_pillar_when_it_carries_blocks() {
         assert_eq!(killed["by"], "Wayfarer");
     }
     assert_alive(&world);
-    let placed: Vec<(i64, i64, i64)> = events(&world, from, "blockPlaced")
-        .iter()
-        .filter(|e| e["name"] == "Wayfarer" && e["block"] == "dirt")
-        .filter_map(|e| Some((e["x"].as_i64()?, e["y"].as_i64()?, e["z"].as_i64()?)))
-        .collect();
-    assert!(
-        placed.iter().any(|(x, y, z)| placed.contains(&(*x, y + 1, *z)) && placed.contains(&(*x, y + 2, *z))),
-        "no pillar of three blocks was built: {placed:?}"
-    );
+    assert_pillar_of_three(&world, from);
     // Toe to toe with three, each hits every second; from the pillar, only while it is being built.
     let taken: f64 = events(&world, from, "playerHurt")
         .iter()
@@ -519,15 +524,7 @@ fn builds_its_pillar_under_the_blows_of_a_pack_at_its_side() {
         );
     }
     assert_alive(&world);
-    let placed: Vec<(i64, i64, i64)> = events(&world, from, "blockPlaced")
-        .iter()
-        .filter(|e| e["name"] == "Wayfarer" && e["block"] == "dirt")
-        .filter_map(|e| Some((e["x"].as_i64()?, e["y"].as_i64()?, e["z"].as_i64()?)))
-        .collect();
-    assert!(
-        placed.iter().any(|(x, y, z)| placed.contains(&(*x, y + 1, *z)) && placed.contains(&(*x, y + 2, *z))),
-        "no pillar of three blocks was built: {placed:?}"
-    );
+    assert_pillar_of_three(&world, from);
 }
 
 #[test]
