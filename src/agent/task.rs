@@ -63,17 +63,24 @@ async fn wait_for_night(agent: &Agent, mob: &str) -> bool {
     }
 }
 
-/// After a death on a night's hunt: waits until morning with no hunt on (so the bot digs in when monsters come),
-/// saying so. False when the goal was stopped meanwhile.
-async fn wait_for_morning(agent: &Agent) -> bool {
+/// After a death in the night that is still on: waits until morning with no hunt on (the bot digs in meanwhile),
+/// saying so; `hunting` when the goal's plan has a hunt ahead (made ready by day, it hunts at nightfall). False when the
+/// goal was stopped meanwhile.
+async fn wait_for_morning(agent: &Agent, goal: &str, hunting: bool) -> bool {
     let bot = &agent.bot;
     let Some(wait) = bot.clock().and_then(|c| c.until_morning()) else { return true };
     bot.set_on_hunt(std::time::Duration::ZERO, std::sync::Arc::from([]));
     let minutes = wait.as_secs().div_ceil(60);
-    (agent.say)(&format!(
-        "I died hunting at night: I will shelter until morning (about {minutes} minutes), make ready by day and hunt at nightfall."
-    ));
-    (agent.relabel)("sheltering until morning after a death on a hunt".to_owned());
+    if hunting {
+        (agent.say)(&format!(
+            "I died hunting at night: I will shelter until morning (about {minutes} minutes), make ready by day and hunt at nightfall."
+        ));
+    } else {
+        (agent.say)(&format!(
+            "I died at night: I will shelter until morning (about {minutes} minutes), then go on with {goal}."
+        ));
+    }
+    (agent.relabel)("sheltering until morning after a death".to_owned());
     let deadline = tokio::time::Instant::now() + wait + std::time::Duration::from_secs(60);
     while bot.clock().is_some_and(|c| c.is_night()) && tokio::time::Instant::now() < deadline {
         if agent.stop.is_stopped() {
@@ -192,16 +199,16 @@ pub async fn run_goal(agent: &Agent, goal: &str, goals: &Goals, id: u32) -> bool
                     with(goals, |book| book.set_task(id, (p, t), Status::Failed, Some(reason.clone())));
                     if agent.bot.deaths().count > deaths && died_in < REPLANS_AFTER_DEATH {
                         died_in += 1;
-                        // Killed on a hunt at night, the bot would come back unarmed from its spawn point into the
-                        // same night (a run died five times so): it waits for the morning, digging in when monsters
-                        // come, makes ready by day and hunts at the next nightfall.
+                        // Killed at night, the bot would come back with nothing from its spawn point into the same
+                        // night (a run died five times so): it waits for the morning, dug in, and then plans again;
+                        // a hunt is made ready by day and done at the next nightfall.
                         let hunting = with(goals, |book| {
                             let tasks = &book.get(id)?.plans[p].tasks;
                             tasks[t..].iter().find_map(|task| monster_hunted(&task.spec()))
                         });
-                        if hunting.is_some()
+                        if agent.bot.died_tonight()
                             && agent.bot.clock().is_some_and(|c| c.is_night())
-                            && !wait_for_morning(agent).await
+                            && !wait_for_morning(agent, goal, hunting.is_some()).await
                         {
                             return false;
                         }

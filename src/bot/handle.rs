@@ -359,6 +359,11 @@ impl BotHandle {
         self.client.get_component::<reflex::Deaths>().map(|d| *d).unwrap_or_default()
     }
 
+    /// Whether the bot died during the night that is still on (it digs in and leaves its things until morning).
+    pub fn died_tonight(&self) -> bool {
+        self.client.get_component::<reflex::DiedTonight>().is_some()
+    }
+
     /// Forgets the last death (its things were fetched, or are gone).
     pub fn forget_death(&self) {
         self.client.ecs.write().entity_mut(self.client.entity).remove::<reflex::LastDeath>();

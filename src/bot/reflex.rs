@@ -729,7 +729,8 @@ fn carries_edible_food(inventory: &Inventory, on_hunt: Option<&OnHunt>) -> bool 
 }
 
 /// At night, in the open (nothing but air over its head) with a monster within 16 blocks, dig in and wait for
-/// morning: zombies, spiders and skeletons cannot reach a bot in a closed hole.
+/// morning: zombies, spiders and skeletons cannot reach a bot in a closed hole. A bot that died this night digs in as
+/// soon as it is back, monster in sight or not: it respawns empty-handed where the night's monsters gather.
 pub struct ShelterPlugin;
 
 impl Plugin for ShelterPlugin {
@@ -763,20 +764,43 @@ impl OnHunt {
     }
 }
 
+/// The bot died during the night that is still on: until daybreak it digs in wherever it stands in the open and leaves
+/// its dropped things where they lie (a survival run's bot, back at its spawn point with nothing, died again and again
+/// there, or on its way back to its things).
+#[derive(Component, Clone, Copy, Debug)]
+pub struct DiedTonight;
+
 #[allow(clippy::type_complexity)] // an ECS query names every component it reads
 fn sense_night(
     mut bots: Query<
-        (&Position, &WorldName, &WorldHolder, &Health, Option<&DayClock>, Option<&OnHunt>, &mut Urges),
+        (
+            Entity,
+            &Position,
+            &WorldName,
+            &WorldHolder,
+            &Health,
+            Option<&DayClock>,
+            Option<&OnHunt>,
+            Option<&DiedTonight>,
+            &mut Urges,
+        ),
         With<LocalEntity>,
     >,
     monsters: Monsters,
+    mut commands: Commands,
 ) {
-    for (position, world, holder, health, clock, on_hunt, mut urges) in &mut bots {
-        if health.0 <= 0.0 || !clock.is_some_and(DayClock::is_night) || on_hunt.is_some_and(OnHunt::is_on) {
+    for (entity, position, world, holder, health, clock, on_hunt, died_tonight, mut urges) in &mut bots {
+        let night = clock.is_some_and(DayClock::is_night);
+        if !night && died_tonight.is_some() {
+            commands.entity(entity).remove::<DiedTonight>();
+        }
+        if health.0 <= 0.0 || !night || on_hunt.is_some_and(OnHunt::is_on) {
             continue;
         }
         let here = **position;
-        if !living(&monsters).any(|(_, p, _, w)| w == world && p.distance_to(here) <= SHELTER_WHEN_WITHIN) {
+        if died_tonight.is_none()
+            && !living(&monsters).any(|(_, p, _, w)| w == world && p.distance_to(here) <= SHELTER_WHEN_WITHIN)
+        {
             continue;
         }
         let head = azalea::BlockPos::from(here.up(1.62));
@@ -869,16 +893,19 @@ pub struct Deaths {
 }
 
 /// Runs the moment azalea marks the bot dead (it respawns within a tick or two, so a system could miss it).
+#[allow(clippy::type_complexity)] // an ECS query names every component it reads
 fn note_death(
     died: On<Add, azalea::entity::Dead>,
     mut commands: Commands,
-    bots: Query<(&Position, Option<&Deaths>), With<LocalEntity>>,
+    bots: Query<(&Position, Option<&Deaths>, Option<&DayClock>), With<LocalEntity>>,
 ) {
-    if let Ok((position, deaths)) = bots.get(died.entity) {
+    if let Ok((position, deaths, clock)) = bots.get(died.entity) {
         let deaths = Deaths { count: deaths.map_or(0, |d| d.count) + 1, last: **position };
-        commands
-            .entity(died.entity)
-            .insert((LastDeath { position: **position, at: std::time::Instant::now() }, deaths));
+        let mut bot = commands.entity(died.entity);
+        bot.insert((LastDeath { position: **position, at: std::time::Instant::now() }, deaths));
+        if clock.is_some_and(DayClock::is_night) {
+            bot.insert(DiedTonight);
+        }
     }
 }
 

@@ -80,9 +80,13 @@ pub async fn drive(bot: BotHandle, on: Reflexes) {
             continue;
         }
         gone_since = None;
+        if on.recover {
+            // Said before any reflex acts: back at night, the bot digs in at once, until morning.
+            tell_of_death(&bot, &mut told_of_death);
+        }
         let Some(urge) = bot.urge() else {
             if on.recover {
-                recover_if_safe(&bot, &body, &mut told_of_death).await;
+                recover_if_safe(&bot, &body).await;
             }
             continue;
         };
@@ -170,23 +174,30 @@ const ITEMS_LAST: Duration = Duration::from_secs(300);
 /// Monsters closer than this make going back unsafe.
 const SAFE_DISTANCE: f64 = 16.0;
 
-/// After a death: says so once back alive, and goes back for the dropped things when no monster is near and health
-/// is 10 or more (or gives them up once they have vanished).
-async fn recover_if_safe(
-    bot: &BotHandle,
-    body: &tokio::sync::watch::Sender<Option<String>>,
-    told: &mut Option<std::time::Instant>,
-) {
+/// After a death, once back alive: says where it died and when it will go back there (once per death).
+fn tell_of_death(bot: &BotHandle, told: &mut Option<std::time::Instant>) {
+    let Some(death) = bot.last_death() else { return };
+    if *told == Some(death.at) || !bot.is_alive() {
+        return;
+    }
+    *told = Some(death.at);
+    bot.mark_dangerous(death.position);
+    let place = crate::bot::fmt_block(BlockPos::from(death.position));
+    if bot.died_tonight() {
+        bot.chat(&format!("I died at {place}. I'll dig in for the night and go back for my things in the morning."));
+    } else {
+        bot.chat(&format!("I died at {place}. I'll go back for my things when it's safe."));
+    }
+}
+
+/// After a death: goes back for the dropped things when no monster is near and health is 10 or more, and not in the
+/// night it died in (or gives them up once they have vanished).
+async fn recover_if_safe(bot: &BotHandle, body: &tokio::sync::watch::Sender<Option<String>>) {
     let Some(death) = bot.last_death() else { return };
     if !bot.is_alive() {
         return;
     }
     let place = crate::bot::fmt_block(BlockPos::from(death.position));
-    if *told != Some(death.at) {
-        *told = Some(death.at);
-        bot.mark_dangerous(death.position);
-        bot.chat(&format!("I died at {place}. I'll go back for my things when it's safe."));
-    }
     if death.at.elapsed() > ITEMS_LAST {
         bot.chat(&format!("My things at {place} are gone by now."));
         bot.forget_death();
@@ -199,8 +210,10 @@ async fn recover_if_safe(
         bot.forget_death();
         return;
     }
-    // Not while hurt, nor with monsters around the bot or around the place it died (often what killed it).
-    if bot.client().health() < 10.0
+    // Not during the night it died in, nor while hurt, nor with monsters around the bot or around the place it died
+    // (often what killed it).
+    if bot.died_tonight()
+        || bot.client().health() < 10.0
         || !bot.hostiles_near(SAFE_DISTANCE).is_empty()
         || !bot.hostiles_around(death.position, SAFE_DISTANCE).is_empty()
     {

@@ -292,8 +292,8 @@ fn hunts_a_monster_at_night_instead_of_digging_in() {
     assert_alive(&world);
 }
 
-/// Killed on a hunt at night, the bot does not come back unarmed into the same night: it says it will shelter until
-/// morning, and its next plan for the goal comes only once the world's clock is past the night. (The clock runs 20
+/// Killed on a hunt at night, the bot does not come back unarmed into the same night: it says it will dig in for the
+/// night, and its next plan for the goal comes only once the world's clock is past the night. (The clock runs 20
 /// times fast, so the night ends within seconds.)
 #[test]
 fn a_death_on_a_night_hunt_waits_for_the_morning_before_the_hunt_is_planned_again() {
@@ -305,12 +305,8 @@ fn a_death_on_a_night_hunt_waits_for_the_morning_before_the_hunt_is_planned_agai
     let from = world.say("Alice", "!task get 1 string");
     world.expect_chat(from, "Wayfarer", "No spider within 32 blocks; exploring for one", Duration::from_secs(20));
     world.cmd(json!({ "cmd": "damage", "name": "Wayfarer", "amount": 40 }));
-    world.expect_chat(
-        from,
-        "Wayfarer",
-        "I died hunting at night: I will shelter until morning",
-        Duration::from_secs(60),
-    );
+    let said = world.expect_chat(from, "Wayfarer", "I died at", Duration::from_secs(30));
+    assert!(said.ends_with("I'll dig in for the night and go back for my things in the morning."), "{said}");
     world.expect_chat(from, "Wayfarer", "I died during it. Planning get 1 string again", Duration::from_secs(60));
     let time = world.cmd(json!({ "cmd": "world" }))["time"].as_i64().unwrap();
     assert!(!(13_000..23_000).contains(&time), "planned again at night (tick {time}); its log:\n{}", bot.log_text());
@@ -603,6 +599,40 @@ fn goes_back_for_its_things_after_dying() {
     assert!(back.starts_with("I got 7 of my things back"), "{back}");
     assert_eq!(inventory_count(&world, "Wayfarer", "cobblestone"), 5);
     assert_eq!(inventory_count(&world, "Wayfarer", "iron_ingot"), 2);
+}
+
+/// Killed at night, the bot comes back with nothing to its spawn point, where the night's monsters gather: it digs in
+/// there at once, with no monster in sight yet, and goes back for its things only in the morning.
+#[test]
+fn digs_in_at_once_after_a_death_at_night_and_fetches_its_things_in_the_morning() {
+    let (world, bot, (sx, sz)) = natural_world_with_bot(3, &["--time", "14000", "--mobs", "off"], None);
+    let (dx, dz) = (sx + 14, sz - 10);
+    world.cmd(json!({ "cmd": "teleport", "name": "Wayfarer", "x": dx as f64 + 0.5, "y": world.ground_y(dx, dz) as f64, "z": dz as f64 + 0.5 }));
+    give(&world, "Wayfarer", "cobblestone", 5);
+    bot_sees(&world, "Wayfarer", "cobblestone", 5);
+    // The world tells its clock about once a second: the bot knows it is night before it dies.
+    std::thread::sleep(Duration::from_secs(3));
+
+    let from = world.cursor();
+    world.cmd(json!({ "cmd": "damage", "name": "Wayfarer", "amount": 40 }));
+    let respawned = world
+        .wait_event(from, Duration::from_secs(10), |e| e["event"] == "respawn" && e["name"] == "Wayfarer")
+        .expect("the bot respawned");
+    let said = world.expect_chat(from, "Wayfarer", "I died at", Duration::from_secs(15));
+    assert!(said.ends_with("I'll dig in for the night and go back for my things in the morning."), "{said}");
+    let (rx, rz) = (respawned["x"].as_f64().unwrap().floor() as i64, respawned["z"].as_f64().unwrap().floor() as i64);
+    assert_digs_in(&world, &bot, world.ground_y(rx, rz), Duration::from_secs(30));
+    // The night goes on: the bot stays in its hole, its things where they fell.
+    std::thread::sleep(Duration::from_secs(5));
+    let me = world.player("Wayfarer");
+    assert!((me.pos[0] - dx as f64).abs() > 8.0 || (me.pos[2] - dz as f64).abs() > 8.0, "went back at night: {me:?}");
+    assert_eq!(inventory_count(&world, "Wayfarer", "cobblestone"), 0);
+
+    world.cmd(json!({ "cmd": "setTime", "time": 23500 }));
+    let back = world.expect_chat(from, "Wayfarer", "of my things back", Duration::from_secs(120));
+    // (Climbing out of its hole, it picks up the earth it digs too.)
+    assert!(back.starts_with("I got "), "{back}; its log:\n{}", bot.log_text());
+    assert_eq!(inventory_count(&world, "Wayfarer", "cobblestone"), 5);
 }
 
 #[test]
