@@ -460,6 +460,13 @@ impl<'a, F: Fn(&str) -> bool> Parse<'a, F> {
             self.take(1, 1);
             return Some(self.cased[1].clone());
         }
+        // Last, written with a capital, after what is given (`give 2 gold ingots Bob`, as a translation from Chinese
+        // word order reads).
+        let last = self.words.len() - 1;
+        if last > 2 && fits(self, last) && self.cased[last].chars().next().is_some_and(char::is_uppercase) {
+            self.take(last, 1);
+            return Some(self.cased[last].clone());
+        }
         None
     }
 
@@ -869,6 +876,11 @@ mod tests {
             ("3 dirt on the ground in a line, place them", "a line of 3 dirt, on open ground beside me"),
             ("plase a 2 by 2 floor of cobbelstone", "a floor 2 by 2 of cobblestone, on open ground beside me"),
             ("put 2 tourches on the ground", "2 torch placed near me"),
+            ("give 3 apples Bob", "3 apple handed to Bob"),
+            ("drop 5 bread in the chest by the furnace", "5 bread put into the chest next to a furnace"),
+            ("hop up onto the hay bales", "me standing on the nearest hay_block"),
+            ("could u dig a shaft 3 deep, like, whenever you're free", "a hole 3 deep, dug beside me"),
+            ("get on top of the gold block and wait there", "me standing on the nearest gold_block"),
         ] {
             assert_eq!(said(goal), reading, "{goal:?}");
         }
