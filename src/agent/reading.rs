@@ -606,16 +606,24 @@ impl<'a, F: Fn(&str) -> bool> Parse<'a, F> {
             _ => None,
         };
         let alone = |n: Option<u32>| n.map(|n| (n, Vec::new())).or(one.map(|(i, n)| (n, vec![i])));
+        // Every size the words give is the shape's, or there is no reading: `a 2 by 2 hole, one deep` is not a hole
+        // one deep, `a line 5 long and 2 high` not a line.
+        let sized_by = |axes: &[&str]| dims.len() <= 1 && dims.iter().all(|(_, a)| axes.contains(a));
         let shape = match kind {
-            "line" => alone(dim(&["long", "wide"])).map(|(n, used)| (Shape::Line(n), used)),
-            "column" => alone(dim(&["high"])).map(|(n, used)| (Shape::Column(n), used)),
-            "hole" if effect == Effect::Dig => alone(dim(&["deep"])).map(|(n, used)| (Shape::Hole(n), used)),
-            "hole" => None,
-            "around" => Some((Shape::Around, Vec::new())),
+            "line" if sized_by(&["long", "wide"]) => {
+                alone(dim(&["long", "wide"])).map(|(n, used)| (Shape::Line(n), used))
+            }
+            "column" if sized_by(&["high"]) => alone(dim(&["high"])).map(|(n, used)| (Shape::Column(n), used)),
+            "hole" if effect == Effect::Dig && sized_by(&["deep"]) => {
+                alone(dim(&["deep"])).map(|(n, used)| (Shape::Hole(n), used))
+            }
+            "line" | "column" | "hole" => None,
+            "around" if dims.is_empty() => Some((Shape::Around, Vec::new())),
+            "around" => None,
             "wall" => match (dim(&["long", "wide"]), dim(&["high"]), by.as_slice()) {
-                (Some(long), Some(high), _) => Some((Shape::Wall { long, high }, Vec::new())),
+                (Some(long), Some(high), []) if dims.len() == 2 => Some((Shape::Wall { long, high }, Vec::new())),
                 (None, None, [long, high]) => Some((Shape::Wall { long: *long, high: *high }, Vec::new())),
-                (Some(long), None, []) => Some((Shape::Line(long), Vec::new())),
+                (Some(long), None, []) if dims.len() == 1 => Some((Shape::Line(long), Vec::new())),
                 _ => None,
             },
             "floor" | "ring" => {
@@ -894,6 +902,9 @@ mod tests {
             "build a small tower of dirt",
             "dig a hole",
             "place 9 dirt in a square of 3",
+            // A size the shape has no place for: a hole's width, a line's height.
+            "dig me a 3 by 3 hole 2 deep",
+            "lay a line of dirt 5 long and 2 high",
             // The owner's sides are not the bot's.
             "put dirt on every side of me",
             // All of it: how many is not said.
