@@ -180,6 +180,30 @@ fn a_goal_in_vietnamese_without_its_marks_is_read_with_no_llm() {
     assert!(dirt.len() == 4 && in_a_row, "four dirt in a row: {dirt:?}");
 }
 
+/// A size the shape has no place for is no size to drop: `a 2 by 2 hole, one deep` is not read as a hole one deep
+/// (which dug one block and was judged done by that reading); the second reader's form that drops the width does not
+/// hold to the words either, so the owner is asked and the ground stays whole.
+#[test]
+fn a_hole_given_a_width_is_asked_about_not_dug_one_block_wide() {
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let endpoint = runtime.block_on(FakeEndpoint::start()).unwrap();
+    endpoint.respond_with(|_| r#"{"effect": "dig", "shape": "hole", "deep": 1}"#.to_owned());
+    let (world, _bot) = world_with_bot_args(&["--llm-url", &endpoint.base_url()]);
+    let goal = "dig me a 3 by 3 hole, just one block deep";
+    let from = world.say("Alice", &format!("!task {goal}"));
+    world.expect_chat(from, "Wayfarer", "I am not sure what you mean by", Duration::from_secs(10));
+    let failed = world.expect_chat(from, "Wayfarer", "I failed task: ", Duration::from_secs(5));
+    assert!(failed.contains("because I did not understand"), "{failed}");
+    std::thread::sleep(Duration::from_secs(2));
+    let dug: Vec<_> = world
+        .events_since(from)
+        .into_iter()
+        .filter(|e| e["event"] == "blockBroken" && e["name"] == "Wayfarer")
+        .collect();
+    assert!(dug.is_empty(), "dug on a reading that dropped the width: {dug:?}");
+    assert!(!world.chat_since(from).iter().any(|l| l.contains("I succeeded")), "claimed a hole never asked for");
+}
+
 /// Words the reader cannot follow in full that ask something precise (a square of no size) are asked about: the
 /// second reader's form, which makes up a size, does not hold to the words; no block is placed and nothing else is
 /// asked of the LLM. The question waits for the owner's answer: no, yes, or the goal again in other words.
