@@ -42,8 +42,11 @@ const LOST = ['I failed task: ', 'Tôi thất bại nhiệm vụ: ', "J'ai écho
 /** The status line's `idle`, in each language. */
 const IDLE = / \| (idle|đang rảnh|inactif|空闲|untätig|sin hacer nada)/
 const UNDERSTOOD = ['Understood: ', 'Đã hiểu: ', 'Compris : ', '明白了：', 'Verstanden: ', 'Entendido: ']
-/** The box every judge looks at: x and z within this of the spawn column, y from 60 to 70. */
+/** The box every judge looks at: x and z within this of the spawn column, y from FLOOR_Y to 70. */
 const BOX = 10
+/** Eight below the grass (y 63): a hole up to eight deep is seen whole (the box once began at 60, and a hole five
+ * deep, dug right, was judged four deep). */
+const FLOOR_Y = 55
 
 /** A model that does nothing and believes everything. */
 async function doNothingModel () {
@@ -86,7 +89,7 @@ async function doNothingModel () {
 async function scan (world) {
   const blocks = new Map()
   for (let x = -BOX; x <= BOX; x++) {
-    for (let y = 60; y <= 70; y++) {
+    for (let y = FLOOR_Y; y <= 70; y++) {
       for (let z = -BOX; z <= BOX; z++) blocks.set(`${x},${y},${z}`, await world.cmd({ cmd: 'getBlock', x, y, z }))
     }
   }
