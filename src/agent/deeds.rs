@@ -192,6 +192,12 @@ fn build(block: &str, shape: Shape) -> String {
     let mut parts = shape.offsets();
     parts.sort_by_key(|[x, y, z]| (*y, *x, *z));
     let parts = parts.iter().map(|[x, y, z]| format!("[{x}, {y}, {z}]")).collect::<Vec<_>>().join(", ");
+    let put = match shape {
+        // Its top is out of reach from the ground, and there is nothing beside it to stand on: it goes up under the
+        // bot, which then steps off it to the ground.
+        Shape::Column(high) if high > REACHED => format!("standOn(anchor);\npillarUp(\"{block}\", {high});"),
+        _ => format!("for p in parts {{\n    placeItem(\"{block}\", anchor + vec3(p[0], p[1], p[2]));\n}}"),
+    };
     format!(
         r#"let parts = [{parts}];
 let open = {OPEN};
@@ -210,12 +216,14 @@ for d in [[2, 0, 0], [-2, 0, 0], [0, 0, 2], [0, 0, -2], [2, 0, 2], [-2, 0, -2], 
     if fits {{ anchor = corner; break; }}
 }}
 if anchor == () {{ throw "I found no open, level ground near me for {shape} of {block}"; }}
-for p in parts {{
-    placeItem("{block}", anchor + vec3(p[0], p[1], p[2]));
-}}
+{put}
 anchor"#
     )
 }
+
+/// The highest block (above the ground block the bot stands on) a placement from the ground reaches: a column
+/// taller than this goes up under the bot, jump by jump.
+const REACHED: u32 = 3;
 
 /// Code that places `block` against a side of the nearest `beside` block that has room there.
 fn place_beside(block: &str, beside: &Beside) -> String {

@@ -241,6 +241,7 @@ pub async fn perform(bot: &BotHandle, call: Call, time_left: std::time::Duration
         Call::SmeltItem { item, fuel, count } => smelt::smelt_item(bot, &item, &fuel, count).await,
         Call::PlaceItem { name, pos } => place::place_item(bot, &name, pos).await,
         Call::PlaceItemNear { name } => place::place_item_near(bot, &name).await,
+        Call::PillarUp { name, height } => place::pillar_up_with(bot, &name, height).await,
         Call::BuildStructure { blueprint, pos, facing, share } => {
             build::structure(bot, &blueprint, pos, &facing, share.as_deref()).await
         }

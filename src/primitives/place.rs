@@ -354,6 +354,66 @@ const PILLAR_MISSES: u32 = 4;
 /// holds with monsters pushing the bot about: each jump places under wherever the bot then is. Fails saying how many
 /// blocks went up and why the rest did not.
 pub(super) async fn pillar_up(bot: &BotHandle, height: u32) -> Result<(), String> {
+    pillar_of(bot, None, height).await
+}
+
+/// `pillarUp(name, height)`: a pillar of `height` blocks of `name` built under the bot jump by jump, as
+/// [`pillar_up`] builds one of scaffold: the way a column too tall to reach from the ground goes up (a tower of
+/// stone bricks or logs, where no cheap block is carried to stand on). Then the bot steps off its top to the ground
+/// beside it, unless the fall would take more health than it has to spare. The answer is the pillar's top block.
+pub async fn pillar_up_with(bot: &BotHandle, name: &str, height: u32) -> Answer {
+    placed_kind(name)?;
+    let have = items::count(bot, name);
+    if have < height as i32 {
+        return Err(format!("A pillar of {height} {name} needs {height}; I have {have}"));
+    }
+    pillar_of(bot, Some(name), height).await?;
+    let top = BlockPos::from(bot.position()).down(1);
+    // Vanilla's fall damage: a point of health for each block past the third.
+    let hurt = height.saturating_sub(3) as f32;
+    if hurt + SPARE_HEALTH >= super::reflex::health(bot) {
+        tracing::info!("{}: I stay on the pillar at {}: the fall would hurt too much", bot.name(), fmt(top));
+    } else if let Err(e) = step_off(bot).await {
+        tracing::info!("{}: I stay on the pillar at {}: {e}", bot.name(), fmt(top));
+    }
+    Ok(Dynamic::from(ScriptVec3::from(top)))
+}
+
+/// Health a step off a pillar leaves at the least.
+const SPARE_HEALTH: f32 = 6.0;
+
+/// Walks off the block the bot stands on toward a side with room to fall (open at its level and the one above),
+/// and waits to land.
+async fn step_off(bot: &BotHandle) -> Result<(), String> {
+    let feet = BlockPos::from(bot.position());
+    let open = |p: BlockPos| observe::block_state(bot, p).is_some_and(is_block_state_passable);
+    let side = [feet.east(1), feet.west(1), feet.south(1), feet.north(1)]
+        .into_iter()
+        .find(|p| open(*p) && open(p.up(1)))
+        .ok_or_else(|| format!("no side of {} is open to step off", fmt(feet)))?;
+    let client = bot.client();
+    let on_ground = || client.component::<azalea::entity::Physics>().on_ground();
+    for _ in 0..40 {
+        let here = bot.position();
+        let centre = Vec3::new(f64::from(side.x) + 0.5, here.y + 1.62, f64::from(side.z) + 0.5);
+        // Off the edge once clear of it: the body is 0.6 wide, so its middle must be well past the line.
+        if here.y < f64::from(feet.y) - 0.5 || (here.x - centre.x).hypot(here.z - centre.z) < 0.2 {
+            break;
+        }
+        client.look_at(centre);
+        client.walk(WalkDirection::Forward);
+        client.wait_ticks(1).await;
+    }
+    client.walk(WalkDirection::None);
+    client.wait_ticks(2).await;
+    let landed =
+        items::wait_until(bot, Duration::from_secs(4), || on_ground() && bot.position().y < f64::from(feet.y) - 0.5)
+            .await;
+    if landed { Ok(()) } else { Err(format!("I did not get down from {}", fmt(feet))) }
+}
+
+/// [`pillar_up`] with `block` (any carried scaffold block when `None`).
+async fn pillar_of(bot: &BotHandle, block: Option<&str>, height: u32) -> Result<(), String> {
     let client = bot.client();
     client.walk(WalkDirection::None);
     let on_ground = || client.component::<azalea::entity::Physics>().on_ground();
@@ -364,7 +424,11 @@ pub(super) async fn pillar_up(bot: &BotHandle, height: u32) -> Result<(), String
         if misses >= PILLAR_MISSES {
             return Err(format!("I built {built} of {height} blocks of a pillar: {why}"));
         }
-        let Some(block) = scaffold_names().find(|name| items::count(bot, name) > 0) else {
+        let next = match block {
+            Some(name) => (items::count(bot, name) > 0).then(|| name.to_owned()),
+            None => scaffold_names().find(|name| items::count(bot, name) > 0),
+        };
+        let Some(block) = next else {
             return Err(format!("I built {built} of {height} blocks of a pillar and ran out of blocks"));
         };
         items::hold(bot, &block).await?;

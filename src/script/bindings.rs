@@ -41,6 +41,7 @@ pub const FUNCTIONS: &[&str] = &[
     "craftItem",
     "smeltItem",
     "placeItem",
+    "pillarUp",
     "buildStructure",
     "killMob",
     "shearSheep",
@@ -54,6 +55,8 @@ pub const FUNCTIONS: &[&str] = &[
     "vec3",
 ];
 
+/// The tallest pillar `pillarUp` builds: the fall from its top is the bot's to survive.
+const MAX_PILLAR: i64 = 12;
 /// The farthest any search looks, as in Voyager.
 pub const MAX_SEARCH_DISTANCE: f64 = 64.0;
 /// Default search distance for `findBlock` and `nearestEntity`.
@@ -154,6 +157,9 @@ pub fn register(engine: &mut Engine, host: Arc<dyn Host>, bounds: RunBounds) {
     });
     reg!(call, "placeItem", |name: &str, pos: Vec3| call(Call::PlaceItem { name: item_name(name)?, pos }));
     reg!(call, "placeItem", |name: &str| call(Call::PlaceItemNear { name: item_name(name)? }));
+    reg!(call, "pillarUp", |name: &str, height: INT| {
+        call(Call::PillarUp { name: item_name(name)?, height: positive(height, "height", MAX_PILLAR)? })
+    });
     reg!(call, "buildStructure", |blueprint: &str, pos: Vec3| {
         call(Call::BuildStructure { blueprint: blueprint.to_owned(), pos, facing: "south".to_owned(), share: None })
     });

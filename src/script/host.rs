@@ -65,6 +65,11 @@ pub enum Call {
     PlaceItemNear {
         name: String,
     },
+    /// Build a pillar of a block under the bot, jump by jump (`pillarUp`).
+    PillarUp {
+        name: String,
+        height: u32,
+    },
     /// Build a blueprint (by name or file) with its north-west bottom corner at a position (`buildStructure`).
     BuildStructure {
         blueprint: String,

@@ -291,6 +291,23 @@ fn words_the_reader_cannot_read_whole_are_read_by_the_llm_and_held_to_them() {
     assert_eq!(*calls.lock().unwrap(), 1);
 }
 
+/// A tower of a block no walk builds with (stone bricks), too tall to reach its top from the ground and with nothing
+/// else carried to stand on, goes up under the bot jump by jump: five stone bricks stand one on another, and the bot
+/// is back on the ground beside them. Before, the top two were out of reach and the goal failed at 3 of 5.
+#[test]
+fn a_tower_taller_than_the_bot_reaches_goes_up_under_it() {
+    let (world, _bot) = world_with_bot_args(&[]);
+    give(&world, "Wayfarer", "stone_bricks", 5);
+    bot_sees(&world, "Wayfarer", "stone_bricks", 5);
+    let goal = "can u build a tower out of stone bricks, five high";
+    done_as_read(&world, goal, "as: a pillar of 5 stone_bricks", Duration::from_secs(120));
+    let five = (-6..=6)
+        .flat_map(|x| (-6..=6).map(move |z| (x, z)))
+        .find(|&(x, z)| (64..69).all(|y| block(&world, [x, y, z]) == "stone_bricks"));
+    assert!(five.is_some(), "a tower of five stone bricks: {:?}", where_stands(&world, "stone_bricks"));
+    assert_eq!(feet(&world, "Wayfarer")[1], 64, "back on the ground");
+}
+
 /// A plan that reads one block where the goal asked a hole three deep (a scripted reading that drops the depth) does
 /// every step, and the goal's own check fails it: three plans, then "I failed … (asked 3 deep, dug 1)", and the skill
 /// its steps taught is not kept.
