@@ -296,7 +296,8 @@ fn to_pivot(
         match found {
             Some((n, (kind, meaning))) => {
                 match kind {
-                    Kind::Lead if opening => {}
+                    // A lead after a remark (`its getting dark, can you …`) opens the goal as well.
+                    Kind::Lead if opening || out.iter().all(|(_, kind)| *kind == Some(Kind::Filler)) => {}
                     Kind::Filler | Kind::Lead if lang != Lang::En => {}
                     Kind::Filler
                     | Kind::Lead
@@ -375,6 +376,25 @@ fn respell(folded: &mut [String], mut written: Option<&mut Vec<String>>, table: 
         })
     };
     let thing = |w: &str| named(w, &[Kind::Name, Kind::Shape, Kind::Container]);
+    // The verb's place: the first word, or the first after words that only open a goal (`pls`, `can you`).
+    let opening = |words: &[String]| {
+        words
+            .iter()
+            .all(|w| table.runs.get(w).is_some_and(|m| m.iter().any(|(k, _)| matches!(k, Kind::Lead | Kind::Filler))))
+            || table.runs.get(&words.join(" ")).is_some_and(|m| m.iter().any(|(k, _)| *k == Kind::Lead))
+    };
+    if let Some(i) = (0..folded.len().min(4)).find(|&i| !opening(&folded[..=i]))
+        && opening(&folded[..i])
+        && folded[i].chars().count() >= 4
+        && !known(&folded[i])
+        && let Some(verb) = nearest_verb(&folded[i], table)
+    {
+        tracing::debug!("goal words: {:?} read as the verb {verb:?}", folded[i]);
+        if let Some(written) = written.as_deref_mut() {
+            written[i] = verb.clone();
+        }
+        folded[i] = verb;
+    }
     for i in 1..folded.len() {
         let word = folded[i].as_str();
         let before = folded[i - 1].as_str();
@@ -395,6 +415,19 @@ fn respell(folded: &mut [String], mut written: Option<&mut Vec<String>>, table: 
             folded[i] = name;
         }
     }
+}
+
+/// The one verb of one word in `table` within a slip of `word` (`buidl`, `plase`), starting with the same letter.
+fn nearest_verb(word: &str, table: &Table) -> Option<String> {
+    let mut near = table.runs.iter().filter(|(run, meanings)| {
+        !run.contains(' ')
+            && run.chars().count() >= 4
+            && run.chars().next() == word.chars().next()
+            && meanings.iter().any(|(k, _)| *k == Kind::Verb)
+            && crate::skills::lexical::slips_between(word, run) <= 1
+    });
+    let (run, _) = near.next()?;
+    near.next().is_none().then(|| run.clone())
 }
 
 /// The one thing's name within a slip or two of `word` (see [`respell`]), its plural read as the singular.
@@ -697,6 +730,15 @@ mod tests {
     }
 
     #[test]
+    fn a_misspelt_verb_where_the_verb_goes_is_read_as_the_verb() {
+        assert_eq!(read("buidl a dirt wall", Lang::En).0, "place a dirt wall");
+        assert_eq!(read("pls excavte a hole 2 deep", Lang::En).0, "dig a hole 2 deep");
+        // Only where the verb goes, and only a slip away.
+        assert_eq!(read("place a buidl", Lang::En).0, "place a buidl");
+        assert_eq!(read("bilt 3 dirt", Lang::En).0, "bilt 3 dirt");
+    }
+
+    #[test]
     fn a_word_before_a_thing_or_far_from_every_name_is_left_as_written() {
         // An adjective before a thing or a shape, however near a name it is (`cool` and `coal`, `dirty` and `dirt`).
         assert_eq!(read("build a cool tower", Lang::En).0, "place a cool tower");
@@ -716,6 +758,19 @@ mod tests {
         assert_eq!(read("cho Bob 2 cai banh mi", Lang::Vi).0, "give Bob 2 bread");
         assert_eq!(read("挖一个3格深的洞", Lang::Zh).0, "dig a 3 deep hole");
         assert_eq!(read("给Bob两个面包", Lang::Zh).0, "give Bob 2 bread");
+        // Counted shapes, a German verb split around its object, a side named by its neighbour, `ue` for `ü`.
+        assert_eq!(read("xay 1 cai cot bang dat cao 3 block nha", Lang::Vi).0, "place 1 pillar of dirt high 3");
+        assert_eq!(read("bo 6 cuc da cuoi vao ruong giup minh", Lang::Vi).0, "place 6 cobblestone into chest");
+        assert_eq!(
+            read("mauer dich bitte mit Erde ein, auf allen vier Seiten", Lang::De).0,
+            "surround yourself with dirt a on all 4 sides"
+        );
+        assert_eq!(read("stell dich mal auf den Goldblock", Lang::De).0, "go on gold_block");
+        assert_eq!(
+            read("Leg bitte 7 Brot in die Truhe neben dem Buecherregal", Lang::De).0,
+            "place 7 bread into the chest next to bookshelf"
+        );
+        assert_eq!(read("quita la arena que hay alrededor tuyo", Lang::Es).0, "dig sand around you");
         let (_, unknown) = read("construis une jolie maison", Lang::Fr);
         assert_eq!(unknown, ["jolie", "maison"]);
     }
