@@ -413,9 +413,9 @@ mod tests {
 
     #[test]
     fn words_that_do_not_say_enough_give_no_code() {
-        // No block named, or not a hole; an item that is not a block; more than a step should place.
+        // No block named, or a hole of no depth; an item that is not a block; more than a step should place.
         for task in
-            ["flatten the area", "dig down 3", "build a house", "place 100 dirt", "place 3 sticks", "go somewhere"]
+            ["flatten the area", "dig down", "build a house", "place 100 dirt", "place 3 sticks", "go somewhere"]
         {
             if let Some(asked) = super::super::act::asked_of(task) {
                 assert_eq!(code(&asked), None, "{task:?}");

@@ -393,6 +393,16 @@ impl<'a, F: Fn(&str) -> bool> Parse<'a, F> {
                 shape = Some(made);
             }
         }
+        // `dig 3 blocks down`: a depth alone, dug, is a hole that deep.
+        if shape.is_none()
+            && effect == Effect::Dig
+            && let [(at, deep, "deep")] = dims.as_slice()
+        {
+            for i in at.clone() {
+                self.take(i, 1);
+            }
+            shape = Some(Shape::Hole(*deep));
+        }
         if matches!(shape, Some(Shape::Around)) {
             self.around_words();
         }
@@ -916,6 +926,11 @@ mod tests {
             ("its getting dark, can you place three torches around here?", "3 torch placed near me"),
             ("put down 8 torches around you so mobs dont spawn", "8 torch placed near me"),
             ("could you pick all the poppies around here", "every poppy near me dug out"),
+            // Down is a depth: not three blocks dug anywhere near.
+            ("dig down 3", "a hole 3 deep, dug beside me"),
+            ("dig 3 blocks down", "a hole 3 deep, dug beside me"),
+            ("dig straight down 5 blocks", "a hole 5 deep, dug beside me"),
+            ("make a hole 2 blocks deep", "a hole 2 deep, dug beside me"),
         ] {
             assert_eq!(said(goal), reading, "{goal:?}");
         }
@@ -928,6 +943,7 @@ mod tests {
             "put down a square of dirt",
             "build a small tower of dirt",
             "dig a hole",
+            "dig down",
             "place 9 dirt in a square of 3",
             // A size the shape has no place for: a hole's width, a line's height.
             "dig me a 3 by 3 hole 2 deep",

@@ -89,6 +89,19 @@ fn a_hole_asked_three_deep_in_words_is_dug_three_deep() {
     assert_eq!(deepest_hole(&world), 3, "the world shows a hole three deep");
 }
 
+/// `dig down 3` is a hole three deep, dug from its words with no LLM. It was read as "3 blocks dug near me" (the
+/// `down` taken into the verb and dropped), a reading no code is written for, so the goal went to the LLM with the
+/// depth lost.
+#[test]
+fn dig_down_three_is_a_hole_three_deep() {
+    let (world, _bot) = world_with_bot_args(&[]);
+    give(&world, "Wayfarer", "wooden_shovel", 1);
+    bot_sees(&world, "Wayfarer", "wooden_shovel", 1);
+    let goal = "can you dig down 3 blocks";
+    done_as_read(&world, goal, "as: a hole 3 deep, dug beside me.", Duration::from_secs(120));
+    assert_eq!(deepest_hole(&world), 3, "the world shows a hole three deep");
+}
+
 #[test]
 fn a_square_and_a_bot_walled_in_stand_as_asked() {
     let (world, _bot) = world_with_bot_args(&[]);
