@@ -367,6 +367,7 @@ impl<'a, F: Fn(&str) -> bool> Parse<'a, F> {
         });
         let dims = self.dimensions();
         let shape_noun = self.shape_noun();
+        let shaped = shape_noun.is_some();
         let mut shape = None;
         if verb == "surround" {
             shape = Some(Shape::Around);
@@ -406,8 +407,9 @@ impl<'a, F: Fn(&str) -> bool> Parse<'a, F> {
         if matches!(shape, Some(Shape::Around)) {
             self.around_words();
         }
-        if verb == "make" && shape.is_none() {
-            // `make 4 sticks` is crafting; only `make a 2 by 2 floor` places.
+        if verb == "make" && !shaped {
+            // `make 4 sticks` is crafting; only `make a 2 by 2 floor` places (and a shape whose sizes do not fit it
+            // is asked about).
             return None;
         }
         let count = match shape {
@@ -652,6 +654,8 @@ impl<'a, F: Fn(&str) -> bool> Parse<'a, F> {
                 (Some(long), None, []) if dims.len() == 1 => Some((Shape::Line(long), Vec::new())),
                 _ => None,
             },
+            // Flat: a height is no side of it (`a floor 3 long and 4 high` is not 3 by 4).
+            "floor" | "ring" if dims.iter().any(|(_, a)| *a == "high") => None,
             "floor" | "ring" => {
                 let sides = match (by.as_slice(), named.as_slice()) {
                     ([a, b], []) => Some((*a, *b, Vec::new())),
@@ -948,6 +952,8 @@ mod tests {
             // A size the shape has no place for: a hole's width, a line's height.
             "dig me a 3 by 3 hole 2 deep",
             "lay a line of dirt 5 long and 2 high",
+            "make a floor of dirt 3 long and 4 high",
+            "make a 3 by 3 ring of dirt 2 high",
             // The owner's sides are not the bot's.
             "put dirt on every side of me",
             // All of it: how many is not said.
