@@ -31,7 +31,7 @@ pub fn code(asked: &Asked) -> Option<String> {
             Some(match (asked.at, asked.shape, &asked.beside) {
                 (Some(at), _, _) => format!("placeItem(\"{block}\", {});\n1", vec3(at)),
                 (None, Some(Shape::Around), _) => around(block),
-                (None, Some(Shape::Hole(_)), _) => return None,
+                (None, Some(Shape::Hole(_) | Shape::Pit { .. }), _) => return None,
                 (None, Some(shape), _) => build(block, shape),
                 (None, None, Some(beside)) => place_beside(block, beside),
                 (None, None, None) => recipes::place_near(block, count),
@@ -40,6 +40,7 @@ pub fn code(asked: &Asked) -> Option<String> {
         Effect::Dig => match (asked.at, asked.shape, thing) {
             (Some(at), _, _) => Some(format!("digBlock({});\n1", vec3(at))),
             (None, Some(Shape::Hole(deep)), _) => Some(hole(deep)),
+            (None, Some(Shape::Pit { long, wide, deep }), _) => Some(pit(long, wide, deep)),
             (None, None, Some(block)) if recipes::is_block(block) => Some(clear(block, asked.count)),
             _ => None,
         },
@@ -294,6 +295,35 @@ throw why;"#
     )
 }
 
+/// Code that digs a hole `long` by `wide` and `deep` into level ground beside the bot (not under its feet), a layer
+/// at a time from the top, answering its top north-west corner.
+fn pit(long: u32, wide: u32, deep: u32) -> String {
+    format!(
+        r#"let feet = position().floor();
+let corner = ();
+for d in [[2, 0, 0], [-{long} - 1, 0, 0], [0, 0, 2], [0, 0, -{wide} - 1], [2, 0, 2], [-{long} - 1, 0, -{wide} - 1], [2, 0, -{wide} - 1], [-{long} - 1, 0, 2]] {{
+    let top = feet + vec3(d[0], -1, d[2]);
+    let fits = true;
+    for x in 0..{long} {{
+        for z in 0..{wide} {{
+            let cell = top + vec3(x, 0, z);
+            if blockAt(cell) == "air" || blockAt(cell + vec3(0, 1, 0)) != "air" {{ fits = false; }}
+        }}
+    }}
+    if fits {{ corner = top; break; }}
+}}
+if corner == () {{ throw "I found no level ground beside me for a hole {long} by {wide}"; }}
+for y in 0..{deep} {{
+    for x in 0..{long} {{
+        for z in 0..{wide} {{
+            digBlock(corner + vec3(x, -y, z));
+        }}
+    }}
+}}
+corner"#
+    )
+}
+
 /// Code that places `block` on each of the four sides of where the bot stands, on its level, staying put: the
 /// sides already holding it are left as they are.
 fn around(block: &str) -> String {
@@ -382,6 +412,15 @@ mod tests {
             panic!("the code for {task:?} does not compile: {why}\n{code}");
         }
         code
+    }
+
+    #[test]
+    fn a_hole_with_sides_is_dug_a_layer_at_a_time_beside_the_bot() {
+        let pit = compiles("dig a 2 by 3 hole 2 deep");
+        assert!(
+            pit.contains("for y in 0..2") && pit.contains("for x in 0..2") && pit.contains("for z in 0..3"),
+            "{pit}"
+        );
     }
 
     #[test]

@@ -178,7 +178,7 @@ pub fn fitting(asked: &Asked) -> Option<Tracker> {
     }
     match asked.effect {
         Effect::Place => match asked.shape {
-            Some(Shape::Hole(_)) => None,
+            Some(Shape::Hole(_) | Shape::Pit { .. }) => None,
             Some(shape) => Some(Tracker::Structure {
                 blocks: shape.parts(&thing?),
                 at: None,
@@ -231,6 +231,16 @@ pub fn unshown(asked: &Asked, diff: &WorldDiff) -> Option<String> {
                 let dug = hole_depth(&diff.broken);
                 (dug < deep).then(|| format!("no hole {deep} deep was dug (asked {deep} deep, dug {dug})"))
             }
+            Some(shape @ Shape::Pit { long, wide, deep }) => {
+                let cells: std::collections::HashSet<Point> = diff.broken.iter().map(|(p, _)| *p).collect();
+                (!dug_as(&cells, shape)).then(|| {
+                    format!(
+                        "no hole {long} by {wide} and {deep} deep was dug ({} blocks dug, {} asked)",
+                        cells.len(),
+                        shape.size()
+                    )
+                })
+            }
             _ => short(diff.broken_count(thing) as u64, named("block"), "dug"),
         },
         // A container broken on the way is not the one filled (a plan that stood on the chest's spot, then placed a
@@ -246,6 +256,15 @@ pub fn unshown(asked: &Asked, diff: &WorldDiff) -> Option<String> {
         }
         Effect::Go => (diff.moved() < MOVED).then(|| "I did not move from where I stood".to_owned()),
     }
+}
+
+/// Whether `cells` hold every cell of `shape` from one corner, either way round (its long side along x or z).
+pub fn dug_as(cells: &std::collections::HashSet<Point>, shape: Shape) -> bool {
+    let offsets = shape.offsets();
+    let turned: Vec<Point> = offsets.iter().map(|[x, y, z]| [*z, *y, *x]).collect();
+    cells.iter().any(|[cx, cy, cz]| {
+        [&offsets, &turned].into_iter().any(|way| way.iter().all(|[x, y, z]| cells.contains(&[cx + x, cy + y, cz + z])))
+    })
 }
 
 /// How deep the deepest hole in `broken` goes: cells dug one under another in one column.
@@ -454,6 +473,25 @@ mod tests {
             ),
             4
         );
+    }
+
+    #[test]
+    fn a_hole_with_sides_must_be_dug_whole() {
+        let dug = |cells: &[Point]| WorldDiff {
+            broken: cells.iter().map(|p| (*p, "grass_block".to_owned())).collect(),
+            ..WorldDiff::default()
+        };
+        let pit = read("dig a 2 by 3 hole 1 deep").unwrap();
+        assert_eq!(pit.count, Some(6));
+        // Six blocks dug, but not as the hole asked: a column of them and a line.
+        let column = dug(&[[0, 63, 0], [0, 62, 0], [0, 61, 0], [1, 63, 0], [2, 63, 0], [3, 63, 0]]);
+        assert_eq!(
+            unshown(&pit, &column).as_deref(),
+            Some("no hole 2 by 3 and 1 deep was dug (6 blocks dug, 6 asked)")
+        );
+        // The whole of it, either way round.
+        let whole: Vec<Point> = (0..3).flat_map(|x| (0..2).map(move |z| [x, 63, z])).collect();
+        assert_eq!(unshown(&pit, &dug(&whole)), None);
     }
 
     #[test]

@@ -138,7 +138,7 @@ pub fn step_call(task: &str, skill: &str, params: &[String], is_id: impl Fn(&str
         Some(Shape::Wall { long, high }) => (Some(long), Some(high), None),
         Some(Shape::Floor { long, wide }) => (Some(long), None, Some(wide)),
         // No library skill's parameters say these shapes.
-        Some(Shape::Ring { .. } | Shape::Hole(_) | Shape::Around) => return None,
+        Some(Shape::Ring { .. } | Shape::Hole(_) | Shape::Pit { .. } | Shape::Around) => return None,
         None => (None, None, None),
     };
     // Each thing the words ask for must be passed: a chest's skill taking nothing does not place it next to a furnace.
@@ -199,7 +199,7 @@ pub fn case(task: &str, is_id: impl Fn(&str) -> bool) -> Option<&'static str> {
             Some(Shape::Line(_)) => Some(A_LINE),
             Some(Shape::Wall { .. }) => Some(A_WALL),
             Some(Shape::Floor { .. } | Shape::Ring { .. }) => Some(A_FLOOR),
-            Some(Shape::Hole(_) | Shape::Around) => None,
+            Some(Shape::Hole(_) | Shape::Pit { .. } | Shape::Around) => None,
             // The first example is a pillar.
             Some(Shape::Column(_)) => None,
             // A spot given is aimed at (`Place dirt at 1 64 2`), not a free spot found.

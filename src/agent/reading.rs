@@ -151,6 +151,8 @@ pub enum Shape {
     Ring { long: u32, wide: u32 },
     /// Dug, not placed: `deep` blocks one under another from the ground down, `a hole 3 deep`.
     Hole(u32),
+    /// Dug, `long` by `wide` and `deep` from the ground down: `a 2 by 2 hole 1 deep`, `a 3x3 pit 2 deep`.
+    Pit { long: u32, wide: u32, deep: u32 },
     /// One block on each of the four sides of the bot, on its level: `surround yourself`, `on every side of you`.
     Around,
 }
@@ -171,6 +173,9 @@ impl Shape {
                 .filter(|[x, _, z]| *x == 0 || *z == 0 || *x == long as i32 - 1 || *z == wide as i32 - 1)
                 .collect(),
             Shape::Hole(deep) => grid(deep, 1, |i, _| [0, -i, 0]),
+            Shape::Pit { long, wide, deep } => (0..deep as i32)
+                .flat_map(|d| grid(long, wide, |i, j| [i, 0, j]).into_iter().map(move |[x, _, z]| [x, -d, z]))
+                .collect(),
             Shape::Around => vec![[1, 0, 0], [-1, 0, 0], [0, 0, 1], [0, 0, -1]],
         }
     }
@@ -196,6 +201,7 @@ impl std::fmt::Display for Shape {
             Shape::Floor { long, wide } => write!(f, "a floor {long} by {wide}"),
             Shape::Ring { long, wide } => write!(f, "a ring {long} by {wide} with nothing inside"),
             Shape::Hole(deep) => write!(f, "a hole {deep} deep"),
+            Shape::Pit { long, wide, deep } => write!(f, "a hole {long} by {wide}, {deep} deep"),
             Shape::Around => write!(f, "a block on each of my four sides"),
         }
     }
@@ -438,7 +444,7 @@ impl<'a, F: Fn(&str) -> bool> Parse<'a, F> {
             _ => None,
         };
         let shape = shape.filter(|s| match s {
-            Shape::Hole(_) => effect == Effect::Dig,
+            Shape::Hole(_) | Shape::Pit { .. } => effect == Effect::Dig,
             _ => effect == Effect::Place,
         });
         Some(Asked { effect, count, thing: thing.map(|(_, t)| t), player, at, shape, beside })
@@ -634,8 +640,8 @@ impl<'a, F: Fn(&str) -> bool> Parse<'a, F> {
             _ => None,
         };
         let alone = |n: Option<u32>| n.map(|n| (n, Vec::new())).or(one.map(|(i, n)| (n, vec![i])));
-        // Every size the words give is the shape's, or there is no reading: `a 2 by 2 hole, one deep` is not a hole
-        // one deep, `a line 5 long and 2 high` not a line.
+        // Every size the words give is the shape's, or there is no reading: `a 2 by 2 hole` is not a hole of some
+        // depth, `a line 5 long and 2 high` not a line.
         let sized_by = |axes: &[&str]| dims.len() <= 1 && dims.iter().all(|(_, a)| axes.contains(a));
         let shape = match kind {
             "line" if sized_by(&["long", "wide"]) => {
@@ -644,6 +650,23 @@ impl<'a, F: Fn(&str) -> bool> Parse<'a, F> {
             "column" if sized_by(&["high"]) => alone(dim(&["high"])).map(|(n, used)| (Shape::Column(n), used)),
             "hole" if effect == Effect::Dig && sized_by(&["deep"]) => {
                 alone(dim(&["deep"])).map(|(n, used)| (Shape::Hole(n), used))
+            }
+            // `a 2 by 2 hole 1 deep`, `a hole 3 wide, 3 long and 2 deep`: its sides and its depth, all given.
+            "hole" if effect == Effect::Dig => {
+                let across: Vec<(u32, &str)> =
+                    dims.iter().filter(|(_, a)| *a != "deep").map(|(n, a)| (*n, *a)).collect();
+                let sides = match across.as_slice() {
+                    [(a, "by"), (b, "by")] => Some((*a, *b)),
+                    [(a, "long"), (b, "wide")] | [(b, "wide"), (a, "long")] => Some((*a, *b)),
+                    _ => None,
+                };
+                match (sides, dim(&["deep"])) {
+                    (Some((1, 1)), Some(deep)) => Some((Shape::Hole(deep), Vec::new())),
+                    (Some((long, wide)), Some(deep)) if dims.len() == across.len() + 1 => {
+                        Some((Shape::Pit { long, wide, deep }, Vec::new()))
+                    }
+                    _ => None,
+                }
             }
             "line" | "column" | "hole" => None,
             "around" if dims.is_empty() => Some((Shape::Around, Vec::new())),
@@ -674,6 +697,7 @@ impl<'a, F: Fn(&str) -> bool> Parse<'a, F> {
         let size = shape.0.size();
         let fits = match shape.0 {
             Shape::Hole(deep) => (1..=MAX_DEPTH).contains(&deep),
+            Shape::Pit { deep, .. } => (1..=MAX_DEPTH).contains(&deep) && size <= MAX_SHAPE,
             Shape::Around => true,
             Shape::Ring { long, wide } => long >= 3 && wide >= 3 && size <= MAX_SHAPE,
             _ => (2..=MAX_SHAPE).contains(&size),
@@ -935,6 +959,10 @@ mod tests {
             ("dig 3 blocks down", "a hole 3 deep, dug beside me"),
             ("dig straight down 5 blocks", "a hole 5 deep, dug beside me"),
             ("make a hole 2 blocks deep", "a hole 2 deep, dug beside me"),
+            // A hole with its sides: all of it dug, not one column.
+            ("dig me a 3 by 3 hole 2 deep", "a hole 3 by 3, 2 deep, dug beside me"),
+            ("dig out a 2 by 2 hole, just one block deep", "a hole 2 by 2, 1 deep, dug beside me"),
+            ("dig a hole 3 wide, 2 long and 2 deep", "a hole 2 by 3, 2 deep, dug beside me"),
         ] {
             assert_eq!(said(goal), reading, "{goal:?}");
         }
@@ -949,8 +977,8 @@ mod tests {
             "dig a hole",
             "dig down",
             "place 9 dirt in a square of 3",
-            // A size the shape has no place for: a hole's width, a line's height.
-            "dig me a 3 by 3 hole 2 deep",
+            // A size the shape has no place for: a line's height; a hole's width with no depth.
+            "dig me a 3 by 3 hole",
             "lay a line of dirt 5 long and 2 high",
             "make a floor of dirt 3 long and 4 high",
             "make a 3 by 3 ring of dirt 2 high",

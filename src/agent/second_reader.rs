@@ -98,6 +98,7 @@ impl Form {
             Some(Shape::Floor { long, wide }) => ("floor", Some(long), Some(wide), None, None),
             Some(Shape::Ring { long, wide }) => ("ring", Some(long), Some(wide), None, None),
             Some(Shape::Hole(n)) => ("hole", None, None, None, Some(n)),
+            Some(Shape::Pit { long, wide, deep }) => ("hole", Some(long), Some(wide), None, Some(deep)),
             Some(Shape::Around) => ("around", None, None, None, None),
         };
         Some(Form { shape: Some(shape.to_owned()), long, wide, high, deep, count: None, ..form })
@@ -135,7 +136,12 @@ pub fn words(form: &Form) -> Option<String> {
             }
         }
         "dig" => match (form.shape.as_deref(), block) {
-            (Some("hole"), _) => format!("dig a hole {} deep", form.deep.or(form.count)?),
+            (Some("hole"), _) => match (form.long, form.wide) {
+                (Some(long), Some(wide)) if long * wide > 1 => {
+                    format!("dig a {long} by {wide} hole {} deep", form.deep.or(form.count)?)
+                }
+                _ => format!("dig a hole {} deep", form.deep.or(form.count)?),
+            },
             (Some(_), _) => return None,
             (None, Some(block)) => match form.count {
                 Some(n) => format!("dig {n} {block}"),

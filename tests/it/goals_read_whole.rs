@@ -193,16 +193,36 @@ fn a_goal_in_vietnamese_without_its_marks_is_read_with_no_llm() {
     assert!(dirt.len() == 4 && in_a_row, "four dirt in a row: {dirt:?}");
 }
 
-/// A size the shape has no place for is no size to drop: `a 2 by 2 hole, one deep` is not read as a hole one deep
-/// (which dug one block and was judged done by that reading); the second reader's form that drops the width does not
-/// hold to the words either, so the owner is asked and the ground stays whole.
+/// A hole given its sides and its depth is dug whole: `a 3 by 3 hole, one deep` is nine blocks of the ground gone,
+/// from its words, with no LLM call. It was asked about before (the reader's hole had a depth only), and before that
+/// read as a hole one deep: one block dug, and that reading's own check said done.
 #[test]
-fn a_hole_given_a_width_is_asked_about_not_dug_one_block_wide() {
+fn a_hole_given_its_sides_and_depth_is_dug_whole() {
+    let (_runtime, endpoint, calls) = reader_only(r#"{"effect": "dig", "shape": "hole", "deep": 1}"#);
+    let (world, _bot) = world_with_bot_args(&["--llm-url", &endpoint.base_url()]);
+    give(&world, "Wayfarer", "wooden_shovel", 1);
+    bot_sees(&world, "Wayfarer", "wooden_shovel", 1);
+    let goal = "dig me a 3 by 3 hole, just one block deep";
+    done_as_read(&world, goal, "as: a hole 3 by 3, 1 deep, dug beside me.", Duration::from_secs(180));
+    // Nine cells of the grass dug in a square, one deep (the dirt under them whole).
+    let square = (-6..=4).flat_map(|x| (-6..=4).map(move |z| (x, z))).find(|&(x, z)| {
+        (0..3).all(|i| {
+            (0..3).all(|j| block(&world, [x + i, 63, z + j]) == "air" && block(&world, [x + i, 62, z + j]) != "air")
+        })
+    });
+    assert!(square.is_some(), "a 3 by 3 hole one deep in the ground");
+    assert_eq!(*calls.lock().unwrap(), 0, "read with no LLM");
+}
+
+/// A hole given its sides but no depth is asked about: the second reader's form, which drops the sides and makes up
+/// a depth, does not hold to the words, so the owner is asked and the ground stays whole.
+#[test]
+fn a_hole_given_a_width_and_no_depth_is_asked_about() {
     let runtime = tokio::runtime::Runtime::new().unwrap();
     let endpoint = runtime.block_on(FakeEndpoint::start()).unwrap();
     endpoint.respond_with(|_| r#"{"effect": "dig", "shape": "hole", "deep": 1}"#.to_owned());
     let (world, _bot) = world_with_bot_args(&["--llm-url", &endpoint.base_url()]);
-    let goal = "dig me a 3 by 3 hole, just one block deep";
+    let goal = "dig me a 3 by 3 hole";
     let from = world.say("Alice", &format!("!task {goal}"));
     world.expect_chat(from, "Wayfarer", "I am not sure what you mean by", Duration::from_secs(10));
     let failed = world.expect_chat(from, "Wayfarer", "I failed task: ", Duration::from_secs(5));
