@@ -274,6 +274,51 @@ pub fn loosely(task: &str, is_id: impl Fn(&str) -> bool) -> Option<Asked> {
     parse.asked()
 }
 
+/// Remarks that point at a thing before the goal that acts on it.
+const REMARKS: [&str; 10] = [
+    "there's ",
+    "theres ",
+    "there is ",
+    "there are ",
+    "see that ",
+    "see the ",
+    "you see the ",
+    "i see ",
+    "look at the ",
+    "there s ",
+];
+
+/// `there's a gold block up there, put a stone block under it`: a remark naming one thing, then a goal pointing back
+/// at it (one `it` or `them`), is that goal with the thing named in the pronoun's place (`clean it up`: `clean up the
+/// gravel`). `None` when the words are not so.
+fn named_back(task: &str, is_id: &impl Fn(&str) -> bool) -> Option<String> {
+    let (remark, goal) = task.split_once([',', '?', ';'])?;
+    let lower = remark.trim().to_lowercase();
+    if !REMARKS.iter().any(|r| lower.starts_with(r)) {
+        return None;
+    }
+    let named: Vec<String> = vocab::words(remark, Lang::En, is_id)
+        .words
+        .into_iter()
+        .filter(|w| w != "air" && w.len() > 2 && is_id(w))
+        .collect();
+    let [thing] = named.as_slice() else { return None };
+    let bare = |w: &str| w.trim_end_matches(['.', '!', '?']).to_lowercase();
+    let mut words: Vec<String> = goal.split_whitespace().map(str::to_owned).collect();
+    let pronouns: Vec<usize> =
+        (0..words.len()).filter(|&i| ["it", "them"].contains(&bare(&words[i]).as_str())).collect();
+    let [at] = pronouns.as_slice() else { return None };
+    let particle = words.get(at + 1).map(|w| bare(w)).filter(|p| ["up", "out", "away", "down"].contains(&p.as_str()));
+    match particle {
+        Some(particle) => {
+            words[*at] = particle;
+            words[at + 1] = format!("the {thing}");
+        }
+        None => words[*at] = format!("the {thing}"),
+    }
+    Some(words.join(" "))
+}
+
 fn significant(word: &str) -> bool {
     vocab::number(word).is_some()
         || word.parse::<i64>().is_ok()
@@ -300,7 +345,8 @@ struct Parse<'a, F: Fn(&str) -> bool> {
 
 impl<'a, F: Fn(&str) -> bool> Parse<'a, F> {
     fn new(task: &str, is_id: &'a F) -> Self {
-        let cased = vocab::words(task, Lang::En, is_id).words;
+        let task = named_back(task, is_id).unwrap_or_else(|| task.to_owned());
+        let cased = vocab::words(&task, Lang::En, is_id).words;
         let words: Vec<String> = cased.iter().map(|w| w.to_lowercase()).collect();
         let used = vec![false; words.len()];
         Parse { words, cased, used, effect: None, how_many: None, is_id }
@@ -963,6 +1009,13 @@ mod tests {
             ("dig me a 3 by 3 hole 2 deep", "a hole 3 by 3, 2 deep, dug beside me"),
             ("dig out a 2 by 2 hole, just one block deep", "a hole 2 by 2, 1 deep, dug beside me"),
             ("dig a hole 3 wide, 2 long and 2 deep", "a hole 2 by 3, 2 deep, dug beside me"),
+            // A remark naming a thing, then a goal pointing back at it.
+            (
+                "there's a gold block floating in the air, put a stone block right under it",
+                "1 stone placed under a gold_block",
+            ),
+            ("theres some gravel scattered around u, clean it up", "every gravel near me dug out"),
+            ("see that chest? put 4 dirt in it", "4 dirt put into the nearest chest"),
         ] {
             assert_eq!(said(goal), reading, "{goal:?}");
         }
@@ -997,6 +1050,8 @@ mod tests {
         // Words the reader does not know that say nothing precise go on to the next reader, unasked.
         let shelter = read("build a small shelter", is_game_id).unwrap_err();
         assert!(!shelter.significant && shelter.words == ["shelter"], "{shelter:?}");
+        // A remark naming two things: which one `it` is, is not said.
+        assert!(read("there's a chest and a furnace, put 4 dirt in it", is_game_id).is_err());
         // Gathering and crafting are not changes of the world the reader reads.
         assert_eq!(read("craft 4 sticks", is_game_id).unwrap_err().effect, None);
         // A walk to the speaker or to nowhere named is no walk to "the nearest block".
@@ -1023,6 +1078,10 @@ mod probe {
         let Ok(path) = std::env::var("WAYFARER_READ_PROBE") else { return };
         for goal in std::fs::read_to_string(path).unwrap().lines().filter(|l| !l.trim().is_empty()) {
             let english = super::read(goal, crate::agent::act::is_game_id).is_ok();
+            if let Ok(asked) = super::read(goal, crate::agent::act::is_game_id) {
+                println!("{goal}\n    → {asked}");
+                continue;
+            }
             let foreign = crate::agent::vocab::foreign(goal, crate::agent::act::is_game_id).filter(|_| !english);
             if let Some(words) = &foreign {
                 println!("  ({}: unknown {:?})", words.lang.name(), words.unknown);
