@@ -197,6 +197,10 @@ fn build(block: &str, shape: Shape) -> String {
         // Its top is out of reach from the ground, and there is nothing beside it to stand on: it goes up under the
         // bot, which then steps off it to the ground.
         Shape::Column(high) if high > REACHED => format!("standOn(anchor);\npillarUp(\"{block}\", {high});"),
+        // A wall that tall goes up a column at a time, each from the ground beside the last.
+        Shape::Wall { long, high } if high > REACHED => format!(
+            "for i in 0..{long} {{\n    standOn(anchor + vec3(i, 0, 0));\n    pillarUp(\"{block}\", {high});\n}}"
+        ),
         _ => format!("for p in parts {{\n    placeItem(\"{block}\", anchor + vec3(p[0], p[1], p[2]));\n}}"),
     };
     format!(
@@ -222,8 +226,8 @@ anchor"#
     )
 }
 
-/// The highest block (above the ground block the bot stands on) a placement from the ground reaches: a column
-/// taller than this goes up under the bot, jump by jump.
+/// The highest block (above the ground block the bot stands on) a placement from the ground reaches: a column or
+/// a wall taller than this goes up under the bot, jump by jump.
 const REACHED: u32 = 3;
 
 /// Code that places `block` against a side of the nearest `beside` block that has room there.

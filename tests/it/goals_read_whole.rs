@@ -341,6 +341,23 @@ fn a_tower_taller_than_the_bot_reaches_goes_up_under_it() {
     assert_eq!(feet(&world, "Wayfarer")[1], 64, "back on the ground");
 }
 
+/// A wall too tall to reach the top of from the ground, of a block no walk builds with, goes up a column at a time
+/// under the bot: twelve stone bricks stand as a wall 3 long and 4 high.
+#[test]
+fn a_wall_taller_than_the_bot_reaches_goes_up_a_column_at_a_time() {
+    let (world, _bot) = world_with_bot_args(&[]);
+    give(&world, "Wayfarer", "stone_bricks", 12);
+    bot_sees(&world, "Wayfarer", "stone_bricks", 12);
+    let goal = "build a stone brick wall 3 long and 4 high";
+    done_as_read(&world, goal, "as: a wall 3 long and 4 high of stone_bricks", Duration::from_secs(150));
+    let stands = |x: i64, z: i64, dx: i64, dz: i64| {
+        (0..3).all(|i| (64..68).all(|y| block(&world, [x + i * dx, y, z + i * dz]) == "stone_bricks"))
+    };
+    let wall =
+        (-6..=6).flat_map(|x| (-6..=6).map(move |z| (x, z))).find(|&(x, z)| stands(x, z, 1, 0) || stands(x, z, 0, 1));
+    assert!(wall.is_some(), "a wall 3 long and 4 high: {:?}", where_stands(&world, "stone_bricks"));
+}
+
 /// A plan that reads one block where the goal asked a hole three deep (a scripted reading that drops the depth) does
 /// every step, and the goal's own check fails it: three plans, then "I failed … (asked 3 deep, dug 1)", and the skill
 /// its steps taught is not kept.
