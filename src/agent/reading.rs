@@ -1016,6 +1016,12 @@ mod tests {
             ),
             ("theres some gravel scattered around u, clean it up", "every gravel near me dug out"),
             ("see that chest? put 4 dirt in it", "4 dirt put into the nearest chest"),
+            // Players' words read while writing goals of our own (not from a bench set).
+            ("yo throw down 3 dirt blocks in a row", "a line of 3 dirt, on open ground beside me"),
+            ("i'd like a wall of glass, 3 wide 2 tall", "a wall 3 long and 2 high of glass, on open ground beside me"),
+            ("walk to the emerald block and stand on it", "me standing on the nearest emerald_block"),
+            ("fill the chest with 8 cobblestone", "8 cobblestone put into the nearest chest"),
+            ("lay out a 3 by 3 floor of stone", "a floor 3 by 3 of stone, on open ground beside me"),
         ] {
             assert_eq!(said(goal), reading, "{goal:?}");
         }

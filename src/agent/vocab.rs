@@ -207,7 +207,19 @@ pub fn words(text: &str, lang: Lang, is_id: impl Fn(&str) -> bool) -> Words {
     }
     let mut unknown = Vec::new();
     let table = &TABLES[&lang];
-    let foreign = to_pivot(text, table, lang, &is_id, &mut unknown, false);
+    let mut foreign = to_pivot(text, table, lang, &is_id, &mut unknown, false);
+    if lang == Lang::Vi {
+        // Vietnamese gives a size before its number (`dài 3 cao 2`, long 3 high 2): English puts it after.
+        let mut i = 0;
+        while i + 1 < foreign.len() {
+            if ["long", "high", "wide", "deep"].contains(&foreign[i].as_str()) && foreign[i + 1].parse::<u32>().is_ok()
+            {
+                foreign.swap(i, i + 1);
+                i += 1;
+            }
+            i += 1;
+        }
+    }
     // The English words the other language's gave, read once more as English (`go stand on`, `a dozen`).
     // Misspelt English things are not looked for in another language's words (`viên`, a Vietnamese counter, is not
     // a misspelt vine).
@@ -759,8 +771,9 @@ mod tests {
         assert_eq!(read("挖一个3格深的洞", Lang::Zh).0, "dig a 3 deep hole");
         assert_eq!(read("给Bob两个面包", Lang::Zh).0, "give Bob 2 bread");
         // Counted shapes, a German verb split around its object, a side named by its neighbour, `ue` for `ü`.
-        assert_eq!(read("xay 1 cai cot bang dat cao 3 block nha", Lang::Vi).0, "place 1 pillar of dirt high 3");
+        assert_eq!(read("xay 1 cai cot bang dat cao 3 block nha", Lang::Vi).0, "place 1 pillar of dirt 3 high");
         assert_eq!(read("bo 6 cuc da cuoi vao ruong giup minh", Lang::Vi).0, "place 6 cobblestone into chest");
+        assert_eq!(read("xay mot buc tuong bang da dai 3 cao 2", Lang::Vi).0, "place a wall of stone 3 long 2 high");
         assert_eq!(
             read("mauer dich bitte mit Erde ein, auf allen vier Seiten", Lang::De).0,
             "surround yourself with dirt a on all 4 sides"
