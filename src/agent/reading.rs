@@ -1022,6 +1022,12 @@ mod tests {
             ("walk to the emerald block and stand on it", "me standing on the nearest emerald_block"),
             ("fill the chest with 8 cobblestone", "8 cobblestone put into the nearest chest"),
             ("lay out a 3 by 3 floor of stone", "a floor 3 by 3 of stone, on open ground beside me"),
+            ("hey could ya build a lil dirt tower like 4 blocks high", "a pillar of 4 dirt, on open ground beside me"),
+            ("put sum torches around, like 5", "5 torch placed near me"),
+            ("get onto the iron block", "me standing on the nearest iron_block"),
+            ("plz build a pilar of dirt 3 high", "a pillar of 3 dirt, on open ground beside me"),
+            ("diig a hole 2 deep", "a hole 2 deep, dug beside me"),
+            ("put 3 dirt on top of eachother", "a pillar of 3 dirt, on open ground beside me"),
         ] {
             assert_eq!(said(goal), reading, "{goal:?}");
         }

@@ -433,7 +433,7 @@ fn respell(folded: &mut [String], mut written: Option<&mut Vec<String>>, table: 
 fn nearest_verb(word: &str, table: &Table) -> Option<String> {
     let mut near = table.runs.iter().filter(|(run, meanings)| {
         !run.contains(' ')
-            && run.chars().count() >= 4
+            && run.chars().count() >= 3
             && run.chars().next() == word.chars().next()
             && meanings.iter().any(|(k, _)| *k == Kind::Verb)
             && crate::skills::lexical::slips_between(word, run) <= 1
@@ -478,8 +478,13 @@ static THING_NAMES: LazyLock<Vec<(String, String)>> = LazyLock::new(|| {
         let id = kind.to_string().trim_start_matches("minecraft:").to_owned();
         (id.clone(), id)
     });
+    // Shape nouns too (`a pilar of dirt`), by their own word.
     let names = TABLES[&Lang::En].runs.iter().filter(|(run, _)| !run.contains(' ')).filter_map(|(run, meanings)| {
-        meanings.iter().find(|(k, _)| *k == Kind::Name).map(|(_, id)| (run.clone(), id.clone()))
+        meanings.iter().find_map(|(k, id)| match k {
+            Kind::Name => Some((run.clone(), id.clone())),
+            Kind::Shape if run.chars().count() >= 4 => Some((run.clone(), run.clone())),
+            _ => None,
+        })
     });
     ids.filter(|(id, _)| !id.contains('_')).chain(names).collect()
 });
