@@ -201,6 +201,7 @@ impl std::fmt::Display for Shape {
             Shape::Floor { long, wide } => write!(f, "a floor {long} by {wide}"),
             Shape::Ring { long, wide } => write!(f, "a ring {long} by {wide} with nothing inside"),
             Shape::Hole(deep) => write!(f, "a hole {deep} deep"),
+            Shape::Pit { long, wide: 1, deep } => write!(f, "a trench {long} long, 1 wide and {deep} deep"),
             Shape::Pit { long, wide, deep } => write!(f, "a hole {long} by {wide}, {deep} deep"),
             Shape::Around => write!(f, "a block on each of my four sides"),
         }
@@ -370,8 +371,9 @@ impl<'a, F: Fn(&str) -> bool> Parse<'a, F> {
     fn asked(&mut self) -> Option<Asked> {
         // `I want a row of five cobble`: no verb, but a shape of a thing to build is a verb enough.
         let implied = || {
-            (0..self.words.len()).any(|i| vocab::run_at(&self.words, i, Kind::Shape).is_some_and(|(_, k)| k != "hole"))
-                && self.words.iter().any(|w| self.id(w))
+            (0..self.words.len()).any(|i| {
+                vocab::run_at(&self.words, i, Kind::Shape).is_some_and(|(_, k)| !["hole", "trench"].contains(&k))
+            }) && self.words.iter().any(|w| self.id(w))
         };
         let verb = match vocab::meaning(self.words.first()?, Kind::Verb) {
             Some(verb) => {
@@ -569,7 +571,8 @@ impl<'a, F: Fn(&str) -> bool> Parse<'a, F> {
         // `break the cobblestone wall`: what the block stands as is the block, for digging.
         if effect == Effect::Dig
             && self.free(i + n)
-            && vocab::run_at(&self.words, i + n, Kind::Shape).is_some_and(|(len, kind)| len == 1 && kind != "hole")
+            && vocab::run_at(&self.words, i + n, Kind::Shape)
+                .is_some_and(|(len, kind)| len == 1 && !["hole", "trench"].contains(&kind))
         {
             self.take(i + n, 1);
         }
@@ -714,7 +717,23 @@ impl<'a, F: Fn(&str) -> bool> Parse<'a, F> {
                     _ => None,
                 }
             }
-            "line" | "column" | "hole" => None,
+            // `a trench 5 long`, `a ditch 4 long and 2 deep`, `a 2 by 6 trench`: a pit one wide and one deep unless
+            // the words say more; its length must be given.
+            "trench" if effect == Effect::Dig => {
+                let sides = match (by.as_slice(), dim(&["long"]), dim(&["wide"])) {
+                    ([a, b], None, None) => Some((*a.max(b), *a.min(b), Vec::new())),
+                    ([], Some(long), wide) => Some((long, wide.unwrap_or(1), Vec::new())),
+                    ([], None, None) => one.map(|(i, n)| (n, 1, vec![i])),
+                    _ => None,
+                };
+                let deep = dim(&["deep"]).unwrap_or(1);
+                let axes = by.len() + ["long", "wide", "deep"].iter().filter(|a| dim(&[**a]).is_some()).count();
+                sides.filter(|_| axes == dims.len()).map(|(long, wide, used)| match long * wide {
+                    1 => (Shape::Hole(deep), used),
+                    _ => (Shape::Pit { long, wide, deep }, used),
+                })
+            }
+            "line" | "column" | "hole" | "trench" => None,
             "around" if dims.is_empty() => Some((Shape::Around, Vec::new())),
             "around" => None,
             "wall" => match (dim(&["long", "wide"]), dim(&["high"]), by.as_slice()) {
@@ -1028,6 +1047,10 @@ mod tests {
             ("plz build a pilar of dirt 3 high", "a pillar of 3 dirt, on open ground beside me"),
             ("diig a hole 2 deep", "a hole 2 deep, dug beside me"),
             ("put 3 dirt on top of eachother", "a pillar of 3 dirt, on open ground beside me"),
+            // A trench: one wide and one deep unless said; its length given.
+            ("dig a trench 5 blocks long and 2 deep", "a trench 5 long, 1 wide and 2 deep, dug beside me"),
+            ("dig a ditch 4 long", "a trench 4 long, 1 wide and 1 deep, dug beside me"),
+            ("dig a 2 by 6 trench", "a hole 6 by 2, 1 deep, dug beside me"),
         ] {
             assert_eq!(said(goal), reading, "{goal:?}");
         }
@@ -1041,6 +1064,8 @@ mod tests {
             "build a small tower of dirt",
             "dig a hole",
             "dig down",
+            "dig a trench",
+            "dig a trench 3 wide",
             "place 9 dirt in a square of 3",
             // A size the shape has no place for: a line's height; a hole's width with no depth.
             "dig me a 3 by 3 hole",

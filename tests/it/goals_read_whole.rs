@@ -214,6 +214,22 @@ fn a_hole_given_its_sides_and_depth_is_dug_whole() {
     assert_eq!(*calls.lock().unwrap(), 0, "read with no LLM");
 }
 
+/// A trench given its length is dug that long, one wide and one deep (its other sizes unsaid): four cells of the
+/// grass gone in a row. It was asked about before (`trench` was no shape the reader knew).
+#[test]
+fn a_trench_is_dug_as_long_as_asked() {
+    let (world, _bot) = world_with_bot_args(&[]);
+    give(&world, "Wayfarer", "wooden_shovel", 1);
+    bot_sees(&world, "Wayfarer", "wooden_shovel", 1);
+    let goal = "dig a trench 4 blocks long";
+    done_as_read(&world, goal, "as: a trench 4 long, 1 wide and 1 deep, dug beside me.", Duration::from_secs(150));
+    let dug = |x: i64, z: i64| block(&world, [x, 63, z]) == "air" && block(&world, [x, 62, z]) != "air";
+    let row = (-7..=7)
+        .flat_map(|x| (-7..=7).map(move |z| (x, z)))
+        .find(|&(x, z)| (0..4).all(|i| dug(x + i, z)) || (0..4).all(|i| dug(x, z + i)));
+    assert!(row.is_some(), "a trench four long in the ground");
+}
+
 /// A hole given its sides but no depth is asked about: the second reader's form, which drops the sides and makes up
 /// a depth, does not hold to the words, so the owner is asked and the ground stays whole.
 #[test]
