@@ -1080,6 +1080,8 @@ mod tests {
             "put 4 planks in the left chest",
             // Some torches, not one: how many is not said.
             "light up the area with torches",
+            "put a few torches down",
+            "place several dirt blocks next to the chest",
         ] {
             let unread = read(goal, is_game_id).expect_err(goal);
             assert!(unread.significant, "{goal:?}: {unread:?}");
