@@ -388,9 +388,13 @@ const SPARE_HEALTH: f32 = 6.0;
 async fn step_off(bot: &BotHandle) -> Result<(), String> {
     let feet = BlockPos::from(bot.position());
     let open = |p: BlockPos| observe::block_state(bot, p).is_some_and(is_block_state_passable);
-    let side = [feet.east(1), feet.west(1), feet.south(1), feet.north(1)]
+    let sides = [feet.east(1), feet.west(1), feet.south(1), feet.north(1)];
+    let room = |p: &BlockPos| open(*p) && open(p.up(1));
+    // A side with nothing under it first: a drop to the ground, not a step onto something built beside.
+    let side = sides
         .into_iter()
-        .find(|p| open(*p) && open(p.up(1)))
+        .find(|p| room(p) && open(p.down(1)))
+        .or_else(|| sides.into_iter().find(room))
         .ok_or_else(|| format!("no side of {} is open to step off", fmt(feet)))?;
     let client = bot.client();
     let on_ground = || client.component::<azalea::entity::Physics>().on_ground();
