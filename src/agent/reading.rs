@@ -320,8 +320,14 @@ fn named_back(task: &str, is_id: &impl Fn(&str) -> bool) -> Option<String> {
     Some(words.join(" "))
 }
 
+/// Words of a side or a place that are no side on their own (`next` of `next to`, `where` of `where you stand`): left
+/// unread, they say where, and the owner is asked rather than the place guessed.
+const PLACE_WORDS: [&str; 4] = ["next", "top", "adjacent", "where"];
+
 fn significant(word: &str) -> bool {
-    vocab::number(word).is_some()
+    PLACE_WORDS.contains(&word)
+        || word.split('x').all(|n| n.parse::<u32>().is_ok())
+        || vocab::number(word).is_some()
         || word.parse::<i64>().is_ok()
         || vocab::is(word, Kind::Qualifier)
         || vocab::kinds_of(word).iter().any(|(kind, _)| matches!(kind, Kind::Shape | Kind::Size | Kind::Side))
@@ -1089,6 +1095,11 @@ mod tests {
         // Words the reader does not know that say nothing precise go on to the next reader, unasked.
         let shelter = read("build a small shelter", is_game_id).unwrap_err();
         assert!(!shelter.significant && shelter.words == ["shelter"], "{shelter:?}");
+        // Where, not read: beside the owner, right where the bot stands.
+        for goal in ["put a cobblestone block next to me", "dig straight down 2 blocks right where you're standing"] {
+            let unread = read(goal, is_game_id).expect_err(goal);
+            assert!(unread.significant, "{goal:?}: {unread:?}");
+        }
         // A remark naming two things: which one `it` is, is not said.
         assert!(read("there's a chest and a furnace, put 4 dirt in it", is_game_id).is_err());
         // Gathering and crafting are not changes of the world the reader reads.

@@ -164,19 +164,38 @@ pub fn words(form: &Form) -> Option<String> {
 
 /// The numbers and the game's things `text` names, read through the vocabulary (`three` is 3, `cobble` is
 /// cobblestone).
-fn named(text: &str, is_id: impl Fn(&str) -> bool) -> (Vec<u32>, BTreeSet<String>) {
+fn named(text: &str, is_id: impl Fn(&str) -> bool) -> (Vec<u32>, BTreeSet<String>, usize) {
     let words = vocab::words(text, Lang::En, &is_id);
     let mut numbers = vocab::numbers(&words);
     numbers.sort_unstable();
-    let things = words.words.iter().map(|w| w.to_lowercase()).filter(|w| is_id(w)).collect();
-    (numbers, things)
+    let lower: Vec<String> = words.words.iter().map(|w| w.to_lowercase()).collect();
+    let things = lower.iter().filter(|w| is_id(w)).cloned().collect();
+    // Where: each side named (`next to`, `on top of`), and `where` (`right where you stand`).
+    let mut places = 0;
+    let mut i = 0;
+    while i < lower.len() {
+        match vocab::run_at(&lower, i, vocab::Kind::Side) {
+            Some((n, _)) => {
+                places += 1;
+                i += n;
+            }
+            None => {
+                places += usize::from(lower[i] == "where");
+                i += 1;
+            }
+        }
+    }
+    (numbers, things, places)
 }
 
 /// Why `read` (the reader's words for a form) does not hold to the owner's `goal`, if it does not: a number or a
 /// thing the owner named is not in it, or it names one the owner did not.
 pub fn unfaithful(goal: &str, read: &str, is_id: impl Fn(&str) -> bool) -> Option<String> {
-    let (asked, asked_things) = named(goal, &is_id);
-    let (said, said_things) = named(read, &is_id);
+    let (asked, asked_things, asked_places) = named(goal, &is_id);
+    let (said, said_things, said_places) = named(read, &is_id);
+    if said_places < asked_places {
+        return Some("it drops where the words put it (a side, or where)".to_owned());
+    }
     // A chest the words store into is the reader's own word for where items go.
     let said_things: BTreeSet<String> =
         said_things.into_iter().filter(|t| t != "chest" || asked_things.contains(t)).collect();
@@ -287,6 +306,16 @@ mod tests {
             let again = words.as_deref().map(read);
             assert_eq!(again, Some(Ok(asked)), "{goal:?} written as {words:?}");
         }
+    }
+
+    #[test]
+    fn a_form_holds_to_the_owner_s_numbers_and_things_sides_in_2x2_too() {
+        // A pillar 2x2 across is not a pillar of one: the form's lone height drops the owner's two sides.
+        let goal = "make a 2x2 pillar 3 blocks tall out of cobblestone";
+        assert!(unfaithful(goal, "build a pillar of 3 cobblestone", crate::agent::act::is_game_id).is_some());
+        // Next to the owner is not anywhere near the bot.
+        let goal = "put a cobblestone block next to me";
+        assert!(unfaithful(goal, "place a cobblestone", crate::agent::act::is_game_id).is_some());
     }
 
     #[test]

@@ -621,7 +621,15 @@ pub fn asks_a_change(text: &str, is_id: impl Fn(&str) -> bool) -> bool {
 
 /// The numbers `words` say, in the order said (digits and number words alike).
 pub fn numbers(words: &Words) -> Vec<u32> {
-    words.words.iter().filter_map(|w| w.parse::<u32>().ok()).collect()
+    words
+        .words
+        .iter()
+        .flat_map(|w| {
+            // `2x2`, `3x3x3`: each side is a number the words give.
+            let sides: Option<Vec<u32>> = w.split('x').map(|n| n.parse::<u32>().ok()).collect();
+            sides.unwrap_or_default()
+        })
+        .collect()
 }
 
 /// A Chinese run as the table keys it: its characters one a word.

@@ -316,7 +316,33 @@ fn a_shape_with_no_size_is_asked_about_and_the_answer_is_heard() {
     assert_eq!(*calls.lock().unwrap(), 1, "no LLM call after the first");
 }
 
-/// Words the reader does not read whole (`lil`) are read by the LLM into the reader's form, held to the owner's
+/// Where the words put a block, not read, is asked about: `next to me` is beside the owner, which neither reader
+/// reads. Before, the words went to the LLM's plan (walk to the owner's spot, place a cobblestone), whose steps were
+/// done and judged by what they said, and the goal was claimed with no cobblestone beside the owner; and a form from
+/// the second reader that dropped the place (`place a cobblestone`) was held to the words, its numbers and things
+/// being the same. Now neither happens: nothing is placed, nothing claimed.
+#[test]
+fn a_block_put_next_to_the_owner_is_asked_about_not_put_anywhere() {
+    let (_runtime, endpoint, calls) = reader_only(r#"{"effect": "place", "block": "cobblestone"}"#);
+    let (world, _bot) = world_with_bot_args(&["--llm-url", &endpoint.base_url()]);
+    give(&world, "Wayfarer", "cobblestone", 4);
+    bot_sees(&world, "Wayfarer", "cobblestone", 4);
+    let goal = "put a cobblestone block next to me";
+    let from = world.say("Alice", &format!("!task {goal}"));
+    world.expect_chat(from, "Wayfarer", "I am not sure what you mean by", Duration::from_secs(10));
+    world.expect_chat(from, "Wayfarer", "I failed task: ", Duration::from_secs(5));
+    std::thread::sleep(Duration::from_secs(2));
+    let placed: Vec<_> = world
+        .events_since(from)
+        .into_iter()
+        .filter(|e| e["event"] == "blockPlaced" && e["name"] == "Wayfarer")
+        .collect();
+    assert!(placed.is_empty(), "placed on a reading that dropped where: {placed:?}");
+    assert!(!world.chat_since(from).iter().any(|l| l.contains("I succeeded")), "claimed a block never put there");
+    assert_eq!(*calls.lock().unwrap(), 1, "the second reader was asked once");
+}
+
+/// Words the reader does not read whole (`smol`) are read by the LLM into the reader's form, held to the owner's
 /// words (five, cobble), and done from that reading: a pillar five high stands, with one LLM call.
 #[test]
 fn words_the_reader_cannot_read_whole_are_read_by_the_llm_and_held_to_them() {
@@ -325,7 +351,7 @@ fn words_the_reader_cannot_read_whole_are_read_by_the_llm_and_held_to_them() {
     let (world, _bot) = world_with_bot_args(&["--llm-url", &endpoint.base_url()]);
     give(&world, "Wayfarer", "cobblestone", 8);
     bot_sees(&world, "Wayfarer", "cobblestone", 8);
-    let goal = "i need a lil cobble tower, five tall";
+    let goal = "i need a smol cobble tower, five tall";
     done_as_read(
         &world,
         goal,
