@@ -324,11 +324,17 @@ pub(super) async fn centre_on_block(bot: &BotHandle) {
 
 /// Walks the bot over the middle of the column of `block` (knocked aside from a hole it dug, back over it).
 pub(super) async fn centre_over(bot: &BotHandle, feet: BlockPos) {
+    walk_over(bot, feet, 20, 0.15, || false).await;
+}
+
+/// Walks the bot toward the middle of the column of `column`, `ticks` at most, until within `within` blocks of it
+/// (across) or `done` says so; then stands still.
+async fn walk_over(bot: &BotHandle, column: BlockPos, ticks: usize, within: f64, done: impl Fn() -> bool) {
     let client = bot.client();
-    for _ in 0..20 {
+    for _ in 0..ticks {
         let here = bot.position();
-        let centre = Vec3::new(feet.x as f64 + 0.5, here.y + 1.62, feet.z as f64 + 0.5);
-        if (here.x - centre.x).hypot(here.z - centre.z) < 0.15 {
+        let centre = Vec3::new(f64::from(column.x) + 0.5, here.y + 1.62, f64::from(column.z) + 0.5);
+        if done() || (here.x - centre.x).hypot(here.z - centre.z) < within {
             break;
         }
         client.look_at(centre);
@@ -398,22 +404,11 @@ async fn step_off(bot: &BotHandle) -> Result<(), String> {
         .ok_or_else(|| format!("no side of {} is open to step off", fmt(feet)))?;
     let client = bot.client();
     let on_ground = || client.component::<azalea::entity::Physics>().on_ground();
-    for _ in 0..40 {
-        let here = bot.position();
-        let centre = Vec3::new(f64::from(side.x) + 0.5, here.y + 1.62, f64::from(side.z) + 0.5);
-        // Off the edge once clear of it: the body is 0.6 wide, so its middle must be well past the line.
-        if here.y < f64::from(feet.y) - 0.5 || (here.x - centre.x).hypot(here.z - centre.z) < 0.2 {
-            break;
-        }
-        client.look_at(centre);
-        client.walk(WalkDirection::Forward);
-        client.wait_ticks(1).await;
-    }
-    client.walk(WalkDirection::None);
-    client.wait_ticks(2).await;
-    let landed =
-        items::wait_until(bot, Duration::from_secs(4), || on_ground() && bot.position().y < f64::from(feet.y) - 0.5)
-            .await;
+    // Off the edge once lower than the top, or once clear of it: the body is 0.6 wide, so its middle must be well
+    // past the line.
+    let falling = || bot.position().y < f64::from(feet.y) - 0.5;
+    walk_over(bot, side, 40, 0.2, falling).await;
+    let landed = items::wait_until(bot, Duration::from_secs(4), || on_ground() && falling()).await;
     if landed { Ok(()) } else { Err(format!("I did not get down from {}", fmt(feet))) }
 }
 
