@@ -231,6 +231,9 @@ pub struct Unread {
 /// Words after which a place or give verb puts things into a container.
 const INTO: &[&str] = &["in", "into", "inside"];
 
+/// Shape kinds that are dug, not built: no thing to place, and no block named before them to stand as them.
+const DUG: [&str; 2] = ["hole", "trench"];
+
 /// The most blocks a shape read from words may have, and the deepest hole.
 pub const MAX_SHAPE: u32 = 64;
 const MAX_DEPTH: u32 = 16;
@@ -326,7 +329,7 @@ const PLACE_WORDS: [&str; 4] = ["next", "top", "adjacent", "where"];
 
 fn significant(word: &str) -> bool {
     PLACE_WORDS.contains(&word)
-        || word.split('x').all(|n| n.parse::<u32>().is_ok())
+        || vocab::sides(word).is_some()
         || vocab::number(word).is_some()
         || word.parse::<i64>().is_ok()
         || vocab::is(word, Kind::Qualifier)
@@ -377,9 +380,9 @@ impl<'a, F: Fn(&str) -> bool> Parse<'a, F> {
     fn asked(&mut self) -> Option<Asked> {
         // `I want a row of five cobble`: no verb, but a shape of a thing to build is a verb enough.
         let implied = || {
-            (0..self.words.len()).any(|i| {
-                vocab::run_at(&self.words, i, Kind::Shape).is_some_and(|(_, k)| !["hole", "trench"].contains(&k))
-            }) && self.words.iter().any(|w| self.id(w))
+            (0..self.words.len())
+                .any(|i| vocab::run_at(&self.words, i, Kind::Shape).is_some_and(|(_, k)| !DUG.contains(&k)))
+                && self.words.iter().any(|w| self.id(w))
         };
         let verb = match vocab::meaning(self.words.first()?, Kind::Verb) {
             Some(verb) => {
@@ -578,7 +581,7 @@ impl<'a, F: Fn(&str) -> bool> Parse<'a, F> {
         if effect == Effect::Dig
             && self.free(i + n)
             && vocab::run_at(&self.words, i + n, Kind::Shape)
-                .is_some_and(|(len, kind)| len == 1 && !["hole", "trench"].contains(&kind))
+                .is_some_and(|(len, kind)| len == 1 && !DUG.contains(&kind))
         {
             self.take(i + n, 1);
         }
@@ -598,9 +601,7 @@ impl<'a, F: Fn(&str) -> bool> Parse<'a, F> {
                 i += 1;
                 continue;
             }
-            if let Some((a, b)) = word.split_once('x')
-                && let (Ok(a), Ok(b)) = (a.parse::<u32>(), b.parse::<u32>())
-            {
+            if let Some(&[a, b]) = vocab::sides(word).as_deref() {
                 found.extend([(vec![i], a, "by"), (vec![], b, "by")]);
                 i += 1;
                 continue;

@@ -543,7 +543,13 @@ fn postpositions(
 
 /// Whether `word` is two sizes written as one (`3x3`).
 fn is_size_pair(word: &str) -> bool {
-    word.split_once('x').is_some_and(|(a, b)| a.parse::<u32>().is_ok() && b.parse::<u32>().is_ok())
+    sides(word).is_some_and(|sides| sides.len() == 2)
+}
+
+/// The sides a word like `2x2` or `3x3x3` gives, two or more.
+pub fn sides(word: &str) -> Option<Vec<u32>> {
+    let sides: Vec<u32> = word.split('x').map(|n| n.parse::<u32>().ok()).collect::<Option<_>>()?;
+    (sides.len() >= 2).then_some(sides)
 }
 
 /// `text`, written in another language than English, read through the vocabulary of the language whose words it
@@ -624,11 +630,8 @@ pub fn numbers(words: &Words) -> Vec<u32> {
     words
         .words
         .iter()
-        .flat_map(|w| {
-            // `2x2`, `3x3x3`: each side is a number the words give.
-            let sides: Option<Vec<u32>> = w.split('x').map(|n| n.parse::<u32>().ok()).collect();
-            sides.unwrap_or_default()
-        })
+        // `2x2`, `3x3x3`: each side is a number the words give.
+        .flat_map(|w| sides(w).or_else(|| w.parse::<u32>().ok().map(|n| vec![n])).unwrap_or_default())
         .collect()
 }
 

@@ -377,8 +377,7 @@ pub async fn pillar_up_with(bot: &BotHandle, name: &str, height: u32) -> Answer 
     let top = BlockPos::from(bot.position()).down(1);
     // Vanilla's fall damage: a point of health for each block past the third.
     let hurt = height.saturating_sub(3) as f32;
-    let health = bot.client().get_component::<azalea::entity::metadata::Health>().map_or(0.0, |h| h.0);
-    if hurt + SPARE_HEALTH >= health {
+    if hurt + SPARE_HEALTH >= bot.client().health() {
         tracing::info!("{}: I stay on the pillar at {}: the fall would hurt too much", bot.name(), fmt(top));
     } else if let Err(e) = step_off(bot).await {
         tracing::info!("{}: I stay on the pillar at {}: {e}", bot.name(), fmt(top));
