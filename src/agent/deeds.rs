@@ -76,9 +76,10 @@ pub fn plan(goal: &str, setting: &Setting) -> Option<Vec<TaskSpec>> {
         let part = if container_placed { into_it(&part) } else { part };
         let asked = super::act::asked_of(&part)?;
         container_placed |= asked.effect == Effect::Place && asked.thing.as_deref() == Some("chest");
-        if joined && asked.shape.is_none() {
+        if joined && asked.shape.is_none() && asked.beside.as_ref().is_none_or(|b| b.not.is_none()) {
             // Words after an `and` that start no step of their own belong to this one: only a shape's sizes
-            // (`3 long and 2 high`) are read from them, so anything else would be dropped unseen.
+            // (`3 long and 2 high`) and which chest it is not (`…, not the one by the iron block`) are read from
+            // them, so anything else would be dropped unseen.
             return None;
         }
         let code = code(&asked)?;
@@ -135,7 +136,9 @@ pub fn readings(goal: &str) -> Vec<(String, Result<Asked, super::reading::Unread
 /// after it begin with a verb of their own (`a wall 3 long and 2 high` stays whole, and is marked as joined). `it`
 /// after a part that placed something means what it placed, which the code finds again by its kind.
 fn parts(goal: &str) -> Vec<(String, bool)> {
-    const JOINTS: [&str; 7] = [", and then ", " and then ", ", then ", " then ", ", and ", " and ", ", "];
+    const JOINTS: [&str; 9] = [", and then ", " and then ", ", then ", " then ", ", and ", " and ", " n ", " & ", ", "];
+    // `the chest by the gold block, put 5 iron in it`: one goal, the remark in the pronoun's place.
+    let goal = super::reading::named_back(goal, &super::act::is_game_id).unwrap_or_else(|| goal.to_owned());
     let mut parts: Vec<(String, bool)> = Vec::new();
     let mut rest = goal.trim().trim_end_matches(['.', '!']);
     let mut joint = "";
@@ -156,7 +159,12 @@ fn parts(goal: &str) -> Vec<(String, bool)> {
         joint = j;
         rest = &rest[at + j.len()..];
     }
-    parts.into_iter().map(|(p, joined)| (p.trim().to_owned(), joined)).filter(|(p, _)| !p.is_empty()).collect()
+    // A part of words that ask nothing (`brb, dig a hole`, `ok, …`) is no step.
+    parts
+        .into_iter()
+        .map(|(p, joined)| (p.trim().to_owned(), joined))
+        .filter(|(p, _)| !p.is_empty() && !super::vocab::says_nothing(p))
+        .collect()
 }
 
 /// `part` with `in it` / `into it` said as the chest it means.
@@ -350,11 +358,26 @@ fn store_beside(item: &str, count: u32, beside: &Beside) -> String {
     let (sides, words) = sides_of(beside.side);
     let target = &beside.block;
     let deposit = deposit(item, count);
+    // `not the one by the iron block`: a chest with that kind next to it is passed over.
+    let apart = match &beside.not {
+        Some(not) => format!(
+            r#"
+        let apart = true;
+        for o in [vec3(1, 0, 0), vec3(-1, 0, 0), vec3(0, 0, 1), vec3(0, 0, -1)] {{
+            if blockAt(spot + o) == "{not}" {{ apart = false; }}
+        }}
+        if !apart {{ continue; }}"#
+        ),
+        None => String::new(),
+    };
     format!(
         r#"let chest = ();
 for there in findBlocks("{target}", 32, 16) {{
     for side in {sides} {{
-        if blockAt(there + side) == "chest" {{ chest = there + side; break; }}
+        let spot = there + side;
+        if blockAt(spot) != "chest" {{ continue; }}{apart}
+        chest = spot;
+        break;
     }}
     if chest != () {{ break; }}
 }}
@@ -379,9 +402,13 @@ n"#
 /// The offsets from a block to the spots on `side` of it, as Rhai, and the side in words.
 fn sides_of(side: Side) -> (&'static str, &'static str) {
     match side {
-        Side::NextTo => ("[vec3(1, 0, 0), vec3(-1, 0, 0), vec3(0, 0, 1), vec3(0, 0, -1)]", "next to"),
-        Side::OnTop => ("[vec3(0, 1, 0)]", "on top of"),
-        Side::Under => ("[vec3(0, -1, 0)]", "under"),
+        Side::NextTo => ("[vec3(1, 0, 0), vec3(-1, 0, 0), vec3(0, 0, 1), vec3(0, 0, -1)]", side.words()),
+        Side::OnTop => ("[vec3(0, 1, 0)]", side.words()),
+        Side::Under => ("[vec3(0, -1, 0)]", side.words()),
+        Side::North => ("[vec3(0, 0, -1)]", side.words()),
+        Side::South => ("[vec3(0, 0, 1)]", side.words()),
+        Side::East => ("[vec3(1, 0, 0)]", side.words()),
+        Side::West => ("[vec3(-1, 0, 0)]", side.words()),
     }
 }
 

@@ -83,7 +83,15 @@ pub fn unplaced(
                 .filter(|(_, item, n)| *n > 0 && thing.is_none_or(|want| want == item))
                 .map(|(p, _, _)| *p)
                 .collect();
-            if into.iter().any(|p| touches(p, beside)) {
+            let apart = |p: &Point| {
+                beside.not.as_ref().is_none_or(|not| {
+                    Side::NextTo
+                        .offsets()
+                        .iter()
+                        .all(|o| block_at([p[0] + o[0], p[1] + o[1], p[2] + o[2]]).as_deref() != Some(not))
+                })
+            };
+            if into.iter().any(|p| touches(p, beside) && apart(p)) {
                 return None;
             }
             Some(format!(
@@ -403,15 +411,15 @@ mod tests {
         let beside = |task: &str| read(task).and_then(|a| a.beside);
         assert_eq!(
             beside("place a dirt block on top of the gold block"),
-            Some(Beside { side: Side::OnTop, block: "gold_block".into() })
+            Some(Beside { side: Side::OnTop, block: "gold_block".into(), not: None })
         );
         assert_eq!(
             beside("put a torch next to the stone block"),
-            Some(Beside { side: Side::NextTo, block: "stone".into() })
+            Some(Beside { side: Side::NextTo, block: "stone".into(), not: None })
         );
         assert_eq!(
             beside("place a torch on the ground next to the gold block"),
-            Some(Beside { side: Side::NextTo, block: "gold_block".into() })
+            Some(Beside { side: Side::NextTo, block: "gold_block".into(), not: None })
         );
         for none in ["place a torch on the ground next to you", "Place 3 dirt", "Go stand on the gold_block"] {
             assert_eq!(beside(none), None, "{none}");

@@ -138,7 +138,9 @@ pub fn step_call(task: &str, skill: &str, params: &[String], is_id: impl Fn(&str
         Some(Shape::Wall { long, high }) => (Some(long), Some(high), None),
         Some(Shape::Floor { long, wide }) => (Some(long), None, Some(wide)),
         // No library skill's parameters say these shapes.
-        Some(Shape::Ring { .. } | Shape::Hole(_) | Shape::Pit { .. } | Shape::Around) => return None,
+        Some(Shape::Ring { .. } | Shape::Block { .. } | Shape::Hole(_) | Shape::Pit { .. } | Shape::Around) => {
+            return None;
+        }
         None => (None, None, None),
     };
     // Each thing the words ask for must be passed: a chest's skill taking nothing does not place it next to a furnace.
@@ -191,7 +193,7 @@ pub fn case(task: &str, is_id: impl Fn(&str) -> bool) -> Option<&'static str> {
     let asked = effect::asked(task, is_id)?;
     match asked.effect {
         Effect::Place if asked.beside.is_some() => Some(match asked.beside?.side {
-            Side::NextTo => BESIDE_A_BLOCK,
+            Side::NextTo | Side::North | Side::South | Side::East | Side::West => BESIDE_A_BLOCK,
             Side::OnTop => ON_TOP_OF_A_BLOCK,
             Side::Under => UNDER_A_BLOCK,
         }),
@@ -199,7 +201,7 @@ pub fn case(task: &str, is_id: impl Fn(&str) -> bool) -> Option<&'static str> {
             Some(Shape::Line(_)) => Some(A_LINE),
             Some(Shape::Wall { .. }) => Some(A_WALL),
             Some(Shape::Floor { .. } | Shape::Ring { .. }) => Some(A_FLOOR),
-            Some(Shape::Hole(_) | Shape::Pit { .. } | Shape::Around) => None,
+            Some(Shape::Block { .. } | Shape::Hole(_) | Shape::Pit { .. } | Shape::Around) => None,
             // The first example is a pillar.
             Some(Shape::Column(_)) => None,
             // A spot given is aimed at (`Place dirt at 1 64 2`), not a free spot found.

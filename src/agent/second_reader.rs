@@ -45,12 +45,12 @@ pub fn schema() -> serde_json::Value {
             "effect": { "type": "string", "enum": ["place", "dig", "go", "store", "give"] },
             "block": text,
             "count": number,
-            "shape": { "type": "string", "enum": ["line", "column", "wall", "floor", "ring", "hole", "around"] },
+            "shape": { "type": "string", "enum": ["line", "column", "wall", "floor", "ring", "solid", "hole", "around"] },
             "long": number,
             "wide": number,
             "high": number,
             "deep": number,
-            "side": { "type": "string", "enum": ["next_to", "on_top", "under"] },
+            "side": { "type": "string", "enum": ["next_to", "on_top", "under", "north", "south", "east", "west"] },
             "beside": text,
             "player": text
         },
@@ -80,14 +80,7 @@ impl Form {
             ..Form::default()
         };
         if let Some(beside) = &asked.beside {
-            form.side = Some(
-                match beside.side {
-                    Side::NextTo => "next_to",
-                    Side::OnTop => "on_top",
-                    Side::Under => "under",
-                }
-                .to_owned(),
-            );
+            form.side = Some(beside.side.key().to_owned());
             form.beside = Some(beside.block.clone());
         }
         let (shape, long, wide, high, deep) = match asked.shape {
@@ -97,6 +90,7 @@ impl Form {
             Some(Shape::Wall { long, high }) => ("wall", Some(long), None, Some(high), None),
             Some(Shape::Floor { long, wide }) => ("floor", Some(long), Some(wide), None, None),
             Some(Shape::Ring { long, wide }) => ("ring", Some(long), Some(wide), None, None),
+            Some(Shape::Block { long, wide, high }) => ("solid", Some(long), Some(wide), Some(high), None),
             Some(Shape::Hole(n)) => ("hole", None, None, None, Some(n)),
             Some(Shape::Pit { long, wide, deep }) => ("hole", Some(long), Some(wide), None, Some(deep)),
             Some(Shape::Around) => ("around", None, None, None, None),
@@ -114,12 +108,7 @@ pub fn words(form: &Form) -> Option<String> {
     };
     let block = id(&form.block);
     let many = |n: Option<u32>| n.map_or("a".to_owned(), |n| n.to_string());
-    let side = match form.side.as_deref() {
-        Some("next_to") => "next to",
-        Some("on_top") => "on top of",
-        Some("under") => "under",
-        _ => "",
-    };
+    let side = form.side.as_deref().and_then(Side::from_key).map_or("", Side::words);
     let beside = id(&form.beside).filter(|_| !side.is_empty()).map(|b| format!(" {side} the {b}"));
     Some(match form.effect.as_str() {
         "place" => {
@@ -131,6 +120,9 @@ pub fn words(form: &Form) -> Option<String> {
                 Some("floor") => format!("place a {} by {} floor of {block}", form.long?, form.wide.or(form.long)?),
                 Some("ring") => format!("place a ring of {block} {} by {}", form.long?, form.wide.or(form.long)?),
                 Some("around") => format!("surround yourself with {block}"),
+                Some("solid") => {
+                    format!("build a {}x{} tower of {block} {} high", form.long?, form.wide.or(form.long)?, form.high?)
+                }
                 Some(_) => return None,
                 None => format!("place {} {block}{}", many(form.count), beside.unwrap_or_default()),
             }

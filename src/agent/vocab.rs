@@ -207,6 +207,13 @@ pub fn words(text: &str, lang: Lang, is_id: impl Fn(&str) -> bool) -> Words {
     }
     let mut unknown = Vec::new();
     let table = &TABLES[&lang];
+    let german;
+    let text = if lang == Lang::De {
+        german = separable(text, table);
+        german.as_str()
+    } else {
+        text
+    };
     let mut foreign = to_pivot(text, table, lang, &is_id, &mut unknown, false);
     if lang == Lang::Vi {
         // Vietnamese gives a size before its number (`dài 3 cao 2`, long 3 high 2): English puts it after.
@@ -225,6 +232,40 @@ pub fn words(text: &str, lang: Lang, is_id: impl Fn(&str) -> bool) -> Words {
     // a misspelt vine).
     let words = to_pivot(&foreign.join(" "), english, Lang::En, &is_id, &mut Vec::new(), false);
     Words { lang, words, unknown }
+}
+
+/// German words put in the order the table reads them: a separable verb's particle, said last (`bau den Kies ab`,
+/// mine the gravel), goes back after its verb when the table knows the two as one verb (`bau ab`); `mal` softening
+/// a request (`bau mal …`) is dropped, and kept only between two numbers (`3 mal 3`, 3 by 3).
+fn separable(text: &str, table: &Table) -> String {
+    let written = tokens(text, Lang::De);
+    let folded = tokens(&fold(Lang::De, text), Lang::De);
+    if written.len() != folded.len() {
+        return text.to_owned();
+    }
+    let is_verb = |run: &str| table.runs.get(run).is_some_and(|m| m.iter().any(|(k, _)| *k == Kind::Verb));
+    let mut order: Vec<usize> = (0..folded.len()).collect();
+    if let Some(last) = folded.len().checked_sub(1)
+        && let Some(verb) = (0..last).find(|&i| is_verb(&folded[i]))
+        && is_verb(&format!("{} {}", folded[verb], folded[last]))
+    {
+        order.pop();
+        order.insert(verb + 1, last);
+    }
+    let number = |i: Option<usize>| {
+        i.and_then(|i| folded.get(i)).is_some_and(|w| {
+            w.parse::<u32>().is_ok() || table.runs.get(w).is_some_and(|m| m.iter().any(|(k, _)| *k == Kind::Number))
+        })
+    };
+    order
+        .iter()
+        .enumerate()
+        .filter(|&(at, &i)| {
+            folded[i] != "mal" || (number(at.checked_sub(1).map(|a| order[a])) && number(order.get(at + 1).copied()))
+        })
+        .map(|(_, &i)| written[i].as_str())
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// One pass of `text` through `table`: the longest run of words the table knows at each place is replaced by its
@@ -348,8 +389,14 @@ fn to_pivot(
                 i += 1;
             }
             None => {
+                // A word no table knows right after `give` is whom to (`đưa cho bob 5 bánh mì`), as a player's
+                // name may be typed in lower case.
+                let handed = out.last().is_some_and(|(w, k)| *k == Some(Kind::Verb) && w == "give")
+                    && as_written.chars().count() >= 3
+                    && as_written.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
                 let name = as_written.chars().next().is_some_and(char::is_uppercase)
-                    || (lang == Lang::Zh && as_written.is_ascii());
+                    || (lang == Lang::Zh && as_written.is_ascii())
+                    || (lang != Lang::En && handed);
                 if lang != Lang::En && !name {
                     unknown.push(folded[i].clone());
                 }
@@ -407,6 +454,20 @@ fn respell(folded: &mut [String], mut written: Option<&mut Vec<String>>, table: 
         }
         folded[i] = verb;
     }
+    // A verb's second word misspelt (`go stnad on`): the verb of two words within a slip of it.
+    if let Some(i) = (0..folded.len().min(4)).find(|&i| !opening(&folded[..=i]))
+        && let Some(next) = folded.get(i + 1)
+        && next.chars().count() >= 4
+        && !known(next)
+        && table.runs.get(&folded[i]).is_some_and(|m| m.iter().any(|(k, _)| *k == Kind::Verb))
+        && let Some(second) = nearest_verb_after(&folded[i], next, table)
+    {
+        tracing::debug!("goal words: {next:?} read as the verb's {second:?}");
+        if let Some(written) = written.as_deref_mut() {
+            written[i + 1] = second.clone();
+        }
+        folded[i + 1] = second;
+    }
     for i in 1..folded.len() {
         let word = folded[i].as_str();
         let before = folded[i - 1].as_str();
@@ -417,6 +478,17 @@ fn respell(folded: &mut [String], mut written: Option<&mut Vec<String>>, table: 
             || ID_HEADS.contains(before);
         let modifies = folded.get(i + 1).is_some_and(|next| thing(next) && !next.starts_with("block"));
         if word.chars().count() < 4 || known(word) || !counted || modifies {
+            continue;
+        }
+        // The second word of a two-word thing (`iron ingtos`: `ingot` of `iron_ingot`).
+        if ID_HEADS.contains(before)
+            && let Some(tail) = nearest_tail(before, word)
+        {
+            tracing::debug!("goal words: {word:?} after {before:?} read as {tail:?}");
+            if let Some(written) = written.as_deref_mut() {
+                written[i] = tail.clone();
+            }
+            folded[i] = tail;
             continue;
         }
         if let Some(name) = nearest_name(word) {
@@ -440,6 +512,21 @@ fn nearest_verb(word: &str, table: &Table) -> Option<String> {
     });
     let (run, _) = near.next()?;
     near.next().is_none().then(|| run.clone())
+}
+
+/// The second word of the one verb of two words in `table` that starts with `head` and whose second word is within a
+/// slip of `word` (`go stnad`: `stand` of `go stand`).
+fn nearest_verb_after(head: &str, word: &str, table: &Table) -> Option<String> {
+    let mut near = table.runs.iter().filter_map(|(run, meanings)| {
+        let (first, second) = run.split_once(' ')?;
+        (first == head
+            && !second.contains(' ')
+            && meanings.iter().any(|(k, _)| *k == Kind::Verb)
+            && crate::skills::lexical::slips_between(word, second) <= 1)
+            .then_some(second)
+    });
+    let second = near.next()?;
+    near.next().is_none().then(|| second.to_owned())
 }
 
 /// The one thing's name within a slip or two of `word` (see [`respell`]), its plural read as the singular.
@@ -469,6 +556,31 @@ fn nearest_name(word: &str) -> Option<String> {
     }
     best.filter(|_| !tied).map(|(_, name, _)| name.to_owned())
 }
+
+/// The rest of the one game id of two words that starts with `head` and whose second word is within a slip of
+/// `word` or of `word` read as a plural (`ingtos` after `iron`: `ingot`).
+fn nearest_tail(head: &str, word: &str) -> Option<String> {
+    let stems: Vec<&str> =
+        [Some(word), word.strip_suffix('s'), word.strip_suffix("es")].into_iter().flatten().collect();
+    let mut near = ITEM_IDS.iter().filter_map(|id| {
+        let (first, tail) = id.split_once('_')?;
+        (first == head
+            && !tail.contains('_')
+            && stems.iter().any(|s| crate::skills::lexical::slips_between(s, tail) <= 1))
+        .then_some(tail)
+    });
+    let tail = near.next()?;
+    near.next().is_none().then(|| tail.to_owned())
+}
+
+/// The game's item ids, without `minecraft:`.
+static ITEM_IDS: LazyLock<Vec<String>> = LazyLock::new(|| {
+    use azalea::registry::builtin::ItemKind;
+    (0..)
+        .map_while(|id: u32| ItemKind::try_from(id).ok())
+        .map(|kind| kind.to_string().trim_start_matches("minecraft:").to_owned())
+        .collect()
+});
 
 /// Every one-word name of a thing the reader takes: the game's item ids without `_` and the English vocabulary's
 /// one-word names, each with what it means (an id).
@@ -563,6 +675,39 @@ pub fn foreign(text: &str, is_id: impl Fn(&str) -> bool) -> Option<Words> {
         .map(|lang| words(text, lang, &is_id))
         .filter(|w| w.unknown.len() * 2 < w.words.len().max(1))
         .min_by_key(|w| w.unknown.len())
+}
+
+/// Whether `word` is a slip away from a one-word shape noun or size of English (`lin`, `tal`, `squre`): a misspelt
+/// word that may say what shape or how big.
+pub fn near_a_shape(word: &str) -> bool {
+    word.chars().count() >= 3
+        && !TABLES[&Lang::En].runs.contains_key(word)
+        && TABLES[&Lang::En].runs.iter().any(|(run, meanings)| {
+            !run.contains(' ')
+                && run.chars().count() >= 3
+                && run.chars().next() == word.chars().next()
+                && meanings.iter().any(|(k, _)| matches!(k, Kind::Shape | Kind::Size))
+                && crate::skills::lexical::slips_between(word, run) <= 1
+        })
+}
+
+/// Whether English `text` holds only words that open or soften a goal (`brb`, `ok so`, `thanks`): no step.
+pub fn says_nothing(text: &str) -> bool {
+    let table = &TABLES[&Lang::En];
+    let words = tokens(&fold(Lang::En, text), Lang::En);
+    let mut i = 0;
+    while i < words.len() {
+        let Some(n) = (1..=table.longest.min(words.len() - i)).rev().find(|&n| {
+            table.runs.get(&words[i..i + n].join(" ")).is_some_and(|m| {
+                m.iter().any(|(k, _)| matches!(k, Kind::Filler | Kind::Lead))
+                    && m.iter().all(|(k, _)| matches!(k, Kind::Filler | Kind::Lead | Kind::Answer))
+            })
+        }) else {
+            return false;
+        };
+        i += n;
+    }
+    !words.is_empty()
 }
 
 /// An owner's answer to a question about a goal: yes or no, and the words after it (`no, make it 3 by 3`), if any.
@@ -671,7 +816,20 @@ mod tests {
     use super::*;
 
     fn is_id(word: &str) -> bool {
-        ["dirt", "cobblestone", "oak_planks", "chest", "gold_block", "bread", "stone", "torch", "glass"].contains(&word)
+        [
+            "dirt",
+            "cobblestone",
+            "oak_planks",
+            "chest",
+            "gold_block",
+            "bread",
+            "stone",
+            "torch",
+            "glass",
+            "iron_ingot",
+            "gold_ingot",
+        ]
+        .contains(&word)
     }
 
     fn read(text: &str, lang: Lang) -> (String, Vec<String>) {
@@ -764,6 +922,41 @@ mod tests {
         // Only where the verb goes, and only a slip away.
         assert_eq!(read("place a buidl", Lang::En).0, "place a buidl");
         assert_eq!(read("bilt 3 dirt", Lang::En).0, "bilt 3 dirt");
+    }
+
+    #[test]
+    fn a_verb_s_second_word_and_a_two_word_thing_s_second_word_are_respelt() {
+        assert_eq!(read("go stnad on the gold block", Lang::En).0, "go on the gold_block");
+        assert_eq!(read("give Bob 3 iron ingtos", Lang::En).0, "give Bob 3 iron_ingot");
+        assert_eq!(read("put 2 gold ignots in the chest", Lang::En).0, "place 2 gold_ingot in the chest");
+        // Only within a slip, and only the one id that fits.
+        assert_eq!(read("give Bob 3 iron things", Lang::En).0, "give Bob 3 iron things");
+    }
+
+    #[test]
+    fn german_separable_verbs_and_a_softening_mal_are_read_as_meant() {
+        // `bau … ab` is to mine (abbauen), not to build; `mal` asks softly, and says `by` only between numbers.
+        assert_eq!(read("bau mal den ganzen Kies hier in der Nähe ab", Lang::De).0, "dig all the gravel");
+        assert_eq!(read("grab mal den Sand aus", Lang::De).0, "dig sand");
+        assert_eq!(read("bau mal eine Plattform aus Erde, 3 mal 3", Lang::De).0, "place a platform of dirt 3 by 3");
+    }
+
+    #[test]
+    fn a_lower_case_name_after_give_in_another_language_is_a_player() {
+        let (words, unknown) = read("dua cho bob 5 cai banh mi nhe", Lang::Vi);
+        assert_eq!((words.as_str(), unknown.as_slice()), ("give bob 5 bread", &[] as &[String]));
+        // Elsewhere a word no table knows is still unknown.
+        assert_eq!(read("dat 4 khoi dat thanh mot xyzzy", Lang::Vi).1, vec!["xyzzy"]);
+    }
+
+    #[test]
+    fn words_that_ask_nothing_are_no_step() {
+        for nothing in ["brb", "ok so", "thanks", "pls"] {
+            assert!(says_nothing(nothing), "{nothing}");
+        }
+        for something in ["dig a hole", "brb dig", "", "yes"] {
+            assert!(!says_nothing(something), "{something}");
+        }
     }
 
     #[test]

@@ -304,7 +304,9 @@ pub fn with_english_goal(
 ) {
     // Words of another language the vocabulary reads in full, into a change of the world the reader reads in full:
     // no LLM (`dat 4 khoi dat thanh mot hang` passes for English with the language reading, being plain letters).
-    let foreign = act::reading_of(&goal).is_err().then(|| vocab::foreign(&goal, act::is_game_id)).flatten();
+    // Words the English reader reads whole are English, whatever single word looks foreign (`yo toss dave 16 cobble`).
+    let english = act::reading_of(&goal).is_ok();
+    let foreign = (!english).then(|| vocab::foreign(&goal, act::is_game_id)).flatten();
     if let Some(read) = foreign.as_ref().filter(|w| w.unknown.is_empty())
         && let english = read.text()
         && act::reading_of(&english).is_ok()
@@ -313,7 +315,7 @@ pub fn with_english_goal(
         reply.say(&format!("Understood: {english}"));
         return start(english);
     }
-    if !translate::is_foreign(&goal) {
+    if english || !translate::is_foreign(&goal) {
         return start(goal);
     }
     let said = foreign.map(|w| vocab::numbers(&w)).unwrap_or_default();

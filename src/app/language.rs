@@ -46,7 +46,10 @@ impl Languages {
         if self.configured.contains_key(&player) {
             return None;
         }
-        let lang = read_language(text).answer_in()?;
+        // Words the goal reader reads whole as English are English, whatever one word looks like (`yo toss bob 4
+        // apples`).
+        let lang =
+            if crate::agent::act::reading_of(text).is_ok() { Lang::En } else { read_language(text).answer_in()? };
         let snapshot = {
             let mut learned = self.learned.lock();
             if learned.get(&player) == Some(&lang) || (lang == Lang::En && !learned.contains_key(&player)) {
@@ -76,6 +79,8 @@ mod tests {
         let path = dir.path().join("owner-languages.json");
         let configured = BTreeMap::from([("alice".to_owned(), Lang::De)]);
         let languages = Languages::new(configured.clone(), Some(path.clone()));
+        assert_eq!(languages.of("Bao"), Lang::En);
+        assert_eq!(languages.heard("Bao", "yo toss bob 4 apples"), None, "English the goal reader reads whole");
         assert_eq!(languages.of("Bao"), Lang::En);
         assert_eq!(languages.heard("Bao", "chế tạo một cái cuốc gỗ"), Some(Lang::Vi));
         assert_eq!(languages.of("BAO"), Lang::Vi);

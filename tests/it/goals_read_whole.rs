@@ -188,7 +188,8 @@ fn all_of_a_thing_is_what_the_bot_carries_and_a_name_in_lower_case_is_the_player
     assert_eq!(dirt, 16, "the chest holds all the dirt: {contents}");
     assert_eq!(inventory_count(&world, "Wayfarer", "dirt"), 0, "none is left with the bot");
 
-    let goal = "toss bob 4 apples";
+    // `yo` opens Spanish too: words the English reader reads whole are not sent to be translated.
+    let goal = "yo toss bob 4 apples";
     done_as_read(&world, goal, "as: 4 apple handed to bob.", Duration::from_secs(90));
     assert_eq!(inventory_count(&world, "Bob", "apple"), 4, "Bob carries the four apples");
 }
@@ -498,4 +499,69 @@ fn a_goal_with_no_verb_that_names_a_chest_is_read_by_the_llm_and_done() {
     assert_eq!(named, 4, "the chest beside the gold block holds them: {contents}");
     assert_eq!(container_count(&world, [3, 64, -2], "gold_ingot").0, 0, "the other chest holds none");
     assert_eq!(*calls.lock().unwrap(), 1);
+}
+
+/// A chest named by one neighbour and not another, a chest named in a remark before the goal (`the chest by the
+/// iron block, shove 3 bread in it`), and a block put on a named compass side of another: each where the words say,
+/// as the world has it.
+#[test]
+fn a_chest_named_by_its_neighbours_and_a_block_on_a_compass_side_are_the_ones_asked() {
+    let (world, _bot) = world_with_bot_args(&[]);
+    // The nearer chest stands by a diamond block and by the iron block; the farther one by a diamond block only.
+    for (at, kind) in [
+        ([3, 64, -2], "chest"),
+        ([4, 64, -2], "diamond_block"),
+        ([3, 64, -3], "iron_block"),
+        ([-3, 64, 4], "chest"),
+        ([-4, 64, 4], "diamond_block"),
+        ([-3, 64, -1], "gold_block"),
+    ] {
+        let [x, y, z] = at;
+        world.cmd(json!({"cmd": "setBlock", "x": x, "y": y, "z": z, "block": kind}));
+    }
+    give(&world, "Wayfarer", "coal", 8);
+    give(&world, "Wayfarer", "bread", 6);
+    give(&world, "Wayfarer", "stone", 4);
+    bot_sees(&world, "Wayfarer", "stone", 4);
+
+    let goal = "put 4 coal in the chest beside the diamond block, not the one by the iron block";
+    done_as_read(
+        &world,
+        goal,
+        "as: 4 coal put into the chest next to a diamond_block, not the one next to a iron_block.",
+        Duration::from_secs(90),
+    );
+    let (far, contents) = container_count(&world, [-3, 64, 4], "coal");
+    assert_eq!(far, 4, "the chest by the diamond block alone holds the coal: {contents}");
+    let (near, contents) = container_count(&world, [3, 64, -2], "coal");
+    assert_eq!(near, 0, "the chest by the iron block holds none: {contents}");
+
+    let goal = "the chest by the iron block, shove 3 bread in it";
+    done_as_read(&world, goal, "as: 3 bread put into the chest next to a iron_block.", Duration::from_secs(90));
+    let (bread, contents) = container_count(&world, [3, 64, -2], "bread");
+    assert_eq!(bread, 3, "the chest by the iron block holds the bread: {contents}");
+
+    let goal = "place a stone block on the north side of the gold block";
+    done_as_read(&world, goal, "as: 1 stone placed on the north side of a gold_block.", Duration::from_secs(90));
+    // North is -Z: the stone stands at the gold block's north face, and on none of its other sides.
+    assert_eq!(block(&world, [-3, 64, -2]), "stone", "stone on the gold block's north side");
+    for side in [[-3, 64, 0], [-2, 64, -1], [-4, 64, -1]] {
+        assert_ne!(block(&world, side), "stone", "no stone at {side:?}");
+    }
+
+    // A tower given two sides is solid: 2 by 2 and 2 high, eight blocks.
+    give(&world, "Wayfarer", "cobblestone", 8);
+    bot_sees(&world, "Wayfarer", "cobblestone", 8);
+    let goal = "build a 2x2 tower of cobblestone 2 high";
+    done_as_read(
+        &world,
+        goal,
+        "as: a solid block 2 by 2 and 2 high of cobblestone, on open ground beside me.",
+        Duration::from_secs(90),
+    );
+    let cobble = where_stands(&world, "cobblestone");
+    let solid = cobble
+        .iter()
+        .any(|[x, y, z]| (0..2).all(|h| (0..2).all(|i| (0..2).all(|j| cobble.contains(&[x + i, y + h, z + j])))));
+    assert!(solid, "eight cobblestone stand 2 by 2 and 2 high: {cobble:?}");
 }
