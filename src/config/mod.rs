@@ -163,9 +163,10 @@ pub struct Overrides {
     #[arg(long, env = "WAYFARER_STORE", value_name = "URL")]
     pub store: Option<String>,
 
-    /// Serve the live dashboard (a web page to watch and command the bots) at IP:PORT, e.g. 127.0.0.1:8080; any
-    /// address other than loopback needs a token (WAYFARER_DASHBOARD_TOKEN, or one is made and printed at start)
-    #[arg(long, env = "WAYFARER_DASHBOARD", value_name = "IP:PORT")]
+    /// Serve the live dashboard (a web page to watch and command the bots) at [IP:]PORT: a port alone (8080) is on
+    /// this machine only (127.0.0.1); any address other than loopback needs a token (WAYFARER_DASHBOARD_TOKEN, or one
+    /// is made and printed at start)
+    #[arg(long, env = "WAYFARER_DASHBOARD", value_name = "[IP:]PORT")]
     pub dashboard: Option<String>,
 
     /// The dashboard's token (read from the environment only, so it stays out of the process list)
@@ -561,11 +562,18 @@ fn resolve_dashboard(
     owners: &[String],
 ) -> Result<Option<DashboardConfig>, ConfigError> {
     let Some(text) = address.or(file.address) else { return Ok(None) };
-    let address = text.trim().parse::<std::net::SocketAddr>().map_err(|_| {
-        ConfigError::Dashboard(format!(
-            "address {text:?} is not IP:PORT (e.g. 127.0.0.1:8080, or 0.0.0.0:8080 with a token)"
-        ))
-    })?;
+    // A port alone (`8080`, `:8080`) is on this machine only: loopback unless an address is given.
+    let trimmed = text.trim();
+    let port_only = trimmed.strip_prefix(':').unwrap_or(trimmed).parse::<u16>().ok();
+    let address = match port_only {
+        Some(port) => std::net::SocketAddr::from(([127, 0, 0, 1], port)),
+        None => trimmed.parse::<std::net::SocketAddr>().map_err(|_| {
+            ConfigError::Dashboard(format!(
+                "address {text:?} is not PORT or IP:PORT (e.g. 8080 for this machine only, or 0.0.0.0:8080 with a \
+                 token)"
+            ))
+        })?,
+    };
     let token = token.or(file.token).filter(|t| !t.is_empty());
     if let Some(token) = &token
         && (token.len() < 8 || !token.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_'))
@@ -741,7 +749,12 @@ mod tests {
             merge(Overrides::default(), "[dashboard]\naddress = \"[::1]:8080\"").unwrap().dashboard.unwrap();
         assert!(from_file.is_loopback());
         let err = |address: &str, file: &str| asked(address, file).unwrap_err().to_string();
-        assert!(err("localhost", "").contains("is not IP:PORT"));
+        assert!(err("localhost", "").contains("is not PORT or IP:PORT"));
+        // A port alone is this machine only.
+        for port in ["8080", ":8080", " 8080 "] {
+            let config = asked(port, "").unwrap().dashboard.unwrap();
+            assert_eq!(config.address, "127.0.0.1:8080".parse().unwrap(), "{port:?}");
+        }
         assert!(
             err("127.0.0.1:8080", "[dashboard]\nowner = \"Mallory\"").contains("not one of the owners (Alice, Bob)")
         );

@@ -179,6 +179,8 @@ fn two_assistants_drive_two_bots_at_once_and_a_stop_ends_a_goal_mid_way() {
         is_error(&busy) && text(&busy).contains("busy with") && text(&busy).contains("get 40 spruce logs"),
         "{busy}"
     );
+    // Refused before it ran, and still logged with why, as a refused chat command is.
+    bot.expect_log("Crew_1: Alice (mcp http): refused: Crew_1 is busy with", Duration::from_secs(1));
     let stopped = second.call("stop", json!({"bot": "Crew_1"}), Duration::from_secs(20)).unwrap();
     assert!(text(&stopped).starts_with("Stopped "), "{stopped}");
     let long = first.answer(long, Duration::from_secs(20)).unwrap();

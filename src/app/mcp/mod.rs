@@ -131,6 +131,15 @@ impl Fleet {
         bot.mcp_calls.fetch_add(1, Ordering::Relaxed);
         tracing::info!("{}: {} (mcp {}): {call}", bot.name, self.caller, self.via);
     }
+
+    /// Notes a tool call refused before it ran, and why: logged, and counted on `bot` when there is one.
+    fn refused(&self, bot: Option<&BotState>, why: &str) {
+        if let Some(bot) = bot {
+            bot.mcp_calls.fetch_add(1, Ordering::Relaxed);
+        }
+        let name = bot.map_or("mcp", |b| b.name.as_str());
+        tracing::info!("{name}: {} (mcp {}): refused: {why}", self.caller, self.via);
+    }
 }
 
 /// One MCP session's server: the fleet, its tools, and the resources the session follows.

@@ -93,6 +93,8 @@ pub struct TeamArgs {
     pub bot: Option<String>,
     /// Follow the team goal to its end (default); false returns as soon as it has its number.
     pub wait: Option<bool>,
+    /// Start even though the leader is busy, ending what it does (default false: a busy bot is refused).
+    pub replace: Option<bool>,
     /// The most seconds to follow it (default 3600).
     pub timeout_s: Option<u64>,
 }
@@ -249,15 +251,15 @@ fn goal_answer(bot: &str, outcome: &Outcome) -> CallToolResult {
 impl Server {
     /// The bot a call names, refusing a busy one for a goal unless `replace`.
     fn pick(&self, name: Option<&str>, goal: bool, replace: bool) -> Result<Arc<BotState>, String> {
-        let bot = self.fleet.bot(name)?;
+        let bot = self.fleet.bot(name).inspect_err(|why| self.fleet.refused(None, why))?;
         if goal
             && !replace
             && let Some(doing) = busy(&bot)
         {
-            return Err(format!(
-                "{} is busy with {doing}. Call `stop` first, or call again with replace: true.",
-                bot.name
-            ));
+            let why =
+                format!("{} is busy with {doing}. Call `stop` first, or call again with replace: true.", bot.name);
+            self.fleet.refused(Some(&bot), &why);
+            return Err(why);
         }
         Ok(bot)
     }
@@ -324,11 +326,13 @@ impl Server {
         let goal = words(&args.goal, "goal")?;
         let bot = self.pick(args.bot.as_deref(), true, args.replace.unwrap_or(false))?;
         if let Some((asked, near)) = crate::agent::recipes::unknown_thing(&goal) {
-            return Err(format!(
+            let why = format!(
                 "the game has no item or block called \"{asked}\"; the nearest names are {}. Call again with the \
                  game's name.",
                 near.join(", ")
-            ));
+            );
+            self.fleet.refused(Some(&bot), &why);
+            return Err(why);
         }
         let prefix = &self.fleet.shared.config.prefix;
         let until = goal_until(args.wait, args.timeout_s);
@@ -379,7 +383,7 @@ impl Server {
         peer: Peer<RoleServer>,
     ) -> Result<CallToolResult, String> {
         let goal = words(&args.goal, "goal")?;
-        let bot = self.pick(args.bot.as_deref(), true, false)?;
+        let bot = self.pick(args.bot.as_deref(), true, args.replace.unwrap_or(false))?;
         let prefix = &self.fleet.shared.config.prefix;
         let until = goal_until(args.wait, args.timeout_s);
         let outcome = self.carry_out(&bot, format!("{prefix}team {goal}"), until, &meta, peer).await?;
