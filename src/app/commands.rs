@@ -227,7 +227,8 @@ pub fn execute_answering(bot: BotHandle, state: &Arc<BotState>, speaker: &str, c
             }
         }
         Command::Learn { start: true, iterations } => {
-            start_learning(bot, state, speaker, iterations.unwrap_or(crate::agent::learn::DEFAULT_ITERATIONS))
+            let iterations = iterations.unwrap_or(crate::agent::learn::DEFAULT_ITERATIONS);
+            start_learning(bot, state, speaker, iterations, reply.tap())
         }
         Command::Learn { start: false, .. } => {
             if abandon_learning(state, &format!("stopped by {speaker}")) {

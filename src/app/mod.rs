@@ -288,7 +288,7 @@ impl Brain for AppBrain {
             tokio::task::spawn_local(announce(bot.clone(), shared.clone()));
             if let Some(run) = &shared.learn_run {
                 let asked_by = shared.config.owners.first().cloned().unwrap_or_default();
-                work::start_learning(bot, state, &asked_by, run.iterations);
+                work::start_learning(bot, state, &asked_by, run.iterations, None);
                 return;
             }
         }

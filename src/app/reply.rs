@@ -46,6 +46,11 @@ impl Replier {
         Self { tap: Some(tap), ..self }
     }
 
+    /// Where the answers also go, if anywhere (see [`Replier::tapped`]).
+    pub fn tap(&self) -> Option<tokio::sync::mpsc::UnboundedSender<String>> {
+        self.tap.clone()
+    }
+
     /// The language the answers are said in.
     pub fn lang(&self) -> Lang {
         self.lang

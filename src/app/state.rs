@@ -228,6 +228,8 @@ pub struct Learning {
     pub asked_by: String,
     /// Not yet started (the first start announces the run; a resumption says so instead).
     pub fresh: bool,
+    /// Where its answers also go (an MCP caller following the learning to its end).
+    pub tap: Option<tokio::sync::mpsc::UnboundedSender<String>>,
 }
 
 /// One bot's own state.

@@ -293,15 +293,25 @@ fn run_goal_as_activity(
 }
 
 /// Starts learning for up to `iterations` tasks, as asked by `asked_by`; it resumes after a reconnect until done.
-pub fn start_learning(bot: BotHandle, state: &Arc<BotState>, asked_by: &str, iterations: usize) {
+pub fn start_learning(
+    bot: BotHandle,
+    state: &Arc<BotState>,
+    asked_by: &str,
+    iterations: usize,
+    tap: Option<tokio::sync::mpsc::UnboundedSender<String>>,
+) {
     if state.llm.is_none() {
-        state.shared.replier(bot, asked_by).say(NO_LLM);
+        let reply = state.shared.replier(bot, asked_by);
+        match tap {
+            Some(tap) => reply.tapped(tap).say(NO_LLM),
+            None => reply.say(NO_LLM),
+        }
         return finish_learning(state, LearnReport::default(), Some("no LLM is configured".to_owned()));
     }
     state.stop_goal(&format!("{asked_by} started learning"));
     // Asked again while learning: the new run goes on from what the old one did, so the summary keeps it.
     let report = state.learning().take().map(|old| old.report).unwrap_or_default();
-    *state.learning() = Some(Learning { left: iterations, report, asked_by: asked_by.to_owned(), fresh: true });
+    *state.learning() = Some(Learning { left: iterations, report, asked_by: asked_by.to_owned(), fresh: true, tap });
     resume_learning(bot, state);
 }
 
@@ -309,6 +319,10 @@ pub fn start_learning(bot: BotHandle, state: &Arc<BotState>, asked_by: &str, ite
 pub fn resume_learning(bot: BotHandle, state: &Arc<BotState>) {
     let Some(learning) = state.learning().clone() else { return };
     let reply = state.shared.replier(bot.clone(), &learning.asked_by);
+    let reply = match learning.tap.clone() {
+        Some(tap) => reply.tapped(tap),
+        None => reply,
+    };
     let Some(agent) = agent(bot, state, &reply) else { return };
     let dir = checkpoint_dir(state);
     let stop = agent.stop.clone();

@@ -2,7 +2,8 @@
 //! `/mcp` on the dashboard's listener (the token and Origin guard it; tools, resources and prompts are listed and
 //! read; a bad argument gets a schema error; `task` for a stone pickaxe streams progress and ends with the world's
 //! verdict and the pickaxe in the world's inventory); two clients at once on two bots, and `stop` ending a goal mid
-//! way; and `wayfarer mcp` over standard input and output building a starter blueprint the world scores in full.
+//! way; and `wayfarer mcp` over standard input and output building a starter blueprint the world scores in full, then
+//! following a learning run to its end.
 
 use crate::support;
 
@@ -190,18 +191,25 @@ fn two_assistants_drive_two_bots_at_once_and_a_stop_ends_a_goal_mid_way() {
 }
 
 #[test]
-fn wayfarer_mcp_over_stdio_builds_a_starter_blueprint_the_world_scores_in_full() {
+fn wayfarer_mcp_over_stdio_builds_a_starter_blueprint_the_world_scores_in_full_and_follows_learning() {
     let world = World::start();
     world.add_player("Alice", [3.5, 64.0, 3.5]);
     let blueprints = repo_root().join("skills/blueprints");
     let home = fresh_dir("mcp-stdio");
     let log = home.join("wayfarer.log");
+    // The learning's one task (the fixed first one, mine a log) is written by a scripted LLM.
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let llm = runtime.block_on(support::fake_llm::FakeEndpoint::start()).unwrap();
+    llm.push_content(
+        "Plan: dig the nearest log.\nDescription: Mines one oak log from the nearest tree.\n```rhai\nfn mineOneLog() \
+         {\n  mineBlock(\"oak_log\", 1)\n}\n```",
+    );
     let client = McpClient::start();
     let from = world.cursor();
     let connect = json!({
         "op": "connect",
         "command": env!("CARGO_BIN_EXE_wayfarer"),
-        "args": ["mcp", "--server", world.address(), "--owner", "Alice",
+        "args": ["mcp", "--server", world.address(), "--owner", "Alice", "--llm-url", llm.base_url(),
                  "--blueprints", blueprints.to_str().unwrap(), "--skills", home.join("skills").to_str().unwrap()],
         "env": {"RUST_LOG": "warn,wayfarer=debug", "WAYFARER_CHECKPOINT": home.join("checkpoint").to_str().unwrap()},
         "stderr": log.to_str().unwrap(),
@@ -223,6 +231,25 @@ fn wayfarer_mcp_over_stdio_builds_a_starter_blueprint_the_world_scores_in_full()
     let column = world.cmd(json!({"cmd": "getBlocks", "from": [6, 64, 2], "to": [6, 68, 2]}));
     let names: Vec<&str> = column.as_array().unwrap().iter().map(|b| b["name"].as_str().unwrap()).collect();
     assert_eq!(names, ["cobblestone", "cobblestone", "cobblestone", "cobblestone", "torch"], "{column}");
+
+    // Learning followed to its end: each task as progress, then the learning's own summary; the log in the world's
+    // inventory and the skill in the library.
+    for (x, z) in [(-5, -3), (-5, -5)] {
+        world.cmd(json!({"cmd": "setBlock", "x": x, "y": 64, "z": z, "block": "oak_log"}));
+    }
+    let learning = client.start_call("learn", json!({"iterations": 1, "wait": true}));
+    client.wait_progress(learning, Duration::from_secs(60), |p| {
+        p["message"].as_str().is_some_and(|m| m.starts_with("I will start task: Mine 1 wood log"))
+    });
+    let learned = client.answer(learning, Duration::from_secs(120)).unwrap();
+    assert!(!is_error(&learned), "{learned}");
+    assert!(
+        text(&learned).starts_with("Learning done: 1 tasks done, 0 failed; learned 1 skills (mineOneLog)"),
+        "{learned}"
+    );
+    assert!(inventory_count(&world, "Wayfarer", "oak_log") >= 1, "the log is carried");
+    assert!(home.join("skills/mineOneLog.rhai").exists(), "the skill is in the library");
+    assert_eq!(llm.requests().len(), 1, "one LLM call: the code for the fixed first task");
     drop(client);
     let logged = std::fs::read_to_string(&log).unwrap_or_default();
     assert!(logged.contains("Wayfarer: Alice (mcp stdio): !build pillar at 6 64 2"), "{logged}");

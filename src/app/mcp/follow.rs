@@ -34,8 +34,8 @@ const HEARTBEAT: Duration = Duration::from_secs(10);
 pub enum Until {
     /// Its first answer (with what follows it at once).
     Said,
-    /// The end of the activity it starts (a walk, a skill run).
-    Ends,
+    /// The end of the activity it starts (a walk, a skill run, learning), followed at most `most`.
+    Ends { most: Duration },
     /// The end of the goal it puts in the book; with `wait: false`, the goal's handle as soon as it is there.
     Goal { wait: bool, most: Duration },
 }
@@ -173,7 +173,7 @@ pub async fn command(
     let started = Instant::now();
     let most = match until {
         Until::Said => ANSWER_WAIT,
-        Until::Ends => Duration::from_secs(30 * 60),
+        Until::Ends { most } => most,
         Until::Goal { most, .. } => most,
     };
     let mut outcome = Outcome::default();
@@ -198,7 +198,7 @@ pub async fn command(
         let quiet = !outcome.said.is_empty() && last_said.elapsed() >= QUIET && !look.running && !look.thinking;
         let done = match until {
             Until::Said => !outcome.said.is_empty() && last_said.elapsed() >= POLL * 2,
-            Until::Ends => (look.started && !look.running) || (!look.started && quiet),
+            Until::Ends { .. } => (look.started && !look.running) || (!look.started && quiet),
             Until::Goal { wait, .. } => match &look.goal {
                 Some(goal) => !wait || goal.finished(),
                 None => look.question.is_some() || quiet,

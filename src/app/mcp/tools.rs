@@ -22,6 +22,8 @@ use crate::app::state::BotState;
 
 /// The longest a goal tool follows its goal unless told otherwise.
 const GOAL_WAIT: Duration = Duration::from_secs(60 * 60);
+/// How long a walk, a skill run or a follow is followed to its end.
+const WALK_WAIT: Duration = Duration::from_secs(30 * 60);
 
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -106,6 +108,11 @@ pub struct LearnArgs {
     pub iterations: Option<u32>,
     /// Stop learning instead (what was learned is kept).
     pub stop: Option<bool>,
+    /// Follow the learning to its end, each task it takes and how it went sent as progress, and answer with what was
+    /// learned (default false: answer as soon as it has started).
+    pub wait: Option<bool>,
+    /// The most seconds to follow it (default 3600); the learning goes on after that.
+    pub timeout_s: Option<u64>,
     /// Which bot (by its player name); the first bot of the process when left out.
     pub bot: Option<String>,
 }
@@ -391,7 +398,8 @@ impl Server {
     }
 
     #[tool(description = "Start the bot learning on its own (the curriculum proposes tasks, the LLM writes skills, \
-        the world judges them; needs an LLM), or stop it. Returns at once; `status` shows how far it got.")]
+        the world judges them; needs an LLM), or stop it. Returns at once (`status` shows how far it got), or with \
+        wait true follows it to its end: each task and the world's verdict on it as progress, then what was learned.")]
     async fn learn(
         &self,
         Parameters(args): Parameters<LearnArgs>,
@@ -406,7 +414,18 @@ impl Server {
             (false, Some(n)) => format!("{prefix}learn start {n}"),
             (false, None) => format!("{prefix}learn start"),
         };
-        self.say(&bot, line, Until::Said, &meta, peer).await
+        if stop || !args.wait.unwrap_or(false) {
+            return self.say(&bot, line, Until::Said, &meta, peer).await;
+        }
+        let most = args.timeout_s.map_or(GOAL_WAIT, Duration::from_secs);
+        let outcome = self.carry_out(&bot, line, Until::Ends { most }, &meta, peer).await?;
+        // The last word is the learning's own summary (`Learning done: 3 of 4 tasks done, 2 new skills …`).
+        let last = outcome.said.last().cloned().unwrap_or_else(|| format!("{} said nothing back.", bot.name));
+        let summary = match outcome.running {
+            true => format!("{} is still learning after {} s; `status` follows it. {last}", bot.name, most.as_secs()),
+            false => last.clone(),
+        };
+        Ok(answer(outcome.running || last.starts_with("Learning done"), &summary, &outcome))
     }
 
     #[tool(description = "What a bot is and does now: position, health, food, time of day, activity, what it \
@@ -459,7 +478,7 @@ impl Server {
     ) -> Result<CallToolResult, String> {
         let bot = self.pick(args.bot.as_deref(), false, false)?;
         let line = format!("{}goto {} {} {}", self.fleet.shared.config.prefix, args.x, args.y, args.z);
-        self.say(&bot, line, Until::Ends, &meta, peer).await
+        self.say(&bot, line, Until::Ends { most: WALK_WAIT }, &meta, peer).await
     }
 
     #[tool(description = "Walk a bot to a player it can see, and answer when it is there.")]
@@ -477,7 +496,7 @@ impl Server {
         };
         let at = azalea::BlockPos::from(seen?.ok_or_else(|| format!("{} cannot see {player} now", bot.name))?);
         let line = format!("{}goto {} {} {}", self.fleet.shared.config.prefix, at.x, at.y, at.z);
-        self.say(&bot, line, Until::Ends, &meta, peer).await
+        self.say(&bot, line, Until::Ends { most: WALK_WAIT }, &meta, peer).await
     }
 
     #[tool(description = "Make a bot keep following a player until `stop` (returns at once).")]
@@ -580,7 +599,7 @@ impl Server {
             return Err("name and each of args are one word each".to_owned());
         }
         let line = format!("{}run {} {}", self.fleet.shared.config.prefix, args.name, args.args.join(" "));
-        self.say(&bot, line.trim_end().to_owned(), Until::Ends, &meta, peer).await
+        self.say(&bot, line.trim_end().to_owned(), Until::Ends { most: WALK_WAIT }, &meta, peer).await
     }
 
     #[tool(description = "What is near a bot: notable blocks (ores, logs, water, crafting tables, chests…) with \
