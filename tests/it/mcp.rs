@@ -250,6 +250,32 @@ fn wayfarer_mcp_over_stdio_builds_a_starter_blueprint_the_world_scores_in_full_a
     assert!(inventory_count(&world, "Wayfarer", "oak_log") >= 1, "the log is carried");
     assert!(home.join("skills/mineOneLog.rhai").exists(), "the skill is in the library");
     assert_eq!(llm.requests().len(), 1, "one LLM call: the code for the fixed first task");
+
+    // What is near: a crafting table where the world has it, the log left standing among the kinds, the owner.
+    world.cmd(json!({"cmd": "setBlock", "x": -3, "y": 64, "z": 4, "block": "crafting_table"}));
+    // (The block reaches the bot's view of the world a moment after it is set.)
+    let look = || {
+        let seen = client.call("look_around", json!({"radius": 12}), Duration::from_secs(30)).unwrap();
+        serde_json::from_str::<Value>(text(&seen).split_once('\n').unwrap().1).unwrap()
+    };
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    let mut seen = look();
+    while seen["notable"].as_array().is_some_and(Vec::is_empty) && std::time::Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(500));
+        seen = look();
+    }
+    let notable: Vec<&Value> = seen["notable"].as_array().unwrap().iter().collect();
+    assert_eq!(notable.len(), 1, "{seen}");
+    assert_eq!((&notable[0]["block"], &notable[0]["nearest"]), (&json!("crafting_table"), &json!([-3, 64, 4])));
+    assert!(seen["blocks"].as_array().unwrap().contains(&json!("oak_log")), "{seen}");
+    assert!(seen["players"].as_array().unwrap().iter().any(|p| p["name"] == "Alice"), "{seen}");
+
+    // A goal with wait false answers with its handle at once; the goal goes on to the world's verdict.
+    let handle = client.call("task", json!({"goal": "get 2 dirt", "wait": false}), Duration::from_secs(20)).unwrap();
+    assert!(!is_error(&handle) && text(&handle).contains("(get 2 dirt) is under way"), "{handle}");
+    let from = world.cursor();
+    world.expect_chat(from, "Wayfarer", "I succeeded in task: get 2 dirt", Duration::from_secs(60));
+    assert!(inventory_count(&world, "Wayfarer", "dirt") >= 2, "the dirt is carried");
     drop(client);
     let logged = std::fs::read_to_string(&log).unwrap_or_default();
     assert!(logged.contains("Wayfarer: Alice (mcp stdio): !build pillar at 6 64 2"), "{logged}");

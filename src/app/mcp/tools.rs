@@ -602,8 +602,11 @@ impl Server {
         self.say(&bot, line.trim_end().to_owned(), Until::Ends { most: WALK_WAIT }, &meta, peer).await
     }
 
-    #[tool(description = "What is near a bot: notable blocks (ores, logs, water, crafting tables, chests…) with \
-        where the nearest of each is, the kinds of block around, the creatures and players in sight, the biome.")]
+    #[tool(
+        description = "What is near a bot: notable blocks (ores, chests, crafting tables, furnaces) with where the \
+        nearest of each is and how many, the kinds of block around (logs, water, stone…), the creatures and players \
+        in sight, the biome."
+    )]
     async fn look_around(&self, Parameters(args): Parameters<LookArgs>) -> Result<CallToolResult, String> {
         let bot = self.fleet.bot(args.bot.as_deref())?;
         self.fleet.count(&bot, "look_around");
