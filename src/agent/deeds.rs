@@ -42,6 +42,8 @@ pub fn code(asked: &Asked) -> Option<String> {
             (None, Some(Shape::Hole(deep)), _) => Some(hole(deep)),
             (None, Some(Shape::Pit { long, wide, deep }), _) => Some(pit(long, wide, deep)),
             (None, None, Some(block)) if recipes::is_block(block) => Some(clear(block, asked.count)),
+            // `dig any 4 blocks of ground`: no kind named, so the ground's own top blocks near the bot.
+            (None, None, None) if asked.count.is_some() => Some(ground(count)),
             _ => None,
         },
         Effect::Go => match (asked.at, thing) {
@@ -288,6 +290,30 @@ dug"#
     )
 }
 
+/// Code that digs `count` blocks of the ground's top layer around the bot, nearest ring first (never under its feet),
+/// whatever they are made of.
+fn ground(count: u32) -> String {
+    format!(
+        r#"let feet = position().floor();
+let hard = ["air", "cave_air", "water", "lava", "bedrock"];
+let dug = 0;
+for r in 1..5 {{
+    for dx in -r..=r {{
+        for dz in -r..=r {{
+            if dug >= {count} {{ return dug; }}
+            if dx.abs() != r && dz.abs() != r {{ continue; }}
+            let spot = feet + vec3(dx, -1, dz);
+            if hard.contains(blockAt(spot)) || blockAt(spot + vec3(0, 1, 0)) != "air" {{ continue; }}
+            digBlock(spot);
+            dug += 1;
+        }}
+    }}
+}}
+if dug < {count} {{ throw `I found only ${{dug}} blocks of open ground near me to dig`; }}
+dug"#
+    )
+}
+
 /// Code that digs a hole `deep` blocks deep beside the bot, into the first side that has ground to dig.
 fn hole(deep: u32) -> String {
     format!(
@@ -479,6 +505,8 @@ mod tests {
         assert!(store.contains("items[\"oak_planks\"] = n") && store.contains("if n > 4"), "{store}");
         assert_eq!(compiles("give 3 bread to Bob"), "giveItem(\"Bob\", \"bread\", 3)");
         assert!(compiles("Place dirt at 1 64 2").starts_with("placeItem(\"dirt\", vec3(1, 64, 2))"));
+        // No kind named: the ground's own top blocks.
+        assert!(compiles("dig any 4 blocks of ground near you").contains("if dug >= 4 { return dug; }"));
     }
 
     #[test]
@@ -523,5 +551,9 @@ mod tests {
         assert_eq!(texts("go to the tree, then dig 2 dirt"), ["go to the tree", "dig 2 dirt"]);
         let wall = "build a wall of cobblestone 3 blocks long and 2 blocks high";
         assert_eq!(parts(wall), [(wall.to_owned(), true)]);
+        // Words that ask nothing are no part; ` n ` joins; a remark naming the chest stands in for `it`.
+        assert_eq!(texts("brb, dig a hole 2 deep"), ["dig a hole 2 deep"]);
+        assert_eq!(texts("set down a chest n stash 3 bread in it"), ["set down a chest", "stash 3 bread in it"]);
+        assert_eq!(texts("the chest by the furnace, put 4 coal in it"), ["put 4 coal in the chest by the furnace"]);
     }
 }

@@ -291,7 +291,13 @@ pub async fn run_goal(agent: &Agent, goal: &str, goals: &Goals, id: u32) -> bool
 /// block to mine or a mob to kill (judged by the count its last step tracks), or names game things every one of
 /// which the plan (`tracked`, its steps' trackers) counts in the inventory (`prepare some wood planks`).
 fn has_own_check(goal: &str, tracked: &[Tracker]) -> bool {
-    let judged = |asked: &Asked| asked.thing.is_some() || asked.shape.is_some() || asked.at.is_some();
+    // A count of blocks dug of no kind (`dig any 4 blocks of ground`) is judged too: that many blocks broken.
+    let judged = |asked: &Asked| {
+        asked.thing.is_some()
+            || asked.shape.is_some()
+            || asked.at.is_some()
+            || (asked.effect == super::effect::Effect::Dig && asked.count.is_some())
+    };
     let counted = |item: &str| {
         tracked.iter().any(|tracker| match tracker {
             Tracker::Inventory { item: counted, .. } | Tracker::Craft { item: counted, .. } => counted == item,

@@ -116,6 +116,22 @@ fn dig_down_three_is_a_hole_three_deep() {
     assert_eq!(deepest_hole(&world), 3, "the world shows a hole three deep");
 }
 
+/// Blocks to dig with no kind named are the ground's own: `dig out any four blocks of ground` digs four of its top
+/// blocks, where no code was written for it before (the goal went to the LLM).
+#[test]
+fn any_four_blocks_of_ground_are_dug_from_the_top() {
+    let (world, _bot) = world_with_bot_args(&[]);
+    let goal = "dig out any four blocks of ground near you";
+    done_as_read(&world, goal, "as: 4 blocks dug near me.", Duration::from_secs(60));
+    let mut dug = 0;
+    for x in -6..=6 {
+        for z in -6..=6 {
+            dug += usize::from(block(&world, [x, 63, z]) == "air");
+        }
+    }
+    assert_eq!(dug, 4, "four blocks of the ground's top layer are air");
+}
+
 #[test]
 fn a_square_and_a_bot_walled_in_stand_as_asked() {
     let (world, _bot) = world_with_bot_args(&[]);
