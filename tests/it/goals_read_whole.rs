@@ -172,10 +172,15 @@ fn planks_go_into_the_chest_named_by_its_neighbour_and_not_the_other() {
         "as: 4 oak_planks put into the chest next to a crafting_table.",
         Duration::from_secs(90),
     );
-    let (named, contents) = container_count(&world, [-3, 64, 4], "oak_planks");
-    assert_eq!(named, 4, "the chest next to the table holds the planks: {contents}");
-    let (other, contents) = container_count(&world, [3, 64, -2], "oak_planks");
-    assert_eq!(other, 0, "the nearer chest holds none: {contents}");
+    only_in(&world, [-3, 64, 4], [3, 64, -2], "oak_planks", 4);
+}
+
+/// The chest at `named` holds `count` of `item`, and the one at `other` none.
+fn only_in(world: &World, named: [i64; 3], other: [i64; 3], item: &str, count: u64) {
+    let (held, contents) = container_count(world, named, item);
+    assert_eq!(held, count, "the chest named holds the {item}: {contents}");
+    let (held, contents) = container_count(world, other, item);
+    assert_eq!(held, 0, "the other chest holds none: {contents}");
 }
 
 /// "All" of a thing is what the bot carries (it was asked about: how many is all?), and a name typed in lower case
@@ -547,10 +552,7 @@ fn a_chest_named_by_its_neighbours_and_a_block_on_a_compass_side_are_the_ones_as
         "as: 4 coal put into the chest next to a diamond_block, not the one next to a iron_block.",
         Duration::from_secs(90),
     );
-    let (far, contents) = container_count(&world, [-3, 64, 4], "coal");
-    assert_eq!(far, 4, "the chest by the diamond block alone holds the coal: {contents}");
-    let (near, contents) = container_count(&world, [3, 64, -2], "coal");
-    assert_eq!(near, 0, "the chest by the iron block holds none: {contents}");
+    only_in(&world, [-3, 64, 4], [3, 64, -2], "coal", 4);
 
     let goal = "the chest by the iron block, shove 3 bread in it";
     done_as_read(&world, goal, "as: 3 bread put into the chest next to a iron_block.", Duration::from_secs(90));
