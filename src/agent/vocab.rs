@@ -70,6 +70,19 @@ struct Table {
     longest: usize,
 }
 
+impl Table {
+    /// Whether the table knows `run` as a word of `kind`.
+    fn means(&self, run: &str, kind: Kind) -> bool {
+        self.runs.get(run).is_some_and(|m| m.iter().any(|(k, _)| *k == kind))
+    }
+}
+
+/// The one item `found` yields, `None` when it yields none or more than one (two names equally near).
+fn only<T>(mut found: impl Iterator<Item = T>) -> Option<T> {
+    let one = found.next()?;
+    found.next().is_none().then_some(one)
+}
+
 const FILES: [(Lang, &str); 6] = [
     (Lang::En, include_str!("vocab/en.tsv")),
     (Lang::Fr, include_str!("vocab/fr.tsv")),
@@ -243,7 +256,7 @@ fn separable(text: &str, table: &Table) -> String {
     if written.len() != folded.len() {
         return text.to_owned();
     }
-    let is_verb = |run: &str| table.runs.get(run).is_some_and(|m| m.iter().any(|(k, _)| *k == Kind::Verb));
+    let is_verb = |run: &str| table.means(run, Kind::Verb);
     let mut order: Vec<usize> = (0..folded.len()).collect();
     if let Some(last) = folded.len().checked_sub(1)
         && let Some(verb) = (0..last).find(|&i| is_verb(&folded[i]))
@@ -253,9 +266,7 @@ fn separable(text: &str, table: &Table) -> String {
         order.insert(verb + 1, last);
     }
     let number = |i: Option<usize>| {
-        i.and_then(|i| folded.get(i)).is_some_and(|w| {
-            w.parse::<u32>().is_ok() || table.runs.get(w).is_some_and(|m| m.iter().any(|(k, _)| *k == Kind::Number))
-        })
+        i.and_then(|i| folded.get(i)).is_some_and(|w| w.parse::<u32>().is_ok() || table.means(w, Kind::Number))
     };
     order
         .iter()
@@ -459,7 +470,7 @@ fn respell(folded: &mut [String], mut written: Option<&mut Vec<String>>, table: 
         && let Some(next) = folded.get(i + 1)
         && next.chars().count() >= 4
         && !known(next)
-        && table.runs.get(&folded[i]).is_some_and(|m| m.iter().any(|(k, _)| *k == Kind::Verb))
+        && table.means(&folded[i], Kind::Verb)
         && let Some(second) = nearest_verb_after(&folded[i], next, table)
     {
         tracing::debug!("goal words: {next:?} read as the verb's {second:?}");
@@ -503,30 +514,28 @@ fn respell(folded: &mut [String], mut written: Option<&mut Vec<String>>, table: 
 
 /// The one verb of one word in `table` within a slip of `word` (`buidl`, `plase`), starting with the same letter.
 fn nearest_verb(word: &str, table: &Table) -> Option<String> {
-    let mut near = table.runs.iter().filter(|(run, meanings)| {
+    only(table.runs.iter().filter(|(run, meanings)| {
         !run.contains(' ')
             && run.chars().count() >= 3
             && run.chars().next() == word.chars().next()
             && meanings.iter().any(|(k, _)| *k == Kind::Verb)
             && crate::skills::lexical::slips_between(word, run) <= 1
-    });
-    let (run, _) = near.next()?;
-    near.next().is_none().then(|| run.clone())
+    }))
+    .map(|(run, _)| run.clone())
 }
 
 /// The second word of the one verb of two words in `table` that starts with `head` and whose second word is within a
 /// slip of `word` (`go stnad`: `stand` of `go stand`).
 fn nearest_verb_after(head: &str, word: &str, table: &Table) -> Option<String> {
-    let mut near = table.runs.iter().filter_map(|(run, meanings)| {
+    only(table.runs.iter().filter_map(|(run, meanings)| {
         let (first, second) = run.split_once(' ')?;
         (first == head
             && !second.contains(' ')
             && meanings.iter().any(|(k, _)| *k == Kind::Verb)
             && crate::skills::lexical::slips_between(word, second) <= 1)
             .then_some(second)
-    });
-    let second = near.next()?;
-    near.next().is_none().then(|| second.to_owned())
+    }))
+    .map(str::to_owned)
 }
 
 /// The one thing's name within a slip or two of `word` (see [`respell`]), its plural read as the singular.
@@ -562,15 +571,14 @@ fn nearest_name(word: &str) -> Option<String> {
 fn nearest_tail(head: &str, word: &str) -> Option<String> {
     let stems: Vec<&str> =
         [Some(word), word.strip_suffix('s'), word.strip_suffix("es")].into_iter().flatten().collect();
-    let mut near = ITEM_IDS.iter().filter_map(|id| {
+    only(ITEM_IDS.iter().filter_map(|id| {
         let (first, tail) = id.split_once('_')?;
         (first == head
             && !tail.contains('_')
             && stems.iter().any(|s| crate::skills::lexical::slips_between(s, tail) <= 1))
         .then_some(tail)
-    });
-    let tail = near.next()?;
-    near.next().is_none().then(|| tail.to_owned())
+    }))
+    .map(str::to_owned)
 }
 
 /// The game's item ids, without `minecraft:`.
@@ -585,11 +593,7 @@ static ITEM_IDS: LazyLock<Vec<String>> = LazyLock::new(|| {
 /// Every one-word name of a thing the reader takes: the game's item ids without `_` and the English vocabulary's
 /// one-word names, each with what it means (an id).
 static THING_NAMES: LazyLock<Vec<(String, String)>> = LazyLock::new(|| {
-    use azalea::registry::builtin::ItemKind;
-    let ids = (0..).map_while(|id: u32| ItemKind::try_from(id).ok()).map(|kind| {
-        let id = kind.to_string().trim_start_matches("minecraft:").to_owned();
-        (id.clone(), id)
-    });
+    let ids = ITEM_IDS.iter().map(|id| (id.clone(), id.clone()));
     // Shape nouns too (`a pilar of dirt`), by their own word.
     let names = TABLES[&Lang::En].runs.iter().filter(|(run, _)| !run.contains(' ')).filter_map(|(run, meanings)| {
         meanings.iter().find_map(|(k, id)| match k {
@@ -602,15 +606,8 @@ static THING_NAMES: LazyLock<Vec<(String, String)>> = LazyLock::new(|| {
 });
 
 /// The first words of the game's ids of more words than one (`oak` of `oak_planks`): materials.
-static ID_HEADS: LazyLock<std::collections::HashSet<String>> = LazyLock::new(|| {
-    use azalea::registry::builtin::ItemKind;
-    (0..)
-        .map_while(|id: u32| ItemKind::try_from(id).ok())
-        .filter_map(|kind| {
-            kind.to_string().trim_start_matches("minecraft:").split_once('_').map(|(head, _)| head.to_owned())
-        })
-        .collect()
-});
+static ID_HEADS: LazyLock<std::collections::HashSet<String>> =
+    LazyLock::new(|| ITEM_IDS.iter().filter_map(|id| id.split_once('_').map(|(head, _)| head.to_owned())).collect());
 
 /// The English of the words that name a side of a block.
 const SIDES: [&str; 3] = ["next to", "on top of", "under"];
