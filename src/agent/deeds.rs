@@ -385,11 +385,12 @@ fn store_beside(item: &str, count: u32, beside: &Beside) -> String {
     let target = &beside.block;
     let deposit = deposit(item, count);
     // `not the one by the iron block`: a chest with that kind next to it is passed over.
+    let (next_to, _) = sides_of(Side::NextTo);
     let apart = match &beside.not {
         Some(not) => format!(
             r#"
         let apart = true;
-        for o in [vec3(1, 0, 0), vec3(-1, 0, 0), vec3(0, 0, 1), vec3(0, 0, -1)] {{
+        for o in {next_to} {{
             if blockAt(spot + o) == "{not}" {{ apart = false; }}
         }}
         if !apart {{ continue; }}"#
@@ -427,15 +428,16 @@ n"#
 
 /// The offsets from a block to the spots on `side` of it, as Rhai, and the side in words.
 fn sides_of(side: Side) -> (&'static str, &'static str) {
-    match side {
-        Side::NextTo => ("[vec3(1, 0, 0), vec3(-1, 0, 0), vec3(0, 0, 1), vec3(0, 0, -1)]", side.words()),
-        Side::OnTop => ("[vec3(0, 1, 0)]", side.words()),
-        Side::Under => ("[vec3(0, -1, 0)]", side.words()),
-        Side::North => ("[vec3(0, 0, -1)]", side.words()),
-        Side::South => ("[vec3(0, 0, 1)]", side.words()),
-        Side::East => ("[vec3(1, 0, 0)]", side.words()),
-        Side::West => ("[vec3(-1, 0, 0)]", side.words()),
-    }
+    let offsets = match side {
+        Side::NextTo => "[vec3(1, 0, 0), vec3(-1, 0, 0), vec3(0, 0, 1), vec3(0, 0, -1)]",
+        Side::OnTop => "[vec3(0, 1, 0)]",
+        Side::Under => "[vec3(0, -1, 0)]",
+        Side::North => "[vec3(0, 0, -1)]",
+        Side::South => "[vec3(0, 0, 1)]",
+        Side::East => "[vec3(1, 0, 0)]",
+        Side::West => "[vec3(-1, 0, 0)]",
+    };
+    (offsets, side.words())
 }
 
 /// Code that puts `count` of `item` into the nearest chest, placing a carried one first when none is near.
