@@ -316,7 +316,9 @@ pub fn read(task: &str, is_id: impl Fn(&str) -> bool) -> Result<Asked, Unread> {
     }
     // `on every side of me`: the owner's sides are not the bot's.
     let owner_around = asked.shape == Some(Shape::Around) && unread.iter().any(|w| w == "me");
-    let significant = how_many.is_some() || owner_around || unread.iter().any(|w| significant(w));
+    // `the 4 dirt blocks i put down`: which of them, said by what someone did to them.
+    let chosen = (1..parse.words.len()).any(|i| parse.free(i) && parse.free(i + 1) && chooses(&parse.words, i));
+    let significant = how_many.is_some() || owner_around || chosen || unread.iter().any(|w| significant(w));
     Err(Unread { effect: Some(asked.effect), words: unread, significant, partial: Some(Box::new(asked)) })
 }
 
@@ -385,6 +387,20 @@ pub fn named_back(task: &str, is_id: &impl Fn(&str) -> bool) -> Option<String> {
 /// Words of a side or a place that are no side on their own (`next` of `next to`, `where` of `where you stand`): left
 /// unread, they say where, and the owner is asked rather than the place guessed.
 const PLACE_WORDS: [&str; 8] = ["next", "top", "adjacent", "where", "north", "south", "east", "west"];
+
+/// Whether `words[i..]` opens a clause saying which things are meant by what someone did to them (`i put down`,
+/// `we placed`, `you dropped`): a who, then a deed. What the bot is to do (`a chest you place`) is no choice.
+pub fn chooses(words: &[String], i: usize) -> bool {
+    const OTHERS: [&str; 5] = ["i", "we", "they", "he", "she"];
+    let Some(verb) = words.get(i + 1) else { return false };
+    let done = verb.len() > 4 && verb.ends_with("ed");
+    match words[i].as_str() {
+        // `where i stand` says where, not which.
+        who if OTHERS.contains(&who) => done || vocab::meaning(verb, Kind::Verb).is_some_and(|v| v != "go"),
+        "you" | "u" => done,
+        _ => false,
+    }
+}
 
 fn significant(word: &str) -> bool {
     PLACE_WORDS.contains(&word)
@@ -1215,6 +1231,19 @@ mod tests {
         assert!(unread.significant, "{unread:?}");
         // A word far from every shape is not.
         assert!(!read("place 6 stone pronto", is_game_id).unwrap_err().significant);
+    }
+
+    #[test]
+    fn which_ones_said_by_what_someone_did_to_them_is_asked_about() {
+        // `i put down` picks the dirt out from the dirt of the ground: no reader has words for it, so it is asked.
+        for goal in ["dig up the 4 dirt blocks i put down", "break the 3 stone blocks that we placed"] {
+            let unread = read(goal, is_game_id).expect_err(goal);
+            assert!(unread.significant, "{goal:?}: {unread:?}");
+        }
+        // A who with no deed is no choice (`next to you` is a place the reader reads), nor what the bot is to do.
+        assert!(read("put a dirt block next to you", is_game_id).is_ok());
+        assert!(!read("store planks in a chest you place", is_game_id).unwrap_err().significant);
+        assert!(read("dig the 2 sand blocks you dropped", is_game_id).unwrap_err().significant);
     }
 
     #[test]

@@ -162,7 +162,8 @@ fn named(text: &str, is_id: impl Fn(&str) -> bool) -> (Vec<u32>, BTreeSet<String
     numbers.sort_unstable();
     let lower: Vec<String> = words.words.iter().map(|w| w.to_lowercase()).collect();
     let things = lower.iter().filter(|w| is_id(w)).cloned().collect();
-    // Where: each side named (`next to`, `on top of`), and `where` (`right where you stand`).
+    // Where: each side named (`next to`, `on top of`), `where` (`right where you stand`), and which ones by what
+    // someone did to them (`the dirt i put down`), which no form can say.
     let mut places = 0;
     let mut i = 0;
     while i < lower.len() {
@@ -172,7 +173,7 @@ fn named(text: &str, is_id: impl Fn(&str) -> bool) -> (Vec<u32>, BTreeSet<String
                 i += n;
             }
             None => {
-                places += usize::from(lower[i] == "where");
+                places += usize::from(lower[i] == "where" || (i > 0 && super::reading::chooses(&lower, i)));
                 i += 1;
             }
         }
@@ -319,5 +320,7 @@ mod tests {
         assert!(unfaithful("a lil cobble tower", "build a pillar of 3 cobblestone", is_game_id).is_some());
         assert!(unfaithful(goal, "build a pillar of 5 dirt", is_game_id).is_some());
         assert_eq!(unfaithful("shove 6 planks in the chest", "store 6 oak_planks in the chest", is_game_id), None);
+        // Which dirt, by who put it there, is dropped by every form.
+        assert!(unfaithful("dig up the 4 dirt blocks i put down", "dig 4 dirt", is_game_id).is_some());
     }
 }

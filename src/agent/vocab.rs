@@ -777,6 +777,19 @@ pub fn numbers(words: &Words) -> Vec<u32> {
         .collect()
 }
 
+/// What a translation of `words` must keep of them: every number said (as digits), and `all` when they ask for all
+/// of a thing (`都`, `todos`, `every`), which a translation that names the thing alone turns into one of it.
+pub fn kept(words: &Words) -> Vec<String> {
+    let mut kept: Vec<String> = numbers(words).iter().map(u32::to_string).collect();
+    if words.words.iter().any(|w| ALL.contains(&w.as_str())) {
+        kept.push("all".to_owned());
+    }
+    kept
+}
+
+/// English words that ask for all of a thing.
+const ALL: [&str; 5] = ["all", "every", "each", "entire", "whole"];
+
 /// A Chinese run as the table keys it: its characters one a word.
 fn spaced(run: &str) -> String {
     run.chars().map(String::from).collect::<Vec<_>>().join(" ")

@@ -319,7 +319,7 @@ pub fn with_english_goal(
     if english || !translate::is_foreign(&goal) {
         return start(goal);
     }
-    let said = foreign.map(|w| vocab::numbers(&w)).unwrap_or_default();
+    let said = foreign.map(|w| vocab::kept(&w)).unwrap_or_default();
     let state = state.clone();
     let stops = state.stops.load(Ordering::SeqCst);
     tokio::task::spawn_local(async move {
@@ -335,9 +335,11 @@ pub fn with_english_goal(
                     );
                     return;
                 }
-                // Every number the owner wrote is in the English, or the goal is not started (`doce` read as 10).
-                let read = vocab::numbers(&vocab::words(&english.text, Lang::En, act::is_game_id));
+                // Every number the owner wrote is in the English, and an "all" they wrote, or the goal is not started
+                // (`doce` read as 10; `把沙子都挖掉` read as `mine the sand`, one sand).
+                let read = vocab::kept(&vocab::words(&english.text, Lang::En, act::is_game_id));
                 if let Some(lost) = said.iter().find(|n| !read.contains(n)) {
+                    let lost = if lost == "all" { "\"all\"" } else { lost.as_str() };
                     reply.say(&format!(
                         "I read \"{goal}\" as \"{}\", which leaves out the {lost} you wrote, so I did not start it. \
                          Say it again in other words, like: {example}",
