@@ -1144,6 +1144,20 @@ pub fn walks_to_speaker(task: &str) -> bool {
     }
 }
 
+/// `toss me 8 cobble` with whoever said it in the place of `me`, when the words hand things over to no one else:
+/// `toss Alice 8 cobble`, which names whom the world must show holding them. `None` for any other words.
+pub fn handed_to_speaker(task: &str, speaker: &str) -> Option<String> {
+    let asked = reading_of(task).ok()?;
+    if asked.effect != Effect::Give || asked.player.is_some() {
+        return None;
+    }
+    let mut words: Vec<&str> = task.split_whitespace().collect();
+    let me = words.iter().position(|w| w.trim_end_matches([',', '.', '!', '?']).eq_ignore_ascii_case("me"))?;
+    words[me] = speaker;
+    let named = words.join(" ");
+    reading_of(&named).is_ok_and(|read| read.player.as_deref() == Some(speaker)).then_some(named)
+}
+
 /// Whether `name` is a block or item the game has.
 pub fn is_game_id(name: &str) -> bool {
     /// What smelting makes, by name: looked up for every word a goal reader reads.
@@ -1583,6 +1597,15 @@ mod tests {
 
     /// The local model's answer to `Place 1 chest` from an empty library that had learned a table's skill and a
     /// cobblestone one: caught, and told what to call. Code that names the thing anywhere passes.
+    #[test]
+    fn things_tossed_to_me_go_to_whoever_asked() {
+        assert_eq!(handed_to_speaker("toss me 8 cobble", "Alice").as_deref(), Some("toss Alice 8 cobble"));
+        assert_eq!(handed_to_speaker("give me 3 bread pls", "Bob").as_deref(), Some("give Bob 3 bread pls"));
+        // Someone else named, or nothing handed over: as said.
+        assert_eq!(handed_to_speaker("give 3 bread to Dave", "Alice"), None);
+        assert_eq!(handed_to_speaker("put dirt next to me", "Alice"), None);
+    }
+
     #[test]
     fn come_here_and_come_to_me_are_a_walk_to_the_speaker() {
         for goal in ["come here", "come over here to me", "can you come to me please", "go to me"] {

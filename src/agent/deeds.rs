@@ -138,7 +138,8 @@ pub fn readings(goal: &str) -> Vec<(String, Result<Asked, super::reading::Unread
 /// after it begin with a verb of their own (`a wall 3 long and 2 high` stays whole, and is marked as joined). `it`
 /// after a part that placed something means what it placed, which the code finds again by its kind.
 fn parts(goal: &str) -> Vec<(String, bool)> {
-    const JOINTS: [&str; 9] = [", and then ", " and then ", ", then ", " then ", ", and ", " and ", " n ", " & ", ", "];
+    const JOINTS: [&str; 10] =
+        [", and then ", " and then ", ", then ", " then ", ", and ", " and ", " n ", " & ", ", ", ". "];
     // `the chest by the gold block, put 5 iron in it`: one goal, the remark in the pronoun's place.
     let goal = super::reading::named_back(goal, &super::act::is_game_id).unwrap_or_else(|| goal.to_owned());
     let mut parts: Vec<(String, bool)> = Vec::new();
@@ -161,12 +162,21 @@ fn parts(goal: &str) -> Vec<(String, bool)> {
         joint = j;
         rest = &rest[at + j.len()..];
     }
-    // A part of words that ask nothing (`brb, dig a hole`, `ok, …`) is no step.
+    // A part of words that ask nothing (`brb, dig a hole`, `ok, …`) is no step, nor a `go` after the goal (`a wall
+    // of dirt, 6 long. go`): the word to start, not a walk.
+    let many = parts.len() > 1;
     parts
         .into_iter()
         .map(|(p, joined)| (p.trim().to_owned(), joined))
-        .filter(|(p, _)| !p.is_empty() && !super::vocab::says_nothing(p))
+        .filter(|(p, _)| !p.is_empty() && !super::vocab::says_nothing(p) && !(many && starts_it(p)))
         .collect()
+}
+
+/// Whether `part` only says to begin (`go`, `go ahead`, `now go`).
+fn starts_it(part: &str) -> bool {
+    const START: [&str; 7] = ["go", "go go", "go now", "now go", "ok go", "go ahead", "go for it"];
+    let words: Vec<String> = part.split_whitespace().map(|w| w.trim_matches(['.', '!', ',']).to_lowercase()).collect();
+    START.contains(&words.join(" ").as_str())
 }
 
 /// `part` with `in it` / `into it` said as the chest it means.
@@ -193,6 +203,11 @@ fn starts_a_step(words: &str) -> bool {
 fn vec3([x, y, z]: [i32; 3]) -> String {
     format!("vec3({x}, {y}, {z})")
 }
+
+/// The natural ground's blocks: dug out from under a block that stands on them, for a block asked under it.
+const GROUND: &str = "[\"grass_block\", \"dirt\", \"coarse_dirt\", \"podzol\", \"mycelium\", \"sand\", \"red_sand\", \
+    \"gravel\", \"clay\", \"mud\", \"stone\", \"deepslate\", \"andesite\", \"diorite\", \"granite\", \"tuff\", \
+    \"netherrack\", \"snow_block\"]";
 
 /// Blocks that a placed block replaces: a spot holding them is open.
 const OPEN: &str = r#"["air", "cave_air", "short_grass", "tall_grass", "fern", "snow"]"#;
@@ -241,17 +256,24 @@ anchor"#
 const REACHED: u32 = 3;
 
 /// Code that places `block` against a side of the nearest `beside` block that has room there.
+/// Under a block that stands on the ground, the ground is dug out first (`a stone block underneath the gold block`:
+/// where the grass was); nothing else in the way is taken away.
 fn place_beside(block: &str, beside: &Beside) -> String {
     let (sides, words) = sides_of(beside.side);
     let target = &beside.block;
+    let ground = if beside.side == Side::Under { GROUND } else { "[]" };
     format!(
         r#"let found = findBlocks("{target}", 32, 16);
 if found.len() == 0 {{ throw "I see no {target} within 32 blocks to put the {block} {words}"; }}
 let open = {OPEN};
+let ground = {ground};
 let why = "there is no room {words} any {target} near me";
 for there in found {{
     for side in {sides} {{
         let spot = there + side;
+        if ground.contains(blockAt(spot)) && blockAt(spot) != "{block}" {{
+            try {{ digBlock(spot); }} catch (err) {{ why = `${{err}}`; continue; }}
+        }}
         if !open.contains(blockAt(spot)) {{ continue; }}
         try {{
             placeItem("{block}", spot);
@@ -557,5 +579,9 @@ mod tests {
         assert_eq!(texts("brb, dig a hole 2 deep"), ["dig a hole 2 deep"]);
         assert_eq!(texts("set down a chest n stash 3 bread in it"), ["set down a chest", "stash 3 bread in it"]);
         assert_eq!(texts("the chest by the furnace, put 4 coal in it"), ["put 4 coal in the chest by the furnace"]);
+        // A sentence ends a part; a `go` after the goal is the word to start.
+        assert_eq!(texts("wall of dirt, 6 long 3 tall. go"), ["wall of dirt, 6 long 3 tall"]);
+        assert_eq!(texts("dig a hole 2 deep. place a torch"), ["dig a hole 2 deep", "place a torch"]);
+        assert_eq!(texts("go"), ["go"]);
     }
 }

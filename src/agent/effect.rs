@@ -67,8 +67,8 @@ pub fn unplaced(
     let beside = asked.beside.as_ref()?;
     match asked.effect {
         Effect::Place => {
-            let placed: Vec<Point> =
-                diff.placed.iter().filter(|(_, b)| thing.is_none_or(|want| want == b)).map(|(p, _)| *p).collect();
+            // Set where another block stood counts too (the stone under the gold block, where the grass was).
+            let placed: Vec<Point> = diff.set(thing).into_iter().map(|(p, _)| p).collect();
             if placed.iter().any(|p| touches(p, beside)) {
                 return None;
             }

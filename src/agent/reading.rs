@@ -308,6 +308,9 @@ pub fn read(task: &str, is_id: impl Fn(&str) -> bool) -> Result<Asked, Unread> {
         return Err(Unread { effect: Some(Effect::Go), significant: false, words, partial: None });
     }
     let mut unread = parse.unread(&asked);
+    if contrast(&asked, &unread, &is_id) {
+        unread.clear();
+    }
     // `with torches`: how many is a number the words do not give.
     let how_many = parse.how_many.take();
     unread.extend(how_many.iter().cloned());
@@ -387,6 +390,19 @@ pub fn named_back(task: &str, is_id: &impl Fn(&str) -> bool) -> Option<String> {
 /// Words of a side or a place that are no side on their own (`next` of `next to`, `where` of `where you stand`): left
 /// unread, they say where, and the owner is asked rather than the place guessed.
 const PLACE_WORDS: [&str; 8] = ["next", "top", "adjacent", "where", "north", "south", "east", "west"];
+
+/// Whether the words left, `unread`, only set the thing asked against another kind (`stand on the gold block, not
+/// the iron one`): the thing is named already, and what it is not adds nothing.
+fn contrast(asked: &Asked, unread: &[String], is_id: &impl Fn(&str) -> bool) -> bool {
+    let Some(thing) = asked.thing.as_deref() else { return false };
+    let other = match unread {
+        [not, other] | [not, other, _] if not == "not" && unread.get(2).is_none_or(|one| one == "1") => other,
+        _ => return false,
+    };
+    let kind = [other.clone(), format!("{other}_block")].into_iter().find(|id| is_id(id));
+    matches!(asked.effect, Effect::Go | Effect::Place | Effect::Dig)
+        && kind.is_some_and(|kind| kind != thing && !thing.starts_with(&format!("{other}_")))
+}
 
 /// Whether `words[i..]` opens a clause saying which things are meant by what someone did to them (`i put down`,
 /// `we placed`, `you dropped`): a who, then a deed. What the bot is to do (`a chest you place`) is no choice.
@@ -677,10 +693,19 @@ impl<'a, F: Fn(&str) -> bool> Parse<'a, F> {
                 i += 1;
                 continue;
             }
-            if let Some(&[a, b]) = vocab::sides(word).as_deref() {
-                found.extend([(vec![i], a, "by"), (vec![], b, "by")]);
-                i += 1;
-                continue;
+            match vocab::sides(word).as_deref() {
+                Some(&[a, b]) => {
+                    found.extend([(vec![i], a, "by"), (vec![], b, "by")]);
+                    i += 1;
+                    continue;
+                }
+                // `2x2x2`: across, then up.
+                Some(&[a, b, c]) => {
+                    found.extend([(vec![i], a, "by"), (vec![], b, "by"), (vec![], c, "high")]);
+                    i += 1;
+                    continue;
+                }
+                _ => {}
             }
             let Ok(n) = word.parse::<u32>() else {
                 i += 1;
@@ -705,21 +730,24 @@ impl<'a, F: Fn(&str) -> bool> Parse<'a, F> {
                     break;
                 }
             }
+            // `cao 3`, `deep 3`: the size word just before.
+            let before = (1..=2.min(i))
+                .find_map(|back| {
+                    vocab::run_at(&self.words, i - back, Kind::Size).filter(|(l, _)| *l == back).map(|(_, a)| (back, a))
+                })
+                .filter(|(back, a)| *a != "by" && (i - back..i).all(|k| self.free(k)));
+            // `long 5 high 2`: sizes written word first, the next size word is the next number's.
+            let next_is_sized =
+                |j: usize, len: usize| self.words.get(j + len).is_some_and(|w| w.parse::<u32>().is_ok());
             if let Some((j, len, axis)) = named
                 && (j..j + len).all(|k| self.free(k))
+                && !(before.is_some() && next_is_sized(j, len))
             {
                 found.push(((i..j + len).collect(), n, axis));
                 i = j + len;
                 continue;
             }
-            // `cao 3`, `deep 3`: the size word just before.
-            if let Some((back, axis)) = (1..=2.min(i))
-                .find_map(|back| {
-                    vocab::run_at(&self.words, i - back, Kind::Size).filter(|(l, _)| *l == back).map(|(_, a)| (back, a))
-                })
-                .filter(|(_, a)| *a != "by")
-                && (i - back..i).all(|k| self.free(k))
-            {
+            if let Some((back, axis)) = before {
                 found.push(((i - back..=i).collect(), n, axis));
             }
             i += 1;
@@ -823,6 +851,13 @@ impl<'a, F: Fn(&str) -> bool> Parse<'a, F> {
                     _ => (Shape::Pit { long, wide, deep }, used),
                 })
             }
+            // `a 2x2x2 cube`: a solid block.
+            "cube" => match (by.as_slice(), dim(&["high"])) {
+                ([long, wide], Some(high)) if dims.len() == 3 => {
+                    Some((Shape::Block { long: *long, wide: *wide, high }, Vec::new()))
+                }
+                _ => None,
+            },
             "line" | "hole" | "trench" => None,
             "around" if dims.is_empty() => Some((Shape::Around, Vec::new())),
             "around" => None,
@@ -974,8 +1009,10 @@ impl<'a, F: Fn(&str) -> bool> Parse<'a, F> {
                 // Every block of a kind (`clear all the grass`).
                 Effect::Dig => asked.dug_all().is_some() && word == "all",
             };
+            // `all seven oak logs`: the count says how many all is.
+            let all_of = word == "all" && self.words.get(i + 1).is_some_and(|n| vocab::number(n).is_some());
             // Joints inside one step (`3 long and 2 high`), and articles.
-            if particle || ["and", "a", "an", "then"].contains(&word) {
+            if particle || all_of || ["and", "a", "an", "then"].contains(&word) {
                 self.take(i, 1);
             }
             i += 1;

@@ -147,8 +147,18 @@ pub fn execute_answering(bot: BotHandle, state: &Arc<BotState>, speaker: &str, c
         Command::Task { goal } => {
             let from_leader =
                 state.shared.takes_orders_from(&state.name, speaker) && !state.shared.owners.contains(speaker);
-            let (me, answer) = (state.clone(), reply.clone());
-            with_english_goal(state, reply, "task", goal, move |goal| start_task(bot, &me, answer, goal, from_leader));
+            let (me, answer, speaker) = (state.clone(), reply.clone(), speaker.to_owned());
+            with_english_goal(state, reply, "task", goal, move |goal| {
+                // `toss me 8 cobble`: handed to the one who asked, named, so the world is asked about them.
+                let goal = match act::handed_to_speaker(&goal, &speaker) {
+                    Some(named) => {
+                        answer.say(&format!("Understood: {named}"));
+                        named
+                    }
+                    None => goal,
+                };
+                start_task(bot, &me, answer, goal, from_leader)
+            });
         }
         Command::Lead => {
             state.shared.set_leader(&state.name);

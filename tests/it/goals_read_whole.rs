@@ -183,11 +183,12 @@ fn only_in(world: &World, named: [i64; 3], other: [i64; 3], item: &str, count: u
     assert_eq!(held, 0, "the other chest holds none: {contents}");
 }
 
-/// "All" of a thing is what the bot carries (it was asked about: how many is all?), and a name typed in lower case
-/// before the count is the player to hand things to (`toss bob 4 apples` was read as 4 items for no one).
+/// "All" of a thing is what the bot carries (it was asked about: how many is all?), a name typed in lower case
+/// before the count is the player to hand things to (`toss bob 4 apples` was read as 4 items for no one), and `me`
+/// is whoever asked (`toss me 3 apples` was read as apples for no one, and planned by the LLM).
 #[test]
 fn all_of_a_thing_is_what_the_bot_carries_and_a_name_in_lower_case_is_the_player() {
-    let (world, _bot) = world_with_bot_args(&[]);
+    let (world, _bot) = world_with_bot_args(&["--owner", "Bob"]);
     world.cmd(json!({"cmd": "setBlock", "x": -3, "y": 64, "z": 2, "block": "chest"}));
     // A second bot to hand things to (a player with a body, who picks up what lands at its feet), owned by another.
     let skills = ScriptDir::new("read-whole-bob", &[]);
@@ -213,6 +214,12 @@ fn all_of_a_thing_is_what_the_bot_carries_and_a_name_in_lower_case_is_the_player
     let goal = "yo toss bob 4 apples";
     done_as_read(&world, goal, "as: 4 apple handed to bob.", Duration::from_secs(90));
     assert_eq!(inventory_count(&world, "Bob", "apple"), 4, "Bob carries the four apples");
+
+    // Bob owns the bot too, and asks for some himself.
+    let from = world.say("Bob", "!task toss me 3 apples");
+    world.expect_chat(from, "Wayfarer", "Understood: toss Bob 3 apples", Duration::from_secs(10));
+    world.expect_chat(from, "Wayfarer", "I succeeded in task: toss Bob 3 apples", Duration::from_secs(90));
+    assert_eq!(inventory_count(&world, "Bob", "apple"), 7, "Bob carries three more apples");
 }
 
 #[test]
@@ -659,4 +666,44 @@ fn a_translation_that_drops_all_is_not_started() {
     for at in sand {
         assert_eq!(block(&world, at), "sand", "{at:?} stands");
     }
+}
+
+/// A block asked under one that stands on the ground goes where the ground was: the grass under the gold block is
+/// dug and the stone put there, from the words, with no LLM. Before, there was no room under it and the step failed.
+#[test]
+fn a_block_asked_under_one_on_the_ground_takes_the_ground_s_place() {
+    let (world, _bot) = world_with_bot_args(&[]);
+    world.cmd(json!({"cmd": "setBlock", "x": 3, "y": 64, "z": -2, "block": "gold_block"}));
+    give(&world, "Wayfarer", "stone", 4);
+    give(&world, "Wayfarer", "iron_shovel", 1);
+    bot_sees(&world, "Wayfarer", "iron_shovel", 1);
+    let goal = "put a stone block underneath the gold block";
+    done_as_read(&world, goal, "as: 1 stone placed under a gold_block.", Duration::from_secs(90));
+    assert_eq!(block(&world, [3, 63, -2]), "stone", "stone where the grass was");
+    assert_eq!(block(&world, [3, 64, -2]), "gold_block", "the gold block stands");
+}
+
+/// Shapes and sizes worded as players word them: a cube given three sides (`a solid 2x2x2 cube`) is a solid block;
+/// a wall whose sizes come word first (`长5格高2格`, read `long 5 high 2`) is that wall; a `go` after the goal is the
+/// word to start, not a walk.
+#[test]
+fn a_cube_a_wall_sized_word_first_and_a_go_after_the_goal_are_built_as_asked() {
+    let (world, _bot) = world_with_bot_args(&["--owner", "Chen"]);
+    world.add_player("Chen", [-1.5, 64.0, 3.5]);
+    give(&world, "Wayfarer", "dirt", 32);
+    give(&world, "Wayfarer", "cobblestone", 16);
+    bot_sees(&world, "Wayfarer", "cobblestone", 16);
+    let goal = "yo build a solid 2x2x2 cube of dirt. go";
+    done_as_read(&world, goal, "as: a solid block 2 by 2 and 2 high of dirt", Duration::from_secs(120));
+    let cube = (-8..=8).flat_map(|x| (-8..=8).map(move |z| (x, z))).find(|&(x, z)| {
+        (0..2).all(|dx| (0..2).all(|dz| (64..66).all(|y| block(&world, [x + dx, y, z + dz]) == "dirt")))
+    });
+    assert!(cube.is_some(), "a 2x2x2 cube of dirt: {:?}", where_stands(&world, "dirt"));
+
+    let from = world.say("Chen", "!task 帮我用圆石搭一堵墙，长5格高2格");
+    world.expect_chat(from, "Wayfarer", "明白了：", Duration::from_secs(10));
+    world.expect_chat(from, "Wayfarer", "任务完成：", Duration::from_secs(150));
+    let cobble = where_stands(&world, "cobblestone");
+    let rows = |y: i64| cobble.iter().filter(|p| p[1] == y).count();
+    assert!(cobble.len() == 10 && rows(64) == 5 && rows(65) == 5, "a wall 5 long, 2 high: {cobble:?}");
 }

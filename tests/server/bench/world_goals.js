@@ -199,7 +199,6 @@ async function runTask (task, index, skills, proxy, library) {
   const bots = []
   const result = { n: index + 1, goal: task.goal, half: task.half, lang: task.lang, library, done: false, claimed: '', claim: 'none', plan: '', calls: 0, tokens: 0, promptTokens: 0, seconds: 0 }
   try {
-    await world.cmd({ cmd: 'addPlayer', name: 'Alice', x: -6.5, y: 64, z: -6.5 })
     for (const [x, y, z, block] of task.blocks ?? []) await world.cmd({ cmd: 'setBlock', x, y, z, block })
     const config = path.join(path.dirname(skills), 'wayfarer.toml')
     fs.writeFileSync(config, `script_time_limit_secs = ${task.minutes * 60}\n`)
@@ -211,12 +210,17 @@ async function runTask (task, index, skills, proxy, library) {
       bots.push(child)
       return world.waitEvent((e) => e.event === 'join' && e.name === name, 30000)
     }
-    if (task.receiver) {
+    // A player who receives items is a connected client (a virtual player picks nothing up): the owner too, when
+    // the goal hands things to them.
+    const receivers = [...(task.receiver ? [task.receiver] : [])]
+    if (task.target?.given === 'Alice') receivers.push({ name: 'Alice', at: [-6.5, 64, -6.5] })
+    else await world.cmd({ cmd: 'addPlayer', name: 'Alice', x: -6.5, y: 64, z: -6.5 })
+    for (const receiver of receivers) {
       // The receiver is in place before the bot joins, so the bot sees it where it stands.
-      const [x, y, z] = task.receiver.at
-      await start(task.receiver.name, ['--skills', path.join(path.dirname(skills), 'receiver-skills')])
+      const [x, y, z] = receiver.at
+      await start(receiver.name, ['--skills', path.join(path.dirname(skills), 'receiver-skills')])
       await sleep(2000)
-      await world.cmd({ cmd: 'teleport', name: task.receiver.name, x, y, z })
+      await world.cmd({ cmd: 'teleport', name: receiver.name, x, y, z })
       await sleep(1000)
     }
     await start('Wayfarer', ['--skills', skills, '--config', config, '--llm-url', proxy.url, '--llm-model', 'local', ...(LLM_ONLY ? ['--no-plan-from-words'] : [])])
