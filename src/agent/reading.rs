@@ -1271,6 +1271,24 @@ mod tests {
     }
 
     #[test]
+    fn cubes_sizes_word_first_all_of_a_count_and_a_kind_set_against_another_read_whole() {
+        for (goal, reading) in [
+            ("build a solid 2x2x2 cube of dirt", "a solid block 2 by 2 and 2 high of dirt, on open ground beside me"),
+            (
+                "build a wall of cobblestone long 5 high 2",
+                "a wall 5 long and 2 high of cobblestone, on open ground beside me",
+            ),
+            ("put all seven oak logs in the chest", "7 oak_log put into the nearest chest"),
+            ("stand on the gold block, not the iron one", "me standing on the nearest gold_block"),
+        ] {
+            assert_eq!(read(goal, is_game_id).map(|a| a.to_string()), Ok(reading.to_owned()), "{goal:?}");
+        }
+        // A cube of one size only, and the same kind set against itself, are not read.
+        assert!(read("build a cube of 2 dirt", is_game_id).is_err());
+        assert!(read("stand on the gold block, not the gold one", is_game_id).is_err());
+    }
+
+    #[test]
     fn which_ones_said_by_what_someone_did_to_them_is_asked_about() {
         // `i put down` picks the dirt out from the dirt of the ground: no reader has words for it, so it is asked.
         for goal in ["dig up the 4 dirt blocks i put down", "break the 3 stone blocks that we placed"] {
