@@ -185,7 +185,8 @@ fn only_in(world: &World, named: [i64; 3], other: [i64; 3], item: &str, count: u
 
 /// "All" of a thing is what the bot carries (it was asked about: how many is all?), a name typed in lower case
 /// before the count is the player to hand things to (`toss bob 4 apples` was read as 4 items for no one), and `me`
-/// is whoever asked (`toss me 3 apples` was read as apples for no one, and planned by the LLM).
+/// is whoever asked, in English and in Vietnamese (`toss me 3 apples` was read as apples for no one, and planned by
+/// the LLM).
 #[test]
 fn all_of_a_thing_is_what_the_bot_carries_and_a_name_in_lower_case_is_the_player() {
     let (world, _bot) = world_with_bot_args(&["--owner", "Bob"]);
@@ -196,8 +197,8 @@ fn all_of_a_thing_is_what_the_bot_carries_and_a_name_in_lower_case_is_the_player
     bob.expect_log("Bob spawned at", Duration::from_secs(60));
     world.cmd(json!({"cmd": "teleport", "name": "Bob", "x": -4.5, "y": 64, "z": -4.5}));
     give(&world, "Wayfarer", "dirt", 16);
-    give(&world, "Wayfarer", "apple", 8);
-    bot_sees(&world, "Wayfarer", "apple", 8);
+    give(&world, "Wayfarer", "apple", 12);
+    bot_sees(&world, "Wayfarer", "apple", 12);
 
     let goal = "dump all ur dirt in the chest";
     done_as_read(
@@ -220,6 +221,12 @@ fn all_of_a_thing_is_what_the_bot_carries_and_a_name_in_lower_case_is_the_player
     world.expect_chat(from, "Wayfarer", "Understood: toss Bob 3 apples", Duration::from_secs(10));
     world.expect_chat(from, "Wayfarer", "I succeeded in task: toss Bob 3 apples", Duration::from_secs(90));
     assert_eq!(inventory_count(&world, "Bob", "apple"), 7, "Bob carries three more apples");
+    // The same in Vietnamese (`cho mình … với`, give me … please), read with no LLM: a translation had made it bread
+    // to craft, "already had", and claimed.
+    let from = world.say("Bob", "!task cho mình 2 quả táo với");
+    world.expect_chat(from, "Wayfarer", "Đã hiểu: give Bob 2 apple", Duration::from_secs(10));
+    world.expect_chat(from, "Wayfarer", "hoàn thành nhiệm vụ: give Bob 2 apple", Duration::from_secs(90));
+    assert_eq!(inventory_count(&world, "Bob", "apple"), 9, "Bob carries two more apples");
 }
 
 #[test]
