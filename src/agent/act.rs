@@ -1595,8 +1595,6 @@ fn getters_of(missing: &str, library: &[Arc<crate::skills::Skill>], code: &str) 
 mod tests {
     use super::*;
 
-    /// The local model's answer to `Place 1 chest` from an empty library that had learned a table's skill and a
-    /// cobblestone one: caught, and told what to call. Code that names the thing anywhere passes.
     #[test]
     fn things_tossed_to_me_go_to_whoever_asked() {
         assert_eq!(handed_to_speaker("toss me 8 cobble", "Alice").as_deref(), Some("toss Alice 8 cobble"));
@@ -1616,6 +1614,8 @@ mod tests {
         }
     }
 
+    /// The local model's answer to `Place 1 chest` from an empty library that had learned a table's skill and a
+    /// cobblestone one: caught, and told what to call. Code that names the thing anywhere passes.
     #[test]
     fn code_that_never_names_what_its_step_places_is_caught() {
         let skills = [
