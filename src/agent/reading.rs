@@ -493,9 +493,15 @@ impl<'a, F: Fn(&str) -> bool> Parse<'a, F> {
         let into = (0..self.words.len()).find(|&i| {
             INTO.contains(&self.words[i].as_str()) && self.words.iter().skip(i + 1).take(2).any(|w| is_container(w))
         });
+        // `make a 2 deep hole`: a hole made is dug.
+        let dug = || {
+            (1..self.words.len())
+                .any(|i| vocab::run_at(&self.words, i, Kind::Shape).is_some_and(|(_, k)| DUG.contains(&k)))
+        };
         let effect = match verb {
             "store" => Effect::Store,
             "place" | "give" if into.is_some() => Effect::Store,
+            "make" if dug() => Effect::Dig,
             "place" | "make" | "surround" => Effect::Place,
             "dig" => Effect::Dig,
             "go" => Effect::Go,
@@ -735,7 +741,11 @@ impl<'a, F: Fn(&str) -> bool> Parse<'a, F> {
                 .find_map(|back| {
                     vocab::run_at(&self.words, i - back, Kind::Size).filter(|(l, _)| *l == back).map(|(_, a)| (back, a))
                 })
-                .filter(|(back, a)| *a != "by" && (i - back..i).all(|k| self.free(k)));
+                .filter(|(back, a)| {
+                    // Not a size word another number took (`8 long 1 wide`: `long` is the 8's).
+                    let claimed = |k: usize| found.iter().any(|(at, _, _): &(Vec<usize>, u32, &str)| at.contains(&k));
+                    *a != "by" && (i - back..i).all(|k| self.free(k) && !claimed(k))
+                });
             // `long 5 high 2`: sizes written word first, the next size word is the next number's.
             let next_is_sized =
                 |j: usize, len: usize| self.words.get(j + len).is_some_and(|w| w.parse::<u32>().is_ok());
@@ -851,13 +861,20 @@ impl<'a, F: Fn(&str) -> bool> Parse<'a, F> {
                     _ => (Shape::Pit { long, wide, deep }, used),
                 })
             }
-            // `a 2x2x2 cube`: a solid block.
-            "cube" => match (by.as_slice(), dim(&["high"])) {
-                ([long, wide], Some(high)) if dims.len() == 3 => {
-                    Some((Shape::Block { long: *long, wide: *wide, high }, Vec::new()))
+            // `a 2x2x2 cube`, `a chunk 3 wide, 2 long and 2 tall`: a solid block.
+            "cube" => {
+                let sides = match (by.as_slice(), dim(&["long"]), dim(&["wide"])) {
+                    ([long, wide], None, None) => Some((*long, *wide)),
+                    ([], Some(long), Some(wide)) => Some((long, wide)),
+                    _ => None,
+                };
+                match (sides, dim(&["high"])) {
+                    (Some((long, wide)), Some(high)) if dims.len() == 3 => {
+                        Some((Shape::Block { long, wide, high }, Vec::new()))
+                    }
+                    _ => None,
                 }
-                _ => None,
-            },
+            }
             "line" | "hole" | "trench" => None,
             "around" if dims.is_empty() => Some((Shape::Around, Vec::new())),
             "around" => None,
@@ -1306,6 +1323,57 @@ mod tests {
         let loose = loosely("put dirt on every side of me", is_game_id).expect("read loosely");
         assert_eq!(loose.effect, Effect::Place);
         assert_eq!(loosely("mine 3 dirt", is_game_id), None);
+    }
+
+    #[test]
+    fn typos_other_verbs_sizes_as_players_put_them_and_goals_of_other_tongues_read_whole() {
+        let ground = ", on open ground beside me";
+        for (goal, reading) in [
+            ("can you put 4 oak logs in a stright line on the floor", format!("a line of 4 oak_log{ground}")),
+            (
+                "i need a spruce plank wall. length six, height two",
+                format!("a wall 6 long and 2 high of spruce_planks{ground}"),
+            ),
+            ("hey can u make a glass wall like 4 across n 3 up", format!("a wall 4 long and 3 high of glass{ground}")),
+            ("could you pave a 3 by 4 patch with smooth stone", format!("a floor 3 by 4 of smooth_stone{ground}")),
+            ("lay out a 2x5 platform of cobblestone ok", format!("a floor 2 by 5 of cobblestone{ground}")),
+            (
+                "build a ring of bricks 4x4 hollow in the midle",
+                format!("a ring 4 by 4 with nothing inside of bricks{ground}"),
+            ),
+            (
+                "build a solid chunk of stone 3 wide, 2 long and 2 tall",
+                format!("a solid block 2 by 3 and 2 high of stone{ground}"),
+            ),
+            ("make a two block deep hole right here", "a hole 2 deep, dug beside me".to_owned()),
+            // `long` is the 8's: the 1 after it is as wide as the word after it says.
+            ("dig me a trench 8 long, 1 wide, 1 deep", "a trench 8 long, 1 wide and 1 deep, dug beside me".to_owned()),
+            ("get rid of that gravel scattered around u", "every gravel near me dug out".to_owned()),
+            ("break all the oak planks that r lying about", "every oak_planks near me dug out".to_owned()),
+            ("xây giúp mình cái sàn gỗ sồi 3 x 4 nha", format!("a floor 3 by 4 of oak_planks{ground}")),
+            ("donne 3 pommes a carol stp", "3 apple handed to carol".to_owned()),
+            ("帮我在地上摆一排圆石，5个就行", format!("a line of 5 cobblestone{ground}")),
+            ("去站在金块上面", "me standing on the nearest gold_block".to_owned()),
+            ("bau mal ne mauer aus ziegeln, 5 lang und 2 hoch", format!("a wall 5 long and 2 high of bricks{ground}")),
+            ("mach bitte die ganzen sandblöcke hier weg", "every sand near me dug out".to_owned()),
+            (
+                "setz nen bruchstein auf die ostseite vom smaragdblock",
+                "1 cobblestone placed on the east side of a emerald_block".to_owned(),
+            ),
+            ("hazme un cuadrado hueco de piedra de 5x5", format!("a ring 5 by 5 with nothing inside of stone{ground}")),
+            (
+                "cava una zanja de 6 de largo y 2 de hondo porfa",
+                "a trench 6 long, 1 wide and 2 deep, dug beside me".to_owned(),
+            ),
+        ] {
+            let words = crate::agent::vocab::foreign(goal, is_game_id)
+                .filter(|w| w.unknown.is_empty() && read(goal, is_game_id).is_err())
+                .map(|w| w.text())
+                .unwrap_or_else(|| goal.to_owned());
+            assert_eq!(read(&words, is_game_id).map(|a| a.to_string()), Ok(reading), "{goal:?} as {words:?}");
+        }
+        // `up` is a height after a number only: a thing picked up is no size.
+        assert!(read("make a glass wall 4 across", is_game_id).is_ok_and(|a| a.shape == Some(Shape::Line(4))));
     }
 }
 

@@ -304,6 +304,19 @@ fn to_pivot(
     // No goal is this long: the rest is not read (and the reader does not take more words than this).
     folded.truncate(MOST_WORDS + 1);
     written.truncate(MOST_WORDS + 1);
+    // German puts a verb's particle last: `mach die sandblöcke weg` (make … away) is `entferne die sandblöcke`.
+    if lang == Lang::De
+        && folded.len() > 2
+        && folded.last().is_some_and(|w| w == "weg")
+        && ["mach", "mache", "machen", "raum", "raume", "schaff", "schaffe"].contains(&folded[0].as_str())
+    {
+        folded.pop();
+        folded[0] = "entferne".to_owned();
+        if written.len() == folded.len() + 1 {
+            written.pop();
+            written[0] = "entferne".to_owned();
+        }
+    }
     let aligned = written.len() == folded.len();
     if respelt {
         respell(&mut folded, if aligned { Some(&mut written) } else { None }, table, is_id);
@@ -333,7 +346,9 @@ fn to_pivot(
                     .runs
                     .get(&folded[i + n - 1])
                     .is_some_and(|m| m.iter().any(|(k, _)| *k == Kind::Shape));
-                let found = [Some(joined), singular].into_iter().flatten().find(|j| is_id(j));
+                // `a spruce plank`: the game names the block in the plural.
+                let plural = Some(format!("{joined}s")).filter(|_| !joined.ends_with('s'));
+                let found = [Some(joined), singular, plural].into_iter().flatten().find(|j| is_id(j));
                 found.filter(|_| !shaped).map(|id| (n, id))
             })
         {
@@ -400,9 +415,11 @@ fn to_pivot(
                 i += 1;
             }
             None => {
-                // A word no table knows right after `give` is whom to (`đưa cho bob 5 bánh mì`), as a player's
-                // name may be typed in lower case.
-                let handed = out.last().is_some_and(|(w, k)| *k == Some(Kind::Verb) && w == "give")
+                // A word no table knows right after `give`, or after its `to`, is whom to (`đưa cho bob 5 bánh mì`,
+                // `donne 3 pommes à carol`), as a player's name may be typed in lower case.
+                let giving = out.iter().any(|(w, k)| *k == Some(Kind::Verb) && w == "give");
+                let handed = giving
+                    && out.last().is_some_and(|(w, _)| w == "give" || w == "to")
                     && as_written.chars().count() >= 3
                     && as_written.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
                 let name = as_written.chars().next().is_some_and(char::is_uppercase)
