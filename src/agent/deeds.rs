@@ -33,7 +33,7 @@ pub fn code(asked: &Asked) -> Option<String> {
                 (None, Some(Shape::Around), _) => around(block),
                 (None, Some(Shape::Hole(_) | Shape::Pit { .. }), _) => return None,
                 (None, Some(shape), _) => build(block, shape),
-                (None, None, Some(beside)) => place_beside(block, beside),
+                (None, None, Some(beside)) => place_beside(block, beside.block.as_deref()?, beside.side),
                 (None, None, None) => recipes::place_near(block, count),
             })
         }
@@ -258,10 +258,9 @@ const REACHED: u32 = 3;
 /// Code that places `block` against a side of the nearest `beside` block that has room there.
 /// Under a block that stands on the ground, the ground is dug out first (`a stone block underneath the gold block`:
 /// where the grass was); nothing else in the way is taken away.
-fn place_beside(block: &str, beside: &Beside) -> String {
-    let (sides, words) = sides_of(beside.side);
-    let target = &beside.block;
-    let ground = if beside.side == Side::Under { GROUND } else { "[]" };
+fn place_beside(block: &str, target: &str, side: Side) -> String {
+    let (sides, words) = sides_of(side);
+    let ground = if side == Side::Under { GROUND } else { "[]" };
     format!(
         r#"let found = findBlocks("{target}", 32, 16);
 if found.len() == 0 {{ throw "I see no {target} within 32 blocks to put the {block} {words}"; }}
@@ -401,11 +400,17 @@ feet"#
 }
 
 /// Code that puts `count` of `item` into a chest standing `beside` a block of the kind named (`the chest next to
-/// the crafting table`), the nearest such chest, and into no other.
+/// the crafting table`), the nearest such chest, and into no other; or, named only by what it is not beside (`the
+/// chest that isn't next to the furnace`), the nearest chest apart from that.
 fn store_beside(item: &str, count: u32, beside: &Beside) -> String {
-    let (sides, words) = sides_of(beside.side);
-    let target = &beside.block;
     let deposit = deposit(item, count);
+    // No block it stands beside: the chests themselves are searched, each its own spot.
+    let (sides, words) = match &beside.block {
+        Some(_) => sides_of(beside.side),
+        None => ("[vec3(0, 0, 0)]", "not next to"),
+    };
+    let target = beside.block.as_deref().or(beside.not.as_deref()).unwrap_or("chest");
+    let sought = if beside.block.is_some() { target } else { "chest" };
     // `not the one by the iron block`: a chest with that kind next to it is passed over.
     let (next_to, _) = sides_of(Side::NextTo);
     let apart = match &beside.not {
@@ -421,7 +426,7 @@ fn store_beside(item: &str, count: u32, beside: &Beside) -> String {
     };
     format!(
         r#"let chest = ();
-for there in findBlocks("{target}", 32, 16) {{
+for there in findBlocks("{sought}", 32, 16) {{
     for side in {sides} {{
         let spot = there + side;
         if blockAt(spot) != "chest" {{ continue; }}{apart}

@@ -101,8 +101,9 @@ impl Asked {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Beside {
     pub side: Side,
-    /// The block's kind, as a Minecraft id.
-    pub block: String,
+    /// The block's kind, as a Minecraft id; for a chest named only by what it is not beside (`the chest that isn't
+    /// next to the furnace`), none.
+    pub block: Option<String>,
     /// For a chest: a kind of block it must not stand next to (`the chest by the diamond block, not the one by the
     /// iron block`).
     pub not: Option<String>,
@@ -170,12 +171,13 @@ impl Side {
 }
 
 impl std::fmt::Display for Beside {
-    /// `next to a stone`, `on top of a gold_block`.
+    /// `next to a stone`, `on top of a gold_block`, `not next to a furnace`.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{} a {}", self.side.words(), self.block)?;
-        match &self.not {
-            Some(not) => write!(f, ", not the one next to a {not}"),
-            None => Ok(()),
+        match (&self.block, &self.not) {
+            (Some(block), None) => write!(f, "{} a {block}", self.side.words()),
+            (Some(block), Some(not)) => write!(f, "{} a {block}, not the one next to a {not}", self.side.words()),
+            (None, Some(not)) => write!(f, "not next to a {not}"),
+            (None, None) => write!(f, "anywhere"),
         }
     }
 }
@@ -491,7 +493,7 @@ impl<'a, F: Fn(&str) -> bool> Parse<'a, F> {
             None => return None,
         };
         let into = (0..self.words.len()).find(|&i| {
-            INTO.contains(&self.words[i].as_str()) && self.words.iter().skip(i + 1).take(2).any(|w| is_container(w))
+            INTO.contains(&self.words[i].as_str()) && self.words.iter().skip(i + 1).take(3).any(|w| is_container(w))
         });
         // `make a 2 deep hole`: a hole made is dug.
         let dug = || {
@@ -511,7 +513,7 @@ impl<'a, F: Fn(&str) -> bool> Parse<'a, F> {
         self.effect = Some(effect);
         if let Some(i) = into.filter(|_| effect == Effect::Store) {
             self.take(i, 1);
-            if let Some(c) = (i + 1..self.words.len()).take(2).find(|&c| is_container(&self.words[c])) {
+            if let Some(c) = (i + 1..self.words.len()).take(3).find(|&c| is_container(&self.words[c])) {
                 self.take(c, 1);
             }
         }
@@ -967,17 +969,39 @@ impl<'a, F: Fn(&str) -> bool> Parse<'a, F> {
         })?;
         let side = Side::from_key(side)?;
         self.take(i, j + block.1 - i);
-        Some(Beside { side, block: block.0, not: None })
+        Some(Beside { side, block: Some(block.0), not: None })
     }
 
     /// For a store, the block the chest stands beside or on (`the chest next to the crafting table`, `the chest on
     /// the gold block`), and `not the other one` after it, or `not the one by the iron block` (a kind of block the
     /// chest must not stand next to).
     fn container_beside(&mut self) -> Option<Beside> {
-        let chest = (1..self.words.len()).find(|&i| is_container(&self.words[i]))?;
-        let mut beside = self.beside(chest + 1)?;
         const OTHER: [&str; 7] = ["the", "other", "one", "1", "that", "chest", "this"];
+        let chest = (1..self.words.len()).find(|&i| is_container(&self.words[i]))?;
         let not = (chest..self.words.len()).find(|&i| self.words[i] == "not" && self.free(i));
+        // `the chest that is not next to the furnace`, `the other chest, not the one by the furnace`: named only by
+        // what it does not stand beside.
+        let sided = |this: &Self, from: usize, to: usize| {
+            (from..to).any(|i| vocab::run_at(&this.words, i, Kind::Side).is_some_and(|(_, s)| s == "next_to"))
+        };
+        if let Some(not) = not
+            && !sided(self, chest + 1, not)
+        {
+            let end = (not + 1..self.words.len()).take_while(|&i| OTHER.contains(&self.words[i].as_str())).count();
+            let after = not + 1 + end;
+            let (len, _) = vocab::run_at(&self.words, after, Kind::Side).filter(|(_, side)| *side == "next_to")?;
+            let j = (after + len..self.words.len().min(after + len + 3)).find(|&j| self.id(&self.words[j]))?;
+            self.take(not, j + 1 - not);
+            // `that is`, `the other` before it.
+            let said: Vec<usize> = (chest.saturating_sub(2)..not)
+                .filter(|&i| ["other", "that", "is"].contains(&self.words[i].as_str()))
+                .collect();
+            for i in said {
+                self.take(i, 1);
+            }
+            return Some(Beside { side: Side::NextTo, block: None, not: Some(self.words[j].clone()) });
+        }
+        let mut beside = self.beside(chest + 1)?;
         if let Some(not) = not {
             let end = (not + 1..self.words.len()).take_while(|&i| OTHER.contains(&self.words[i].as_str())).count();
             if end > 0 {
@@ -1349,6 +1373,14 @@ mod tests {
             // `long` is the 8's: the 1 after it is as wide as the word after it says.
             ("dig me a trench 8 long, 1 wide, 1 deep", "a trench 8 long, 1 wide and 1 deep, dug beside me".to_owned()),
             ("get rid of that gravel scattered around u", "every gravel near me dug out".to_owned()),
+            (
+                "put 5 cobblestone in the chest that isn't next to the furnace",
+                "5 cobblestone put into the chest not next to a furnace".to_owned(),
+            ),
+            (
+                "put 5 cobblestone in the other chest, not the one by the furnace",
+                "5 cobblestone put into the chest not next to a furnace".to_owned(),
+            ),
             ("break all the oak planks that r lying about", "every oak_planks near me dug out".to_owned()),
             ("xây giúp mình cái sàn gỗ sồi 3 x 4 nha", format!("a floor 3 by 4 of oak_planks{ground}")),
             ("donne 3 pommes a carol stp", "3 apple handed to carol".to_owned()),

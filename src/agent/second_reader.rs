@@ -81,7 +81,7 @@ impl Form {
         };
         if let Some(beside) = &asked.beside {
             form.side = Some(beside.side.key().to_owned());
-            form.beside = Some(beside.block.clone());
+            form.beside = beside.block.clone();
         }
         let (shape, long, wide, high, deep) = match asked.shape {
             None => return Some(form),

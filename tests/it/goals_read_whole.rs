@@ -536,7 +536,8 @@ fn a_goal_with_no_verb_that_names_a_chest_is_read_by_the_llm_and_done() {
     assert_eq!(*calls.lock().unwrap(), 1);
 }
 
-/// A chest named by one neighbour and not another, a chest named in a remark before the goal (`the chest by the
+/// A chest named by one neighbour and not another, a chest named only by what it is not beside (`the chest that
+/// isn't next to the iron block`: not the nearest), a chest named in a remark before the goal (`the chest by the
 /// iron block, shove 3 bread in it`), and a block put on a named compass side of another: each where the words say,
 /// as the world has it.
 #[test]
@@ -567,6 +568,13 @@ fn a_chest_named_by_its_neighbours_and_a_block_on_a_compass_side_are_the_ones_as
         Duration::from_secs(90),
     );
     only_in(&world, [-3, 64, 4], [3, 64, -2], "coal", 4);
+
+    // Before, the reader had no chest for words that only say what it is not beside: the goal went to an LLM.
+    give(&world, "Wayfarer", "apple", 3);
+    bot_sees(&world, "Wayfarer", "apple", 3);
+    let goal = "stick 2 apples in the chest that isn't next to the iron block";
+    done_as_read(&world, goal, "as: 2 apple put into the chest not next to a iron_block.", Duration::from_secs(90));
+    only_in(&world, [-3, 64, 4], [3, 64, -2], "apple", 2);
 
     let goal = "the chest by the iron block, shove 3 bread in it";
     done_as_read(&world, goal, "as: 3 bread put into the chest next to a iron_block.", Duration::from_secs(90));
