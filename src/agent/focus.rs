@@ -131,7 +131,7 @@ pub fn step_call(task: &str, skill: &str, params: &[String], is_id: impl Fn(&str
         return None;
     }
     let block = asked.thing.as_deref()?;
-    let target = asked.beside.as_ref().map(|beside| beside.block.as_deref()).flatten();
+    let target = asked.beside.as_ref().and_then(|beside| beside.block.as_deref());
     let (long, high, wide) = match asked.shape {
         Some(Shape::Line(n)) => (Some(n), None, None),
         Some(Shape::Column(n)) => (None, Some(n), None),

@@ -347,7 +347,7 @@ fn to_pivot(
                     .get(&folded[i + n - 1])
                     .is_some_and(|m| m.iter().any(|(k, _)| *k == Kind::Shape));
                 // `a spruce plank`: the game names the block in the plural.
-                let plural = Some(format!("{joined}s")).filter(|_| !joined.ends_with('s'));
+                let plural = (!joined.ends_with('s')).then(|| format!("{joined}s"));
                 let found = [Some(joined), singular, plural].into_iter().flatten().find(|j| is_id(j));
                 found.filter(|_| !shaped).map(|id| (n, id))
             })
