@@ -540,10 +540,12 @@ mod tests {
     fn the_action_asked_for_is_read_from_verbs_and_phrases() {
         assert_eq!(actions("make a smelter"), ["craft"]);
         assert_eq!(actions("Put down a crafting bench"), ["place"]);
-        assert_eq!(actions("put my cobblestone away"), ["store"], "a verb and its particle apart");
+        assert_eq!(actions("put my cobblestone away"), ["store", "deposit"], "a verb and its particle apart");
         assert_eq!(actions("put the iron armour on"), ["wear", "equip"], "skills named wear… or equip…");
         assert!(actions("put a torch on the wall").is_empty(), "on the wall is where, not putting on");
-        assert_eq!(actions("put away my cobblestone"), ["store"]);
+        assert_eq!(actions("put away my cobblestone"), ["store", "deposit"]);
+        assert_eq!(actions("till the ground by the water"), ["hoe"]);
+        assert_eq!(actions("feed the pigs some carrots"), ["breed"]);
         assert_eq!(actions("put on the iron armour"), ["wear", "equip"]);
         assert_eq!(actions("sow seeds"), ["plant"]);
         assert!(actions("cook the iron ore into bars").contains(&"smelt"));
