@@ -1151,9 +1151,11 @@ pub fn handed_to_speaker(task: &str, speaker: &str) -> Option<String> {
     if asked.effect != Effect::Give || asked.player.is_some() {
         return None;
     }
-    let mut words: Vec<&str> = task.split_whitespace().collect();
-    let me = words.iter().position(|w| w.trim_end_matches([',', '.', '!', '?']).eq_ignore_ascii_case("me"))?;
-    words[me] = speaker;
+    let mut words: Vec<String> = task.split_whitespace().map(str::to_owned).collect();
+    let bare = |w: &str| w.trim_end_matches([',', '.', '!', '?']).to_lowercase();
+    let me = words.iter().position(|w| bare(w) == "me" || bare(w) == "gimme")?;
+    // `gimme 3 bread`: give whoever asked.
+    words[me] = if bare(&words[me]) == "gimme" { format!("give {speaker}") } else { speaker.to_owned() };
     let named = words.join(" ");
     reading_of(&named).is_ok_and(|read| read.player.as_deref() == Some(speaker)).then_some(named)
 }

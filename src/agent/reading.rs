@@ -280,6 +280,21 @@ pub struct Unread {
     pub partial: Option<Box<Asked>>,
 }
 
+/// Words that open a place said before the goal (`in the chest next to the gold block, put 5 cobble`).
+const WHERE_FIRST: [&str; 16] = [
+    "in", "into", "inside", "beside", "next", "right", "on", "onto", "under", "below", "by", "near", "against", "atop",
+    "above", "at",
+];
+
+/// A place said before the goal, then the goal from its verb (`in the chest next to the gold block, put 5 cobble`,
+/// `right beside the melon, slap down a bookshelf`): the goal, then the place, as English says it most.
+fn fronted(task: &str, is_id: &impl Fn(&str) -> bool) -> Option<String> {
+    let (place, goal) = task.split_once(',')?;
+    let first = place.split_whitespace().next()?.to_lowercase();
+    let opens = vocab::words(goal, Lang::En, is_id).words.first().is_some_and(|w| vocab::is(w, Kind::Verb));
+    (WHERE_FIRST.contains(&first.as_str()) && opens).then(|| format!("{} {}", goal.trim(), place.trim()))
+}
+
 /// Words after which a place or give verb puts things into a container.
 const INTO: &[&str] = &["in", "into", "inside"];
 
@@ -356,6 +371,9 @@ const REMARKS: [&str; 10] = [
 /// gravel`); a remark that is only the thing's words (`the chest by the gold block, put 5 iron in it`) is put there
 /// whole. `None` when the words are not so.
 pub fn named_back(task: &str, is_id: &impl Fn(&str) -> bool) -> Option<String> {
+    if let Some(read) = fronted(task, is_id) {
+        return Some(read);
+    }
     let (remark, goal) = task.split_once([',', '?', ';'])?;
     let lower = remark.trim().to_lowercase();
     // `the chest by the gold block, put 5 iron in it`: the remark is the thing, named in full.
@@ -1050,8 +1068,11 @@ impl<'a, F: Fn(&str) -> bool> Parse<'a, F> {
                 // Every block of a kind (`clear all the grass`).
                 Effect::Dig => asked.dug_all().is_some() && word == "all",
             };
-            // `all seven oak logs`: the count says how many all is.
-            let all_of = word == "all" && self.words.get(i + 1).is_some_and(|n| vocab::number(n).is_some());
+            // `all seven oak logs`, and `all` last after a count (`那4个南瓜都打掉`, read `dig 4 pumpkin all`): the count
+            // says how many all is.
+            let all_of = word == "all"
+                && (self.words.get(i + 1).is_some_and(|n| vocab::number(n).is_some())
+                    || (i + 1 == self.words.len() && asked.count.is_some() && asked.thing.is_some()));
             // Joints inside one step (`3 long and 2 high`), and articles.
             if particle || all_of || ["and", "a", "an", "then"].contains(&word) {
                 self.take(i, 1);
@@ -1285,7 +1306,11 @@ mod tests {
         let shelter = read("build a small shelter", is_game_id).unwrap_err();
         assert!(!shelter.significant && shelter.words == ["shelter"], "{shelter:?}");
         // Where, not read: beside the owner, right where the bot stands.
-        for goal in ["put a cobblestone block next to me", "dig straight down 2 blocks right where you're standing"] {
+        for goal in [
+            "put a cobblestone block next to me",
+            "dig straight down 2 blocks right where you're standing",
+            "dig straight down 4 blocks where ur standing",
+        ] {
             let unread = read(goal, is_game_id).expect_err(goal);
             assert!(unread.significant, "{goal:?}: {unread:?}");
         }
@@ -1373,6 +1398,47 @@ mod tests {
             // `long` is the 8's: the 1 after it is as wide as the word after it says.
             ("dig me a trench 8 long, 1 wide, 1 deep", "a trench 8 long, 1 wide and 1 deep, dug beside me".to_owned()),
             ("get rid of that gravel scattered around u", "every gravel near me dug out".to_owned()),
+            ("5 wide 2 high cobblestne wall rn pls", format!("a wall 5 long and 2 high of cobblestone{ground}")),
+            (
+                "can u make a 3x3 platfrom out of cobble on the ground?",
+                format!("a floor 3 by 3 of cobblestone{ground}"),
+            ),
+            (
+                "hollow square 5x5 of stone bricks, just the outline, leave the middle empty",
+                format!("a ring 5 by 5 with nothing inside of stone_bricks{ground}"),
+            ),
+            ("dig a hole 3 deep right nxt to u", "a hole 3 deep, dug beside me".to_owned()),
+            ("get rid of the pumpkins, theres 3 of em close by", "3 pumpkin dug near me".to_owned()),
+            (
+                "in the chest next to the gold block, put 5 cobble",
+                "5 cobblestone put into the chest next to a gold_block".to_owned(),
+            ),
+            ("chuck 10 oak planks in tht chest pls", "10 oak_planks put into the nearest chest".to_owned()),
+            ("hop over n stand on top of the emerald block", "me standing on the nearest emerald_block".to_owned()),
+            ("right beside the melon, slap down a bookshelf", "1 bookshelf placed next to a melon".to_owned()),
+            ("xây cho mình cái cột đá cuội cao 4 block nha", format!("a pillar of 4 cobblestone{ground}")),
+            ("dao 1 cai ho sau 3 block ngay canh ban", "a hole 3 deep, dug beside me".to_owned()),
+            (
+                "bỏ 4 ổ bánh mì vào cái rương kế bên khối vàng giùm",
+                "4 bread put into the chest next to a gold_block".to_owned(),
+            ),
+            ("把附近那4个南瓜都打掉", "4 pumpkin dug near me".to_owned()),
+            (
+                "kannst du nen graben ausheben? 4 bloecke lang, 1 tief",
+                "a trench 4 long, 1 wide and 1 deep, dug beside me".to_owned(),
+            ),
+            (
+                "stell ne werkbank direkt westlich neben den eisenblock",
+                "1 crafting_table placed on the west side of a iron_block".to_owned(),
+            ),
+            (
+                "haz un cuadrado hueco de 4x4 con ladrillos de piedra, sólo el borde",
+                format!("a ring 4 by 4 with nothing inside of stone_bricks{ground}"),
+            ),
+            (
+                "mete 5 tablones de roble en el cofre que no esta al lado de la calabaza",
+                "5 oak_planks put into the chest not next to a pumpkin".to_owned(),
+            ),
             (
                 "put 5 cobblestone in the chest that isn't next to the furnace",
                 "5 cobblestone put into the chest not next to a furnace".to_owned(),
@@ -1404,6 +1470,20 @@ mod tests {
                 .unwrap_or_else(|| goal.to_owned());
             assert_eq!(read(&words, is_game_id).map(|a| a.to_string()), Ok(reading), "{goal:?} as {words:?}");
         }
+        // Given to whoever asked (`me` is named by the command that starts the goal).
+        for goal in ["gimme 3 bread pls im starving", "dame 4 panes porfa", "tu peux me filer 3 pommes ? merci"] {
+            let words = crate::agent::vocab::foreign(goal, is_game_id)
+                .filter(|w| w.unknown.is_empty() && read(goal, is_game_id).is_err())
+                .map(|w| w.text())
+                .unwrap_or_else(|| goal.to_owned());
+            let asked = read(&words, is_game_id);
+            assert!(
+                asked.as_ref().is_ok_and(|a| a.effect == Effect::Give && a.player.is_none()),
+                "{goal:?}: {asked:?}"
+            );
+        }
+        // A short word before a shape is left alone (an adjective), a long one is read as the name it misses.
+        assert!(read("build a cool tower 3 high", is_game_id).is_err());
         // `up` is a height after a number only: a thing picked up is no size.
         assert!(read("make a glass wall 4 across", is_game_id).is_ok_and(|a| a.shape == Some(Shape::Line(4))));
     }

@@ -499,13 +499,30 @@ fn respell(folded: &mut [String], mut written: Option<&mut Vec<String>>, table: 
     for i in 1..folded.len() {
         let word = folded[i].as_str();
         let before = folded[i - 1].as_str();
-        // After a count, an article, `of`, or a material (`oak plancks`).
+        // After a count, an article, `of`, a material (`oak plancks`) or a size (`3x3 platfrom`, `2 high cobblestne
+        // wall`).
         let counted = BEFORE_A_THING.contains(&before)
             || before.parse::<u32>().is_ok()
-            || named(before, &[Kind::Number, Kind::Name])
+            || named(before, &[Kind::Number, Kind::Name, Kind::Size])
+            || is_size_pair(before)
             || ID_HEADS.contains(before);
-        let modifies = folded.get(i + 1).is_some_and(|next| thing(next) && !next.starts_with("block"));
+        // A word before a thing or a shape is left alone (`a cool tower`), unless it is long (`cobblestne wall`): few
+        // words of seven letters are a slip from a name.
+        let modifies =
+            folded.get(i + 1).is_some_and(|next| thing(next) && !next.starts_with("block")) && word.chars().count() < 7;
         if word.chars().count() < 4 || known(word) || !counted || modifies {
+            continue;
+        }
+        // A shape noun a slip away (`platfrom`), where no name is.
+        if word.chars().count() >= 6
+            && nearest_name(word).is_none()
+            && let Some(shape) = nearest_shape(word, table)
+        {
+            tracing::debug!("goal words: {word:?} read as the shape {shape:?}");
+            if let Some(written) = written.as_deref_mut() {
+                written[i] = shape.clone();
+            }
+            folded[i] = shape;
             continue;
         }
         // The second word of a two-word thing (`iron ingtos`: `ingot` of `iron_ingot`).
@@ -581,6 +598,19 @@ fn nearest_name(word: &str) -> Option<String> {
         }
     }
     best.filter(|_| !tied).map(|(_, name, _)| name.to_owned())
+}
+
+/// The one shape noun of one word (`platform`, `pillar`) within a slip of `word`, starting with the same letter.
+fn nearest_shape(word: &str, table: &Table) -> Option<String> {
+    let mut near = table.runs.iter().filter(|(run, meanings)| {
+        !run.contains(' ')
+            && run.chars().count() >= 5
+            && run.chars().next() == word.chars().next()
+            && meanings.iter().any(|(kind, _)| *kind == Kind::Shape)
+            && crate::skills::lexical::slips_between(word, run) == 1
+    });
+    let (run, _) = near.next()?;
+    near.next().is_none().then(|| run.clone())
 }
 
 /// The rest of the one game id of two words that starts with `head` and whose second word is within a slip of

@@ -227,6 +227,20 @@ fn all_of_a_thing_is_what_the_bot_carries_and_a_name_in_lower_case_is_the_player
     world.expect_chat(from, "Wayfarer", "Đã hiểu: give Bob 2 apple", Duration::from_secs(10));
     world.expect_chat(from, "Wayfarer", "hoàn thành nhiệm vụ: give Bob 2 apple", Duration::from_secs(90));
     assert_eq!(inventory_count(&world, "Bob", "apple"), 9, "Bob carries two more apples");
+    // `gimme`, and Spanish `dame` (give me), read with no LLM and handed to whoever asked: before, `gimme` was no
+    // verb, and `dame` no word the vocabulary knew (no LLM here to translate it, so nothing was done).
+    let from = world.say("Bob", "!task gimme 1 apple pls im starving");
+    world.expect_chat(from, "Wayfarer", "Understood: give Bob 1 apple pls im starving", Duration::from_secs(10));
+    world.expect_chat(
+        from,
+        "Wayfarer",
+        "I succeeded in task: give Bob 1 apple pls im starving",
+        Duration::from_secs(90),
+    );
+    let from = world.say("Bob", "!task dame 2 manzanas porfa");
+    world.expect_chat(from, "Wayfarer", "Entendido: give Bob 2 apple", Duration::from_secs(10));
+    world.expect_chat(from, "Wayfarer", "Tarea cumplida: give Bob 2 apple", Duration::from_secs(90));
+    assert_eq!(inventory_count(&world, "Bob", "apple"), 12, "Bob carries three more apples");
 }
 
 #[test]
