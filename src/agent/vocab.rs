@@ -824,12 +824,17 @@ pub fn numbers(words: &Words) -> Vec<u32> {
         .collect()
 }
 
-/// What a translation of `words` must keep of them: every number said (as digits), and `all` when they ask for all
-/// of a thing (`都`, `todos`, `every`), which a translation that names the thing alone turns into one of it.
+/// What a translation of `words` must keep of them: every number said (as digits), `all` when they ask for all of a
+/// thing (`都`, `todos`, `every`), which a translation that names the thing alone turns into one of it, and `give`
+/// when they open with a handover.
 pub fn kept(words: &Words) -> Vec<String> {
     let mut kept: Vec<String> = numbers(words).iter().map(u32::to_string).collect();
     if words.words.iter().any(|w| ALL.contains(&w.as_str())) {
         kept.push("all".to_owned());
+    }
+    // A handover asked (`cho mình 4 ổ bánh mì`, `dame 4 panes`): a translation into crafting the bread is not it.
+    if words.words.first().is_some_and(|w| meaning(w, Kind::Verb) == Some("give")) {
+        kept.push("give".to_owned());
     }
     kept
 }

@@ -349,7 +349,8 @@ pub fn with_english_goal(
                 // (`doce` read as 10; `把沙子都挖掉` read as `mine the sand`, one sand).
                 let read = vocab::kept(&vocab::words(&english.text, Lang::En, act::is_game_id));
                 if let Some(lost) = said.iter().find(|n| !read.contains(n)) {
-                    let lost = if lost == "all" { "\"all\"" } else { lost.as_str() };
+                    let lost =
+                        if ["all", "give"].contains(&lost.as_str()) { format!("\"{lost}\"") } else { lost.clone() };
                     reply.say(&format!(
                         "I read \"{goal}\" as \"{}\", which leaves out the {lost} you wrote, so I did not start it. \
                          Say it again in other words, like: {example}",

@@ -697,6 +697,33 @@ fn a_translation_that_drops_all_is_not_started() {
     }
 }
 
+/// A handover asked in Vietnamese with a word the vocabulary does not know goes to the translator; a translation that
+/// makes it anything but a handover (here, bread to craft) is not started: the ninth set's false success, where the
+/// bot carried the bread, said it already had it and claimed the goal while the owner got nothing.
+#[test]
+fn a_translation_that_drops_a_handover_is_not_started() {
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let endpoint = runtime.block_on(FakeEndpoint::start()).unwrap();
+    let calls = Arc::new(Mutex::new(0));
+    let counted = calls.clone();
+    endpoint.respond_with(move |request| {
+        assert!(system_message(request).starts_with("You translate what a Minecraft player wrote"), "{request}");
+        *counted.lock().unwrap() += 1;
+        json!({"language": "Vietnamese", "english": "craft 4 bread"}).to_string()
+    });
+    let (world, _bot) = world_with_bot_args(&["--llm-url", &endpoint.base_url()]);
+    give(&world, "Wayfarer", "bread", 6);
+    bot_sees(&world, "Wayfarer", "bread", 6);
+    let from = world.say("Alice", "!task cho mình 4 ổ bánh mì thơm ngon với");
+    let told = world.expect_chat(from, "Wayfarer", "Tôi đọc \"cho mình", Duration::from_secs(20));
+    assert!(told.contains("thành \"craft 4 bread\", bỏ mất \"give\""), "{told}");
+    std::thread::sleep(Duration::from_secs(3));
+    assert_eq!(*calls.lock().unwrap(), 1, "one translation call");
+    let claimed = world.chat_since(from).into_iter().any(|line| line.contains("hoàn thành"));
+    assert!(!claimed, "nothing claimed");
+    assert_eq!(inventory_count(&world, "Wayfarer", "bread"), 6, "the bread is still carried");
+}
+
 /// A block asked under one that stands on the ground goes where the ground was: the grass under the gold block is
 /// dug and the stone put there, from the words, with no LLM. Before, there was no room under it and the step failed.
 #[test]
