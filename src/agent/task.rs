@@ -416,7 +416,7 @@ fn all_carried(agent: &Agent, goal: &str, unread: &Unread) -> Option<Result<Stri
 }
 
 /// Whether `goal` reads as no change of the world (no verb the reader knows) and no item to have, yet names a game
-/// thing and a number, a side of a block or a container.
+/// thing or a shape (`5 wide 2 high cobblestne wall`), and a number, a side of a block or a container.
 fn verbless_but_precise(goal: &str, readings: &[(String, Result<Asked, Unread>)]) -> bool {
     use super::vocab::{self, Kind};
     if !readings.iter().all(|(_, reading)| matches!(reading, Err(Unread { effect: None, .. }))) {
@@ -426,7 +426,9 @@ fn verbless_but_precise(goal: &str, readings: &[(String, Result<Asked, Unread>)]
         return false;
     }
     let words = vocab::words(goal, crate::config::Lang::En, super::act::is_game_id).words;
-    let names = words.iter().any(|w| super::act::is_game_id(w));
+    let names = words.iter().enumerate().any(|(i, w)| {
+        super::act::is_game_id(w) || vocab::run_at(&words, i, Kind::Shape).is_some_and(|(_, kind)| kind != "around")
+    });
     let precise = words.iter().enumerate().any(|(i, w)| {
         w.parse::<u32>().is_ok()
             || vocab::is(w, Kind::Container)
@@ -1255,6 +1257,17 @@ mod tests {
             Some(Tracker::Placed { block: "dirt".into(), count: 3, at: None, radius: 8 }),
         )]);
         assert!(matches!(&fixed[0].tracker, Some(Tracker::Structure { blocks, .. }) if blocks.len() == 3));
+    }
+
+    #[test]
+    fn words_with_no_verb_that_name_a_shape_or_a_thing_and_a_size_go_to_the_second_reader() {
+        let precise = |goal: &str| verbless_but_precise(goal, &super::super::deeds::readings(goal));
+        // A shape and its sizes, its block in words no table has: not a plan for the LLM to guess.
+        assert!(precise("3 by 3 platform of the grey stuff"));
+        assert!(precise("4 gold ingots in the chest next to the gold block, pls"));
+        for vague in ["a nice wall", "wood please", "iron pickaxe", "5 minutes of exploring"] {
+            assert!(!precise(vague), "{vague}");
+        }
     }
 
     #[test]
