@@ -987,6 +987,20 @@ impl<'a, F: Fn(&str) -> bool> Parse<'a, F> {
         })?;
         let side = Side::from_key(side)?;
         self.take(i, j + block.1 - i);
+        // `against the gold block, south side`: the face named after the block.
+        let after = j + block.1;
+        let face = ["north", "south", "east", "west"]
+            .into_iter()
+            .find(|c| {
+                self.words.get(after) == Some(&(*c).to_owned())
+                    && self.words.get(after + 1).is_some_and(|w| w == "side")
+            })
+            .and_then(Side::from_key)
+            .filter(|_| side == Side::NextTo && self.free(after) && self.free(after + 1));
+        if let Some(face) = face {
+            self.take(after, 2);
+            return Some(Beside { side: face, block: Some(block.0), not: None });
+        }
         Some(Beside { side, block: Some(block.0), not: None })
     }
 
@@ -1414,6 +1428,14 @@ mod tests {
                 "5 cobblestone put into the chest next to a gold_block".to_owned(),
             ),
             ("chuck 10 oak planks in tht chest pls", "10 oak_planks put into the nearest chest".to_owned()),
+            (
+                "pose une citrouille collée au bloc d'or, côté sud",
+                "1 pumpkin placed on the south side of a gold_block".to_owned(),
+            ),
+            (
+                "put a torch against the gold block, north side",
+                "1 torch placed on the north side of a gold_block".to_owned(),
+            ),
             ("hop over n stand on top of the emerald block", "me standing on the nearest emerald_block".to_owned()),
             ("right beside the melon, slap down a bookshelf", "1 bookshelf placed next to a melon".to_owned()),
             ("xây cho mình cái cột đá cuội cao 4 block nha", format!("a pillar of 4 cobblestone{ground}")),
