@@ -825,18 +825,30 @@ pub fn numbers(words: &Words) -> Vec<u32> {
 }
 
 /// What a translation of `words` must keep of them: every number said (as digits), `all` when they ask for all of a
-/// thing (`都`, `todos`, `every`), which a translation that names the thing alone turns into one of it, and `give`
-/// when they open with a handover.
+/// thing (`都`, `todos`, `every`), which a translation that names the thing alone turns into one of it, and the deed
+/// their opening verb asks ([`deed`]).
 pub fn kept(words: &Words) -> Vec<String> {
     let mut kept: Vec<String> = numbers(words).iter().map(u32::to_string).collect();
     if words.words.iter().any(|w| ALL.contains(&w.as_str())) {
         kept.push("all".to_owned());
     }
-    // A handover asked (`cho mình 4 ổ bánh mì`, `dame 4 panes`): a translation into crafting the bread is not it.
-    if words.words.first().is_some_and(|w| meaning(w, Kind::Verb) == Some("give")) {
-        kept.push("give".to_owned());
-    }
+    kept.extend(deed(words).map(str::to_owned));
     kept
+}
+
+/// The deed `words`' opening verb asks — `place` (put, build, store), `dig` (break, remove), `go` or `give` —, which a
+/// translation must ask too: `cho mình 4 ổ bánh mì` made `craft 4 bread`, `stell ne werkbank … neben den eisenblock`
+/// made `craft crafting_table west of iron`, and each was claimed as done with nothing given or placed. `make` may be
+/// crafting (`fais 4 bâtons`), so it asks no deed here.
+fn deed(words: &Words) -> Option<&'static str> {
+    let verb = meaning(words.words.first()?, Kind::Verb)?;
+    match verb.split_whitespace().next()? {
+        "place" | "put" | "build" | "store" | "surround" => Some("place"),
+        "dig" | "break" | "remove" => Some("dig"),
+        "go" | "come" => Some("go"),
+        "give" | "bring" => Some("give"),
+        _ => None,
+    }
 }
 
 /// English words that ask for all of a thing.
@@ -897,6 +909,19 @@ mod tests {
     fn read(text: &str, lang: Lang) -> (String, Vec<String>) {
         let words = words(text, lang, is_id);
         (words.text(), words.unknown)
+    }
+
+    #[test]
+    fn a_translation_keeps_the_numbers_the_all_and_the_deed_asked() {
+        let of = |text: &str, lang: Lang| kept(&words(text, lang, is_id));
+        assert_eq!(of("cho mình 4 ổ bánh mì với", Lang::Vi), ["4", "give"]);
+        assert_eq!(of("craft 4 bread", Lang::En), ["4"]);
+        assert_eq!(of("stell ne werkbank direkt westlich neben den eisenblock", Lang::De), ["place"]);
+        assert_eq!(of("put a crafting table west of the iron block", Lang::En), ["place"]);
+        assert_eq!(of("mete 5 tablones de roble en el cofre", Lang::Es), ["5", "place"]);
+        assert_eq!(of("cava toda la arena", Lang::Es), ["all", "dig"]);
+        // `make` may be crafting: no deed a translation must keep.
+        assert_eq!(of("fais 4 bâtons", Lang::Fr), ["4"]);
     }
 
     #[test]

@@ -345,12 +345,12 @@ pub fn with_english_goal(
                     );
                     return;
                 }
-                // Every number the owner wrote is in the English, and an "all" they wrote, or the goal is not started
-                // (`doce` read as 10; `把沙子都挖掉` read as `mine the sand`, one sand).
+                // Every number the owner wrote is in the English, an "all" they wrote and the deed their verb asks, or
+                // the goal is not started (`doce` read as 10; `把沙子都挖掉` read as `mine the sand`, one sand; `stell
+                // ne werkbank …` read as `craft crafting_table …`).
                 let read = vocab::kept(&vocab::words(&english.text, Lang::En, act::is_game_id));
                 if let Some(lost) = said.iter().find(|n| !read.contains(n)) {
-                    let lost =
-                        if ["all", "give"].contains(&lost.as_str()) { format!("\"{lost}\"") } else { lost.clone() };
+                    let lost = if lost.parse::<u32>().is_ok() { lost.clone() } else { format!("\"{lost}\"") };
                     reply.say(&format!(
                         "I read \"{goal}\" as \"{}\", which leaves out the {lost} you wrote, so I did not start it. \
                          Say it again in other words, like: {example}",

@@ -699,9 +699,10 @@ fn a_translation_that_drops_all_is_not_started() {
 
 /// A handover asked in Vietnamese with a word the vocabulary does not know goes to the translator; a translation that
 /// makes it anything but a handover (here, bread to craft) is not started: the ninth set's false success, where the
-/// bot carried the bread, said it already had it and claimed the goal while the owner got nothing.
+/// bot carried the bread, said it already had it and claimed the goal while the owner got nothing. Likewise a
+/// placing made crafting (the tenth set's `stell ne werkbank … neben den eisenblock`, claimed as a table crafted).
 #[test]
-fn a_translation_that_drops_a_handover_is_not_started() {
+fn a_translation_that_drops_the_deed_asked_is_not_started() {
     let runtime = tokio::runtime::Runtime::new().unwrap();
     let endpoint = runtime.block_on(FakeEndpoint::start()).unwrap();
     let calls = Arc::new(Mutex::new(0));
@@ -709,16 +710,33 @@ fn a_translation_that_drops_a_handover_is_not_started() {
     endpoint.respond_with(move |request| {
         assert!(system_message(request).starts_with("You translate what a Minecraft player wrote"), "{request}");
         *counted.lock().unwrap() += 1;
-        json!({"language": "Vietnamese", "english": "craft 4 bread"}).to_string()
+        if request.to_string().contains("werkbank") {
+            json!({"language": "German", "english": "craft crafting_table west of iron"}).to_string()
+        } else {
+            json!({"language": "Vietnamese", "english": "craft 4 bread"}).to_string()
+        }
     });
     let (world, _bot) = world_with_bot_args(&["--llm-url", &endpoint.base_url()]);
+    world.cmd(json!({"cmd": "setBlock", "x": 3, "y": 64, "z": 2, "block": "iron_block"}));
+    give(&world, "Wayfarer", "crafting_table", 1);
     give(&world, "Wayfarer", "bread", 6);
     bot_sees(&world, "Wayfarer", "bread", 6);
+    bot_sees(&world, "Wayfarer", "crafting_table", 1);
+
+    let from = world.say("Alice", "!task stell ne werkbank direkt westlich neben den eisenblock, dankeschön");
+    let told = world.expect_chat(from, "Wayfarer", "Ich habe \"stell ne werkbank", Duration::from_secs(20));
+    assert!(told.contains("das lässt die \"place\" weg"), "{told}");
+    std::thread::sleep(Duration::from_secs(3));
+    assert_eq!(*calls.lock().unwrap(), 1, "one translation call");
+    assert!(where_stands(&world, "crafting_table").is_empty(), "no table placed");
+    let claimed = world.chat_since(from).into_iter().any(|line| line.contains("geschafft"));
+    assert!(!claimed, "nothing claimed");
+
     let from = world.say("Alice", "!task cho mình 4 ổ bánh mì thơm ngon với");
     let told = world.expect_chat(from, "Wayfarer", "Tôi đọc \"cho mình", Duration::from_secs(20));
     assert!(told.contains("thành \"craft 4 bread\", bỏ mất \"give\""), "{told}");
     std::thread::sleep(Duration::from_secs(3));
-    assert_eq!(*calls.lock().unwrap(), 1, "one translation call");
+    assert_eq!(*calls.lock().unwrap(), 2, "one translation call each");
     let claimed = world.chat_since(from).into_iter().any(|line| line.contains("hoàn thành"));
     assert!(!claimed, "nothing claimed");
     assert_eq!(inventory_count(&world, "Wayfarer", "bread"), 6, "the bread is still carried");
