@@ -162,8 +162,9 @@ fn named(text: &str, is_id: impl Fn(&str) -> bool) -> (Vec<u32>, BTreeSet<String
     numbers.sort_unstable();
     let lower: Vec<String> = words.words.iter().map(|w| w.to_lowercase()).collect();
     let things = lower.iter().filter(|w| is_id(w)).cloned().collect();
-    // Where: each side named (`next to`, `on top of`), `where` (`right where you stand`), and which ones by what
-    // someone did to them (`the dirt i put down`), which no form can say.
+    // Where: each side named (`next to`, `on top of`), `where` (`right where you stand`), which ones by what someone
+    // did to them (`the dirt i put down`) or by what they are not (`the chest that is not next to the pumpkin`, `the
+    // other chest`), which no form can say.
     let mut places = 0;
     let mut i = 0;
     while i < lower.len() {
@@ -173,7 +174,8 @@ fn named(text: &str, is_id: impl Fn(&str) -> bool) -> (Vec<u32>, BTreeSet<String
                 i += n;
             }
             None => {
-                places += usize::from(lower[i] == "where" || (i > 0 && super::reading::chooses(&lower, i)));
+                let which = ["where", "not", "other"].contains(&lower[i].as_str());
+                places += usize::from(which || (i > 0 && super::reading::chooses(&lower, i)));
                 i += 1;
             }
         }
@@ -322,5 +324,10 @@ mod tests {
         assert_eq!(unfaithful("shove 6 planks in the chest", "store 6 oak_planks in the chest", is_game_id), None);
         // Which dirt, by who put it there, is dropped by every form.
         assert!(unfaithful("dig up the 4 dirt blocks i put down", "dig 4 dirt", is_game_id).is_some());
+        // Which chest, by what it is not beside: the tenth set's translation stored into the one it named.
+        let goal = "get 5 oak planks into the chest that is not next to the pumpkin";
+        assert!(unfaithful(goal, "store 5 oak_planks in the chest next to the pumpkin", is_game_id).is_some());
+        let goal = "put 5 oak planks in the other chest";
+        assert!(unfaithful(goal, "store 5 oak_planks in the chest", is_game_id).is_some());
     }
 }

@@ -314,7 +314,14 @@ fn has_own_check(goal: &str, tracked: &[Tracker]) -> bool {
             Err(_) => {
                 let words = super::vocab::words(part, crate::config::Lang::En, super::act::is_game_id).words;
                 let named: Vec<&String> = words.iter().filter(|w| super::act::is_game_id(w)).collect();
-                recipes::parse_goal(part, "oak").is_some() || (!named.is_empty() && named.iter().all(|w| counted(w)))
+                // Words that say where (`craft crafting_table west of iron`, a placing translated as crafting): no
+                // count in the inventory says the thing is there.
+                let placed = words.iter().enumerate().any(|(i, w)| {
+                    super::vocab::run_at(&words, i, super::vocab::Kind::Side)
+                        .is_some_and(|(len, _)| len > 1 || w != "on")
+                });
+                recipes::parse_goal(part, "oak").is_some()
+                    || (!placed && !named.is_empty() && named.iter().all(|w| counted(w)))
             }
         })
 }
@@ -1290,6 +1297,10 @@ mod tests {
         assert!(has_own_check("prepare some wood planks", &planks));
         assert!(!has_own_check("prepare some wood planks", &[]));
         assert!(!has_own_check("prepare some planks and a torch", &planks));
+        // Where the words put it, no inventory count judges (a placing translated as crafting was claimed).
+        let table = [Tracker::Craft { item: "crafting_table".to_owned(), count: 1 }];
+        assert!(has_own_check("craft crafting_table", &table));
+        assert!(!has_own_check("craft crafting_table west of iron", &table));
         for goal in [
             "build a small shelter",
             "light up the area",
