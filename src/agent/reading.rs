@@ -1388,6 +1388,15 @@ mod tests {
         assert_eq!(loosely("mine 3 dirt", is_game_id), None);
     }
 
+    /// `goal`'s words as the reader gets them: another language read through its vocabulary when every word is known
+    /// and the English reader does not read it whole.
+    fn as_read(goal: &str) -> String {
+        crate::agent::vocab::foreign(goal, is_game_id)
+            .filter(|w| w.unknown.is_empty() && read(goal, is_game_id).is_err())
+            .map(|w| w.text())
+            .unwrap_or_else(|| goal.to_owned())
+    }
+
     #[test]
     fn typos_other_verbs_sizes_as_players_put_them_and_goals_of_other_tongues_read_whole() {
         let ground = ", on open ground beside me";
@@ -1486,19 +1495,12 @@ mod tests {
                 "a trench 6 long, 1 wide and 2 deep, dug beside me".to_owned(),
             ),
         ] {
-            let words = crate::agent::vocab::foreign(goal, is_game_id)
-                .filter(|w| w.unknown.is_empty() && read(goal, is_game_id).is_err())
-                .map(|w| w.text())
-                .unwrap_or_else(|| goal.to_owned());
+            let words = as_read(goal);
             assert_eq!(read(&words, is_game_id).map(|a| a.to_string()), Ok(reading), "{goal:?} as {words:?}");
         }
         // Given to whoever asked (`me` is named by the command that starts the goal).
         for goal in ["gimme 3 bread pls im starving", "dame 4 panes porfa", "tu peux me filer 3 pommes ? merci"] {
-            let words = crate::agent::vocab::foreign(goal, is_game_id)
-                .filter(|w| w.unknown.is_empty() && read(goal, is_game_id).is_err())
-                .map(|w| w.text())
-                .unwrap_or_else(|| goal.to_owned());
-            let asked = read(&words, is_game_id);
+            let asked = read(&as_read(goal), is_game_id);
             assert!(
                 asked.as_ref().is_ok_and(|a| a.effect == Effect::Give && a.player.is_none()),
                 "{goal:?}: {asked:?}"

@@ -513,35 +513,17 @@ fn respell(folded: &mut [String], mut written: Option<&mut Vec<String>>, table: 
         if word.chars().count() < 4 || known(word) || !counted || modifies {
             continue;
         }
-        // A shape noun a slip away (`platfrom`), where no name is.
-        if word.chars().count() >= 6
-            && nearest_name(word).is_none()
-            && let Some(shape) = nearest_shape(word, table)
-        {
-            tracing::debug!("goal words: {word:?} read as the shape {shape:?}");
+        // The second word of a two-word thing (`iron ingtos`: `ingot` of `iron_ingot`); else a name; else a shape
+        // noun a slip away where no name is (`platfrom`).
+        let tail = ID_HEADS.contains(before).then(|| nearest_tail(before, word)).flatten();
+        let name = || nearest_name(word);
+        let shape = || (word.chars().count() >= 6).then(|| nearest_shape(word, table)).flatten();
+        if let Some(meant) = tail.or_else(name).or_else(shape) {
+            tracing::debug!("goal words: {word:?} after {before:?} read as {meant:?}");
             if let Some(written) = written.as_deref_mut() {
-                written[i] = shape.clone();
+                written[i] = meant.clone();
             }
-            folded[i] = shape;
-            continue;
-        }
-        // The second word of a two-word thing (`iron ingtos`: `ingot` of `iron_ingot`).
-        if ID_HEADS.contains(before)
-            && let Some(tail) = nearest_tail(before, word)
-        {
-            tracing::debug!("goal words: {word:?} after {before:?} read as {tail:?}");
-            if let Some(written) = written.as_deref_mut() {
-                written[i] = tail.clone();
-            }
-            folded[i] = tail;
-            continue;
-        }
-        if let Some(name) = nearest_name(word) {
-            tracing::debug!("goal words: {word:?} read as {name:?}");
-            if let Some(written) = written.as_deref_mut() {
-                written[i] = name.clone();
-            }
-            folded[i] = name;
+            folded[i] = meant;
         }
     }
 }

@@ -83,6 +83,23 @@ fn reader_only(form: &'static str) -> (tokio::runtime::Runtime, FakeEndpoint, Ar
     (runtime, endpoint, calls)
 }
 
+/// A scripted LLM that only translates: `english` gives the English for the request's text; the calls are counted.
+fn translator_only(
+    english: impl Fn(&str) -> (&'static str, &'static str) + Send + Sync + 'static,
+) -> (tokio::runtime::Runtime, FakeEndpoint, Arc<Mutex<u32>>) {
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let endpoint = runtime.block_on(FakeEndpoint::start()).unwrap();
+    let calls = Arc::new(Mutex::new(0));
+    let counted = calls.clone();
+    endpoint.respond_with(move |request| {
+        assert!(system_message(request).starts_with("You translate what a Minecraft player wrote"), "{request}");
+        *counted.lock().unwrap() += 1;
+        let (language, text) = english(&request.to_string());
+        json!({"language": language, "english": text}).to_string()
+    });
+    (runtime, endpoint, calls)
+}
+
 /// Where the bot's feet are, as the world has it.
 fn feet(world: &World, name: &str) -> [i64; 3] {
     let players = world.cmd(json!({"cmd": "players"}));
@@ -667,15 +684,7 @@ fn sand_asked_all_dug_in_chinese_is_all_dug_with_no_llm() {
 /// still stands.
 #[test]
 fn a_translation_that_drops_all_is_not_started() {
-    let runtime = tokio::runtime::Runtime::new().unwrap();
-    let endpoint = runtime.block_on(FakeEndpoint::start()).unwrap();
-    let calls = Arc::new(Mutex::new(0));
-    let counted = calls.clone();
-    endpoint.respond_with(move |request| {
-        assert!(system_message(request).starts_with("You translate what a Minecraft player wrote"), "{request}");
-        *counted.lock().unwrap() += 1;
-        json!({"language": "Spanish", "english": "dig the sand"}).to_string()
-    });
+    let (_runtime, endpoint, calls) = translator_only(|_| ("Spanish", "dig the sand"));
     let (world, _bot) = world_with_bot_args(&["--owner", "Elena", "--llm-url", &endpoint.base_url()]);
     world.add_player("Elena", [-1.5, 64.0, 3.5]);
     let sand = [[3, 64, 1], [-2, 64, -3], [1, 64, -4]];
@@ -703,18 +712,9 @@ fn a_translation_that_drops_all_is_not_started() {
 /// placing made crafting (the tenth set's `stell ne werkbank … neben den eisenblock`, claimed as a table crafted).
 #[test]
 fn a_translation_that_drops_the_deed_asked_is_not_started() {
-    let runtime = tokio::runtime::Runtime::new().unwrap();
-    let endpoint = runtime.block_on(FakeEndpoint::start()).unwrap();
-    let calls = Arc::new(Mutex::new(0));
-    let counted = calls.clone();
-    endpoint.respond_with(move |request| {
-        assert!(system_message(request).starts_with("You translate what a Minecraft player wrote"), "{request}");
-        *counted.lock().unwrap() += 1;
-        if request.to_string().contains("werkbank") {
-            json!({"language": "German", "english": "craft crafting_table west of iron"}).to_string()
-        } else {
-            json!({"language": "Vietnamese", "english": "craft 4 bread"}).to_string()
-        }
+    let (_runtime, endpoint, calls) = translator_only(|request| match request.contains("werkbank") {
+        true => ("German", "craft crafting_table west of iron"),
+        false => ("Vietnamese", "craft 4 bread"),
     });
     let (world, _bot) = world_with_bot_args(&["--llm-url", &endpoint.base_url()]);
     world.cmd(json!({"cmd": "setBlock", "x": 3, "y": 64, "z": 2, "block": "iron_block"}));
