@@ -360,7 +360,7 @@ fn pit(long: u32, wide: u32, deep: u32) -> String {
     format!(
         r#"let feet = position().floor();
 let corner = ();
-for d in [[2, 0, 0], [-{long} - 1, 0, 0], [0, 0, 2], [0, 0, -{wide} - 1], [2, 0, 2], [-{long} - 1, 0, -{wide} - 1], [2, 0, -{wide} - 1], [-{long} - 1, 0, 2]] {{
+for d in [[1, 0, 0], [-{long}, 0, 0], [0, 0, 1], [0, 0, -{wide}], [1, 0, 1], [-{long}, 0, -{wide}], [1, 0, -{wide}], [-{long}, 0, 1]] {{
     let top = feet + vec3(d[0], -1, d[2]);
     let fits = true;
     for x in 0..{long} {{

@@ -201,7 +201,11 @@ pub fn fitting(asked: &Asked) -> Option<Tracker> {
             // A hole is dug through whatever the ground is.
             block: thing.filter(|_| asked.shape.is_none()),
             at: None,
-            radius: super::tracker::NEAR,
+            // A trench begins beside the bot and runs its length away from it: all of it is counted.
+            radius: match asked.shape {
+                Some(Shape::Pit { long, wide, .. }) => super::tracker::NEAR.max(long.max(wide) + 1).min(16),
+                _ => super::tracker::NEAR,
+            },
         }),
         Effect::Go => Some(Tracker::StandingOn { block: thing?, at: None }),
         Effect::Store => Some(Tracker::Container { item: thing?, count, at: None, radius: super::tracker::NEAR }),

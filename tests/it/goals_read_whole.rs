@@ -296,19 +296,27 @@ fn a_hole_given_its_sides_and_depth_is_dug_whole() {
 }
 
 /// A trench given its length is dug that long, one wide and one deep (its other sizes unsaid): four cells of the
-/// grass gone in a row. It was asked about before (`trench` was no shape the reader knew).
+/// grass gone in a row. It was asked about before (`trench` was no shape the reader knew). One eight long is done
+/// too: it began two blocks from the bot, so its far end lay past where the step's own count looked (`7/8 blocks
+/// dug`), and the goal failed with the trench in the ground.
 #[test]
 fn a_trench_is_dug_as_long_as_asked() {
     let (world, _bot) = world_with_bot_args(&[]);
     give(&world, "Wayfarer", "wooden_shovel", 1);
     bot_sees(&world, "Wayfarer", "wooden_shovel", 1);
+    let dug = |x: i64, z: i64| block(&world, [x, 63, z]) == "air" && block(&world, [x, 62, z]) != "air";
+    let trench = |long: i64| {
+        (-12..=12)
+            .flat_map(|x| (-12..=12).map(move |z| (x, z)))
+            .find(|&(x, z)| (0..long).all(|i| dug(x + i, z)) || (0..long).all(|i| dug(x, z + i)))
+    };
     let goal = "dig a trench 4 blocks long";
     done_as_read(&world, goal, "as: a trench 4 long, 1 wide and 1 deep, dug beside me.", Duration::from_secs(150));
-    let dug = |x: i64, z: i64| block(&world, [x, 63, z]) == "air" && block(&world, [x, 62, z]) != "air";
-    let row = (-7..=7)
-        .flat_map(|x| (-7..=7).map(move |z| (x, z)))
-        .find(|&(x, z)| (0..4).all(|i| dug(x + i, z)) || (0..4).all(|i| dug(x, z + i)));
-    assert!(row.is_some(), "a trench four long in the ground");
+    assert!(trench(4).is_some(), "a trench four long in the ground");
+    world.cmd(json!({"cmd": "teleport", "name": "Wayfarer", "x": 0.5, "y": 64, "z": -8.5}));
+    let goal = "dig me a trench 8 long, 1 wide, 1 deep";
+    done_as_read(&world, goal, "as: a trench 8 long, 1 wide and 1 deep, dug beside me.", Duration::from_secs(150));
+    assert!(trench(8).is_some(), "a trench eight long in the ground");
 }
 
 /// A hole given its sides but no depth is asked about: the second reader's form, which drops the sides and makes up
