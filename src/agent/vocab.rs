@@ -818,16 +818,15 @@ pub fn kept(words: &Words) -> Vec<String> {
     kept
 }
 
-/// The deed `words`' opening verb asks — `place` (put, build, store), `dig` (break, remove), `go` or `give` —, which a
-/// translation must ask too: `cho mình 4 ổ bánh mì` made `craft 4 bread`, `stell ne werkbank … neben den eisenblock`
-/// made `craft crafting_table west of iron`, and each was claimed as done with nothing given or placed. `make` may be
-/// crafting (`fais 4 bâtons`), so it asks no deed here.
+/// The deed `words`' opening verb asks when it puts a thing somewhere — `place` (put, build, store) or `give` —, which
+/// a translation must ask too: `cho mình 4 ổ bánh mì` made `craft 4 bread`, `stell ne werkbank … neben den
+/// eisenblock` made `craft crafting_table west of iron`, and each was claimed as done, the thing counted in the
+/// inventory, with nothing given or placed. Digging may be said as mining and going as fetching, and `make` may be
+/// crafting (`fais 4 bâtons`): no deed is kept for them.
 fn deed(words: &Words) -> Option<&'static str> {
     let verb = meaning(words.words.first()?, Kind::Verb)?;
     match verb.split_whitespace().next()? {
         "place" | "put" | "build" | "store" | "surround" => Some("place"),
-        "dig" | "break" | "remove" => Some("dig"),
-        "go" | "come" => Some("go"),
         "give" | "bring" => Some("give"),
         _ => None,
     }
@@ -901,7 +900,7 @@ mod tests {
         assert_eq!(of("stell ne werkbank direkt westlich neben den eisenblock", Lang::De), ["place"]);
         assert_eq!(of("put a crafting table west of the iron block", Lang::En), ["place"]);
         assert_eq!(of("mete 5 tablones de roble en el cofre", Lang::Es), ["5", "place"]);
-        assert_eq!(of("cava toda la arena", Lang::Es), ["all", "dig"]);
+        assert_eq!(of("cava toda la arena", Lang::Es), ["all"]);
         // `make` may be crafting: no deed a translation must keep.
         assert_eq!(of("fais 4 bâtons", Lang::Fr), ["4"]);
     }
