@@ -818,15 +818,20 @@ pub fn kept(words: &Words) -> Vec<String> {
     kept
 }
 
-/// The deed `words`' opening verb asks when it puts a thing somewhere — `place` (put, build, store) or `give` —, which
-/// a translation must ask too: `cho mình 4 ổ bánh mì` made `craft 4 bread`, `stell ne werkbank … neben den
-/// eisenblock` made `craft crafting_table west of iron`, and each was claimed as done, the thing counted in the
-/// inventory, with nothing given or placed. Digging may be said as mining and going as fetching, and `make` may be
-/// crafting (`fais 4 bâtons`): no deed is kept for them.
+/// The deed `words`' opening verb asks when it puts a thing somewhere — `place` (put, store, with a where: a side, a
+/// container or a shape) or `give` —, which a translation must ask too: `cho mình 4 ổ bánh mì` made `craft 4
+/// bread`, `stell ne werkbank … neben den eisenblock` made `craft crafting_table west of iron`, and each was claimed
+/// as done, the thing counted in the inventory, with nothing given or placed. A place verb with no where may ask for a
+/// thing to be made (`baue eine Holzspitzhacke`), digging may be said as mining and going as fetching, and `make` may
+/// be crafting (`fais 4 bâtons`): no deed is kept for them.
 fn deed(words: &Words) -> Option<&'static str> {
     let verb = meaning(words.words.first()?, Kind::Verb)?;
+    let somewhere = (0..words.words.len()).any(|i| {
+        [Kind::Side, Kind::Container, Kind::Shape].into_iter().any(|kind| run_at(&words.words, i, kind).is_some())
+            || words.words[i] == "chest"
+    });
     match verb.split_whitespace().next()? {
-        "place" | "put" | "build" | "store" | "surround" => Some("place"),
+        "place" | "put" | "build" | "store" | "surround" if somewhere => Some("place"),
         "give" | "bring" => Some("give"),
         _ => None,
     }
@@ -901,8 +906,9 @@ mod tests {
         assert_eq!(of("put a crafting table west of the iron block", Lang::En), ["place"]);
         assert_eq!(of("mete 5 tablones de roble en el cofre", Lang::Es), ["5", "place"]);
         assert_eq!(of("cava toda la arena", Lang::Es), ["all"]);
-        // `make` may be crafting: no deed a translation must keep.
+        // `make`, and a place verb with no where, may be crafting: no deed a translation must keep.
         assert_eq!(of("fais 4 bâtons", Lang::Fr), ["4"]);
+        assert!(of("baue eine Holzspitzhacke", Lang::De).is_empty());
     }
 
     #[test]
