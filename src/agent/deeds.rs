@@ -404,13 +404,12 @@ feet"#
 /// chest that isn't next to the furnace`), the nearest chest apart from that.
 fn store_beside(item: &str, count: u32, beside: &Beside) -> String {
     let deposit = deposit(item, count);
-    // No block it stands beside: the chests themselves are searched, each its own spot.
-    let (sides, words) = match &beside.block {
-        Some(_) => sides_of(beside.side),
-        None => ("[vec3(0, 0, 0)]", "not next to"),
+    // The blocks searched, the sides of them where the chest stands, and the words naming it; with no block it
+    // stands beside, the chests themselves are searched, each its own spot.
+    let (sought, (sides, words), target) = match (&beside.block, &beside.not) {
+        (Some(block), _) => (block.as_str(), sides_of(beside.side), block.as_str()),
+        (None, not) => ("chest", ("[vec3(0, 0, 0)]", "not next to"), not.as_deref().unwrap_or("chest")),
     };
-    let target = beside.block.as_deref().or(beside.not.as_deref()).unwrap_or("chest");
-    let sought = if beside.block.is_some() { target } else { "chest" };
     // `not the one by the iron block`: a chest with that kind next to it is passed over.
     let (next_to, _) = sides_of(Side::NextTo);
     let apart = match &beside.not {

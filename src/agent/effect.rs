@@ -203,7 +203,9 @@ pub fn fitting(asked: &Asked) -> Option<Tracker> {
             at: None,
             // A trench begins beside the bot and runs its length away from it: all of it is counted.
             radius: match asked.shape {
-                Some(Shape::Pit { long, wide, .. }) => super::tracker::NEAR.max(long.max(wide) + 1).min(16),
+                Some(Shape::Pit { long, wide, .. }) => {
+                    super::tracker::NEAR.max(long.max(wide) + 1).min(super::tracker::MAX_RADIUS)
+                }
                 _ => super::tracker::NEAR,
             },
         }),

@@ -291,8 +291,11 @@ const WHERE_FIRST: [&str; 16] = [
 fn fronted(task: &str, is_id: &impl Fn(&str) -> bool) -> Option<String> {
     let (place, goal) = task.split_once(',')?;
     let first = place.split_whitespace().next()?.to_lowercase();
+    if !WHERE_FIRST.contains(&first.as_str()) {
+        return None;
+    }
     let opens = vocab::words(goal, Lang::En, is_id).words.first().is_some_and(|w| vocab::is(w, Kind::Verb));
-    (WHERE_FIRST.contains(&first.as_str()) && opens).then(|| format!("{} {}", goal.trim(), place.trim()))
+    opens.then(|| format!("{} {}", goal.trim(), place.trim()))
 }
 
 /// Words after which a place or give verb puts things into a container.

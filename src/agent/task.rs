@@ -316,12 +316,8 @@ fn has_own_check(goal: &str, tracked: &[Tracker]) -> bool {
                 let named: Vec<&String> = words.iter().filter(|w| super::act::is_game_id(w)).collect();
                 // Words that say where (`craft crafting_table west of iron`, a placing translated as crafting): no
                 // count in the inventory says the thing is there.
-                let placed = words.iter().enumerate().any(|(i, w)| {
-                    super::vocab::run_at(&words, i, super::vocab::Kind::Side)
-                        .is_some_and(|(len, _)| len > 1 || w != "on")
-                });
                 recipes::parse_goal(part, "oak").is_some()
-                    || (!placed && !named.is_empty() && named.iter().all(|w| counted(w)))
+                    || (!names_a_side(&words) && !named.is_empty() && named.iter().all(|w| counted(w)))
             }
         })
 }
@@ -436,13 +432,15 @@ fn verbless_but_precise(goal: &str, readings: &[(String, Result<Asked, Unread>)]
     let names = words.iter().enumerate().any(|(i, w)| {
         super::act::is_game_id(w) || vocab::run_at(&words, i, Kind::Shape).is_some_and(|(_, kind)| kind != "around")
     });
-    let precise = words.iter().enumerate().any(|(i, w)| {
-        w.parse::<u32>().is_ok()
-            || vocab::is(w, Kind::Container)
-            || w == "chest"
-            || vocab::run_at(&words, i, Kind::Side).is_some_and(|(len, _)| len > 1 || w != "on")
-    });
+    let precise = names_a_side(&words)
+        || words.iter().any(|w| w.parse::<u32>().is_ok() || vocab::is(w, Kind::Container) || w == "chest");
     names && precise
+}
+
+/// Whether `words` name a side of a block (`next to`, `west of`), a bare `on` aside (`get 4 planks on the way`).
+fn names_a_side(words: &[String]) -> bool {
+    use super::vocab::{self, Kind};
+    (0..words.len()).any(|i| vocab::run_at(words, i, Kind::Side).is_some_and(|(len, _)| len > 1 || words[i] != "on"))
 }
 
 /// The second reader's words for `goal`, said to the owner as the reading, when they hold to the owner's words.

@@ -26,7 +26,7 @@ const MAX_COUNT: u32 = 36 * 64;
 const MAX_DEPTH: usize = 4;
 /// How far around its point a spatial tracker looks by default, and at most.
 pub const NEAR: u32 = 8;
-const MAX_RADIUS: u32 = 16;
+pub const MAX_RADIUS: u32 = 16;
 /// The most blocks a structure tracker lists, and how far they may lie from its anchor.
 pub const MAX_PARTS: usize = 512;
 const MAX_OFFSET: i32 = 32;
