@@ -228,13 +228,14 @@ fn search_evaluation_over_a_second_imported_library() {
 }
 
 /// The second imported library's request sets, their top-1 floors, and whether the set is sealed (its misses never
-/// shown). The first four were tuned on (each after its first figures: see the benchmarks); the fifth is sealed.
+/// shown). The first five were tuned on (each after its first figures: see the benchmarks); the sixth is sealed.
 const SECOND_SETS: &[(&str, f64, bool)] = &[
     ("foreign2/questions.tsv", 0.97, false),
     ("foreign2/questions_sealed.tsv", 0.95, false),
     ("foreign2/questions_sealed2.tsv", 0.9, false),
     ("foreign2/questions_sealed4.tsv", 0.97, false),
-    ("foreign2/questions_sealed5.tsv", 0.87, true),
+    ("foreign2/questions_sealed5.tsv", 0.97, false),
+    ("foreign2/questions_sealed6.tsv", 0.72, true),
 ];
 
 /// The imported library's question sets, each with the top-1 the fused search must keep on it: the one search was
