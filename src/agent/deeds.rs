@@ -165,11 +165,21 @@ fn parts(goal: &str) -> Vec<(String, bool)> {
     // A part of words that ask nothing (`brb, dig a hole`, `ok, …`) is no step, nor a `go` after the goal (`a wall
     // of dirt, 6 long. go`): the word to start, not a walk.
     let many = parts.len() > 1;
-    parts
+    let parts: Vec<(String, bool)> = parts
         .into_iter()
         .map(|(p, joined)| (p.trim().to_owned(), joined))
         .filter(|(p, _)| !p.is_empty() && !super::vocab::says_nothing(p) && !(many && starts_it(p)))
-        .collect()
+        .collect();
+    let last = parts.len().saturating_sub(1);
+    parts.into_iter().enumerate().filter(|(i, (p, _))| !(*i < last && comes_over(p))).map(|(_, part)| part).collect()
+}
+
+/// Whether `part` only says to come over before the step that says where (`walk over and stand on the emerald
+/// block`): the walk is that step's.
+fn comes_over(part: &str) -> bool {
+    const OVER: [&str; 6] = ["walk over", "come over", "go over", "head over", "run over", "hop over"];
+    let words: Vec<String> = part.split_whitespace().map(|w| w.trim_matches(['.', '!', ',']).to_lowercase()).collect();
+    OVER.contains(&words.join(" ").as_str())
 }
 
 /// Whether `part` only says to begin (`go`, `go ahead`, `now go`).
@@ -197,7 +207,12 @@ fn into_it(part: &str) -> String {
 /// Whether `words` begin with a verb that changes the world (read loosely: whether the rest of them reads is the
 /// step's own reading's business).
 fn starts_a_step(words: &str) -> bool {
-    super::act::asked_loosely(words).is_some()
+    // A verb of its own, not one its words imply (`could you build a 5 long, 2 tall wall`: the wall's height).
+    let opens = super::vocab::words(words, crate::config::Lang::En, super::act::is_game_id)
+        .words
+        .first()
+        .is_some_and(|w| super::vocab::is(w, super::vocab::Kind::Verb));
+    opens && super::act::asked_loosely(words).is_some()
 }
 
 fn vec3([x, y, z]: [i32; 3]) -> String {

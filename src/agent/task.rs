@@ -1269,7 +1269,9 @@ mod tests {
         let precise = |goal: &str| verbless_but_precise(goal, &super::super::deeds::readings(goal));
         // A shape and its sizes, its block in words no table has: not a plan for the LLM to guess.
         assert!(precise("3 by 3 platform of the grey stuff"));
-        assert!(precise("4 gold ingots in the chest next to the gold block, pls"));
+        // With a container and a side of a block, the reader itself reads it as a store.
+        let store = super::super::deeds::readings("4 gold ingots in the chest next to the gold block, pls");
+        assert!(matches!(store.as_slice(), [(_, Ok(Asked { effect: Effect::Store, .. }))]), "{store:?}");
         for vague in ["a nice wall", "wood please", "iron pickaxe", "5 minutes of exploring"] {
             assert!(!precise(vague), "{vague}");
         }

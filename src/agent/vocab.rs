@@ -308,7 +308,8 @@ fn to_pivot(
     if lang == Lang::De
         && folded.len() > 2
         && folded.last().is_some_and(|w| w == "weg")
-        && ["mach", "mache", "machen", "raum", "raume", "schaff", "schaffe"].contains(&folded[0].as_str())
+        && ["mach", "mache", "machen", "raum", "raume", "schaff", "schaffe", "hau", "haue"]
+            .contains(&folded[0].as_str())
     {
         folded.pop();
         folded[0] = "entferne".to_owned();
@@ -365,7 +366,9 @@ fn to_pivot(
                 table.runs.get(&key)?.iter().filter(|(kind, _)| *kind != Kind::Answer).collect();
             // A second verb of more words than one is read as its words (`build a wall in cobblestone`: the wall,
             // not `wall in`).
-            if n > 1 && verb.is_some() && meanings.iter().all(|(kind, _)| *kind == Kind::Verb) {
+            // So is an English one the words do not open with (`a wall in birch planks`).
+            let later = verb.is_some() || (lang == Lang::En && !opening);
+            if n > 1 && later && meanings.iter().all(|(kind, _)| *kind == Kind::Verb) {
                 return None;
             }
             let verb = meanings.iter().find(|(kind, _)| *kind == Kind::Verb).filter(|_| opening);
@@ -376,7 +379,11 @@ fn to_pivot(
             Some((n, (kind, meaning))) => {
                 match kind {
                     // A lead after a remark (`its getting dark, can you …`) opens the goal as well.
-                    Kind::Lead if opening || out.iter().all(|(_, kind)| *kind == Some(Kind::Filler)) => {}
+                    // So does one that ends it (`dump 2 string in the chest when u get a sec`).
+                    Kind::Lead
+                        if opening
+                            || out.iter().all(|(_, kind)| *kind == Some(Kind::Filler))
+                            || (lang == Lang::En && i + n == folded.len()) => {}
                     Kind::Filler | Kind::Lead if lang != Lang::En => {}
                     Kind::Filler
                     | Kind::Lead
@@ -438,16 +445,24 @@ fn to_pivot(
     }
     if let Some((at, len)) = verb
         && at > 0
-        && out[..at].iter().all(|(_, kind)| kind.is_some_and(|k| k != Kind::Verb))
+        && out[..at].iter().all(|(word, kind)| match kind {
+            Some(kind) => *kind != Kind::Verb,
+            // A player's name, kept as written (`kannst du Lena 3 Goldbarren geben`).
+            None => lang != Lang::En && word.chars().next().is_some_and(char::is_uppercase),
+        })
     {
-        let moved: Vec<(String, Option<Kind>)> = out.drain(at..at + len).collect();
+        // In English the words after the verb are its own (`on the south side of the chest put 5 dirt`): they move
+        // with it, and what came first follows them.
+        let end = if lang == Lang::En { out.len() } else { at + len };
+        let moved: Vec<(String, Option<Kind>)> = out.drain(at..end).collect();
         out.splice(0..0, moved);
     }
     out.into_iter().map(|(word, _)| word).collect()
 }
 
 /// Words after which a player names a thing (`5 …`, `a …`, `of …`).
-const BEFORE_A_THING: [&str; 11] = ["a", "an", "the", "some", "of", "more", "few", "my", "your", "these", "those"];
+const BEFORE_A_THING: [&str; 15] =
+    ["a", "an", "the", "some", "of", "more", "few", "my", "your", "these", "those", "in", "with", "using", "outta"];
 
 /// Names of things misspelt where a thing is expected are read as the thing (`5 cobblestoen`, `a torhc`, `3
 /// dimonds`): a word no table line and no game id knows, after a count, an article, `of` or a material, becomes the one game id
@@ -455,7 +470,11 @@ const BEFORE_A_THING: [&str; 11] = ["a", "an", "the", "some", "of", "more", "few
 /// seven letters or more), starting with the same letter. A word before a thing or a shape is left alone (`a cool
 /// tower`: an adjective), and so is a word two names are equally near (the reader's question then asks).
 fn respell(folded: &mut [String], mut written: Option<&mut Vec<String>>, table: &Table, is_id: &impl Fn(&str) -> bool) {
-    let known = |w: &str| table.runs.contains_key(w) || is_id(w) || w.parse::<f64>().is_ok() || is_size_pair(w);
+    // A thing's plural is its name (`with torches`: some, how many not said).
+    let plural_of_id = |w: &str| [w.strip_suffix('s'), w.strip_suffix("es")].into_iter().flatten().any(is_id);
+    let known = |w: &str| {
+        table.runs.contains_key(w) || is_id(w) || plural_of_id(w) || w.parse::<f64>().is_ok() || is_size_pair(w)
+    };
     let named = |w: &str, kinds: &[Kind]| {
         [Some(w), w.strip_suffix('s'), w.strip_suffix("es")].into_iter().flatten().any(|w| {
             (kinds.contains(&Kind::Name) && is_id(w))
@@ -510,7 +529,9 @@ fn respell(folded: &mut [String], mut written: Option<&mut Vec<String>>, table: 
         // words of seven letters are a slip from a name.
         let modifies =
             folded.get(i + 1).is_some_and(|next| thing(next) && !next.starts_with("block")) && word.chars().count() < 7;
-        if word.chars().count() < 4 || known(word) || !counted || modifies {
+        // The first word of a thing of two (`cobbled deepslate`) is no slip.
+        let head = ID_HEADS.contains(word);
+        if word.chars().count() < 4 || known(word) || !counted || modifies || head {
             continue;
         }
         // The second word of a two-word thing (`iron ingtos`: `ingot` of `iron_ingot`); else a name; else a shape
@@ -639,7 +660,15 @@ static ID_HEADS: LazyLock<std::collections::HashSet<String>> =
     LazyLock::new(|| ITEM_IDS.iter().filter_map(|id| id.split_once('_').map(|(head, _)| head.to_owned())).collect());
 
 /// The English of the words that name a side of a block.
-const SIDES: [&str; 3] = ["next to", "on top of", "under"];
+const SIDES: [&str; 7] = [
+    "next to",
+    "on top of",
+    "under",
+    "on the north side of",
+    "on the south side of",
+    "on the east side of",
+    "on the west side of",
+];
 
 /// Chinese sides put in English order: a side word follows the block it is a side of. Before a thing it says
 /// which one (`工作台旁边的箱子`, the crafting table's side's chest: `chest next to crafting_table`); anywhere else it
@@ -971,7 +1000,7 @@ mod tests {
     #[test]
     fn english_verbs_names_and_numbers_become_the_reader_s_own() {
         assert_eq!(read("knock down the stone", Lang::En).0, "dig the stone");
-        assert_eq!(read("can you put down a dozen cobble please", Lang::En).0, "place a 12 cobblestone please");
+        assert_eq!(read("can you put down a dozen cobble please", Lang::En).0, "place a 12 cobblestone");
         assert_eq!(read("dig a hole three blocks deep", Lang::En).0, "dig a hole 3 blocks deep");
         assert_eq!(read("Place dirt at -7 64 2", Lang::En).0, "place dirt at -7 64 2");
     }

@@ -789,3 +789,25 @@ fn a_cube_a_wall_sized_word_first_and_a_go_after_the_goal_are_built_as_asked() {
     let rows = |y: i64| cobble.iter().filter(|p| p[1] == y).count();
     assert!(cobble.len() == 10 && rows(64) == 5 && rows(65) == 5, "a wall 5 long, 2 high: {cobble:?}");
 }
+
+/// A wall asked with a verb that also throws things (`throw up a glass wall 3 across n 2 up`) stands as a wall: it was
+/// read as six glass handed over, to no one named, done and claimed with no wall standing. A place said before the
+/// goal with no comma (`on the south side of the gold block put a dirt`) is where the dirt goes: it was asked about.
+#[test]
+fn a_wall_thrown_up_stands_and_a_place_said_first_holds() {
+    let (world, _bot) = world_with_bot_args(&[]);
+    world.cmd(json!({"cmd": "setBlock", "x": 3, "y": 64, "z": -3, "block": "gold_block"}));
+    give(&world, "Wayfarer", "glass", 8);
+    give(&world, "Wayfarer", "dirt", 2);
+    bot_sees(&world, "Wayfarer", "dirt", 2);
+
+    let goal = "throw up a glass wall 3 across n 2 up";
+    done_as_read(&world, goal, "as: a wall 3 long and 2 high of glass", Duration::from_secs(150));
+    let glass = where_stands(&world, "glass");
+    let rows: std::collections::BTreeSet<i64> = glass.iter().map(|p| p[1]).collect();
+    assert_eq!((glass.len(), rows.len()), (6, 2), "six glass standing in two rows: {glass:?}");
+
+    let goal = "on the south side of the gold block put a dirt";
+    done_as_read(&world, goal, "on the south side of a gold_block", Duration::from_secs(90));
+    assert_eq!(block(&world, [3, 64, -2]), "dirt", "the dirt stands south of the gold block");
+}
