@@ -228,14 +228,15 @@ fn search_evaluation_over_a_second_imported_library() {
 }
 
 /// The second imported library's request sets, their top-1 floors, and whether the set is sealed (its misses never
-/// shown). The first five were tuned on (each after its first figures: see the benchmarks); the sixth is sealed.
+/// shown). The first six were tuned on (each after its first figures: see the benchmarks); the seventh is sealed.
 const SECOND_SETS: &[(&str, f64, bool)] = &[
     ("foreign2/questions.tsv", 0.97, false),
     ("foreign2/questions_sealed.tsv", 0.95, false),
     ("foreign2/questions_sealed2.tsv", 0.9, false),
     ("foreign2/questions_sealed4.tsv", 0.97, false),
     ("foreign2/questions_sealed5.tsv", 0.97, false),
-    ("foreign2/questions_sealed6.tsv", 0.72, true),
+    ("foreign2/questions_sealed6.tsv", 0.95, false),
+    ("foreign2/questions_sealed7.tsv", 0.85, true),
 ];
 
 /// The imported library's question sets, each with the top-1 the fused search must keep on it: the one search was
