@@ -171,7 +171,43 @@ fn parts(goal: &str) -> Vec<(String, bool)> {
         .filter(|(p, _)| !p.is_empty() && !super::vocab::says_nothing(p) && !(many && starts_it(p)))
         .collect();
     let last = parts.len().saturating_sub(1);
-    parts.into_iter().enumerate().filter(|(i, (p, _))| !(*i < last && comes_over(p))).map(|(_, part)| part).collect()
+    let parts: Vec<(String, bool)> = parts
+        .into_iter()
+        .enumerate()
+        .filter(|(i, (p, _))| !(*i < last && comes_over(p)))
+        .map(|(_, part)| part)
+        .collect();
+    on_it(parts)
+}
+
+/// `go to the hay bale and stand on it`: one step, standing on what the walk went to.
+fn on_it(parts: Vec<(String, bool)>) -> Vec<(String, bool)> {
+    const ON_IT: [&str; 8] = [
+        "stand on it",
+        "stand on top",
+        "stand on top of it",
+        "get on it",
+        "hop on it",
+        "climb on it",
+        "get on top",
+        "get on top of it",
+    ];
+    let mut out: Vec<(String, bool)> = Vec::with_capacity(parts.len());
+    for (part, joined) in parts {
+        let bare = part.trim_end_matches(['.', '!', '?']).to_lowercase();
+        let walked_to = out
+            .last()
+            .and_then(|(last, _)| super::act::reading_of(last).ok())
+            .filter(|asked| asked.effect == Effect::Go && asked.thing.is_some() && asked.at.is_none());
+        match walked_to {
+            Some(asked) if ON_IT.contains(&bare.as_str()) => {
+                let thing = asked.thing.unwrap_or_default();
+                out.last_mut().expect("a walk before").0 = format!("go stand on the {thing}");
+            }
+            _ => out.push((part, joined)),
+        }
+    }
+    out
 }
 
 /// Whether `part` only says to come over before the step that says where (`walk over and stand on the emerald

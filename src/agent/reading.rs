@@ -283,6 +283,26 @@ pub struct Unread {
 /// How a player says why before the goal: `im building a base so …`.
 const REASONS: [&str; 8] = ["im ", "i m ", "i'm ", "i am ", "we re ", "we're ", "were ", "my "];
 
+/// How a player says why after the goal: `… cuz the creepers`, `… i dont want em there`.
+const REASONS_AFTER: [&str; 16] = [
+    " so ",
+    ", its ",
+    ", it s ",
+    " i cant ",
+    " i can t ",
+    " i can't ",
+    " cuz ",
+    " coz ",
+    " because ",
+    " bc ",
+    " since ",
+    " i dont ",
+    " i don t ",
+    " i don't ",
+    " so i can ",
+    " so that ",
+];
+
 /// The goal without the reason said with it, when one is: before it (`im marking my property line so chuck down 20
 /// oak logs in a row`) or after it (`scoop out a 2x3 pit 3 deep for my pool`, a purpose naming no thing and no
 /// number). `None` when the words say none.
@@ -294,19 +314,34 @@ fn without_reason(task: &str, is_id: &impl Fn(&str) -> bool) -> Option<String> {
     {
         return Some(task[at + 4..].trim().to_owned());
     }
+    // `break them melons pls i dont want em there`: a reason after the goal, naming no thing and no number.
+    let plain_words = |text: &str| {
+        text.split_whitespace().all(|w| {
+            let w = w.trim_matches(|c: char| !c.is_alphanumeric()).to_lowercase();
+            !is_id(&w) && vocab::number(&w).is_none()
+        })
+    };
+    if let Some(at) = REASONS_AFTER.iter().filter_map(|r| lower.find(r)).min()
+        && at > 0
+        && plain_words(&lower[at..])
+    {
+        return Some(task.trim()[..at].trim().to_owned());
+    }
     let words: Vec<&str> = task.split_whitespace().collect();
     let at = words.iter().rposition(|w| w.eq_ignore_ascii_case("for"))?;
     let owner = words.get(at + 1).map(|w| w.to_lowercase())?;
     let purpose = &words[at + 2..];
+    // What it is for may name a thing when it is someone's (`for my cactus farm`, `for a pool edge`).
+    let owned = ["my", "our", "a"].contains(&owner.as_str());
     let plain = |w: &&str| {
         let w = w.trim_end_matches(['.', '!', '?']).to_lowercase();
-        !w.is_empty() && w.chars().all(|c| c.is_ascii_alphabetic()) && !is_id(&w) && vocab::number(&w).is_none()
+        !w.is_empty()
+            && w.chars().all(|c| c.is_ascii_alphabetic())
+            && (owned || !is_id(&w))
+            && vocab::number(&w).is_none()
     };
-    (at > 1
-        && ["my", "our", "the"].contains(&owner.as_str())
-        && (1..=2).contains(&purpose.len())
-        && purpose.iter().all(plain))
-    .then(|| words[..at].join(" "))
+    (at > 1 && (owned || owner == "the") && (1..=3).contains(&purpose.len()) && purpose.iter().all(plain))
+        .then(|| words[..at].join(" "))
 }
 
 /// Words that open a place said before the goal (`in the chest next to the gold block, put 5 cobble`).
@@ -334,6 +369,11 @@ fn fronted(task: &str, is_id: &impl Fn(&str) -> bool) -> Option<String> {
     let goal = words[verb..].join(" ");
     opens(&goal).then(|| format!("{goal} {}", words[..verb].join(" ")))
 }
+
+/// Words before a thing that say one of it (`put a torch in the chest`).
+const ONE: [&str; 5] = ["a", "an", "one", "single", "another"];
+/// Words before a thing that say whose, or which ones (`the coal`, `ur wheat`): all of it, when no number is said.
+const WHOSE: [&str; 9] = ["the", "your", "ur", "yer", "yo", "my", "them", "those", "these"];
 
 /// Words after which a place or give verb puts things into a container.
 const INTO: &[&str] = &["in", "into", "inside"];
@@ -371,6 +411,10 @@ pub fn read(task: &str, is_id: impl Fn(&str) -> bool) -> Result<Asked, Unread> {
     // `with torches`: how many is a number the words do not give.
     let how_many = parse.how_many.take();
     unread.extend(how_many.iter().cloned());
+    // All of a thing, when that is the one word left to read (the owner is told how many that is).
+    if parse.all_of && unread.is_empty() {
+        unread.push("all".to_owned());
+    }
     if unread.is_empty() {
         return Ok(asked);
     }
@@ -505,6 +549,8 @@ struct Parse<'a, F: Fn(&str) -> bool> {
     effect: Option<Effect>,
     /// A thing named in the plural with no number (`light up the area with torches`): how many is not said.
     how_many: Option<String>,
+    /// Things stored or handed over as someone's with no number (`put the coal in the chest`): all the bot carries.
+    all_of: bool,
     is_id: &'a F,
 }
 
@@ -514,7 +560,7 @@ impl<'a, F: Fn(&str) -> bool> Parse<'a, F> {
         let cased = vocab::words(&task, Lang::En, is_id).words;
         let words: Vec<String> = cased.iter().map(|w| w.to_lowercase()).collect();
         let used = vec![false; words.len()];
-        Parse { words, cased, used, effect: None, how_many: None, is_id }
+        Parse { words, cased, used, effect: None, how_many: None, all_of: false, is_id }
     }
 
     fn take(&mut self, from: usize, n: usize) {
@@ -560,10 +606,17 @@ impl<'a, F: Fn(&str) -> bool> Parse<'a, F> {
             && into.is_none()
             && self.side_of_a_block()
             && !self.words.iter().any(|w| ["me", "to", "u", "us"].contains(&w.as_str()));
+        // `gimme a tower of oak planks 4 tall`: a shape asked for is built, not handed over.
+        let built = verb == "give"
+            && (1..self.words.len()).any(|i| {
+                self.words[i] != "stack"
+                    && vocab::run_at(&self.words, i, Kind::Shape)
+                        .is_some_and(|(_, k)| !DUG.contains(&k) && k != "around")
+            });
         let effect = match verb {
             "store" => Effect::Store,
             "place" | "give" if into.is_some() => Effect::Store,
-            "give" if onto_a_block => Effect::Place,
+            "give" if onto_a_block || built => Effect::Place,
             "make" if dug() => Effect::Dig,
             "place" | "make" | "surround" => Effect::Place,
             "dig" => Effect::Dig,
@@ -586,8 +639,12 @@ impl<'a, F: Fn(&str) -> bool> Parse<'a, F> {
             let block = |id: &str| <azalea::registry::builtin::BlockKind as std::str::FromStr>::from_str(id).is_ok();
             // So is a wall of `quartz`, of `quartz_block`.
             let made = [format!("{id}s"), format!("{id}_block")].into_iter().find(|made| block(made));
-            match made {
-                Some(made) if effect == Effect::Place && !block(&id) => (i, made),
+            // `carrots` handed over or stored are the item, `carrot` (the crop standing in a field is `carrots`).
+            let item = |id: &str| <azalea::registry::builtin::ItemKind as std::str::FromStr>::from_str(id).is_ok();
+            let single = id.strip_suffix('s').filter(|single| item(single) && !item(&id)).map(str::to_owned);
+            match (made, single) {
+                (Some(made), _) if effect == Effect::Place && !block(&id) => (i, made),
+                (_, Some(single)) if matches!(effect, Effect::Store | Effect::Give) => (i, single),
                 _ => (i, id),
             }
         });
@@ -599,8 +656,10 @@ impl<'a, F: Fn(&str) -> bool> Parse<'a, F> {
             shape = Some(Shape::Around);
         }
         let in_dims: Vec<usize> = dims.iter().flat_map(|(at, _, _)| at.clone()).collect();
+        // Not a number word of a shape noun's (`one after another`).
+        let in_noun: Vec<usize> = shape_noun.as_ref().map(|(noun, _)| noun.clone()).unwrap_or_default();
         let lone: Vec<(usize, u32)> = (1..self.words.len())
-            .filter(|&i| self.free(i) && !in_dims.contains(&i))
+            .filter(|&i| self.free(i) && !in_dims.contains(&i) && !in_noun.contains(&i))
             .filter_map(|i| vocab::number(&self.words[i]).map(|n| (i, n)))
             .collect();
         if let Some((noun, kind)) = shape_noun {
@@ -657,6 +716,25 @@ impl<'a, F: Fn(&str) -> bool> Parse<'a, F> {
             && [format!("{id}s"), format!("{id}es")].contains(&self.words[*i])
         {
             self.how_many = Some(self.words[*i].clone());
+        }
+        // Things to store, or to hand over said as someone's (`put the coal in the chest`, `dump ur wheat in it`,
+        // `give bob the apples`), with no number and no `a`: all of them the bot carries, not one. Handed over with
+        // nothing before them (`give me bread`), how many is asked.
+        if let Some((i, _)) = &thing
+            && count.is_none()
+            && at.is_none()
+            && matches!(effect, Effect::Store | Effect::Give)
+            && !self.words.iter().any(|w| w == "all")
+        {
+            let before = i.checked_sub(1).map(|b| self.words[b].as_str());
+            let one = before.is_some_and(|w| ONE.contains(&w));
+            let whose = before.is_some_and(|w| WHOSE.contains(&w));
+            if !one && (whose || effect == Effect::Store) {
+                self.how_many = None;
+                self.all_of = true;
+            } else if !one && self.how_many.is_none() {
+                self.how_many = Some(self.words[*i].clone());
+            }
         }
         let beside = match (effect, &thing) {
             (Effect::Place, Some((i, _))) => self.beside(*i + 1),
@@ -814,6 +892,13 @@ impl<'a, F: Fn(&str) -> bool> Parse<'a, F> {
             {
                 found.extend([((i..i + 1 + by_len).collect(), n, "by"), (vec![i + 1 + by_len], m, "by")]);
                 i += 2 + by_len;
+                // `3 by 3 by 3`: across, then up.
+                if let Some((by_len, "by")) = vocab::run_at(&self.words, i, Kind::Size)
+                    && let Some(up) = self.words.get(i + by_len).and_then(|w| w.parse::<u32>().ok())
+                {
+                    found.push(((i..=i + by_len).collect(), up, "high"));
+                    i += 1 + by_len;
+                }
                 continue;
             }
             // `3 blocks long`, `3 of long`, `2 tall`: a size word within three words, past fillers only.
@@ -909,6 +994,12 @@ impl<'a, F: Fn(&str) -> bool> Parse<'a, F> {
                 alone(dim(&["long", "wide"])).map(|(n, used)| (Shape::Line(n), used))
             }
             "column" if sized_by(&["high"]) => alone(dim(&["high"])).map(|(n, used)| (Shape::Column(n), used)),
+            // `a dirt tower 4 tall, just 1 block wide`, `a tower of 3 bricks, just one wide`: one across is a pillar.
+            "column"
+                if !dims.is_empty() && dims.iter().all(|d| *d == (1, "wide") || *d == (1, "long") || d.1 == "high") =>
+            {
+                alone(dim(&["high"])).map(|(n, used)| (Shape::Column(n), used))
+            }
             // `a 2x2 tower 3 high`, `a tower 2 wide, 2 long, 3 tall`: a column with sides is a solid block.
             "column" => match (by.as_slice(), dim(&["long"]), dim(&["wide"]), dim(&["high"])) {
                 (&[long, wide], None, None, Some(high)) | (&[], Some(long), Some(wide), Some(high))
@@ -1160,8 +1251,13 @@ impl<'a, F: Fn(&str) -> bool> Parse<'a, F> {
             let all_of = word == "all"
                 && (self.words.get(i + 1).is_some_and(|n| vocab::number(n).is_some())
                     || (i + 1 == self.words.len() && asked.count.is_some() && asked.thing.is_some()));
+            // `3 long by 3 high`: a joint between sizes each named.
+            let between_sizes = word == "by"
+                && i > 0
+                && vocab::is(&self.words[i - 1], Kind::Size)
+                && self.words.get(i + 1).is_some_and(|n| vocab::number(n).is_some());
             // Joints inside one step (`3 long and 2 high`), and articles.
-            if particle || all_of || ["and", "a", "an", "then"].contains(&word) {
+            if particle || all_of || between_sizes || ["and", "a", "an", "then"].contains(&word) {
                 self.take(i, 1);
             }
             i += 1;
@@ -1683,8 +1779,13 @@ mod probe {
     /// The tuning corpora, each with the goals it must keep reading as asked and the misreadings it may have: the
     /// three French goals saying `pierre`, which the vocabulary reads as the game's French (cobblestone) and the
     /// corpus's writer as stone.
-    const CORPORA: [(&str, usize, usize); 2] =
-        [("tests/data/reading/tune_en.tsv", 167, 0), ("tests/data/reading/tune_foreign.tsv", 184, 3)];
+    const CORPORA: [(&str, usize, usize); 4] = [
+        ("tests/data/reading/tune_en.tsv", 169, 0),
+        ("tests/data/reading/tune_foreign.tsv", 184, 3),
+        ("tests/data/reading/tune_en2.tsv", 176, 0),
+        ("tests/data/reading/tune_foreign2.tsv", 147, 0),
+    ]; 2] =
+        [("tests/data/reading/tune_en.tsv", 166, 0), ("tests/data/reading/tune_foreign.tsv", 184, 3)];
 
     #[test]
     fn the_tuning_corpora_read_as_their_plain_words() {

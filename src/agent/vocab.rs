@@ -304,10 +304,11 @@ fn to_pivot(
     // No goal is this long: the rest is not read (and the reader does not take more words than this).
     folded.truncate(MOST_WORDS + 1);
     written.truncate(MOST_WORDS + 1);
-    // German puts a verb's particle last: `mach die sandblöcke weg` (make … away) is `entferne die sandblöcke`.
+    // German puts a verb's particle last: `mach die sandblöcke weg` (make … away) is `entferne die sandblöcke`, and
+    // so is `mach den ofen kaputt` (make … broken).
     if lang == Lang::De
         && folded.len() > 2
-        && folded.last().is_some_and(|w| w == "weg")
+        && folded.last().is_some_and(|w| w == "weg" || w == "kaputt")
         && ["mach", "mache", "machen", "raum", "raume", "schaff", "schaffe", "hau", "haue"]
             .contains(&folded[0].as_str())
     {
@@ -316,6 +317,25 @@ fn to_pivot(
         if written.len() == folded.len() + 1 {
             written.pop();
             written[0] = "entferne".to_owned();
+        }
+    }
+    // `a stack of dirt`: 64 of it (`a stack of 5 dirt` is five on top of each other).
+    if lang == Lang::En {
+        let mut k = 0;
+        while k + 3 < folded.len() {
+            // `half a stack of` is the table's own (32).
+            let half = k > 0 && folded[k - 1] == "half";
+            if folded[k..k + 3] == ["a", "stack", "of"]
+                && !half
+                && number(&folded[k + 3]).is_none()
+                && !is_size_pair(&folded[k + 3])
+            {
+                folded.splice(k..k + 3, ["64".to_owned()]);
+                if written.len() >= k + 3 {
+                    written.splice(k..k + 3, ["64".to_owned()]);
+                }
+            }
+            k += 1;
         }
     }
     let aligned = written.len() == folded.len();
@@ -359,6 +379,14 @@ fn to_pivot(
         }
         let opening = out.is_empty();
         let found = (1..=table.longest.min(folded.len() - i)).rev().find_map(|n| {
+            // In Vietnamese a word written with a capital after a run's first is a name, not the run's (`đưa cho
+            // Minh`: to Minh; `đưa cho mình`: to me).
+            let named = lang == Lang::Vi
+                && aligned
+                && written[i + 1..i + n].iter().any(|w| w.chars().next().is_some_and(char::is_uppercase));
+            if named {
+                return None;
+            }
             let run = folded[i..i + n].join(" ");
             let key = if lang == Lang::Zh { spaced(&run.replace(' ', "")) } else { run };
             // Answers to a question are read by `answer`, never in a goal's words.
@@ -473,7 +501,12 @@ fn respell(folded: &mut [String], mut written: Option<&mut Vec<String>>, table: 
     // A thing's plural is its name (`with torches`: some, how many not said).
     let plural_of_id = |w: &str| [w.strip_suffix('s'), w.strip_suffix("es")].into_iter().flatten().any(is_id);
     let known = |w: &str| {
-        table.runs.contains_key(w) || is_id(w) || plural_of_id(w) || w.parse::<f64>().is_ok() || is_size_pair(w)
+        table.runs.contains_key(w)
+            || is_id(w)
+            || plural_of_id(w)
+            || COMMON.contains(w)
+            || w.parse::<f64>().is_ok()
+            || is_size_pair(w)
     };
     let named = |w: &str, kinds: &[Kind]| {
         [Some(w), w.strip_suffix('s'), w.strip_suffix("es")].into_iter().flatten().any(|w| {
@@ -538,7 +571,7 @@ fn respell(folded: &mut [String], mut written: Option<&mut Vec<String>>, table: 
         // noun a slip away where no name is (`platfrom`).
         let tail = ID_HEADS.contains(before).then(|| nearest_tail(before, word)).flatten();
         let name = || nearest_name(word);
-        let shape = || (word.chars().count() >= 6).then(|| nearest_shape(word, table)).flatten();
+        let shape = || (word.chars().count() >= 5).then(|| nearest_shape(word, table)).flatten();
         if let Some(meant) = tail.or_else(name).or_else(shape) {
             tracing::debug!("goal words: {word:?} after {before:?} read as {meant:?}");
             if let Some(written) = written.as_deref_mut() {
@@ -638,6 +671,12 @@ static ITEM_IDS: LazyLock<Vec<String>> = LazyLock::new(|| {
         .map_while(|id: u32| ItemKind::try_from(id).ok())
         .map(|kind| kind.to_string().trim_start_matches("minecraft:").to_owned())
         .collect()
+});
+
+/// Common English words (`vocab/common_en.txt`): each a word the player meant, never read as a slip for a name, a
+/// shape or a verb (`keep the middle empty` is not kelp, `will ya` not a wall).
+static COMMON: LazyLock<std::collections::HashSet<&'static str>> = LazyLock::new(|| {
+    include_str!("vocab/common_en.txt").lines().filter(|l| !l.is_empty() && !l.starts_with('#')).collect()
 });
 
 /// Every one-word name of a thing the reader takes: the game's item ids without `_` and the English vocabulary's
@@ -1090,7 +1129,7 @@ mod tests {
             read("mauer dich bitte mit Erde ein, auf allen vier Seiten", Lang::De).0,
             "surround yourself with dirt a on all 4 sides"
         );
-        assert_eq!(read("stell dich mal auf den Goldblock", Lang::De).0, "go on gold_block");
+        assert_eq!(read("stell dich mal auf den Goldblock", Lang::De).0, "go on the gold_block");
         assert_eq!(
             read("Leg bitte 7 Brot in die Truhe neben dem Buecherregal", Lang::De).0,
             "place 7 bread into the chest next to bookshelf"
