@@ -1784,8 +1784,7 @@ mod probe {
         ("tests/data/reading/tune_foreign.tsv", 184, 3),
         ("tests/data/reading/tune_en2.tsv", 176, 0),
         ("tests/data/reading/tune_foreign2.tsv", 147, 0),
-    ]; 2] =
-        [("tests/data/reading/tune_en.tsv", 166, 0), ("tests/data/reading/tune_foreign.tsv", 184, 3)];
+    ];
 
     #[test]
     fn the_tuning_corpora_read_as_their_plain_words() {
