@@ -811,3 +811,18 @@ fn a_wall_thrown_up_stands_and_a_place_said_first_holds() {
     done_as_read(&world, goal, "on the south side of a gold_block", Duration::from_secs(90));
     assert_eq!(block(&world, [3, 64, -2]), "dirt", "the dirt stands south of the gold block");
 }
+
+/// A thing stored as the owner's with no number (`put the coal in the chest by the furnace`) is all the bot carries:
+/// it was read as one coal, one was stored, and the goal was claimed with fifteen still in the bot's hands.
+#[test]
+fn the_coal_put_in_the_chest_is_all_of_it() {
+    let (world, _bot) = world_with_bot_args(&[]);
+    world.cmd(json!({"cmd": "setBlock", "x": 3, "y": 64, "z": -2, "block": "chest"}));
+    world.cmd(json!({"cmd": "setBlock", "x": 4, "y": 64, "z": -2, "block": "furnace"}));
+    world.cmd(json!({"cmd": "setBlock", "x": -3, "y": 64, "z": 4, "block": "chest"}));
+    give(&world, "Wayfarer", "coal", 16);
+    bot_sees(&world, "Wayfarer", "coal", 16);
+    let goal = "put the coal in the chest by the furnace";
+    done_as_read(&world, goal, "(all the coal I carry)", Duration::from_secs(90));
+    only_in(&world, [3, 64, -2], [-3, 64, 4], "coal", 16);
+}
