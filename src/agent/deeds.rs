@@ -154,7 +154,8 @@ fn parts(goal: &str) -> Vec<(String, bool)> {
             Some((last, joined)) if !starts_a_step(piece) => {
                 last.push_str(joint);
                 last.push_str(piece);
-                *joined = true;
+                // `…, pls`: words that ask nothing join no sizes to the step.
+                *joined |= !super::vocab::says_nothing(piece);
             }
             _ => parts.push((piece.to_owned(), false)),
         }

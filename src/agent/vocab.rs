@@ -22,7 +22,8 @@ pub enum Kind {
     Name,
     /// A number word; its meaning is the value in digits.
     Number,
-    /// A shape noun; its meaning is the shape's kind (`line`, `column`, `wall`, `floor`, `ring`, `hole`, `around`).
+    /// A shape noun; its meaning is the shape's kind (`line`, `column`, `wall`, `floor`, `ring`, `cube`, `hole`,
+    /// `trench`, `area`, `around`).
     Shape,
     /// A size word; its meaning is the axis (`long`, `wide`, `high`, `deep`, or `by` between two sizes).
     Size,
