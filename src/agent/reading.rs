@@ -1792,14 +1792,15 @@ mod probe {
         held
     }
 
-    /// The tuning corpora, each with the goals it must keep reading as asked and the misreadings it may have: the
-    /// three French goals saying `pierre`, which the vocabulary reads as the game's French (cobblestone) and the
-    /// corpus's writer as stone.
-    const CORPORA: [(&str, usize, usize); 4] = [
+    /// The tuning corpora, each with the goals it must keep reading as asked and the misreadings it may have: French
+    /// goals saying `pierre`, which the vocabulary reads as cobblestone and the corpora's writers as stone.
+    const CORPORA: [(&str, usize, usize); 6] = [
         ("tests/data/reading/tune_en.tsv", 170, 0),
         ("tests/data/reading/tune_foreign.tsv", 184, 3),
         ("tests/data/reading/tune_en2.tsv", 179, 0),
         ("tests/data/reading/tune_foreign2.tsv", 189, 0),
+        ("tests/data/reading/tune_en3.tsv", 112, 0),
+        ("tests/data/reading/tune_foreign3.tsv", 125, 2),
     ];
 
     #[test]
