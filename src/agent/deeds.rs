@@ -348,10 +348,23 @@ pub fn kinds_of(block: &str) -> Vec<&str> {
 fn clear(block: &str, count: Option<u32>) -> String {
     let kinds = format!("[\"{}\"]", kinds_of(block).join("\", \""));
     let most = count.unwrap_or(MOST);
+    // More than asked are looked at (as many as may be dug), so blocks in the open come first: `the 3 stone blocks
+    // by you` are the ones standing out, not one buried under the ground beside them.
+    let looked = MOST;
     format!(
         r#"let found = [];
-for kind in {kinds} {{ found.append(findBlocks(kind, {NEAR}, {most})); }}
+for kind in {kinds} {{ found.append(findBlocks(kind, {NEAR}, {looked})); }}
 if found.len() == 0 {{ throw "I see no {block} within {NEAR} blocks"; }}
+let open = ["air", "cave_air", "water", "short_grass", "tall_grass", "snow"];
+let faces = [vec3(0, 1, 0), vec3(1, 0, 0), vec3(-1, 0, 0), vec3(0, 0, 1), vec3(0, 0, -1), vec3(0, -1, 0)];
+let exposed = [];
+let buried = [];
+for spot in found {{
+    let out = false;
+    for face in faces {{ if open.contains(blockAt(spot + face)) {{ out = true; break; }} }}
+    if out {{ exposed.push(spot); }} else {{ buried.push(spot); }}
+}}
+found = exposed + buried;
 let dug = 0;
 for spot in found {{
     if dug >= {most} {{ break; }}

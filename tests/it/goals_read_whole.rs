@@ -826,3 +826,23 @@ fn the_coal_put_in_the_chest_is_all_of_it() {
     done_as_read(&world, goal, "(all the coal I carry)", Duration::from_secs(90));
     only_in(&world, [3, 64, -2], [-3, 64, 4], "coal", 16);
 }
+
+/// Blocks to break near the bot are the ones standing in the open first (`the 3 stone blocks sitting on the grass by
+/// you`): before, the third one dug was a stone five blocks under the bot's feet, reached by digging down through
+/// the ground, and its count of three said done with one of the three still standing.
+#[test]
+fn blocks_broken_near_the_bot_are_the_ones_in_the_open() {
+    let (world, _bot) = world_with_bot_args(&[]);
+    let stones = [[-2, 64, 3], [-3, 64, 3], [-4, 64, 3]];
+    for [x, y, z] in stones {
+        world.cmd(json!({"cmd": "setBlock", "x": x, "y": y, "z": z, "block": "stone"}));
+    }
+    give(&world, "Wayfarer", "stone_pickaxe", 1);
+    bot_sees(&world, "Wayfarer", "stone_pickaxe", 1);
+    let goal = "can you break the 3 stone blocks sitting on the grass by you";
+    done_as_read(&world, goal, "as: 3 stone dug near me.", Duration::from_secs(120));
+    for at in stones {
+        assert_ne!(block(&world, at), "stone", "the stone at {at:?} is broken");
+    }
+    assert_eq!(block(&world, [0, 63, 0]), "grass_block", "the ground under the bot is whole");
+}
