@@ -656,10 +656,11 @@ impl<'a, F: Fn(&str) -> bool> Parse<'a, F> {
             shape = Some(Shape::Around);
         }
         let in_dims: Vec<usize> = dims.iter().flat_map(|(at, _, _)| at.clone()).collect();
-        // Not a number word of a shape noun's (`one after another`).
+        // Not a number word of a shape noun's (`one after another`), nor a 1 that counts the shape (`1 row of 4`).
         let in_noun: Vec<usize> = shape_noun.as_ref().map(|(noun, _)| noun.clone()).unwrap_or_default();
+        let counts_it = |i: usize| in_noun.first() == Some(&(i + 1)) && vocab::number(&self.words[i]) == Some(1);
         let lone: Vec<(usize, u32)> = (1..self.words.len())
-            .filter(|&i| self.free(i) && !in_dims.contains(&i) && !in_noun.contains(&i))
+            .filter(|&i| self.free(i) && !in_dims.contains(&i) && !in_noun.contains(&i) && !counts_it(i))
             .filter_map(|i| vocab::number(&self.words[i]).map(|n| (i, n)))
             .collect();
         if let Some((noun, kind)) = shape_noun {
@@ -714,6 +715,8 @@ impl<'a, F: Fn(&str) -> bool> Parse<'a, F> {
             && matches!(effect, Effect::Place | Effect::Store | Effect::Give)
             && self.words[*i] != *id
             && [format!("{id}s"), format!("{id}es")].contains(&self.words[*i])
+            // `all ur apples`: how many is all of them.
+            && !self.words.iter().any(|w| w == "all")
         {
             self.how_many = Some(self.words[*i].clone());
         }
@@ -1578,6 +1581,47 @@ mod tests {
             .filter(|w| w.unknown.is_empty() && read(goal, is_game_id).is_err())
             .map(|w| w.text())
             .unwrap_or_else(|| goal.to_owned())
+    }
+
+    /// The corpora's lessons, one goal each: a give verb that builds or puts onto a block, a place said first with no
+    /// comma, a reason before or after, a verbless hole, a thing stored as someone's (all of it), a pillar as a verb, a
+    /// pillar one wide, an area given its sides, a 1 that counts the shape.
+    #[test]
+    fn goals_worded_as_the_corpora_word_them_read_as_asked() {
+        for (goal, reading) in [
+            ("throw up a glass wall 5 across n 3 up", "a wall 5 long and 3 high of glass, on open ground beside me"),
+            ("chuck a torch on top of the stone bricks", "1 torch placed on top of a stone_bricks"),
+            (
+                "gimme a tower of oak planks 4 tall, just one block wide",
+                "a pillar of 4 oak_planks, on open ground beside me",
+            ),
+            ("on the south side of the chest put 5 dirt", "5 dirt placed on the south side of a chest"),
+            (
+                "im marking my property line so chuck down 20 oak logs in a row",
+                "a line of 20 oak_log, on open ground beside me",
+            ),
+            ("break them melons pls i dont want em there", "every melon near me dug out"),
+            ("scoop out a 2x3 pit 3 deep for my pool", "a hole 2 by 3, 3 deep, dug beside me"),
+            ("i need a 2 by 2 pit five deep", "a hole 2 by 2, 5 deep, dug beside me"),
+            ("pillar 5 netherrack so i can see it from far away", "a pillar of 5 netherrack, on open ground beside me"),
+            ("pave a 5x3 area with stone", "a floor 5 by 3 of stone, on open ground beside me"),
+            (
+                "make a hollow 4x4 square outta bricks, keep the middle empty",
+                "a ring 4 by 4 with nothing inside of bricks, on open ground beside me",
+            ),
+            ("xay 1 hang 4 khoi da cuoi di", "a line of 4 cobblestone, on open ground beside me"),
+        ] {
+            let read = read(&as_read(goal), is_game_id).map(|a| a.to_string());
+            assert_eq!(read.as_deref(), Ok(reading), "{goal:?}");
+        }
+        // Stored or handed over as someone's with no number: all of it, which the goal's reader counts.
+        for goal in
+            ["put the coal in the chest by the furnace", "dump ur wheat in the chest", "can i have all ur apples?"]
+        {
+            assert_eq!(read(goal, is_game_id).map_err(|u| u.words), Err(vec!["all".to_owned()]), "{goal:?}");
+        }
+        // A common word is no slip for a name (`keep` was kelp), and words after a comma that ask nothing join none.
+        assert!(read("hand bob 4 torches will ya", is_game_id).is_ok());
     }
 
     #[test]
