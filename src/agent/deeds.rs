@@ -39,6 +39,7 @@ pub fn code(asked: &Asked) -> Option<String> {
         }
         Effect::Dig => match (asked.at, asked.shape, thing) {
             (Some(at), _, _) => Some(format!("digBlock({});\n1", vec3(at))),
+            (None, Some(Shape::Hole(deep)), _) if asked.here() => Some(hole_here(deep)),
             (None, Some(Shape::Hole(deep)), _) => Some(hole(deep)),
             (None, Some(Shape::Pit { long, wide, deep }), _) => Some(pit(long, wide, deep)),
             (None, None, Some(block)) if recipes::is_block(block) => Some(clear(block, asked.count)),
@@ -416,6 +417,16 @@ for side in [vec3(1, 0, 0), vec3(-1, 0, 0), vec3(0, 0, 1), vec3(0, 0, -1)] {{
     }}
 }}
 throw why;"#
+    )
+}
+
+/// Code that digs a hole `deep` blocks straight down under the bot's feet (the bot goes down with it), answering
+/// the top of the hole.
+fn hole_here(deep: u32) -> String {
+    format!(
+        r#"let top = position().floor() - vec3(0, 1, 0);
+for i in 0..{deep} {{ digBlock(top - vec3(0, i, 0)); }}
+top"#
     )
 }
 

@@ -63,6 +63,7 @@ impl std::fmt::Display for Asked {
             (Effect::Place, None) if !at.is_empty() => write!(f, "{count} {thing} placed{at}"),
             (Effect::Place, None) if !beside.is_empty() => write!(f, "{count} {thing} placed{beside}"),
             (Effect::Place, None) => write!(f, "{count} {thing} placed near me"),
+            (Effect::Dig, Some(shape)) if self.here() => write!(f, "{shape}, dug where I stand"),
             (Effect::Dig, Some(shape)) => write!(f, "{shape}, dug beside me"),
             (Effect::Dig, _) if !at.is_empty() => write!(f, "the block{at} dug out"),
             (Effect::Dig, _) => match self.dug_all() {
@@ -87,6 +88,11 @@ impl std::fmt::Display for Asked {
 }
 
 impl Asked {
+    /// Whether the words put what is asked at the bot's own spot (`a hole 3 deep right where ur standing`).
+    pub fn here(&self) -> bool {
+        self.beside.as_ref().is_some_and(|b| b.side == Side::Under && b.block.is_none() && b.not.is_none())
+    }
+
     /// The kind of block these words want all of dug near where they begin (`break the cobblestone wall next to
     /// you`, `clear the tall grass around you`): words that dig a kind with no count and no spot.
     pub fn dug_all(&self) -> Option<&str> {
@@ -741,6 +747,8 @@ impl<'a, F: Fn(&str) -> bool> Parse<'a, F> {
         }
         let beside = match (effect, &thing) {
             (Effect::Place, Some((i, _))) => self.beside(*i + 1),
+            // `a hole 3 deep right where ur standing`: under the bot.
+            (Effect::Dig, _) if matches!(shape, Some(Shape::Hole(_))) => self.here(),
             (Effect::Store, _) => self.container_beside(),
             _ => None,
         };
@@ -775,6 +783,19 @@ impl<'a, F: Fn(&str) -> bool> Parse<'a, F> {
                 (i + len..self.words.len().min(i + len + 3)).any(|j| forms(&self.words, j).any(|(c, _)| self.id(&c)))
             })
         })
+    }
+
+    /// The words that name the bot's own spot (`where you stand`, `under your feet`), taken: under the bot.
+    fn here(&mut self) -> Option<Beside> {
+        let (i, len) = (1..self.words.len())
+            .filter(|&i| self.free(i))
+            .find_map(|i| vocab::run_at(&self.words, i, Kind::Here).map(|(len, _)| (i, len)))?;
+        self.take(i, len);
+        // `right where you stand`.
+        if i > 0 && self.free(i - 1) && self.words[i - 1] == "right" {
+            self.take(i - 1, 1);
+        }
+        Some(Beside { side: Side::Under, block: None, not: None })
     }
 
     /// Three whole numbers in a row (`-7 64 -7`), as a position, and `at` before them.
@@ -1505,12 +1526,8 @@ mod tests {
         // Words the reader does not know that say nothing precise go on to the next reader, unasked.
         let shelter = read("build a small shelter", is_game_id).unwrap_err();
         assert!(!shelter.significant && shelter.words == ["shelter"], "{shelter:?}");
-        // Where, not read: beside the owner, right where the bot stands.
-        for goal in [
-            "put a cobblestone block next to me",
-            "dig straight down 2 blocks right where you're standing",
-            "dig straight down 4 blocks where ur standing",
-        ] {
+        // Where, not read: beside the owner, a block placed where the bot stands.
+        for goal in ["put a cobblestone block next to me", "place a dirt block right where you're standing"] {
             let unread = read(goal, is_game_id).expect_err(goal);
             assert!(unread.significant, "{goal:?}: {unread:?}");
         }
@@ -1610,6 +1627,8 @@ mod tests {
                 "a ring 4 by 4 with nothing inside of bricks, on open ground beside me",
             ),
             ("xay 1 hang 4 khoi da cuoi di", "a line of 4 cobblestone, on open ground beside me"),
+            ("dig straight down 2 blocks right where you're standing", "a hole 2 deep, dug where I stand"),
+            ("dig a hole 3 deep right where ur standing", "a hole 3 deep, dug where I stand"),
         ] {
             let read = read(&as_read(goal), is_game_id).map(|a| a.to_string());
             assert_eq!(read.as_deref(), Ok(reading), "{goal:?}");

@@ -39,6 +39,8 @@ pub enum Kind {
     Qualifier,
     /// A container's name (`chest`, `barrel`).
     Container,
+    /// Words naming the bot's own spot (`where you stand`, `under your feet`): a hole there is dug under the bot.
+    Here,
     /// An answer to the bot's question about a goal; its meaning is `yes` or `no` (`sure`, `nope`, `oui`).
     Answer,
 }
@@ -57,6 +59,7 @@ impl Kind {
             "word" => Kind::Word,
             "qualifier" => Kind::Qualifier,
             "container" => Kind::Container,
+            "here" => Kind::Here,
             "answer" => Kind::Answer,
             _ => return None,
         })
@@ -121,7 +124,9 @@ fn parse(lang: Lang, text: &str) -> Result<Table, String> {
         };
         let kind = Kind::parse(tag).ok_or_else(|| format!("line {}: no kind {tag:?}", n + 1))?;
         let meaning = fields.next().unwrap_or("").trim().to_owned();
-        if meaning.is_empty() != matches!(kind, Kind::Filler | Kind::Lead | Kind::Qualifier | Kind::Container) {
+        if meaning.is_empty()
+            != matches!(kind, Kind::Filler | Kind::Lead | Kind::Qualifier | Kind::Container | Kind::Here)
+        {
             return Err(format!(
                 "line {}: a {tag} line {} a meaning: {line:?}",
                 n + 1,
@@ -421,6 +426,7 @@ fn to_pivot(
                     | Kind::Side
                     | Kind::Qualifier
                     | Kind::Container
+                    | Kind::Here
                     | Kind::Answer => {
                         out.extend(folded[i..i + n].iter().map(|w| (w.clone(), Some(kind))));
                     }

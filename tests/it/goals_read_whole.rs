@@ -846,3 +846,18 @@ fn blocks_broken_near_the_bot_are_the_ones_in_the_open() {
     }
     assert_eq!(block(&world, [0, 63, 0]), "grass_block", "the ground under the bot is whole");
 }
+
+/// A hole asked where the bot stands (`dig a hole 3 deep right where ur standing`) is dug straight down under its
+/// feet: it was asked about (the only hole the reader knew was dug beside the bot).
+#[test]
+fn a_hole_asked_where_the_bot_stands_is_dug_under_it() {
+    let (world, _bot) = world_with_bot_args(&[]);
+    give(&world, "Wayfarer", "stone_shovel", 1);
+    bot_sees(&world, "Wayfarer", "stone_shovel", 1);
+    let [x, y, z] = feet(&world, "Wayfarer");
+    let goal = "dig a hole 3 deep right where ur standing";
+    done_as_read(&world, goal, "as: a hole 3 deep, dug where I stand.", Duration::from_secs(90));
+    for depth in 1..=3 {
+        assert_eq!(block(&world, [x, y - depth, z]), "air", "the cell {depth} under the bot's first spot is dug");
+    }
+}
