@@ -327,6 +327,8 @@ fn to_pivot(
     }
     // `a stack of dirt`: 64 of it (`a stack of 5 dirt` is five on top of each other).
     if lang == Lang::En {
+        // The words as written follow only while they are the folded words one for one.
+        let in_step = written.len() == folded.len();
         let mut k = 0;
         while k + 3 < folded.len() {
             // `half a stack of` is the table's own (32).
@@ -337,7 +339,7 @@ fn to_pivot(
                 && !is_size_pair(&folded[k + 3])
             {
                 folded.splice(k..k + 3, ["64".to_owned()]);
-                if written.len() >= k + 3 {
+                if in_step {
                     written.splice(k..k + 3, ["64".to_owned()]);
                 }
             }
