@@ -1147,17 +1147,32 @@ pub fn walks_to_speaker(task: &str) -> bool {
 /// `toss me 8 cobble` with whoever said it in the place of `me`, when the words hand things over to no one else:
 /// `toss Alice 8 cobble`, which names whom the world must show holding them. `None` for any other words.
 pub fn handed_to_speaker(task: &str, speaker: &str) -> Option<String> {
-    let asked = reading_of(task).ok()?;
+    // Read whole, or whole but for `all` of the thing (`can i have all ur apples`: counted when the goal starts).
+    let read = |task: &str| match reading_of(task) {
+        Ok(asked) => Some(asked),
+        Err(unread) if unread.words == ["all"] => unread.partial.map(|asked| *asked),
+        Err(_) => None,
+    };
+    let asked = read(task)?;
     if asked.effect != Effect::Give || asked.player.is_some() {
         return None;
     }
     let mut words: Vec<String> = task.split_whitespace().map(str::to_owned).collect();
     let bare = |w: &str| w.trim_end_matches([',', '.', '!', '?']).to_lowercase();
-    let me = words.iter().position(|w| bare(w) == "me" || bare(w) == "gimme")?;
-    // `gimme 3 bread`: give whoever asked.
-    words[me] = if bare(&words[me]) == "gimme" { format!("give {speaker}") } else { speaker.to_owned() };
+    match words.iter().position(|w| bare(w) == "me" || bare(w) == "gimme") {
+        // `gimme 3 bread`: give whoever asked.
+        Some(me) => {
+            words[me] = if bare(&words[me]) == "gimme" { format!("give {speaker}") } else { speaker.to_owned() }
+        }
+        // `can i have 3 bread`: the reader's own words say `give me`.
+        None => {
+            words = super::vocab::words(task, crate::config::Lang::En, is_game_id).words;
+            let me = words.iter().position(|w| w == "me")?;
+            words[me] = speaker.to_owned();
+        }
+    }
     let named = words.join(" ");
-    reading_of(&named).is_ok_and(|read| read.player.as_deref() == Some(speaker)).then_some(named)
+    read(&named).is_some_and(|read| read.player.as_deref() == Some(speaker)).then_some(named)
 }
 
 /// Whether `name` is a block or item the game has.
@@ -1601,6 +1616,12 @@ mod tests {
     fn things_tossed_to_me_go_to_whoever_asked() {
         assert_eq!(handed_to_speaker("toss me 8 cobble", "Alice").as_deref(), Some("toss Alice 8 cobble"));
         assert_eq!(handed_to_speaker("give me 3 bread pls", "Bob").as_deref(), Some("give Bob 3 bread pls"));
+        // `can i have …`: the reader's `give me`; `all ur apples`: counted when the goal starts.
+        for (goal, named) in
+            [("can i have 3 bread", "give Bob 3 bread"), ("can i have all ur apples?", "give Bob all ur apples")]
+        {
+            assert_eq!(handed_to_speaker(goal, "Bob").as_deref(), Some(named), "{goal:?}");
+        }
         // Someone else named, or nothing handed over: as said.
         assert_eq!(handed_to_speaker("give 3 bread to Dave", "Alice"), None);
         assert_eq!(handed_to_speaker("put dirt next to me", "Alice"), None);

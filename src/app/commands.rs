@@ -306,6 +306,15 @@ fn come(bot: BotHandle, state: &Arc<BotState>, reply: &Replier, speaker: &str) {
     });
 }
 
+/// Whether English `goal` reads whole, or leaves only `all` of a thing to count (`place coal into the chest`, read
+/// from `mets le charbon dans le coffre`: all the coal carried, counted when the goal starts).
+fn reads_whole(goal: &str) -> bool {
+    match act::reading_of(goal) {
+        Ok(_) => true,
+        Err(unread) => unread.partial.is_some() && unread.words == ["all"],
+    }
+}
+
 pub fn with_english_goal(
     state: &Arc<BotState>,
     reply: Replier,
@@ -320,7 +329,7 @@ pub fn with_english_goal(
     let foreign = (!english).then(|| vocab::foreign(&goal, act::is_game_id)).flatten();
     if let Some(read) = foreign.as_ref().filter(|w| w.unknown.is_empty())
         && let english = read.text()
-        && act::reading_of(&english).is_ok()
+        && reads_whole(&english)
     {
         tracing::info!("{}: {goal:?} read in {} from the vocabulary as {english:?}", state.name, read.lang.name());
         reply.say(&format!("Understood: {english}"));

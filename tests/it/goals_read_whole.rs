@@ -827,6 +827,21 @@ fn the_coal_put_in_the_chest_is_all_of_it() {
     only_in(&world, [3, 64, -2], [-3, 64, 4], "coal", 16);
 }
 
+/// The same in French, read from the vocabulary with no LLM: all the coal (the reading left `all` to count, so the
+/// goal went to a translation before, and with no LLM none came).
+#[test]
+fn the_coal_put_in_the_chest_in_french_is_all_of_it() {
+    let (world, _bot) = world_with_bot_args(&[]);
+    world.cmd(json!({"cmd": "setBlock", "x": 3, "y": 64, "z": -2, "block": "chest"}));
+    world.cmd(json!({"cmd": "setBlock", "x": 4, "y": 64, "z": -2, "block": "furnace"}));
+    world.cmd(json!({"cmd": "setBlock", "x": -3, "y": 64, "z": 4, "block": "chest"}));
+    give(&world, "Wayfarer", "coal", 10);
+    bot_sees(&world, "Wayfarer", "coal", 10);
+    let from = world.say("Alice", "!task mets le charbon dans le coffre a cote du four");
+    world.expect_chat(from, "Wayfarer", "J'ai réussi la tâche", Duration::from_secs(90));
+    only_in(&world, [3, 64, -2], [-3, 64, 4], "coal", 10);
+}
+
 /// Blocks to break near the bot are the ones standing in the open first (`the 3 stone blocks sitting on the grass by
 /// you`): before, the third one dug was a stone five blocks under the bot's feet, reached by digging down through
 /// the ground, and its count of three said done with one of the three still standing.
